@@ -1,0 +1,106 @@
+//! Errors and warnings: what went wrong or looked odd, and the absolute byte offset where.
+
+use core::fmt;
+
+/// Why decoding stopped. Every kind comes with the absolute offset of the unit that failed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// The first four bytes are not the magic of any supported format.
+    BadMagic,
+    /// The input ended inside a unit (`finish` was called too early).
+    Truncated,
+    /// A bone declares a keyframe type the format does not define.
+    UnknownFrameType,
+    /// A count whose records cannot fit in a file these formats can address (4 GiB),
+    /// or a negative count.
+    CountTooLarge,
+    /// A field holds a value the format forbids.
+    Malformed,
+    /// A visitor returned [`Flow::Abort`](crate::Flow::Abort).
+    Aborted,
+    /// `feed` or `finish` was called after `finish` had already ended the input.
+    Finished,
+}
+
+impl ErrorKind {
+    /// A short, static, human-readable description.
+    pub const fn reason(self) -> &'static str {
+        match self {
+            ErrorKind::BadMagic => "unknown file magic",
+            ErrorKind::Truncated => "input ends inside a unit",
+            ErrorKind::UnknownFrameType => "unknown keyframe type",
+            ErrorKind::CountTooLarge => "count too large for the file",
+            ErrorKind::Malformed => "malformed field",
+            ErrorKind::Aborted => "aborted by the visitor",
+            ErrorKind::Finished => "input already finished",
+        }
+    }
+}
+
+/// A decoding error: its kind and the absolute byte offset of the unit that failed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Error {
+    /// What went wrong.
+    pub kind: ErrorKind,
+    /// Absolute byte offset of the unit that failed.
+    pub offset: u64,
+}
+
+impl Error {
+    pub(crate) const fn new(kind: ErrorKind, offset: u64) -> Self {
+        Error { kind, offset }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} at offset {}", self.kind.reason(), self.offset)
+    }
+}
+
+impl core::error::Error for Error {}
+
+/// Something the games accept but that disagrees with the format: decoding goes on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum WarningKind {
+    /// The header's `size` field disagrees with where the data really ends.
+    SizeMismatch,
+    /// Bytes follow the last declared record; they are skipped, not parsed.
+    TrailingData,
+    /// An ANP3 animation's `frameDataSize` disagrees with the keyframes that follow.
+    FrameDataSizeMismatch,
+    /// An ANP3 animation's `flags` bit 0 is clear although its keyframes are compressed.
+    CompressedFlagClear,
+    /// A keyframe's time is earlier than the previous one of the same bone (reported once a bone).
+    TimeBackwards,
+}
+
+impl WarningKind {
+    /// A short, static, human-readable description.
+    pub const fn reason(self) -> &'static str {
+        match self {
+            WarningKind::SizeMismatch => "size field disagrees with the data",
+            WarningKind::TrailingData => "bytes after the last record",
+            WarningKind::FrameDataSizeMismatch => "frameDataSize disagrees with the keyframes",
+            WarningKind::CompressedFlagClear => "compressed flag clear on compressed keyframes",
+            WarningKind::TimeBackwards => "keyframe time goes backwards",
+        }
+    }
+}
+
+/// A warning: its kind and the absolute byte offset of the field or record concerned.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Warning {
+    /// What looked odd.
+    pub kind: WarningKind,
+    /// Absolute byte offset of the field or record concerned.
+    pub offset: u64,
+}
+
+impl fmt::Display for Warning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} at offset {}", self.kind.reason(), self.offset)
+    }
+}

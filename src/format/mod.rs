@@ -1,0 +1,108 @@
+//! The format state machines, and the sniffing that picks one.
+//!
+//! Each machine says what it wants next ([`Want`]) and consumes it in [`Machine::step`],
+//! emitting at most one event per step. One event per step is what makes a pause exact: when
+//! the visitor pauses, the step has completed and the machine already points past it.
+
+pub(crate) mod ifp2;
+
+use crate::error::{Error, ErrorKind};
+use crate::event::{Flow, Visitor};
+
+/// Largest unit any machine asks for as one piece; the size of the decoder's carry buffer.
+pub(crate) const MAX_UNIT: usize = 64;
+
+/// Files of these formats address their contents with 32-bit sizes and offsets.
+const MAX_FILE_SIZE: u64 = 1 << 32;
+
+/// What a machine needs next.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Want {
+    /// A unit of exactly this many bytes (0: a step that only emits an event).
+    Unit(usize),
+    /// One to `count` consecutive records of `size` bytes, as many as the input holds.
+    Records { size: usize, count: u32 },
+    /// The content is complete; any further bytes are trailing data.
+    Done,
+}
+
+/// The outcome of one step: input bytes used (0 is allowed) and the visitor's answer.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Stepped {
+    pub consumed: usize,
+    pub flow: Flow,
+}
+
+impl Stepped {
+    pub(crate) const fn new(consumed: usize, flow: Flow) -> Self {
+        Stepped { consumed, flow }
+    }
+}
+
+/// The machine of the format in use.
+#[derive(Clone, Debug)]
+pub(crate) enum Machine {
+    /// Waiting for the magic.
+    Sniff,
+    Ifp2(ifp2::Ifp2),
+}
+
+const MAGIC_SIZE: usize = 4;
+
+impl Machine {
+    pub(crate) fn want(&self) -> Want {
+        match self {
+            Machine::Sniff => Want::Unit(MAGIC_SIZE),
+            Machine::Ifp2(m) => m.want(),
+        }
+    }
+
+    /// Runs one step on `unit`, which starts at absolute offset `at` and is exactly what
+    /// [`want`](Self::want) asked for (for `Records`, one or more whole records).
+    #[inline]
+    pub(crate) fn step<V: Visitor>(
+        &mut self,
+        unit: &[u8],
+        at: u64,
+        visitor: &mut V,
+    ) -> Result<Stepped, Error> {
+        match self {
+            Machine::Sniff => {
+                *self = sniff(unit).ok_or(Error::new(ErrorKind::BadMagic, at))?;
+                // The machine reads its header, magic included, as its own first unit.
+                Ok(Stepped::new(0, Flow::Continue))
+            }
+            Machine::Ifp2(m) => m.step(unit, at, visitor),
+        }
+    }
+}
+
+fn sniff(magic: &[u8]) -> Option<Machine> {
+    match magic {
+        b"ANP3" => Some(Machine::Ifp2(ifp2::Ifp2::new(ifp2::Version::Anp3))),
+        b"ANP2" => Some(Machine::Ifp2(ifp2::Ifp2::new(ifp2::Version::Anp2))),
+        _ => None,
+    }
+}
+
+/// Fails with `CountTooLarge` (at `unit_at`) unless `count` records of `record_size` bytes,
+/// starting at `from`, fit in a file these formats can address.
+pub(crate) fn check_fits(
+    from: u64,
+    count: u32,
+    record_size: u64,
+    unit_at: u64,
+) -> Result<(), Error> {
+    if from + u64::from(count) * record_size > MAX_FILE_SIZE {
+        return Err(Error::new(ErrorKind::CountTooLarge, unit_at));
+    }
+    Ok(())
+}
+
+/// The bytes of a fixed `char[N]` field up to its first NUL; what follows is never data.
+pub(crate) fn c_name(field: &[u8]) -> &[u8] {
+    match field.iter().position(|&b| b == 0) {
+        Some(end) => &field[..end],
+        None => field,
+    }
+}

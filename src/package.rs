@@ -1,0 +1,157 @@
+//! Whole-file convenience (feature `alloc`): a decoded package as owned values.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use crate::event::{
+    AnimationInfo, BoneInfo, FileInfo, Flow, Format, FrameType, Keyframe, Keyframes, Visitor,
+};
+use crate::{Decoder, Error, Warning};
+
+/// A decoded animation package.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Package {
+    /// The format the file was in.
+    pub format: Format,
+    /// The package name, where the format stores one.
+    pub name: Option<String>,
+    /// The animations, in file order.
+    pub animations: Vec<Animation>,
+    /// Everything odd the decoder noticed, in file order.
+    pub warnings: Vec<Warning>,
+}
+
+/// One animation (clip) of a package.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Animation {
+    /// The name as stored (one character per byte).
+    pub name: String,
+    /// ANP3 only: the declared bytes of all keyframes.
+    pub frame_data_size: Option<u32>,
+    /// ANP3 only: bit 0 = compressed.
+    pub flags: Option<u32>,
+    /// The animated bones, in file order.
+    pub bones: Vec<Bone>,
+}
+
+/// One animated bone (object) and its keyframes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Bone {
+    /// The name as stored (one character per byte), where the format stores one.
+    pub name: Option<String>,
+    /// The bone id as stored (IFP2 keeps −1, "match by name").
+    pub bone_id: Option<i32>,
+    /// How the keyframes were stored.
+    pub frame_type: FrameType,
+    /// The keyframes, decoded.
+    pub frames: Vec<Keyframe>,
+}
+
+/// Maps each byte to the code point of the same value (Latin-1), so no name is lost.
+pub(crate) fn latin1(bytes: &[u8]) -> String {
+    bytes.iter().map(|&b| char::from(b)).collect()
+}
+
+impl Package {
+    /// Decodes a whole file held in memory.
+    pub fn parse(data: &[u8]) -> Result<Package, Error> {
+        let mut builder = Builder {
+            package: None,
+            record_budget: data.len(),
+        };
+        let mut decoder = Decoder::new();
+        decoder.feed(data, &mut builder)?;
+        decoder.finish(&mut builder)?;
+        // `finish` succeeded, so the file header was seen.
+        builder
+            .package
+            .ok_or(Error::new(crate::ErrorKind::Truncated, 0))
+    }
+
+    /// The animation of that name, compared case-insensitively as the game does.
+    pub fn animation(&self, name: &str) -> Option<&Animation> {
+        self.animations
+            .iter()
+            .find(|a| a.name.eq_ignore_ascii_case(name))
+    }
+}
+
+impl Animation {
+    /// The bone of that name, compared case-insensitively.
+    pub fn bone(&self, name: &str) -> Option<&Bone> {
+        self.bones.iter().find(|b| {
+            b.name
+                .as_deref()
+                .is_some_and(|n| n.eq_ignore_ascii_case(name))
+        })
+    }
+
+    /// The bone with that id (the skin's HAnim node id): the reliable way to match a skeleton.
+    pub fn bone_by_id(&self, id: i32) -> Option<&Bone> {
+        self.bones.iter().find(|b| b.bone_id == Some(id))
+    }
+}
+
+/// Collects the events of one file into a [`Package`].
+struct Builder {
+    package: Option<Package>,
+    /// Input bytes: no count read from the file may reserve more records than this.
+    record_budget: usize,
+}
+
+impl Builder {
+    fn animation(&mut self) -> Option<&mut Animation> {
+        self.package.as_mut()?.animations.last_mut()
+    }
+}
+
+impl Visitor for Builder {
+    fn file(&mut self, info: &FileInfo<'_>) -> Flow {
+        self.package = Some(Package {
+            format: info.format,
+            name: info.name.map(latin1),
+            animations: Vec::new(),
+            warnings: Vec::new(),
+        });
+        Flow::Continue
+    }
+
+    fn animation(&mut self, info: &AnimationInfo<'_>) -> Flow {
+        if let Some(package) = self.package.as_mut() {
+            package.animations.push(Animation {
+                name: latin1(info.name),
+                frame_data_size: info.frame_data_size,
+                flags: info.flags,
+                bones: Vec::new(),
+            });
+        }
+        Flow::Continue
+    }
+
+    fn bone(&mut self, info: &BoneInfo<'_>) -> Flow {
+        let capacity = (info.frame_count as usize).min(self.record_budget / info.frame_type.size());
+        if let Some(animation) = self.animation() {
+            animation.bones.push(Bone {
+                name: info.name.map(latin1),
+                bone_id: info.bone_id,
+                frame_type: info.frame_type,
+                frames: Vec::with_capacity(capacity),
+            });
+        }
+        Flow::Continue
+    }
+
+    fn keyframes(&mut self, frames: Keyframes<'_>) -> Flow {
+        if let Some(bone) = self.animation().and_then(|a| a.bones.last_mut()) {
+            bone.frames.extend(frames.iter());
+        }
+        Flow::Continue
+    }
+
+    fn warning(&mut self, warning: Warning) -> Flow {
+        if let Some(package) = self.package.as_mut() {
+            package.warnings.push(warning);
+        }
+        Flow::Continue
+    }
+}
