@@ -139,9 +139,20 @@ impl Decoder {
     }
 
     fn finish_input<V: Visitor>(&mut self, visitor: &mut V) -> Result<(), Error> {
-        while self.run(&[], visitor)?.status == Status::Paused {}
-        if self.machine.want() != Want::Done {
-            return Err(Error::new(ErrorKind::Truncated, self.unit_offset()));
+        loop {
+            if self.run(&[], visitor)?.status == Status::Paused {
+                continue;
+            }
+            match self.machine.want() {
+                Want::Done => break,
+                // A unit that may be missing: the machine sees the shorter rest and declines it.
+                Want::Peek(_) => {
+                    let at = self.unit_offset();
+                    let stepped = self.machine.step(&self.carry, at, visitor)?;
+                    self.after_event(stepped, at, 0)?;
+                }
+                _ => return Err(Error::new(ErrorKind::Truncated, self.unit_offset())),
+            }
         }
         match visitor.end() {
             Flow::Abort => Err(Error::new(ErrorKind::Aborted, self.position)),
@@ -165,22 +176,24 @@ impl Decoder {
     fn run<V: Visitor>(&mut self, input: &[u8], visitor: &mut V) -> Result<Progress, Error> {
         let mut rest = input;
         loop {
+            // The smallest piece the step accepts, and the most it may be given at once.
             let (size, max) = match self.machine.want() {
                 Want::Done => return self.trailing(input, rest, visitor),
-                Want::Unit(size) => (size, size),
-                Want::Records { size, count } => {
-                    let whole = (rest.len() / size).min(count as usize);
-                    (size, size * whole.max(1))
-                }
+                Want::Unit(size) | Want::Peek(size) => (size, size),
+                Want::Records { size, count } => (size, size.saturating_mul(count as usize)),
+                Want::Skip(bytes) => (1, bytes as usize),
             };
             let at = self.unit_offset();
             let stepped = if self.carry.is_empty() && rest.len() >= size {
-                let stepped = self.machine.step(&rest[..max], at, visitor)?;
+                let unit = &rest[..whole(rest.len().min(max), size)];
+                let stepped = self.machine.step(unit, at, visitor)?;
                 rest = &rest[stepped.consumed..];
                 self.position += stepped.consumed as u64;
                 stepped
             } else {
-                let missing = size - self.carry.len();
+                // A unit split between chunks is assembled in the carry buffer. The carry may
+                // also hold bytes a peek declined: they begin the next unit.
+                let missing = size.saturating_sub(self.carry.len());
                 let (head, tail) = rest.split_at(missing.min(rest.len()));
                 // Cannot fail: no unit is larger than the carry buffer.
                 let _ = self.carry.extend_from_slice(head);
@@ -192,10 +205,11 @@ impl Decoder {
                         status: Status::NeedInput,
                     });
                 }
-                let stepped = self.machine.step(&self.carry, at, visitor)?;
-                if stepped.consumed == self.carry.len() {
-                    self.carry.clear();
-                }
+                let unit = &self.carry[..whole(self.carry.len().min(max), size)];
+                let stepped = self.machine.step(unit, at, visitor)?;
+                let left = self.carry.len() - stepped.consumed;
+                self.carry.copy_within(stepped.consumed.., 0);
+                self.carry.truncate(left);
                 stepped
             };
             if let Some(progress) = self.after_event(stepped, at, input.len() - rest.len())? {
@@ -204,7 +218,7 @@ impl Decoder {
         }
     }
 
-    /// Bytes after the content: reported once, then skipped.
+    /// Bytes after the content (and any a peek declined): reported once, then skipped.
     fn trailing<V: Visitor>(
         &mut self,
         input: &[u8],
@@ -212,17 +226,20 @@ impl Decoder {
         visitor: &mut V,
     ) -> Result<Progress, Error> {
         let used = input.len() - rest.len();
-        if !rest.is_empty() && !self.trailing_seen {
+        let at = self.unit_offset();
+        let trailing = !rest.is_empty() || !self.carry.is_empty();
+        if trailing && !self.trailing_seen {
             self.trailing_seen = true;
             let warning = Warning {
                 kind: WarningKind::TrailingData,
-                offset: self.position,
+                offset: at,
             };
             let stepped = Stepped::new(0, visitor.warning(warning));
-            if let Some(progress) = self.after_event(stepped, self.position, used)? {
+            if let Some(progress) = self.after_event(stepped, at, used)? {
                 return Ok(progress);
             }
         }
+        self.carry.clear();
         self.position += rest.len() as u64;
         Ok(Progress {
             consumed: input.len(),
@@ -230,6 +247,7 @@ impl Decoder {
         })
     }
 
+    /// Ends `feed` after an event that paused (or, as an error, aborted).
     fn after_event(
         &self,
         stepped: Stepped,
@@ -244,5 +262,13 @@ impl Decoder {
             })),
             Flow::Abort => Err(Error::new(ErrorKind::Aborted, at)),
         }
+    }
+}
+
+/// The longest prefix of `len` bytes that holds whole pieces of `size` (all of it for size 0).
+fn whole(len: usize, size: usize) -> usize {
+    match size {
+        0 => 0,
+        _ => len - len % size,
     }
 }

@@ -19,6 +19,9 @@ pub enum ErrorKind {
     Malformed,
     /// A visitor returned [`Flow::Abort`](crate::Flow::Abort).
     Aborted,
+    /// A field exceeds a documented bound of the decoder (a name longer than
+    /// [`MAX_NAME`](crate::MAX_NAME)); the file may be valid, but it is not decoded.
+    Limit,
     /// `feed` or `finish` was called after `finish` had already ended the input.
     Finished,
 }
@@ -32,6 +35,7 @@ impl ErrorKind {
             ErrorKind::UnknownFrameType => "unknown keyframe type",
             ErrorKind::CountTooLarge => "count too large for the file",
             ErrorKind::Malformed => "malformed field",
+            ErrorKind::Limit => "field exceeds the decoder's bound",
             ErrorKind::Aborted => "aborted by the visitor",
             ErrorKind::Finished => "input already finished",
         }
@@ -73,6 +77,8 @@ pub enum WarningKind {
     FrameDataSizeMismatch,
     /// An ANP3 animation's `flags` bit 0 is clear although its keyframes are compressed.
     CompressedFlagClear,
+    /// A chunk tag is not the one expected there (ANPK: the engines do not check it).
+    UnexpectedTag,
     /// A keyframe's time is earlier than the previous one of the same bone (reported once a bone).
     TimeBackwards,
 }
@@ -85,6 +91,7 @@ impl WarningKind {
             WarningKind::TrailingData => "bytes after the last record",
             WarningKind::FrameDataSizeMismatch => "frameDataSize disagrees with the keyframes",
             WarningKind::CompressedFlagClear => "compressed flag clear on compressed keyframes",
+            WarningKind::UnexpectedTag => "unexpected chunk tag",
             WarningKind::TimeBackwards => "keyframe time goes backwards",
         }
     }

@@ -22,6 +22,8 @@ pub enum Flow {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Format {
+    /// GTA III / Vice City animation package, IFP version 1 (also each block of an `ANLF`).
+    Anpk,
     /// San Andreas animation package, IFP version 2 with `frameDataSize` and `flags`.
     Anp3,
     /// San Andreas animation package, IFP version 2 without them.
@@ -32,6 +34,7 @@ impl Format {
     /// The magic as text, as the command-line tool prints it.
     pub const fn name(self) -> &'static str {
         match self {
+            Format::Anpk => "ANPK",
             Format::Anp3 => "ANP3",
             Format::Anp2 => "ANP2",
         }
@@ -52,6 +55,12 @@ pub enum FrameType {
     Ifp2PackedRot = 3,
     /// IFP2 type 4: as type 3, then `i16` translation / 1024 (16 bytes).
     Ifp2PackedRotTrans = 4,
+    /// ANPK `KR00`: `f32` quaternion (stored conjugated), `f32` time (20 bytes).
+    Kr00 = 10,
+    /// ANPK `KRT0`: `f32` quaternion, translation, time (32 bytes).
+    Krt0 = 11,
+    /// ANPK `KRTS`: `f32` quaternion, translation, scale, time (44 bytes).
+    Krts = 12,
 }
 
 impl FrameType {
@@ -66,13 +75,24 @@ impl FrameType {
         }
     }
 
+    /// The ANPK frame type named by a keyframe chunk's tag.
+    pub fn from_anpk_tag(tag: &[u8]) -> Option<Self> {
+        match tag {
+            b"KR00" => Some(FrameType::Kr00),
+            b"KRT0" => Some(FrameType::Krt0),
+            b"KRTS" => Some(FrameType::Krts),
+            _ => None,
+        }
+    }
+
     /// Bytes one stored keyframe takes.
     pub const fn size(self) -> usize {
         match self {
-            FrameType::Ifp2Rot => 20,
-            FrameType::Ifp2RotTrans => 32,
+            FrameType::Ifp2Rot | FrameType::Kr00 => 20,
+            FrameType::Ifp2RotTrans | FrameType::Krt0 => 32,
             FrameType::Ifp2PackedRot => 10,
             FrameType::Ifp2PackedRotTrans => 16,
+            FrameType::Krts => 44,
         }
     }
 
@@ -80,13 +100,16 @@ impl FrameType {
     pub const fn has_translation(self) -> bool {
         matches!(
             self,
-            FrameType::Ifp2RotTrans | FrameType::Ifp2PackedRotTrans
+            FrameType::Ifp2RotTrans
+                | FrameType::Ifp2PackedRotTrans
+                | FrameType::Krt0
+                | FrameType::Krts
         )
     }
 
     /// Whether keyframes of this type carry a scale.
     pub const fn has_scale(self) -> bool {
-        false
+        matches!(self, FrameType::Krts)
     }
 
     /// Whether keyframes of this type are stored as fixed-point integers ([`RawFrame`]).
@@ -95,6 +118,21 @@ impl FrameType {
             self,
             FrameType::Ifp2PackedRot | FrameType::Ifp2PackedRotTrans
         )
+    }
+
+    /// Whether the file stores the conjugate of the engine's quaternion (ANPK).
+    const fn is_conjugated(self) -> bool {
+        matches!(self, FrameType::Kr00 | FrameType::Krt0 | FrameType::Krts)
+    }
+
+    /// Index of the time among the record's 32-bit fields: IFP2 stores it after the
+    /// quaternion, ANPK last.
+    const fn time_index(self) -> usize {
+        if self.is_conjugated() {
+            self.size() / 4 - 1
+        } else {
+            4
+        }
     }
 }
 
@@ -215,6 +253,16 @@ pub(crate) fn decode(frame_type: FrameType, record: &[u8]) -> Keyframe {
         frame.translation = r
             .translation
             .map(|t| f32::from(t) / PACKED_TRANSLATION_SCALE);
+    } else if frame_type.is_conjugated() {
+        let [x, y, z, w] = [0, 1, 2, 3].map(|i| f32_at(record, i));
+        frame.rotation = [-x, -y, -z, w];
+        frame.time = f32_at(record, frame_type.time_index());
+        if frame_type.has_translation() {
+            frame.translation = [4, 5, 6].map(|i| f32_at(record, i));
+        }
+        if frame_type.has_scale() {
+            frame.scale = [7, 8, 9].map(|i| f32_at(record, i));
+        }
     } else {
         frame.rotation = [0, 1, 2, 3].map(|i| f32_at(record, i));
         frame.time = f32_at(record, 4);
@@ -230,7 +278,7 @@ pub(crate) fn stored_time(frame_type: FrameType, record: &[u8]) -> f32 {
     if frame_type.is_packed() {
         f32::from(i16_at(record, 4))
     } else {
-        f32_at(record, 4)
+        f32_at(record, frame_type.time_index())
     }
 }
 

@@ -31,5 +31,6 @@ pub use event::{
     AnimationInfo, BoneInfo, FileInfo, Flow, Format, FrameType, Keyframe, Keyframes, RawFrame,
     Visitor,
 };
+pub use format::MAX_NAME;
 #[cfg(feature = "alloc")]
 pub use package::{Animation, Bone, Package};

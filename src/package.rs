@@ -8,7 +8,8 @@ use crate::event::{
 };
 use crate::{Decoder, Error, Warning};
 
-/// A decoded animation package.
+/// A decoded animation package. The blocks of an `ANLF` container are merged into one
+/// package that bears the first block's name.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Package {
     /// The format the file was in.
@@ -107,6 +108,10 @@ impl Builder {
 
 impl Visitor for Builder {
     fn file(&mut self, info: &FileInfo<'_>) -> Flow {
+        // The blocks of an ANLF container merge into the first one's package.
+        if self.package.is_some() {
+            return Flow::Continue;
+        }
         self.package = Some(Package {
             format: info.format,
             name: info.name.map(latin1),
