@@ -8,7 +8,7 @@
 use alloc::vec::Vec;
 use core::fmt;
 
-use crate::event::{PACKED_ROTATION_SCALE, PACKED_TIME_SCALE, PACKED_TRANSLATION_SCALE};
+use crate::keyframe::{PACKED_ROTATION_SCALE, PACKED_TIME_SCALE, PACKED_TRANSLATION_SCALE};
 use crate::{Format, FrameType, Keyframe, Package, MAX_NAME};
 
 /// IFP2 names are `char[24]`.
@@ -51,6 +51,7 @@ pub fn write(package: &Package) -> Result<Vec<u8>, EncodeError> {
     match package.format {
         Format::Anpk => anpk(package),
         Format::Anp3 | Format::Anp2 => ifp2(package),
+        format => Err(EncodeError::UnsupportedFormat(format)),
     }
 }
 

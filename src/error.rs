@@ -17,6 +17,9 @@ pub enum ErrorKind {
     CountTooLarge,
     /// A field holds a value the format forbids.
     Malformed,
+    /// A unit lies behind the current position, and the caller said it cannot seek
+    /// ([`Options::can_seek`](crate::Options::can_seek)); the offset is the unit's.
+    SeekRequired,
     /// A visitor returned [`Flow::Abort`](crate::Flow::Abort).
     Aborted,
     /// A field exceeds a documented bound of the decoder (a name longer than
@@ -27,6 +30,21 @@ pub enum ErrorKind {
 }
 
 impl ErrorKind {
+    /// A stable short name (`snake_case`), for tools and logs.
+    pub const fn name(self) -> &'static str {
+        match self {
+            ErrorKind::BadMagic => "bad_magic",
+            ErrorKind::Truncated => "truncated",
+            ErrorKind::UnknownFrameType => "unknown_frame_type",
+            ErrorKind::CountTooLarge => "count_too_large",
+            ErrorKind::Malformed => "malformed",
+            ErrorKind::SeekRequired => "seek_required",
+            ErrorKind::Aborted => "aborted",
+            ErrorKind::Limit => "limit",
+            ErrorKind::Finished => "finished",
+        }
+    }
+
     /// A short, static, human-readable description.
     pub const fn reason(self) -> &'static str {
         match self {
@@ -36,6 +54,7 @@ impl ErrorKind {
             ErrorKind::CountTooLarge => "count too large for the file",
             ErrorKind::Malformed => "malformed field",
             ErrorKind::Limit => "field exceeds the decoder's bound",
+            ErrorKind::SeekRequired => "record lies behind the current position (cannot seek)",
             ErrorKind::Aborted => "aborted by the visitor",
             ErrorKind::Finished => "input already finished",
         }
@@ -84,6 +103,18 @@ pub enum WarningKind {
 }
 
 impl WarningKind {
+    /// A stable short name (`snake_case`), for tools and logs.
+    pub const fn name(self) -> &'static str {
+        match self {
+            WarningKind::SizeMismatch => "size_mismatch",
+            WarningKind::TrailingData => "trailing_data",
+            WarningKind::FrameDataSizeMismatch => "frame_data_size_mismatch",
+            WarningKind::CompressedFlagClear => "compressed_flag_clear",
+            WarningKind::UnexpectedTag => "unexpected_tag",
+            WarningKind::TimeBackwards => "time_backwards",
+        }
+    }
+
     /// A short, static, human-readable description.
     pub const fn reason(self) -> &'static str {
         match self {

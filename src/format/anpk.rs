@@ -12,7 +12,7 @@ use nom::{IResult, Parser};
 use super::track::Track;
 use super::{c_name, check_fits, Stepped, Want, MAX_NAME};
 use crate::error::{Error, ErrorKind, Warning, WarningKind};
-use crate::event::{AnimationInfo, BoneInfo, FileInfo, Flow, Format, FrameType, Visitor};
+use crate::{AnimationInfo, BoneInfo, FileInfo, Flow, Format, FrameType, Visitor};
 
 const CHUNK_HEADER: usize = 8;
 /// `ANPK` header and the `INFO` header with its animation count.
@@ -500,6 +500,7 @@ impl Anpk {
             bone_count: object_count,
             frame_data_size: None,
             flags: None,
+            duration: None,
         });
         Ok(Stepped::new(unit.len(), flow))
     }
@@ -556,6 +557,7 @@ impl Anpk {
             index: self.object,
             name: Some(name),
             bone_id,
+            bone_key: None,
             frame_type: FrameType::Kr00,
             frame_count: 0,
         }))
@@ -585,6 +587,7 @@ impl Anpk {
             index: self.object,
             name: Some(&self.object_name),
             bone_id: self.bone_id,
+            bone_key: None,
             frame_type,
             frame_count: self.frame_count,
         });

@@ -10,7 +10,7 @@ use nom::{IResult, Parser};
 use super::track::Track;
 use super::{c_name, check_fits, Stepped, Want};
 use crate::error::{Error, ErrorKind, Warning, WarningKind};
-use crate::event::{AnimationInfo, BoneInfo, FileInfo, Flow, Format, FrameType, Visitor};
+use crate::{AnimationInfo, BoneInfo, FileInfo, Flow, Format, FrameType, Visitor};
 
 const NAME_SIZE: usize = 24;
 const FILE_HEADER_SIZE: usize = 4 + 4 + NAME_SIZE + 4;
@@ -312,6 +312,7 @@ impl Ifp2 {
             bone_count: header.bone_count,
             frame_data_size: anp3.then_some(header.frame_data_size),
             flags: anp3.then_some(header.flags),
+            duration: None,
         }))
     }
 
@@ -342,6 +343,7 @@ impl Ifp2 {
             index: self.bone,
             name: Some(header.name),
             bone_id: Some(header.bone_id),
+            bone_key: None,
             frame_type,
             frame_count: header.frame_count,
         }))

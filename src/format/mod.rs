@@ -6,6 +6,7 @@
 
 pub(crate) mod anpk;
 pub(crate) mod ifp2;
+pub(crate) mod stories;
 mod track;
 
 use crate::error::{Error, ErrorKind};
@@ -34,6 +35,9 @@ pub(crate) enum Want {
     /// A unit that may be missing at the end of the input: the step may decline it
     /// (consume nothing), and at the end of input it is given the shorter rest.
     Peek(usize),
+    /// Move to this absolute offset (skipping forward, or asking the caller to seek back), then
+    /// take a step with no input.
+    Goto(u64),
     /// The content is complete; any further bytes are trailing data.
     Done,
 }
@@ -58,6 +62,7 @@ pub(crate) enum Machine {
     Sniff,
     Ifp2(ifp2::Ifp2),
     Anpk(anpk::Anpk),
+    Stories(stories::Stories),
 }
 
 const MAGIC_SIZE: usize = 4;
@@ -68,6 +73,7 @@ impl Machine {
             Machine::Sniff => Want::Unit(MAGIC_SIZE),
             Machine::Ifp2(m) => m.want(),
             Machine::Anpk(m) => m.want(),
+            Machine::Stories(m) => m.want(),
         }
     }
 
@@ -88,6 +94,7 @@ impl Machine {
             }
             Machine::Ifp2(m) => m.step(unit, at, visitor),
             Machine::Anpk(m) => m.step(unit, at, visitor),
+            Machine::Stories(m) => m.step(unit, at, visitor),
         }
     }
 }
@@ -98,6 +105,7 @@ fn sniff(magic: &[u8]) -> Option<Machine> {
         b"ANP2" => Some(Machine::Ifp2(ifp2::Ifp2::new(ifp2::Version::Anp2))),
         b"ANPK" => Some(Machine::Anpk(anpk::Anpk::new(false))),
         b"ANLF" => Some(Machine::Anpk(anpk::Anpk::new(true))),
+        b"mina" => Some(Machine::Stories(stories::Stories::new())),
         _ => None,
     }
 }

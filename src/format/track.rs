@@ -3,13 +3,16 @@
 
 use super::Stepped;
 use crate::error::{Warning, WarningKind};
-use crate::event::{stored_time, FrameType, Keyframes, Visitor};
+use crate::event::Visitor;
+use crate::keyframe::{stored_time, FrameType, Keyframes};
 
 #[derive(Clone, Debug)]
 pub(crate) struct Track {
     pub frame_type: FrameType,
     /// Keyframes not yet delivered.
     pub left: u32,
+    /// Running time of the keyframes delivered (Stories frames store deltas).
+    clock: f32,
     /// Stored time of the previous keyframe (−∞ before the first).
     last_time: f32,
     time_warned: bool,
@@ -20,6 +23,7 @@ impl Track {
         Track {
             frame_type,
             left: count,
+            clock: 0.0,
             last_time: f32::NEG_INFINITY,
             time_warned: false,
         }
@@ -29,30 +33,31 @@ impl Track {
     /// splits the batch, so its warning sits just before it wherever the input was cut.
     pub(crate) fn deliver<V: Visitor>(&mut self, unit: &[u8], at: u64, visitor: &mut V) -> Stepped {
         let size = self.frame_type.size();
+        let start = self.clock;
         let mut take = unit.len();
-        if !self.time_warned {
-            for (i, record) in unit.chunks_exact(size).enumerate() {
-                let time = stored_time(self.frame_type, record);
-                if time < self.last_time {
-                    if i == 0 {
-                        self.time_warned = true;
-                        let warning = Warning {
-                            kind: WarningKind::TimeBackwards,
-                            offset: at,
-                        };
-                        return Stepped::new(0, visitor.warning(warning));
-                    }
-                    take = i * size;
-                    break;
+        let mut clock = self.clock;
+        for (i, record) in unit.chunks_exact(size).enumerate() {
+            let before = clock;
+            let time = stored_time(self.frame_type, record, &mut clock);
+            if time < self.last_time && !self.time_warned {
+                if i == 0 {
+                    self.time_warned = true;
+                    let warning = Warning {
+                        kind: WarningKind::TimeBackwards,
+                        offset: at,
+                    };
+                    return Stepped::new(0, visitor.warning(warning));
                 }
-                self.last_time = time;
+                take = i * size;
+                clock = before;
+                break;
             }
+            self.last_time = time;
         }
+        self.clock = clock;
         // `take` is a whole number of records, at most `left` (the framing never gives more).
         self.left -= (take / size) as u32;
-        Stepped::new(
-            take,
-            visitor.keyframes(Keyframes::new(self.frame_type, &unit[..take])),
-        )
+        let batch = Keyframes::new(self.frame_type, &unit[..take], start);
+        Stepped::new(take, visitor.keyframes(batch))
     }
 }
