@@ -24,6 +24,24 @@ pub enum Status {
     Paused,
     /// The file's content is complete; later bytes are trailing data. Call `finish`.
     Done,
+    /// The next unit lies behind what was fed (Stories files point anywhere): feed bytes from
+    /// this absolute offset on, dropping the rest of the chunk. Only with [`Options::can_seek`].
+    Seek(u64),
+}
+
+/// How the caller feeds the decoder.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// The caller can restart the input at an earlier offset when `feed` returns
+    /// [`Status::Seek`]. Without it, a unit behind the current position is an
+    /// [`ErrorKind::SeekRequired`] error naming that offset.
+    pub can_seek: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options { can_seek: true }
+    }
 }
 
 /// What one `feed` did: how many bytes of the chunk it consumed, and why it returned.
@@ -76,6 +94,7 @@ pub struct Decoder {
     machine: Machine,
     state: State,
     trailing_seen: bool,
+    options: Options,
 }
 
 impl Default for Decoder {
@@ -85,20 +104,27 @@ impl Default for Decoder {
 }
 
 impl Decoder {
-    /// A decoder waiting for the first byte of a file of any supported format.
+    /// A decoder waiting for the first byte of a file of any supported format, for a caller
+    /// that can seek (see [`Options`]).
     pub const fn new() -> Self {
+        Self::with_options(Options { can_seek: true })
+    }
+
+    /// A decoder for a caller with these abilities.
+    pub const fn with_options(options: Options) -> Self {
         Decoder {
             position: 0,
             carry: Vec::new(),
             machine: Machine::Sniff,
             state: State::Running,
             trailing_seen: false,
+            options,
         }
     }
 
-    /// Forgets everything, ready for a new file.
+    /// Forgets everything but the options, ready for a new file.
     pub fn reset(&mut self) {
-        *self = Self::new();
+        *self = Self::with_options(self.options);
     }
 
     /// Absolute offset of the next byte the decoder wants.
@@ -138,10 +164,37 @@ impl Decoder {
         result
     }
 
+    /// Decodes a whole file held in memory: feeds it, follows seeks, goes on after pauses, and
+    /// finishes.
+    pub fn decode_slice<V: Visitor>(&mut self, data: &[u8], visitor: &mut V) -> Result<(), Error> {
+        let mut at = 0;
+        loop {
+            let rest = data.get(at..).unwrap_or_default();
+            let progress = self.feed(rest, visitor)?;
+            match progress.status {
+                Status::Paused => at += progress.consumed,
+                Status::Seek(offset) => at = usize::try_from(offset).unwrap_or(usize::MAX),
+                Status::NeedInput | Status::Done => return self.finish(visitor),
+            }
+        }
+    }
+
     fn finish_input<V: Visitor>(&mut self, visitor: &mut V) -> Result<(), Error> {
-        while self.run(&[], visitor)?.status == Status::Paused {}
-        if self.machine.want() != Want::Done {
-            return Err(Error::new(ErrorKind::Truncated, self.unit_offset()));
+        loop {
+            if self.run(&[], visitor)?.status == Status::Paused {
+                continue;
+            }
+            match self.machine.want() {
+                Want::Done => break,
+                // A unit that may be missing: the machine sees the shorter rest and declines it.
+                Want::Peek(_) => {
+                    let at = self.unit_offset();
+                    let stepped = self.machine.step(&self.carry, at, visitor)?;
+                    self.after_event(stepped, at, 0)?;
+                }
+                Want::Goto(target) => return Err(Error::new(ErrorKind::Truncated, target)),
+                _ => return Err(Error::new(ErrorKind::Truncated, self.unit_offset())),
+            }
         }
         match visitor.end() {
             Flow::Abort => Err(Error::new(ErrorKind::Aborted, self.position)),
@@ -165,22 +218,31 @@ impl Decoder {
     fn run<V: Visitor>(&mut self, input: &[u8], visitor: &mut V) -> Result<Progress, Error> {
         let mut rest = input;
         loop {
+            // The smallest piece the step accepts, and the most it may be given at once.
             let (size, max) = match self.machine.want() {
                 Want::Done => return self.trailing(input, rest, visitor),
-                Want::Unit(size) => (size, size),
-                Want::Records { size, count } => {
-                    let whole = (rest.len() / size).min(count as usize);
-                    (size, size * whole.max(1))
-                }
+                Want::Goto(target) => match self.goto(target, &mut rest)? {
+                    Some(status) => {
+                        let consumed = input.len() - rest.len();
+                        return Ok(Progress { consumed, status });
+                    }
+                    None => (0, 0),
+                },
+                Want::Unit(size) | Want::Peek(size) => (size, size),
+                Want::Records { size, count } => (size, size.saturating_mul(count as usize)),
+                Want::Skip(bytes) => (1, bytes as usize),
             };
             let at = self.unit_offset();
             let stepped = if self.carry.is_empty() && rest.len() >= size {
-                let stepped = self.machine.step(&rest[..max], at, visitor)?;
+                let unit = &rest[..whole(rest.len().min(max), size)];
+                let stepped = self.machine.step(unit, at, visitor)?;
                 rest = &rest[stepped.consumed..];
                 self.position += stepped.consumed as u64;
                 stepped
             } else {
-                let missing = size - self.carry.len();
+                // A unit split between chunks is assembled in the carry buffer. The carry may
+                // also hold bytes a peek declined: they begin the next unit.
+                let missing = size.saturating_sub(self.carry.len());
                 let (head, tail) = rest.split_at(missing.min(rest.len()));
                 // Cannot fail: no unit is larger than the carry buffer.
                 let _ = self.carry.extend_from_slice(head);
@@ -192,10 +254,9 @@ impl Decoder {
                         status: Status::NeedInput,
                     });
                 }
-                let stepped = self.machine.step(&self.carry, at, visitor)?;
-                if stepped.consumed == self.carry.len() {
-                    self.carry.clear();
-                }
+                let unit = &self.carry[..whole(self.carry.len().min(max), size)];
+                let stepped = self.machine.step(unit, at, visitor)?;
+                self.drop_carried(stepped.consumed);
                 stepped
             };
             if let Some(progress) = self.after_event(stepped, at, input.len() - rest.len())? {
@@ -204,25 +265,67 @@ impl Decoder {
         }
     }
 
-    /// Bytes after the content: reported once, then skipped.
+    /// Moves to `target` (from the start of the carried bytes): skips forward over what is
+    /// here, or asks the caller to seek back. `None` once there.
+    fn goto(&mut self, target: u64, rest: &mut &[u8]) -> Result<Option<Status>, Error> {
+        let here = self.unit_offset();
+        if target < here {
+            if !self.options.can_seek {
+                return Err(Error::new(ErrorKind::SeekRequired, target));
+            }
+            self.carry.clear();
+            self.position = target;
+            return Ok(Some(Status::Seek(target)));
+        }
+        let mut gap = target - here;
+        let dropped = self.carry.len().min(gap as usize);
+        self.drop_carried(dropped);
+        gap -= dropped as u64;
+        let skipped = rest.len().min(usize::try_from(gap).unwrap_or(usize::MAX));
+        *rest = &rest[skipped..];
+        self.position += skipped as u64;
+        Ok(((skipped as u64) < gap).then_some(Status::NeedInput))
+    }
+
+    /// Drops `n` bytes from the front of the carry buffer.
+    fn drop_carried(&mut self, n: usize) {
+        let left = self.carry.len() - n;
+        self.carry.copy_within(n.., 0);
+        self.carry.truncate(left);
+    }
+
+    /// Bytes after the content (and any a peek declined) are skipped. Zeros are archive
+    /// padding; the first other byte is reported once, as stale data.
     fn trailing<V: Visitor>(
         &mut self,
         input: &[u8],
         rest: &[u8],
         visitor: &mut V,
     ) -> Result<Progress, Error> {
-        let used = input.len() - rest.len();
-        if !rest.is_empty() && !self.trailing_seen {
-            self.trailing_seen = true;
-            let warning = Warning {
-                kind: WarningKind::TrailingData,
-                offset: self.position,
+        if !self.trailing_seen {
+            let carried = self
+                .carry
+                .iter()
+                .position(|&b| b != 0)
+                .map(|i| self.unit_offset() + i as u64);
+            let fed = || {
+                rest.iter()
+                    .position(|&b| b != 0)
+                    .map(|i| self.position + i as u64)
             };
-            let stepped = Stepped::new(0, visitor.warning(warning));
-            if let Some(progress) = self.after_event(stepped, self.position, used)? {
-                return Ok(progress);
+            if let Some(at) = carried.or_else(fed) {
+                self.trailing_seen = true;
+                let warning = Warning {
+                    kind: WarningKind::TrailingData,
+                    offset: at,
+                };
+                let stepped = Stepped::new(0, visitor.warning(warning));
+                if let Some(progress) = self.after_event(stepped, at, input.len() - rest.len())? {
+                    return Ok(progress);
+                }
             }
         }
+        self.carry.clear();
         self.position += rest.len() as u64;
         Ok(Progress {
             consumed: input.len(),
@@ -230,6 +333,7 @@ impl Decoder {
         })
     }
 
+    /// Ends `feed` after an event that paused (or, as an error, aborted).
     fn after_event(
         &self,
         stepped: Stepped,
@@ -244,5 +348,13 @@ impl Decoder {
             })),
             Flow::Abort => Err(Error::new(ErrorKind::Aborted, at)),
         }
+    }
+}
+
+/// The longest prefix of `len` bytes that holds whole pieces of `size` (all of it for size 0).
+fn whole(len: usize, size: usize) -> usize {
+    match size {
+        0 => 0,
+        _ => len - len % size,
     }
 }

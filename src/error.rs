@@ -17,13 +17,34 @@ pub enum ErrorKind {
     CountTooLarge,
     /// A field holds a value the format forbids.
     Malformed,
+    /// A unit lies behind the current position, and the caller said it cannot seek
+    /// ([`Options::can_seek`](crate::Options::can_seek)); the offset is the unit's.
+    SeekRequired,
     /// A visitor returned [`Flow::Abort`](crate::Flow::Abort).
     Aborted,
+    /// A field exceeds a documented bound of the decoder (a name longer than
+    /// [`MAX_NAME`](crate::MAX_NAME)); the file may be valid, but it is not decoded.
+    Limit,
     /// `feed` or `finish` was called after `finish` had already ended the input.
     Finished,
 }
 
 impl ErrorKind {
+    /// A stable short name (`snake_case`), for tools and logs.
+    pub const fn name(self) -> &'static str {
+        match self {
+            ErrorKind::BadMagic => "bad_magic",
+            ErrorKind::Truncated => "truncated",
+            ErrorKind::UnknownFrameType => "unknown_frame_type",
+            ErrorKind::CountTooLarge => "count_too_large",
+            ErrorKind::Malformed => "malformed",
+            ErrorKind::SeekRequired => "seek_required",
+            ErrorKind::Aborted => "aborted",
+            ErrorKind::Limit => "limit",
+            ErrorKind::Finished => "finished",
+        }
+    }
+
     /// A short, static, human-readable description.
     pub const fn reason(self) -> &'static str {
         match self {
@@ -32,6 +53,8 @@ impl ErrorKind {
             ErrorKind::UnknownFrameType => "unknown keyframe type",
             ErrorKind::CountTooLarge => "count too large for the file",
             ErrorKind::Malformed => "malformed field",
+            ErrorKind::Limit => "field exceeds the decoder's bound",
+            ErrorKind::SeekRequired => "record lies behind the current position (cannot seek)",
             ErrorKind::Aborted => "aborted by the visitor",
             ErrorKind::Finished => "input already finished",
         }
@@ -73,11 +96,25 @@ pub enum WarningKind {
     FrameDataSizeMismatch,
     /// An ANP3 animation's `flags` bit 0 is clear although its keyframes are compressed.
     CompressedFlagClear,
+    /// A chunk tag is not the one expected there (ANPK: the engines do not check it).
+    UnexpectedTag,
     /// A keyframe's time is earlier than the previous one of the same bone (reported once a bone).
     TimeBackwards,
 }
 
 impl WarningKind {
+    /// A stable short name (`snake_case`), for tools and logs.
+    pub const fn name(self) -> &'static str {
+        match self {
+            WarningKind::SizeMismatch => "size_mismatch",
+            WarningKind::TrailingData => "trailing_data",
+            WarningKind::FrameDataSizeMismatch => "frame_data_size_mismatch",
+            WarningKind::CompressedFlagClear => "compressed_flag_clear",
+            WarningKind::UnexpectedTag => "unexpected_tag",
+            WarningKind::TimeBackwards => "time_backwards",
+        }
+    }
+
     /// A short, static, human-readable description.
     pub const fn reason(self) -> &'static str {
         match self {
@@ -85,6 +122,7 @@ impl WarningKind {
             WarningKind::TrailingData => "bytes after the last record",
             WarningKind::FrameDataSizeMismatch => "frameDataSize disagrees with the keyframes",
             WarningKind::CompressedFlagClear => "compressed flag clear on compressed keyframes",
+            WarningKind::UnexpectedTag => "unexpected chunk tag",
             WarningKind::TimeBackwards => "keyframe time goes backwards",
         }
     }

@@ -5,6 +5,7 @@
 //! [`Decoder::finish`](crate::Decoder::finish)). `warning` may come anywhere.
 
 use crate::error::Warning;
+use crate::keyframe::{FrameType, Keyframes};
 
 /// What a visitor wants after an event.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -22,6 +23,10 @@ pub enum Flow {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Format {
+    /// Liberty City / Vice City Stories animation file (`.anim`, magic `mina`).
+    Anim,
+    /// GTA III / Vice City animation package, IFP version 1 (also each block of an `ANLF`).
+    Anpk,
     /// San Andreas animation package, IFP version 2 with `frameDataSize` and `flags`.
     Anp3,
     /// San Andreas animation package, IFP version 2 without them.
@@ -32,205 +37,11 @@ impl Format {
     /// The magic as text, as the command-line tool prints it.
     pub const fn name(self) -> &'static str {
         match self {
+            Format::Anim => "ANIM",
+            Format::Anpk => "ANPK",
             Format::Anp3 => "ANP3",
             Format::Anp2 => "ANP2",
         }
-    }
-}
-
-/// How a bone's keyframes are stored. The numeric values of the IFP version 2 types are the
-/// `frameType` field as stored.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-#[repr(u8)]
-pub enum FrameType {
-    /// IFP2 type 1: `f32` quaternion, `f32` time (20 bytes).
-    Ifp2Rot = 1,
-    /// IFP2 type 2: `f32` quaternion, `f32` time, `f32` translation (32 bytes).
-    Ifp2RotTrans = 2,
-    /// IFP2 type 3: `i16` quaternion / 4096, `i16` time / 60 (10 bytes).
-    Ifp2PackedRot = 3,
-    /// IFP2 type 4: as type 3, then `i16` translation / 1024 (16 bytes).
-    Ifp2PackedRotTrans = 4,
-}
-
-impl FrameType {
-    /// The IFP version 2 frame type for a stored `frameType` value.
-    pub const fn from_ifp2(value: u32) -> Option<Self> {
-        match value {
-            1 => Some(FrameType::Ifp2Rot),
-            2 => Some(FrameType::Ifp2RotTrans),
-            3 => Some(FrameType::Ifp2PackedRot),
-            4 => Some(FrameType::Ifp2PackedRotTrans),
-            _ => None,
-        }
-    }
-
-    /// Bytes one stored keyframe takes.
-    pub const fn size(self) -> usize {
-        match self {
-            FrameType::Ifp2Rot => 20,
-            FrameType::Ifp2RotTrans => 32,
-            FrameType::Ifp2PackedRot => 10,
-            FrameType::Ifp2PackedRotTrans => 16,
-        }
-    }
-
-    /// Whether keyframes of this type carry a translation.
-    pub const fn has_translation(self) -> bool {
-        matches!(
-            self,
-            FrameType::Ifp2RotTrans | FrameType::Ifp2PackedRotTrans
-        )
-    }
-
-    /// Whether keyframes of this type carry a scale.
-    pub const fn has_scale(self) -> bool {
-        false
-    }
-
-    /// Whether keyframes of this type are stored as fixed-point integers ([`RawFrame`]).
-    pub const fn is_packed(self) -> bool {
-        matches!(
-            self,
-            FrameType::Ifp2PackedRot | FrameType::Ifp2PackedRotTrans
-        )
-    }
-}
-
-/// One decoded keyframe. Parts the bone's frame type does not carry are zero.
-#[derive(Clone, Copy, Debug, PartialEq, Default)]
-pub struct Keyframe {
-    /// Seconds from the start of the clip.
-    pub time: f32,
-    /// Quaternion `x, y, z, w` in the engine convention (FORMATS.md).
-    pub rotation: [f32; 4],
-    /// Game units (metres).
-    pub translation: [f32; 3],
-    /// As stored.
-    pub scale: [f32; 3],
-}
-
-/// The integers a packed (IFP2 type 3 or 4) keyframe stores, for hosts that keep frames packed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub struct RawFrame {
-    /// Quaternion × 4096.
-    pub rotation: [i16; 4],
-    /// 60 Hz ticks from the start of the clip.
-    pub time: i16,
-    /// Translation × 1024 (zero for type 3).
-    pub translation: [i16; 3],
-}
-
-/// Divisors of the packed IFP2 encoding (FORMATS.md §2).
-pub(crate) const PACKED_ROTATION_SCALE: f32 = 4096.0;
-pub(crate) const PACKED_TIME_SCALE: f32 = 60.0;
-pub(crate) const PACKED_TRANSLATION_SCALE: f32 = 1024.0;
-
-/// A batch of consecutive keyframes of one bone, as stored in the file.
-///
-/// Batches borrow the caller's input where it holds whole frames, so how the keyframes of a bone
-/// are split into batches depends on how the input was cut; the frames, in order, do not.
-#[derive(Clone, Copy, Debug)]
-pub struct Keyframes<'a> {
-    frame_type: FrameType,
-    bytes: &'a [u8],
-}
-
-impl<'a> Keyframes<'a> {
-    /// `bytes` must hold whole frames of `frame_type`.
-    pub(crate) fn new(frame_type: FrameType, bytes: &'a [u8]) -> Self {
-        debug_assert_eq!(bytes.len() % frame_type.size(), 0);
-        Keyframes { frame_type, bytes }
-    }
-
-    /// How the batch's keyframes are stored.
-    pub fn frame_type(&self) -> FrameType {
-        self.frame_type
-    }
-
-    /// Number of keyframes in the batch.
-    pub fn len(&self) -> usize {
-        self.bytes.len() / self.frame_type.size()
-    }
-
-    /// Whether the batch holds no keyframe (the decoder never delivers an empty one).
-    pub fn is_empty(&self) -> bool {
-        self.bytes.is_empty()
-    }
-
-    /// The stored bytes of the batch, unchanged (little-endian, as in the file).
-    pub fn as_bytes(&self) -> &'a [u8] {
-        self.bytes
-    }
-
-    /// The keyframes, decoded.
-    pub fn iter(&self) -> impl ExactSizeIterator<Item = Keyframe> + 'a {
-        let frame_type = self.frame_type;
-        self.bytes
-            .chunks_exact(frame_type.size())
-            .map(move |record| decode(frame_type, record))
-    }
-
-    /// The stored integers of packed keyframes; `None` for float frame types.
-    pub fn raw(&self) -> Option<impl ExactSizeIterator<Item = RawFrame> + 'a> {
-        let frame_type = self.frame_type;
-        frame_type.is_packed().then(|| {
-            self.bytes
-                .chunks_exact(frame_type.size())
-                .map(move |record| raw(frame_type, record))
-        })
-    }
-}
-
-fn f32_at(record: &[u8], i: usize) -> f32 {
-    let b = &record[4 * i..4 * i + 4];
-    f32::from_le_bytes([b[0], b[1], b[2], b[3]])
-}
-
-fn i16_at(record: &[u8], i: usize) -> i16 {
-    let b = &record[2 * i..2 * i + 2];
-    i16::from_le_bytes([b[0], b[1]])
-}
-
-fn raw(frame_type: FrameType, record: &[u8]) -> RawFrame {
-    let mut frame = RawFrame {
-        rotation: [0, 1, 2, 3].map(|i| i16_at(record, i)),
-        time: i16_at(record, 4),
-        translation: [0; 3],
-    };
-    if frame_type.has_translation() {
-        frame.translation = [5, 6, 7].map(|i| i16_at(record, i));
-    }
-    frame
-}
-
-/// Decodes one stored keyframe; `record` is exactly `frame_type.size()` bytes.
-pub(crate) fn decode(frame_type: FrameType, record: &[u8]) -> Keyframe {
-    let mut frame = Keyframe::default();
-    if frame_type.is_packed() {
-        let r = raw(frame_type, record);
-        frame.rotation = r.rotation.map(|q| f32::from(q) / PACKED_ROTATION_SCALE);
-        frame.time = f32::from(r.time) / PACKED_TIME_SCALE;
-        frame.translation = r
-            .translation
-            .map(|t| f32::from(t) / PACKED_TRANSLATION_SCALE);
-    } else {
-        frame.rotation = [0, 1, 2, 3].map(|i| f32_at(record, i));
-        frame.time = f32_at(record, 4);
-        if frame_type.has_translation() {
-            frame.translation = [5, 6, 7].map(|i| f32_at(record, i));
-        }
-    }
-    frame
-}
-
-/// The time of one stored keyframe, in the file's own unit (enough to compare two frames).
-pub(crate) fn stored_time(frame_type: FrameType, record: &[u8]) -> f32 {
-    if frame_type.is_packed() {
-        f32::from(i16_at(record, 4))
-    } else {
-        f32_at(record, 4)
     }
 }
 
@@ -260,6 +71,8 @@ pub struct AnimationInfo<'a> {
     pub frame_data_size: Option<u32>,
     /// ANP3 only: bit 0 = compressed.
     pub flags: Option<u32>,
+    /// Stories only: the clip's length in seconds.
+    pub duration: Option<f32>,
 }
 
 /// A bone (animated object) of the current animation begins.
@@ -272,6 +85,9 @@ pub struct BoneInfo<'a> {
     pub name: Option<&'a [u8]>,
     /// The bone id as stored (IFP2 keeps −1 for "match by name").
     pub bone_id: Option<i32>,
+    /// Stories only: the 32-bit bone key (CRC-32 of the upper-cased bone name; with flag
+    /// 0x10 its low 16 bits hold the bone id).
+    pub bone_key: Option<u32>,
     /// How the bone's keyframes are stored.
     pub frame_type: FrameType,
     /// Keyframes the bone declares.

@@ -4,8 +4,8 @@
 //! Push bytes in chunks of any size into a [`Decoder`]; it reports what it decodes to a
 //! [`Visitor`] as events (file, animation, bone, keyframe batches, warnings, end). The
 //! decoder is a fixed-size value ([`DECODER_SIZE`] bytes) that never allocates; the events are
-//! identical however the input is cut. With the `alloc` feature, [`Package`] decodes a whole
-//! file into owned values and [`encode`] writes one back.
+//! identical however the input is cut. With the `alloc` feature, `Package` decodes a whole
+//! file into owned values and `encode` writes one back; with `std`, `io` decodes from readers.
 //!
 //! The formats and the conversions applied are specified in the project's FORMATS.md.
 #![no_std]
@@ -14,22 +14,26 @@
 
 #[cfg(feature = "alloc")]
 extern crate alloc;
+#[cfg(feature = "std")]
+extern crate std;
 
 mod decoder;
 mod error;
 mod event;
 mod format;
+mod keyframe;
 
 #[cfg(feature = "alloc")]
 pub mod encode;
+#[cfg(feature = "std")]
+pub mod io;
 #[cfg(feature = "alloc")]
 mod package;
 
-pub use decoder::{Decoder, Progress, Status, DECODER_SIZE};
+pub use decoder::{Decoder, Options, Progress, Status, DECODER_SIZE};
 pub use error::{Error, ErrorKind, Warning, WarningKind};
-pub use event::{
-    AnimationInfo, BoneInfo, FileInfo, Flow, Format, FrameType, Keyframe, Keyframes, RawFrame,
-    Visitor,
-};
+pub use event::{AnimationInfo, BoneInfo, FileInfo, Flow, Format, Visitor};
+pub use format::MAX_NAME;
+pub use keyframe::{FrameType, Keyframe, KeyframeIter, Keyframes, RawFrame};
 #[cfg(feature = "alloc")]
 pub use package::{Animation, Bone, Package};

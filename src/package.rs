@@ -3,12 +3,13 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use crate::event::{
-    AnimationInfo, BoneInfo, FileInfo, Flow, Format, FrameType, Keyframe, Keyframes, Visitor,
+use crate::{
+    AnimationInfo, BoneInfo, Decoder, Error, FileInfo, Flow, Format, FrameType, Keyframe,
+    Keyframes, Visitor, Warning,
 };
-use crate::{Decoder, Error, Warning};
 
-/// A decoded animation package.
+/// A decoded animation package. The blocks of an `ANLF` container are merged into one
+/// package that bears the first block's name.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Package {
     /// The format the file was in.
@@ -30,6 +31,8 @@ pub struct Animation {
     pub frame_data_size: Option<u32>,
     /// ANP3 only: bit 0 = compressed.
     pub flags: Option<u32>,
+    /// Stories only: the clip's length in seconds.
+    pub duration: Option<f32>,
     /// The animated bones, in file order.
     pub bones: Vec<Bone>,
 }
@@ -41,6 +44,8 @@ pub struct Bone {
     pub name: Option<String>,
     /// The bone id as stored (IFP2 keeps −1, "match by name").
     pub bone_id: Option<i32>,
+    /// Stories only: the 32-bit bone key.
+    pub bone_key: Option<u32>,
     /// How the keyframes were stored.
     pub frame_type: FrameType,
     /// The keyframes, decoded.
@@ -59,9 +64,7 @@ impl Package {
             package: None,
             record_budget: data.len(),
         };
-        let mut decoder = Decoder::new();
-        decoder.feed(data, &mut builder)?;
-        decoder.finish(&mut builder)?;
+        Decoder::new().decode_slice(data, &mut builder)?;
         // `finish` succeeded, so the file header was seen.
         builder
             .package
@@ -107,6 +110,10 @@ impl Builder {
 
 impl Visitor for Builder {
     fn file(&mut self, info: &FileInfo<'_>) -> Flow {
+        // The blocks of an ANLF container merge into the first one's package.
+        if self.package.is_some() {
+            return Flow::Continue;
+        }
         self.package = Some(Package {
             format: info.format,
             name: info.name.map(latin1),
@@ -122,6 +129,7 @@ impl Visitor for Builder {
                 name: latin1(info.name),
                 frame_data_size: info.frame_data_size,
                 flags: info.flags,
+                duration: info.duration,
                 bones: Vec::new(),
             });
         }
@@ -134,6 +142,7 @@ impl Visitor for Builder {
             animation.bones.push(Bone {
                 name: info.name.map(latin1),
                 bone_id: info.bone_id,
+                bone_key: info.bone_key,
                 frame_type: info.frame_type,
                 frames: Vec::with_capacity(capacity),
             });

@@ -7,11 +7,10 @@ use nom::bytes::complete::take;
 use nom::number::complete::{le_i32, le_u32};
 use nom::{IResult, Parser};
 
+use super::track::Track;
 use super::{c_name, check_fits, Stepped, Want};
 use crate::error::{Error, ErrorKind, Warning, WarningKind};
-use crate::event::{
-    stored_time, AnimationInfo, BoneInfo, FileInfo, Flow, Format, FrameType, Keyframes, Visitor,
-};
+use crate::{AnimationInfo, BoneInfo, FileInfo, Flow, Format, FrameType, Visitor};
 
 const NAME_SIZE: usize = 24;
 const FILE_HEADER_SIZE: usize = 4 + 4 + NAME_SIZE + 4;
@@ -78,11 +77,7 @@ pub(crate) struct Ifp2 {
     packed_seen: bool,
     bone_count: u32,
     bone: u32,
-    frame_type: FrameType,
-    frames_left: u32,
-    /// Stored time of the bone's previous keyframe (−∞ before the first).
-    last_time: f32,
-    time_warned: bool,
+    track: Track,
 }
 
 struct FileHeader<'a> {
@@ -178,10 +173,7 @@ impl Ifp2 {
             packed_seen: false,
             bone_count: 0,
             bone: 0,
-            frame_type: FrameType::Ifp2PackedRot,
-            frames_left: 0,
-            last_time: f32::NEG_INFINITY,
-            time_warned: false,
+            track: Track::new(FrameType::Ifp2PackedRot, 0),
         }
     }
 
@@ -191,8 +183,8 @@ impl Ifp2 {
             Stage::AnimationHeader => Want::Unit(self.version.animation_header_size()),
             Stage::BoneHeader => Want::Unit(BONE_HEADER_SIZE),
             Stage::Frames => Want::Records {
-                size: self.frame_type.size(),
-                count: self.frames_left,
+                size: self.track.frame_type.size(),
+                count: self.track.left,
             },
             Stage::BoneEnd
             | Stage::CheckFrameDataSize
@@ -214,7 +206,13 @@ impl Ifp2 {
             Stage::FileHeader => self.file_header(unit, at, visitor)?,
             Stage::AnimationHeader => self.animation_header(unit, at, visitor)?,
             Stage::BoneHeader => self.bone_header(unit, at, visitor)?,
-            Stage::Frames => return Ok(self.frames(unit, at, visitor)),
+            Stage::Frames => {
+                let stepped = self.track.deliver(unit, at, visitor);
+                if self.track.left == 0 {
+                    self.stage = Stage::BoneEnd;
+                }
+                return Ok(stepped);
+            }
             Stage::BoneEnd => {
                 self.bone += 1;
                 self.stage = self.after_bone();
@@ -314,6 +312,7 @@ impl Ifp2 {
             bone_count: header.bone_count,
             frame_data_size: anp3.then_some(header.frame_data_size),
             flags: anp3.then_some(header.flags),
+            duration: None,
         }))
     }
 
@@ -332,12 +331,9 @@ impl Ifp2 {
             MIN_FRAME_SIZE,
             at,
         )?;
-        self.frame_type = frame_type;
-        self.frames_left = header.frame_count;
+        self.track = Track::new(frame_type, header.frame_count);
         self.frame_bytes += u64::from(header.frame_count) * frame_type.size() as u64;
         self.packed_seen |= frame_type.is_packed();
-        self.last_time = f32::NEG_INFINITY;
-        self.time_warned = false;
         self.stage = if header.frame_count > 0 {
             Stage::Frames
         } else {
@@ -347,43 +343,10 @@ impl Ifp2 {
             index: self.bone,
             name: Some(header.name),
             bone_id: Some(header.bone_id),
+            bone_key: None,
             frame_type,
             frame_count: header.frame_count,
         }))
-    }
-
-    /// Delivers whole keyframes. The first frame whose time goes backwards splits the batch so
-    /// that its warning sits just before it, wherever the input was cut.
-    fn frames<V: Visitor>(&mut self, unit: &[u8], at: u64, visitor: &mut V) -> Stepped {
-        let size = self.frame_type.size();
-        let mut take = unit.len();
-        if !self.time_warned {
-            for (i, record) in unit.chunks_exact(size).enumerate() {
-                let time = stored_time(self.frame_type, record);
-                if time < self.last_time {
-                    if i == 0 {
-                        self.time_warned = true;
-                        let warning = Warning {
-                            kind: WarningKind::TimeBackwards,
-                            offset: at,
-                        };
-                        return Stepped::new(0, visitor.warning(warning));
-                    }
-                    take = i * size;
-                    break;
-                }
-                self.last_time = time;
-            }
-        }
-        let batch = &unit[..take];
-        self.frames_left -= (take / size) as u32;
-        if self.frames_left == 0 {
-            self.stage = Stage::BoneEnd;
-        }
-        Stepped::new(
-            take,
-            visitor.keyframes(Keyframes::new(self.frame_type, batch)),
-        )
     }
 
     fn warn_if<V: Visitor>(

@@ -4,13 +4,21 @@
 //! emitting at most one event per step. One event per step is what makes a pause exact: when
 //! the visitor pauses, the step has completed and the machine already points past it.
 
+pub(crate) mod anpk;
 pub(crate) mod ifp2;
+pub(crate) mod stories;
+mod track;
 
 use crate::error::{Error, ErrorKind};
 use crate::event::{Flow, Visitor};
 
-/// Largest unit any machine asks for as one piece; the size of the decoder's carry buffer.
-pub(crate) const MAX_UNIT: usize = 64;
+/// Longest name field the decoder delivers whole (ANPK names have a 32-bit length): 255 bytes
+/// and the NUL. A longer one is an [`ErrorKind::Limit`] error.
+pub const MAX_NAME: usize = 256;
+
+/// Largest unit any machine asks for as one piece, the size of the decoder's carry buffer:
+/// an ANPK animation name with the DGAN and INFO headers that follow it.
+pub(crate) const MAX_UNIT: usize = MAX_NAME + 20;
 
 /// Files of these formats address their contents with 32-bit sizes and offsets.
 const MAX_FILE_SIZE: u64 = 1 << 32;
@@ -22,6 +30,14 @@ pub(crate) enum Want {
     Unit(usize),
     /// One to `count` consecutive records of `size` bytes, as many as the input holds.
     Records { size: usize, count: u32 },
+    /// One to this many bytes to pass over (the step is told how many it got).
+    Skip(u32),
+    /// A unit that may be missing at the end of the input: the step may decline it
+    /// (consume nothing), and at the end of input it is given the shorter rest.
+    Peek(usize),
+    /// Move to this absolute offset (skipping forward, or asking the caller to seek back), then
+    /// take a step with no input.
+    Goto(u64),
     /// The content is complete; any further bytes are trailing data.
     Done,
 }
@@ -45,6 +61,8 @@ pub(crate) enum Machine {
     /// Waiting for the magic.
     Sniff,
     Ifp2(ifp2::Ifp2),
+    Anpk(anpk::Anpk),
+    Stories(stories::Stories),
 }
 
 const MAGIC_SIZE: usize = 4;
@@ -54,6 +72,8 @@ impl Machine {
         match self {
             Machine::Sniff => Want::Unit(MAGIC_SIZE),
             Machine::Ifp2(m) => m.want(),
+            Machine::Anpk(m) => m.want(),
+            Machine::Stories(m) => m.want(),
         }
     }
 
@@ -73,6 +93,8 @@ impl Machine {
                 Ok(Stepped::new(0, Flow::Continue))
             }
             Machine::Ifp2(m) => m.step(unit, at, visitor),
+            Machine::Anpk(m) => m.step(unit, at, visitor),
+            Machine::Stories(m) => m.step(unit, at, visitor),
         }
     }
 }
@@ -81,6 +103,9 @@ fn sniff(magic: &[u8]) -> Option<Machine> {
     match magic {
         b"ANP3" => Some(Machine::Ifp2(ifp2::Ifp2::new(ifp2::Version::Anp3))),
         b"ANP2" => Some(Machine::Ifp2(ifp2::Ifp2::new(ifp2::Version::Anp2))),
+        b"ANPK" => Some(Machine::Anpk(anpk::Anpk::new(false))),
+        b"ANLF" => Some(Machine::Anpk(anpk::Anpk::new(true))),
+        b"mina" => Some(Machine::Stories(stories::Stories::new())),
         _ => None,
     }
 }

@@ -1,0 +1,612 @@
+//! IFP version 1: GTA III / Vice City `ANPK` animation packages, and GTA III's `ANLF`
+//! container of several (FORMATS.md §1).
+//!
+//! A tree of chunks (`tag`, `u32 size`, payload padded to 4). Decoding follows the counts and
+//! the sizes the engines read (INFO, NAME, ANIM, keyframe chunk); the tags and the other sizes
+//! are only checked, and a mismatch is a warning.
+
+use nom::bytes::complete::take;
+use nom::number::complete::{le_i32, le_u32};
+use nom::{IResult, Parser};
+
+use super::track::Track;
+use super::{c_name, check_fits, Stepped, Want, MAX_NAME};
+use crate::error::{Error, ErrorKind, Warning, WarningKind};
+use crate::{AnimationInfo, BoneInfo, FileInfo, Flow, Format, FrameType, Visitor};
+
+const CHUNK_HEADER: usize = 8;
+/// `ANPK` header and the `INFO` header with its animation count.
+const BLOCK_HEADER: usize = CHUNK_HEADER + CHUNK_HEADER + 4;
+/// After an animation's name: the `DGAN` and `INFO` headers and the object count.
+const ANIMATION_HEADER: usize = CHUNK_HEADER + CHUNK_HEADER + 4;
+/// `CPAN` and `ANIM` headers.
+const OBJECT_HEADER: usize = CHUNK_HEADER + CHUNK_HEADER;
+const OBJECT_NAME: usize = 28;
+/// ANIM payload sizes: with a bone id (Vice City) and without (GTA III).
+const ANIM_WITH_BONE_ID: u32 = 44;
+const ANIM_WITHOUT_BONE_ID: u32 = 48;
+/// Smallest animation and object, for checking that a count can fit.
+const MIN_ANIMATION: u64 = (CHUNK_HEADER + ANIMATION_HEADER) as u64;
+const MIN_OBJECT: u64 = OBJECT_HEADER as u64 + ANIM_WITH_BONE_ID as u64;
+const MIN_FRAME: u64 = 20;
+
+/// Chunk payloads are padded to a multiple of 4.
+fn padded(size: u32) -> u64 {
+    (u64::from(size) + 3) & !3
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Stage {
+    ContainerHeader,
+    BlockHeader,
+    PackageName,
+    NameHeader,
+    AnimationHeader,
+    SkipInfo,
+    ObjectHeader,
+    ObjectBody,
+    KeyframeHeader,
+    Frames,
+    EmptyKeyframes,
+    CheckObjectSize,
+    BoneEnd,
+    CheckAnimationSize,
+    AnimationEnd,
+    CheckBlockSize,
+    CheckContainerSize,
+    Done,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct Anpk {
+    stage: Stage,
+    /// How many of the current unit's checks have been reported (one warning per step).
+    reported: u8,
+    /// `ANLF`: the container's `size` field and the blocks still to come.
+    container: Option<u32>,
+    blocks_left: u32,
+    block_at: u64,
+    block_size: u32,
+    /// Padded length of the name field being read next.
+    name_field: u32,
+    animation_count: u32,
+    animation: u32,
+    animation_at: u64,
+    dgan_size: u32,
+    /// INFO payload bytes after the object count, skipped.
+    info_rest: u32,
+    object_count: u32,
+    object: u32,
+    object_at: u64,
+    cpan_size: u32,
+    anim_size: u32,
+    /// The ANIM chunk's bone fields, kept for the bone event that the keyframe chunk completes.
+    object_name: heapless::Vec<u8, OBJECT_NAME>,
+    bone_id: Option<i32>,
+    frame_count: u32,
+    track: Track,
+}
+
+/// A check on a unit: if `failed`, a warning of `kind` at `offset`.
+type Check = (bool, WarningKind, u64);
+
+fn tag_check(tag: &[u8], expected: &[u8; 4], offset: u64) -> Check {
+    (tag != expected, WarningKind::UnexpectedTag, offset)
+}
+
+struct BlockHeader<'a> {
+    tag: &'a [u8],
+    size: u32,
+    info_tag: &'a [u8],
+    info_size: u32,
+    animation_count: i32,
+}
+
+fn block_header(i: &[u8]) -> IResult<&[u8], BlockHeader<'_>> {
+    let (i, (tag, size, info_tag, info_size, animation_count)) =
+        (take(4usize), le_u32, take(4usize), le_u32, le_i32).parse(i)?;
+    Ok((
+        i,
+        BlockHeader {
+            tag,
+            size,
+            info_tag,
+            info_size,
+            animation_count,
+        },
+    ))
+}
+
+fn chunk_header(i: &[u8]) -> IResult<&[u8], (&[u8], u32)> {
+    (take(4usize), le_u32).parse(i)
+}
+
+struct AnimationHeader<'a> {
+    name: &'a [u8],
+    dgan_tag: &'a [u8],
+    dgan_size: u32,
+    info_tag: &'a [u8],
+    info_size: u32,
+    object_count: i32,
+}
+
+fn animation_header(name_field: usize) -> impl Fn(&[u8]) -> IResult<&[u8], AnimationHeader<'_>> {
+    move |i| {
+        let (i, (name, dgan_tag, dgan_size, info_tag, info_size, object_count)) = (
+            take(name_field),
+            take(4usize),
+            le_u32,
+            take(4usize),
+            le_u32,
+            le_i32,
+        )
+            .parse(i)?;
+        Ok((
+            i,
+            AnimationHeader {
+                name: c_name(name),
+                dgan_tag,
+                dgan_size,
+                info_tag,
+                info_size,
+                object_count,
+            },
+        ))
+    }
+}
+
+struct ObjectHeader<'a> {
+    cpan_tag: &'a [u8],
+    cpan_size: u32,
+    anim_tag: &'a [u8],
+    anim_size: u32,
+}
+
+fn object_header(i: &[u8]) -> IResult<&[u8], ObjectHeader<'_>> {
+    let (i, (cpan_tag, cpan_size, anim_tag, anim_size)) =
+        (take(4usize), le_u32, take(4usize), le_u32).parse(i)?;
+    Ok((
+        i,
+        ObjectHeader {
+            cpan_tag,
+            cpan_size,
+            anim_tag,
+            anim_size,
+        },
+    ))
+}
+
+/// The ANIM payload: name, frame count, two ignored fields, then the bone id (44-byte form)
+/// or two unused fields (48-byte form).
+struct ObjectBody<'a> {
+    name: &'a [u8],
+    frame_count: i32,
+    bone_id: Option<i32>,
+}
+
+fn object_body(i: &[u8]) -> IResult<&[u8], ObjectBody<'_>> {
+    let (rest, (name, frame_count, _, _)) = (take(OBJECT_NAME), le_i32, le_i32, le_i32).parse(i)?;
+    let (rest, bone_id) = if i.len() == ANIM_WITH_BONE_ID as usize {
+        let (rest, id) = le_i32.parse(rest)?;
+        (rest, Some(id))
+    } else {
+        (rest, None)
+    };
+    Ok((
+        rest,
+        ObjectBody {
+            name: c_name(name),
+            frame_count,
+            bone_id,
+        },
+    ))
+}
+
+fn parse<'a, T>(
+    parser: impl Fn(&'a [u8]) -> IResult<&'a [u8], T>,
+    unit: &'a [u8],
+    at: u64,
+) -> Result<T, Error> {
+    parser(unit)
+        .map(|(_, value)| value)
+        .map_err(|_| Error::new(ErrorKind::Malformed, at))
+}
+
+/// A count read as `i32`: negative is as impossible as too large.
+fn count(value: i32, at: u64) -> Result<u32, Error> {
+    u32::try_from(value).map_err(|_| Error::new(ErrorKind::CountTooLarge, at))
+}
+
+/// The padded length of a name field of `size` bytes, within the documented bound.
+fn name_field(size: u64, chunk_at: u64) -> Result<u32, Error> {
+    if size > MAX_NAME as u64 {
+        return Err(Error::new(ErrorKind::Limit, chunk_at));
+    }
+    Ok(size as u32)
+}
+
+impl Anpk {
+    /// A decoder for one `ANPK` block, or (`container`) for an `ANLF` file of several.
+    pub(crate) fn new(container: bool) -> Self {
+        Anpk {
+            stage: if container {
+                Stage::ContainerHeader
+            } else {
+                Stage::BlockHeader
+            },
+            reported: 0,
+            container: None,
+            blocks_left: 1,
+            block_at: 0,
+            block_size: 0,
+            name_field: 0,
+            animation_count: 0,
+            animation: 0,
+            animation_at: 0,
+            dgan_size: 0,
+            info_rest: 0,
+            object_count: 0,
+            object: 0,
+            object_at: 0,
+            cpan_size: 0,
+            anim_size: 0,
+            object_name: heapless::Vec::new(),
+            bone_id: None,
+            frame_count: 0,
+            track: Track::new(FrameType::Kr00, 0),
+        }
+    }
+
+    pub(crate) fn want(&self) -> Want {
+        match self.stage {
+            Stage::ContainerHeader => Want::Unit(12),
+            Stage::BlockHeader => Want::Unit(BLOCK_HEADER),
+            Stage::PackageName => Want::Unit(self.name_field as usize),
+            Stage::NameHeader | Stage::KeyframeHeader => Want::Unit(CHUNK_HEADER),
+            Stage::AnimationHeader => Want::Unit(self.name_field as usize + ANIMATION_HEADER),
+            Stage::SkipInfo => Want::Skip(self.info_rest),
+            Stage::ObjectHeader => Want::Unit(OBJECT_HEADER),
+            Stage::ObjectBody => Want::Unit(self.anim_size as usize),
+            Stage::Frames => Want::Records {
+                size: self.track.frame_type.size(),
+                count: self.track.left,
+            },
+            Stage::EmptyKeyframes => Want::Peek(CHUNK_HEADER),
+            Stage::CheckObjectSize
+            | Stage::BoneEnd
+            | Stage::CheckAnimationSize
+            | Stage::AnimationEnd
+            | Stage::CheckBlockSize
+            | Stage::CheckContainerSize => Want::Unit(0),
+            Stage::Done => Want::Done,
+        }
+    }
+
+    pub(crate) fn step<V: Visitor>(
+        &mut self,
+        unit: &[u8],
+        at: u64,
+        visitor: &mut V,
+    ) -> Result<Stepped, Error> {
+        let consumed = unit.len();
+        let flow = match self.stage {
+            Stage::ContainerHeader => return self.container_header(unit, at, visitor),
+            Stage::BlockHeader => return self.block_header(unit, at, visitor),
+            Stage::PackageName => {
+                self.stage = self.after_animation();
+                visitor.file(&FileInfo {
+                    format: Format::Anpk,
+                    name: Some(c_name(unit)),
+                    animation_count: self.animation_count,
+                })
+            }
+            Stage::NameHeader => return self.name_header(unit, at, visitor),
+            Stage::AnimationHeader => return self.animation_header(unit, at, visitor),
+            Stage::SkipInfo => {
+                self.info_rest -= consumed as u32;
+                if self.info_rest == 0 {
+                    self.stage = self.after_object();
+                }
+                Flow::Continue
+            }
+            Stage::ObjectHeader => return self.object_header(unit, at, visitor),
+            Stage::ObjectBody => self.object_body(unit, at, visitor)?,
+            Stage::KeyframeHeader => return self.keyframe_header(unit, at, visitor),
+            Stage::Frames => {
+                let stepped = self.track.deliver(unit, at, visitor);
+                if self.track.left == 0 {
+                    self.stage = Stage::CheckObjectSize;
+                }
+                return Ok(stepped);
+            }
+            Stage::EmptyKeyframes => {
+                self.stage = Stage::CheckObjectSize;
+                // One exporter writes an empty keyframe chunk for objects without frames.
+                let empty_chunk = parse(chunk_header, unit, at).ok().filter(|&(tag, size)| {
+                    size == 0 && (tag == b"K000" || FrameType::from_anpk_tag(tag).is_some())
+                });
+                let consumed = if empty_chunk.is_some() {
+                    CHUNK_HEADER
+                } else {
+                    0
+                };
+                return Ok(Stepped::new(consumed, Flow::Continue));
+            }
+            Stage::CheckObjectSize => {
+                self.stage = Stage::BoneEnd;
+                self.size_check(self.object_at, self.cpan_size, at, visitor)
+            }
+            Stage::BoneEnd => {
+                self.object += 1;
+                self.stage = self.after_object();
+                visitor.bone_end()
+            }
+            Stage::CheckAnimationSize => {
+                self.stage = Stage::AnimationEnd;
+                self.size_check(self.animation_at, self.dgan_size, at, visitor)
+            }
+            Stage::AnimationEnd => {
+                self.animation += 1;
+                self.stage = self.after_animation();
+                visitor.animation_end()
+            }
+            Stage::CheckBlockSize => {
+                self.blocks_left -= 1;
+                self.stage = match (self.blocks_left, self.container) {
+                    (0, Some(_)) => Stage::CheckContainerSize,
+                    (0, None) => Stage::Done,
+                    _ => Stage::BlockHeader,
+                };
+                self.size_check(self.block_at, self.block_size, at, visitor)
+            }
+            Stage::CheckContainerSize => {
+                self.stage = Stage::Done;
+                self.size_check(0, self.container.unwrap_or(0), at, visitor)
+            }
+            Stage::Done => Flow::Continue,
+        };
+        Ok(Stepped::new(consumed, flow))
+    }
+
+    /// Reports the unit's failed checks before its event, one per step (the step consumes
+    /// nothing until all are reported, so a pause resumes at the right one).
+    fn next_warning<V: Visitor>(&mut self, checks: &[Check], visitor: &mut V) -> Option<Stepped> {
+        while let Some(&(failed, kind, offset)) = checks.get(usize::from(self.reported)) {
+            self.reported += 1;
+            if failed {
+                return Some(Stepped::new(0, visitor.warning(Warning { kind, offset })));
+            }
+        }
+        self.reported = 0;
+        None
+    }
+
+    /// Warns when the `size` of the chunk at `chunk_at` disagrees with where it really ends.
+    fn size_check<V: Visitor>(&self, chunk_at: u64, size: u32, end: u64, visitor: &mut V) -> Flow {
+        let header_end = chunk_at + CHUNK_HEADER as u64;
+        if u64::from(size) + header_end != end {
+            visitor.warning(Warning {
+                kind: WarningKind::SizeMismatch,
+                offset: chunk_at + 4,
+            })
+        } else {
+            Flow::Continue
+        }
+    }
+
+    fn container_header<V: Visitor>(
+        &mut self,
+        unit: &[u8],
+        at: u64,
+        _visitor: &mut V,
+    ) -> Result<Stepped, Error> {
+        let (_, size, blocks) = parse(|i| (take(4usize), le_u32, le_i32).parse(i), unit, at)?;
+        let blocks = count(blocks, at)?;
+        check_fits(at + unit.len() as u64, blocks, BLOCK_HEADER as u64, at)?;
+        self.container = Some(size);
+        self.blocks_left = blocks;
+        self.stage = if blocks > 0 {
+            Stage::BlockHeader
+        } else {
+            Stage::CheckContainerSize
+        };
+        Ok(Stepped::new(unit.len(), Flow::Continue))
+    }
+
+    fn block_header<V: Visitor>(
+        &mut self,
+        unit: &[u8],
+        at: u64,
+        visitor: &mut V,
+    ) -> Result<Stepped, Error> {
+        let header = parse(block_header, unit, at)?;
+        let info_at = at + CHUNK_HEADER as u64;
+        let animation_count = count(header.animation_count, at)?;
+        // The INFO payload is the count, then the name: at least the count.
+        let Some(name_size) = padded(header.info_size).checked_sub(4) else {
+            return Err(Error::new(ErrorKind::Malformed, info_at));
+        };
+        let name_field = name_field(name_size, info_at)?;
+        let names_end = at + unit.len() as u64 + u64::from(name_field);
+        check_fits(names_end, animation_count, MIN_ANIMATION, at)?;
+        let checks = [
+            tag_check(header.tag, b"ANPK", at),
+            tag_check(header.info_tag, b"INFO", info_at),
+        ];
+        if let Some(warning) = self.next_warning(&checks, visitor) {
+            return Ok(warning);
+        }
+        self.block_at = at;
+        self.block_size = header.size;
+        self.animation_count = animation_count;
+        self.animation = 0;
+        self.name_field = name_field;
+        self.stage = Stage::PackageName;
+        Ok(Stepped::new(unit.len(), Flow::Continue))
+    }
+
+    fn name_header<V: Visitor>(
+        &mut self,
+        unit: &[u8],
+        at: u64,
+        visitor: &mut V,
+    ) -> Result<Stepped, Error> {
+        let (tag, size) = parse(chunk_header, unit, at)?;
+        let name_field = name_field(padded(size), at)?;
+        if let Some(warning) = self.next_warning(&[tag_check(tag, b"NAME", at)], visitor) {
+            return Ok(warning);
+        }
+        self.name_field = name_field;
+        self.stage = Stage::AnimationHeader;
+        Ok(Stepped::new(unit.len(), Flow::Continue))
+    }
+
+    fn animation_header<V: Visitor>(
+        &mut self,
+        unit: &[u8],
+        at: u64,
+        visitor: &mut V,
+    ) -> Result<Stepped, Error> {
+        let header = parse(animation_header(self.name_field as usize), unit, at)?;
+        let dgan_at = at + u64::from(self.name_field);
+        let info_at = dgan_at + CHUNK_HEADER as u64;
+        let object_count = count(header.object_count, at)?;
+        let Some(info_rest) = padded(header.info_size).checked_sub(4) else {
+            return Err(Error::new(ErrorKind::Malformed, info_at));
+        };
+        let objects_from = at + unit.len() as u64 + info_rest;
+        check_fits(objects_from, object_count, MIN_OBJECT, at)?;
+        let checks = [
+            tag_check(header.dgan_tag, b"DGAN", dgan_at),
+            tag_check(header.info_tag, b"INFO", info_at),
+        ];
+        if let Some(warning) = self.next_warning(&checks, visitor) {
+            return Ok(warning);
+        }
+        self.animation_at = dgan_at;
+        self.dgan_size = header.dgan_size;
+        // `check_fits` bounded `info_rest` below 4 GiB.
+        self.info_rest = info_rest as u32;
+        self.object_count = object_count;
+        self.object = 0;
+        self.stage = if self.info_rest > 0 {
+            Stage::SkipInfo
+        } else {
+            self.after_object()
+        };
+        let flow = visitor.animation(&AnimationInfo {
+            index: self.animation,
+            name: header.name,
+            bone_count: object_count,
+            frame_data_size: None,
+            flags: None,
+            duration: None,
+        });
+        Ok(Stepped::new(unit.len(), flow))
+    }
+
+    fn object_header<V: Visitor>(
+        &mut self,
+        unit: &[u8],
+        at: u64,
+        visitor: &mut V,
+    ) -> Result<Stepped, Error> {
+        let header = parse(object_header, unit, at)?;
+        let anim_at = at + CHUNK_HEADER as u64;
+        if header.anim_size != ANIM_WITH_BONE_ID && header.anim_size != ANIM_WITHOUT_BONE_ID {
+            return Err(Error::new(ErrorKind::Malformed, anim_at));
+        }
+        let checks = [
+            tag_check(header.cpan_tag, b"CPAN", at),
+            tag_check(header.anim_tag, b"ANIM", anim_at),
+        ];
+        if let Some(warning) = self.next_warning(&checks, visitor) {
+            return Ok(warning);
+        }
+        self.object_at = at;
+        self.cpan_size = header.cpan_size;
+        self.anim_size = header.anim_size;
+        self.stage = Stage::ObjectBody;
+        Ok(Stepped::new(unit.len(), Flow::Continue))
+    }
+
+    fn object_body<V: Visitor>(
+        &mut self,
+        unit: &[u8],
+        at: u64,
+        visitor: &mut V,
+    ) -> Result<Flow, Error> {
+        let ObjectBody {
+            name,
+            frame_count,
+            bone_id,
+        } = parse(object_body, unit, at)?;
+        let frame_count = count(frame_count, at)?;
+        check_fits(at + unit.len() as u64, frame_count, MIN_FRAME, at)?;
+        if frame_count > 0 {
+            // The bone event waits for the keyframe chunk, which names the frame type.
+            self.object_name.clear();
+            let _ = self.object_name.extend_from_slice(name);
+            self.bone_id = bone_id;
+            self.frame_count = frame_count;
+            self.stage = Stage::KeyframeHeader;
+            return Ok(Flow::Continue);
+        }
+        self.stage = Stage::EmptyKeyframes;
+        Ok(visitor.bone(&BoneInfo {
+            index: self.object,
+            name: Some(name),
+            bone_id,
+            bone_key: None,
+            frame_type: FrameType::Kr00,
+            frame_count: 0,
+        }))
+    }
+
+    fn keyframe_header<V: Visitor>(
+        &mut self,
+        unit: &[u8],
+        at: u64,
+        visitor: &mut V,
+    ) -> Result<Stepped, Error> {
+        let (tag, size) = parse(chunk_header, unit, at)?;
+        let frame_type =
+            FrameType::from_anpk_tag(tag).ok_or(Error::new(ErrorKind::UnknownFrameType, at))?;
+        let frame_bytes = u64::from(self.frame_count) * frame_type.size() as u64;
+        let checks = [(
+            u64::from(size) != frame_bytes,
+            WarningKind::SizeMismatch,
+            at + 4,
+        )];
+        if let Some(warning) = self.next_warning(&checks, visitor) {
+            return Ok(warning);
+        }
+        self.track = Track::new(frame_type, self.frame_count);
+        self.stage = Stage::Frames;
+        let flow = visitor.bone(&BoneInfo {
+            index: self.object,
+            name: Some(&self.object_name),
+            bone_id: self.bone_id,
+            bone_key: None,
+            frame_type,
+            frame_count: self.frame_count,
+        });
+        Ok(Stepped::new(unit.len(), flow))
+    }
+
+    fn after_object(&self) -> Stage {
+        if self.object < self.object_count {
+            Stage::ObjectHeader
+        } else {
+            Stage::CheckAnimationSize
+        }
+    }
+
+    fn after_animation(&self) -> Stage {
+        if self.animation < self.animation_count {
+            Stage::NameHeader
+        } else {
+            Stage::CheckBlockSize
+        }
+    }
+}

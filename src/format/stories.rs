@@ -1,0 +1,419 @@
+//! Stories `.anim` files: GTA Liberty City Stories and Vice City Stories (FORMATS.md §3).
+//!
+//! A relocatable memory image: records are reached through u32 file offsets, in any order.
+//! The machine walks them in event order and asks the decoder to go to each one
+//! ([`Want::Goto`]): forward is a skip, backward a seek. It stores no offset it can read
+//! again: after a bone's keyframes it re-reads the next bone row, after an animation the
+//! next entry of the offset table.
+//!
+//! The offset table's length is not stored. It ends at the first zero entry, entry outside
+//! `[0x20, fileEnd)`, position reached by the lowest animation offset, or position that the
+//! relocation table does not list. The last rule needs the relocation table: one pass over it
+//! counts the listed positions in the table found by the other rules; if any is missing, a
+//! binary search (one pass per step) finds where the listed run ends.
+
+use nom::bytes::complete::take;
+use nom::number::complete::{le_f32, le_i16, le_u16, le_u32, le_u8};
+use nom::{IResult, Parser};
+
+use super::track::Track;
+use super::{c_name, check_fits, Stepped, Want};
+use crate::{
+    AnimationInfo, BoneInfo, Error, ErrorKind, FileInfo, Flow, Format, FrameType, Visitor,
+};
+
+const HEADER: usize = 0x20;
+const TABLE_AT: u64 = 0x20;
+const ENTRY: usize = 4;
+/// The LCS record; VCS adds an unknown i32 that is never read.
+const RECORD: usize = 0x24;
+const BONE_ROW: usize = 12;
+const NAME: usize = 24;
+/// Where `numRelocs` lies, for its error.
+const NUM_RELOCS_AT: u64 = 0x14;
+
+const FLAG_ROTATION: u16 = 0x01;
+const FLAG_TRANSLATION: u16 = 0x02;
+const FLAG_SCALE: u16 = 0x04;
+const FLAG_BONE_ID: u16 = 0x10;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Stage {
+    Header,
+    TableEntry,
+    Relocations,
+    File,
+    Entry,
+    Record,
+    Row,
+    Frames,
+    BoneEnd,
+    AnimationEnd,
+    End,
+    /// On the way to `target`; then `after`.
+    Goto,
+    Done,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct Stories {
+    stage: Stage,
+    target: u64,
+    after: Stage,
+    file_end: u32,
+    reloc_at: u32,
+    reloc_count: u32,
+    /// Offset table entries accepted so far, and the lowest animation offset among them.
+    entries: u32,
+    lowest: u32,
+    /// The relocation passes: `listed` must reach `window` for the first `window` entries to
+    /// count; `known` entries are known to, `beyond` are known not to.
+    window: u32,
+    listed: u32,
+    relocs_left: u32,
+    known: u32,
+    beyond: u32,
+    animation: u32,
+    bone_table: u32,
+    bone_count: u16,
+    bone: u16,
+    track: Track,
+}
+
+struct Header {
+    file_end: u32,
+    reloc_at: u32,
+    reloc_count: u32,
+}
+
+fn header(i: &[u8]) -> IResult<&[u8], Header> {
+    let (i, (_ident, _shrink, file_end, _data_end, reloc_at, reloc_count, _global)) =
+        (le_u32, le_u32, le_u32, le_u32, le_u32, le_u32, take(8usize)).parse(i)?;
+    Ok((
+        i,
+        Header {
+            file_end,
+            reloc_at,
+            reloc_count,
+        },
+    ))
+}
+
+struct Record<'a> {
+    bone_table: u32,
+    name: &'a [u8],
+    bone_count: i16,
+    duration: f32,
+}
+
+fn record(i: &[u8]) -> IResult<&[u8], Record<'_>> {
+    let (i, (bone_table, name, bone_count, _, _, duration)) =
+        (le_u32, take(NAME), le_i16, le_u8, le_u8, le_f32).parse(i)?;
+    Ok((
+        i,
+        Record {
+            bone_table,
+            name: c_name(name),
+            bone_count,
+            duration,
+        },
+    ))
+}
+
+struct Row {
+    flags: u16,
+    frame_count: i16,
+    frames: u32,
+    key: u32,
+}
+
+fn row(i: &[u8]) -> IResult<&[u8], Row> {
+    let (i, (flags, frame_count, frames, key)) = (le_u16, le_i16, le_u32, le_u32).parse(i)?;
+    Ok((
+        i,
+        Row {
+            flags,
+            frame_count,
+            frames,
+            key,
+        },
+    ))
+}
+
+fn parse<'a, T>(
+    parser: impl Fn(&'a [u8]) -> IResult<&'a [u8], T>,
+    unit: &'a [u8],
+    at: u64,
+) -> Result<T, Error> {
+    parser(unit)
+        .map(|(_, value)| value)
+        .map_err(|_| Error::new(ErrorKind::Malformed, at))
+}
+
+fn u32_le(bytes: &[u8]) -> u32 {
+    u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]])
+}
+
+impl Stories {
+    pub(crate) fn new() -> Self {
+        Stories {
+            stage: Stage::Header,
+            target: 0,
+            after: Stage::Done,
+            file_end: 0,
+            reloc_at: 0,
+            reloc_count: 0,
+            entries: 0,
+            lowest: u32::MAX,
+            window: 0,
+            listed: 0,
+            relocs_left: 0,
+            known: 0,
+            beyond: 0,
+            animation: 0,
+            bone_table: 0,
+            bone_count: 0,
+            bone: 0,
+            track: Track::new(FrameType::StoriesRot, 0),
+        }
+    }
+
+    pub(crate) fn want(&self) -> Want {
+        match self.stage {
+            Stage::Header => Want::Unit(HEADER),
+            Stage::TableEntry | Stage::Entry => Want::Unit(ENTRY),
+            Stage::Relocations => Want::Records {
+                size: ENTRY,
+                count: self.relocs_left,
+            },
+            Stage::Record => Want::Unit(RECORD),
+            Stage::Row => Want::Unit(BONE_ROW),
+            Stage::Frames => Want::Records {
+                size: self.track.frame_type.size(),
+                count: self.track.left,
+            },
+            Stage::File | Stage::BoneEnd | Stage::AnimationEnd | Stage::End => Want::Unit(0),
+            Stage::Goto => Want::Goto(self.target),
+            Stage::Done => Want::Done,
+        }
+    }
+
+    fn goto(&mut self, target: impl Into<u64>, after: Stage) -> Stage {
+        self.target = target.into();
+        self.after = after;
+        Stage::Goto
+    }
+
+    pub(crate) fn step<V: Visitor>(
+        &mut self,
+        unit: &[u8],
+        at: u64,
+        visitor: &mut V,
+    ) -> Result<Stepped, Error> {
+        let flow = match self.stage {
+            Stage::Header => {
+                let header = parse(header, unit, at)?;
+                check_fits(
+                    u64::from(header.reloc_at),
+                    header.reloc_count,
+                    ENTRY as u64,
+                    NUM_RELOCS_AT,
+                )?;
+                self.file_end = header.file_end;
+                self.reloc_at = header.reloc_at;
+                self.reloc_count = header.reloc_count;
+                self.stage = self.next_table_entry(at + unit.len() as u64);
+                Flow::Continue
+            }
+            Stage::TableEntry => {
+                let entry = u32_le(unit);
+                let valid = entry >= TABLE_AT as u32 && entry < self.file_end;
+                if valid {
+                    self.entries += 1;
+                    self.lowest = self.lowest.min(entry);
+                    self.stage = self.next_table_entry(at + ENTRY as u64);
+                } else {
+                    self.stage = self.start_relocation_passes();
+                }
+                Flow::Continue
+            }
+            Stage::Relocations => {
+                let end = TABLE_AT + u64::from(self.window) * ENTRY as u64;
+                let in_window =
+                    |e: &u32| (TABLE_AT..end).contains(&u64::from(*e)) && e.is_multiple_of(4);
+                let listed = unit
+                    .chunks_exact(ENTRY)
+                    .map(u32_le)
+                    .filter(in_window)
+                    .count();
+                self.listed += listed as u32;
+                self.relocs_left -= (unit.len() / ENTRY) as u32;
+                if self.relocs_left == 0 {
+                    self.stage = self.after_relocation_pass();
+                }
+                Flow::Continue
+            }
+            Stage::File => {
+                self.stage = self.next_animation();
+                visitor.file(&FileInfo {
+                    format: Format::Anim,
+                    name: None,
+                    animation_count: self.entries,
+                })
+            }
+            Stage::Entry => {
+                let record_at = u32_le(unit);
+                self.stage = self.goto(record_at, Stage::Record);
+                Flow::Continue
+            }
+            Stage::Record => {
+                let record = parse(record, unit, at)?;
+                let bone_count = u16::try_from(record.bone_count)
+                    .map_err(|_| Error::new(ErrorKind::CountTooLarge, at))?;
+                self.bone_table = record.bone_table;
+                self.bone_count = bone_count;
+                self.bone = 0;
+                self.stage = self.next_bone();
+                visitor.animation(&AnimationInfo {
+                    index: self.animation,
+                    name: record.name,
+                    bone_count: u32::from(bone_count),
+                    frame_data_size: None,
+                    flags: None,
+                    duration: Some(record.duration),
+                })
+            }
+            Stage::Row => self.row(unit, at, visitor)?,
+            Stage::Frames => {
+                let stepped = self.track.deliver(unit, at, visitor);
+                if self.track.left == 0 {
+                    self.stage = Stage::BoneEnd;
+                }
+                return Ok(stepped);
+            }
+            Stage::BoneEnd => {
+                self.bone += 1;
+                self.stage = self.next_bone();
+                visitor.bone_end()
+            }
+            Stage::AnimationEnd => {
+                self.animation += 1;
+                self.stage = self.next_animation();
+                visitor.animation_end()
+            }
+            Stage::End => {
+                // Archive copies may run past `fileEnd`; a copy that stops short is truncated.
+                let file_end = u64::from(self.file_end);
+                self.stage = if at < file_end {
+                    self.goto(file_end, Stage::Done)
+                } else {
+                    Stage::Done
+                };
+                Flow::Continue
+            }
+            Stage::Goto => {
+                self.stage = self.after;
+                Flow::Continue
+            }
+            Stage::Done => Flow::Continue,
+        };
+        Ok(Stepped::new(unit.len(), flow))
+    }
+
+    fn row<V: Visitor>(&mut self, unit: &[u8], at: u64, visitor: &mut V) -> Result<Flow, Error> {
+        let row = parse(row, unit, at)?;
+        let translation = row.flags & FLAG_TRANSLATION != 0;
+        if row.flags & FLAG_SCALE != 0 || (translation && row.flags & FLAG_ROTATION == 0) {
+            return Err(Error::new(ErrorKind::Malformed, at));
+        }
+        let frame_count =
+            u16::try_from(row.frame_count).map_err(|_| Error::new(ErrorKind::CountTooLarge, at))?;
+        let frame_type = if translation {
+            FrameType::StoriesRotTrans
+        } else {
+            FrameType::StoriesRot
+        };
+        self.track = Track::new(frame_type, u32::from(frame_count));
+        // A bone without keyframes may hold a garbage offset: it is never followed.
+        self.stage = if frame_count > 0 {
+            self.goto(row.frames, Stage::Frames)
+        } else {
+            Stage::BoneEnd
+        };
+        // With flag 0x10 the key's low 16 bits are the bone id.
+        let bone_id = (row.flags & FLAG_BONE_ID != 0).then_some(i32::from(row.key as u16 as i16));
+        Ok(visitor.bone(&BoneInfo {
+            index: u32::from(self.bone),
+            name: None,
+            bone_id,
+            bone_key: Some(row.key),
+            frame_type,
+            frame_count: u32::from(frame_count),
+        }))
+    }
+
+    /// The offset table goes on unless its next position is where an animation begins or
+    /// lies outside the file.
+    fn next_table_entry(&mut self, position: u64) -> Stage {
+        let end = u64::from(self.lowest.min(self.file_end));
+        if position + ENTRY as u64 <= end {
+            Stage::TableEntry
+        } else {
+            self.start_relocation_passes()
+        }
+    }
+
+    /// The table found so far holds `entries`; the relocation table must list them all. The
+    /// first pass tests them all; if some are missing, the search narrows `known..beyond`.
+    fn start_relocation_passes(&mut self) -> Stage {
+        if self.entries == 0 || self.reloc_count == 0 {
+            self.entries = 0;
+            return Stage::File;
+        }
+        self.known = 0;
+        self.beyond = self.entries + 1;
+        self.begin_pass(self.entries)
+    }
+
+    /// Counts, in one pass over the relocation table, how many of the first `window`
+    /// table positions it lists.
+    fn after_relocation_pass(&mut self) -> Stage {
+        // Each position is listed once; more means duplicates, which do not end the table.
+        if self.listed >= self.window {
+            self.known = self.window;
+        } else {
+            self.beyond = self.window;
+        }
+        if self.beyond - self.known <= 1 {
+            self.entries = self.known;
+            return Stage::File;
+        }
+        let window = self.known + (self.beyond - self.known) / 2;
+        self.begin_pass(window)
+    }
+
+    fn begin_pass(&mut self, window: u32) -> Stage {
+        self.window = window;
+        self.listed = 0;
+        self.relocs_left = self.reloc_count;
+        self.goto(self.reloc_at, Stage::Relocations)
+    }
+
+    fn next_animation(&mut self) -> Stage {
+        if self.animation < self.entries {
+            let entry_at = TABLE_AT + u64::from(self.animation) * ENTRY as u64;
+            self.goto(entry_at, Stage::Entry)
+        } else {
+            Stage::End
+        }
+    }
+
+    fn next_bone(&mut self) -> Stage {
+        if self.bone < self.bone_count {
+            let row_at = u64::from(self.bone_table) + u64::from(self.bone) * BONE_ROW as u64;
+            self.goto(row_at, Stage::Row)
+        } else {
+            Stage::AnimationEnd
+        }
+    }
+}

@@ -1,0 +1,63 @@
+//! The keyframes of one bone, shared by every animation format: whole records delivered in
+//! batches, with the one warning that needs to look inside them (time going backwards).
+
+use super::Stepped;
+use crate::error::{Warning, WarningKind};
+use crate::event::Visitor;
+use crate::keyframe::{stored_time, FrameType, Keyframes};
+
+#[derive(Clone, Debug)]
+pub(crate) struct Track {
+    pub frame_type: FrameType,
+    /// Keyframes not yet delivered.
+    pub left: u32,
+    /// Running time of the keyframes delivered (Stories frames store deltas).
+    clock: f32,
+    /// Stored time of the previous keyframe (−∞ before the first).
+    last_time: f32,
+    time_warned: bool,
+}
+
+impl Track {
+    pub(crate) const fn new(frame_type: FrameType, count: u32) -> Self {
+        Track {
+            frame_type,
+            left: count,
+            clock: 0.0,
+            last_time: f32::NEG_INFINITY,
+            time_warned: false,
+        }
+    }
+
+    /// Delivers the whole records in `unit`. The first keyframe whose time goes backwards
+    /// splits the batch, so its warning sits just before it wherever the input was cut.
+    pub(crate) fn deliver<V: Visitor>(&mut self, unit: &[u8], at: u64, visitor: &mut V) -> Stepped {
+        let size = self.frame_type.size();
+        let start = self.clock;
+        let mut take = unit.len();
+        let mut clock = self.clock;
+        for (i, record) in unit.chunks_exact(size).enumerate() {
+            let before = clock;
+            let time = stored_time(self.frame_type, record, &mut clock);
+            if time < self.last_time && !self.time_warned {
+                if i == 0 {
+                    self.time_warned = true;
+                    let warning = Warning {
+                        kind: WarningKind::TimeBackwards,
+                        offset: at,
+                    };
+                    return Stepped::new(0, visitor.warning(warning));
+                }
+                take = i * size;
+                clock = before;
+                break;
+            }
+            self.last_time = time;
+        }
+        self.clock = clock;
+        // `take` is a whole number of records, at most `left` (the framing never gives more).
+        self.left -= (take / size) as u32;
+        let batch = Keyframes::new(self.frame_type, &unit[..take], start);
+        Stepped::new(take, visitor.keyframes(batch))
+    }
+}
