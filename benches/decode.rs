@@ -120,6 +120,7 @@ fn bone(rng: &mut Rng, name: &str, bone_id: i32, frame_type: FrameType) -> Bone 
     Bone {
         name: Some(name.into()),
         bone_id: Some(bone_id),
+        bone_key: None,
         frame_type,
         frames,
     }
@@ -145,6 +146,7 @@ fn animation(rng: &mut Rng, index: usize) -> Animation {
         name: format!("bench_anim_{index:05}"),
         frame_data_size: None,
         flags: None,
+        duration: None,
         bones,
     }
 }
