@@ -132,6 +132,11 @@ impl Decoder {
         self.position
     }
 
+    /// Text formats: the number (from 1) of the line being decoded, or that failed.
+    pub fn line(&self) -> Option<u32> {
+        self.machine.line()
+    }
+
     /// The error that stopped the decoder, if any.
     pub fn error(&self) -> Option<Error> {
         match self.state {
@@ -186,10 +191,12 @@ impl Decoder {
             }
             match self.machine.want() {
                 Want::Done => break,
-                // A unit that may be missing: the machine sees the shorter rest and declines it.
-                Want::Peek(_) => {
+                // A unit that may be missing, or a last line without a line break: the machine
+                // gets what there is (perhaps nothing).
+                Want::Peek(_) | Want::Line(_) => {
                     let at = self.unit_offset();
                     let stepped = self.machine.step(&self.carry, at, visitor)?;
+                    self.drop_carried(stepped.consumed);
                     self.after_event(stepped, at, 0)?;
                 }
                 Want::Goto(target) => return Err(Error::new(ErrorKind::Truncated, target)),
@@ -230,6 +237,21 @@ impl Decoder {
                 },
                 Want::Unit(size) | Want::Peek(size) => (size, size),
                 Want::Records { size, count } => (size, size.saturating_mul(count as usize)),
+                Want::Line(max) => {
+                    // The carry never holds a whole line, so there is room left.
+                    let room = max - self.carry.len();
+                    match rest[..rest.len().min(room)]
+                        .iter()
+                        .position(|&b| b == b'\n')
+                    {
+                        Some(i) => (self.carry.len() + i + 1, self.carry.len() + i + 1),
+                        None if self.carry.len() + rest.len() >= max => {
+                            return Err(Error::new(ErrorKind::Limit, self.unit_offset()));
+                        }
+                        // More than is here: the carry takes it all and waits for input.
+                        None => (self.carry.len() + rest.len() + 1, 0),
+                    }
+                }
                 Want::Skip(bytes) => (1, bytes as usize),
             };
             let at = self.unit_offset();

@@ -96,6 +96,12 @@ pub enum WarningKind {
     FrameDataSizeMismatch,
     /// An ANP3 animation's `flags` bit 0 is clear although its keyframes are compressed.
     CompressedFlagClear,
+    /// Binary IPL: a section the game never reads declares records.
+    UnknownSection,
+    /// Text IPL: a line outside any section (the game skips it).
+    LineOutsideSection,
+    /// Text IPL: the input ends inside a section (no `end` line).
+    UnclosedSection,
     /// A chunk tag is not the one expected there (ANPK: the engines do not check it).
     UnexpectedTag,
     /// A keyframe's time is earlier than the previous one of the same bone (reported once a bone).
@@ -111,6 +117,9 @@ impl WarningKind {
             WarningKind::FrameDataSizeMismatch => "frame_data_size_mismatch",
             WarningKind::CompressedFlagClear => "compressed_flag_clear",
             WarningKind::UnexpectedTag => "unexpected_tag",
+            WarningKind::UnknownSection => "unknown_section",
+            WarningKind::LineOutsideSection => "line_outside_section",
+            WarningKind::UnclosedSection => "unclosed_section",
             WarningKind::TimeBackwards => "time_backwards",
         }
     }
@@ -123,6 +132,9 @@ impl WarningKind {
             WarningKind::FrameDataSizeMismatch => "frameDataSize disagrees with the keyframes",
             WarningKind::CompressedFlagClear => "compressed flag clear on compressed keyframes",
             WarningKind::UnexpectedTag => "unexpected chunk tag",
+            WarningKind::UnknownSection => "unknown section declares records",
+            WarningKind::LineOutsideSection => "line outside any section",
+            WarningKind::UnclosedSection => "section not closed by end",
             WarningKind::TimeBackwards => "keyframe time goes backwards",
         }
     }

@@ -25,6 +25,10 @@ pub enum Flow {
 pub enum Format {
     /// Liberty City / Vice City Stories animation file (`.anim`, magic `mina`).
     Anim,
+    /// San Andreas binary item placement (`bnry`).
+    IplBinary,
+    /// Text item placement (GTA III, Vice City, San Andreas).
+    IplText,
     /// GTA III / Vice City animation package, IFP version 1 (also each block of an `ANLF`).
     Anpk,
     /// San Andreas animation package, IFP version 2 with `frameDataSize` and `flags`.
@@ -34,10 +38,17 @@ pub enum Format {
 }
 
 impl Format {
+    /// Whether the format holds animations (else placements).
+    pub const fn is_animation(self) -> bool {
+        !matches!(self, Format::IplBinary | Format::IplText)
+    }
+
     /// The magic as text, as the command-line tool prints it.
     pub const fn name(self) -> &'static str {
         match self {
             Format::Anim => "ANIM",
+            Format::IplBinary => "bnry",
+            Format::IplText => "text",
             Format::Anpk => "ANPK",
             Format::Anp3 => "ANP3",
             Format::Anp2 => "ANP2",
@@ -53,8 +64,12 @@ pub struct FileInfo<'a> {
     pub format: Format,
     /// The package name (bytes up to the first NUL), where the format stores one.
     pub name: Option<&'a [u8]>,
-    /// Animations the file declares.
+    /// Animations the file declares (0 for placement files).
     pub animation_count: u32,
+    /// Binary IPL: instances the header declares.
+    pub instance_count: Option<u32>,
+    /// Binary IPL: car generators the header declares.
+    pub car_count: Option<u32>,
 }
 
 /// An animation begins.
@@ -106,6 +121,71 @@ impl BoneInfo<'_> {
     }
 }
 
+/// A placed object: a binary IPL instance or a text IPL `inst` line.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
+pub struct IplInstance<'a> {
+    /// World position.
+    pub position: [f32; 3],
+    /// Quaternion `x, y, z, w` as stored.
+    pub rotation: [f32; 4],
+    /// The object's model id.
+    pub model_id: i32,
+    /// Low 8 bits: the area code (13 = visible everywhere); bits 8..12: flags. 0 where the
+    /// line has no interior (GTA III).
+    pub interior: u32,
+    /// Index of the LOD instance in the companion text IPL; −1 = none (and where absent).
+    pub lod: i32,
+    /// Text IPL: the model name.
+    pub model_name: Option<&'a [u8]>,
+    /// Text IPL of GTA III and Vice City: the scale.
+    pub scale: Option<[f32; 3]>,
+}
+
+/// A car generator: a binary IPL car record or a text IPL `cars` line.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
+pub struct IplCar {
+    /// World position.
+    pub position: [f32; 3],
+    /// Heading in radians.
+    pub angle: f32,
+    /// Vehicle model id; −1 = random.
+    pub model_id: i32,
+    /// −1 = random.
+    pub primary_color: i32,
+    /// −1 = random.
+    pub secondary_color: i32,
+    /// Bit 0: force spawn; bit 1: ignore the population limit.
+    pub flags: i32,
+    /// Percent.
+    pub alarm_chance: i32,
+    /// Percent.
+    pub door_lock_chance: i32,
+    /// Minimum delay.
+    pub min_delay: i32,
+    /// Maximum delay.
+    pub max_delay: i32,
+}
+
+/// A line of a text IPL section the decoder does not interpret (`cull`, `path`, `enex`, ...),
+/// passed through for tools.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct SectionLine<'a> {
+    /// The section's name, lower case (`cull`, `grge`, ...).
+    pub section: &'static str,
+    /// The line without its line break and surrounding blanks.
+    pub text: &'a [u8],
+}
+
+impl<'a> SectionLine<'a> {
+    /// The fields of the line: separated by commas and blanks.
+    pub fn fields(&self) -> impl Iterator<Item = &'a [u8]> + 'a {
+        crate::format::ipl_text::fields(self.text)
+    }
+}
+
 /// Receives the decoder's events. Every method defaults to [`Flow::Continue`].
 pub trait Visitor {
     /// The file was recognised; always the first event.
@@ -130,6 +210,18 @@ pub trait Visitor {
     }
     /// The current animation has no more bones.
     fn animation_end(&mut self) -> Flow {
+        Flow::Continue
+    }
+    /// A placed object (IPL).
+    fn instance(&mut self, _instance: &IplInstance<'_>) -> Flow {
+        Flow::Continue
+    }
+    /// A car generator (IPL).
+    fn car(&mut self, _car: &IplCar) -> Flow {
+        Flow::Continue
+    }
+    /// A line of a text IPL section that has no event of its own.
+    fn section_line(&mut self, _line: &SectionLine<'_>) -> Flow {
         Flow::Continue
     }
     /// Something the games accept but the format disagrees with; decoding goes on.
@@ -160,6 +252,15 @@ impl<V: Visitor + ?Sized> Visitor for &mut V {
     }
     fn animation_end(&mut self) -> Flow {
         (**self).animation_end()
+    }
+    fn instance(&mut self, instance: &IplInstance<'_>) -> Flow {
+        (**self).instance(instance)
+    }
+    fn car(&mut self, car: &IplCar) -> Flow {
+        (**self).car(car)
+    }
+    fn section_line(&mut self, line: &SectionLine<'_>) -> Flow {
+        (**self).section_line(line)
     }
     fn warning(&mut self, warning: Warning) -> Flow {
         (**self).warning(warning)

@@ -29,11 +29,18 @@ pub mod encode;
 pub mod io;
 #[cfg(feature = "alloc")]
 mod package;
+#[cfg(feature = "alloc")]
+mod placement;
 
 pub use decoder::{Decoder, Options, Progress, Status, DECODER_SIZE};
 pub use error::{Error, ErrorKind, Warning, WarningKind};
-pub use event::{AnimationInfo, BoneInfo, FileInfo, Flow, Format, Visitor};
+pub use event::{
+    AnimationInfo, BoneInfo, FileInfo, Flow, Format, IplCar, IplInstance, SectionLine, Visitor,
+};
+pub use format::ipl_text::MAX_LINE;
 pub use format::MAX_NAME;
 pub use keyframe::{FrameType, Keyframe, KeyframeIter, Keyframes, RawFrame};
 #[cfg(feature = "alloc")]
 pub use package::{Animation, Bone, Package};
+#[cfg(feature = "alloc")]
+pub use placement::{Instance, Placement, RawLine};

@@ -4,8 +4,8 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use crate::{
-    AnimationInfo, BoneInfo, Decoder, Error, FileInfo, Flow, Format, FrameType, Keyframe,
-    Keyframes, Visitor, Warning,
+    AnimationInfo, BoneInfo, Decoder, Error, ErrorKind, FileInfo, Flow, Format, FrameType,
+    Keyframe, Keyframes, Visitor, Warning,
 };
 
 /// A decoded animation package. The blocks of an `ANLF` container are merged into one
@@ -58,17 +58,26 @@ pub(crate) fn latin1(bytes: &[u8]) -> String {
 }
 
 impl Package {
-    /// Decodes a whole file held in memory.
+    /// Decodes a whole animation file held in memory (a placement file is
+    /// [`ErrorKind::BadMagic`](crate::ErrorKind::BadMagic) here: see `Placement`).
     pub fn parse(data: &[u8]) -> Result<Package, Error> {
         let mut builder = Builder {
             package: None,
             record_budget: data.len(),
         };
-        Decoder::new().decode_slice(data, &mut builder)?;
-        // `finish` succeeded, so the file header was seen.
-        builder
-            .package
-            .ok_or(Error::new(crate::ErrorKind::Truncated, 0))
+        let result = Decoder::new().decode_slice(data, &mut builder);
+        match builder.package {
+            Some(package) => result.map(|()| package),
+            // The visitor refused the file: it is not an animation package.
+            None if result.is_err_and(|e| e.kind == ErrorKind::Aborted) => Err(Error {
+                kind: ErrorKind::BadMagic,
+                offset: 0,
+            }),
+            None => Err(result.err().unwrap_or(Error {
+                kind: ErrorKind::Truncated,
+                offset: 0,
+            })),
+        }
     }
 
     /// The animation of that name, compared case-insensitively as the game does.
@@ -110,6 +119,9 @@ impl Builder {
 
 impl Visitor for Builder {
     fn file(&mut self, info: &FileInfo<'_>) -> Flow {
+        if !info.format.is_animation() {
+            return Flow::Abort;
+        }
         // The blocks of an ANLF container merge into the first one's package.
         if self.package.is_some() {
             return Flow::Continue;

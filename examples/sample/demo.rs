@@ -81,6 +81,7 @@ fn gait(name: &str, g: &Gait) -> Animation {
         name: name.into(),
         frame_data_size: None,
         flags: None,
+        duration: None,
         bones: vec![
             bone("Root", 0, FrameType::Ifp2PackedRotTrans, &keys, |t| {
                 let p = phase(t);
@@ -122,6 +123,7 @@ fn idle() -> Animation {
         name: "idle".into(),
         frame_data_size: None,
         flags: None,
+        duration: None,
         bones: vec![
             bone("Root", 0, FrameType::Ifp2PackedRotTrans, &keys, |t| {
                 let p = phase(t);
@@ -173,6 +175,7 @@ fn bone(
     Bone {
         name: Some(name.into()),
         bone_id: Some(bone_id),
+        bone_key: None,
         frame_type,
         frames,
     }

@@ -10,7 +10,7 @@ use nom::number::complete::{le_i32, le_u32};
 use nom::{IResult, Parser};
 
 use super::track::Track;
-use super::{c_name, check_fits, Stepped, Want, MAX_NAME};
+use super::{c_name, check_fits, Check, Checks, Stepped, Want, MAX_NAME};
 use crate::error::{Error, ErrorKind, Warning, WarningKind};
 use crate::{AnimationInfo, BoneInfo, FileInfo, Flow, Format, FrameType, Visitor};
 
@@ -60,8 +60,7 @@ enum Stage {
 #[derive(Clone, Debug)]
 pub(crate) struct Anpk {
     stage: Stage,
-    /// How many of the current unit's checks have been reported (one warning per step).
-    reported: u8,
+    checks: Checks,
     /// `ANLF`: the container's `size` field and the blocks still to come.
     container: Option<u32>,
     blocks_left: u32,
@@ -86,9 +85,6 @@ pub(crate) struct Anpk {
     frame_count: u32,
     track: Track,
 }
-
-/// A check on a unit: if `failed`, a warning of `kind` at `offset`.
-type Check = (bool, WarningKind, u64);
 
 fn tag_check(tag: &[u8], expected: &[u8; 4], offset: u64) -> Check {
     (tag != expected, WarningKind::UnexpectedTag, offset)
@@ -234,7 +230,7 @@ impl Anpk {
             } else {
                 Stage::BlockHeader
             },
-            reported: 0,
+            checks: Checks::new(),
             container: None,
             blocks_left: 1,
             block_at: 0,
@@ -298,6 +294,8 @@ impl Anpk {
                     format: Format::Anpk,
                     name: Some(c_name(unit)),
                     animation_count: self.animation_count,
+                    instance_count: None,
+                    car_count: None,
                 })
             }
             Stage::NameHeader => return self.name_header(unit, at, visitor),
@@ -368,19 +366,6 @@ impl Anpk {
         Ok(Stepped::new(consumed, flow))
     }
 
-    /// Reports the unit's failed checks before its event, one per step (the step consumes
-    /// nothing until all are reported, so a pause resumes at the right one).
-    fn next_warning<V: Visitor>(&mut self, checks: &[Check], visitor: &mut V) -> Option<Stepped> {
-        while let Some(&(failed, kind, offset)) = checks.get(usize::from(self.reported)) {
-            self.reported += 1;
-            if failed {
-                return Some(Stepped::new(0, visitor.warning(Warning { kind, offset })));
-            }
-        }
-        self.reported = 0;
-        None
-    }
-
     /// Warns when the `size` of the chunk at `chunk_at` disagrees with where it really ends.
     fn size_check<V: Visitor>(&self, chunk_at: u64, size: u32, end: u64, visitor: &mut V) -> Flow {
         let header_end = chunk_at + CHUNK_HEADER as u64;
@@ -433,7 +418,7 @@ impl Anpk {
             tag_check(header.tag, b"ANPK", at),
             tag_check(header.info_tag, b"INFO", info_at),
         ];
-        if let Some(warning) = self.next_warning(&checks, visitor) {
+        if let Some(warning) = self.checks.report(&checks, visitor) {
             return Ok(warning);
         }
         self.block_at = at;
@@ -453,7 +438,7 @@ impl Anpk {
     ) -> Result<Stepped, Error> {
         let (tag, size) = parse(chunk_header, unit, at)?;
         let name_field = name_field(padded(size), at)?;
-        if let Some(warning) = self.next_warning(&[tag_check(tag, b"NAME", at)], visitor) {
+        if let Some(warning) = self.checks.report(&[tag_check(tag, b"NAME", at)], visitor) {
             return Ok(warning);
         }
         self.name_field = name_field;
@@ -480,7 +465,7 @@ impl Anpk {
             tag_check(header.dgan_tag, b"DGAN", dgan_at),
             tag_check(header.info_tag, b"INFO", info_at),
         ];
-        if let Some(warning) = self.next_warning(&checks, visitor) {
+        if let Some(warning) = self.checks.report(&checks, visitor) {
             return Ok(warning);
         }
         self.animation_at = dgan_at;
@@ -520,7 +505,7 @@ impl Anpk {
             tag_check(header.cpan_tag, b"CPAN", at),
             tag_check(header.anim_tag, b"ANIM", anim_at),
         ];
-        if let Some(warning) = self.next_warning(&checks, visitor) {
+        if let Some(warning) = self.checks.report(&checks, visitor) {
             return Ok(warning);
         }
         self.object_at = at;
@@ -578,7 +563,7 @@ impl Anpk {
             WarningKind::SizeMismatch,
             at + 4,
         )];
-        if let Some(warning) = self.next_warning(&checks, visitor) {
+        if let Some(warning) = self.checks.report(&checks, visitor) {
             return Ok(warning);
         }
         self.track = Track::new(frame_type, self.frame_count);

@@ -281,6 +281,8 @@ impl Ifp2 {
             format: self.version.format(),
             name: Some(header.name),
             animation_count: header.animation_count,
+            instance_count: None,
+            car_count: None,
         }))
     }
 

@@ -5,11 +5,13 @@
 //! the visitor pauses, the step has completed and the machine already points past it.
 
 pub(crate) mod anpk;
+pub(crate) mod bnry;
 pub(crate) mod ifp2;
+pub(crate) mod ipl_text;
 pub(crate) mod stories;
 mod track;
 
-use crate::error::{Error, ErrorKind};
+use crate::error::{Error, ErrorKind, Warning, WarningKind};
 use crate::event::{Flow, Visitor};
 
 /// Longest name field the decoder delivers whole (ANPK names have a 32-bit length): 255 bytes
@@ -19,6 +21,11 @@ pub const MAX_NAME: usize = 256;
 /// Largest unit any machine asks for as one piece, the size of the decoder's carry buffer:
 /// an ANPK animation name with the DGAN and INFO headers that follow it.
 pub(crate) const MAX_UNIT: usize = MAX_NAME + 20;
+
+const _: () = assert!(
+    ipl_text::MAX_LINE <= MAX_UNIT,
+    "a line must fit the carry buffer"
+);
 
 /// Files of these formats address their contents with 32-bit sizes and offsets.
 const MAX_FILE_SIZE: u64 = 1 << 32;
@@ -35,6 +42,9 @@ pub(crate) enum Want {
     /// A unit that may be missing at the end of the input: the step may decline it
     /// (consume nothing), and at the end of input it is given the shorter rest.
     Peek(usize),
+    /// A line: the bytes up to and including the next `\n`, at most this many. At the end of
+    /// input the step gets the last line without one, then an empty unit.
+    Line(usize),
     /// Move to this absolute offset (skipping forward, or asking the caller to seek back), then
     /// take a step with no input.
     Goto(u64),
@@ -63,17 +73,30 @@ pub(crate) enum Machine {
     Ifp2(ifp2::Ifp2),
     Anpk(anpk::Anpk),
     Stories(stories::Stories),
+    Bnry(bnry::Bnry),
+    IplText(ipl_text::IplText),
 }
 
 const MAGIC_SIZE: usize = 4;
 
 impl Machine {
+    /// Text formats: the number of the current line.
+    pub(crate) fn line(&self) -> Option<u32> {
+        match self {
+            Machine::IplText(m) => Some(m.line()),
+            _ => None,
+        }
+    }
+
     pub(crate) fn want(&self) -> Want {
         match self {
-            Machine::Sniff => Want::Unit(MAGIC_SIZE),
+            // A text file may be shorter than a magic: at the end of input, sniff what there is.
+            Machine::Sniff => Want::Peek(MAGIC_SIZE),
             Machine::Ifp2(m) => m.want(),
             Machine::Anpk(m) => m.want(),
             Machine::Stories(m) => m.want(),
+            Machine::Bnry(m) => m.want(),
+            Machine::IplText(m) => m.want(),
         }
     }
 
@@ -88,6 +111,9 @@ impl Machine {
     ) -> Result<Stepped, Error> {
         match self {
             Machine::Sniff => {
+                if unit.is_empty() {
+                    return Err(Error::new(ErrorKind::Truncated, at));
+                }
                 *self = sniff(unit).ok_or(Error::new(ErrorKind::BadMagic, at))?;
                 // The machine reads its header, magic included, as its own first unit.
                 Ok(Stepped::new(0, Flow::Continue))
@@ -95,6 +121,8 @@ impl Machine {
             Machine::Ifp2(m) => m.step(unit, at, visitor),
             Machine::Anpk(m) => m.step(unit, at, visitor),
             Machine::Stories(m) => m.step(unit, at, visitor),
+            Machine::Bnry(m) => m.step(unit, at, visitor),
+            Machine::IplText(m) => m.step(unit, at, visitor),
         }
     }
 }
@@ -106,8 +134,17 @@ fn sniff(magic: &[u8]) -> Option<Machine> {
         b"ANPK" => Some(Machine::Anpk(anpk::Anpk::new(false))),
         b"ANLF" => Some(Machine::Anpk(anpk::Anpk::new(true))),
         b"mina" => Some(Machine::Stories(stories::Stories::new())),
+        b"bnry" => Some(Machine::Bnry(bnry::Bnry::new())),
+        _ if !magic.is_empty() && magic.iter().all(|&b| is_text(b)) => {
+            Some(Machine::IplText(ipl_text::IplText::new()))
+        }
         _ => None,
     }
+}
+
+/// Bytes a text file starts with: printable ASCII and line breaks.
+fn is_text(byte: u8) -> bool {
+    matches!(byte, b'\t' | b'\n' | b'\r' | 0x20..=0x7e)
 }
 
 /// Fails with `CountTooLarge` (at `unit_at`) unless `count` records of `record_size` bytes,
@@ -122,6 +159,38 @@ pub(crate) fn check_fits(
         return Err(Error::new(ErrorKind::CountTooLarge, unit_at));
     }
     Ok(())
+}
+
+/// A check on a unit: if `failed`, a warning of `kind` at `offset`.
+pub(crate) type Check = (bool, WarningKind, u64);
+
+/// Reports the failed checks of a unit before the unit's own event, one per step: the step
+/// consumes nothing until all are reported, so a pause resumes at the right one.
+#[derive(Clone, Debug)]
+pub(crate) struct Checks {
+    reported: u8,
+}
+
+impl Checks {
+    pub(crate) const fn new() -> Self {
+        Checks { reported: 0 }
+    }
+
+    /// The step for the next failed check not yet reported; `None` once all are.
+    pub(crate) fn report<V: Visitor>(
+        &mut self,
+        checks: &[Check],
+        visitor: &mut V,
+    ) -> Option<Stepped> {
+        while let Some(&(failed, kind, offset)) = checks.get(usize::from(self.reported)) {
+            self.reported += 1;
+            if failed {
+                return Some(Stepped::new(0, visitor.warning(Warning { kind, offset })));
+            }
+        }
+        self.reported = 0;
+        None
+    }
 }
 
 /// The bytes of a fixed `char[N]` field up to its first NUL; what follows is never data.

@@ -259,6 +259,8 @@ impl Stories {
                     format: Format::Anim,
                     name: None,
                     animation_count: self.entries,
+                    instance_count: None,
+                    car_count: None,
                 })
             }
             Stage::Entry => {

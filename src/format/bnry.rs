@@ -1,0 +1,316 @@
+//! San Andreas binary item placement files, `bnry` (FORMATS.md §4).
+//!
+//! A 76-byte header, then instances (40 bytes) and car generators (48 bytes) at the offsets it
+//! gives. The sections are read in file order (vanilla files: instances, then cars right
+//! after), gaps skipped; only a section that lies behind the previous one needs a seek.
+
+use nom::number::complete::{le_f32, le_i32, le_u32};
+use nom::{IResult, Parser};
+
+use super::{check_fits, Check, Checks, Stepped, Want};
+use crate::{Error, ErrorKind, FileInfo, Flow, Format, IplCar, IplInstance, Visitor, WarningKind};
+
+const HEADER: usize = 76;
+const INSTANCE: usize = 40;
+const CAR: usize = 48;
+/// Where the header keeps the counts of the four unknown sections.
+const UNKNOWN_COUNTS_AT: [u64; 4] = [0x08, 0x0C, 0x10, 0x18];
+/// Where it keeps the instance and car section sizes (the game ignores them).
+const INSTANCE_SIZE_AT: u64 = 0x20;
+const CAR_SIZE_AT: u64 = 0x40;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Stage {
+    Header,
+    /// On the way to the next section.
+    Goto,
+    Instances,
+    Cars,
+    End,
+    /// Past the sections, up to where the last one ends.
+    SkipToEnd,
+    Done,
+}
+
+/// One section to read: where, how many records, which kind.
+#[derive(Clone, Copy, Debug)]
+struct Section {
+    at: u32,
+    count: u32,
+    stage: Stage,
+}
+
+impl Section {
+    const NONE: Section = Section {
+        at: 0,
+        count: 0,
+        stage: Stage::End,
+    };
+
+    /// Where the section's records end (nowhere for an empty one: its offset is not data).
+    fn end(&self) -> u64 {
+        let size = if self.stage == Stage::Cars {
+            CAR
+        } else {
+            INSTANCE
+        };
+        match self.count {
+            0 => 0,
+            n => u64::from(self.at) + u64::from(n) * size as u64,
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct Bnry {
+    stage: Stage,
+    checks: Checks,
+    /// The sections with records, in file order; `next` indexes the one being read.
+    sections: [Section; 2],
+    next: u8,
+    left: u32,
+    end: u64,
+}
+
+struct Header {
+    /// Instances, unknown 1–3, cars, unknown 4.
+    counts: [u32; 6],
+    /// (offset, size) of instances, unknown 1–3, cars, unknown 4.
+    sections: [(u32, u32); 6],
+}
+
+fn header(i: &[u8]) -> IResult<&[u8], Header> {
+    let (i, _magic) = le_u32(i)?;
+    let mut counts = [0; 6];
+    let mut i = i;
+    for count in &mut counts {
+        (i, *count) = le_u32(i)?;
+    }
+    let mut sections = [(0, 0); 6];
+    for section in &mut sections {
+        (i, *section) = (le_u32, le_u32).parse(i)?;
+    }
+    Ok((i, Header { counts, sections }))
+}
+
+fn instance(i: &[u8]) -> IResult<&[u8], IplInstance<'static>> {
+    let (i, (x, y, z, rx, ry, rz, rw, model_id, interior, lod)) = (
+        le_f32, le_f32, le_f32, le_f32, le_f32, le_f32, le_f32, le_i32, le_u32, le_i32,
+    )
+        .parse(i)?;
+    Ok((
+        i,
+        IplInstance {
+            position: [x, y, z],
+            rotation: [rx, ry, rz, rw],
+            model_id,
+            interior,
+            lod,
+            model_name: None,
+            scale: None,
+        },
+    ))
+}
+
+fn car(i: &[u8]) -> IResult<&[u8], IplCar> {
+    let (i, (x, y, z, angle)) = (le_f32, le_f32, le_f32, le_f32).parse(i)?;
+    let (i, (model_id, primary_color, secondary_color, flags)) =
+        (le_i32, le_i32, le_i32, le_i32).parse(i)?;
+    let (i, (alarm_chance, door_lock_chance, min_delay, max_delay)) =
+        (le_i32, le_i32, le_i32, le_i32).parse(i)?;
+    Ok((
+        i,
+        IplCar {
+            position: [x, y, z],
+            angle,
+            model_id,
+            primary_color,
+            secondary_color,
+            flags,
+            alarm_chance,
+            door_lock_chance,
+            min_delay,
+            max_delay,
+        },
+    ))
+}
+
+fn parse<'a, T>(
+    parser: impl Fn(&'a [u8]) -> IResult<&'a [u8], T>,
+    unit: &'a [u8],
+    at: u64,
+) -> Result<T, Error> {
+    parser(unit)
+        .map(|(_, value)| value)
+        .map_err(|_| Error::new(ErrorKind::Malformed, at))
+}
+
+impl Bnry {
+    pub(crate) fn new() -> Self {
+        Bnry {
+            stage: Stage::Header,
+            checks: Checks::new(),
+            sections: [Section::NONE; 2],
+            next: 0,
+            left: 0,
+            end: 0,
+        }
+    }
+
+    pub(crate) fn want(&self) -> Want {
+        match self.stage {
+            Stage::Header => Want::Unit(HEADER),
+            Stage::Goto => Want::Goto(u64::from(self.section().at)),
+            Stage::Instances => Want::Unit(INSTANCE),
+            Stage::Cars => Want::Unit(CAR),
+            Stage::End => Want::Unit(0),
+            Stage::SkipToEnd => Want::Goto(self.end),
+            Stage::Done => Want::Done,
+        }
+    }
+
+    fn section(&self) -> Section {
+        self.sections
+            .get(usize::from(self.next))
+            .copied()
+            .unwrap_or(Section::NONE)
+    }
+
+    pub(crate) fn step<V: Visitor>(
+        &mut self,
+        unit: &[u8],
+        at: u64,
+        visitor: &mut V,
+    ) -> Result<Stepped, Error> {
+        let flow = match self.stage {
+            Stage::Header => return self.header(unit, at, visitor),
+            Stage::Goto => {
+                let section = self.section();
+                self.left = section.count;
+                self.stage = section.stage;
+                Flow::Continue
+            }
+            Stage::Instances => {
+                let instance = parse(instance, unit, at)?;
+                self.record_done();
+                visitor.instance(&instance)
+            }
+            Stage::Cars => {
+                let car = parse(car, unit, at)?;
+                self.record_done();
+                visitor.car(&car)
+            }
+            Stage::End => {
+                // Reading ends after the section that ends last; what follows is padding.
+                self.end = self.sections.iter().map(Section::end).max().unwrap_or(0);
+                self.stage = if self.end > at {
+                    Stage::SkipToEnd
+                } else {
+                    Stage::Done
+                };
+                Flow::Continue
+            }
+            Stage::SkipToEnd => {
+                self.stage = Stage::Done;
+                Flow::Continue
+            }
+            Stage::Done => Flow::Continue,
+        };
+        Ok(Stepped::new(unit.len(), flow))
+    }
+
+    fn header<V: Visitor>(
+        &mut self,
+        unit: &[u8],
+        at: u64,
+        visitor: &mut V,
+    ) -> Result<Stepped, Error> {
+        let header = parse(header, unit, at)?;
+        let [instances, unknown1, unknown2, unknown3, cars, unknown4] = header.counts;
+        let (instance_at, instance_size) = header.sections[0];
+        let (car_at, car_size) = header.sections[4];
+        // Offsets count only where their count is non-zero: writers leave garbage otherwise.
+        let instance_section = Section {
+            at: instance_at,
+            count: instances,
+            stage: Stage::Instances,
+        };
+        let car_section = Section {
+            at: car_at,
+            count: cars,
+            stage: Stage::Cars,
+        };
+        check_fits(u64::from(instance_at), instances, INSTANCE as u64, 0x04)?;
+        check_fits(u64::from(car_at), cars, CAR as u64, 0x14)?;
+        let size_wrong = |size: u32, count: u32, record: usize| {
+            size != 0 && u64::from(size) != u64::from(count) * record as u64
+        };
+        let unknown = [unknown1, unknown2, unknown3, unknown4];
+        let checks: [Check; 6] = [
+            (
+                unknown[0] != 0,
+                WarningKind::UnknownSection,
+                UNKNOWN_COUNTS_AT[0],
+            ),
+            (
+                unknown[1] != 0,
+                WarningKind::UnknownSection,
+                UNKNOWN_COUNTS_AT[1],
+            ),
+            (
+                unknown[2] != 0,
+                WarningKind::UnknownSection,
+                UNKNOWN_COUNTS_AT[2],
+            ),
+            (
+                unknown[3] != 0,
+                WarningKind::UnknownSection,
+                UNKNOWN_COUNTS_AT[3],
+            ),
+            (
+                size_wrong(instance_size, instances, INSTANCE),
+                WarningKind::SizeMismatch,
+                INSTANCE_SIZE_AT,
+            ),
+            (
+                size_wrong(car_size, cars, CAR),
+                WarningKind::SizeMismatch,
+                CAR_SIZE_AT,
+            ),
+        ];
+        if let Some(warning) = self.checks.report(&checks, visitor) {
+            return Ok(warning);
+        }
+        let mut sections = [instance_section, car_section];
+        if car_section.count > 0 && (instances == 0 || car_at < instance_at) {
+            sections.swap(0, 1);
+        }
+        self.sections = sections;
+        self.next = 0;
+        self.stage = self.next_section();
+        let flow = visitor.file(&FileInfo {
+            format: Format::IplBinary,
+            name: None,
+            animation_count: 0,
+            instance_count: Some(instances),
+            car_count: Some(cars),
+        });
+        Ok(Stepped::new(unit.len(), flow))
+    }
+
+    fn record_done(&mut self) {
+        self.left -= 1;
+        if self.left == 0 {
+            self.next += 1;
+            self.stage = self.next_section();
+        }
+    }
+
+    fn next_section(&self) -> Stage {
+        if self.section().count > 0 {
+            Stage::Goto
+        } else {
+            Stage::End
+        }
+    }
+}

@@ -1,0 +1,130 @@
+//! Whole-file convenience for placement files (feature `alloc`): a decoded IPL as owned values.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use crate::package::latin1;
+use crate::{
+    Decoder, Error, ErrorKind, FileInfo, Flow, Format, IplCar, IplInstance, SectionLine, Visitor,
+    Warning,
+};
+
+/// A decoded item placement file, binary or text.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Placement {
+    /// [`Format::IplBinary`] or [`Format::IplText`].
+    pub format: Format,
+    /// The placed objects, in file order.
+    pub instances: Vec<Instance>,
+    /// The car generators, in file order.
+    pub cars: Vec<IplCar>,
+    /// Text IPL: the lines of the other sections, in file order.
+    pub section_lines: Vec<RawLine>,
+    /// Everything odd the decoder noticed, in file order.
+    pub warnings: Vec<Warning>,
+}
+
+/// A placed object, owned.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Instance {
+    /// World position.
+    pub position: [f32; 3],
+    /// Quaternion `x, y, z, w` as stored.
+    pub rotation: [f32; 4],
+    /// The object's model id.
+    pub model_id: i32,
+    /// Area code and flags (0 where the layout has none).
+    pub interior: u32,
+    /// LOD instance index; −1 = none.
+    pub lod: i32,
+    /// Text IPL: the model name (one character per byte).
+    pub model_name: Option<String>,
+    /// Text IPL of GTA III and Vice City: the scale.
+    pub scale: Option<[f32; 3]>,
+}
+
+/// A line of a text IPL section without an event of its own.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RawLine {
+    /// The section's name, lower case.
+    pub section: &'static str,
+    /// The line, trimmed (one character per byte).
+    pub text: String,
+}
+
+impl Placement {
+    /// Decodes a whole placement file held in memory (an animation file is
+    /// [`ErrorKind::BadMagic`] here: see `Package`).
+    pub fn parse(data: &[u8]) -> Result<Placement, Error> {
+        let mut builder = Builder(None);
+        let result = Decoder::new().decode_slice(data, &mut builder);
+        match builder.0 {
+            Some(placement) => result.map(|()| placement),
+            None if result.is_err_and(|e| e.kind == ErrorKind::Aborted) => Err(Error {
+                kind: ErrorKind::BadMagic,
+                offset: 0,
+            }),
+            None => Err(result.err().unwrap_or(Error {
+                kind: ErrorKind::Truncated,
+                offset: 0,
+            })),
+        }
+    }
+}
+
+struct Builder(Option<Placement>);
+
+impl Visitor for Builder {
+    fn file(&mut self, info: &FileInfo<'_>) -> Flow {
+        if info.format.is_animation() {
+            return Flow::Abort;
+        }
+        self.0 = Some(Placement {
+            format: info.format,
+            instances: Vec::new(),
+            cars: Vec::new(),
+            section_lines: Vec::new(),
+            warnings: Vec::new(),
+        });
+        Flow::Continue
+    }
+
+    fn instance(&mut self, i: &IplInstance<'_>) -> Flow {
+        if let Some(placement) = &mut self.0 {
+            placement.instances.push(Instance {
+                position: i.position,
+                rotation: i.rotation,
+                model_id: i.model_id,
+                interior: i.interior,
+                lod: i.lod,
+                model_name: i.model_name.map(latin1),
+                scale: i.scale,
+            });
+        }
+        Flow::Continue
+    }
+
+    fn car(&mut self, car: &IplCar) -> Flow {
+        if let Some(placement) = &mut self.0 {
+            placement.cars.push(*car);
+        }
+        Flow::Continue
+    }
+
+    fn section_line(&mut self, line: &SectionLine<'_>) -> Flow {
+        if let Some(placement) = &mut self.0 {
+            placement.section_lines.push(RawLine {
+                section: line.section,
+                text: latin1(line.text),
+            });
+        }
+        Flow::Continue
+    }
+
+    fn warning(&mut self, warning: Warning) -> Flow {
+        if let Some(placement) = &mut self.0 {
+            placement.warnings.push(warning);
+        }
+        Flow::Continue
+    }
+}
