@@ -15,6 +15,13 @@ const _: () = assert!(
     "the decoder must stay within 512 bytes"
 );
 
+/// Seeks may re-read at most this many times the bytes of the input (plus
+/// [`REREAD_SLACK`]); more is an [`ErrorKind::Limit`] error. Real files re-read a few table
+/// entries; a Stories table check may take up to 32 passes over its relocation table.
+pub const REREAD_FACTOR: u64 = 64;
+/// Re-reading allowed on top of [`REREAD_FACTOR`], for small files.
+pub const REREAD_SLACK: u64 = 1 << 20;
+
 /// Why `feed` returned.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Status {
@@ -94,6 +101,10 @@ pub struct Decoder {
     machine: Machine,
     state: State,
     trailing_seen: bool,
+    /// The furthest offset reached, and the bytes every seek went back: re-reading is
+    /// bounded by the input ([`REREAD_FACTOR`]).
+    furthest: u64,
+    rewound: u64,
     options: Options,
 }
 
@@ -118,6 +129,8 @@ impl Decoder {
             machine: Machine::Sniff,
             state: State::Running,
             trailing_seen: false,
+            furthest: 0,
+            rewound: 0,
             options,
         }
     }
@@ -294,6 +307,12 @@ impl Decoder {
         if target < here {
             if !self.options.can_seek {
                 return Err(Error::new(ErrorKind::SeekRequired, target));
+            }
+            // Hostile offsets could send a seeking caller round the same bytes for ever.
+            self.furthest = self.furthest.max(self.position);
+            self.rewound += self.position - target;
+            if self.rewound > REREAD_FACTOR * self.furthest + REREAD_SLACK {
+                return Err(Error::new(ErrorKind::Limit, target));
             }
             self.carry.clear();
             self.position = target;

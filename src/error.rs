@@ -22,8 +22,9 @@ pub enum ErrorKind {
     SeekRequired,
     /// A visitor returned [`Flow::Abort`](crate::Flow::Abort).
     Aborted,
-    /// A field exceeds a documented bound of the decoder (a name longer than
-    /// [`MAX_NAME`](crate::MAX_NAME)); the file may be valid, but it is not decoded.
+    /// The file exceeds a documented bound of the decoder: a name longer than
+    /// [`MAX_NAME`](crate::MAX_NAME), a line longer than [`MAX_LINE`](crate::MAX_LINE), or
+    /// seeks re-reading more than [`REREAD_FACTOR`](crate::REREAD_FACTOR) times the input.
     Limit,
     /// `feed` or `finish` was called after `finish` had already ended the input.
     Finished,
@@ -53,7 +54,7 @@ impl ErrorKind {
             ErrorKind::UnknownFrameType => "unknown keyframe type",
             ErrorKind::CountTooLarge => "count too large for the file",
             ErrorKind::Malformed => "malformed field",
-            ErrorKind::Limit => "field exceeds the decoder's bound",
+            ErrorKind::Limit => "exceeds a bound of the decoder",
             ErrorKind::SeekRequired => "record lies behind the current position (cannot seek)",
             ErrorKind::Aborted => "aborted by the visitor",
             ErrorKind::Finished => "input already finished",
