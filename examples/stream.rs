@@ -1,16 +1,20 @@
-//! Streams a package through the push decoder in small pieces, as a host that reads from an
+//! Streams a file through the push decoder in small pieces, as a host that reads from an
 //! archive or a socket would, and prints each bone's keyframe count and time span.
 //! No allocation in the decoder; this example uses `std` only to read the file.
 //!
+//! It also follows the seek protocol by hand: Stories `.anim` files reach their records
+//! through file offsets, and `feed` returns `Status::Seek(offset)` when the next one lies
+//! behind what was fed. (`gtastream::io::decode_reader`, feature `std`, does the same.)
+//!
 //! ```text
 //! cargo run --example stream                  # samples/walk.ifp
-//! cargo run --example stream -- FILE.ifp
+//! cargo run --example stream -- FILE
 //! ```
 
-use std::io::Read;
+use std::io::{Read, Seek, SeekFrom};
 use std::process::ExitCode;
 
-use gtastream::{AnimationInfo, BoneInfo, Decoder, Flow, Keyframes, Visitor, Warning};
+use gtastream::{AnimationInfo, BoneInfo, Decoder, Flow, Keyframes, Status, Visitor, Warning};
 
 /// Prints one line per bone when the bone ends.
 #[derive(Default)]
@@ -27,7 +31,12 @@ impl Visitor for Printer {
     }
 
     fn bone(&mut self, info: &BoneInfo<'_>) -> Flow {
-        let name = latin1(info.name.unwrap_or_default());
+        // Stories files store no names, only a key (a CRC-32 of the name).
+        let name = match (info.name, info.bone_key) {
+            (Some(name), _) => latin1(name),
+            (None, Some(key)) => format!("{key:#010x}"),
+            (None, None) => String::new(),
+        };
         match info.bone_id {
             Some(id) => print!("  {name:<10} id {id:>3}"),
             None => print!("  {name:<10} no id "),
@@ -94,10 +103,21 @@ fn main() -> ExitCode {
                 return ExitCode::FAILURE;
             }
         };
-        // The printer never pauses, so `feed` consumes the whole piece (or fails).
-        if let Err(e) = decoder.feed(&piece[..n], &mut printer) {
-            eprintln!("stream: {path}: {e}");
-            return ExitCode::FAILURE;
+        // The printer never pauses, so `feed` consumes the whole piece, fails, or asks to
+        // seek: then the rest of the piece is dropped and reading goes on from the offset.
+        match decoder.feed(&piece[..n], &mut printer) {
+            Ok(progress) => {
+                if let Status::Seek(offset) = progress.status {
+                    if let Err(e) = file.seek(SeekFrom::Start(offset)) {
+                        eprintln!("stream: {path}: {e}");
+                        return ExitCode::FAILURE;
+                    }
+                }
+            }
+            Err(e) => {
+                eprintln!("stream: {path}: {e}");
+                return ExitCode::FAILURE;
+            }
         }
     }
     if let Err(e) = decoder.finish(&mut printer) {

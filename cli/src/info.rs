@@ -1,33 +1,28 @@
-//! `gtastream info`: a short summary, decoded with the streaming decoder in 64 KiB pieces.
+//! `gtastream info`: a short summary, counted by a visitor as the streaming decoder reads.
 
 use std::fmt::Write as _;
-use std::io::Read;
 
 use gtastream::{
-    AnimationInfo, BoneInfo, Decoder, FileInfo, Flow, Format, FrameType, Keyframes, Status,
-    Visitor, Warning,
+    AnimationInfo, BoneInfo, FileInfo, Flow, Format, FrameType, IplCar, IplInstance, Keyframes,
+    SectionLine, Visitor, Warning,
 };
 
 use crate::names;
-
-/// How much of the file is read at a time: memory stays bounded whatever the file's size.
-pub const CHUNK: usize = 64 * 1024;
-
-/// Why `info` failed.
-pub enum Failure {
-    Read(std::io::Error),
-    Decode(gtastream::Error),
-}
 
 /// Counts what the decoder reports.
 #[derive(Default)]
 pub struct Summary {
     format: Option<Format>,
-    name: Option<String>,
+    /// One per package: an `ANLF` container holds several.
+    packages: Vec<Option<String>>,
     animations: u64,
     bones: u64,
     keyframes: u64,
     frame_types: Vec<FrameType>,
+    /// Placement files: instances, car generators, lines of other sections.
+    instances: u64,
+    cars: u64,
+    section_lines: u64,
     warnings: Vec<Warning>,
     /// Per animation, when asked for.
     list: Option<Vec<AnimationSummary>>,
@@ -37,8 +32,9 @@ struct AnimationSummary {
     name: String,
     bones: u64,
     keyframes: u64,
-    /// Latest keyframe time, in seconds.
-    duration: f32,
+    /// The stored duration (Stories), else the latest keyframe time, in seconds.
+    stored_duration: Option<f32>,
+    latest: f32,
 }
 
 impl Summary {
@@ -56,8 +52,8 @@ impl Summary {
 
 impl Visitor for Summary {
     fn file(&mut self, info: &FileInfo<'_>) -> Flow {
-        self.format = Some(info.format);
-        self.name = info.name.map(names::latin1);
+        self.format.get_or_insert(info.format);
+        self.packages.push(info.name.map(names::latin1));
         Flow::Continue
     }
 
@@ -68,7 +64,8 @@ impl Visitor for Summary {
                 name: names::latin1(info.name),
                 bones: 0,
                 keyframes: 0,
-                duration: 0.0,
+                stored_duration: info.duration,
+                latest: 0.0,
             });
         }
         Flow::Continue
@@ -90,9 +87,24 @@ impl Visitor for Summary {
         if let Some(animation) = self.current() {
             animation.keyframes += frames.len() as u64;
             for frame in frames.iter() {
-                animation.duration = animation.duration.max(frame.time);
+                animation.latest = animation.latest.max(frame.time);
             }
         }
+        Flow::Continue
+    }
+
+    fn instance(&mut self, _instance: &IplInstance<'_>) -> Flow {
+        self.instances += 1;
+        Flow::Continue
+    }
+
+    fn car(&mut self, _car: &IplCar) -> Flow {
+        self.cars += 1;
+        Flow::Continue
+    }
+
+    fn section_line(&mut self, _line: &SectionLine<'_>) -> Flow {
+        self.section_lines += 1;
         Flow::Continue
     }
 
@@ -102,37 +114,25 @@ impl Visitor for Summary {
     }
 }
 
-/// Decodes `reader` piece by piece into `summary`.
-pub fn decode(mut reader: impl Read, summary: &mut Summary) -> Result<(), Failure> {
-    let mut decoder = Decoder::new();
-    let mut buffer = vec![0u8; CHUNK];
-    loop {
-        let read = match reader.read(&mut buffer) {
-            Ok(0) => break,
-            Ok(read) => read,
-            Err(error) if error.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(error) => return Err(Failure::Read(error)),
-        };
-        let mut rest = &buffer[..read];
-        while !rest.is_empty() {
-            let progress = decoder.feed(rest, summary).map_err(Failure::Decode)?;
-            // Only a pause leaves bytes unconsumed (the summary never pauses): feeding the rest
-            // resumes exactly there.
-            debug_assert!(progress.status == Status::Paused || progress.consumed == rest.len());
-            rest = &rest[progress.consumed..];
-        }
+/// The package line: `"demo"`, `(none)` for formats without names, every block's name for
+/// an `ANLF` container.
+fn packages(summary: &Summary) -> String {
+    let name = |n: &Option<String>| n.as_deref().map_or("(none)".into(), |n| format!("{n:?}"));
+    match summary.packages.as_slice() {
+        [] => "(none)".into(),
+        [one] => name(one),
+        many => format!(
+            "{} ({} packages)",
+            many.iter().map(name).collect::<Vec<_>>().join(", "),
+            many.len()
+        ),
     }
-    decoder.finish(summary).map_err(Failure::Decode)
 }
 
-/// The summary as text, for `path`.
-pub fn report(path: &str, summary: &Summary) -> String {
+/// The summary as text, for `path`; `seeks` is how often the decoder asked to seek.
+pub fn report(path: &str, summary: &Summary, seeks: u64) -> String {
     let mut out = String::new();
     let format = summary.format.map_or("?", Format::name);
-    let name = summary
-        .name
-        .as_deref()
-        .map_or("(none)".into(), |n| format!("{n:?}"));
     let frame_types = if summary.frame_types.is_empty() {
         "none".into()
     } else {
@@ -145,21 +145,27 @@ pub fn report(path: &str, summary: &Summary) -> String {
     };
     let _ = writeln!(out, "{path}");
     let _ = writeln!(out, "  format:      {format}");
-    let _ = writeln!(out, "  package:     {name}");
-    let _ = writeln!(out, "  animations:  {}", summary.animations);
-    let _ = writeln!(out, "  bones:       {}", summary.bones);
-    let _ = writeln!(out, "  keyframes:   {}", summary.keyframes);
-    let _ = writeln!(out, "  frame types: {frame_types}");
+    if summary.format.is_some_and(|f| !f.is_animation()) {
+        let _ = writeln!(out, "  instances:   {}", summary.instances);
+        let _ = writeln!(out, "  cars:        {}", summary.cars);
+        let _ = writeln!(out, "  other lines: {}", summary.section_lines);
+    } else {
+        let _ = writeln!(out, "  package:     {}", packages(summary));
+        let _ = writeln!(out, "  animations:  {}", summary.animations);
+        let _ = writeln!(out, "  bones:       {}", summary.bones);
+        let _ = writeln!(out, "  keyframes:   {}", summary.keyframes);
+        let _ = writeln!(out, "  frame types: {frame_types}");
+    }
+    let _ = writeln!(out, "  seeks:       {seeks}");
     if summary.warnings.is_empty() {
         let _ = writeln!(out, "  warnings:    none");
     } else {
         let _ = writeln!(out, "  warnings:    {}", summary.warnings.len());
         for warning in &summary.warnings {
-            let kind = names::warning_kind(warning.kind);
-            let _ = writeln!(out, "    {warning} ({kind})");
+            let _ = writeln!(out, "    {warning} ({})", warning.kind.name());
         }
     }
-    if let Some(list) = &summary.list {
+    if let Some(list) = summary.list.as_ref().filter(|list| !list.is_empty()) {
         let _ = writeln!(out, "  per animation:");
         let width = list
             .iter()
@@ -173,7 +179,7 @@ pub fn report(path: &str, summary: &Summary) -> String {
                 format!("{:?}", animation.name),
                 animation.bones,
                 animation.keyframes,
-                animation.duration,
+                animation.stored_duration.unwrap_or(animation.latest),
                 width = width + 2,
             );
         }

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use std::process::{Command, Output};
 
 use gtastream::{Animation, Bone, Format, FrameType, Keyframe, Package};
+use support::stories::{self, Anim, Frame, Layout};
 use support::Json;
 
 fn run(args: &[&str]) -> Output {
@@ -43,6 +44,7 @@ fn bone(name: &str, id: i32, frame_type: FrameType, frames: Vec<Keyframe>) -> Bo
     Bone {
         name: Some(name.into()),
         bone_id: Some(id),
+        bone_key: None,
         frame_type,
         frames,
     }
@@ -53,6 +55,7 @@ fn animation(name: &str, bones: Vec<Bone>) -> Animation {
         name: name.into(),
         frame_data_size: None,
         flags: None,
+        duration: None,
         bones,
     }
 }
@@ -145,7 +148,8 @@ fn dump_json_shape_and_values() {
         for (b, want) in bones.iter().zip(&want.bones) {
             assert_eq!(Some(b.get("name").str()), want.name.as_deref());
             assert_eq!(Some(b.get("bone_id").i64()), want.bone_id.map(i64::from));
-            assert_eq!(b.get("frame_type").str(), format!("{:?}", want.frame_type));
+            assert_eq!(b.get("frame_type").str(), want.frame_type.name());
+            assert_eq!(b.get("bone_key"), &Json::Null);
             let frames = b.get("frames").arr();
             assert_eq!(frames.len(), want.frames.len());
             for (f, want_frame) in frames.iter().zip(&want.frames) {
@@ -223,11 +227,13 @@ fn dump_json_exact_text() {
       "name": "a",
       "frame_data_size": null,
       "flags": null,
+      "duration": null,
       "bones": [
         {
           "name": "b",
           "bone_id": 5,
-          "frame_type": "Ifp2PackedRotTrans",
+          "bone_key": null,
+          "frame_type": "ifp2_packed_rot_trans",
           "frames": [
             {"time": 0, "rotation": [0, 0, 0, 1], "translation": [0, 0, 0]},
             {"time": 1, "rotation": [0, 0, 0.5, 0.5], "translation": [1, 0.5, -0.25]}
@@ -269,8 +275,9 @@ fn tiny_anp2() -> Vec<u8> {
 #[test]
 fn truncated_file_fails_with_offset_and_no_output() {
     let bytes = tiny_anp2();
-    // Cut inside the second frame, inside the bone header, inside the animation header.
-    for (cut, unit) in [(120, 116), (70, 64), (40, 36), (2, 0)] {
+    // Cut inside the second frame, inside the bone header, inside the animation header,
+    // inside the file header.
+    for (cut, unit) in [(120, 116), (70, 64), (40, 36), (6, 0)] {
         let path = fixture(&format!("cut{cut}.ifp"), &bytes[..cut]);
         for args in [&["dump", "--json", &path][..], &["info", &path][..]] {
             let output = run(args);
@@ -287,7 +294,8 @@ fn truncated_file_fails_with_offset_and_no_output() {
 
 #[test]
 fn bad_magic_and_unreadable_files() {
-    let path = fixture("magic.ifp", b"ANPKxxxxxxxx");
+    // Not a magic, and not text either (text is sniffed as a text IPL file).
+    let path = fixture("magic.ifp", b"\x89PNG\r\n\x1a\nxxxx");
     let output = run(&["dump", "--json", &path]);
     assert_eq!(output.status.code(), Some(1));
     assert_eq!(stdout(&output), "");
@@ -345,19 +353,19 @@ fn sloppy() -> (Vec<u8>, usize) {
 fn sloppy_warnings(end: usize) -> [(&'static str, usize, &'static str); 5] {
     [
         // The third frame (at 36 + 36 + 36 + 2 × 10) goes back in time.
-        ("keyframe time goes backwards", 128, "TimeBackwards"),
+        ("keyframe time goes backwards", 128, "time_backwards"),
         (
             "frameDataSize disagrees with the keyframes",
             64,
-            "FrameDataSizeMismatch",
+            "frame_data_size_mismatch",
         ),
         (
             "compressed flag clear on compressed keyframes",
             68,
-            "CompressedFlagClear",
+            "compressed_flag_clear",
         ),
-        ("size field disagrees with the data", 4, "SizeMismatch"),
-        ("bytes after the last record", end, "TrailingData"),
+        ("size field disagrees with the data", 4, "size_mismatch"),
+        ("bytes after the last record", end, "trailing_data"),
     ]
 }
 
@@ -376,6 +384,7 @@ fn info_counts_and_warnings() {
         "bones:       1",
         "keyframes:   3",
         "frame types: type 3 (packed rotation, 10 bytes)",
+        "seeks:       0",
         "warnings:    5",
     ] {
         assert!(
@@ -427,8 +436,8 @@ fn dump_lists_warnings_and_still_succeeds() {
     assert_eq!(animation.get("frame_data_size").i64(), 31);
 }
 
-/// Larger than the 64 KiB read size: `info` sees it in several pieces, with units split
-/// between them, and counts exactly.
+/// Larger than the decoder's read size (16 KiB) many times over: `info` sees it in several
+/// pieces, with units split between them, and counts exactly.
 #[test]
 fn info_reads_large_files_in_pieces() {
     let frames: Vec<Keyframe> = (0..10_000)
@@ -499,6 +508,39 @@ fn readme_commands_on_the_sample() {
     assert!(stdout(&output).contains("warnings:    none"));
 }
 
+/// The first code block after `marker` in the README.
+fn readme_block(marker: &str) -> String {
+    let readme = include_str!("../../README.md");
+    let after = &readme[readme.find(marker).expect("marker in the README")..];
+    let start = after.find("```").unwrap();
+    let body = &after[start..];
+    let body = &body[body.find('\n').unwrap() + 1..];
+    body[..body.find("```").unwrap()].to_owned()
+}
+
+/// What the README shows the newcomer's commands print, run from the repository root as it
+/// says: `info` exactly, `dump --json` as a prefix.
+#[test]
+fn readme_shows_the_real_output() {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
+    let run_in_root = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_gtastream"))
+            .args(args)
+            .current_dir(root)
+            .output()
+            .unwrap()
+    };
+    let info = run_in_root(&["info", "samples/walk.ifp"]);
+    assert!(info.status.success(), "{}", stderr(&info));
+    assert_eq!(stdout(&info), readme_block("`info` prints:"));
+    let dump = run_in_root(&["dump", "--json", "samples/walk.ifp"]);
+    assert!(dump.status.success(), "{}", stderr(&dump));
+    let shown = readme_block("and `dump --json` begins:");
+    assert!(stdout(&dump).starts_with(&shown), "{shown}");
+    // The Stories excerpt is the start of the document the Stories test checks.
+    assert!(STORIES_JSON.starts_with(&readme_block("A Stories file, as `dump --json`")));
+}
+
 #[test]
 fn help_and_usage() {
     let output = run(&["--help"]);
@@ -512,4 +554,637 @@ fn help_and_usage() {
     let output = run(&["dump", "samples/walk.ifp"]);
     assert_eq!(output.status.code(), Some(2));
     assert_eq!(stdout(&output), "");
+}
+
+/// An ANPK package with every ANPK frame type: a 44-byte ANIM chunk (bone id), a 48-byte one
+/// (GTA III: no bone id), KRTS with scale, and an object without keyframes.
+fn anpk_package() -> Package {
+    Package {
+        format: Format::Anpk,
+        name: Some("ped".into()),
+        animations: vec![animation(
+            "walk_civi",
+            vec![
+                bone(
+                    "Root",
+                    0,
+                    FrameType::Krt0,
+                    vec![
+                        frame(0.0, IDENTITY, [0.0, 0.0, 1.0]),
+                        frame(0.5, [0.5, -0.5, 0.5, 0.5], [0.25, 0.0, 1.0]),
+                    ],
+                ),
+                Bone {
+                    bone_id: None,
+                    ..bone(
+                        "Head",
+                        0,
+                        FrameType::Kr00,
+                        vec![frame(0.0, IDENTITY, [0.0; 3])],
+                    )
+                },
+                bone(
+                    "Prop",
+                    3,
+                    FrameType::Krts,
+                    vec![Keyframe {
+                        scale: [1.5, 1.0, 0.5],
+                        ..frame(1.0, IDENTITY, [1.0, 2.0, 3.0])
+                    }],
+                ),
+                bone("Empty", 7, FrameType::Kr00, vec![]),
+            ],
+        )],
+        warnings: vec![],
+    }
+}
+
+/// The package's bytes, with Head's one KR00 frame overwritten by stored values chosen by
+/// hand. Layout: ANPK 8, INFO 8 + 4 + "ped\0", NAME 8 + 12 at 24, DGAN 8 at 44, INFO 8 + 8
+/// at 52, Root: CPAN 8 + ANIM 8 + 44 at 68, KRT0 8 + 2 × 32 at 128; Head: CPAN + ANIM 8 +
+/// 48 at 200, KR00 8 at 264, its frame at 272; Prop at 292; Empty at 404; 464 bytes in all.
+fn anpk_bytes() -> Vec<u8> {
+    let mut bytes = gtastream::encode::anpk(&anpk_package()).unwrap();
+    assert_eq!(bytes.len(), 464);
+    assert_eq!(&bytes[264..268], b"KR00");
+    // Stored conjugated, time last: reported as (-0.5, 0.25, -0.125, 0.75) at 0.125 s.
+    for (i, v) in [0.5f32, -0.25, 0.125, 0.75, 0.125].iter().enumerate() {
+        bytes[272 + 4 * i..276 + 4 * i].copy_from_slice(&v.to_le_bytes());
+    }
+    bytes
+}
+
+#[test]
+fn dump_json_anpk_exact_text() {
+    let path = fixture("ped.ifp", &anpk_bytes());
+    let output = run(&["dump", "--json", &path]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(stderr(&output), "");
+    let expected = r#"{
+  "format": "ANPK",
+  "name": "ped",
+  "warnings": [],
+  "animations": [
+    {
+      "name": "walk_civi",
+      "frame_data_size": null,
+      "flags": null,
+      "duration": null,
+      "bones": [
+        {
+          "name": "Root",
+          "bone_id": 0,
+          "bone_key": null,
+          "frame_type": "krt0",
+          "frames": [
+            {"time": 0, "rotation": [0, 0, 0, 1], "translation": [0, 0, 1]},
+            {"time": 0.5, "rotation": [0.5, -0.5, 0.5, 0.5], "translation": [0.25, 0, 1]}
+          ]
+        },
+        {
+          "name": "Head",
+          "bone_id": null,
+          "bone_key": null,
+          "frame_type": "kr00",
+          "frames": [
+            {"time": 0.125, "rotation": [-0.5, 0.25, -0.125, 0.75]}
+          ]
+        },
+        {
+          "name": "Prop",
+          "bone_id": 3,
+          "bone_key": null,
+          "frame_type": "krts",
+          "frames": [
+            {"time": 1, "rotation": [0, 0, 0, 1], "translation": [1, 2, 3], "scale": [1.5, 1, 0.5]}
+          ]
+        },
+        {
+          "name": "Empty",
+          "bone_id": 7,
+          "bone_key": null,
+          "frame_type": "kr00",
+          "frames": []
+        }
+      ]
+    }
+  ]
+}
+"#;
+    assert_eq!(stdout(&output), expected);
+    // ANPK is read front to back: a reader that cannot seek gets the same document.
+    let streamed = run(&["dump", "--json", "--no-seek", &path]);
+    assert!(streamed.status.success(), "{}", stderr(&streamed));
+    assert_eq!(stdout(&streamed), expected);
+}
+
+/// GTA III's container of ANPK blocks: `ANLF`, size, count, then the blocks.
+fn anlf_bytes() -> Vec<u8> {
+    let second = Package {
+        name: Some("extra".into()),
+        animations: vec![animation(
+            "wave",
+            vec![bone(
+                "Arm",
+                2,
+                FrameType::Kr00,
+                vec![frame(0.0, IDENTITY, [0.0; 3])],
+            )],
+        )],
+        ..anpk_package()
+    };
+    let blocks = [anpk_bytes(), gtastream::encode::anpk(&second).unwrap()].concat();
+    let mut bytes = b"ANLF".to_vec();
+    bytes.extend_from_slice(&(4 + blocks.len() as u32).to_le_bytes());
+    bytes.extend_from_slice(&2u32.to_le_bytes());
+    bytes.extend_from_slice(&blocks);
+    bytes
+}
+
+#[test]
+fn anpk_and_anlf_info() {
+    let path = fixture("ped-info.ifp", &anpk_bytes());
+    let output = run(&["info", "--animations", &path]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    for line in [
+        "format:      ANPK",
+        "package:     \"ped\"",
+        "animations:  1",
+        "bones:       4",
+        "keyframes:   4",
+        "frame types: krt0 (rotation + translation, 32 bytes), kr00 (rotation, 20 bytes), \
+         krts (rotation + translation + scale, 44 bytes)",
+        "seeks:       0",
+        "warnings:    none",
+    ] {
+        assert!(
+            text.lines().any(|l| l.trim() == line),
+            "{line:?} in\n{text}"
+        );
+    }
+    assert!(text.contains("\"walk_civi\"    4 bones       4 keyframes     1.000 s"));
+
+    let path = fixture("container.ifp", &anlf_bytes());
+    let output = run(&["info", &path]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    for line in [
+        "format:      ANPK",
+        "package:     \"ped\", \"extra\" (2 packages)",
+        "animations:  2",
+        "bones:       5",
+        "warnings:    none",
+    ] {
+        assert!(
+            text.lines().any(|l| l.trim() == line),
+            "{line:?} in\n{text}"
+        );
+    }
+    let output = run(&["dump", "--json", &path]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let json = Json::parse(stdout(&output)).unwrap();
+    assert_eq!(json.get("name").str(), "ped");
+    let names: Vec<&str> = json
+        .get("animations")
+        .arr()
+        .iter()
+        .map(|a| a.get("name").str())
+        .collect();
+    assert_eq!(names, ["walk_civi", "wave"]);
+}
+
+/// Half-float bits used below.
+const H_QUARTER: u16 = 0x3400;
+const H_HALF: u16 = 0x3800;
+const H_ONE: u16 = 0x3C00;
+const H_TWO: u16 = 0x4000;
+const NEG: u16 = 0x8000;
+
+/// Two animations: "walk" with a translated bone whose key holds bone id 5 (flag 0x10), a
+/// rotation-only bone without id, and a bone without keyframes whose id is −1; "idle"
+/// without bones.
+fn stories_anims() -> Vec<Anim> {
+    let f = |rotation: [u16; 4], dt: u16, translation: Option<[u16; 3]>| Frame {
+        rotation,
+        dt,
+        translation,
+    };
+    let q = [NEG | H_QUARTER, H_QUARTER, NEG | H_QUARTER, H_ONE];
+    vec![
+        Anim {
+            name: "walk",
+            duration: 1.5,
+            bones: vec![
+                stories::Bone {
+                    flags: 0x01 | 0x02 | 0x10,
+                    key: 0xABCD_0005,
+                    frames: vec![
+                        f(
+                            [H_HALF, NEG | H_QUARTER, H_QUARTER, H_ONE],
+                            0,
+                            Some([H_ONE, H_TWO, NEG | 0x4200]),
+                        ),
+                        f(
+                            [NEG | H_HALF, H_HALF, NEG | H_HALF, H_HALF],
+                            H_HALF,
+                            Some([H_HALF, 0, 0]),
+                        ),
+                        f([H_HALF; 4], H_ONE, Some([0, 0, H_ONE])),
+                    ],
+                },
+                stories::Bone {
+                    flags: 0x01,
+                    key: 0x1234_5678,
+                    frames: vec![f(q, H_HALF, None), f(q, H_HALF, None)],
+                },
+                stories::Bone {
+                    flags: 0x01 | 0x10,
+                    key: 0xFFFF_FFFF,
+                    frames: vec![],
+                },
+            ],
+        },
+        Anim {
+            name: "idle",
+            duration: 0.25,
+            bones: vec![],
+        },
+    ]
+}
+
+/// Worked out by hand from `stories_anims`: quaternions conjugated (x, y, z negated), times
+/// the running sum of the deltas (0, 0.5, 1.5; 0.5, 1), bone id the key's low 16 bits as i16.
+const STORIES_JSON: &str = r#"{
+  "format": "ANIM",
+  "name": null,
+  "warnings": [],
+  "animations": [
+    {
+      "name": "walk",
+      "frame_data_size": null,
+      "flags": null,
+      "duration": 1.5,
+      "bones": [
+        {
+          "name": null,
+          "bone_id": 5,
+          "bone_key": 2882338821,
+          "frame_type": "stories_rot_trans",
+          "frames": [
+            {"time": 0, "rotation": [-0.5, 0.25, -0.25, 1], "translation": [1, 2, -3]},
+            {"time": 0.5, "rotation": [0.5, -0.5, 0.5, 0.5], "translation": [0.5, 0, 0]},
+            {"time": 1.5, "rotation": [-0.5, -0.5, -0.5, 0.5], "translation": [0, 0, 1]}
+          ]
+        },
+        {
+          "name": null,
+          "bone_id": null,
+          "bone_key": 305419896,
+          "frame_type": "stories_rot",
+          "frames": [
+            {"time": 0.5, "rotation": [0.25, -0.25, 0.25, 1]},
+            {"time": 1, "rotation": [0.25, -0.25, 0.25, 1]}
+          ]
+        },
+        {
+          "name": null,
+          "bone_id": -1,
+          "bone_key": 4294967295,
+          "frame_type": "stories_rot",
+          "frames": []
+        }
+      ]
+    },
+    {
+      "name": "idle",
+      "frame_data_size": null,
+      "flags": null,
+      "duration": 0.25,
+      "bones": []
+    }
+  ]
+}
+"#;
+
+#[test]
+fn dump_json_stories_exact_text() {
+    let anims = stories_anims();
+    for layout in [Layout::DepthFirst, Layout::Backward] {
+        let bytes = stories::write(&anims, layout, anims.len());
+        let path = fixture(&format!("walk-{layout:?}.anim"), &bytes);
+        let output = run(&["dump", "--json", &path]);
+        assert!(output.status.success(), "{layout:?}: {}", stderr(&output));
+        assert_eq!(stderr(&output), "");
+        assert_eq!(stdout(&output), STORIES_JSON, "{layout:?}");
+    }
+}
+
+#[test]
+fn stories_info() {
+    let anims = stories_anims();
+    let bytes = stories::write(&anims, Layout::Backward, anims.len());
+    let path = fixture("walk-info.anim", &bytes);
+    let output = run(&["info", "--animations", &path]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    for line in [
+        "format:      ANIM",
+        "package:     (none)",
+        "animations:  2",
+        "bones:       3",
+        "keyframes:   5",
+        "frame types: stories_rot_trans (half-float rotation + translation, 16 bytes), \
+         stories_rot (half-float rotation, 10 bytes)",
+        "seeks:       5",
+        "warnings:    none",
+    ] {
+        assert!(
+            text.lines().any(|l| l.trim() == line),
+            "{line:?} in\n{text}"
+        );
+    }
+    // The stored durations, not the last keyframe's time.
+    assert!(text.contains("\"walk\"    3 bones       5 keyframes     1.500 s"));
+    assert!(text.contains("\"idle\"    0 bones       0 keyframes     0.250 s"));
+}
+
+/// Stories files need seeks; `--no-seek` reads as a stream would, and fails at the first
+/// record behind the current position: the offset table at 0x20, after the relocation table.
+#[test]
+fn no_seek_fails_on_stories_files() {
+    let anims = stories_anims();
+    let bytes = stories::write(&anims, Layout::DepthFirst, anims.len());
+    let path = fixture("walk-stream.anim", &bytes);
+    for args in [
+        &["dump", "--json", "--no-seek", &path][..],
+        &["info", "--no-seek", &path][..],
+    ] {
+        let output = run(args);
+        assert_eq!(output.status.code(), Some(1), "{args:?}");
+        assert_eq!(stdout(&output), "", "{args:?}");
+        assert_eq!(
+            stderr(&output),
+            format!(
+                "gtastream: {path}: record lies behind the current position (cannot seek) \
+                 at offset 32\n"
+            ),
+            "{args:?}"
+        );
+    }
+}
+
+/// Counts the seeks the decoder asks for when fed the whole file from memory.
+fn seeks_in_memory(bytes: &[u8]) -> u64 {
+    struct Ignore;
+    impl gtastream::Visitor for Ignore {}
+    let mut decoder = gtastream::Decoder::new();
+    let mut at = 0;
+    let mut seeks = 0;
+    loop {
+        let progress = decoder.feed(&bytes[at..], &mut Ignore).unwrap();
+        match progress.status {
+            gtastream::Status::Seek(offset) => {
+                seeks += 1;
+                at = offset as usize;
+            }
+            gtastream::Status::Paused => at += progress.consumed,
+            _ => break,
+        }
+    }
+    decoder.finish(&mut Ignore).unwrap();
+    seeks
+}
+
+/// `n` animations of `bones` bones each (every third without keyframes, 3 keyframes
+/// otherwise, alternately with translation).
+fn stories_grid(n: usize, bones: usize) -> Vec<Anim> {
+    let frame = |dt| Frame {
+        rotation: [0, 0, 0, H_ONE],
+        dt,
+        translation: Some([0, H_ONE, 0]),
+    };
+    (0..n)
+        .map(|i| Anim {
+            name: ["a", "b", "c", "d", "e", "f", "g", "h"][i],
+            duration: 1.0,
+            bones: (0..bones)
+                .map(|j| stories::Bone {
+                    flags: if j % 2 == 0 { 0x03 } else { 0x01 },
+                    key: j as u32,
+                    frames: if j % 3 == 2 {
+                        vec![]
+                    } else {
+                        let mut frames = vec![frame(0), frame(H_HALF), frame(H_HALF)];
+                        if j % 2 == 1 {
+                            frames.iter_mut().for_each(|f| f.translation = None);
+                        }
+                        frames
+                    },
+                })
+                .collect(),
+        })
+        .collect()
+}
+
+/// The seek counts of README "Seeking (Stories files)": `info` reports what the decoder asked
+/// for, the same as feeding from memory; each within the bound derived from the machine.
+#[test]
+fn seek_counts() {
+    // README: seeks ≤ 2 + ⌈log2 C⌉ + N + B + K for C candidate entries.
+    let bound = |candidates: u64, n: u64, bones: u64, keyed: u64| {
+        let log2 = u64::from(u64::BITS - (candidates.max(1) - 1).leading_zeros());
+        2 + log2 + n + bones + keyed
+    };
+    let mut seen = Vec::new();
+    // (animations, bones each, entries listed in the relocation table, seeks depth-first and
+    // backward: the README's table)
+    for (n, b, listed, expected) in [
+        (2, 5, 2, [8, 12]),
+        (4, 6, 4, [20, 24]),
+        (8, 4, 8, [24, 40]),
+        (4, 6, 3, [17, 20]),
+        (8, 4, 1, [6, 8]),
+    ] {
+        let anims = stories_grid(n, b);
+        let keyed = (0..b).filter(|j| j % 3 != 2).count() * n;
+        for (layout, expected) in [Layout::DepthFirst, Layout::Backward]
+            .into_iter()
+            .zip(expected)
+        {
+            let bytes = stories::write(&anims, layout, listed);
+            let seeks = seeks_in_memory(&bytes);
+            assert_eq!(seeks, expected, "{layout:?} {n} {b} {listed}");
+            let path = fixture(&format!("grid-{n}-{b}-{listed}-{layout:?}.anim"), &bytes);
+            let output = run(&["info", &path]);
+            assert!(output.status.success(), "{}", stderr(&output));
+            let text = stdout(&output);
+            assert!(text.contains(&format!("animations:  {listed}\n")), "{text}");
+            assert!(text.contains(&format!("seeks:       {seeks}\n")), "{text}");
+            let decoded_bones = (listed * b) as u64;
+            let decoded_keyed = (keyed / n * listed) as u64;
+            let limit = bound(n as u64, listed as u64, decoded_bones, decoded_keyed);
+            assert!(seeks <= limit, "{seeks} > {limit}");
+            seen.push(format!(
+                "{layout:?}: {n} entries ({listed} listed), {decoded_bones} bones \
+                 ({decoded_keyed} with keyframes): {seeks} seeks (bound {limit})"
+            ));
+        }
+    }
+    println!("{}", seen.join("\n"));
+}
+
+/// A worst case of the seek count, built by hand: one animation whose bones' keyframe
+/// offsets point at their own rows, so every row and every keyframe block lies behind the
+/// position (2 seeks a bone), and 64 offset-table entries of which the relocation table lists
+/// only the first (1 + log2(64) passes over the relocation table, 6 of them seeks back).
+#[test]
+fn seek_count_worst_cases() {
+    let u32s = |bytes: &mut Vec<u8>, at: usize, v: usize| {
+        if bytes.len() < at + 4 {
+            bytes.resize(at + 4, 0);
+        }
+        bytes[at..at + 4].copy_from_slice(&(v as u32).to_le_bytes());
+    };
+    let finish = |mut bytes: Vec<u8>, relocs: &[usize]| {
+        let reloc_at = bytes.len();
+        for &r in relocs {
+            bytes.extend_from_slice(&(r as u32).to_le_bytes());
+        }
+        bytes[..4].copy_from_slice(b"mina");
+        let end = bytes.len();
+        for (at, v) in [(8, end), (12, reloc_at), (16, reloc_at), (20, relocs.len())] {
+            u32s(&mut bytes, at, v);
+        }
+        bytes
+    };
+    // 10 bones of 2 rotation keyframes (20 bytes) each; table at 0x24, record after it.
+    let (table, bones) = (0x24, 10);
+    let record = table + 12 * bones;
+    let mut bytes = vec![0; 0x20];
+    u32s(&mut bytes, 0x20, record);
+    let mut relocs = vec![0x20, record];
+    for j in 0..bones {
+        let row = table + 12 * j;
+        u32s(&mut bytes, row, 1 | 2 << 16); // flags 0x01, 2 keyframes
+        u32s(&mut bytes, row + 4, row);
+        relocs.push(row + 4);
+    }
+    u32s(&mut bytes, record, table);
+    u32s(&mut bytes, record + 0x1C, bones);
+    u32s(&mut bytes, record + 0x20, 0); // duration; the record's 0x24 bytes end here
+    relocs.sort();
+    let overlapping = finish(bytes, &relocs);
+    // N + B + K: 1 + 10 + 10.
+    assert_eq!(seeks_in_memory(&overlapping), 21);
+
+    let record = 0x20 + 4 * 64;
+    let mut bytes = vec![0; 0x20];
+    for i in 0..64 {
+        u32s(&mut bytes, 0x20 + 4 * i, record);
+    }
+    u32s(&mut bytes, record, record + 0x24); // no bones
+    u32s(&mut bytes, record + 0x20, 0);
+    let unlisted = finish(bytes, &[0x20, record]);
+    // 6 passes back over the relocation table, then 1 seek to the offset table.
+    assert_eq!(seeks_in_memory(&unlisted), 7);
+
+    for (name, bytes, seeks, animations) in [
+        ("overlap.anim", overlapping, 21, 1),
+        ("unlisted.anim", unlisted, 7, 1),
+    ] {
+        let path = fixture(name, &bytes);
+        let output = run(&["info", &path]);
+        assert!(output.status.success(), "{}", stderr(&output));
+        let text = stdout(&output);
+        assert!(
+            text.contains(&format!("animations:  {animations}\n")),
+            "{text}"
+        );
+        assert!(text.contains(&format!("seeks:       {seeks}\n")), "{text}");
+    }
+}
+
+#[test]
+fn text_ipl_info_and_json() {
+    let text =
+        "# a comment\r\ninst\r\n1337, prop_a, 13, 1.5, -2, 3.25, 0, 0, 0.5, 1, -1\r\nend\r\n\
+                cars\r\n10.5, 20, 5, 1.5, 400, -1, -1, 3, 0, 100, 0, 10000\r\nend\r\n\
+                cull\r\n1, 2, 3\r\nend\r\n";
+    let path = fixture("map.ipl", text.as_bytes());
+    let output = run(&["info", "--animations", &path]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(
+        stdout(&output),
+        format!(
+            "{path}\n  format:      text\n  instances:   1\n  cars:        1\n  \
+             other lines: 1\n  seeks:       0\n  warnings:    none\n"
+        )
+    );
+    let output = run(&["dump", "--json", &path]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let expected = r#"{
+  "format": "text",
+  "name": null,
+  "warnings": [],
+  "instances": [
+    {"model_id": 1337, "model_name": "prop_a", "interior": 13, "position": [1.5, -2, 3.25], "rotation": [0, 0, 0.5, 1], "scale": null, "lod": -1}
+  ],
+  "cars": [
+    {"position": [10.5, 20, 5], "angle": 1.5, "model_id": 400, "primary_color": -1, "secondary_color": -1, "flags": 3, "alarm_chance": 0, "door_lock_chance": 100, "min_delay": 0, "max_delay": 10000}
+  ],
+  "section_lines": [
+    {"section": "cull", "text": "1, 2, 3"}
+  ]
+}
+"#;
+    assert_eq!(stdout(&output), expected);
+}
+
+/// A vanilla binary IPL: the 76-byte header, one instance at 76, one car generator at 116.
+#[test]
+fn binary_ipl_json() {
+    let mut bytes = vec![0u8; 76];
+    bytes[..4].copy_from_slice(b"bnry");
+    for (at, v) in [
+        (0x04, 1u32),
+        (0x14, 1),
+        (0x1C, 76),
+        (0x20, 40),
+        (0x3C, 116),
+        (0x40, 48),
+    ] {
+        bytes[at..at + 4].copy_from_slice(&v.to_le_bytes());
+    }
+    for v in [1.0f32, 2.0, 3.0, 0.0, 0.0, 0.0, 1.0] {
+        bytes.extend_from_slice(&v.to_le_bytes());
+    }
+    for v in [620i32, 0x10D, -1] {
+        bytes.extend_from_slice(&v.to_le_bytes());
+    }
+    for v in [-5.0f32, 0.25, 10.0, 3.0] {
+        bytes.extend_from_slice(&v.to_le_bytes());
+    }
+    for v in [-1i32, 1, 2, 1, 50, 25, 0, 0] {
+        bytes.extend_from_slice(&v.to_le_bytes());
+    }
+    let path = fixture("stream.ipl", &bytes);
+    let output = run(&["dump", "--json", "--no-seek", &path]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let json = Json::parse(stdout(&output)).unwrap();
+    assert_eq!(json.get("format").str(), "bnry");
+    assert_eq!(json.member("animations"), None);
+    let instance = &json.get("instances").arr()[0];
+    assert_eq!(instance.get("model_id").i64(), 620);
+    assert_eq!(instance.get("interior").i64(), 0x10D);
+    assert_eq!(instance.get("model_name"), &Json::Null);
+    assert_eq!(instance.get("position").f32s(), [1.0, 2.0, 3.0]);
+    assert_eq!(instance.get("rotation").f32s(), [0.0, 0.0, 0.0, 1.0]);
+    assert_eq!(instance.get("lod").i64(), -1);
+    let car = &json.get("cars").arr()[0];
+    assert_eq!(car.get("position").f32s(), [-5.0, 0.25, 10.0]);
+    assert_eq!(car.get("angle").f32(), 3.0);
+    assert_eq!(car.get("model_id").i64(), -1);
+    assert_eq!(car.get("door_lock_chance").i64(), 25);
+    assert_eq!(json.get("section_lines").arr(), &[]);
 }

@@ -1,5 +1,8 @@
-//! A tiny, strict JSON reader for checking the tool's output: it rejects anything RFC 8259
-//! does not allow (raw control characters in strings, leading zeros, trailing commas, ...).
+//! Test support: a tiny, strict JSON reader for checking the tool's output (it rejects
+//! anything RFC 8259 does not allow: raw control characters in strings, leading zeros,
+//! trailing commas, ...), and a writer of Stories files.
+
+pub mod stories;
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Json {
