@@ -6,7 +6,7 @@ use core::fmt;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum ErrorKind {
-    /// The first four bytes are not the magic of any supported format.
+    /// The input starts with neither the magic of a supported binary format nor text.
     BadMagic,
     /// The input ended inside a unit (`finish` was called too early).
     Truncated,

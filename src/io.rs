@@ -1,9 +1,8 @@
 //! Decoding from `std::io` readers (feature `std`).
 
-use std::format;
 use std::io::{self, Read, Seek, SeekFrom};
 
-use crate::{Decoder, Error, Status, Visitor};
+use crate::{Decoder, Error, ErrorKind, Status, Visitor};
 
 /// Bytes read per call.
 const READ_SIZE: usize = 16 * 1024;
@@ -56,23 +55,23 @@ pub fn decode_reader<R: Read + Seek, V: Visitor>(
 ) -> Result<(), ReadError> {
     let base = reader.stream_position()?;
     drive(decoder, reader, visitor, |reader, offset| {
-        reader.seek(SeekFrom::Start(base + offset)).map(drop)
+        reader.seek(SeekFrom::Start(base + offset))?;
+        Ok(())
     })
 }
 
-/// Decodes from a reader that cannot seek. Create the decoder with
-/// [`Options::can_seek`](crate::Options) false, so a file that needs a seek fails with a
-/// clear error.
+/// Decodes from a reader that cannot seek: a file that needs a seek fails with
+/// [`ErrorKind::SeekRequired`] naming the offset, whatever the decoder's options.
 pub fn decode_stream<R: Read, V: Visitor>(
     decoder: &mut Decoder,
     reader: &mut R,
     visitor: &mut V,
 ) -> Result<(), ReadError> {
     drive(decoder, reader, visitor, |_, offset| {
-        Err(io::Error::new(
-            io::ErrorKind::Unsupported,
-            format!("cannot seek to {offset}"),
-        ))
+        Err(ReadError::Decode(Error {
+            kind: ErrorKind::SeekRequired,
+            offset,
+        }))
     })
 }
 
@@ -80,7 +79,7 @@ fn drive<R: Read, V: Visitor>(
     decoder: &mut Decoder,
     reader: &mut R,
     visitor: &mut V,
-    mut seek: impl FnMut(&mut R, u64) -> io::Result<()>,
+    mut seek: impl FnMut(&mut R, u64) -> Result<(), ReadError>,
 ) -> Result<(), ReadError> {
     let mut buffer = [0u8; READ_SIZE];
     loop {
