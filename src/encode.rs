@@ -22,7 +22,9 @@ const ANPK_OBJECT_NAME: usize = 28;
 pub enum EncodeError {
     /// The writer does not produce this format.
     UnsupportedFormat(Format),
-    /// A name too long for its field (with its NUL), or with a character above U+00FF.
+    /// A name too long for its field, or with a character above U+00FF. Fixed fields
+    /// (`char[24]`, `char[28]`) may be filled without a NUL, as games read them; ANPK's
+    /// length-prefixed names need room for theirs.
     BadName,
     /// A frame type the target format cannot store.
     UnsupportedFrameType(FrameType),
@@ -101,13 +103,13 @@ pub fn anpk(package: &Package) -> Result<Vec<u8>, EncodeError> {
     let mut out = Vec::new();
     out.extend_from_slice(b"ANPK");
     let size_at = reserve_u32(&mut out);
-    let name = latin1(package.name.as_deref().unwrap_or(""), MAX_NAME)?;
+    let name = latin1(package.name.as_deref().unwrap_or(""), MAX_NAME - 1)?;
     out.extend_from_slice(b"INFO");
     put_u32(&mut out, count(4 + name.len() + 1)?);
     put_u32(&mut out, count(package.animations.len())?);
     put_padded_name(&mut out, &name);
     for animation in &package.animations {
-        let name = latin1(&animation.name, MAX_NAME)?;
+        let name = latin1(&animation.name, MAX_NAME - 1)?;
         out.extend_from_slice(b"NAME");
         put_u32(&mut out, count(name.len() + 1)?);
         put_padded_name(&mut out, &name);
@@ -178,13 +180,13 @@ fn patch_size(out: &mut [u8], end_of_field: usize) -> Result<(), EncodeError> {
     Ok(())
 }
 
-/// The bytes of a Latin-1 name that, with its NUL, fits `field` bytes.
-fn latin1(name: &str, field: usize) -> Result<Vec<u8>, EncodeError> {
+/// The bytes of a Latin-1 name no longer than `max`.
+fn latin1(name: &str, max: usize) -> Result<Vec<u8>, EncodeError> {
     let bytes = name
         .chars()
         .map(|c| u8::try_from(u32::from(c)).map_err(|_| EncodeError::BadName))
         .collect::<Result<Vec<u8>, _>>()?;
-    if bytes.len() >= field {
+    if bytes.len() > max {
         return Err(EncodeError::BadName);
     }
     Ok(bytes)

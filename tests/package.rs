@@ -488,17 +488,23 @@ fn encode_rounds_packed_values_to_nearest() {
 #[test]
 fn encode_refuses_what_the_format_cannot_hold() {
     let mut p = tiny();
-    p.animations[0].name = "x".repeat(24);
+    p.animations[0].name = "x".repeat(25);
     assert_eq!(encode::ifp2(&p), Err(EncodeError::BadName));
-    p.animations[0].name = "x".repeat(23);
-    assert!(encode::ifp2(&p).is_ok());
     p.name = Some("\u{100}".into());
     assert_eq!(encode::ifp2(&p), Err(EncodeError::BadName));
-    // A name filling all 24 bytes decodes (FORMATS.md: up to the NUL or the field's end), but
-    // the writer keeps room for the NUL, as its documentation says.
+    // A name filling all 24 bytes has no NUL, as games read it (FORMATS.md: up to the NUL or
+    // the field's end); the writer writes it so, and it decodes back whole.
     let mut p = tiny();
+    p.animations[0].name = "x".repeat(24);
     p.animations[0].bones[0].name = Some("ABCDEFGHIJKLMNOPQRSTUVWX".into());
-    assert_eq!(encode::ifp2(&p), Err(EncodeError::BadName));
+    let bytes = encode::ifp2(&p).unwrap();
+    assert_eq!(&bytes[36..60], "x".repeat(24).as_bytes());
+    let back = Package::parse(&bytes).unwrap();
+    assert_eq!(back.animations[0].name, "x".repeat(24));
+    assert_eq!(
+        back.animations[0].bones[0].name.as_deref(),
+        Some("ABCDEFGHIJKLMNOPQRSTUVWX")
+    );
 
     for (rotation, time, translation) in [
         (8.0, 0.0, 0.0),           // 32768

@@ -69,12 +69,14 @@ fn floats<const N: usize>(fields: &[&[u8]]) -> Option<[f32; N]> {
 /// Vice City `id, model, interior, pos×3, scale×3, rot×4` (13);
 /// GTA III `id, model, pos×3, scale×3, rot×4` (12).
 fn instance<'a>(f: &[&'a [u8]]) -> Option<IplInstance<'a>> {
+    if !matches!(f.len(), 11..=13) {
+        return None;
+    }
     let model_id = int(f[0])?;
     let model_name = Some(f[1]);
     let (interior, rest) = match f.len() {
-        11 | 13 => (int(f[2])? as u32, &f[3..]),
         12 => (0, &f[2..]),
-        _ => return None,
+        _ => (int(f[2])? as u32, &f[3..]),
     };
     let position = floats::<3>(&rest[..3])?;
     let (scale, rotation, lod) = if f.len() == 11 {

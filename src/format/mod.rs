@@ -111,7 +111,8 @@ impl Machine {
     ) -> Result<Stepped, Error> {
         match self {
             Machine::Sniff => {
-                if unit.is_empty() {
+                // At the end of input: nothing, or the start of a binary magic, is cut short.
+                if unit.len() < MAGIC_SIZE && BINARY_MAGICS.iter().any(|m| m.starts_with(unit)) {
                     return Err(Error::new(ErrorKind::Truncated, at));
                 }
                 *self = sniff(unit).ok_or(Error::new(ErrorKind::BadMagic, at))?;
@@ -126,6 +127,9 @@ impl Machine {
         }
     }
 }
+
+/// The magics of the binary formats.
+const BINARY_MAGICS: [&[u8; 4]; 6] = [b"ANP3", b"ANP2", b"ANPK", b"ANLF", b"mina", b"bnry"];
 
 fn sniff(magic: &[u8]) -> Option<Machine> {
     match magic {
