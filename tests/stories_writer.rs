@@ -1,4 +1,5 @@
-//! A writer of Stories `.anim` files for the tests, laying out the same content three ways.
+//! A writer of Stories `.anim` files for the tests (FORMATS.md §3), laying out the same content
+//! three ways, and the content the Stories tests share.
 #![allow(dead_code)]
 
 /// A keyframe as stored: half-float bits.
@@ -198,4 +199,147 @@ pub fn write(anims: &[Anim], layout: Layout, vcs: bool, pad: usize) -> Vec<u8> {
     out.patch(0x10, reloc_at);
     out.patch(0x14, relocs.len() as u32);
     out.bytes
+}
+
+/// A keyframe from values a half represents exactly.
+pub fn frame(rotation: [f32; 4], dt: f32, translation: Option<[f32; 3]>) -> Frame {
+    Frame {
+        rotation: rotation.map(half),
+        dt: half(dt),
+        translation: translation.map(|t| t.map(half)),
+    }
+}
+
+/// Appends `positions` to the relocation table (which the writer puts last) and updates
+/// `numRelocs` and `fileEnd`.
+pub fn add_relocs(bytes: &mut Vec<u8>, positions: &[u32]) {
+    let u32_at = |b: &[u8], at: usize| u32::from_le_bytes(b[at..at + 4].try_into().unwrap());
+    let (file_end, reloc_at, count) = (u32_at(bytes, 8), u32_at(bytes, 0x10), u32_at(bytes, 0x14));
+    assert_eq!(
+        file_end as usize,
+        bytes.len(),
+        "the file must end with its relocation table"
+    );
+    assert_eq!(reloc_at + 4 * count, file_end);
+    for p in positions {
+        bytes.extend_from_slice(&p.to_le_bytes());
+    }
+    let count = count + positions.len() as u32;
+    let file_end = bytes.len() as u32;
+    bytes[0x14..0x18].copy_from_slice(&count.to_le_bytes());
+    bytes[0x08..0x0C].copy_from_slice(&file_end.to_le_bytes());
+}
+
+/// Content for the layout tests: several animations, every kind of bone row (translation or
+/// not, bone ids from flag 0x10 including negative ones, platform flag 0x08, no flags at all,
+/// no keyframes with a garbage offset, a time going backwards), a name using all 24 bytes, an
+/// animation without bones.
+pub fn sample() -> Vec<Anim> {
+    let q = [0.5, -0.25, 0.0, 0.8125];
+    vec![
+        Anim {
+            name: "walk_player",
+            duration: 1.0,
+            bones: vec![
+                BoneRow {
+                    flags: 0x13,
+                    key: 0x1A2B_0000,
+                    frames: vec![
+                        frame(q, 0.0, Some([0.0, 0.125, 1.0])),
+                        frame([-0.5, 0.25, 0.75, 0.375], 0.5, Some([0.5, 0.25, -1.0])),
+                        frame([1.0, -0.0, 0.0, 0.0], 0.5, Some([2.0, -8.0, 1024.0])),
+                    ],
+                    garbage_offset: 0,
+                },
+                BoneRow {
+                    flags: 0x11,
+                    key: 0xFFFF_FFFF,
+                    frames: vec![frame(q, 0.0, None), frame([0.0, 0.0, 1.0, 0.0], 1.0, None)],
+                    garbage_offset: 0,
+                },
+                BoneRow {
+                    flags: 0x01,
+                    key: 0xDEAD_BEEF,
+                    frames: vec![],
+                    garbage_offset: 0xFFFF_FFF0,
+                },
+                BoneRow {
+                    flags: 0x09,
+                    key: 0x0000_0020,
+                    frames: vec![
+                        frame(q, 0.25, None),
+                        frame(q, 0.375, None),
+                        frame(q, -0.125, None),
+                        frame(q, 0.5, None),
+                    ],
+                    garbage_offset: 0,
+                },
+            ],
+        },
+        Anim {
+            name: "abcdefghijklmnopqrstuvwx",
+            duration: 0.5,
+            bones: vec![BoneRow {
+                flags: 0x1B,
+                key: 0x1234_8001,
+                frames: vec![frame([0.0, 0.0, 0.0, 1.0], 0.0, Some([3.0, 4.0, 5.0]))],
+                garbage_offset: 0,
+            }],
+        },
+        Anim {
+            name: "empty",
+            duration: 0.0,
+            bones: vec![],
+        },
+        Anim {
+            name: "idle",
+            duration: 2.0,
+            bones: vec![
+                BoneRow {
+                    flags: 0x00,
+                    key: 0x0BAD_F00D,
+                    frames: vec![frame(q, 0.0, None), frame(q, 2.0, None)],
+                    garbage_offset: 0,
+                },
+                BoneRow {
+                    flags: 0x10,
+                    key: 0x0000_7FFF,
+                    frames: vec![],
+                    // Behind every record: following it would need a seek.
+                    garbage_offset: 0x10,
+                },
+            ],
+        },
+    ]
+}
+
+/// Many animations and keyframes (about 60 KiB): far more than one read of a reader.
+pub fn big(layout: Layout) -> Vec<u8> {
+    let names = [
+        "a00", "a01", "a02", "a03", "a04", "a05", "a06", "a07", "a08", "a09", "a10", "a11", "a12",
+        "a13", "a14", "a15", "a16", "a17", "a18", "a19",
+    ];
+    let anims: Vec<Anim> = names
+        .iter()
+        .enumerate()
+        .map(|(i, name)| Anim {
+            name,
+            duration: i as f32,
+            bones: (0..4)
+                .map(|j| BoneRow {
+                    flags: if j % 2 == 0 { 0x13 } else { 0x01 },
+                    key: (i * 16 + j) as u32,
+                    frames: (0..60)
+                        .map(|k| {
+                            let x = (k % 8) as f32 * 0.125;
+                            let t = (j % 2 == 0).then_some([x, -x, 2.0]);
+                            frame([x, 0.5, -x, 1.0], 0.0625, t)
+                        })
+                        .collect(),
+                    garbage_offset: 0,
+                })
+                .collect(),
+        })
+        .collect();
+    write(&anims, layout, true, 4)
 }
