@@ -1,0 +1,495 @@
+//! The visitor that turns the decoder's events into C callbacks, and the conversions between the
+//! core's types and the C ones.
+
+use core::ffi::{c_char, c_void, CStr};
+
+use gtastream_core::{
+    AnimationInfo, BoneInfo, ErrorKind, FileInfo, Flow, Format, FrameType, IplCar, IplInstance,
+    Keyframe, Keyframes, SectionLine, Visitor, Warning, WarningKind,
+};
+
+use crate::types::{
+    gts_animation_info, gts_bone_info, gts_callbacks, gts_file_info, gts_format, gts_frame_type,
+    gts_ipl_car, gts_ipl_instance, gts_keyframe, gts_raw_keyframes, gts_section_line, gts_status,
+    gts_warning, gts_warning_kind, GTS_CONTINUE, GTS_KEYFRAME_BATCH, GTS_PAUSE,
+};
+
+/// `N - 1` bytes of `text` and a NUL (for the macro below; `N` is `text.len() + 1`).
+pub(crate) const fn nul_terminated<const N: usize>(text: &str) -> [u8; N] {
+    let mut out = [0u8; N];
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        out[i] = bytes[i];
+        i += 1;
+    }
+    out
+}
+
+/// A static C string with the text of a constant `&str` expression (such as the core's
+/// `ErrorKind::reason`, a `const fn`), made at compile time: the C texts cannot drift from the
+/// core's. A NUL inside the text fails the build.
+macro_rules! c_text {
+    ($text:expr) => {{
+        const TEXT: &str = $text;
+        const BYTES: [u8; TEXT.len() + 1] = $crate::bridge::nul_terminated(TEXT);
+        const C: &::core::ffi::CStr = match ::core::ffi::CStr::from_bytes_with_nul(&BYTES) {
+            Ok(c) => c,
+            Err(_) => panic!("a NUL inside a text"),
+        };
+        C
+    }};
+}
+
+/// Calls the C callbacks with the `user` pointer.
+pub(crate) struct Bridge {
+    callbacks: gts_callbacks,
+    user: *mut c_void,
+}
+
+impl Bridge {
+    pub(crate) fn new(callbacks: gts_callbacks, user: *mut c_void) -> Self {
+        Bridge { callbacks, user }
+    }
+}
+
+/// A callback's answer. Anything but continue and pause aborts: a callback that returns garbage
+/// stops the decoder rather than running on.
+fn flow(answer: i32) -> Flow {
+    match answer {
+        GTS_CONTINUE => Flow::Continue,
+        GTS_PAUSE => Flow::Pause,
+        _ => Flow::Abort,
+    }
+}
+
+/// Pointer and length of bytes lent to a callback. An empty name points at a static empty
+/// string rather than at a dangling address.
+fn bytes(b: &[u8]) -> (*const c_char, usize) {
+    if b.is_empty() {
+        (c"".as_ptr(), 0)
+    } else {
+        (b.as_ptr().cast(), b.len())
+    }
+}
+
+/// As [`bytes`], with NULL for an absent value.
+fn optional_bytes(b: Option<&[u8]>) -> (*const c_char, usize, bool) {
+    match b {
+        Some(b) => {
+            let (ptr, len) = bytes(b);
+            (ptr, len, true)
+        }
+        None => (core::ptr::null(), 0, false),
+    }
+}
+
+// The `bridge_callbacks` of this module call the C functions the caller registered. Their
+// safety rests on the caller's contract (gts_decoder_init): each non-NULL callback is a valid
+// function of the declared type, and it does not unwind. Every pointer passed to one points to
+// a value that lives for the duration of the call.
+impl Visitor for Bridge {
+    fn file(&mut self, info: &FileInfo<'_>) -> Flow {
+        #[cfg(test)]
+        crate::tests::maybe_panic();
+        let Some(f) = self.callbacks.on_file else {
+            return Flow::Continue;
+        };
+        let (name, name_len, has_name) = optional_bytes(info.name);
+        let c_info = gts_file_info {
+            format: format(info.format),
+            format_name: format_name(info.format).as_ptr(),
+            name,
+            name_len,
+            has_name,
+            animation_count: info.animation_count,
+            instance_count: info.instance_count.unwrap_or(0),
+            has_instance_count: info.instance_count.is_some(),
+            car_count: info.car_count.unwrap_or(0),
+            has_car_count: info.car_count.is_some(),
+        };
+        // SAFETY: see the comment above this impl.
+        flow(unsafe { f(self.user, &c_info) })
+    }
+
+    fn animation(&mut self, info: &AnimationInfo<'_>) -> Flow {
+        let Some(f) = self.callbacks.on_animation else {
+            return Flow::Continue;
+        };
+        let (name, name_len) = bytes(info.name);
+        let c_info = gts_animation_info {
+            index: info.index,
+            name,
+            name_len,
+            bone_count: info.bone_count,
+            frame_data_size: info.frame_data_size.unwrap_or(0),
+            has_frame_data_size: info.frame_data_size.is_some(),
+            flags: info.flags.unwrap_or(0),
+            has_flags: info.flags.is_some(),
+            duration: info.duration.unwrap_or(0.0),
+            has_duration: info.duration.is_some(),
+        };
+        // SAFETY: see the comment above this impl.
+        flow(unsafe { f(self.user, &c_info) })
+    }
+
+    fn bone(&mut self, info: &BoneInfo<'_>) -> Flow {
+        let Some(f) = self.callbacks.on_bone else {
+            return Flow::Continue;
+        };
+        let (name, name_len, has_name) = optional_bytes(info.name);
+        let c_info = gts_bone_info {
+            index: info.index,
+            name,
+            name_len,
+            has_name,
+            bone_id: info.bone_id.unwrap_or(0),
+            has_bone_id: info.bone_id.is_some(),
+            bone_key: info.bone_key.unwrap_or(0),
+            has_bone_key: info.bone_key.is_some(),
+            frame_type: frame_type(info.frame_type),
+            // At most 44: the largest stored keyframe.
+            frame_size: info.frame_type.size() as u32,
+            frame_count: info.frame_count,
+            has_translation: info.has_translation(),
+            has_scale: info.has_scale(),
+        };
+        // SAFETY: see the comment above this impl.
+        flow(unsafe { f(self.user, &c_info) })
+    }
+
+    fn keyframes(&mut self, frames: Keyframes<'_>) -> Flow {
+        let mut paused = false;
+        if let Some(f) = self.callbacks.on_keyframes_raw {
+            let raw = gts_raw_keyframes {
+                frame_type: frame_type(frames.frame_type()),
+                bytes: frames.as_bytes().as_ptr(),
+                frame_size: frames.frame_type().size(),
+                count: frames.len(),
+            };
+            // SAFETY: see the comment above this impl; `bytes` points to `count * frame_size`
+            // bytes of the caller's input (or the decoder's carry buffer) that live until the
+            // decoder's step returns.
+            match flow(unsafe { f(self.user, &raw) }) {
+                Flow::Abort => return Flow::Abort,
+                Flow::Pause => paused = true,
+                Flow::Continue => {}
+            }
+        }
+        if let Some(f) = self.callbacks.on_keyframes {
+            // The batch is decoded into a fixed array on the stack, a part at a time: no heap.
+            let mut batch = [gts_keyframe::default(); GTS_KEYFRAME_BATCH];
+            let mut decoded = frames.iter();
+            loop {
+                let mut count = 0;
+                for (slot, frame) in batch.iter_mut().zip(&mut decoded) {
+                    *slot = keyframe(&frame);
+                    count += 1;
+                }
+                if count == 0 {
+                    break;
+                }
+                // SAFETY: see the comment above this impl; `batch` holds `count` initialised
+                // keyframes.
+                match flow(unsafe { f(self.user, batch.as_ptr(), count) }) {
+                    Flow::Abort => return Flow::Abort,
+                    Flow::Pause => paused = true,
+                    Flow::Continue => {}
+                }
+            }
+        }
+        if paused {
+            Flow::Pause
+        } else {
+            Flow::Continue
+        }
+    }
+
+    fn bone_end(&mut self) -> Flow {
+        match self.callbacks.on_bone_end {
+            // SAFETY: see the comment above this impl.
+            Some(f) => flow(unsafe { f(self.user) }),
+            None => Flow::Continue,
+        }
+    }
+
+    fn animation_end(&mut self) -> Flow {
+        match self.callbacks.on_animation_end {
+            // SAFETY: see the comment above this impl.
+            Some(f) => flow(unsafe { f(self.user) }),
+            None => Flow::Continue,
+        }
+    }
+
+    fn instance(&mut self, instance: &IplInstance<'_>) -> Flow {
+        let Some(f) = self.callbacks.on_instance else {
+            return Flow::Continue;
+        };
+        let (model_name, model_name_len, has_model_name) = optional_bytes(instance.model_name);
+        let c_instance = gts_ipl_instance {
+            position: instance.position,
+            rotation: instance.rotation,
+            model_id: instance.model_id,
+            interior: instance.interior,
+            lod: instance.lod,
+            model_name,
+            model_name_len,
+            has_model_name,
+            scale: instance.scale.unwrap_or([0.0; 3]),
+            has_scale: instance.scale.is_some(),
+        };
+        // SAFETY: see the comment above this impl.
+        flow(unsafe { f(self.user, &c_instance) })
+    }
+
+    fn car(&mut self, car: &IplCar) -> Flow {
+        let Some(f) = self.callbacks.on_car else {
+            return Flow::Continue;
+        };
+        let c_car = gts_ipl_car {
+            position: car.position,
+            angle: car.angle,
+            model_id: car.model_id,
+            primary_color: car.primary_color,
+            secondary_color: car.secondary_color,
+            flags: car.flags,
+            alarm_chance: car.alarm_chance,
+            door_lock_chance: car.door_lock_chance,
+            min_delay: car.min_delay,
+            max_delay: car.max_delay,
+        };
+        // SAFETY: see the comment above this impl.
+        flow(unsafe { f(self.user, &c_car) })
+    }
+
+    fn section_line(&mut self, line: &SectionLine<'_>) -> Flow {
+        let Some(f) = self.callbacks.on_section_line else {
+            return Flow::Continue;
+        };
+        let (section, section_len) = bytes(line.section.as_bytes());
+        let (text, text_len) = bytes(line.text);
+        let c_line = gts_section_line {
+            section,
+            section_len,
+            text,
+            text_len,
+        };
+        // SAFETY: see the comment above this impl.
+        flow(unsafe { f(self.user, &c_line) })
+    }
+
+    fn warning(&mut self, warning: Warning) -> Flow {
+        let Some(f) = self.callbacks.on_warning else {
+            return Flow::Continue;
+        };
+        let (kind, name, reason) = warning_kind(warning.kind);
+        let c_warning = gts_warning {
+            kind,
+            offset: warning.offset,
+            name: name.as_ptr(),
+            reason: reason.as_ptr(),
+        };
+        // SAFETY: see the comment above this impl.
+        flow(unsafe { f(self.user, &c_warning) })
+    }
+
+    fn end(&mut self) -> Flow {
+        match self.callbacks.on_end {
+            // SAFETY: see the comment above this impl.
+            Some(f) => flow(unsafe { f(self.user) }),
+            None => Flow::Continue,
+        }
+    }
+}
+
+pub(crate) fn keyframe(frame: &Keyframe) -> gts_keyframe {
+    gts_keyframe {
+        time: frame.time,
+        rotation: frame.rotation,
+        translation: frame.translation,
+        scale: frame.scale,
+    }
+}
+
+pub(crate) fn format(format: Format) -> gts_format {
+    match format {
+        Format::Anp3 => gts_format::GTS_FORMAT_ANP3,
+        Format::Anp2 => gts_format::GTS_FORMAT_ANP2,
+        Format::Anpk => gts_format::GTS_FORMAT_ANPK,
+        Format::Anim => gts_format::GTS_FORMAT_ANIM,
+        Format::IplBinary => gts_format::GTS_FORMAT_IPL_BINARY,
+        Format::IplText => gts_format::GTS_FORMAT_IPL_TEXT,
+        _ => gts_format::GTS_FORMAT_UNKNOWN,
+    }
+}
+
+/// The format's short name (`Format::name`), NUL-terminated.
+pub(crate) fn format_name(format: Format) -> &'static CStr {
+    match format {
+        Format::Anp3 => c_text!(Format::Anp3.name()),
+        Format::Anp2 => c_text!(Format::Anp2.name()),
+        Format::Anpk => c_text!(Format::Anpk.name()),
+        Format::Anim => c_text!(Format::Anim.name()),
+        Format::IplBinary => c_text!(Format::IplBinary.name()),
+        Format::IplText => c_text!(Format::IplText.name()),
+        _ => c"unknown",
+    }
+}
+
+pub(crate) fn frame_type(frame_type: FrameType) -> gts_frame_type {
+    use gts_frame_type::*;
+    match frame_type {
+        FrameType::Ifp2Rot => GTS_FRAME_IFP2_ROT,
+        FrameType::Ifp2RotTrans => GTS_FRAME_IFP2_ROT_TRANS,
+        FrameType::Ifp2PackedRot => GTS_FRAME_IFP2_PACKED_ROT,
+        FrameType::Ifp2PackedRotTrans => GTS_FRAME_IFP2_PACKED_ROT_TRANS,
+        FrameType::Kr00 => GTS_FRAME_KR00,
+        FrameType::Krt0 => GTS_FRAME_KRT0,
+        FrameType::Krts => GTS_FRAME_KRTS,
+        FrameType::StoriesRot => GTS_FRAME_STORIES_ROT,
+        FrameType::StoriesRotTrans => GTS_FRAME_STORIES_ROT_TRANS,
+        _ => GTS_FRAME_UNKNOWN,
+    }
+}
+
+/// The C kind of a warning, with its name and reason (`WarningKind::name` and
+/// `WarningKind::reason`, NUL-terminated).
+pub(crate) fn warning_kind(kind: WarningKind) -> (gts_warning_kind, &'static CStr, &'static CStr) {
+    use gts_warning_kind::*;
+    macro_rules! warning {
+        ($c:ident, $kind:ident) => {
+            (
+                $c,
+                c_text!(WarningKind::$kind.name()),
+                c_text!(WarningKind::$kind.reason()),
+            )
+        };
+    }
+    match kind {
+        WarningKind::SizeMismatch => warning!(GTS_WARNING_SIZE_MISMATCH, SizeMismatch),
+        WarningKind::TrailingData => warning!(GTS_WARNING_TRAILING_DATA, TrailingData),
+        WarningKind::FrameDataSizeMismatch => {
+            warning!(GTS_WARNING_FRAME_DATA_SIZE_MISMATCH, FrameDataSizeMismatch)
+        }
+        WarningKind::CompressedFlagClear => {
+            warning!(GTS_WARNING_COMPRESSED_FLAG_CLEAR, CompressedFlagClear)
+        }
+        WarningKind::UnknownSection => warning!(GTS_WARNING_UNKNOWN_SECTION, UnknownSection),
+        WarningKind::LineOutsideSection => {
+            warning!(GTS_WARNING_LINE_OUTSIDE_SECTION, LineOutsideSection)
+        }
+        WarningKind::UnclosedSection => warning!(GTS_WARNING_UNCLOSED_SECTION, UnclosedSection),
+        WarningKind::UnexpectedTag => warning!(GTS_WARNING_UNEXPECTED_TAG, UnexpectedTag),
+        WarningKind::TimeBackwards => warning!(GTS_WARNING_TIME_BACKWARDS, TimeBackwards),
+        _ => (GTS_WARNING_OTHER, c"other", c"other warning"),
+    }
+}
+
+/// The status of a decoding error.
+pub(crate) fn error_status(kind: ErrorKind) -> gts_status {
+    use gts_status::*;
+    match kind {
+        ErrorKind::BadMagic => GTS_ERR_BAD_MAGIC,
+        ErrorKind::Truncated => GTS_ERR_TRUNCATED,
+        ErrorKind::UnknownFrameType => GTS_ERR_UNKNOWN_FRAME_TYPE,
+        ErrorKind::CountTooLarge => GTS_ERR_COUNT_TOO_LARGE,
+        ErrorKind::Malformed => GTS_ERR_MALFORMED,
+        ErrorKind::SeekRequired => GTS_ERR_SEEK_REQUIRED,
+        ErrorKind::Aborted => GTS_ERR_ABORTED,
+        ErrorKind::Limit => GTS_ERR_LIMIT,
+        ErrorKind::Finished => GTS_ERR_FINISHED,
+        _ => GTS_ERR_OTHER,
+    }
+}
+
+/// Every status with its name and reason (decoding errors: `ErrorKind::reason`), NUL-terminated,
+/// in numeric order.
+pub(crate) const STATUSES: &[(gts_status, &CStr, &CStr)] = {
+    use gts_status::*;
+    &[
+        (GTS_OK, c"GTS_OK", c"ok"),
+        (GTS_PAUSED, c"GTS_PAUSED", c"paused by a callback"),
+        (GTS_DONE, c"GTS_DONE", c"the content is complete"),
+        (
+            GTS_SEEK,
+            c"GTS_SEEK",
+            c"feed from the position the decoder asks for",
+        ),
+        (
+            GTS_ERR_BAD_MAGIC,
+            c"GTS_ERR_BAD_MAGIC",
+            c_text!(ErrorKind::BadMagic.reason()),
+        ),
+        (
+            GTS_ERR_TRUNCATED,
+            c"GTS_ERR_TRUNCATED",
+            c_text!(ErrorKind::Truncated.reason()),
+        ),
+        (
+            GTS_ERR_UNKNOWN_FRAME_TYPE,
+            c"GTS_ERR_UNKNOWN_FRAME_TYPE",
+            c_text!(ErrorKind::UnknownFrameType.reason()),
+        ),
+        (
+            GTS_ERR_COUNT_TOO_LARGE,
+            c"GTS_ERR_COUNT_TOO_LARGE",
+            c_text!(ErrorKind::CountTooLarge.reason()),
+        ),
+        (
+            GTS_ERR_MALFORMED,
+            c"GTS_ERR_MALFORMED",
+            c_text!(ErrorKind::Malformed.reason()),
+        ),
+        (
+            GTS_ERR_SEEK_REQUIRED,
+            c"GTS_ERR_SEEK_REQUIRED",
+            c_text!(ErrorKind::SeekRequired.reason()),
+        ),
+        (
+            GTS_ERR_ABORTED,
+            c"GTS_ERR_ABORTED",
+            c_text!(ErrorKind::Aborted.reason()),
+        ),
+        (
+            GTS_ERR_LIMIT,
+            c"GTS_ERR_LIMIT",
+            c_text!(ErrorKind::Limit.reason()),
+        ),
+        (
+            GTS_ERR_FINISHED,
+            c"GTS_ERR_FINISHED",
+            c_text!(ErrorKind::Finished.reason()),
+        ),
+        (GTS_ERR_OTHER, c"GTS_ERR_OTHER", c"decoding error"),
+        (
+            GTS_ERR_INVALID_ARGUMENT,
+            c"GTS_ERR_INVALID_ARGUMENT",
+            c"invalid argument (NULL or misaligned pointer, or data NULL with len > 0)",
+        ),
+        (
+            GTS_ERR_SIZE_MISMATCH,
+            c"GTS_ERR_SIZE_MISMATCH",
+            c"sizeof(gts_decoder) differs between the header and the library",
+        ),
+        (
+            GTS_ERR_NOT_INITIALIZED,
+            c"GTS_ERR_NOT_INITIALIZED",
+            c"decoder not initialized (call gts_decoder_init)",
+        ),
+        (
+            GTS_ERR_REENTRANT,
+            c"GTS_ERR_REENTRANT",
+            c"a callback called back into its decoder",
+        ),
+        (
+            GTS_ERR_INVALID_STATE,
+            c"GTS_ERR_INVALID_STATE",
+            c"call not allowed in the decoder's state",
+        ),
+        (
+            GTS_ERR_PANIC,
+            c"GTS_ERR_PANIC",
+            c"internal error in the library (reset the decoder)",
+        ),
+    ]
+};

@@ -1,0 +1,356 @@
+//! The C ABI of gtastream: `libgtastream.a` / `libgtastream.so` (`gtastream.dll` on Windows) and
+//! the header `include/gtastream.h`, which `build.rs` generates from this crate with cbindgen.
+//!
+//! The decoder lives in storage the caller owns (`gts_decoder`: on its stack, in static memory,
+//! inside its own structs); the library never allocates. Every entry point checks its pointers
+//! and the decoder's tag word, refuses calls made from inside the decoder's own callbacks, and
+//! catches panics, so that no input and no misuse it can detect crashes the host.
+//!
+//! This crate holds the project's only `unsafe` code: the reads and writes of the caller's
+//! storage (`storage`), the calls of the caller's callbacks (`bridge`), and the pointer
+//! arguments below. Each block says why it is sound.
+#![deny(unsafe_op_in_unsafe_fn)]
+#![deny(clippy::undocumented_unsafe_blocks)]
+// Each exported function states its pointer requirements in C terms ("Pointers: ..."), which
+// cbindgen copies into the header, instead of a Rust `# Safety` section.
+#![allow(clippy::missing_safety_doc)]
+#![warn(missing_docs)]
+#![allow(non_camel_case_types)]
+
+mod bridge;
+mod storage;
+mod types;
+
+#[cfg(test)]
+mod tests;
+
+use core::ffi::{c_char, c_int, c_void};
+use core::mem::size_of;
+
+use gtastream_core::Status;
+
+use crate::bridge::{error_status, STATUSES};
+use crate::storage::{Handle, NO_CALLBACKS};
+pub use crate::types::*;
+
+/// A status number as the caller passes it in: any `int`, unlike a Rust `gts_status`, whose
+/// invalid values would be undefined behaviour. The header calls it `gts_status` (cbindgen.toml
+/// renames it).
+type StatusArg = c_int;
+
+/// The binary interface version of the library: equal to `GTS_ABI_VERSION` of the header it was
+/// built with. A host that loads the shared library checks it against the header's.
+#[no_mangle]
+pub extern "C" fn gts_abi_version() -> u32 {
+    GTS_ABI_VERSION
+}
+
+/// The library's version, e.g. "0.1.0": a static NUL-terminated string.
+#[no_mangle]
+pub extern "C" fn gts_version() -> *const c_char {
+    const VERSION: &core::ffi::CStr = match core::ffi::CStr::from_bytes_with_nul(
+        concat!(env!("CARGO_PKG_VERSION"), "\0").as_bytes(),
+    ) {
+        Ok(version) => version,
+        Err(_) => panic!("the version contains a NUL"),
+    };
+    VERSION.as_ptr()
+}
+
+/// `sizeof(gts_decoder)` as the library knows it; a host can compare it with its own
+/// `sizeof(gts_decoder)` (`gts_decoder_init` does).
+#[no_mangle]
+pub extern "C" fn gts_decoder_size() -> usize {
+    size_of::<gts_decoder>()
+}
+
+/// Sets every callback of `*callbacks` to NULL (skip the event). Does nothing if `callbacks` is
+/// NULL.
+///
+/// Pointers: `callbacks` is NULL or points to a writable `gts_callbacks`.
+#[no_mangle]
+pub unsafe extern "C" fn gts_callbacks_init(callbacks: *mut gts_callbacks) {
+    if !callbacks.is_null() && callbacks.is_aligned() {
+        // SAFETY: non-NULL, aligned and writable (the caller's contract). The old contents
+        // (function pointers) need no drop.
+        unsafe { callbacks.write(NO_CALLBACKS) };
+    }
+}
+
+/// Sets up the decoder in `*decoder`, ready for the first byte of a file of any supported format
+/// (sniffed from its magic). `size_of_decoder` must be `sizeof *decoder` (a check that the header
+/// and the library agree). The callbacks are copied (`callbacks` may be NULL: no callbacks), and
+/// `user` is passed to each of them. Calling it again on a decoder starts over with the new
+/// callbacks. A decoder needs no cleanup.
+///
+/// Returns `GTS_OK`, `GTS_ERR_INVALID_ARGUMENT` (NULL or misaligned `decoder`),
+/// `GTS_ERR_SIZE_MISMATCH` or `GTS_ERR_REENTRANT`.
+///
+/// Pointers: `decoder` is NULL or points to `size_of_decoder` writable bytes; `callbacks` is NULL or points
+/// to a `gts_callbacks` whose non-NULL members are functions of the declared types.
+#[no_mangle]
+pub unsafe extern "C" fn gts_decoder_init(
+    decoder: *mut gts_decoder,
+    size_of_decoder: usize,
+    callbacks: *const gts_callbacks,
+    user: *mut c_void,
+) -> gts_status {
+    if decoder.is_null() || !decoder.is_aligned() {
+        return gts_status::GTS_ERR_INVALID_ARGUMENT;
+    }
+    if size_of_decoder != size_of::<gts_decoder>() {
+        return gts_status::GTS_ERR_SIZE_MISMATCH;
+    }
+    let callbacks = if callbacks.is_null() {
+        NO_CALLBACKS
+    } else if !callbacks.is_aligned() {
+        return gts_status::GTS_ERR_INVALID_ARGUMENT;
+    } else {
+        // SAFETY: non-NULL, aligned, and a valid `gts_callbacks` (the caller's contract); read
+        // before the decoder is written, in case the two overlap.
+        unsafe { callbacks.read() }
+    };
+    // SAFETY: `decoder` points to `sizeof(gts_decoder)` writable bytes (checked size, caller's
+    // contract).
+    match unsafe { storage::init(decoder, callbacks, user) } {
+        Ok(()) => gts_status::GTS_OK,
+        Err(status) => status,
+    }
+}
+
+/// Tells the decoder whether the caller can seek (the default: it can). A caller that cannot
+/// calls this with `false` before the first feed; then a record behind the current position is
+/// the error `GTS_ERR_SEEK_REQUIRED` naming its offset, instead of `GTS_SEEK`.
+///
+/// Returns `GTS_OK`, `GTS_ERR_INVALID_STATE` after the first feed (until `gts_decoder_reset`), or
+/// the decoder checks' errors.
+///
+/// Pointers: `decoder` is NULL or points to a writable `gts_decoder`.
+#[no_mangle]
+pub unsafe extern "C" fn gts_decoder_set_seekable(
+    decoder: *mut gts_decoder,
+    seekable: bool,
+) -> gts_status {
+    // SAFETY: the caller's contract.
+    let handle = match unsafe { Handle::new(decoder) } {
+        Ok(handle) => handle,
+        Err(status) => return status,
+    };
+    match handle.set_seekable(seekable) {
+        Ok(()) => gts_status::GTS_OK,
+        Err(status) => status,
+    }
+}
+
+/// Whether `len` bytes at `p` overlap the storage of `decoder`.
+fn overlaps(p: *const u8, len: usize, decoder: *const gts_decoder) -> bool {
+    let (start, end) = (p as usize, (p as usize).saturating_add(len));
+    let d_start = decoder as usize;
+    let d_end = d_start.saturating_add(size_of::<gts_decoder>());
+    start < d_end && d_start < end
+}
+
+/// Decodes `len` bytes at `data`, the next bytes of the file (the whole file, or any piece of
+/// it down to one byte), calling the callbacks. `*consumed` gets the bytes used.
+///
+/// Returns:
+/// - `GTS_OK`: all `len` bytes were used; feed the next ones (or finish at the end of input);
+/// - `GTS_PAUSED`: a callback paused; `*consumed` bytes were used: feed from
+///   `data + *consumed` to resume exactly there;
+/// - `GTS_DONE`: the content is complete (later bytes are trailing data): call
+///   `gts_decoder_finish`;
+/// - `GTS_SEEK`: the next record lies behind: drop the rest of this chunk and feed from the
+///   absolute offset `gts_decoder_position(decoder)` on;
+/// - an error (sticky: every later feed returns it until reset); `*consumed` is then 0 and
+///   `gts_decoder_error_offset` says where in the file it failed.
+///
+/// The decoder keeps no pointer into `data`: the caller may reuse the buffer once this returns.
+/// `consumed` may be NULL for a caller that never pauses.
+///
+/// Pointers: `decoder` is NULL or points to a writable `gts_decoder`; `data` is NULL or points to `len`
+/// readable bytes that do not change during the call; `consumed` is NULL or points to a writable
+/// `size_t`. The callbacks are called on this thread, before this returns.
+#[no_mangle]
+pub unsafe extern "C" fn gts_decoder_feed(
+    decoder: *mut gts_decoder,
+    data: *const u8,
+    len: usize,
+    consumed: *mut usize,
+) -> gts_status {
+    if !consumed.is_null() {
+        if !consumed.is_aligned() || overlaps(consumed.cast(), size_of::<usize>(), decoder) {
+            return gts_status::GTS_ERR_INVALID_ARGUMENT;
+        }
+        // SAFETY: non-NULL, aligned and writable (the caller's contract).
+        unsafe { consumed.write(0) };
+    }
+    // SAFETY: the caller's contract.
+    let handle = match unsafe { Handle::new(decoder) } {
+        Ok(handle) => handle,
+        Err(status) => return status,
+    };
+    if (data.is_null() && len > 0) || len > isize::MAX as usize || overlaps(data, len, decoder) {
+        return gts_status::GTS_ERR_INVALID_ARGUMENT;
+    }
+    let input: &[u8] = if len == 0 {
+        &[]
+    } else {
+        // SAFETY: `data` is non-NULL and points to `len <= isize::MAX` readable bytes that do not
+        // change during the call (the caller's contract), outside the decoder's storage.
+        unsafe { core::slice::from_raw_parts(data, len) }
+    };
+    let result = handle.run(|decoder, bridge| decoder.feed(input, bridge));
+    let (status, used) = match result {
+        Err(status) => (status, 0),
+        Ok(Err(error)) => (error_status(error.kind), 0),
+        Ok(Ok(progress)) => {
+            let status = match progress.status {
+                Status::NeedInput => gts_status::GTS_OK,
+                Status::Paused => gts_status::GTS_PAUSED,
+                Status::Done => gts_status::GTS_DONE,
+                Status::Seek(_) => gts_status::GTS_SEEK,
+            };
+            (status, progress.consumed)
+        }
+    };
+    if !consumed.is_null() {
+        // SAFETY: as above.
+        unsafe { consumed.write(used) };
+    }
+    status
+}
+
+/// Ends the input: checks that the file was not cut short (`GTS_ERR_TRUNCATED` with the offset
+/// of the unit cut), then calls `on_end`. Returns `GTS_OK` or an error; a pause asked for here is
+/// not honoured. After it, feed and finish return `GTS_ERR_FINISHED` until reset.
+///
+/// Pointers: `decoder` is NULL or points to a writable `gts_decoder`.
+#[no_mangle]
+pub unsafe extern "C" fn gts_decoder_finish(decoder: *mut gts_decoder) -> gts_status {
+    // SAFETY: the caller's contract.
+    let handle = match unsafe { Handle::new(decoder) } {
+        Ok(handle) => handle,
+        Err(status) => return status,
+    };
+    match handle.run(|decoder, bridge| decoder.finish(bridge)) {
+        Err(status) => status,
+        Ok(Err(error)) => error_status(error.kind),
+        Ok(Ok(())) => gts_status::GTS_OK,
+    }
+}
+
+/// Forgets the file, any error and any panic, ready for a new file; keeps the callbacks, the
+/// user pointer and the seekable setting. Returns `GTS_OK` or the decoder checks' errors.
+///
+/// Pointers: `decoder` is NULL or points to a writable `gts_decoder`.
+#[no_mangle]
+pub unsafe extern "C" fn gts_decoder_reset(decoder: *mut gts_decoder) -> gts_status {
+    // SAFETY: the caller's contract.
+    match unsafe { Handle::new(decoder) } {
+        Ok(handle) => {
+            handle.reset();
+            gts_status::GTS_OK
+        }
+        Err(status) => status,
+    }
+}
+
+/// The absolute offset in the file of the next byte the decoder wants: after `GTS_SEEK`, where
+/// to feed from. `GTS_NO_OFFSET` for a decoder that cannot be used (NULL, not initialised, or
+/// asked from inside its own callback).
+///
+/// Pointers: `decoder` is NULL or points to a readable `gts_decoder`.
+#[no_mangle]
+pub unsafe extern "C" fn gts_decoder_position(decoder: *const gts_decoder) -> u64 {
+    // SAFETY: the caller's contract.
+    match unsafe { Handle::new(decoder) } {
+        Ok(handle) => handle.with_decoder(|d| d.position()),
+        Err(_) => GTS_NO_OFFSET,
+    }
+}
+
+/// The decoder's sticky error: `GTS_OK` if none, else the status its last feed or finish
+/// returned (`GTS_ERR_PANIC` after a panic). For a decoder that cannot be used, the reason why
+/// (`GTS_ERR_INVALID_ARGUMENT`, `GTS_ERR_NOT_INITIALIZED`, `GTS_ERR_REENTRANT`).
+///
+/// Pointers: `decoder` is NULL or points to a readable `gts_decoder`.
+#[no_mangle]
+pub unsafe extern "C" fn gts_decoder_error(decoder: *const gts_decoder) -> gts_status {
+    // SAFETY: the caller's contract.
+    match unsafe { Handle::new(decoder) } {
+        Ok(handle) if handle.panicked().is_some() => gts_status::GTS_ERR_PANIC,
+        Ok(handle) => handle.with_decoder(|d| match d.error() {
+            Some(error) => error_status(error.kind),
+            None => gts_status::GTS_OK,
+        }),
+        Err(status) => status,
+    }
+}
+
+/// The absolute byte offset of the unit where the decoder's sticky error happened;
+/// `GTS_NO_OFFSET` if there is no error.
+///
+/// Pointers: `decoder` is NULL or points to a readable `gts_decoder`.
+#[no_mangle]
+pub unsafe extern "C" fn gts_decoder_error_offset(decoder: *const gts_decoder) -> u64 {
+    // SAFETY: the caller's contract.
+    match unsafe { Handle::new(decoder) } {
+        Ok(handle) => match handle.panicked() {
+            Some(at) => at,
+            None => handle.with_decoder(|d| d.error().map_or(GTS_NO_OFFSET, |e| e.offset)),
+        },
+        Err(_) => GTS_NO_OFFSET,
+    }
+}
+
+/// A static, NUL-terminated description of `gts_decoder_error(decoder)`, e.g. "input ends
+/// inside a unit" ("ok" when there is no error).
+///
+/// Pointers: `decoder` is NULL or points to a readable `gts_decoder`.
+#[no_mangle]
+pub unsafe extern "C" fn gts_decoder_error_reason(decoder: *const gts_decoder) -> *const c_char {
+    // SAFETY: the caller's contract.
+    let status = unsafe { gts_decoder_error(decoder) };
+    gts_status_reason(status as StatusArg)
+}
+
+/// Text IPL: the number (from 1) of the line being decoded, or of the line an error is in.
+/// 0 for binary formats and for a decoder that cannot be used.
+///
+/// Pointers: `decoder` is NULL or points to a readable `gts_decoder`.
+#[no_mangle]
+pub unsafe extern "C" fn gts_decoder_line(decoder: *const gts_decoder) -> u32 {
+    // SAFETY: the caller's contract.
+    match unsafe { Handle::new(decoder) } {
+        Ok(handle) => handle.with_decoder(|d| d.line().unwrap_or(0)),
+        Err(_) => 0,
+    }
+}
+
+fn status_entry(
+    status: StatusArg,
+) -> Option<&'static (
+    gts_status,
+    &'static core::ffi::CStr,
+    &'static core::ffi::CStr,
+)> {
+    STATUSES.iter().find(|(s, _, _)| *s as StatusArg == status)
+}
+
+/// The status's enumerator name, e.g. "GTS_ERR_TRUNCATED": a static NUL-terminated string
+/// ("GTS_UNKNOWN_STATUS" for a number that is not a status).
+#[no_mangle]
+pub extern "C" fn gts_status_name(status: StatusArg) -> *const c_char {
+    status_entry(status)
+        .map_or(c"GTS_UNKNOWN_STATUS", |e| e.1)
+        .as_ptr()
+}
+
+/// A short description of the status, e.g. "input ends inside a unit": a static NUL-terminated
+/// string ("unknown status" for a number that is not a status).
+#[no_mangle]
+pub extern "C" fn gts_status_reason(status: StatusArg) -> *const c_char {
+    status_entry(status)
+        .map_or(c"unknown status", |e| e.2)
+        .as_ptr()
+}

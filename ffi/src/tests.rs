@@ -1,0 +1,1321 @@
+//! Tests of the C API, called from Rust as a C host would call it: pointers checked, every
+//! format through callbacks compared with the core decoder, every chunking, pause, abort, seek,
+//! re-entry, panics, and no allocation.
+//!
+//! Every `unsafe` block here calls the API under test (or reads what it passed to a callback)
+//! with pointers that satisfy the documented contract, unless the test says it breaks it on
+//! purpose in a way the library promises to detect.
+#![allow(clippy::undocumented_unsafe_blocks)]
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+use std::ffi::{c_void, CStr};
+use std::ptr::{null, null_mut};
+
+use gtastream_core::{
+    AnimationInfo, BoneInfo, Decoder, ErrorKind, FileInfo, Flow, IplCar, IplInstance, Keyframes,
+    Options, SectionLine, Visitor, Warning, WarningKind,
+};
+
+use crate::bridge::{format, frame_type, keyframe, warning_kind, STATUSES};
+use crate::*;
+
+#[path = "../tests/fixtures/mod.rs"]
+mod fixtures;
+
+thread_local! {
+    static PANIC_NEXT: Cell<bool> = const { Cell::new(false) };
+    static COUNTING: Cell<bool> = const { Cell::new(false) };
+    static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
+}
+
+/// Panics once if a test asked for it (to test that panics stop at the boundary).
+pub(crate) fn maybe_panic() {
+    if PANIC_NEXT.with(|p| p.replace(false)) {
+        panic!("panic injected by a test");
+    }
+}
+
+/// The system allocator, counting the allocations of a thread while it asks for it.
+struct CountingAllocator;
+
+unsafe impl GlobalAlloc for CountingAllocator {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        if COUNTING.with(Cell::get) {
+            ALLOCATIONS.with(|n| n.set(n.get() + 1));
+        }
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) }
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: CountingAllocator = CountingAllocator;
+
+// ---------------------------------------------------------------------------------------------
+// Events, recorded the same way from the C callbacks and from the core's visitor.
+
+// The fields are compared through `Debug` (below), which the dead-code lint does not count.
+#[allow(dead_code)]
+#[derive(Clone, Debug)]
+enum Ev {
+    File {
+        format: gts_format,
+        name: Option<Vec<u8>>,
+        animations: u32,
+        instances: Option<u32>,
+        cars: Option<u32>,
+    },
+    Animation {
+        index: u32,
+        name: Vec<u8>,
+        bones: u32,
+        frame_data_size: Option<u32>,
+        flags: Option<u32>,
+        duration: Option<f32>,
+    },
+    Bone {
+        index: u32,
+        name: Option<Vec<u8>>,
+        id: Option<i32>,
+        key: Option<u32>,
+        frame_type: gts_frame_type,
+        frames: u32,
+        translation: bool,
+        scale: bool,
+    },
+    /// A bone's keyframes: the stored bytes and the decoded keyframes, each merged across
+    /// batches (batching depends on the chunking).
+    Keys(Vec<u8>, Vec<gts_keyframe>),
+    BoneEnd,
+    AnimationEnd,
+    Instance {
+        position: [f32; 3],
+        rotation: [f32; 4],
+        model_id: i32,
+        interior: u32,
+        lod: i32,
+        model_name: Option<Vec<u8>>,
+        scale: Option<[f32; 3]>,
+    },
+    Car([i32; 8], [f32; 4]),
+    Line(Vec<u8>, Vec<u8>),
+    Warning(gts_warning_kind, u64),
+    End,
+}
+
+/// Events compare by their debug text: decoded values may be NaN (from damaged input), which
+/// must compare equal to the same NaN.
+impl PartialEq for Ev {
+    fn eq(&self, other: &Ev) -> bool {
+        format!("{self:?}") == format!("{other:?}")
+    }
+}
+
+/// Which callback a recorder answers specially.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    File,
+    Animation,
+    Bone,
+    Frames,
+    Raw,
+    BoneEnd,
+    AnimationEnd,
+    Instance,
+    Car,
+    Line,
+    Warning,
+    End,
+}
+
+const KINDS: [Kind; 12] = [
+    Kind::File,
+    Kind::Animation,
+    Kind::Bone,
+    Kind::Frames,
+    Kind::Raw,
+    Kind::BoneEnd,
+    Kind::AnimationEnd,
+    Kind::Instance,
+    Kind::Car,
+    Kind::Line,
+    Kind::Warning,
+    Kind::End,
+];
+
+#[derive(Default)]
+struct Recorder {
+    events: Vec<Ev>,
+    /// Answer `answer` to every event of this kind.
+    special: Option<(Kind, i32)>,
+    /// Calls of each kind.
+    calls: [usize; 12],
+    /// Largest keyframe batch delivered.
+    largest_batch: usize,
+    /// Keyframes announced by the raw callback and not yet delivered decoded.
+    raw_pending: usize,
+    /// A decoder to call back into from a callback, and what those calls returned.
+    reenter: Option<*mut gts_decoder>,
+    reentry: Vec<String>,
+    /// Broken expectations seen inside callbacks (a panic there could not unwind into the
+    /// library: it would abort the test process).
+    problems: Vec<String>,
+}
+
+impl Recorder {
+    fn push(&mut self, ev: Ev) {
+        match (self.events.last_mut(), ev) {
+            (Some(Ev::Keys(bytes, frames)), Ev::Keys(more_bytes, more_frames)) => {
+                bytes.extend(more_bytes);
+                frames.extend(more_frames);
+            }
+            (_, ev) => self.events.push(ev),
+        }
+    }
+
+    fn answering(special: Option<(Kind, i32)>) -> Self {
+        let mut recorder = Recorder::default();
+        recorder.special = special;
+        recorder
+    }
+
+    fn check(&mut self, ok: bool, what: &str) {
+        if !ok {
+            self.problems.push(what.to_string());
+        }
+    }
+
+    /// Forgets the events, for another run with the same callbacks.
+    fn restart(&mut self) {
+        self.events.clear();
+        self.raw_pending = 0;
+    }
+
+    fn answer(&mut self, kind: Kind) -> i32 {
+        self.calls[kind as usize] += 1;
+        if let Some(d) = self.reenter {
+            let mut consumed = 0;
+            unsafe {
+                let feed = gts_decoder_feed(d, [0u8; 4].as_ptr(), 4, &mut consumed);
+                let finish = gts_decoder_finish(d);
+                let reset = gts_decoder_reset(d);
+                let init = gts_decoder_init(d, size_of::<gts_decoder>(), null(), null_mut());
+                let position = gts_decoder_position(d);
+                let error = gts_decoder_error(d);
+                self.reentry.push(format!(
+                    "{feed:?} {finish:?} {reset:?} {init:?} {position} {error:?}"
+                ));
+            }
+        }
+        match self.special {
+            Some((k, answer)) if k == kind => answer,
+            _ => GTS_CONTINUE,
+        }
+    }
+}
+
+impl Drop for Recorder {
+    fn drop(&mut self) {
+        if !std::thread::panicking() {
+            assert!(
+                self.problems.is_empty(),
+                "in callbacks: {:?}",
+                self.problems
+            );
+        }
+    }
+}
+
+fn bytes_of(ptr: *const std::ffi::c_char, len: usize) -> Vec<u8> {
+    if ptr.is_null() {
+        return b"<NULL>".to_vec();
+    }
+    unsafe { std::slice::from_raw_parts(ptr.cast::<u8>(), len) }.to_vec()
+}
+
+fn optional(ptr: *const std::ffi::c_char, len: usize, has: bool) -> Option<Vec<u8>> {
+    match (has, ptr.is_null() && len == 0) {
+        (true, _) => Some(bytes_of(ptr, len)),
+        (false, true) => None,
+        (false, false) => Some(b"<absent but set>".to_vec()),
+    }
+}
+
+fn rec<'a>(user: *mut c_void) -> &'a mut Recorder {
+    unsafe { &mut *user.cast::<Recorder>() }
+}
+
+unsafe extern "C" fn on_file(user: *mut c_void, info: *const gts_file_info) -> i32 {
+    let i = unsafe { &*info };
+    let name = unsafe { CStr::from_ptr(i.format_name) };
+    let r = rec(user);
+    r.check(name.to_bytes().len() == 4, "format name");
+    r.push(Ev::File {
+        format: i.format,
+        name: optional(i.name, i.name_len, i.has_name),
+        animations: i.animation_count,
+        instances: i.has_instance_count.then_some(i.instance_count),
+        cars: i.has_car_count.then_some(i.car_count),
+    });
+    r.answer(Kind::File)
+}
+
+unsafe extern "C" fn on_animation(user: *mut c_void, info: *const gts_animation_info) -> i32 {
+    let i = unsafe { &*info };
+    let r = rec(user);
+    r.push(Ev::Animation {
+        index: i.index,
+        name: bytes_of(i.name, i.name_len),
+        bones: i.bone_count,
+        frame_data_size: i.has_frame_data_size.then_some(i.frame_data_size),
+        flags: i.has_flags.then_some(i.flags),
+        duration: i.has_duration.then_some(i.duration),
+    });
+    r.answer(Kind::Animation)
+}
+
+unsafe extern "C" fn on_bone(user: *mut c_void, info: *const gts_bone_info) -> i32 {
+    let i = unsafe { &*info };
+    let r = rec(user);
+    r.push(Ev::Bone {
+        index: i.index,
+        name: optional(i.name, i.name_len, i.has_name),
+        id: i.has_bone_id.then_some(i.bone_id),
+        key: i.has_bone_key.then_some(i.bone_key),
+        frame_type: i.frame_type,
+        frames: i.frame_count,
+        translation: i.has_translation,
+        scale: i.has_scale,
+    });
+    r.answer(Kind::Bone)
+}
+
+unsafe extern "C" fn on_keyframes(user: *mut c_void, frames: *const gts_keyframe, n: usize) -> i32 {
+    let frames = unsafe { std::slice::from_raw_parts(frames, n) };
+    let r = rec(user);
+    r.check((1..=GTS_KEYFRAME_BATCH).contains(&n), "batch size");
+    r.check(r.raw_pending >= n, "the raw bytes came first");
+    r.raw_pending = r.raw_pending.saturating_sub(n);
+    r.largest_batch = r.largest_batch.max(n);
+    r.push(Ev::Keys(Vec::new(), frames.to_vec()));
+    r.answer(Kind::Frames)
+}
+
+unsafe extern "C" fn on_keyframes_raw(user: *mut c_void, raw: *const gts_raw_keyframes) -> i32 {
+    let raw = unsafe { &*raw };
+    let bytes = unsafe { std::slice::from_raw_parts(raw.bytes, raw.count * raw.frame_size) };
+    let r = rec(user);
+    r.check(raw.count > 0, "empty raw batch");
+    r.check(
+        r.raw_pending == 0,
+        "the previous batch was delivered decoded",
+    );
+    r.raw_pending = raw.count;
+    r.push(Ev::Keys(bytes.to_vec(), Vec::new()));
+    r.answer(Kind::Raw)
+}
+
+unsafe extern "C" fn on_bone_end(user: *mut c_void) -> i32 {
+    let r = rec(user);
+    r.push(Ev::BoneEnd);
+    r.answer(Kind::BoneEnd)
+}
+
+unsafe extern "C" fn on_animation_end(user: *mut c_void) -> i32 {
+    let r = rec(user);
+    r.push(Ev::AnimationEnd);
+    r.answer(Kind::AnimationEnd)
+}
+
+unsafe extern "C" fn on_instance(user: *mut c_void, i: *const gts_ipl_instance) -> i32 {
+    let i = unsafe { &*i };
+    let r = rec(user);
+    r.push(Ev::Instance {
+        position: i.position,
+        rotation: i.rotation,
+        model_id: i.model_id,
+        interior: i.interior,
+        lod: i.lod,
+        model_name: optional(i.model_name, i.model_name_len, i.has_model_name),
+        scale: i.has_scale.then_some(i.scale),
+    });
+    r.answer(Kind::Instance)
+}
+
+unsafe extern "C" fn on_car(user: *mut c_void, c: *const gts_ipl_car) -> i32 {
+    let c = unsafe { &*c };
+    let r = rec(user);
+    r.push(Ev::Car(
+        [
+            c.model_id,
+            c.primary_color,
+            c.secondary_color,
+            c.flags,
+            c.alarm_chance,
+            c.door_lock_chance,
+            c.min_delay,
+            c.max_delay,
+        ],
+        [c.position[0], c.position[1], c.position[2], c.angle],
+    ));
+    r.answer(Kind::Car)
+}
+
+unsafe extern "C" fn on_section_line(user: *mut c_void, line: *const gts_section_line) -> i32 {
+    let l = unsafe { &*line };
+    let r = rec(user);
+    r.push(Ev::Line(
+        bytes_of(l.section, l.section_len),
+        bytes_of(l.text, l.text_len),
+    ));
+    r.answer(Kind::Line)
+}
+
+unsafe extern "C" fn on_warning(user: *mut c_void, w: *const gts_warning) -> i32 {
+    let w = unsafe { &*w };
+    let (name, reason) = unsafe { (CStr::from_ptr(w.name), CStr::from_ptr(w.reason)) };
+    let r = rec(user);
+    r.check(!name.is_empty() && !reason.is_empty(), "warning texts");
+    r.push(Ev::Warning(w.kind, w.offset));
+    r.answer(Kind::Warning)
+}
+
+unsafe extern "C" fn on_end(user: *mut c_void) -> i32 {
+    let r = rec(user);
+    r.push(Ev::End);
+    r.answer(Kind::End)
+}
+
+fn all_callbacks() -> gts_callbacks {
+    let mut cb = crate::storage::NO_CALLBACKS;
+    unsafe { gts_callbacks_init(&mut cb) };
+    cb.on_file = Some(on_file);
+    cb.on_animation = Some(on_animation);
+    cb.on_bone = Some(on_bone);
+    cb.on_keyframes = Some(on_keyframes);
+    cb.on_bone_end = Some(on_bone_end);
+    cb.on_animation_end = Some(on_animation_end);
+    cb.on_instance = Some(on_instance);
+    cb.on_car = Some(on_car);
+    cb.on_warning = Some(on_warning);
+    cb.on_end = Some(on_end);
+    cb.on_keyframes_raw = Some(on_keyframes_raw);
+    cb.on_section_line = Some(on_section_line);
+    cb
+}
+
+/// The core decoder's events, recorded like the C callbacks record them.
+#[derive(Default)]
+struct Expected(Recorder);
+
+impl Visitor for Expected {
+    fn file(&mut self, i: &FileInfo<'_>) -> Flow {
+        self.0.push(Ev::File {
+            format: format(i.format),
+            name: i.name.map(<[u8]>::to_vec),
+            animations: i.animation_count,
+            instances: i.instance_count,
+            cars: i.car_count,
+        });
+        Flow::Continue
+    }
+    fn animation(&mut self, i: &AnimationInfo<'_>) -> Flow {
+        self.0.push(Ev::Animation {
+            index: i.index,
+            name: i.name.to_vec(),
+            bones: i.bone_count,
+            frame_data_size: i.frame_data_size,
+            flags: i.flags,
+            duration: i.duration,
+        });
+        Flow::Continue
+    }
+    fn bone(&mut self, i: &BoneInfo<'_>) -> Flow {
+        self.0.push(Ev::Bone {
+            index: i.index,
+            name: i.name.map(<[u8]>::to_vec),
+            id: i.bone_id,
+            key: i.bone_key,
+            frame_type: frame_type(i.frame_type),
+            frames: i.frame_count,
+            translation: i.has_translation(),
+            scale: i.has_scale(),
+        });
+        Flow::Continue
+    }
+    fn keyframes(&mut self, frames: Keyframes<'_>) -> Flow {
+        self.0.push(Ev::Keys(
+            frames.as_bytes().to_vec(),
+            frames.iter().map(|k| keyframe(&k)).collect(),
+        ));
+        Flow::Continue
+    }
+    fn bone_end(&mut self) -> Flow {
+        self.0.push(Ev::BoneEnd);
+        Flow::Continue
+    }
+    fn animation_end(&mut self) -> Flow {
+        self.0.push(Ev::AnimationEnd);
+        Flow::Continue
+    }
+    fn instance(&mut self, i: &IplInstance<'_>) -> Flow {
+        self.0.push(Ev::Instance {
+            position: i.position,
+            rotation: i.rotation,
+            model_id: i.model_id,
+            interior: i.interior,
+            lod: i.lod,
+            model_name: i.model_name.map(<[u8]>::to_vec),
+            scale: i.scale,
+        });
+        Flow::Continue
+    }
+    fn car(&mut self, c: &IplCar) -> Flow {
+        self.0.push(Ev::Car(
+            [
+                c.model_id,
+                c.primary_color,
+                c.secondary_color,
+                c.flags,
+                c.alarm_chance,
+                c.door_lock_chance,
+                c.min_delay,
+                c.max_delay,
+            ],
+            [c.position[0], c.position[1], c.position[2], c.angle],
+        ));
+        Flow::Continue
+    }
+    fn section_line(&mut self, l: &SectionLine<'_>) -> Flow {
+        self.0
+            .push(Ev::Line(l.section.as_bytes().to_vec(), l.text.to_vec()));
+        Flow::Continue
+    }
+    fn warning(&mut self, w: Warning) -> Flow {
+        self.0.push(Ev::Warning(warning_kind(w.kind).0, w.offset));
+        Flow::Continue
+    }
+    fn end(&mut self) -> Flow {
+        self.0.push(Ev::End);
+        Flow::Continue
+    }
+}
+
+/// What the core decoder reports for `data`: the events and the error, if any.
+fn expected(data: &[u8], seekable: bool) -> (Vec<Ev>, Option<gtastream_core::Error>) {
+    let mut visitor = Expected::default();
+    let mut decoder = Decoder::with_options(Options { can_seek: seekable });
+    let result = decoder.decode_slice(data, &mut visitor);
+    (std::mem::take(&mut visitor.0.events), result.err())
+}
+
+// ---------------------------------------------------------------------------------------------
+// Driving the C API like a host does.
+
+fn new_decoder() -> Box<gts_decoder> {
+    Box::new(gts_decoder {
+        opaque: [0; GTS_DECODER_WORDS],
+    })
+}
+
+fn init(d: &mut gts_decoder, cb: &gts_callbacks, r: &mut Recorder) {
+    let status =
+        unsafe { gts_decoder_init(d, size_of::<gts_decoder>(), cb, (r as *mut Recorder).cast()) };
+    assert_eq!(status, gts_status::GTS_OK);
+}
+
+/// How a run through the C API ended.
+#[derive(Debug, PartialEq)]
+struct Outcome {
+    status: gts_status,
+    offset: u64,
+    pauses: usize,
+    seeks: usize,
+}
+
+/// Decodes `data` through the C API in chunks of `chunk` bytes, following the seek protocol
+/// (feed from `gts_decoder_position`) and resuming after pauses, then finishes.
+///
+/// After a pause the rest of the chunk is fed again even when it is empty: the decoder may
+/// still have work that needs no input (a seek, an event), as the API documents.
+fn run(d: &mut gts_decoder, data: &[u8], chunk: usize) -> Outcome {
+    let (mut at, mut end, mut resume) = (0usize, 0usize, false);
+    let (mut pauses, mut seeks) = (0, 0);
+    let status = loop {
+        if at >= end && !resume {
+            // The chunk is used up: read the next one, or finish at the end of input.
+            if at >= data.len() {
+                break unsafe { gts_decoder_finish(d) };
+            }
+            end = data.len().min(at + chunk);
+        }
+        resume = false;
+        let piece = &data[at..end];
+        let mut consumed = usize::MAX;
+        let status = unsafe { gts_decoder_feed(d, piece.as_ptr(), piece.len(), &mut consumed) };
+        match status {
+            gts_status::GTS_OK => at = end,
+            gts_status::GTS_PAUSED => {
+                pauses += 1;
+                assert!(pauses < 1_000_000);
+                assert!(consumed <= piece.len());
+                at += consumed;
+                resume = true;
+            }
+            // The content is complete; the rest is fed too, so that stale bytes after it are
+            // reported (a warning) whatever the chunking.
+            gts_status::GTS_DONE => at = end,
+            gts_status::GTS_SEEK => {
+                seeks += 1;
+                assert!(seeks < 10_000, "seeks do not end");
+                at = unsafe { gts_decoder_position(d) } as usize;
+                end = at;
+            }
+            error => {
+                assert_eq!(consumed, 0);
+                break error;
+            }
+        }
+    };
+    let offset = unsafe { gts_decoder_error_offset(d) };
+    Outcome {
+        status,
+        offset,
+        pauses,
+        seeks,
+    }
+}
+
+fn decode_via_c(data: &[u8], chunk: usize, r: &mut Recorder) -> Outcome {
+    let mut d = new_decoder();
+    init(&mut d, &all_callbacks(), r);
+    run(&mut d, data, chunk)
+}
+
+/// Compares event lists, showing the first difference rather than both lists whole.
+#[track_caller]
+fn same_events(actual: &[Ev], expected: &[Ev], context: &str) {
+    if actual == expected {
+        return;
+    }
+    let at = actual
+        .iter()
+        .zip(expected)
+        .position(|(a, e)| a != e)
+        .unwrap_or(actual.len().min(expected.len()));
+    let show = |events: &[Ev]| {
+        let text = format!("{:?}", events.get(at));
+        text.chars().take(600).collect::<String>()
+    };
+    panic!(
+        "{context}: events differ at {at} of {} vs {}:\n  got      {}\n  expected {}",
+        actual.len(),
+        expected.len(),
+        show(actual),
+        show(expected)
+    );
+}
+
+fn status_of(error: Option<gtastream_core::Error>) -> (gts_status, u64) {
+    match error {
+        Some(e) => (crate::bridge::error_status(e.kind), e.offset),
+        None => (gts_status::GTS_OK, GTS_NO_OFFSET),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn layout_fits_on_this_target() {
+    assert_eq!(size_of::<gts_decoder>(), 8 * GTS_DECODER_WORDS);
+    assert_eq!(gts_decoder_size(), size_of::<gts_decoder>());
+    assert_eq!(gts_abi_version(), GTS_ABI_VERSION);
+    let version = unsafe { CStr::from_ptr(gts_version()) };
+    assert_eq!(version.to_str().unwrap(), env!("CARGO_PKG_VERSION"));
+    assert_eq!(size_of::<gts_keyframe>(), 44);
+    println!(
+        "pointer width {}: DECODER_SIZE {}, gts_decoder {}, gts_callbacks {}",
+        usize::BITS,
+        gtastream_core::DECODER_SIZE,
+        size_of::<gts_decoder>(),
+        size_of::<gts_callbacks>()
+    );
+}
+
+#[test]
+fn every_format_every_chunking_matches_the_core() {
+    for fixture in fixtures::all() {
+        let (events, error) = expected(&fixture.bytes, true);
+        assert!(error.is_none(), "{}: {error:?}", fixture.name);
+        assert_eq!(events.last(), Some(&Ev::End), "{}", fixture.name);
+        let len = fixture.bytes.len();
+        for chunk in [1, 2, 3, 7, 16, 64, 100, 4096, len] {
+            let mut r = Recorder::default();
+            let outcome = decode_via_c(&fixture.bytes, chunk, &mut r);
+            assert_eq!(
+                outcome.status,
+                gts_status::GTS_OK,
+                "{} by {chunk}",
+                fixture.name
+            );
+            assert_eq!(outcome.offset, GTS_NO_OFFSET);
+            same_events(&r.events, &events, &format!("{} by {chunk}", fixture.name));
+            assert!(r.largest_batch <= GTS_KEYFRAME_BATCH);
+            assert_eq!(r.raw_pending, 0);
+        }
+    }
+}
+
+#[test]
+fn long_bones_come_in_batches_of_at_most_64() {
+    let data = fixtures::anp2();
+    let mut r = Recorder::default();
+    decode_via_c(&data, data.len(), &mut r);
+    assert_eq!(r.largest_batch, GTS_KEYFRAME_BATCH);
+    // The 150 keyframes of the first bone, fed whole, arrive as 64 + 64 + 22.
+    let frames = r.events.iter().find_map(|e| match e {
+        Ev::Keys(_, f) => Some(f.len()),
+        _ => None,
+    });
+    assert_eq!(frames, Some(150));
+    assert_eq!(r.calls[Kind::Frames as usize], 3 + 1);
+}
+
+#[test]
+fn walk_sample_values_through_the_c_structs() {
+    let mut r = Recorder::default();
+    let data = fixtures::walk();
+    assert_eq!(decode_via_c(&data, 4096, &mut r).status, gts_status::GTS_OK);
+    let Ev::File {
+        format,
+        name,
+        animations,
+        ..
+    } = &r.events[0]
+    else {
+        panic!("{:?}", r.events[0])
+    };
+    assert_eq!(*format, gts_format::GTS_FORMAT_ANP3);
+    assert_eq!(name.as_deref(), Some(&b"demo"[..]));
+    assert_eq!(*animations, 3);
+    let bones = r
+        .events
+        .iter()
+        .filter(|e| matches!(e, Ev::Bone { .. }))
+        .count();
+    let frames: usize = r
+        .events
+        .iter()
+        .map(|e| match e {
+            Ev::Keys(_, f) => f.len(),
+            _ => 0,
+        })
+        .sum();
+    assert_eq!((bones, frames), (15, 207));
+    let root = r.events.iter().find_map(|e| match e {
+        Ev::Bone {
+            name: Some(n),
+            id,
+            frame_type,
+            translation,
+            ..
+        } if n == b"Root" => Some((*id, *frame_type, *translation)),
+        _ => None,
+    });
+    assert_eq!(
+        root,
+        Some((
+            Some(0),
+            gts_frame_type::GTS_FRAME_IFP2_PACKED_ROT_TRANS,
+            true
+        ))
+    );
+}
+
+#[test]
+fn null_and_bad_pointers_are_errors_not_crashes() {
+    use gts_status::*;
+    unsafe {
+        gts_callbacks_init(null_mut());
+        assert_eq!(
+            gts_decoder_init(null_mut(), size_of::<gts_decoder>(), null(), null_mut()),
+            GTS_ERR_INVALID_ARGUMENT
+        );
+        let mut consumed = 7;
+        assert_eq!(
+            gts_decoder_feed(null_mut(), b"ANP3".as_ptr(), 4, &mut consumed),
+            GTS_ERR_INVALID_ARGUMENT
+        );
+        assert_eq!(consumed, 0);
+        assert_eq!(gts_decoder_finish(null_mut()), GTS_ERR_INVALID_ARGUMENT);
+        assert_eq!(gts_decoder_reset(null_mut()), GTS_ERR_INVALID_ARGUMENT);
+        assert_eq!(
+            gts_decoder_set_seekable(null_mut(), false),
+            GTS_ERR_INVALID_ARGUMENT
+        );
+        assert_eq!(gts_decoder_position(null()), GTS_NO_OFFSET);
+        assert_eq!(gts_decoder_error(null()), GTS_ERR_INVALID_ARGUMENT);
+        assert_eq!(gts_decoder_error_offset(null()), GTS_NO_OFFSET);
+        assert_eq!(gts_decoder_line(null()), 0);
+        let reason = CStr::from_ptr(gts_decoder_error_reason(null()));
+        assert!(reason.to_str().unwrap().contains("invalid argument"));
+
+        let mut d = new_decoder();
+        let mut r = Recorder::default();
+        init(&mut d, &all_callbacks(), &mut r);
+        // data NULL with bytes to read; data NULL with none is an empty feed.
+        assert_eq!(
+            gts_decoder_feed(&mut *d, null(), 1, &mut consumed),
+            GTS_ERR_INVALID_ARGUMENT
+        );
+        assert_eq!(gts_decoder_feed(&mut *d, null(), 0, &mut consumed), GTS_OK);
+        // More than a slice may hold.
+        assert_eq!(
+            gts_decoder_feed(&mut *d, b"x".as_ptr(), usize::MAX, &mut consumed),
+            GTS_ERR_INVALID_ARGUMENT
+        );
+        // Input or `consumed` inside the decoder's own storage.
+        let inside = (&*d as *const gts_decoder).cast::<u8>();
+        assert_eq!(
+            gts_decoder_feed(&mut *d, inside.add(8), 16, &mut consumed),
+            GTS_ERR_INVALID_ARGUMENT
+        );
+        let inside_consumed = (&mut *d as *mut gts_decoder).cast::<usize>().add(4);
+        assert_eq!(
+            gts_decoder_feed(&mut *d, b"AN".as_ptr(), 2, inside_consumed),
+            GTS_ERR_INVALID_ARGUMENT
+        );
+        // `consumed` may be NULL; the decoder still works after all of the above.
+        assert_eq!(
+            gts_decoder_feed(&mut *d, b"AN".as_ptr(), 2, null_mut()),
+            GTS_OK
+        );
+        assert_eq!(gts_decoder_position(&*d), 2);
+        assert_eq!(gts_decoder_error(&*d), GTS_OK);
+        assert_eq!(
+            CStr::from_ptr(gts_decoder_error_reason(&*d)).to_str(),
+            Ok("ok")
+        );
+
+        // A misaligned decoder.
+        let mut words = vec![0u64; GTS_DECODER_WORDS + 1];
+        let odd = words.as_mut_ptr().cast::<u8>().add(2).cast::<gts_decoder>();
+        assert_eq!(
+            gts_decoder_init(odd, size_of::<gts_decoder>(), null(), null_mut()),
+            GTS_ERR_INVALID_ARGUMENT
+        );
+        assert_eq!(
+            gts_decoder_feed(odd, b"A".as_ptr(), 1, null_mut()),
+            GTS_ERR_INVALID_ARGUMENT
+        );
+    }
+}
+
+#[test]
+fn size_mismatch_and_use_before_init_are_errors() {
+    use gts_status::*;
+    unsafe {
+        let mut d = new_decoder();
+        for size in [
+            0,
+            size_of::<gts_decoder>() - 8,
+            size_of::<gts_decoder>() + 8,
+        ] {
+            assert_eq!(
+                gts_decoder_init(&mut *d, size, null(), null_mut()),
+                GTS_ERR_SIZE_MISMATCH
+            );
+        }
+        // Zeroed storage (as static storage is) and garbage: both "not initialised".
+        for fill in [0u64, 0xA5A5_A5A5_A5A5_A5A5, u64::MAX] {
+            d.opaque = [fill; GTS_DECODER_WORDS];
+            let mut consumed = 1;
+            assert_eq!(
+                gts_decoder_feed(&mut *d, b"ANP3".as_ptr(), 4, &mut consumed),
+                GTS_ERR_NOT_INITIALIZED
+            );
+            assert_eq!(consumed, 0);
+            assert_eq!(gts_decoder_finish(&mut *d), GTS_ERR_NOT_INITIALIZED);
+            assert_eq!(gts_decoder_reset(&mut *d), GTS_ERR_NOT_INITIALIZED);
+            assert_eq!(
+                gts_decoder_set_seekable(&mut *d, true),
+                GTS_ERR_NOT_INITIALIZED
+            );
+            assert_eq!(gts_decoder_error(&*d), GTS_ERR_NOT_INITIALIZED);
+            assert_eq!(gts_decoder_position(&*d), GTS_NO_OFFSET);
+            assert_eq!(gts_decoder_error_offset(&*d), GTS_NO_OFFSET);
+            assert_eq!(gts_decoder_line(&*d), 0);
+        }
+        // NULL callbacks are allowed: every event skipped, the file still checked.
+        assert_eq!(
+            gts_decoder_init(&mut *d, size_of::<gts_decoder>(), null(), null_mut()),
+            GTS_OK
+        );
+        let data = fixtures::walk();
+        assert_eq!(run(&mut d, &data, 333).status, GTS_OK);
+    }
+}
+
+#[test]
+fn pause_from_every_callback_resumes_exactly() {
+    for fixture in fixtures::all() {
+        let (events, _) = expected(&fixture.bytes, true);
+        for kind in KINDS {
+            for chunk in [5, 4096] {
+                let mut r = Recorder::answering(Some((kind, GTS_PAUSE)));
+                let outcome = decode_via_c(&fixture.bytes, chunk, &mut r);
+                assert_eq!(
+                    outcome.status,
+                    gts_status::GTS_OK,
+                    "{} {kind:?}",
+                    fixture.name
+                );
+                same_events(
+                    &r.events,
+                    &events,
+                    &format!("{} {kind:?} by {chunk}", fixture.name),
+                );
+                // Every event of the kind paused, except those of `finish` (no input follows)
+                // and those inside one stored batch of keyframes (they pause once at its end).
+                let calls = r.calls[kind as usize];
+                match kind {
+                    Kind::End => assert_eq!(outcome.pauses, 0),
+                    Kind::Frames => assert!(outcome.pauses <= calls),
+                    Kind::Warning | Kind::Line | Kind::AnimationEnd | Kind::BoneEnd => {
+                        assert!(outcome.pauses >= calls.saturating_sub(1))
+                    }
+                    _ => assert_eq!(outcome.pauses, calls, "{} {kind:?}", fixture.name),
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn abort_from_every_callback_is_a_sticky_error_until_reset() {
+    for fixture in fixtures::all() {
+        let (events, _) = expected(&fixture.bytes, true);
+        for kind in KINDS {
+            let mut r = Recorder::answering(Some((kind, GTS_ABORT)));
+            let mut d = new_decoder();
+            init(&mut d, &all_callbacks(), &mut r);
+            let outcome = run(&mut d, &fixture.bytes, 64);
+            if r.calls[kind as usize] == 0 {
+                assert_eq!(outcome.status, gts_status::GTS_OK);
+                continue;
+            }
+            assert_eq!(
+                outcome.status,
+                gts_status::GTS_ERR_ABORTED,
+                "{} {kind:?}",
+                fixture.name
+            );
+            assert_ne!(outcome.offset, GTS_NO_OFFSET);
+            // Sticky: feed and finish repeat it, and nothing more is reported.
+            let seen = r.events.len();
+            unsafe {
+                let mut consumed = 9;
+                assert_eq!(
+                    gts_decoder_feed(&mut *d, fixture.bytes.as_ptr(), 4, &mut consumed),
+                    gts_status::GTS_ERR_ABORTED
+                );
+                assert_eq!(consumed, 0);
+                assert_eq!(gts_decoder_finish(&mut *d), gts_status::GTS_ERR_ABORTED);
+                assert_eq!(gts_decoder_error(&*d), gts_status::GTS_ERR_ABORTED);
+                assert_eq!(gts_decoder_error_offset(&*d), outcome.offset);
+            }
+            assert_eq!(r.events.len(), seen);
+            // Any other answer than continue or pause aborts too.
+            r.special = Some((kind, 12345));
+            r.restart();
+            assert_eq!(unsafe { gts_decoder_reset(&mut *d) }, gts_status::GTS_OK);
+            assert_eq!(
+                run(&mut d, &fixture.bytes, 64).status,
+                gts_status::GTS_ERR_ABORTED
+            );
+            // After a reset with a callback that continues, the whole file decodes again.
+            r.special = None;
+            r.restart();
+            assert_eq!(unsafe { gts_decoder_reset(&mut *d) }, gts_status::GTS_OK);
+            assert_eq!(unsafe { gts_decoder_error(&*d) }, gts_status::GTS_OK);
+            assert_eq!(run(&mut d, &fixture.bytes, 64).status, gts_status::GTS_OK);
+            same_events(&r.events, &events, "");
+        }
+    }
+}
+
+#[test]
+fn damaged_files_report_the_cores_error_and_offset() {
+    for fixture in fixtures::damaged() {
+        let (events, error) = expected(&fixture.bytes, true);
+        let (status, offset) = status_of(error);
+        for chunk in [1, 13, 4096] {
+            let mut r = Recorder::default();
+            let outcome = decode_via_c(&fixture.bytes, chunk, &mut r);
+            assert_eq!(
+                (outcome.status, outcome.offset),
+                (status, offset),
+                "{}",
+                fixture.name
+            );
+            same_events(&r.events, &events, &format!("{} by {chunk}", fixture.name));
+        }
+    }
+    // The text IPL error names its line.
+    let data = fixtures::bad_ipl_text();
+    let mut d = new_decoder();
+    init(
+        &mut d,
+        &crate::storage::NO_CALLBACKS,
+        &mut Recorder::default(),
+    );
+    assert_eq!(run(&mut d, &data, 10).status, gts_status::GTS_ERR_MALFORMED);
+    assert_eq!(unsafe { gts_decoder_line(&*d) }, 3);
+    let reason = unsafe { CStr::from_ptr(gts_decoder_error_reason(&*d)) };
+    assert_eq!(reason.to_str(), Ok(ErrorKind::Malformed.reason()));
+    // Warnings of a sloppy file arrive with their offsets, and it still decodes.
+    let (events, _) = expected(&fixtures::sloppy_walk(), true);
+    let warnings: Vec<_> = events
+        .iter()
+        .filter_map(|e| match e {
+            Ev::Warning(kind, at) => Some((*kind, *at)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        warnings,
+        [
+            (gts_warning_kind::GTS_WARNING_SIZE_MISMATCH, 4),
+            (gts_warning_kind::GTS_WARNING_TRAILING_DATA, 3000)
+        ]
+    );
+}
+
+#[test]
+fn seek_protocol_and_callers_that_cannot_seek() {
+    for backward in [false, true] {
+        let data = fixtures::stories(backward);
+        let (events, error) = expected(&data, true);
+        assert!(error.is_none());
+        for chunk in [1, 9, 4096, data.len()] {
+            let mut r = Recorder::default();
+            let outcome = decode_via_c(&data, chunk, &mut r);
+            assert_eq!(outcome.status, gts_status::GTS_OK);
+            assert!(outcome.seeks >= 1, "the relocation table lies at the end");
+            same_events(
+                &r.events,
+                &events,
+                &format!("backward {backward} by {chunk}"),
+            );
+        }
+        // Not seekable: the record behind is an error naming its offset.
+        let (events, error) = expected(&data, false);
+        let (status, offset) = status_of(error);
+        assert_eq!(status, gts_status::GTS_ERR_SEEK_REQUIRED);
+        let mut r = Recorder::default();
+        let mut d = new_decoder();
+        init(&mut d, &all_callbacks(), &mut r);
+        assert_eq!(
+            unsafe { gts_decoder_set_seekable(&mut *d, false) },
+            gts_status::GTS_OK
+        );
+        let outcome = run(&mut d, &data, 100);
+        assert_eq!((outcome.status, outcome.offset), (status, offset));
+        assert_eq!(outcome.seeks, 0);
+        same_events(&r.events, &events, "");
+        // The setting survives a reset, and may change only before the first feed.
+        assert_eq!(unsafe { gts_decoder_reset(&mut *d) }, gts_status::GTS_OK);
+        assert_eq!(
+            run(&mut d, &data, 100).status,
+            gts_status::GTS_ERR_SEEK_REQUIRED
+        );
+        assert_eq!(
+            unsafe { gts_decoder_set_seekable(&mut *d, true) },
+            gts_status::GTS_ERR_INVALID_STATE
+        );
+        assert_eq!(unsafe { gts_decoder_reset(&mut *d) }, gts_status::GTS_OK);
+        assert_eq!(
+            unsafe { gts_decoder_set_seekable(&mut *d, true) },
+            gts_status::GTS_OK
+        );
+        assert_eq!(run(&mut d, &data, 100).status, gts_status::GTS_OK);
+    }
+}
+
+#[test]
+fn callbacks_cannot_call_back_into_their_decoder() {
+    let data = fixtures::walk();
+    let (events, _) = expected(&data, true);
+    let mut d = new_decoder();
+    let mut r = Recorder::default();
+    init(&mut d, &all_callbacks(), &mut r);
+    r.reenter = Some(&mut *d);
+    assert_eq!(run(&mut d, &data, 512).status, gts_status::GTS_OK);
+    same_events(&r.events, &events, "the decoder went on undisturbed");
+    assert!(!r.reentry.is_empty());
+    let refused = format!(
+        "{0:?} {0:?} {0:?} {0:?} {1} {0:?}",
+        gts_status::GTS_ERR_REENTRANT,
+        GTS_NO_OFFSET
+    );
+    assert!(
+        r.reentry.iter().all(|s| *s == refused),
+        "{:?}",
+        r.reentry[0]
+    );
+    // A callback may use another decoder.
+    let mut other = new_decoder();
+    let mut r2 = Recorder::default();
+    init(&mut d, &all_callbacks(), &mut r2);
+    init(
+        &mut other,
+        &crate::storage::NO_CALLBACKS,
+        &mut Recorder::default(),
+    );
+    r2.reenter = Some(&mut *other);
+    assert_eq!(run(&mut d, &data, 512).status, gts_status::GTS_OK);
+    assert!(r2.reentry.iter().all(|s| !s.contains("REENTRANT")));
+}
+
+#[test]
+fn a_panic_stops_at_the_boundary_and_marks_the_decoder_failed() {
+    let data = fixtures::walk();
+    let mut d = new_decoder();
+    let mut r = Recorder::default();
+    init(&mut d, &all_callbacks(), &mut r);
+    PANIC_NEXT.with(|p| p.set(true));
+    let mut consumed = 5;
+    let status = unsafe { gts_decoder_feed(&mut *d, data.as_ptr(), data.len(), &mut consumed) };
+    assert_eq!(status, gts_status::GTS_ERR_PANIC);
+    assert_eq!(consumed, 0);
+    unsafe {
+        assert_eq!(gts_decoder_error(&*d), gts_status::GTS_ERR_PANIC);
+        assert_eq!(gts_decoder_error_offset(&*d), 0);
+        assert_eq!(
+            gts_decoder_feed(&mut *d, data.as_ptr(), 4, null_mut()),
+            gts_status::GTS_ERR_PANIC
+        );
+        assert_eq!(gts_decoder_finish(&mut *d), gts_status::GTS_ERR_PANIC);
+        assert_eq!(gts_decoder_reset(&mut *d), gts_status::GTS_OK);
+    }
+    let (events, _) = expected(&data, true);
+    r.restart();
+    assert_eq!(run(&mut d, &data, 4096).status, gts_status::GTS_OK);
+    same_events(&r.events, &events, "");
+}
+
+#[test]
+fn finish_twice_and_feed_after_finish() {
+    let data = fixtures::walk();
+    let mut d = new_decoder();
+    init(
+        &mut d,
+        &crate::storage::NO_CALLBACKS,
+        &mut Recorder::default(),
+    );
+    assert_eq!(run(&mut d, &data, 4096).status, gts_status::GTS_OK);
+    unsafe {
+        assert_eq!(gts_decoder_finish(&mut *d), gts_status::GTS_ERR_FINISHED);
+        assert_eq!(
+            gts_decoder_feed(&mut *d, data.as_ptr(), 1, null_mut()),
+            gts_status::GTS_ERR_FINISHED
+        );
+        // Empty input: finish reports the truncation at offset 0.
+        assert_eq!(gts_decoder_reset(&mut *d), gts_status::GTS_OK);
+        assert_eq!(gts_decoder_finish(&mut *d), gts_status::GTS_ERR_TRUNCATED);
+        assert_eq!(gts_decoder_error_offset(&*d), 0);
+    }
+}
+
+#[test]
+fn a_copied_decoder_goes_on_independently() {
+    let data = fixtures::anpk();
+    let (events, _) = expected(&data, true);
+    let mut r = Recorder::answering(Some((Kind::Bone, GTS_PAUSE)));
+    let mut d = new_decoder();
+    init(&mut d, &all_callbacks(), &mut r);
+    let mut consumed = 0;
+    let status = unsafe { gts_decoder_feed(&mut *d, data.as_ptr(), data.len(), &mut consumed) };
+    assert_eq!(status, gts_status::GTS_PAUSED);
+    let mut copy = new_decoder();
+    copy.opaque = d.opaque;
+    let before = r.events.clone();
+    // Finish the original, then the copy from the same point: the same events twice.
+    r.special = None;
+    assert_eq!(run_from(&mut d, &data, consumed), gts_status::GTS_OK);
+    same_events(&r.events, &events, "");
+    r.events = before;
+    assert_eq!(run_from(&mut copy, &data, consumed), gts_status::GTS_OK);
+    same_events(&r.events, &events, "");
+}
+
+fn run_from(d: &mut gts_decoder, data: &[u8], at: usize) -> gts_status {
+    let mut consumed = 0;
+    let rest = &data[at..];
+    let status = unsafe { gts_decoder_feed(d, rest.as_ptr(), rest.len(), &mut consumed) };
+    assert!(matches!(status, gts_status::GTS_OK | gts_status::GTS_DONE));
+    unsafe { gts_decoder_finish(d) }
+}
+
+#[test]
+fn statuses_have_names_and_the_cores_reasons() {
+    let mut names = std::collections::HashSet::new();
+    for &(status, name, reason) in STATUSES {
+        let n = status as i32;
+        assert_eq!(unsafe { CStr::from_ptr(gts_status_name(n)) }, name);
+        assert_eq!(unsafe { CStr::from_ptr(gts_status_reason(n)) }, reason);
+        assert!(name.to_str().unwrap().starts_with("GTS_"));
+        assert_eq!(format!("{status:?}"), name.to_str().unwrap());
+        assert!(names.insert(name), "{name:?} twice");
+        assert_eq!(n >= 100, name.to_str().unwrap().starts_with("GTS_ERR_"));
+    }
+    for n in [-1, 4, 99, 109, 198, 206, 1000, i32::MIN, i32::MAX] {
+        assert_eq!(
+            unsafe { CStr::from_ptr(gts_status_name(n)) }.to_str(),
+            Ok("GTS_UNKNOWN_STATUS")
+        );
+        assert_eq!(
+            unsafe { CStr::from_ptr(gts_status_reason(n)) }.to_str(),
+            Ok("unknown status")
+        );
+    }
+    use ErrorKind::*;
+    for kind in [
+        BadMagic,
+        Truncated,
+        UnknownFrameType,
+        CountTooLarge,
+        Malformed,
+        SeekRequired,
+        Aborted,
+        Limit,
+        Finished,
+    ] {
+        let status = crate::bridge::error_status(kind);
+        assert_ne!(status, gts_status::GTS_ERR_OTHER, "{kind:?} has a number");
+        let reason = unsafe { CStr::from_ptr(gts_status_reason(status as i32)) };
+        assert_eq!(reason.to_str(), Ok(kind.reason()), "{kind:?}");
+    }
+    use WarningKind::*;
+    for kind in [
+        SizeMismatch,
+        TrailingData,
+        FrameDataSizeMismatch,
+        CompressedFlagClear,
+        UnknownSection,
+        LineOutsideSection,
+        UnclosedSection,
+        UnexpectedTag,
+        TimeBackwards,
+    ] {
+        let (c_kind, name, reason) = warning_kind(kind);
+        assert_ne!(c_kind, gts_warning_kind::GTS_WARNING_OTHER);
+        assert_eq!(name.to_str(), Ok(kind.name()));
+        assert_eq!(reason.to_str(), Ok(kind.reason()));
+    }
+}
+
+/// Callbacks that count and never allocate.
+unsafe extern "C" fn count_frames(user: *mut c_void, _: *const gts_keyframe, n: usize) -> i32 {
+    unsafe { *user.cast::<usize>() += n };
+    GTS_CONTINUE
+}
+
+unsafe extern "C" fn count_raw(user: *mut c_void, raw: *const gts_raw_keyframes) -> i32 {
+    unsafe { *user.cast::<usize>() += (*raw).count };
+    GTS_CONTINUE
+}
+
+#[test]
+fn decoding_through_the_c_api_never_allocates() {
+    for fixture in fixtures::all().into_iter().chain(fixtures::damaged()) {
+        let mut cb = crate::storage::NO_CALLBACKS;
+        cb.on_keyframes = Some(count_frames);
+        cb.on_keyframes_raw = Some(count_raw);
+        let mut frames = 0usize;
+        let mut d = gts_decoder {
+            opaque: [0; GTS_DECODER_WORDS],
+        };
+        ALLOCATIONS.with(|n| n.set(0));
+        COUNTING.with(|c| c.set(true));
+        unsafe {
+            gts_decoder_init(
+                &mut d,
+                size_of::<gts_decoder>(),
+                &cb,
+                (&mut frames as *mut usize).cast(),
+            );
+        }
+        for chunk in [1, 4096] {
+            unsafe { gts_decoder_reset(&mut d) };
+            let mut at = 0;
+            while at < fixture.bytes.len() {
+                let end = fixture.bytes.len().min(at + chunk);
+                let mut consumed = 0;
+                let piece = &fixture.bytes[at..end];
+                let status =
+                    unsafe { gts_decoder_feed(&mut d, piece.as_ptr(), piece.len(), &mut consumed) };
+                match status {
+                    gts_status::GTS_OK => at = end,
+                    gts_status::GTS_SEEK => at = unsafe { gts_decoder_position(&d) } as usize,
+                    _ => break,
+                }
+            }
+            unsafe { gts_decoder_finish(&mut d) };
+        }
+        COUNTING.with(|c| c.set(false));
+        assert_eq!(ALLOCATIONS.with(Cell::get), 0, "{}", fixture.name);
+    }
+}
+
+/// A small deterministic generator for the mutation test.
+struct XorShift(u64);
+
+impl XorShift {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+#[test]
+fn mutated_files_in_random_chunks_never_break_the_boundary() {
+    let mut rng = XorShift(0x9E37_79B9_7F4A_7C15);
+    let fixtures = fixtures::all();
+    for round in 0..400 {
+        let base = &fixtures[round % fixtures.len()].bytes;
+        let mut data = base.clone();
+        for _ in 0..1 + rng.below(6) {
+            let at = rng.below(data.len());
+            match rng.below(4) {
+                0 => data[at] = rng.next() as u8,
+                1 => data[at] ^= 0x80,
+                2 => data.truncate(at.max(1)),
+                _ => {
+                    let end = (at + 4).min(data.len());
+                    data[at..end].fill(0xFF);
+                }
+            }
+        }
+        let (events, error) = expected(&data, true);
+        let (status, offset) = status_of(error);
+        let chunk = 1 + rng.below(300);
+        let mut r = Recorder::default();
+        let outcome = decode_via_c(&data, chunk, &mut r);
+        assert_ne!(outcome.status, gts_status::GTS_ERR_PANIC);
+        assert_eq!(
+            (outcome.status, outcome.offset),
+            (status, offset),
+            "round {round}"
+        );
+        same_events(&r.events, &events, &format!("round {round}"));
+    }
+}

@@ -1,0 +1,686 @@
+//! Builds the C and C++ examples (`c-examples/`, through its Makefile) against the C library
+//! with `-Wall -Wextra -Werror -pedantic` as C99 and C++17, runs them on files of every format
+//! written here, and checks their output against what the Rust decoder reports for the same
+//! files. Three builds: static linking, shared linking, and static linking under
+//! AddressSanitizer and UndefinedBehaviorSanitizer. A C harness linked with the allocator
+//! wrapped proves that the library calls no allocator.
+//!
+//! The library is built first with a nested `cargo build --release -p gtastream-ffi` (for the
+//! target these tests run on: with `--target i686-unknown-linux-gnu` the examples get `-m32`),
+//! because cargo builds no `staticlib`/`cdylib` for a crate's own integration tests.
+//!
+//! Needs `make`, `cc` and `c++` (for `-m32`: gcc-multilib and g++-multilib).
+
+mod fixtures;
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::sync::OnceLock;
+
+use gtastream_core::{
+    AnimationInfo, BoneInfo, Decoder, Error, FileInfo, Flow, IplCar, IplInstance, Keyframes,
+    Options, Package, SectionLine, Status, Visitor, Warning,
+};
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("ffi/ lies in the repository")
+        .to_path_buf()
+}
+
+/// Whether this test (and so the library and the examples) is built for 32-bit x86.
+const M32: bool = cfg!(target_pointer_width = "32");
+
+/// Builds the C library once, for the target this test runs on; returns the directory that
+/// holds `libgtastream.a` and `libgtastream.so`.
+fn library() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let target = env!("GTS_BUILD_TARGET");
+        let cross = target != env!("GTS_BUILD_HOST");
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+        let mut build = Command::new(cargo);
+        build
+            .current_dir(repo())
+            .args(["build", "--release", "--quiet", "-p", "gtastream-ffi"]);
+        if cross {
+            build.args(["--target", target]);
+        }
+        run_ok(&mut build, "cargo build of the C library");
+        let target_dir = std::env::var_os("CARGO_TARGET_DIR")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| repo().join("target"));
+        let dir = if cross {
+            target_dir.join(target).join("release")
+        } else {
+            target_dir.join("release")
+        };
+        for lib in ["libgtastream.a", "libgtastream.so"] {
+            assert!(
+                dir.join(lib).is_file(),
+                "{} is missing",
+                dir.join(lib).display()
+            );
+        }
+        dir
+    })
+}
+
+#[track_caller]
+fn run_ok(command: &mut Command, what: &str) -> Output {
+    let output = command
+        .output()
+        .unwrap_or_else(|e| panic!("{what}: cannot run {command:?}: {e}"));
+    assert!(
+        output.status.success(),
+        "{what} failed ({}):\n{command:?}\nstdout:\n{}\nstderr:\n{}",
+        output.status,
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    output
+}
+
+/// A scratch directory of this test binary, emptied.
+fn scratch(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("c-examples-{}", env!("GTS_BUILD_TARGET")))
+        .join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch directory");
+    dir
+}
+
+/// The test files, written once into a scratch directory.
+fn files() -> &'static [(String, PathBuf, Vec<u8>)] {
+    static FILES: OnceLock<Vec<(String, PathBuf, Vec<u8>)>> = OnceLock::new();
+    FILES.get_or_init(|| {
+        let dir = scratch("files");
+        fixtures::all()
+            .into_iter()
+            .chain(fixtures::damaged())
+            .map(|f| {
+                let path = dir.join(f.name);
+                std::fs::write(&path, &f.bytes).expect("write a test file");
+                (f.name.to_string(), path, f.bytes)
+            })
+            .collect()
+    })
+}
+
+fn file(name: &str) -> &'static (String, PathBuf, Vec<u8>) {
+    files()
+        .iter()
+        .find(|f| f.0 == name)
+        .unwrap_or_else(|| panic!("no file {name}"))
+}
+
+const VALID: [&str; 7] = [
+    "walk.ifp",
+    "floats.ifp",
+    "vc_ped.ifp",
+    "forward.anim",
+    "backward.anim",
+    "sector.ipl",
+    "map.ipl",
+];
+const ANIMATIONS: [&str; 5] = [
+    "walk.ifp",
+    "floats.ifp",
+    "vc_ped.ifp",
+    "forward.anim",
+    "backward.anim",
+];
+const DAMAGED: [&str; 5] = [
+    "truncated.ifp",
+    "bad_type.ifp",
+    "sloppy.ifp",
+    "bad.ipl",
+    "garbage.bin",
+];
+
+/// Builds the examples with the Makefile into a new directory.
+fn build_examples(variant: &str, link: &str, extra: &str) -> PathBuf {
+    let out = scratch(variant);
+    let extra = if M32 {
+        format!("-m32 {extra}")
+    } else {
+        extra.to_string()
+    };
+    run_ok(
+        Command::new("make")
+            .current_dir(repo().join("c-examples"))
+            .arg(format!("OUT={}", out.display()))
+            .arg(format!("LIBDIR={}", library().display()))
+            .arg(format!("LINK={link}"))
+            .arg(format!("EXTRA={extra}"))
+            .arg("--no-print-directory"),
+        &format!("make ({variant})"),
+    );
+    out
+}
+
+/// Runs an example; returns its exit code, stdout and stderr.
+fn run(bin: &Path, program: &str, args: &[&Path], stdin: Option<&Path>) -> (i32, String, String) {
+    let mut command = Command::new(bin.join(program));
+    command.args(args);
+    if let Some(input) = stdin {
+        command.stdin(Stdio::from(std::fs::File::open(input).expect("stdin file")));
+    }
+    // A sanitizer report is an error exit, whatever the program would have returned.
+    command.env("ASAN_OPTIONS", "exitcode=99:abort_on_error=0");
+    command.env(
+        "UBSAN_OPTIONS",
+        "print_stacktrace=1:halt_on_error=1:exitcode=98",
+    );
+    let output = command
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {program}: {e}"));
+    let code = output.status.code().unwrap_or(-1);
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    assert!(
+        !stderr.contains("Sanitizer") && !stderr.contains("runtime error"),
+        "{program} {args:?}: sanitizer report:\n{stderr}"
+    );
+    (code, stdout, stderr)
+}
+
+// ---------------------------------------------------------------------------------------------
+// What the examples should print, from the Rust decoder.
+
+fn decode(data: &[u8], seekable: bool, visitor: &mut impl Visitor) -> Result<(), Error> {
+    Decoder::with_options(Options { can_seek: seekable }).decode_slice(data, visitor)
+}
+
+/// Example 1: counts and warnings.
+#[derive(Default)]
+struct Summary {
+    format: String,
+    name: Option<String>,
+    counts: [usize; 7],
+    warnings: String,
+}
+
+impl Visitor for Summary {
+    fn file(&mut self, info: &FileInfo<'_>) -> Flow {
+        self.format = info.format.name().into();
+        self.name = info.name.map(|n| String::from_utf8_lossy(n).into_owned());
+        Flow::Continue
+    }
+    fn animation(&mut self, _: &AnimationInfo<'_>) -> Flow {
+        self.counts[0] += 1;
+        Flow::Continue
+    }
+    fn bone(&mut self, _: &BoneInfo<'_>) -> Flow {
+        self.counts[1] += 1;
+        Flow::Continue
+    }
+    fn keyframes(&mut self, frames: Keyframes<'_>) -> Flow {
+        self.counts[2] += frames.len();
+        Flow::Continue
+    }
+    fn instance(&mut self, _: &IplInstance<'_>) -> Flow {
+        self.counts[3] += 1;
+        Flow::Continue
+    }
+    fn car(&mut self, _: &IplCar) -> Flow {
+        self.counts[4] += 1;
+        Flow::Continue
+    }
+    fn section_line(&mut self, _: &SectionLine<'_>) -> Flow {
+        self.counts[5] += 1;
+        Flow::Continue
+    }
+    fn warning(&mut self, w: Warning) -> Flow {
+        self.counts[6] += 1;
+        writeln!(
+            self.warnings,
+            "warning: {} at offset {}",
+            w.kind.reason(),
+            w.offset
+        )
+        .unwrap();
+        Flow::Continue
+    }
+}
+
+fn expected_summary(data: &[u8]) -> String {
+    let mut s = Summary::default();
+    decode(data, true, &mut s).expect("a valid file");
+    let mut out = s.warnings.clone();
+    writeln!(out, "format: {}", s.format).unwrap();
+    writeln!(out, "name: {}", s.name.as_deref().unwrap_or("-")).unwrap();
+    let labels = [
+        "animations",
+        "bones",
+        "keyframes",
+        "instances",
+        "cars",
+        "section lines",
+        "warnings",
+    ];
+    for (label, n) in labels.iter().zip(s.counts) {
+        writeln!(out, "{label}: {n}").unwrap();
+    }
+    out
+}
+
+/// Example 2: one line per animation, paused after each, with the position there.
+#[derive(Default)]
+struct PerAnimation {
+    lines: Vec<String>,
+    current: (u32, String, usize, usize),
+}
+
+impl Visitor for PerAnimation {
+    fn animation(&mut self, info: &AnimationInfo<'_>) -> Flow {
+        self.current = (
+            info.index,
+            String::from_utf8_lossy(info.name).into_owned(),
+            0,
+            0,
+        );
+        Flow::Continue
+    }
+    fn bone(&mut self, _: &BoneInfo<'_>) -> Flow {
+        self.current.2 += 1;
+        Flow::Continue
+    }
+    fn keyframes(&mut self, frames: Keyframes<'_>) -> Flow {
+        self.current.3 += frames.len();
+        Flow::Continue
+    }
+    fn animation_end(&mut self) -> Flow {
+        let (index, name, bones, frames) = &self.current;
+        self.lines.push(format!(
+            "animation {index} {name}: {bones} bones, {frames} keyframes; paused at offset "
+        ));
+        Flow::Pause
+    }
+}
+
+fn expected_static_pause(data: &[u8]) -> String {
+    let mut v = PerAnimation::default();
+    let mut decoder = Decoder::new();
+    let mut at = 0;
+    let mut positions = Vec::new();
+    loop {
+        let progress = decoder.feed(&data[at..], &mut v).expect("a valid file");
+        match progress.status {
+            Status::Paused => {
+                at += progress.consumed;
+                positions.push(decoder.position());
+            }
+            Status::Seek(to) => at = to as usize,
+            Status::NeedInput | Status::Done => break,
+        }
+    }
+    decoder.finish(&mut v).expect("a valid file");
+    let mut out = String::from("before init: GTS_ERR_NOT_INITIALIZED\n");
+    for (line, position) in v.lines.iter().zip(&positions) {
+        writeln!(out, "{line}{position}").unwrap();
+    }
+    writeln!(out, "done: {} animations", v.lines.len()).unwrap();
+    out
+}
+
+/// Example 3: warnings, then "ok" or the error, per file.
+#[derive(Default)]
+struct Report {
+    out: String,
+    records: usize,
+}
+
+impl Visitor for Report {
+    fn animation(&mut self, _: &AnimationInfo<'_>) -> Flow {
+        self.records += 1;
+        Flow::Continue
+    }
+    fn instance(&mut self, _: &IplInstance<'_>) -> Flow {
+        self.records += 1;
+        Flow::Continue
+    }
+    fn warning(&mut self, w: Warning) -> Flow {
+        writeln!(
+            self.out,
+            "warning: {}: {} at offset {}",
+            w.kind.name(),
+            w.kind.reason(),
+            w.offset
+        )
+        .unwrap();
+        Flow::Continue
+    }
+}
+
+fn expected_errors(names: &[&str]) -> (String, bool) {
+    let mut out = String::new();
+    let mut failed = false;
+    for name in names {
+        let (_, path, data) = file(name);
+        writeln!(out, "== {}", path.display()).unwrap();
+        let mut report = Report::default();
+        let mut decoder = Decoder::new();
+        let result = decoder.decode_slice(data, &mut report);
+        out.push_str(&report.out);
+        match result {
+            Ok(()) => writeln!(out, "ok: {} records", report.records).unwrap(),
+            Err(e) => {
+                failed = true;
+                let status = format!("GTS_ERR_{}", e.kind.name().to_uppercase());
+                write!(
+                    out,
+                    "error: {status}: {} at offset {}",
+                    e.kind.reason(),
+                    e.offset
+                )
+                .unwrap();
+                if let Some(line) = decoder.line().filter(|&l| l > 0) {
+                    write!(out, " (line {line})").unwrap();
+                }
+                out.push('\n');
+            }
+        }
+    }
+    (out, failed)
+}
+
+/// Example 4: the animation table.
+fn expected_table(data: &[u8]) -> String {
+    let package = Package::parse(data).expect("an animation file");
+    let name = package
+        .name
+        .as_deref()
+        .filter(|n| !n.is_empty())
+        .unwrap_or("-");
+    let mut out = format!(
+        "package {name} ({}): {} animations\n",
+        package.format.name(),
+        package.animations.len()
+    );
+    for a in &package.animations {
+        let length = a.duration.unwrap_or_else(|| {
+            a.bones
+                .iter()
+                .filter_map(|b| b.frames.last())
+                .fold(0.0f32, |end, f| end.max(f.time))
+        });
+        writeln!(out, "{}: {} bones, {length:.4} s", a.name, a.bones.len()).unwrap();
+        for (i, b) in a.bones.iter().enumerate() {
+            match &b.name {
+                Some(name) => write!(out, "  {name}").unwrap(),
+                None => write!(out, "  #{i}").unwrap(),
+            }
+            if let Some(id) = b.bone_id {
+                write!(out, " id {id}").unwrap();
+            }
+            if let Some(key) = b.bone_key {
+                write!(out, " key {key:08x}").unwrap();
+            }
+            write!(out, ": {} keyframes", b.frames.len()).unwrap();
+            if b.frame_type.has_translation() {
+                out.push_str(", translation");
+            }
+            if b.frame_type.has_scale() {
+                out.push_str(", scale");
+            }
+            if let Some(last) = b.frames.last() {
+                let [x, y, z, w] = last.rotation;
+                write!(
+                    out,
+                    ", last at {:.4} s: rotation {x:.4} {y:.4} {z:.4} {w:.4}",
+                    last.time
+                )
+                .unwrap();
+            }
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// Example 5: animations, bones and seeks, read 4 KiB at a time as the C program reads.
+#[derive(Default)]
+struct Trace(String);
+
+impl Visitor for Trace {
+    fn animation(&mut self, info: &AnimationInfo<'_>) -> Flow {
+        write!(
+            self.0,
+            "animation {} {}: {} bones",
+            info.index,
+            String::from_utf8_lossy(info.name),
+            info.bone_count
+        )
+        .unwrap();
+        if let Some(d) = info.duration {
+            write!(self.0, ", {d:.4} s").unwrap();
+        }
+        self.0.push('\n');
+        Flow::Continue
+    }
+    fn bone(&mut self, info: &BoneInfo<'_>) -> Flow {
+        write!(self.0, "  bone {}", info.index).unwrap();
+        if let Some(key) = info.bone_key {
+            write!(self.0, " key {key:08x}").unwrap();
+        }
+        if let Some(id) = info.bone_id {
+            write!(self.0, " id {id}").unwrap();
+        }
+        writeln!(
+            self.0,
+            ": {} keyframes{}",
+            info.frame_count,
+            if info.has_translation() {
+                ", translation"
+            } else {
+                ""
+            }
+        )
+        .unwrap();
+        Flow::Continue
+    }
+    fn end(&mut self) -> Flow {
+        self.0.push_str("end\n");
+        Flow::Continue
+    }
+}
+
+fn expected_trace(data: &[u8]) -> String {
+    let mut trace = Trace::default();
+    let mut decoder = Decoder::new();
+    let (mut position, mut seeks) = (0usize, 0);
+    loop {
+        let chunk = &data[position.min(data.len())..(position + 4096).min(data.len())];
+        if chunk.is_empty() {
+            break;
+        }
+        position += chunk.len();
+        let progress = decoder.feed(chunk, &mut trace).expect("a valid file");
+        if let Status::Seek(to) = progress.status {
+            writeln!(trace.0, "seek to {to}").unwrap();
+            seeks += 1;
+            position = to as usize;
+        }
+    }
+    decoder.finish(&mut trace).expect("a valid file");
+    writeln!(trace.0, "seeks: {seeks}").unwrap();
+    trace.0
+}
+
+// ---------------------------------------------------------------------------------------------
+
+/// Runs every example on every file it is meant for and compares its output.
+fn check_examples(bin: &Path) {
+    for name in VALID {
+        let (_, path, data) = file(name);
+        let (code, out, err) = run(bin, "summary", &[path], None);
+        assert_eq!(code, 0, "summary {name}: {err}");
+        assert_eq!(out, expected_summary(data), "summary {name}");
+
+        let (code, out, err) = run(bin, "static_pause", &[path], None);
+        assert_eq!(code, 0, "static_pause {name}: {err}");
+        assert_eq!(out, expected_static_pause(data), "static_pause {name}");
+    }
+
+    // Standard input cannot seek: fine for front-to-back formats, a clear error for Stories.
+    for name in ["walk.ifp", "map.ipl", "backward.anim"] {
+        let (_, path, data) = file(name);
+        let (code, out, err) = run(bin, "summary", &[Path::new("-")], Some(path));
+        match decode(data, false, &mut Summary::default()) {
+            Ok(()) => {
+                assert_eq!(code, 0, "summary - < {name}: {err}");
+                assert_eq!(out, expected_summary(data));
+            }
+            Err(e) => {
+                assert_eq!(code, 1, "summary - < {name}");
+                let message = format!(
+                    "summary: -: GTS_ERR_SEEK_REQUIRED: {} at offset {}\n",
+                    e.kind.reason(),
+                    e.offset
+                );
+                assert_eq!(err, message);
+            }
+        }
+    }
+
+    // One decoder for many files, damaged ones among them.
+    let names: Vec<&str> = DAMAGED
+        .iter()
+        .chain(&["walk.ifp", "map.ipl"])
+        .copied()
+        .collect();
+    let paths: Vec<&Path> = names.iter().map(|n| file(n).1.as_path()).collect();
+    let (code, out, err) = run(bin, "errors", &paths, None);
+    let (expected, failed) = expected_errors(&names);
+    assert_eq!(out, expected, "errors: {err}");
+    assert_eq!(code, i32::from(failed));
+
+    for name in ANIMATIONS {
+        let (_, path, data) = file(name);
+        let (code, out, err) = run(bin, "anim_table", &[path], None);
+        assert_eq!(code, 0, "anim_table {name}: {err}");
+        assert_eq!(out, expected_table(data), "anim_table {name}");
+    }
+    let (code, out, _) = run(bin, "anim_table", &[&file("sector.ipl").1], None);
+    assert_eq!(
+        (code, out.as_str()),
+        (0, "package - (bnry): 0 animations\n")
+    );
+    let (code, _, err) = run(bin, "anim_table", &[&file("truncated.ifp").1], None);
+    assert_eq!(code, 1);
+    assert!(err.contains("input ends inside a unit at offset"), "{err}");
+
+    for name in ["forward.anim", "backward.anim", "walk.ifp"] {
+        let (_, path, data) = file(name);
+        let (code, out, err) = run(bin, "stories_seek", &[path], None);
+        assert_eq!(code, 0, "stories_seek {name}: {err}");
+        assert_eq!(out, expected_trace(data), "stories_seek {name}");
+    }
+}
+
+#[test]
+fn c_examples_static() {
+    let bin = build_examples("static", "static", "");
+    check_examples(&bin);
+}
+
+#[test]
+fn c_examples_shared() {
+    let bin = build_examples("shared", "shared", "");
+    check_examples(&bin);
+}
+
+#[test]
+fn c_examples_under_sanitizers() {
+    let bin = build_examples(
+        "sanitizers",
+        "static",
+        "-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer",
+    );
+    check_examples(&bin);
+}
+
+#[test]
+fn the_library_calls_no_allocator() {
+    let out = scratch("no-malloc");
+    let program = out.join("no_malloc");
+    let mut cc = Command::new("cc");
+    if M32 {
+        cc.arg("-m32");
+    }
+    let wraps = [
+        "malloc",
+        "calloc",
+        "realloc",
+        "posix_memalign",
+        "aligned_alloc",
+        "memalign",
+    ]
+    .map(|f| format!("-Wl,--wrap={f}"));
+    run_ok(
+        cc.args([
+            "-std=c99",
+            "-Wall",
+            "-Wextra",
+            "-Werror",
+            "-pedantic",
+            "-O1",
+        ])
+        .arg(format!("-I{}", repo().join("include").display()))
+        .arg("-o")
+        .arg(&program)
+        .arg(repo().join("ffi/tests/c/no_malloc.c"))
+        .arg(library().join("libgtastream.a"))
+        .args(wraps)
+        .args(["-lpthread", "-ldl", "-lm"]),
+        "cc no_malloc.c",
+    );
+    let paths: Vec<&Path> = files().iter().map(|f| f.1.as_path()).collect();
+    let (code, out, err) = run(&out, "no_malloc", &paths, None);
+    assert_eq!(code, 0, "allocations:\n{out}{err}");
+    assert_eq!(out.lines().count(), files().len());
+    assert!(out.lines().all(|l| l.ends_with(": 0 allocations")), "{out}");
+}
+
+#[test]
+fn the_header_compiles_as_c99_and_cpp17_on_its_own() {
+    let out = scratch("header");
+    let source = out.join("header_only.c");
+    std::fs::write(
+        &source,
+        "#include \"gtastream.h\"\n#include \"gtastream.h\"\n\
+         int main(void) { gts_decoder d; (void)d; return GTS_DECODER_WORDS == 128 ? 0 : 1; }\n",
+    )
+    .unwrap();
+    for (compiler, std) in [
+        ("cc", "-std=c99"),
+        ("c++", "-std=c++17"),
+        ("cc", "-std=c11"),
+    ] {
+        let mut command = Command::new(compiler);
+        if M32 {
+            command.arg("-m32");
+        }
+        if compiler == "c++" {
+            command.args(["-x", "c++"]);
+        }
+        run_ok(
+            command
+                .args([
+                    std,
+                    "-Wall",
+                    "-Wextra",
+                    "-Werror",
+                    "-pedantic",
+                    "-fsyntax-only",
+                ])
+                .arg(format!("-I{}", repo().join("include").display()))
+                .arg(&source),
+            &format!("{compiler} {std} on the header"),
+        );
+    }
+}
