@@ -212,7 +212,9 @@ impl Decoder {
                     self.drop_carried(stepped.consumed);
                     self.after_event(stepped, at, 0)?;
                 }
-                Want::Goto(target) => return Err(Error::new(ErrorKind::Truncated, target)),
+                Want::Goto(at) | Want::Skip { from: at, .. } => {
+                    return Err(Error::new(ErrorKind::Truncated, at));
+                }
                 _ => return Err(Error::new(ErrorKind::Truncated, self.unit_offset())),
             }
         }
@@ -250,22 +252,8 @@ impl Decoder {
                 },
                 Want::Unit(size) | Want::Peek(size) => (size, size),
                 Want::Records { size, count } => (size, size.saturating_mul(count as usize)),
-                Want::Line(max) => {
-                    // The carry never holds a whole line, so there is room left.
-                    let room = max - self.carry.len();
-                    match rest[..rest.len().min(room)]
-                        .iter()
-                        .position(|&b| b == b'\n')
-                    {
-                        Some(i) => (self.carry.len() + i + 1, self.carry.len() + i + 1),
-                        None if self.carry.len() + rest.len() >= max => {
-                            return Err(Error::new(ErrorKind::Limit, self.unit_offset()));
-                        }
-                        // More than is here: the carry takes it all and waits for input.
-                        None => (self.carry.len() + rest.len() + 1, 0),
-                    }
-                }
-                Want::Skip(bytes) => (1, bytes as usize),
+                Want::Line(max) => self.line_unit(rest, max)?,
+                Want::Skip { left, .. } => (1, left as usize),
             };
             let at = self.unit_offset();
             let stepped = if self.carry.is_empty() && rest.len() >= size {
@@ -297,6 +285,18 @@ impl Decoder {
             if let Some(progress) = self.after_event(stepped, at, input.len() - rest.len())? {
                 return Ok(progress);
             }
+        }
+    }
+
+    /// The next line's size: through its `\n`, which may already be among the carried bytes.
+    /// A size beyond what is here makes the carry take everything and wait for input.
+    fn line_unit(&self, rest: &[u8], max: usize) -> Result<(usize, usize), Error> {
+        let here = self.carry.len() + rest.len();
+        let mut bytes = self.carry.iter().chain(rest).take(max);
+        match bytes.position(|&b| b == b'\n') {
+            Some(i) => Ok((i + 1, i + 1)),
+            None if here >= max => Err(Error::new(ErrorKind::Limit, self.unit_offset())),
+            None => Ok((here + 1, 0)),
         }
     }
 

@@ -63,21 +63,16 @@ impl Package {
     pub fn parse(data: &[u8]) -> Result<Package, Error> {
         let mut builder = Builder {
             package: None,
+            warnings: Vec::new(),
             record_budget: data.len(),
         };
-        let result = Decoder::new().decode_slice(data, &mut builder);
-        match builder.package {
-            Some(package) => result.map(|()| package),
-            // The visitor refused the file: it is not an animation package.
-            None if result.is_err_and(|e| e.kind == ErrorKind::Aborted) => Err(Error {
-                kind: ErrorKind::BadMagic,
-                offset: 0,
-            }),
-            None => Err(result.err().unwrap_or(Error {
-                kind: ErrorKind::Truncated,
-                offset: 0,
-            })),
-        }
+        decode_whole(data, &mut builder, |b| b.package.is_some())?;
+        let mut package = builder.package.ok_or(Error {
+            kind: ErrorKind::Truncated,
+            offset: 0,
+        })?;
+        package.warnings = builder.warnings;
+        Ok(package)
     }
 
     /// The animation of that name, compared case-insensitively as the game does.
@@ -104,9 +99,27 @@ impl Animation {
     }
 }
 
+/// Decodes a whole file for a builder that aborts at the `file` event of a format it does
+/// not collect: that is [`ErrorKind::BadMagic`] at 0. A successful decode saw the file event.
+pub(crate) fn decode_whole<V: Visitor>(
+    data: &[u8],
+    builder: &mut V,
+    accepted: impl Fn(&V) -> bool,
+) -> Result<(), Error> {
+    match Decoder::new().decode_slice(data, builder) {
+        Err(error) if error.kind == ErrorKind::Aborted && !accepted(builder) => Err(Error {
+            kind: ErrorKind::BadMagic,
+            offset: 0,
+        }),
+        result => result,
+    }
+}
+
 /// Collects the events of one file into a [`Package`].
 struct Builder {
     package: Option<Package>,
+    /// Warnings, including those reported before the `file` event.
+    warnings: Vec<Warning>,
     /// Input bytes: no count read from the file may reserve more records than this.
     record_budget: usize,
 }
@@ -170,9 +183,7 @@ impl Visitor for Builder {
     }
 
     fn warning(&mut self, warning: Warning) -> Flow {
-        if let Some(package) = self.package.as_mut() {
-            package.warnings.push(warning);
-        }
+        self.warnings.push(warning);
         Flow::Continue
     }
 }

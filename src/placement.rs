@@ -3,10 +3,9 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use crate::package::latin1;
+use crate::package::{decode_whole, latin1};
 use crate::{
-    Decoder, Error, ErrorKind, FileInfo, Flow, Format, IplCar, IplInstance, SectionLine, Visitor,
-    Warning,
+    Error, ErrorKind, FileInfo, Flow, Format, IplCar, IplInstance, SectionLine, Visitor, Warning,
 };
 
 /// A decoded item placement file, binary or text.
@@ -56,30 +55,33 @@ impl Placement {
     /// Decodes a whole placement file held in memory (an animation file is
     /// [`ErrorKind::BadMagic`] here: see `Package`).
     pub fn parse(data: &[u8]) -> Result<Placement, Error> {
-        let mut builder = Builder(None);
-        let result = Decoder::new().decode_slice(data, &mut builder);
-        match builder.0 {
-            Some(placement) => result.map(|()| placement),
-            None if result.is_err_and(|e| e.kind == ErrorKind::Aborted) => Err(Error {
-                kind: ErrorKind::BadMagic,
-                offset: 0,
-            }),
-            None => Err(result.err().unwrap_or(Error {
-                kind: ErrorKind::Truncated,
-                offset: 0,
-            })),
-        }
+        let mut builder = Builder {
+            placement: None,
+            warnings: Vec::new(),
+        };
+        decode_whole(data, &mut builder, |b| b.placement.is_some())?;
+        let mut placement = builder.placement.ok_or(Error {
+            kind: ErrorKind::Truncated,
+            offset: 0,
+        })?;
+        placement.warnings = builder.warnings;
+        Ok(placement)
     }
 }
 
-struct Builder(Option<Placement>);
+/// Collects the events of one file into a [`Placement`].
+struct Builder {
+    placement: Option<Placement>,
+    /// Warnings, including the binary header's, reported before the `file` event.
+    warnings: Vec<Warning>,
+}
 
 impl Visitor for Builder {
     fn file(&mut self, info: &FileInfo<'_>) -> Flow {
         if info.format.is_animation() {
             return Flow::Abort;
         }
-        self.0 = Some(Placement {
+        self.placement = Some(Placement {
             format: info.format,
             instances: Vec::new(),
             cars: Vec::new(),
@@ -90,7 +92,7 @@ impl Visitor for Builder {
     }
 
     fn instance(&mut self, i: &IplInstance<'_>) -> Flow {
-        if let Some(placement) = &mut self.0 {
+        if let Some(placement) = &mut self.placement {
             placement.instances.push(Instance {
                 position: i.position,
                 rotation: i.rotation,
@@ -105,14 +107,14 @@ impl Visitor for Builder {
     }
 
     fn car(&mut self, car: &IplCar) -> Flow {
-        if let Some(placement) = &mut self.0 {
+        if let Some(placement) = &mut self.placement {
             placement.cars.push(*car);
         }
         Flow::Continue
     }
 
     fn section_line(&mut self, line: &SectionLine<'_>) -> Flow {
-        if let Some(placement) = &mut self.0 {
+        if let Some(placement) = &mut self.placement {
             placement.section_lines.push(RawLine {
                 section: line.section,
                 text: latin1(line.text),
@@ -122,9 +124,7 @@ impl Visitor for Builder {
     }
 
     fn warning(&mut self, warning: Warning) -> Flow {
-        if let Some(placement) = &mut self.0 {
-            placement.warnings.push(warning);
-        }
+        self.warnings.push(warning);
         Flow::Continue
     }
 }

@@ -867,10 +867,8 @@ pub enum Read {
 pub struct StoriesRef {
     /// The units in the order a decoder must read them, and the events between them.
     pub steps: Vec<Read>,
-    /// False if the relocation table ended the offset table early: then it must be read in
-    /// more than one pass (how many is the decoder's choice), so the list of reads is exact
-    /// only up to the second pass.
-    pub exact: bool,
+    /// Whether the relocation table ended the offset table before the other rules did.
+    pub cut_by_relocations: bool,
 }
 
 impl StoriesRef {
@@ -963,7 +961,7 @@ struct Stories<'a> {
     steps: Vec<Read>,
     /// Where the last unit read ends.
     pos: u64,
-    exact: bool,
+    cut_by_relocations: bool,
 }
 
 impl<'a> Stories<'a> {
@@ -1017,15 +1015,22 @@ impl<'a> Stories<'a> {
             let kept = (0..entries)
                 .take_while(|i| listed.contains(&(0x20 + 4 * i)))
                 .count() as u64;
-            if kept < entries {
-                // The first pass showed a gap; finding it takes at least one more.
-                self.exact = false;
+            // The decoder checks the table in windows of 512 positions, one pass over the
+            // relocation table each, up to the window that holds the first gap.
+            const WINDOW: u64 = 512;
+            let passes = if kept < entries {
+                kept / WINDOW + 1
+            } else {
+                entries.div_ceil(WINDOW)
+            };
+            for _ in 1..passes {
                 self.steps.push(Read::Unit {
                     at: reloc_tab,
                     len: 4 * relocs,
                 });
                 self.pos = reloc_tab + 4 * relocs;
             }
+            self.cut_by_relocations = kept < entries;
             entries = kept;
         } else {
             entries = 0;
@@ -1123,7 +1128,7 @@ pub fn stories_reference(data: &[u8]) -> StoriesRef {
         d: data,
         steps: Vec::new(),
         pos: 0,
-        exact: true,
+        cut_by_relocations: false,
     };
     match s.file() {
         Ok(()) => {
@@ -1137,7 +1142,7 @@ pub fn stories_reference(data: &[u8]) -> StoriesRef {
     }
     StoriesRef {
         steps: s.steps,
-        exact: s.exact,
+        cut_by_relocations: s.cut_by_relocations,
     }
 }
 
@@ -1154,6 +1159,7 @@ fn latin1(bytes: &[u8]) -> String {
 #[cfg(feature = "alloc")]
 pub fn package_from_log(log: &[Ev]) -> gtastream::Package {
     let mut package: Option<gtastream::Package> = None;
+    let mut warnings = Vec::new();
     for ev in log {
         let p = package.as_mut();
         match ev {
@@ -1203,17 +1209,16 @@ pub fn package_from_log(log: &[Ev]) -> gtastream::Package {
                 let a = p.unwrap().animations.last_mut().unwrap();
                 a.bones.last_mut().unwrap().frames.push(frame.0);
             }
-            Ev::Warning(kind, offset) => {
-                if let Some(p) = p {
-                    p.warnings.push(gtastream::Warning {
-                        kind: *kind,
-                        offset: *offset,
-                    });
-                }
-            }
+            // Every warning counts, those before the `file` event too.
+            Ev::Warning(kind, offset) => warnings.push(gtastream::Warning {
+                kind: *kind,
+                offset: *offset,
+            }),
             Ev::BoneEnd | Ev::AnimationEnd | Ev::End => {}
             Ev::Error(..) => panic!("the log failed"),
         }
     }
-    package.expect("a file event")
+    let mut package = package.expect("a file event");
+    package.warnings = warnings;
+    package
 }

@@ -19,6 +19,8 @@ const CHUNK_HEADER: usize = 8;
 const BLOCK_HEADER: usize = CHUNK_HEADER + CHUNK_HEADER + 4;
 /// After an animation's name: the `DGAN` and `INFO` headers and the object count.
 const ANIMATION_HEADER: usize = CHUNK_HEADER + CHUNK_HEADER + 4;
+/// Where an animation's skipped INFO fields begin, from its DGAN chunk.
+const SKIPPED_INFO_AT: u64 = ANIMATION_HEADER as u64;
 /// `CPAN` and `ANIM` headers.
 const OBJECT_HEADER: usize = CHUNK_HEADER + CHUNK_HEADER;
 const OBJECT_NAME: usize = 28;
@@ -260,7 +262,10 @@ impl Anpk {
             Stage::PackageName => Want::Unit(self.name_field as usize),
             Stage::NameHeader | Stage::KeyframeHeader => Want::Unit(CHUNK_HEADER),
             Stage::AnimationHeader => Want::Unit(self.name_field as usize + ANIMATION_HEADER),
-            Stage::SkipInfo => Want::Skip(self.info_rest),
+            Stage::SkipInfo => Want::Skip {
+                from: self.animation_at + SKIPPED_INFO_AT,
+                left: self.info_rest,
+            },
             Stage::ObjectHeader => Want::Unit(OBJECT_HEADER),
             Stage::ObjectBody => Want::Unit(self.anim_size as usize),
             Stage::Frames => Want::Records {

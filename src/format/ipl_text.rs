@@ -44,7 +44,7 @@ pub(crate) struct IplText {
     stage: Stage,
     /// The open section, an index into [`SECTIONS`].
     section: Option<u8>,
-    /// Lines read so far: the number of the current line.
+    /// Lines decoded so far.
     line: u32,
 }
 
@@ -139,8 +139,9 @@ impl IplText {
         }
     }
 
+    /// The number (from 1) of the line being decoded, or that failed.
     pub(crate) fn line(&self) -> u32 {
-        self.line
+        self.line + 1
     }
 
     pub(crate) fn want(&self) -> Want {
@@ -181,8 +182,9 @@ impl IplText {
                 }
             }
             Stage::Lines => {
+                let flow = self.line_event(unit.trim_ascii(), at, visitor)?;
                 self.line += 1;
-                self.line_event(unit.trim_ascii(), at, visitor)?
+                flow
             }
             Stage::Done => Flow::Continue,
         };

@@ -37,8 +37,9 @@ pub(crate) enum Want {
     Unit(usize),
     /// One to `count` consecutive records of `size` bytes, as many as the input holds.
     Records { size: usize, count: u32 },
-    /// One to this many bytes to pass over (the step is told how many it got).
-    Skip(u32),
+    /// One to `left` bytes to pass over (the step is told how many it got), of a field that
+    /// starts at `from`: a cut inside it is reported there.
+    Skip { from: u64, left: u32 },
     /// A unit that may be missing at the end of the input: the step may decline it
     /// (consume nothing), and at the end of input it is given the shorter rest.
     Peek(usize),

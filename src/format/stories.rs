@@ -9,8 +9,9 @@
 //! The offset table's length is not stored. It ends at the first zero entry, entry outside
 //! `[0x20, fileEnd)`, position reached by the lowest animation offset, or position that the
 //! relocation table does not list. The last rule needs the relocation table: one pass over it
-//! counts the listed positions in the table found by the other rules; if any is missing, a
-//! binary search (one pass per step) finds where the listed run ends.
+//! marks, in a bitmap of [`WINDOW`] positions, which of the table's positions it lists; the
+//! first unmarked one ends the table. A table longer than the bitmap takes one pass per
+//! [`WINDOW`] entries (files hold a few hundred animations: one pass).
 
 use nom::bytes::complete::take;
 use nom::number::complete::{le_f32, le_i16, le_u16, le_u32, le_u8};
@@ -31,6 +32,9 @@ const BONE_ROW: usize = 12;
 const NAME: usize = 24;
 /// Where `numRelocs` lies, for its error.
 const NUM_RELOCS_AT: u64 = 0x14;
+
+/// Table positions checked against the relocation table per pass.
+const WINDOW: usize = 512;
 
 const FLAG_ROTATION: u16 = 0x01;
 const FLAG_TRANSLATION: u16 = 0x02;
@@ -66,13 +70,11 @@ pub(crate) struct Stories {
     /// Offset table entries accepted so far, and the lowest animation offset among them.
     entries: u32,
     lowest: u32,
-    /// The relocation passes: `listed` must reach `window` for the first `window` entries to
-    /// count; `known` entries are known to, `beyond` are known not to.
-    window: u32,
-    listed: u32,
+    /// The relocation passes: entries from `window_start` on that the relocation table
+    /// lists, one bit each.
+    window_start: u32,
+    listed: [u64; WINDOW / 64],
     relocs_left: u32,
-    known: u32,
-    beyond: u32,
     animation: u32,
     bone_table: u32,
     bone_count: u16,
@@ -165,11 +167,9 @@ impl Stories {
             reloc_count: 0,
             entries: 0,
             lowest: u32::MAX,
-            window: 0,
-            listed: 0,
+            window_start: 0,
+            listed: [0; WINDOW / 64],
             relocs_left: 0,
-            known: 0,
-            beyond: 0,
             animation: 0,
             bone_table: 0,
             bone_count: 0,
@@ -238,15 +238,9 @@ impl Stories {
                 Flow::Continue
             }
             Stage::Relocations => {
-                let end = TABLE_AT + u64::from(self.window) * ENTRY as u64;
-                let in_window =
-                    |e: &u32| (TABLE_AT..end).contains(&u64::from(*e)) && e.is_multiple_of(4);
-                let listed = unit
-                    .chunks_exact(ENTRY)
-                    .map(u32_le)
-                    .filter(in_window)
-                    .count();
-                self.listed += listed as u32;
+                for position in unit.chunks_exact(ENTRY).map(u32_le) {
+                    self.mark_listed(position);
+                }
                 self.relocs_left -= (unit.len() / ENTRY) as u32;
                 if self.relocs_left == 0 {
                     self.stage = self.after_relocation_pass();
@@ -365,40 +359,48 @@ impl Stories {
         }
     }
 
-    /// The table found so far holds `entries`; the relocation table must list them all. The
-    /// first pass tests them all; if some are missing, the search narrows `known..beyond`.
+    /// The table found so far holds `entries`; the relocation table must list each of their
+    /// positions, or the table ends at the first it does not.
     fn start_relocation_passes(&mut self) -> Stage {
         if self.entries == 0 || self.reloc_count == 0 {
             self.entries = 0;
             return Stage::File;
         }
-        self.known = 0;
-        self.beyond = self.entries + 1;
-        self.begin_pass(self.entries)
+        self.begin_pass(0)
     }
 
-    /// Counts, in one pass over the relocation table, how many of the first `window`
-    /// table positions it lists.
-    fn after_relocation_pass(&mut self) -> Stage {
-        // Each position is listed once; more means duplicates, which do not end the table.
-        if self.listed >= self.window {
-            self.known = self.window;
-        } else {
-            self.beyond = self.window;
-        }
-        if self.beyond - self.known <= 1 {
-            self.entries = self.known;
-            return Stage::File;
-        }
-        let window = self.known + (self.beyond - self.known) / 2;
-        self.begin_pass(window)
-    }
-
-    fn begin_pass(&mut self, window: u32) -> Stage {
-        self.window = window;
-        self.listed = 0;
+    fn begin_pass(&mut self, window_start: u32) -> Stage {
+        self.window_start = window_start;
+        self.listed = [0; WINDOW / 64];
         self.relocs_left = self.reloc_count;
         self.goto(self.reloc_at, Stage::Relocations)
+    }
+
+    /// Marks the table entry at `position`, if it lies in this pass's window.
+    fn mark_listed(&mut self, position: u32) {
+        let Some(from_table) = position.checked_sub(TABLE_AT as u32) else {
+            return;
+        };
+        if !from_table.is_multiple_of(ENTRY as u32) {
+            return;
+        }
+        let index = (from_table / ENTRY as u32).wrapping_sub(self.window_start) as usize;
+        if index < WINDOW {
+            self.listed[index / 64] |= 1 << (index % 64);
+        }
+    }
+
+    fn after_relocation_pass(&mut self) -> Stage {
+        let in_window = (self.entries - self.window_start).min(WINDOW as u32) as usize;
+        let unlisted = (0..in_window).find(|&i| self.listed[i / 64] & (1 << (i % 64)) == 0);
+        match unlisted {
+            Some(i) => self.entries = self.window_start + i as u32,
+            None if self.entries - self.window_start > WINDOW as u32 => {
+                return self.begin_pass(self.window_start + WINDOW as u32);
+            }
+            None => {}
+        }
+        Stage::File
     }
 
     fn next_animation(&mut self) -> Stage {
