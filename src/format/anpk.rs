@@ -10,7 +10,7 @@ use nom::number::complete::{le_i32, le_u32};
 use nom::{IResult, Parser};
 
 use super::track::Track;
-use super::{c_name, check_fits, Check, Checks, Stepped, Want, MAX_NAME};
+use super::{c_name, check_fits, parse, Check, Checks, Stepped, Want, MAX_NAME};
 use crate::error::{Error, ErrorKind, Warning, WarningKind};
 use crate::{AnimationInfo, BoneInfo, FileInfo, Flow, Format, FrameType, Visitor};
 
@@ -198,16 +198,6 @@ fn object_body(i: &[u8]) -> IResult<&[u8], ObjectBody<'_>> {
             bone_id,
         },
     ))
-}
-
-fn parse<'a, T>(
-    parser: impl Fn(&'a [u8]) -> IResult<&'a [u8], T>,
-    unit: &'a [u8],
-    at: u64,
-) -> Result<T, Error> {
-    parser(unit)
-        .map(|(_, value)| value)
-        .map_err(|_| Error::new(ErrorKind::Malformed, at))
 }
 
 /// A count read as `i32`: negative is as impossible as too large.

@@ -7,8 +7,8 @@
 use nom::number::complete::{le_f32, le_i32, le_u32};
 use nom::{IResult, Parser};
 
-use super::{check_fits, Check, Checks, Stepped, Want};
-use crate::{Error, ErrorKind, FileInfo, Flow, Format, IplCar, IplInstance, Visitor, WarningKind};
+use super::{check_fits, parse, Check, Checks, Stepped, Want};
+use crate::{Error, FileInfo, Flow, Format, IplCar, IplInstance, Visitor, WarningKind};
 
 const HEADER: usize = 76;
 const INSTANCE: usize = 40;
@@ -133,16 +133,6 @@ fn car(i: &[u8]) -> IResult<&[u8], IplCar> {
             max_delay,
         },
     ))
-}
-
-fn parse<'a, T>(
-    parser: impl Fn(&'a [u8]) -> IResult<&'a [u8], T>,
-    unit: &'a [u8],
-    at: u64,
-) -> Result<T, Error> {
-    parser(unit)
-        .map(|(_, value)| value)
-        .map_err(|_| Error::new(ErrorKind::Malformed, at))
 }
 
 impl Bnry {

@@ -8,7 +8,7 @@ use nom::number::complete::{le_i32, le_u32};
 use nom::{IResult, Parser};
 
 use super::track::Track;
-use super::{c_name, check_fits, Stepped, Want};
+use super::{c_name, check_fits, parse, Stepped, Want};
 use crate::error::{Error, ErrorKind, Warning, WarningKind};
 use crate::{AnimationInfo, BoneInfo, FileInfo, Flow, Format, FrameType, Visitor};
 
@@ -144,18 +144,6 @@ fn bone_header(i: &[u8]) -> IResult<&[u8], BoneHeader<'_>> {
             bone_id,
         },
     ))
-}
-
-/// Runs a parser on a unit of exactly the size it reads. The framing guarantees the size, so
-/// a failure is a bug; it still becomes an error, never a panic.
-fn parse<'a, T>(
-    parser: impl Fn(&'a [u8]) -> IResult<&'a [u8], T>,
-    unit: &'a [u8],
-    at: u64,
-) -> Result<T, Error> {
-    parser(unit)
-        .map(|(_, value)| value)
-        .map_err(|_| Error::new(ErrorKind::Malformed, at))
 }
 
 impl Ifp2 {

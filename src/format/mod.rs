@@ -152,6 +152,18 @@ fn is_text(byte: u8) -> bool {
     matches!(byte, b'\t' | b'\n' | b'\r' | 0x20..=0x7e)
 }
 
+/// Runs a nom parser on a unit of exactly the size it reads. The framing guarantees the size,
+/// so a failure would be a bug; it still becomes an error, never a panic.
+pub(crate) fn parse<'a, T>(
+    parser: impl Fn(&'a [u8]) -> nom::IResult<&'a [u8], T>,
+    unit: &'a [u8],
+    at: u64,
+) -> Result<T, Error> {
+    parser(unit)
+        .map(|(_, value)| value)
+        .map_err(|_| Error::new(ErrorKind::Malformed, at))
+}
+
 /// Fails with `CountTooLarge` (at `unit_at`) unless `count` records of `record_size` bytes,
 /// starting at `from`, fit in a file these formats can address.
 pub(crate) fn check_fits(

@@ -18,7 +18,7 @@ use nom::number::complete::{le_f32, le_i16, le_u16, le_u32, le_u8};
 use nom::{IResult, Parser};
 
 use super::track::Track;
-use super::{c_name, check_fits, Stepped, Want};
+use super::{c_name, check_fits, parse, Stepped, Want};
 use crate::{
     AnimationInfo, BoneInfo, Error, ErrorKind, FileInfo, Flow, Format, FrameType, Visitor,
 };
@@ -140,16 +140,6 @@ fn row(i: &[u8]) -> IResult<&[u8], Row> {
             key,
         },
     ))
-}
-
-fn parse<'a, T>(
-    parser: impl Fn(&'a [u8]) -> IResult<&'a [u8], T>,
-    unit: &'a [u8],
-    at: u64,
-) -> Result<T, Error> {
-    parser(unit)
-        .map(|(_, value)| value)
-        .map_err(|_| Error::new(ErrorKind::Malformed, at))
 }
 
 fn u32_le(bytes: &[u8]) -> u32 {
