@@ -1,0 +1,116 @@
+//! The fuzz targets' checks (`fuzz/src/harness.rs`, included here by path) run on stable over
+//! the seed files, under fixed cuttings, and over every input the fuzzers found a problem with
+//! (minimized), so a regression fails the ordinary test suite, not only a fuzz run.
+#![cfg(feature = "alloc")]
+
+// Shared with the fuzz crate, which uses all of them.
+#[allow(dead_code)]
+#[path = "../fuzz/src/harness.rs"]
+mod harness;
+#[allow(dead_code)]
+#[path = "../fuzz/src/seeds.rs"]
+mod seeds;
+#[allow(dead_code)]
+#[path = "../fuzz/src/stories.rs"]
+mod stories;
+
+use harness::{check_chunking, check_decode, Plan};
+
+/// Cuttings every seed is checked under, besides the seed plans.
+fn plans() -> Vec<Plan> {
+    let mut plans: Vec<Plan> = seeds::plans().into_iter().map(|(_, p)| p).collect();
+    for size in [2, 3, 5, 16, 37] {
+        for can_seek in [true, false] {
+            plans.push(Plan::chunks(size, can_seek));
+        }
+    }
+    plans.push(Plan {
+        sizes: vec![1],
+        pause_mask: 0xFF,
+        abort_at: None,
+        can_seek: true,
+    });
+    plans
+}
+
+#[test]
+fn seeds_pass_the_decode_checks() {
+    for (name, file) in seeds::files() {
+        eprintln!("{name}");
+        check_decode(&file);
+    }
+}
+
+#[test]
+fn seeds_pass_the_chunking_checks() {
+    let plans = plans();
+    for (name, file) in seeds::files() {
+        for plan in &plans {
+            eprintln!("{name} {plan:?}");
+            check_chunking(plan, &file);
+        }
+    }
+}
+
+#[test]
+fn chunking_seed_inputs_parse_back_to_their_plans() {
+    for (name, plan) in seeds::plans() {
+        let mut input = plan.to_prefix();
+        input.extend_from_slice(b"ANP3");
+        let (parsed, data) = Plan::parse(&input).expect(name);
+        assert_eq!((parsed, data), (plan, &b"ANP3"[..]), "{name}");
+    }
+}
+
+/// Every truncation of every seed passes the decode checks too.
+#[test]
+fn truncated_seeds_pass_the_decode_checks() {
+    for (name, file) in seeds::files() {
+        let step = (file.len() / 300).max(1);
+        for cut in (0..file.len()).step_by(step) {
+            eprintln!("{name} cut at {cut}");
+            check_decode(&file[..cut]);
+        }
+    }
+}
+
+// ------------------------------------------------------------------------------------------
+// Minimized inputs the fuzzers found. Each names the src location that was wrong.
+
+/// `decode`: a text `inst` line with fewer than two fields panicked (index out of bounds) in
+/// `src/format/ipl_text.rs`, `instance()`, which read `f[0]` and `f[1]` before checking the
+/// field count. Fixed in d42afcd; now `Malformed` at the line.
+#[test]
+fn regression_text_inst_line_with_too_few_fields() {
+    for input in [&b"inst\n1\nend\n"[..], b"inst\n,,,\nend\n", b"inst\n\t,\n"] {
+        check_decode(input);
+        let error = gtastream::Placement::parse(input).expect_err("malformed");
+        assert_eq!(
+            (error.kind, error.offset),
+            (gtastream::ErrorKind::Malformed, 5)
+        );
+    }
+}
+
+/// `chunking`: a text file whose first line ends inside the 4 bytes sniffed for the magic
+/// lost the line break when the first chunk was shorter than 4 bytes: `src/decoder.rs`,
+/// `run`, the `Want::Line` arm searched only the new input for `\n`, not the carried bytes,
+/// so the first two lines were read as one (`"#\ninst\n…"` lost its section). Fixed in
+/// abded12 (`line_unit`).
+#[test]
+fn regression_text_line_break_inside_the_sniffed_bytes() {
+    let inputs: [&[u8]; 4] = [
+        b"=in\nn",
+        b"ab\ncd",
+        b"#\ninst\n1, m, 0, 1, 2, 3, 0, 0, 0, 1, -1\nend\n",
+        b"\n\n\n\n\x02\0\x01",
+    ];
+    for input in inputs {
+        for size in [1, 2, 3] {
+            check_chunking(&Plan::chunks(size, true), input);
+        }
+        check_decode(input);
+    }
+    let placement = gtastream::Placement::parse(inputs[2]).expect("decodes");
+    assert_eq!(placement.instances.len(), 1);
+}
