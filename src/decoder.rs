@@ -71,7 +71,8 @@ enum State {
 ///
 /// Feed it the file in chunks of any size; it parses every unit that lies whole in a chunk in
 /// place, and copies only a unit split between two chunks into a small carry buffer. It never
-/// allocates, and the events are the same however the input is cut.
+/// allocates, and the events are the same however the same bytes are cut (keyframe batches
+/// aside, which follow the cuts; a warning about trailing data needs the trailing bytes fed).
 ///
 /// ```
 /// use gtastream::{Decoder, Status, Visitor};
@@ -170,8 +171,10 @@ impl Decoder {
     }
 
     /// Ends the input: runs the steps that need no more bytes, then reports `end`.
-    /// A unit cut short is a [`ErrorKind::Truncated`] error at its offset. Since no input follows,
-    /// a pause requested here is not honoured.
+    /// A unit cut short is a [`ErrorKind::Truncated`] error at its offset; a record behind the
+    /// position that a `feed` would have asked to seek to is [`ErrorKind::SeekRequired`] (after
+    /// [`Status::Paused`], feed the rest, even empty, before finishing). Since no input
+    /// follows, a pause requested here is not honoured.
     pub fn finish<V: Visitor>(&mut self, visitor: &mut V) -> Result<(), Error> {
         self.check_running()?;
         let result = self.finish_input(visitor);
@@ -211,6 +214,10 @@ impl Decoder {
                     let stepped = self.machine.step(&self.carry, at, visitor)?;
                     self.drop_carried(stepped.consumed);
                     self.after_event(stepped, at, 0)?;
+                }
+                // The input ended where a record behind it was due: the caller did not seek.
+                Want::Goto(target) if target < self.unit_offset() => {
+                    return Err(Error::new(ErrorKind::SeekRequired, target));
                 }
                 Want::Goto(at) | Want::Skip { from: at, .. } => {
                     return Err(Error::new(ErrorKind::Truncated, at));

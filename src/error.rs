@@ -18,7 +18,8 @@ pub enum ErrorKind {
     /// A field holds a value the format forbids.
     Malformed,
     /// A unit lies behind the current position, and the caller said it cannot seek
-    /// ([`Options::can_seek`](crate::Options::can_seek)); the offset is the unit's.
+    /// ([`Options::can_seek`](crate::Options::can_seek)), or ended the input (`finish`)
+    /// where `feed` would have asked for a seek; the offset is the unit's.
     SeekRequired,
     /// A visitor returned [`Flow::Abort`](crate::Flow::Abort).
     Aborted,

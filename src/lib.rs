@@ -38,6 +38,7 @@ pub use event::{
     AnimationInfo, BoneInfo, FileInfo, Flow, Format, IplCar, IplInstance, SectionLine, Visitor,
 };
 pub use format::ipl_text::MAX_LINE;
+pub use format::track::MAX_BATCH;
 pub use format::MAX_NAME;
 pub use keyframe::{FrameType, Keyframe, KeyframeIter, Keyframes, RawFrame};
 #[cfg(feature = "alloc")]

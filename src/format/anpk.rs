@@ -258,10 +258,7 @@ impl Anpk {
             },
             Stage::ObjectHeader => Want::Unit(OBJECT_HEADER),
             Stage::ObjectBody => Want::Unit(self.anim_size as usize),
-            Stage::Frames => Want::Records {
-                size: self.track.frame_type.size(),
-                count: self.track.left,
-            },
+            Stage::Frames => self.track.want(),
             Stage::EmptyKeyframes => Want::Peek(CHUNK_HEADER),
             Stage::CheckObjectSize
             | Stage::BoneEnd

@@ -170,10 +170,7 @@ impl Ifp2 {
             Stage::FileHeader => Want::Unit(FILE_HEADER_SIZE),
             Stage::AnimationHeader => Want::Unit(self.version.animation_header_size()),
             Stage::BoneHeader => Want::Unit(BONE_HEADER_SIZE),
-            Stage::Frames => Want::Records {
-                size: self.track.frame_type.size(),
-                count: self.track.left,
-            },
+            Stage::Frames => self.track.want(),
             Stage::BoneEnd
             | Stage::CheckFrameDataSize
             | Stage::CheckFlags

@@ -9,7 +9,7 @@ pub(crate) mod bnry;
 pub(crate) mod ifp2;
 pub(crate) mod ipl_text;
 pub(crate) mod stories;
-mod track;
+pub(crate) mod track;
 
 use crate::error::{Error, ErrorKind, Warning, WarningKind};
 use crate::event::{Flow, Visitor};

@@ -178,10 +178,7 @@ impl Stories {
             },
             Stage::Record => Want::Unit(RECORD),
             Stage::Row => Want::Unit(BONE_ROW),
-            Stage::Frames => Want::Records {
-                size: self.track.frame_type.size(),
-                count: self.track.left,
-            },
+            Stage::Frames => self.track.want(),
             Stage::File | Stage::BoneEnd | Stage::AnimationEnd | Stage::End => Want::Unit(0),
             Stage::Goto => Want::Goto(self.target),
             Stage::Done => Want::Done,

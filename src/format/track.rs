@@ -1,10 +1,13 @@
 //! The keyframes of one bone, shared by every animation format: whole records delivered in
 //! batches, with the one warning that needs to look inside them (time going backwards).
 
-use super::Stepped;
+use super::{Stepped, Want};
 use crate::error::{Warning, WarningKind};
 use crate::event::Visitor;
 use crate::keyframe::{stored_time, FrameType, Keyframes};
+
+/// Most keyframes delivered in one batch.
+pub const MAX_BATCH: usize = 64;
 
 #[derive(Clone, Debug)]
 pub(crate) struct Track {
@@ -26,6 +29,15 @@ impl Track {
             clock: 0.0,
             last_time: f32::NEG_INFINITY,
             time_warned: false,
+        }
+    }
+
+    /// The next batch: the bone's remaining keyframes, at most [`MAX_BATCH`] (so that a pause
+    /// requested during a batch is never far from exact, and C hosts get it whole).
+    pub(crate) fn want(&self) -> Want {
+        Want::Records {
+            size: self.frame_type.size(),
+            count: self.left.min(MAX_BATCH as u32),
         }
     }
 
