@@ -1,5 +1,5 @@
 //! Writes the seed corpora: `cargo run --example seeds -- DIR` makes `DIR/decode/` and
-//! `DIR/chunking/` (CI uses `fuzz/corpus`, which git ignores: corpora are not committed).
+//! `DIR/chunking/` (CI uses `fuzz/corpus/ci`; git ignores `fuzz/corpus`: corpora are not committed).
 
 use std::path::PathBuf;
 
