@@ -389,8 +389,11 @@ fn run(
             let progress = match decoder.feed(piece, recorder) {
                 Ok(progress) => progress,
                 Err(error) => {
-                    // What the decoder got through before it failed.
-                    work.consumed += decoder.position().saturating_sub(from);
+                    // What the decoder got through before it failed: at least up to the unit
+                    // that failed, when that lies in this piece.
+                    let end = from + piece.len() as u64;
+                    let failed_at = error.offset.clamp(from, end);
+                    work.consumed += decoder.position().clamp(from, end).max(failed_at) - from;
                     return Err(error);
                 }
             };

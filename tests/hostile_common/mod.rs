@@ -244,7 +244,11 @@ fn drive(
             let progress = match decoder.feed(piece, log) {
                 Ok(progress) => progress,
                 Err(error) => {
-                    work.consumed += decoder.position() - from;
+                    // What the decoder got through before it failed: at least up to the unit
+                    // that failed, when that lies in this piece.
+                    let end = from + piece.len() as u64;
+                    let failed_at = error.offset.clamp(from, end);
+                    work.consumed += decoder.position().clamp(from, end).max(failed_at) - from;
                     let seeking_format = log
                         .lines
                         .first()
