@@ -1,212 +1,64 @@
-//! Decoding throughput of the push decoder.
+//! Decoding throughput of the push decoder, for every format, whole and in chunks.
 //!
-//! The input is an ANP3 package built in code (`gtastream::encode::ifp2` of a procedurally made
-//! [`Package`]): many animations of ~30 bones with 30–60 packed keyframes each, the root bone and
-//! some others with translations (type 4), the rest rotation only (type 3), as in `ped.ifp`.
+//! The inputs are made in code by `benches/inputs/mod.rs` (deterministic, seeded): an `ANP3`
+//! package like `ped.ifp` (animations of 26–34 bones with 30–60 packed keyframes, the root and
+//! ~15 % of the bones with translations: types 3 and 4), an `ANPK` package (`KR00`, `KRT0`), a
+//! Stories `.anim` file (half floats, one seek per bone), a binary `bnry` and a text placement
+//! file.
 //!
-//! Groups:
-//! - `decode_16mib`: the ~16 MiB file through [`Decoder::feed`], whole and cut into chunks of
-//!   64 B, 4 KiB and 64 KiB, with a visitor that sums every keyframe component; the framing cost
-//!   alone (a visitor that only counts [`Keyframes::len`]); and [`Package::parse`]. Two
-//!   references for the keyframe decoding: the packed integers through [`Keyframes::raw`], and
-//!   the same sums computed by hand from [`Keyframes::as_bytes`] (what `iter` could reach).
-//! - `decode_1mib`: a ~1 MiB file, whole and fed one byte at a time (every unit goes through the
-//!   carry buffer), so the two can be compared directly.
-//!
-//! Every group reports bytes per second; the sizes and keyframe counts are printed first, so the
-//! time per keyframe is the reported time divided by the printed keyframe count.
+//! Groups (each reports bytes per second; sizes and item counts are printed first, so the time
+//! per keyframe is the reported time divided by the printed count):
+//! - `anp3_16mib`: a ~16 MiB ANP3 file through [`Decoder::feed`], whole and cut into chunks of
+//!   64 B, 4 KiB and 64 KiB, with a visitor that sums every component of every decoded keyframe
+//!   (`sum`, through [`Keyframes::iter`], whose decoding inlines into the visitor's loop); the
+//!   same sums decoded by hand from [`Keyframes::as_bytes`] (`sum_as_bytes`: what `iter` could
+//!   reach); the packed integers through [`Keyframes::raw`]; the framing cost alone (`count`,
+//!   a visitor that only adds [`Keyframes::len`]); and [`Package::parse`].
+//! - `anp3_1mib`: a ~1 MiB ANP3 file, whole and fed one byte at a time (every unit goes through
+//!   the carry buffer).
+//! - `anpk_4mib`, `stories_1mib`, `ipl_binary_4mib`, `ipl_text_4mib`: whole and in chunks of
+//!   64 B, 4 KiB and 64 KiB, with a visitor that sums what it gets. (Stories files need seeks:
+//!   the chunked runs feed from each offset the decoder asks for, as a file reader would.)
 //!
 //! The benchmark needs the `alloc` feature (for the encoder): `cargo bench --features alloc`.
-//! The default run is kept short (10 samples, a few seconds per benchmark). For steadier numbers:
-//! `cargo bench --features alloc --bench decode -- --sample-size 50 --measurement-time 10`.
+//! The default run takes about three minutes on two cores (10 samples, 2 s per benchmark). For
+//! steadier numbers: `cargo bench --features alloc --bench decode -- --sample-size 50
+//! --measurement-time 10`. The C benchmark (`c-examples/bench/`, see PERFORMANCE.md) compares
+//! the C API with a hand-written C loop.
+
+mod inputs;
 
 use std::hint::black_box;
 use std::time::Duration;
 
+use criterion::measurement::WallTime;
 use criterion::{
-    criterion_group, criterion_main, BenchmarkId, Criterion, SamplingMode, Throughput,
+    criterion_group, criterion_main, BenchmarkGroup, BenchmarkId, Criterion, SamplingMode,
+    Throughput,
 };
 use gtastream::{
-    Animation, Bone, Decoder, Flow, Format, FrameType, Keyframe, Keyframes, Package, Visitor,
+    Decoder, Flow, IplCar, IplInstance, Keyframes, Package, SectionLine, Status, Visitor,
     DECODER_SIZE,
 };
 
+use inputs::Input;
+
 const LARGE: usize = 16 << 20;
+const MEDIUM: usize = 4 << 20;
 const SMALL: usize = 1 << 20;
-
-/// Bone names and ids of a San Andreas ped skeleton; about a quarter of stock bones store −1.
-const SKELETON: &[(&str, i32)] = &[
-    ("Root", 0),
-    ("Pelvis", 1),
-    ("Spine", 2),
-    ("Spine1", 3),
-    ("Neck", 4),
-    ("Head", 5),
-    ("Jaw", 8),
-    ("L Brow", 6),
-    ("R Brow", 7),
-    ("Bip01 L Clavicle", 31),
-    ("L UpperArm", 32),
-    ("L ForeArm", 33),
-    ("L Hand", 34),
-    ("L Finger", 35),
-    ("L Finger01", 36),
-    ("Bip01 R Clavicle", 21),
-    ("R UpperArm", 22),
-    ("R ForeArm", 23),
-    ("R Hand", 24),
-    ("R Finger", 25),
-    ("R Finger01", 26),
-    ("L Thigh", 41),
-    ("L Calf", 42),
-    ("L Foot", 43),
-    ("L Toe0", 2000),
-    ("R Thigh", 51),
-    ("R Calf", 52),
-    ("R Foot", 53),
-    ("R Toe0", 2001),
-    ("L breast", 302),
-    ("R breast", 301),
-    ("Belly", 201),
-    ("Tail", -1),
-    ("Extra", -1),
-];
-
-/// A small deterministic generator (SplitMix64), so every run decodes the same bytes.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in `lo..=hi`.
-    fn range(&mut self, lo: i32, hi: i32) -> i32 {
-        let span = (hi - lo + 1) as u64;
-        lo + (self.next() % span) as i32
-    }
-
-    /// True with probability `percent` / 100.
-    fn chance(&mut self, percent: u64) -> bool {
-        self.next() % 100 < percent
-    }
-}
-
-/// Keyframes whose values are exact multiples of the packed units, so the encoder stores them
-/// without loss and the decoder sees realistic integers.
-fn bone(rng: &mut Rng, name: &str, bone_id: i32, frame_type: FrameType) -> Bone {
-    let count = rng.range(30, 60);
-    let mut tick = 0;
-    let frames = (0..count)
-        .map(|_| {
-            let frame = Keyframe {
-                time: tick as f32 / 60.0,
-                rotation: [0; 4].map(|_| rng.range(-4096, 4096) as f32 / 4096.0),
-                translation: if frame_type.has_translation() {
-                    [0; 3].map(|_| rng.range(-2048, 2048) as f32 / 1024.0)
-                } else {
-                    [0.0; 3]
-                },
-                scale: [0.0; 3],
-            };
-            tick += rng.range(1, 4);
-            frame
-        })
-        .collect();
-    Bone {
-        name: Some(name.into()),
-        bone_id: Some(bone_id),
-        bone_key: None,
-        frame_type,
-        frames,
-    }
-}
-
-fn animation(rng: &mut Rng, index: usize) -> Animation {
-    let bone_count = rng.range(26, SKELETON.len() as i32) as usize;
-    let bones = SKELETON[..bone_count]
-        .iter()
-        .enumerate()
-        .map(|(i, &(name, id))| {
-            let translated = i == 0 || rng.chance(15);
-            let frame_type = if translated {
-                FrameType::Ifp2PackedRotTrans
-            } else {
-                FrameType::Ifp2PackedRot
-            };
-            let id = if rng.chance(25) { -1 } else { id };
-            bone(rng, name, id, frame_type)
-        })
-        .collect();
-    Animation {
-        name: format!("bench_anim_{index:05}"),
-        frame_data_size: None,
-        flags: None,
-        duration: None,
-        bones,
-    }
-}
-
-/// Bytes `animation` takes in an ANP3 file.
-fn encoded_size(animation: &Animation) -> usize {
-    36 + animation
-        .bones
-        .iter()
-        .map(|b| 36 + b.frames.len() * b.frame_type.size())
-        .sum::<usize>()
-}
-
-/// An ANP3 file of at least `target` bytes, and its keyframe count.
-fn package_file(target: usize, seed: u64) -> (Vec<u8>, u64) {
-    let mut rng = Rng(seed);
-    let mut animations = Vec::new();
-    let mut size = 36;
-    while size < target {
-        let animation = animation(&mut rng, animations.len());
-        size += encoded_size(&animation);
-        animations.push(animation);
-    }
-    let keyframes = animations
-        .iter()
-        .flat_map(|a| &a.bones)
-        .map(|b| b.frames.len() as u64)
-        .sum();
-    let package = Package {
-        format: Format::Anp3,
-        name: Some("bench".into()),
-        animations,
-        warnings: Vec::new(),
-    };
-    let file = gtastream::encode::ifp2(&package).expect("benchmark package encodes");
-    assert_eq!(file.len(), size);
-    let bones: usize = package.animations.iter().map(|a| a.bones.len()).sum();
-    eprintln!(
-        "input: {} bytes ({:.2} MiB), {} animations, {} bones, {} keyframes; DECODER_SIZE = {} bytes",
-        file.len(),
-        file.len() as f64 / (1 << 20) as f64,
-        package.animations.len(),
-        bones,
-        keyframes,
-        DECODER_SIZE,
-    );
-    (file, keyframes)
-}
+const CHUNKS: [usize; 3] = [64, 4 << 10, 64 << 10];
 
 /// Sums every component of every keyframe, one accumulator per component so that the additions
-/// do not form a single dependency chain.
+/// do not form a single dependency chain; and every instance and car field of placements.
 #[derive(Default)]
 struct Sum {
     lanes: [f32; 11],
-    frames: u64,
+    items: u64,
 }
 
 impl Visitor for Sum {
     fn keyframes(&mut self, frames: Keyframes<'_>) -> Flow {
-        self.frames += frames.len() as u64;
+        self.items += frames.len() as u64;
         for frame in frames.iter() {
             let [qx, qy, qz, qw] = frame.rotation;
             let [tx, ty, tz] = frame.translation;
@@ -224,6 +76,40 @@ impl Visitor for Sum {
             l[9] += sy;
             l[10] += sz;
         }
+        Flow::Continue
+    }
+
+    fn instance(&mut self, instance: &IplInstance<'_>) -> Flow {
+        self.items += 1;
+        let l = &mut self.lanes;
+        for (lane, value) in l
+            .iter_mut()
+            .zip(instance.position.iter().chain(&instance.rotation))
+        {
+            *lane += value;
+        }
+        l[7] += instance.model_id as f32;
+        l[8] += instance.lod as f32;
+        l[9] += instance.interior as f32;
+        l[10] += instance.model_name.map_or(0, <[u8]>::len) as f32;
+        Flow::Continue
+    }
+
+    fn car(&mut self, car: &IplCar) -> Flow {
+        self.items += 1;
+        let l = &mut self.lanes;
+        for (lane, value) in l.iter_mut().zip(&car.position) {
+            *lane += value;
+        }
+        l[3] += car.angle;
+        l[4] += (car.model_id + car.primary_color + car.secondary_color) as f32;
+        l[5] += (car.flags + car.alarm_chance + car.door_lock_chance) as f32;
+        l[6] += (car.min_delay + car.max_delay) as f32;
+        Flow::Continue
+    }
+
+    fn section_line(&mut self, line: &SectionLine<'_>) -> Flow {
+        self.lanes[10] += line.text.len() as f32;
         Flow::Continue
     }
 }
@@ -258,7 +144,7 @@ impl Visitor for SumRaw {
 }
 
 /// A reference point for [`Keyframes::iter`]: the same sums as [`Sum`], decoded here straight
-/// from [`Keyframes::as_bytes`] (packed types only, which is all the benchmark input holds).
+/// from [`Keyframes::as_bytes`] (packed types only, which is all the ANP3 input holds).
 #[derive(Default)]
 struct SumBytes {
     lanes: [f32; 11],
@@ -302,14 +188,19 @@ impl Visitor for Count {
     }
 }
 
-/// Feeds `data` in chunks of `chunk` bytes, then finishes.
+/// Feeds `data` in chunks of `chunk` bytes, following seeks (Stories), then finishes.
 fn decode<V: Visitor>(data: &[u8], chunk: usize, visitor: &mut V) {
     let mut decoder = Decoder::new();
-    for piece in data.chunks(chunk) {
+    let mut at = 0;
+    while at < data.len() {
+        let piece = &data[at..data.len().min(at + chunk)];
         let progress = decoder
             .feed(piece, &mut *visitor)
             .expect("benchmark input decodes");
-        debug_assert_eq!(progress.consumed, piece.len());
+        at = match progress.status {
+            Status::Seek(to) => to as usize,
+            _ => at + piece.len(),
+        };
     }
     decoder
         .finish(visitor)
@@ -347,56 +238,91 @@ fn chunk_label(chunk: usize) -> String {
     }
 }
 
-fn large(c: &mut Criterion) {
-    let (file, keyframes) = package_file(LARGE, 0x6774_6173_7472_6561);
-    // The work measured is the work wanted: every frame seen, whatever the chunking.
-    assert_eq!(sum(&file, 64).frames, keyframes);
-    assert_eq!(count(&file, file.len()), keyframes);
-    assert_eq!(sum_bytes(&file), sum(&file, file.len()).lanes);
+fn describe(what: &str, input: &Input) {
+    eprintln!(
+        "{what}: {} bytes ({:.2} MiB), {} items; DECODER_SIZE = {DECODER_SIZE} bytes",
+        input.bytes.len(),
+        input.bytes.len() as f64 / (1 << 20) as f64,
+        input.items,
+    );
+}
 
-    let mut group = c.benchmark_group("decode_16mib");
+fn new_group<'a>(c: &'a mut Criterion, name: &str, input: &Input) -> BenchmarkGroup<'a, WallTime> {
+    let mut group = c.benchmark_group(name);
     group
-        .throughput(Throughput::Bytes(file.len() as u64))
+        .throughput(Throughput::Bytes(input.bytes.len() as u64))
         .sample_size(10)
-        .warm_up_time(Duration::from_secs(1))
-        .measurement_time(Duration::from_secs(3))
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(2))
         .sampling_mode(SamplingMode::Flat);
+    group
+}
 
-    group.bench_function("sum/whole", |b| b.iter(|| sum(&file, file.len())));
-    for chunk in [64, 4 << 10, 64 << 10] {
+/// `sum` whole and in every chunk size of [`CHUNKS`].
+fn whole_and_chunked(group: &mut BenchmarkGroup<'_, WallTime>, file: &[u8]) {
+    group.bench_function("sum/whole", |b| b.iter(|| sum(file, file.len())));
+    for chunk in CHUNKS {
         group.bench_with_input(
             BenchmarkId::new("sum", chunk_label(chunk)),
             &chunk,
-            |b, &chunk| b.iter(|| sum(&file, chunk)),
+            |b, &chunk| b.iter(|| sum(file, chunk)),
         );
     }
-    group.bench_function("sum_raw/whole", |b| b.iter(|| sum_raw(&file)));
-    group.bench_function("sum_as_bytes/whole", |b| b.iter(|| sum_bytes(&file)));
-    group.bench_function("count/whole", |b| b.iter(|| count(&file, file.len())));
-    group.bench_function("count/64KiB", |b| b.iter(|| count(&file, 64 << 10)));
+}
+
+fn anp3(c: &mut Criterion) {
+    let input = inputs::anp3(LARGE, 0x6774_6173_7472_6561);
+    describe("anp3", &input);
+    let file = &input.bytes;
+    // The work measured is the work wanted: every frame seen, whatever the chunking.
+    assert_eq!(sum(file, 64).items, input.items);
+    assert_eq!(count(file, file.len()), input.items);
+    assert_eq!(sum_bytes(file), sum(file, file.len()).lanes);
+
+    let mut group = new_group(c, "anp3_16mib", &input);
+    whole_and_chunked(&mut group, file);
+    group.bench_function("sum_as_bytes/whole", |b| b.iter(|| sum_bytes(file)));
+    group.bench_function("sum_raw/whole", |b| b.iter(|| sum_raw(file)));
+    group.bench_function("count/whole", |b| b.iter(|| count(file, file.len())));
+    group.bench_function("count/4KiB", |b| b.iter(|| count(file, 4 << 10)));
     group.bench_function("package_parse", |b| {
-        b.iter(|| Package::parse(black_box(&file)).expect("benchmark input parses"))
+        b.iter(|| Package::parse(black_box(file)).expect("benchmark input parses"))
     });
     group.finish();
-}
 
-fn small(c: &mut Criterion) {
-    let (file, keyframes) = package_file(SMALL, 0x736d_616c_6c21);
-    assert_eq!(sum(&file, 1).frames, keyframes);
-
-    let mut group = c.benchmark_group("decode_1mib");
-    group
-        .throughput(Throughput::Bytes(file.len() as u64))
-        .sample_size(10)
-        .warm_up_time(Duration::from_secs(1))
-        .measurement_time(Duration::from_secs(3))
-        .sampling_mode(SamplingMode::Flat);
-
-    group.bench_function("sum/whole", |b| b.iter(|| sum(&file, file.len())));
-    group.bench_function("sum/1B", |b| b.iter(|| sum(&file, 1)));
-    group.bench_function("count/1B", |b| b.iter(|| count(&file, 1)));
+    let input = inputs::anp3(SMALL, 0x736d_616c_6c21);
+    describe("anp3 (small)", &input);
+    let file = &input.bytes;
+    assert_eq!(sum(file, 1).items, input.items);
+    let mut group = new_group(c, "anp3_1mib", &input);
+    group.bench_function("sum/whole", |b| b.iter(|| sum(file, file.len())));
+    group.bench_function("sum/1B", |b| b.iter(|| sum(file, 1)));
+    group.bench_function("count/1B", |b| b.iter(|| count(file, 1)));
     group.finish();
 }
 
-criterion_group!(benches, large, small);
+fn other_formats(c: &mut Criterion) {
+    // Stories files are small (the decoder re-reads the offset table after each animation,
+    // and bounds re-reading by the file's size): 1 MiB.
+    type Make = fn(usize, u64) -> Input;
+    let formats: [(&str, Make, usize); 4] = [
+        ("anpk_4mib", inputs::anpk, MEDIUM),
+        ("stories_1mib", inputs::stories, SMALL),
+        ("ipl_binary_4mib", inputs::ipl_binary, MEDIUM),
+        ("ipl_text_4mib", inputs::ipl_text, MEDIUM),
+    ];
+    for (name, make, size) in formats {
+        let input = make(size, 0x6f74_6865_7273);
+        describe(name, &input);
+        let file = &input.bytes;
+        let whole = sum(file, file.len());
+        assert_eq!(whole.items, input.items, "{name}");
+        assert_eq!(sum(file, 64).lanes, whole.lanes, "{name}");
+        let mut group = new_group(c, name, &input);
+        whole_and_chunked(&mut group, file);
+        group.finish();
+    }
+}
+
+criterion_group!(benches, anp3, other_formats);
 criterion_main!(benches);

@@ -12,6 +12,10 @@
 //! Needs `make`, `cc` and `c++` (for `-m32`: gcc-multilib and g++-multilib).
 
 mod fixtures;
+// The benchmark generator (`benches/inputs/mod.rs`) names the core `gtastream`.
+extern crate gtastream_core as gtastream;
+#[path = "../../benches/inputs/mod.rs"]
+mod inputs;
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -602,6 +606,111 @@ fn c_examples_under_sanitizers() {
         "-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer",
     );
     check_examples(&bin);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The C benchmark (c-examples/bench/, issue 7): built by its Makefile with -O2 and
+// -Wall -Wextra -Werror -pedantic, run here on small inputs for correctness only (PERFORMANCE.md
+// says how to run it for numbers).
+
+/// Builds the benchmark into a new directory.
+fn build_bench(variant: &str, extra: &str) -> PathBuf {
+    let out = scratch(variant);
+    let extra = if M32 {
+        format!("-m32 {extra}")
+    } else {
+        extra.to_string()
+    };
+    run_ok(
+        Command::new("make")
+            .current_dir(repo().join("c-examples/bench"))
+            .arg(format!("OUT={}", out.display()))
+            .arg(format!("LIBDIR={}", library().display()))
+            .arg(format!("EXTRA={extra}"))
+            .arg("--no-print-directory"),
+        &format!("make bench ({variant})"),
+    );
+    out
+}
+
+/// What the benchmark sums: every component of every keyframe (scale aside, which ANP3 lacks),
+/// in file order, one `f32` per component, as its hand-written loop and its callback do.
+#[derive(Default)]
+struct BenchSum {
+    lanes: [f32; 8],
+    frames: u64,
+}
+
+impl Visitor for BenchSum {
+    fn keyframes(&mut self, frames: Keyframes<'_>) -> Flow {
+        for frame in frames.iter() {
+            let values = [frame.time]
+                .into_iter()
+                .chain(frame.rotation)
+                .chain(frame.translation);
+            for (lane, value) in self.lanes.iter_mut().zip(values) {
+                *lane += value;
+            }
+            self.frames += 1;
+        }
+        Flow::Continue
+    }
+}
+
+/// Runs the benchmark on ANP3 files of types 3 and 4 (the sample package, and a small file from
+/// the generator of its real input): every way gives the same sums, and they are the core's.
+fn check_bench(bin: &Path) {
+    let generated = bin.join("input");
+    std::fs::create_dir_all(&generated).expect("scratch directory");
+    let small = inputs::anp3(64 << 10, 0x6774_7331_7373_7565);
+    let small_path = generated.join("small.ifp");
+    std::fs::write(&small_path, &small.bytes).expect("write the benchmark input");
+    let walk = file("walk.ifp");
+    for (path, data) in [(&walk.1, &walk.2), (&small_path, &small.bytes)] {
+        let repeats = Path::new("2");
+        let (code, out, err) = run(bin, "bench", &[path, repeats], None);
+        assert_eq!(code, 0, "bench {}: {out}{err}", path.display());
+        assert!(out.contains("sums of every run equal (a): yes"), "{out}");
+        let mut sum = BenchSum::default();
+        decode(data, true, &mut sum).expect("a valid file");
+        assert!(
+            out.contains(&format!(" {} keyframes\n", sum.frames)),
+            "{out}"
+        );
+        let bits: Vec<String> = sum
+            .lanes
+            .iter()
+            .map(|l| format!("{:08x}", l.to_bits()))
+            .collect();
+        let line = format!("sum bits: {}\n", bits.join(" "));
+        assert!(out.contains(&line), "{line} not in:\n{out}");
+        for way in [
+            "(a)",
+            "(b) C API, 4 KiB",
+            "1 B pieces",
+            "64 B pieces",
+            "64 KiB pieces",
+        ] {
+            assert!(out.contains(way), "{way} not in:\n{out}");
+        }
+    }
+    // Not an ANP3 file of types 3 and 4: a clear failure, not a crash.
+    let (code, _, err) = run(bin, "bench", &[&file("vc_ped.ifp").1], None);
+    assert_eq!(code, 1);
+    assert!(err.contains("not an ANP3 file"), "{err}");
+}
+
+#[test]
+fn c_bench_builds_with_o2_and_agrees_with_the_core() {
+    check_bench(&build_bench("bench", ""));
+}
+
+#[test]
+fn c_bench_under_sanitizers() {
+    check_bench(&build_bench(
+        "bench-sanitizers",
+        "-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer",
+    ));
 }
 
 #[test]
