@@ -247,7 +247,20 @@ impl Decoder {
     fn run<V: Visitor>(&mut self, input: &[u8], visitor: &mut V) -> Result<Progress, Error> {
         let mut rest = input;
         loop {
+            // The units that lie whole in the input, in one loop (the bulk of a file).
+            if self.carry.is_empty() {
+                let ran = self.machine.run_whole(rest, self.position, visitor)?;
+                rest = &rest[ran.consumed..];
+                self.position += ran.consumed as u64;
+                let stepped = Stepped::new(ran.consumed, ran.flow);
+                if let Some(progress) =
+                    self.after_event(stepped, ran.at, input.len() - rest.len())?
+                {
+                    return Ok(progress);
+                }
+            }
             // The smallest piece the step accepts, and the most it may be given at once.
+            let mut records = false;
             let (size, max) = match self.machine.want() {
                 Want::Done => return self.trailing(input, rest, visitor),
                 Want::Goto(target) => match self.goto(target, &mut rest)? {
@@ -258,13 +271,16 @@ impl Decoder {
                     None => (0, 0),
                 },
                 Want::Unit(size) | Want::Peek(size) => (size, size),
-                Want::Records { size, count } => (size, size.saturating_mul(count as usize)),
+                Want::Records { size, count } => {
+                    records = true;
+                    (size, size.saturating_mul(count as usize))
+                }
                 Want::Line(max) => self.line_unit(rest, max)?,
                 Want::Skip { left, .. } => (1, left as usize),
             };
             let at = self.unit_offset();
             let stepped = if self.carry.is_empty() && rest.len() >= size {
-                let unit = &rest[..whole(rest.len().min(max), size)];
+                let unit = &rest[..whole(rest.len(), max, size)];
                 let stepped = self.machine.step(unit, at, visitor)?;
                 rest = &rest[stepped.consumed..];
                 self.position += stepped.consumed as u64;
@@ -272,8 +288,26 @@ impl Decoder {
             } else {
                 // A unit split between chunks is assembled in the carry buffer. The carry may
                 // also hold bytes a peek declined: they begin the next unit.
-                let missing = size.saturating_sub(self.carry.len());
-                let (head, tail) = rest.split_at(missing.min(rest.len()));
+                let carried = self.carry.len();
+                let missing = size.saturating_sub(carried);
+                let mut take = missing.min(rest.len());
+                // The unit's length when it is known without a division.
+                let mut known = None;
+                if records && take == missing && carried <= size {
+                    // The whole records that follow join the completed one in its batch, as
+                    // many as the carry holds and the step wants: one batch (one event, one C
+                    // callback) where there would be two. Small chunks gain the most. (Added
+                    // up rather than divided: a division costs more than these few rounds.)
+                    let room = MAX_UNIT.min(max) - size;
+                    let more = (rest.len() - missing).min(room);
+                    let mut extra = 0;
+                    while extra + size <= more {
+                        extra += size;
+                    }
+                    take += extra;
+                    known = Some(size + extra);
+                }
+                let (head, tail) = rest.split_at(take);
                 // Cannot fail: no unit is larger than the carry buffer.
                 let _ = self.carry.extend_from_slice(head);
                 rest = tail;
@@ -284,7 +318,8 @@ impl Decoder {
                         status: Status::NeedInput,
                     });
                 }
-                let unit = &self.carry[..whole(self.carry.len().min(max), size)];
+                let len = known.unwrap_or_else(|| whole(self.carry.len(), max, size));
+                let unit = &self.carry[..len];
                 let stepped = self.machine.step(unit, at, visitor)?;
                 self.drop_carried(stepped.consumed);
                 stepped
@@ -336,7 +371,12 @@ impl Decoder {
     }
 
     /// Drops `n` bytes from the front of the carry buffer.
+    #[inline]
     fn drop_carried(&mut self, n: usize) {
+        if n == self.carry.len() {
+            self.carry.clear();
+            return;
+        }
         let left = self.carry.len() - n;
         self.carry.copy_within(n.., 0);
         self.carry.truncate(left);
@@ -399,10 +439,16 @@ impl Decoder {
     }
 }
 
-/// The longest prefix of `len` bytes that holds whole pieces of `size` (all of it for size 0).
-fn whole(len: usize, size: usize) -> usize {
-    match size {
-        0 => 0,
-        _ => len - len % size,
+/// The longest prefix of `len` bytes, at most `max`, that holds whole pieces of `size` (all of
+/// it for size 0). `max` is a multiple of `size`: when the bytes reach it (the common case, so
+/// first), no division is needed.
+#[inline]
+fn whole(len: usize, max: usize, size: usize) -> usize {
+    if len >= max {
+        max
+    } else if size == 0 {
+        0
+    } else {
+        len - len % size
     }
 }

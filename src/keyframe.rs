@@ -1,8 +1,6 @@
 //! Keyframes: how each format stores them ([`FrameType`]), and their decoding into
 //! [`Keyframe`]s with the conversions of FORMATS.md.
 
-use core::slice::ChunksExact;
-
 /// How a bone's keyframes are stored. The numeric values of the IFP version 2 types are the
 /// `frameType` field as stored.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -78,6 +76,7 @@ impl FrameType {
     }
 
     /// Bytes one stored keyframe takes.
+    #[inline]
     pub const fn size(self) -> usize {
         match self {
             FrameType::Ifp2Rot | FrameType::Kr00 => 20,
@@ -89,6 +88,7 @@ impl FrameType {
     }
 
     /// Whether keyframes of this type carry a translation.
+    #[inline]
     pub const fn has_translation(self) -> bool {
         matches!(
             self,
@@ -101,39 +101,19 @@ impl FrameType {
     }
 
     /// Whether keyframes of this type carry a scale.
+    #[inline]
     pub const fn has_scale(self) -> bool {
         matches!(self, FrameType::Krts)
     }
 
     /// Whether keyframes of this type are IFP2 fixed-point integers ([`RawFrame`]).
+    #[inline]
     pub const fn is_packed(self) -> bool {
         matches!(
             self,
             FrameType::Ifp2PackedRot | FrameType::Ifp2PackedRotTrans
         )
     }
-
-    fn encoding(self) -> Encoding {
-        match self {
-            FrameType::Ifp2Rot | FrameType::Ifp2RotTrans => Encoding::Ifp2Float,
-            FrameType::Ifp2PackedRot | FrameType::Ifp2PackedRotTrans => Encoding::Ifp2Packed,
-            FrameType::Kr00 | FrameType::Krt0 | FrameType::Krts => Encoding::Anpk,
-            FrameType::StoriesRot | FrameType::StoriesRotTrans => Encoding::Stories,
-        }
-    }
-}
-
-/// The four ways the formats lay out and scale a keyframe.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Encoding {
-    /// `f32` quaternion, time, translation.
-    Ifp2Float,
-    /// `i16` quaternion, time, translation, fixed-point.
-    Ifp2Packed,
-    /// `f32` conjugated quaternion, translation, scale, then the time.
-    Anpk,
-    /// Half-float conjugated quaternion, time delta, translation.
-    Stories,
 }
 
 /// One decoded keyframe. Parts the bone's frame type does not carry are zero.
@@ -179,6 +159,7 @@ pub struct Keyframes<'a> {
 
 impl<'a> Keyframes<'a> {
     /// `bytes` must hold whole frames of `frame_type`.
+    #[inline]
     pub(crate) fn new(frame_type: FrameType, bytes: &'a [u8], start: f32) -> Self {
         debug_assert_eq!(bytes.len() % frame_type.size(), 0);
         Keyframes {
@@ -189,30 +170,38 @@ impl<'a> Keyframes<'a> {
     }
 
     /// How the batch's keyframes are stored.
+    #[inline]
     pub fn frame_type(&self) -> FrameType {
         self.frame_type
     }
 
     /// Number of keyframes in the batch.
+    #[inline]
     pub fn len(&self) -> usize {
         self.bytes.len() / self.frame_type.size()
     }
 
     /// Whether the batch holds no keyframe (the decoder never delivers an empty one).
+    #[inline]
     pub fn is_empty(&self) -> bool {
         self.bytes.is_empty()
     }
 
     /// The stored bytes of the batch, unchanged (little-endian, as in the file).
+    #[inline]
     pub fn as_bytes(&self) -> &'a [u8] {
         self.bytes
     }
 
     /// The keyframes, decoded.
+    ///
+    /// Consuming the iterator whole (`for_each`, `fold`, `sum`, `collect` into a type that
+    /// folds) runs one loop per frame type over fixed-size records; `next` decodes one frame.
+    #[inline]
     pub fn iter(&self) -> KeyframeIter<'a> {
         KeyframeIter {
             frame_type: self.frame_type,
-            records: self.bytes.chunks_exact(self.frame_type.size()),
+            bytes: self.bytes,
             clock: self.start,
         }
     }
@@ -232,6 +221,7 @@ impl<'a> IntoIterator for Keyframes<'a> {
     type Item = Keyframe;
     type IntoIter = KeyframeIter<'a>;
 
+    #[inline]
     fn into_iter(self) -> KeyframeIter<'a> {
         self.iter()
     }
@@ -241,7 +231,8 @@ impl<'a> IntoIterator for Keyframes<'a> {
 #[derive(Clone, Debug)]
 pub struct KeyframeIter<'a> {
     frame_type: FrameType,
-    records: ChunksExact<'a, u8>,
+    /// The records not yet decoded (whole records).
+    bytes: &'a [u8],
     clock: f32,
 }
 
@@ -250,36 +241,85 @@ impl Iterator for KeyframeIter<'_> {
 
     #[inline]
     fn next(&mut self) -> Option<Keyframe> {
-        let record = self.records.next()?;
+        let (record, rest) = self.bytes.split_at_checked(self.frame_type.size())?;
+        self.bytes = rest;
         Some(decode(self.frame_type, record, &mut self.clock))
     }
 
+    #[inline]
     fn size_hint(&self) -> (usize, Option<usize>) {
-        self.records.size_hint()
+        let len = self.bytes.len() / self.frame_type.size();
+        (len, Some(len))
+    }
+
+    /// One loop per frame type over fixed-size records: the type is matched once per batch,
+    /// and the compiler sees every field's offset (no bounds checks).
+    #[inline]
+    fn fold<B, F>(self, init: B, mut f: F) -> B
+    where
+        F: FnMut(B, Keyframe) -> B,
+    {
+        let bytes = self.bytes;
+        let mut clock = self.clock;
+        match self.frame_type {
+            FrameType::Ifp2PackedRot => fold_records(bytes, init, |acc, r| f(acc, packed_rot(r))),
+            FrameType::Ifp2PackedRotTrans => {
+                fold_records(bytes, init, |acc, r| f(acc, packed_rot_trans(r)))
+            }
+            FrameType::Ifp2Rot => fold_records(bytes, init, |acc, r| f(acc, ifp2_rot(r))),
+            FrameType::Ifp2RotTrans => {
+                fold_records(bytes, init, |acc, r| f(acc, ifp2_rot_trans(r)))
+            }
+            FrameType::Kr00 => fold_records(bytes, init, |acc, r| f(acc, kr00(r))),
+            FrameType::Krt0 => fold_records(bytes, init, |acc, r| f(acc, krt0(r))),
+            FrameType::Krts => fold_records(bytes, init, |acc, r| f(acc, krts(r))),
+            FrameType::StoriesRot => {
+                fold_records(bytes, init, |acc, r| f(acc, stories_rot(r, &mut clock)))
+            }
+            FrameType::StoriesRotTrans => fold_records(bytes, init, |acc, r| {
+                f(acc, stories_rot_trans(r, &mut clock))
+            }),
+        }
     }
 }
 
 impl ExactSizeIterator for KeyframeIter<'_> {}
 
-fn f32_at(record: &[u8], i: usize) -> f32 {
-    let b = &record[4 * i..4 * i + 4];
-    f32::from_le_bytes([b[0], b[1], b[2], b[3]])
+/// Folds over the whole `N`-byte records of `bytes`.
+#[inline(always)]
+fn fold_records<const N: usize, B>(bytes: &[u8], init: B, f: impl FnMut(B, &[u8; N]) -> B) -> B {
+    bytes.as_chunks::<N>().0.iter().fold(init, f)
 }
 
-fn u16_at(record: &[u8], i: usize) -> u16 {
-    let b = &record[2 * i..2 * i + 2];
-    u16::from_le_bytes([b[0], b[1]])
+// Fields of fixed-size records: with `N` and `i` known, the compiler checks no bounds.
+
+#[inline(always)]
+fn f32_at<const N: usize>(record: &[u8; N], i: usize) -> f32 {
+    f32::from_le_bytes([
+        record[4 * i],
+        record[4 * i + 1],
+        record[4 * i + 2],
+        record[4 * i + 3],
+    ])
 }
 
-fn i16_at(record: &[u8], i: usize) -> i16 {
+#[inline(always)]
+fn u16_at<const N: usize>(record: &[u8; N], i: usize) -> u16 {
+    u16::from_le_bytes([record[2 * i], record[2 * i + 1]])
+}
+
+#[inline(always)]
+fn i16_at<const N: usize>(record: &[u8; N], i: usize) -> i16 {
     u16_at(record, i) as i16
 }
 
-fn half_at(record: &[u8], i: usize) -> f32 {
+#[inline(always)]
+fn half_at<const N: usize>(record: &[u8; N], i: usize) -> f32 {
     half_to_f32(u16_at(record, i))
 }
 
 /// IEEE 754 binary16 to binary32, exactly (every half value is an `f32`).
+#[inline]
 pub(crate) fn half_to_f32(bits: u16) -> f32 {
     let sign = u32::from(bits & 0x8000) << 16;
     let exponent = u32::from(bits >> 10) & 0x1f;
@@ -294,14 +334,122 @@ pub(crate) fn half_to_f32(bits: u16) -> f32 {
     f32::from_bits(sign | magnitude)
 }
 
+// One decoder per frame type, on a record of exactly its size (FORMATS.md).
+
+#[inline(always)]
+fn packed_rotation<const N: usize>(r: &[u8; N]) -> [f32; 4] {
+    [0, 1, 2, 3].map(|i| f32::from(i16_at(r, i)) / PACKED_ROTATION_SCALE)
+}
+
+#[inline(always)]
+fn packed_rot(r: &[u8; 10]) -> Keyframe {
+    Keyframe {
+        time: f32::from(i16_at(r, 4)) / PACKED_TIME_SCALE,
+        rotation: packed_rotation(r),
+        translation: [0.0; 3],
+        scale: [0.0; 3],
+    }
+}
+
+#[inline(always)]
+fn packed_rot_trans(r: &[u8; 16]) -> Keyframe {
+    Keyframe {
+        time: f32::from(i16_at(r, 4)) / PACKED_TIME_SCALE,
+        rotation: packed_rotation(r),
+        translation: [5, 6, 7].map(|i| f32::from(i16_at(r, i)) / PACKED_TRANSLATION_SCALE),
+        scale: [0.0; 3],
+    }
+}
+
+#[inline(always)]
+fn ifp2_rot(r: &[u8; 20]) -> Keyframe {
+    Keyframe {
+        time: f32_at(r, 4),
+        rotation: [0, 1, 2, 3].map(|i| f32_at(r, i)),
+        translation: [0.0; 3],
+        scale: [0.0; 3],
+    }
+}
+
+#[inline(always)]
+fn ifp2_rot_trans(r: &[u8; 32]) -> Keyframe {
+    Keyframe {
+        time: f32_at(r, 4),
+        rotation: [0, 1, 2, 3].map(|i| f32_at(r, i)),
+        translation: [5, 6, 7].map(|i| f32_at(r, i)),
+        scale: [0.0; 3],
+    }
+}
+
+/// ANPK quaternions are stored conjugated.
+#[inline(always)]
+fn anpk_rotation<const N: usize>(r: &[u8; N]) -> [f32; 4] {
+    let [x, y, z, w] = [0, 1, 2, 3].map(|i| f32_at(r, i));
+    [-x, -y, -z, w]
+}
+
+#[inline(always)]
+fn kr00(r: &[u8; 20]) -> Keyframe {
+    Keyframe {
+        time: f32_at(r, 4),
+        rotation: anpk_rotation(r),
+        translation: [0.0; 3],
+        scale: [0.0; 3],
+    }
+}
+
+#[inline(always)]
+fn krt0(r: &[u8; 32]) -> Keyframe {
+    Keyframe {
+        time: f32_at(r, 7),
+        rotation: anpk_rotation(r),
+        translation: [4, 5, 6].map(|i| f32_at(r, i)),
+        scale: [0.0; 3],
+    }
+}
+
+#[inline(always)]
+fn krts(r: &[u8; 44]) -> Keyframe {
+    Keyframe {
+        time: f32_at(r, 10),
+        rotation: anpk_rotation(r),
+        translation: [4, 5, 6].map(|i| f32_at(r, i)),
+        scale: [7, 8, 9].map(|i| f32_at(r, i)),
+    }
+}
+
+/// Stories quaternions are stored conjugated; the time is the running sum of the deltas.
+#[inline(always)]
+fn stories_rot(r: &[u8; 10], clock: &mut f32) -> Keyframe {
+    let [x, y, z, w] = [0, 1, 2, 3].map(|i| half_at(r, i));
+    *clock += half_at(r, 4);
+    Keyframe {
+        time: *clock,
+        rotation: [-x, -y, -z, w],
+        translation: [0.0; 3],
+        scale: [0.0; 3],
+    }
+}
+
+#[inline(always)]
+fn stories_rot_trans(r: &[u8; 16], clock: &mut f32) -> Keyframe {
+    let mut frame = stories_rot(r.first_chunk().unwrap_or(&[0; 10]), clock);
+    frame.translation = [5, 6, 7].map(|i| half_at(r, i));
+    frame
+}
+
+#[inline]
 fn raw(frame_type: FrameType, record: &[u8]) -> RawFrame {
+    let Some(r) = record.first_chunk::<10>() else {
+        return RawFrame::default();
+    };
     let mut frame = RawFrame {
-        rotation: [0, 1, 2, 3].map(|i| i16_at(record, i)),
-        time: i16_at(record, 4),
+        rotation: [0, 1, 2, 3].map(|i| i16_at(r, i)),
+        time: i16_at(r, 4),
         translation: [0; 3],
     };
-    if frame_type.has_translation() {
-        frame.translation = [5, 6, 7].map(|i| i16_at(record, i));
+    if let (true, Some(r)) = (frame_type.has_translation(), record.first_chunk::<16>()) {
+        frame.translation = [5, 6, 7].map(|i| i16_at(r, i));
     }
     frame
 }
@@ -310,57 +458,219 @@ fn raw(frame_type: FrameType, record: &[u8]) -> RawFrame {
 /// bone's running time, which Stories frames advance by their delta.
 #[inline]
 pub(crate) fn decode(frame_type: FrameType, record: &[u8], clock: &mut f32) -> Keyframe {
-    let mut frame = Keyframe::default();
-    match frame_type.encoding() {
-        Encoding::Ifp2Float => {
-            frame.rotation = [0, 1, 2, 3].map(|i| f32_at(record, i));
-            frame.time = f32_at(record, 4);
-            if frame_type.has_translation() {
-                frame.translation = [5, 6, 7].map(|i| f32_at(record, i));
-            }
+    /// The record as an array of its type's size (the callers give exactly that).
+    fn fixed<const N: usize>(record: &[u8]) -> &[u8; N] {
+        record.first_chunk().unwrap_or(&[0; N])
+    }
+    match frame_type {
+        FrameType::Ifp2PackedRot => packed_rot(fixed(record)),
+        FrameType::Ifp2PackedRotTrans => packed_rot_trans(fixed(record)),
+        FrameType::Ifp2Rot => ifp2_rot(fixed(record)),
+        FrameType::Ifp2RotTrans => ifp2_rot_trans(fixed(record)),
+        FrameType::Kr00 => kr00(fixed(record)),
+        FrameType::Krt0 => krt0(fixed(record)),
+        FrameType::Krts => krts(fixed(record)),
+        FrameType::StoriesRot => stories_rot(fixed(record), clock),
+        FrameType::StoriesRotTrans => stories_rot_trans(fixed(record), clock),
+    }
+}
+
+/// The number of leading records of `bytes` (whole records of `frame_type`) whose stored time
+/// is not earlier than the one before it. `last` is the stored time before the first record
+/// (−∞ for none) and becomes that of the last record counted; `clock` (Stories: the bone's
+/// running time, the sum of the deltas) advances over the records counted.
+#[inline]
+pub(crate) fn rising(
+    frame_type: FrameType,
+    bytes: &[u8],
+    last: &mut f32,
+    clock: &mut f32,
+) -> usize {
+    match frame_type {
+        FrameType::Ifp2PackedRot => rising_by::<10>(bytes, last, |r| f32::from(i16_at(r, 4))),
+        FrameType::Ifp2PackedRotTrans => rising_by::<16>(bytes, last, |r| f32::from(i16_at(r, 4))),
+        FrameType::Ifp2Rot | FrameType::Kr00 => rising_by::<20>(bytes, last, |r| f32_at(r, 4)),
+        FrameType::Ifp2RotTrans => rising_by::<32>(bytes, last, |r| f32_at(r, 4)),
+        FrameType::Krt0 => rising_by::<32>(bytes, last, |r| f32_at(r, 7)),
+        FrameType::Krts => rising_by::<44>(bytes, last, |r| f32_at(r, 10)),
+        FrameType::StoriesRot => rising_sum::<10>(bytes, last, clock),
+        FrameType::StoriesRotTrans => rising_sum::<16>(bytes, last, clock),
+    }
+}
+
+/// [`rising`] for times stored as such.
+#[inline(always)]
+fn rising_by<const N: usize>(
+    bytes: &[u8],
+    last: &mut f32,
+    time: impl Fn(&[u8; N]) -> f32,
+) -> usize {
+    let records = bytes.as_chunks::<N>().0;
+    let mut previous = *last;
+    for (i, record) in records.iter().enumerate() {
+        let time = time(record);
+        if time < previous {
+            *last = previous;
+            return i;
         }
-        Encoding::Ifp2Packed => {
-            let r = raw(frame_type, record);
-            frame.rotation = r.rotation.map(|q| f32::from(q) / PACKED_ROTATION_SCALE);
-            frame.time = f32::from(r.time) / PACKED_TIME_SCALE;
-            frame.translation = r
-                .translation
-                .map(|t| f32::from(t) / PACKED_TRANSLATION_SCALE);
+        previous = time;
+    }
+    *last = previous;
+    records.len()
+}
+
+/// [`rising`] for Stories deltas: the time is the running sum.
+#[inline(always)]
+fn rising_sum<const N: usize>(bytes: &[u8], last: &mut f32, clock: &mut f32) -> usize {
+    let records = bytes.as_chunks::<N>().0;
+    let mut previous = *last;
+    let mut sum = *clock;
+    for (i, record) in records.iter().enumerate() {
+        let time = sum + half_at(record, 4);
+        if time < previous {
+            *last = previous;
+            *clock = sum;
+            return i;
         }
-        Encoding::Anpk => {
-            let [x, y, z, w] = [0, 1, 2, 3].map(|i| f32_at(record, i));
-            frame.rotation = [-x, -y, -z, w];
-            frame.time = f32_at(record, frame_type.size() / 4 - 1);
-            if frame_type.has_translation() {
-                frame.translation = [4, 5, 6].map(|i| f32_at(record, i));
-            }
-            if frame_type.has_scale() {
-                frame.scale = [7, 8, 9].map(|i| f32_at(record, i));
-            }
+        previous = time;
+        sum = time;
+    }
+    *last = previous;
+    *clock = sum;
+    records.len()
+}
+
+/// Advances `clock` over the records of `bytes` (Stories: the sum of their deltas; other
+/// formats store absolute times and have no clock).
+#[inline]
+pub(crate) fn advance(frame_type: FrameType, bytes: &[u8], clock: &mut f32) {
+    match frame_type {
+        FrameType::StoriesRot => advance_by::<10>(bytes, clock),
+        FrameType::StoriesRotTrans => advance_by::<16>(bytes, clock),
+        _ => {}
+    }
+}
+
+#[inline(always)]
+fn advance_by<const N: usize>(bytes: &[u8], clock: &mut f32) {
+    for record in bytes.as_chunks::<N>().0 {
+        *clock += half_at(record, 4);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    extern crate std;
+
+    use std::vec::Vec;
+
+    use super::*;
+
+    const TYPES: [FrameType; 9] = [
+        FrameType::Ifp2Rot,
+        FrameType::Ifp2RotTrans,
+        FrameType::Ifp2PackedRot,
+        FrameType::Ifp2PackedRotTrans,
+        FrameType::Kr00,
+        FrameType::Krt0,
+        FrameType::Krts,
+        FrameType::StoriesRot,
+        FrameType::StoriesRotTrans,
+    ];
+
+    /// Deterministic bytes (xorshift), with runs of small values so that times repeat, rise
+    /// and fall.
+    fn bytes(seed: u64, len: usize) -> Vec<u8> {
+        let mut x = seed | 1;
+        (0..len)
+            .map(|i| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                if i % 3 == 0 {
+                    (x % 3) as u8
+                } else {
+                    x as u8
+                }
+            })
+            .collect()
+    }
+
+    fn bits(frame: &Keyframe) -> [u32; 11] {
+        let mut out = [0; 11];
+        let values = [frame.time]
+            .into_iter()
+            .chain(frame.rotation)
+            .chain(frame.translation)
+            .chain(frame.scale);
+        for (o, v) in out.iter_mut().zip(values) {
+            *o = v.to_bits();
         }
-        Encoding::Stories => {
-            let [x, y, z, w] = [0, 1, 2, 3].map(|i| half_at(record, i));
-            frame.rotation = [-x, -y, -z, w];
-            *clock += half_at(record, 4);
-            frame.time = *clock;
-            if frame_type.has_translation() {
-                frame.translation = [5, 6, 7].map(|i| half_at(record, i));
+        out
+    }
+
+    /// `fold` (one loop per type) decodes exactly what `next` does, for every type.
+    #[test]
+    fn fold_and_next_decode_alike() {
+        for (seed, frame_type) in TYPES.into_iter().enumerate() {
+            for count in [0, 1, 2, 7, 64] {
+                let data = bytes(seed as u64 + 7, count * frame_type.size());
+                let batch = Keyframes::new(frame_type, &data, 1.5);
+                let mut by_next = Vec::new();
+                let iter = batch.iter();
+                assert_eq!(iter.len(), count);
+                // A `for` loop calls `next`.
+                for frame in iter {
+                    by_next.push(bits(&frame));
+                }
+                let by_fold = batch.iter().fold(Vec::new(), |mut v, f| {
+                    v.push(bits(&f));
+                    v
+                });
+                assert_eq!(by_next.len(), count, "{frame_type:?}");
+                assert_eq!(by_fold, by_next, "{frame_type:?} {count}");
             }
         }
     }
-    frame
-}
 
-/// The time of one stored keyframe in the file's own unit, enough to compare two frames of a
-/// bone (Stories: the running sum, advancing `clock`).
-pub(crate) fn stored_time(frame_type: FrameType, record: &[u8], clock: &mut f32) -> f32 {
-    match frame_type.encoding() {
-        Encoding::Ifp2Float => f32_at(record, 4),
-        Encoding::Ifp2Packed => f32::from(i16_at(record, 4)),
-        Encoding::Anpk => f32_at(record, frame_type.size() / 4 - 1),
-        Encoding::Stories => {
-            *clock += half_at(record, 4);
-            *clock
+    /// `rising` finds the first time that goes backwards as a record-by-record scan of the
+    /// decoded times does, and leaves `last` and the Stories clock where that scan would.
+    #[test]
+    fn rising_matches_a_scan_of_the_decoded_times() {
+        for (seed, frame_type) in TYPES.into_iter().enumerate() {
+            for round in 0..200u64 {
+                let count = (round % 9) as usize;
+                let data = bytes(round * 31 + seed as u64, count * frame_type.size());
+                let start_last = if round % 2 == 0 {
+                    f32::NEG_INFINITY
+                } else {
+                    0.0
+                };
+                let (mut last, mut clock) = (start_last, 0.25);
+                let rising = rising(frame_type, &data, &mut last, &mut clock);
+
+                // The reference: times as `decode` gives them (Stories: the running sum).
+                let (mut ref_last, mut ref_clock, mut ref_rising) = (start_last, 0.25f32, count);
+                for (i, record) in data.chunks_exact(frame_type.size()).enumerate() {
+                    let mut c = ref_clock;
+                    let frame = decode(frame_type, record, &mut c);
+                    let time = match frame_type {
+                        FrameType::Ifp2PackedRot | FrameType::Ifp2PackedRotTrans => {
+                            f32::from(i16::from_le_bytes([record[8], record[9]]))
+                        }
+                        _ => frame.time,
+                    };
+                    if time < ref_last {
+                        ref_rising = i;
+                        break;
+                    }
+                    ref_last = time;
+                    ref_clock = c;
+                }
+                assert_eq!(rising, ref_rising, "{frame_type:?} round {round}");
+                assert_eq!(last.to_bits(), ref_last.to_bits(), "{frame_type:?}");
+                assert_eq!(clock.to_bits(), ref_clock.to_bits(), "{frame_type:?}");
+            }
         }
     }
 }

@@ -2,6 +2,7 @@
 //! core's types and the C ones.
 
 use core::ffi::{c_char, c_void, CStr};
+use core::mem::MaybeUninit;
 
 use gtastream_core::{
     AnimationInfo, BoneInfo, ErrorKind, FileInfo, Flow, Format, FrameType, IplCar, IplInstance,
@@ -177,24 +178,51 @@ impl Visitor for Bridge {
             }
         }
         if let Some(f) = self.callbacks.on_keyframes {
-            // The batch is decoded into a fixed array on the stack, a part at a time: no heap.
-            let mut batch = [gts_keyframe::default(); GTS_KEYFRAME_BATCH];
-            let mut decoded = frames.iter();
-            loop {
+            // The batch is decoded into a fixed array on the stack (no heap), left uninitialised
+            // but for the slots written. The core's batches hold at most MAX_BATCH (64) frames,
+            // so one call takes the whole batch, decoded in one loop per frame type
+            // (`KeyframeIter::fold`); a larger batch would go in parts of 64.
+            const _: () = assert!(gtastream_core::MAX_BATCH <= GTS_KEYFRAME_BATCH);
+            let mut batch = [const { MaybeUninit::<gts_keyframe>::uninit() }; GTS_KEYFRAME_BATCH];
+            let mut call = |batch: &[MaybeUninit<gts_keyframe>; GTS_KEYFRAME_BATCH], count| {
+                // SAFETY: see the comment above this impl; the first `count` slots of `batch`
+                // are initialised keyframes.
+                match flow(unsafe { f(self.user, batch.as_ptr().cast(), count) }) {
+                    Flow::Abort => false,
+                    Flow::Pause => {
+                        paused = true;
+                        true
+                    }
+                    Flow::Continue => true,
+                }
+            };
+            // (`frames.len()` without its division.)
+            let size = frames.frame_type().size();
+            if frames.as_bytes().len() <= GTS_KEYFRAME_BATCH * size {
                 let mut count = 0;
-                for (slot, frame) in batch.iter_mut().zip(&mut decoded) {
-                    *slot = keyframe(&frame);
-                    count += 1;
+                frames.iter().for_each(|frame| {
+                    if let Some(slot) = batch.get_mut(count) {
+                        slot.write(keyframe(&frame));
+                        count += 1;
+                    }
+                });
+                if count > 0 && !call(&batch, count) {
+                    return Flow::Abort;
                 }
-                if count == 0 {
-                    break;
-                }
-                // SAFETY: see the comment above this impl; `batch` holds `count` initialised
-                // keyframes.
-                match flow(unsafe { f(self.user, batch.as_ptr(), count) }) {
-                    Flow::Abort => return Flow::Abort,
-                    Flow::Pause => paused = true,
-                    Flow::Continue => {}
+            } else {
+                let mut decoded = frames.iter();
+                loop {
+                    let mut count = 0;
+                    for (slot, frame) in batch.iter_mut().zip(&mut decoded) {
+                        slot.write(keyframe(&frame));
+                        count += 1;
+                    }
+                    if count == 0 {
+                        break;
+                    }
+                    if !call(&batch, count) {
+                        return Flow::Abort;
+                    }
                 }
             }
         }
@@ -302,6 +330,7 @@ impl Visitor for Bridge {
     }
 }
 
+#[inline]
 pub(crate) fn keyframe(frame: &Keyframe) -> gts_keyframe {
     gts_keyframe {
         time: frame.time,

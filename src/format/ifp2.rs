@@ -8,7 +8,7 @@ use nom::number::complete::{le_i32, le_u32};
 use nom::{IResult, Parser};
 
 use super::track::Track;
-use super::{c_name, check_fits, parse, Stepped, Want};
+use super::{c_name, check_fits, parse, Ran, Stepped, Want};
 use crate::error::{Error, ErrorKind, Warning, WarningKind};
 use crate::{AnimationInfo, BoneInfo, FileInfo, Flow, Format, FrameType, Visitor};
 
@@ -165,6 +165,7 @@ impl Ifp2 {
         }
     }
 
+    #[inline]
     pub(crate) fn want(&self) -> Want {
         match self.stage {
             Stage::FileHeader => Want::Unit(FILE_HEADER_SIZE),
@@ -243,6 +244,77 @@ impl Ifp2 {
             Stage::Done => Flow::Continue,
         };
         Ok(Stepped::new(consumed, flow))
+    }
+
+    /// [`Machine::run_whole`](super::Machine::run_whole) for IFP2: the bone headers, keyframe
+    /// batches and bone ends (the bulk of a file) handled here, each as in [`step`](Self::step);
+    /// the other units through `step`.
+    #[inline]
+    pub(crate) fn run_whole<V: Visitor>(
+        &mut self,
+        input: &[u8],
+        at: u64,
+        visitor: &mut V,
+    ) -> Result<Ran, Error> {
+        let mut used = 0;
+        loop {
+            let rest = input.get(used..).unwrap_or_default();
+            let unit_at = at + used as u64;
+            let (consumed, flow) = match self.stage {
+                Stage::BoneHeader => {
+                    let Some(unit) = rest.first_chunk::<BONE_HEADER_SIZE>() else {
+                        break;
+                    };
+                    (unit.len(), self.bone_header(unit, unit_at, visitor)?)
+                }
+                Stage::Frames => {
+                    let size = self.track.frame_type.size();
+                    let max = self.track.batch_bytes();
+                    let take = if rest.len() >= max {
+                        max
+                    } else if rest.len() >= size {
+                        rest.len() - rest.len() % size
+                    } else {
+                        break;
+                    };
+                    let stepped = self.track.deliver(&rest[..take], unit_at, visitor);
+                    if self.track.left == 0 {
+                        self.stage = Stage::BoneEnd;
+                    }
+                    (stepped.consumed, stepped.flow)
+                }
+                Stage::BoneEnd => {
+                    self.bone += 1;
+                    self.stage = self.after_bone();
+                    (0, visitor.bone_end())
+                }
+                Stage::FileHeader | Stage::Done => break,
+                _ => {
+                    let size = match self.want() {
+                        Want::Unit(size) => size,
+                        _ => break,
+                    };
+                    let Some(unit) = rest.get(..size) else {
+                        break;
+                    };
+                    let stepped = self.step(unit, unit_at, visitor)?;
+                    (stepped.consumed, stepped.flow)
+                }
+            };
+            used += consumed;
+            if flow != Flow::Continue {
+                return Ok(Ran {
+                    consumed: used,
+                    flow,
+                    at: unit_at,
+                });
+            }
+        }
+        Ok(Ran {
+            consumed: used,
+            flow: Flow::Continue,
+            at,
+        })
     }
 
     fn file_header<V: Visitor>(

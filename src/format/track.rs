@@ -4,7 +4,7 @@
 use super::{Stepped, Want};
 use crate::error::{Warning, WarningKind};
 use crate::event::Visitor;
-use crate::keyframe::{stored_time, FrameType, Keyframes};
+use crate::keyframe::{advance, rising, FrameType, Keyframes};
 
 /// Most keyframes delivered in one batch.
 pub const MAX_BATCH: usize = 64;
@@ -34,6 +34,7 @@ impl Track {
 
     /// The next batch: the bone's remaining keyframes, at most [`MAX_BATCH`] (so that a pause
     /// requested during a batch is never far from exact, and C hosts get it whole).
+    #[inline]
     pub(crate) fn want(&self) -> Want {
         Want::Records {
             size: self.frame_type.size(),
@@ -41,35 +42,38 @@ impl Track {
         }
     }
 
+    /// Bytes of the next batch: [`want`](Self::want)'s records.
+    #[inline]
+    pub(crate) fn batch_bytes(&self) -> usize {
+        self.frame_type.size() * self.left.min(MAX_BATCH as u32) as usize
+    }
+
     /// Delivers the whole records in `unit`. The first keyframe whose time goes backwards
     /// splits the batch, so its warning sits just before it wherever the input was cut.
+    #[inline]
     pub(crate) fn deliver<V: Visitor>(&mut self, unit: &[u8], at: u64, visitor: &mut V) -> Stepped {
-        let size = self.frame_type.size();
+        let frame_type = self.frame_type;
         let start = self.clock;
-        let mut take = unit.len();
-        let mut clock = self.clock;
-        for (i, record) in unit.chunks_exact(size).enumerate() {
-            let before = clock;
-            let time = stored_time(self.frame_type, record, &mut clock);
-            if time < self.last_time && !self.time_warned {
-                if i == 0 {
-                    self.time_warned = true;
-                    let warning = Warning {
-                        kind: WarningKind::TimeBackwards,
-                        offset: at,
-                    };
-                    return Stepped::new(0, visitor.warning(warning));
-                }
-                take = i * size;
-                clock = before;
-                break;
+        let count = if self.time_warned {
+            // Warned once per bone: only the Stories clock still needs the times.
+            advance(frame_type, unit, &mut self.clock);
+            unit.len() / frame_type.size()
+        } else {
+            let rising = rising(frame_type, unit, &mut self.last_time, &mut self.clock);
+            if rising == 0 && unit.len() >= frame_type.size() {
+                self.time_warned = true;
+                let warning = Warning {
+                    kind: WarningKind::TimeBackwards,
+                    offset: at,
+                };
+                return Stepped::new(0, visitor.warning(warning));
             }
-            self.last_time = time;
-        }
-        self.clock = clock;
-        // `take` is a whole number of records, at most `left` (the framing never gives more).
-        self.left -= (take / size) as u32;
-        let batch = Keyframes::new(self.frame_type, &unit[..take], start);
+            rising
+        };
+        let take = count * frame_type.size();
+        // `count` is at most `left`: the framing never gives more records than wanted.
+        self.left -= count as u32;
+        let batch = Keyframes::new(frame_type, &unit[..take], start);
         Stepped::new(take, visitor.keyframes(batch))
     }
 }
