@@ -98,7 +98,8 @@ enum State {
 pub struct Decoder {
     /// Absolute offset of the next byte wanted; the carried bytes lie just before it.
     position: u64,
-    carry: Vec<u8, MAX_UNIT>,
+    /// The unit being assembled (its length in a `u16`: the decoder's size matters to hosts).
+    carry: Vec<u8, MAX_UNIT, u16>,
     machine: Machine,
     state: State,
     trailing_seen: bool,

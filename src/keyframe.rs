@@ -487,8 +487,8 @@ pub(crate) fn rising(
     clock: &mut f32,
 ) -> usize {
     match frame_type {
-        FrameType::Ifp2PackedRot => rising_by::<10>(bytes, last, |r| f32::from(i16_at(r, 4))),
-        FrameType::Ifp2PackedRotTrans => rising_by::<16>(bytes, last, |r| f32::from(i16_at(r, 4))),
+        FrameType::Ifp2PackedRot => rising_ticks::<10>(bytes, last),
+        FrameType::Ifp2PackedRotTrans => rising_ticks::<16>(bytes, last),
         FrameType::Ifp2Rot | FrameType::Kr00 => rising_by::<20>(bytes, last, |r| f32_at(r, 4)),
         FrameType::Ifp2RotTrans => rising_by::<32>(bytes, last, |r| f32_at(r, 4)),
         FrameType::Krt0 => rising_by::<32>(bytes, last, |r| f32_at(r, 7)),
@@ -516,6 +516,30 @@ fn rising_by<const N: usize>(
         previous = time;
     }
     *last = previous;
+    records.len()
+}
+
+/// [`rising`] for packed times: integer ticks, compared as integers after the first (every
+/// `i16` is an exact `f32`, so the order is the same).
+#[inline(always)]
+fn rising_ticks<const N: usize>(bytes: &[u8], last: &mut f32) -> usize {
+    let records = bytes.as_chunks::<N>().0;
+    let Some((first, rest)) = records.split_first() else {
+        return 0;
+    };
+    let mut previous = i16_at(first, 4);
+    if f32::from(previous) < *last {
+        return 0;
+    }
+    for (i, record) in rest.iter().enumerate() {
+        let ticks = i16_at(record, 4);
+        if ticks < previous {
+            *last = f32::from(previous);
+            return i + 1;
+        }
+        previous = ticks;
+    }
+    *last = f32::from(previous);
     records.len()
 }
 

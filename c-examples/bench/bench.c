@@ -19,10 +19,16 @@
  * equal those of (a) bit for bit (both add the same float values in the same order): if any
  * differs, or the library reports an error, it says so and exits with 1.
  *
+ * Last, the stack depth of decoding: each way of feeding runs again on a thread whose stack is
+ * memory this program painted; the deepest byte written, less that of the same thread calling
+ * an empty function instead, is what gts_decoder_feed and gts_decoder_finish (with this
+ * callback) use below their caller. (Not measured under AddressSanitizer.)
+ *
  * PIECE (for profiling) runs only (a) and the way with pieces of PIECE bytes (0: whole buffer).
  */
-#define _POSIX_C_SOURCE 199309L
+#define _POSIX_C_SOURCE 200112L
 
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +36,18 @@
 #include <time.h>
 
 #include "gtastream.h"
+
+/* Stack depths are not measured under AddressSanitizer (it moves and pads stack frames). */
+#if defined(__SANITIZE_ADDRESS__)
+#define MEASURE_STACK 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define MEASURE_STACK 0
+#endif
+#endif
+#ifndef MEASURE_STACK
+#define MEASURE_STACK 1
+#endif
 
 /* The components summed: time, rotation x y z w, translation x y z. */
 #define LANES 8
@@ -202,6 +220,118 @@ static int library(const uint8_t *data, size_t len, size_t piece, sums *out)
 }
 
 /* ---------------------------------------------------------------------------------------- */
+/* The stack depth of the library. */
+#if MEASURE_STACK
+
+typedef gts_status (*feed_fn)(gts_decoder *, const uint8_t *, size_t, size_t *);
+typedef gts_status (*finish_fn)(gts_decoder *);
+
+/* Stand-ins with the library's signatures, for the baseline. */
+static gts_status no_feed(gts_decoder *d, const uint8_t *data, size_t len, size_t *consumed)
+{
+    (void)d;
+    (void)data;
+    *consumed = len;
+    return GTS_OK;
+}
+
+static gts_status no_finish(gts_decoder *d)
+{
+    (void)d;
+    return GTS_OK;
+}
+
+typedef struct job {
+    const uint8_t *data;
+    size_t len, piece;
+    gts_decoder *decoder; /* set up by the caller, outside the measured stack */
+    feed_fn feed;
+    finish_fn finish;
+    int failed;
+} job;
+
+/* The thread: feeds and finishes through the (volatile, so never inlined) function pointers. */
+static void *run_job(void *arg)
+{
+    job *j = (job *)arg;
+    feed_fn volatile feed = j->feed;
+    finish_fn volatile finish = j->finish;
+    size_t at = 0;
+    gts_status status = GTS_OK;
+    while (status == GTS_OK && at < j->len) {
+        size_t n = j->len - at < j->piece ? j->len - at : j->piece;
+        size_t consumed = 0;
+        status = feed(j->decoder, j->data + at, n, &consumed);
+        at += consumed;
+    }
+    if (status == GTS_OK || status == GTS_DONE) {
+        status = finish(j->decoder);
+    }
+    j->failed = status != GTS_OK;
+    return NULL;
+}
+
+#define STACK_SIZE (256 * 1024)
+#define PAINT 0xA5
+
+/* Bytes of the thread's painted stack written by `j`, or 0 if it cannot be measured. */
+static size_t stack_used(job *j)
+{
+    unsigned char *stack = (unsigned char *)malloc(STACK_SIZE);
+    pthread_attr_t attr;
+    pthread_t thread;
+    size_t untouched = 0;
+    int ok;
+    if (stack == NULL) {
+        return 0;
+    }
+    memset(stack, PAINT, STACK_SIZE);
+    ok = pthread_attr_init(&attr) == 0 && pthread_attr_setstack(&attr, stack, STACK_SIZE) == 0 &&
+         pthread_create(&thread, &attr, run_job, j) == 0;
+    if (ok) {
+        pthread_join(thread, NULL);
+        /* The stack grows down: the lowest byte written marks the depth. */
+        while (untouched < STACK_SIZE && stack[untouched] == PAINT) {
+            untouched++;
+        }
+    }
+    free(stack);
+    return ok ? STACK_SIZE - untouched : 0;
+}
+
+/* Stack used by the library, with the callback, below its caller, for pieces of `piece`. */
+static size_t library_stack(const uint8_t *data, size_t len, size_t piece, int *failed)
+{
+    static gts_decoder decoder;
+    gts_callbacks callbacks;
+    sums s;
+    job j;
+    size_t with, without;
+
+    gts_callbacks_init(&callbacks);
+    callbacks.on_keyframes = on_keyframes;
+    memset(&s, 0, sizeof s);
+    j.data = data;
+    j.len = len;
+    j.piece = piece;
+    j.decoder = &decoder;
+    j.feed = gts_decoder_feed;
+    j.finish = gts_decoder_finish;
+    j.failed = 1;
+    if (gts_decoder_init(&decoder, sizeof decoder, &callbacks, &s) != GTS_OK) {
+        *failed = 1;
+        return 0;
+    }
+    with = stack_used(&j);
+    *failed |= j.failed;
+    j.feed = no_feed;
+    j.finish = no_finish;
+    without = stack_used(&j);
+    return with > without ? with - without : 0;
+}
+#endif
+
+/* ---------------------------------------------------------------------------------------- */
 
 static double now_ns(void)
 {
@@ -356,6 +486,24 @@ int main(int argc, char **argv)
         printf(" %08lx", (unsigned long)bits(expected.lane[w]));
     }
     printf("\nsums of every run equal (a): %s\n", failed ? "NO" : "yes");
+
+#if !MEASURE_STACK
+    printf("stack: not measured under AddressSanitizer\n");
+#else
+    {
+        size_t deepest = 0;
+        printf("stack below the caller of gts_decoder_feed/finish (library and callback):");
+        for (w = 1; w < WAYS; w++) {
+            int stack_failed = 0;
+            size_t used = library_stack(data, len, ways[w].piece, &stack_failed);
+            failed |= stack_failed;
+            deepest = used > deepest ? used : deepest;
+            printf(" %lu", (unsigned long)used);
+        }
+        printf(" bytes (pieces of 4 KiB, 1 B, 64 B, 64 KiB, whole); at most %lu\n",
+               (unsigned long)deepest);
+    }
+#endif
     free(data);
     return failed;
 }

@@ -693,6 +693,21 @@ fn check_bench(bin: &Path) {
         ] {
             assert!(out.contains(way), "{way} not in:\n{out}");
         }
+        // The stack depth: measured (but under AddressSanitizer), and about what PERFORMANCE.md
+        // says: the callback's array of GTS_KEYFRAME_BATCH keyframes and a few frames.
+        let stack = out
+            .lines()
+            .find(|l| l.starts_with("stack"))
+            .expect("a stack line");
+        if let Some((_, deepest)) = stack.split_once("at most ") {
+            let deepest: usize = deepest.parse().expect("a number");
+            assert!((2816..8192).contains(&deepest), "{stack}");
+        } else {
+            assert!(
+                stack.contains("not measured under AddressSanitizer"),
+                "{stack}"
+            );
+        }
     }
     // Not an ANP3 file of types 3 and 4: a clear failure, not a crash.
     let (code, _, err) = run(bin, "bench", &[&file("vc_ped.ifp").1], None);
