@@ -15,9 +15,11 @@ const _: () = assert!(
     "the decoder must stay within 512 bytes"
 );
 
-/// Seeks may re-read at most this many times the bytes of the input (plus
-/// [`REREAD_SLACK`]); more is an [`ErrorKind::Limit`] error. Real files re-read a few table
-/// entries; a Stories table check may take up to 32 passes over its relocation table.
+/// Seeks may make the decoder parse at most this many times the bytes up to the furthest
+/// offset it reached (plus [`REREAD_SLACK`]); a seek back past that is an
+/// [`ErrorKind::Limit`] error. Real files re-read a few table entries and bone rows (gaps
+/// beyond the chunk at hand are seeks, not reads); a Stories table of more than 512 entries
+/// takes a pass over its relocation table per 512.
 pub const REREAD_FACTOR: u64 = 64;
 /// Re-reading allowed on top of [`REREAD_FACTOR`], for small files.
 pub const REREAD_SLACK: u64 = 1 << 20;
@@ -103,10 +105,10 @@ pub struct Decoder {
     machine: Machine,
     state: State,
     trailing_seen: bool,
-    /// The furthest offset reached, and the bytes every seek went back: re-reading is
+    /// The furthest offset parsed, and the bytes parsed in all: re-reading after seeks is
     /// bounded by the input ([`REREAD_FACTOR`]).
     furthest: u64,
-    rewound: u64,
+    parsed: u64,
     options: Options,
 }
 
@@ -132,9 +134,15 @@ impl Decoder {
             state: State::Running,
             trailing_seen: false,
             furthest: 0,
-            rewound: 0,
+            parsed: 0,
             options,
         }
+    }
+
+    /// From now on, reads through gaps and fails where a seek back is needed.
+    #[cfg(feature = "std")]
+    pub(crate) fn stop_seeking(&mut self) {
+        self.options.can_seek = false;
     }
 
     /// Forgets everything but the options, ready for a new file.
@@ -150,6 +158,13 @@ impl Decoder {
     /// Text formats: the number (from 1) of the line being decoded, or that failed.
     pub fn line(&self) -> Option<u32> {
         self.machine.line()
+    }
+
+    /// Bytes the decoder has parsed, re-reads after seeks included (skipped bytes not): at a
+    /// seek back, at most [`REREAD_FACTOR`] times the furthest offset reached, plus
+    /// [`REREAD_SLACK`].
+    pub fn parsed(&self) -> u64 {
+        self.parsed
     }
 
     /// The error that stopped the decoder, if any.
@@ -220,7 +235,7 @@ impl Decoder {
                 Want::Goto(target) if target < self.unit_offset() => {
                     return Err(Error::new(ErrorKind::SeekRequired, target));
                 }
-                Want::Goto(at) | Want::Skip { from: at, .. } => {
+                Want::Goto(at) | Want::ReadTo(at) | Want::Skip { from: at, .. } => {
                     return Err(Error::new(ErrorKind::Truncated, at));
                 }
                 _ => return Err(Error::new(ErrorKind::Truncated, self.unit_offset())),
@@ -252,7 +267,7 @@ impl Decoder {
             if self.carry.is_empty() {
                 let ran = self.machine.run_whole(rest, self.position, visitor)?;
                 rest = &rest[ran.consumed..];
-                self.position += ran.consumed as u64;
+                self.advance(ran.consumed);
                 let stepped = Stepped::new(ran.consumed, ran.flow);
                 if let Some(progress) =
                     self.after_event(stepped, ran.at, input.len() - rest.len())?
@@ -262,15 +277,17 @@ impl Decoder {
             }
             // The smallest piece the step accepts, and the most it may be given at once.
             let mut records = false;
-            let (size, max) = match self.machine.want() {
+            let want = self.machine.want();
+            let (size, max) = match want {
                 Want::Done => return self.trailing(input, rest, visitor),
-                Want::Goto(target) => match self.goto(target, &mut rest)? {
-                    Some(status) => {
+                Want::Goto(target) | Want::ReadTo(target) => {
+                    let seek_ahead = matches!(want, Want::Goto(_));
+                    if let Some(status) = self.goto(target, seek_ahead, &mut rest)? {
                         let consumed = input.len() - rest.len();
                         return Ok(Progress { consumed, status });
                     }
-                    None => (0, 0),
-                },
+                    (0, 0)
+                }
                 Want::Unit(size) | Want::Peek(size) => (size, size),
                 Want::Records { size, count } => {
                     records = true;
@@ -284,7 +301,7 @@ impl Decoder {
                 let unit = &rest[..whole(rest.len(), max, size)];
                 let stepped = self.machine.step(unit, at, visitor)?;
                 rest = &rest[stepped.consumed..];
-                self.position += stepped.consumed as u64;
+                self.advance(stepped.consumed);
                 stepped
             } else {
                 // A unit split between chunks is assembled in the carry buffer. The carry may
@@ -312,7 +329,7 @@ impl Decoder {
                 // Cannot fail: no unit is larger than the carry buffer.
                 let _ = self.carry.extend_from_slice(head);
                 rest = tail;
-                self.position += head.len() as u64;
+                self.advance(head.len());
                 if self.carry.len() < size {
                     return Ok(Progress {
                         consumed: input.len(),
@@ -343,32 +360,58 @@ impl Decoder {
         }
     }
 
-    /// Moves to `target` (from the start of the carried bytes): skips forward over what is
-    /// here, or asks the caller to seek back. `None` once there.
-    fn goto(&mut self, target: u64, rest: &mut &[u8]) -> Result<Option<Status>, Error> {
+    /// Consumes `n` bytes of input that a step parses (skipped bytes cost no work).
+    fn advance(&mut self, n: usize) {
+        self.position += n as u64;
+        self.parsed += n as u64;
+        self.furthest = self.furthest.max(self.position);
+    }
+
+    /// Moves to `target` (from the start of the carried bytes). Forward, it skips what is
+    /// here; for a caller that can seek, a target beyond this chunk (with `seek_ahead`) or
+    /// behind it is a seek. `None` once there.
+    fn goto(
+        &mut self,
+        target: u64,
+        seek_ahead: bool,
+        rest: &mut &[u8],
+    ) -> Result<Option<Status>, Error> {
         let here = self.unit_offset();
         if target < here {
+            if !seek_ahead {
+                // Reading up to an offset already passed: nothing to do.
+                return Ok(None);
+            }
             if !self.options.can_seek {
                 return Err(Error::new(ErrorKind::SeekRequired, target));
             }
-            // Hostile offsets could send a seeking caller round the same bytes for ever.
-            self.furthest = self.furthest.max(self.position);
-            self.rewound += self.position - target;
-            if self.rewound > REREAD_FACTOR * self.furthest + REREAD_SLACK {
+            // Hostile offsets could send a seeking caller round the same bytes for ever. (Both
+            // counts follow the units parsed, so the check falls alike for any chunking.)
+            if self.parsed > REREAD_FACTOR * self.furthest + REREAD_SLACK {
                 return Err(Error::new(ErrorKind::Limit, target));
             }
-            self.carry.clear();
-            self.position = target;
-            return Ok(Some(Status::Seek(target)));
+            return Ok(Some(self.seek(target)));
         }
-        let mut gap = target - here;
+        let gap = target - here;
+        if seek_ahead && self.options.can_seek && gap > (self.carry.len() + rest.len()) as u64 {
+            return Ok(Some(self.seek(target)));
+        }
         let dropped = self.carry.len().min(gap as usize);
         self.drop_carried(dropped);
-        gap -= dropped as u64;
-        let skipped = rest.len().min(usize::try_from(gap).unwrap_or(usize::MAX));
+        let skipped = rest
+            .len()
+            .min(usize::try_from(gap - dropped as u64).unwrap_or(usize::MAX));
         *rest = &rest[skipped..];
         self.position += skipped as u64;
-        Ok(((skipped as u64) < gap).then_some(Status::NeedInput))
+        Ok((self.unit_offset() < target).then_some(Status::NeedInput))
+    }
+
+    /// Asks the caller to go on from `target`; what was carried or is left of the chunk is
+    /// dropped.
+    fn seek(&mut self, target: u64) -> Status {
+        self.carry.clear();
+        self.position = target;
+        Status::Seek(target)
     }
 
     /// Drops `n` bytes from the front of the carry buffer.

@@ -60,13 +60,15 @@ pub fn decode_reader<R: Read + Seek, V: Visitor>(
     })
 }
 
-/// Decodes from a reader that cannot seek: a file that needs a seek fails with
-/// [`ErrorKind::SeekRequired`] naming the offset, whatever the decoder's options.
+/// Decodes from a reader that cannot seek: the decoder reads through gaps instead of seeking
+/// ahead, and a file that needs a seek back fails with [`ErrorKind::SeekRequired`] naming the
+/// offset, whatever the decoder's options.
 pub fn decode_stream<R: Read, V: Visitor>(
     decoder: &mut Decoder,
     reader: &mut R,
     visitor: &mut V,
 ) -> Result<(), ReadError> {
+    decoder.stop_seeking();
     drive(decoder, reader, visitor, |_, offset| {
         Err(ReadError::Decode(Error {
             kind: ErrorKind::SeekRequired,

@@ -121,7 +121,6 @@ fn regression_text_line_break_inside_the_sniffed_bytes() {
 /// `container_header` (a block count of 0 goes straight to the container size check), and
 /// `src/package.rs`, `Package::parse` (no package becomes `Truncated` at 0).
 #[test]
-#[ignore = "src bug: ANLF without blocks reports no file event; remove once fixed"]
 fn regression_anlf_without_blocks() {
     check_decode(b"ANLF\x04\0\0\0\0\0\0\0");
     check_decode(b"ANLF\0\0\0\0\0\0\0\0");

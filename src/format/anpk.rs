@@ -40,6 +40,8 @@ fn padded(size: u32) -> u64 {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Stage {
     ContainerHeader,
+    /// An `ANLF` of no blocks: still a file.
+    EmptyContainer,
     BlockHeader,
     PackageName,
     NameHeader,
@@ -265,7 +267,8 @@ impl Anpk {
             | Stage::CheckAnimationSize
             | Stage::AnimationEnd
             | Stage::CheckBlockSize
-            | Stage::CheckContainerSize => Want::Unit(0),
+            | Stage::CheckContainerSize
+            | Stage::EmptyContainer => Want::Unit(0),
             Stage::Done => Want::Done,
         }
     }
@@ -349,6 +352,16 @@ impl Anpk {
                 };
                 self.size_check(self.block_at, self.block_size, at, visitor)
             }
+            Stage::EmptyContainer => {
+                self.stage = Stage::CheckContainerSize;
+                visitor.file(&FileInfo {
+                    format: Format::Anpk,
+                    name: None,
+                    animation_count: 0,
+                    instance_count: None,
+                    car_count: None,
+                })
+            }
             Stage::CheckContainerSize => {
                 self.stage = Stage::Done;
                 self.size_check(0, self.container.unwrap_or(0), at, visitor)
@@ -385,7 +398,7 @@ impl Anpk {
         self.stage = if blocks > 0 {
             Stage::BlockHeader
         } else {
-            Stage::CheckContainerSize
+            Stage::EmptyContainer
         };
         Ok(Stepped::new(unit.len(), Flow::Continue))
     }

@@ -154,7 +154,7 @@ impl Bnry {
             Stage::Instances => Want::Unit(INSTANCE),
             Stage::Cars => Want::Unit(CAR),
             Stage::End => Want::Unit(0),
-            Stage::SkipToEnd => Want::Goto(self.end),
+            Stage::SkipToEnd => Want::ReadTo(self.end),
             Stage::Done => Want::Done,
         }
     }

@@ -46,9 +46,12 @@ pub(crate) enum Want {
     /// A line: the bytes up to and including the next `\n`, at most this many. At the end of
     /// input the step gets the last line without one, then an empty unit.
     Line(usize),
-    /// Move to this absolute offset (skipping forward, or asking the caller to seek back), then
-    /// take a step with no input.
+    /// Move to this absolute offset, then take a step with no input: skipping forward over the
+    /// bytes at hand; a seek, for a caller that can, backward or beyond the chunk.
     Goto(u64),
+    /// Read up to this absolute offset through the input (never a seek: the file must really
+    /// be that long), then take a step with no input. Already past it, nothing to do.
+    ReadTo(u64),
     /// The content is complete; any further bytes are trailing data.
     Done,
 }

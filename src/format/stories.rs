@@ -2,7 +2,7 @@
 //!
 //! A relocatable memory image: records are reached through u32 file offsets, in any order.
 //! The machine walks them in event order and asks the decoder to go to each one
-//! ([`Want::Goto`]): forward is a skip, backward a seek. It stores no offset it can read
+//! ([`Want::Goto`]): forward is a skip (or, beyond the chunk at hand, a seek), backward a seek. It stores no offset it can read
 //! again: after a bone's keyframes it re-reads the next bone row, after an animation the
 //! next entry of the offset table.
 //!
@@ -53,7 +53,8 @@ enum Stage {
     Frames,
     BoneEnd,
     AnimationEnd,
-    End,
+    /// Through to `fileEnd`: the file must be that long.
+    ReadToEnd,
     /// On the way to `target`; then `after`.
     Goto,
     Done,
@@ -179,8 +180,9 @@ impl Stories {
             Stage::Record => Want::Unit(RECORD),
             Stage::Row => Want::Unit(BONE_ROW),
             Stage::Frames => self.track.want(),
-            Stage::File | Stage::BoneEnd | Stage::AnimationEnd | Stage::End => Want::Unit(0),
+            Stage::File | Stage::BoneEnd | Stage::AnimationEnd => Want::Unit(0),
             Stage::Goto => Want::Goto(self.target),
+            Stage::ReadToEnd => Want::ReadTo(u64::from(self.file_end)),
             Stage::Done => Want::Done,
         }
     }
@@ -284,14 +286,9 @@ impl Stories {
                 self.stage = self.next_animation();
                 visitor.animation_end()
             }
-            Stage::End => {
+            Stage::ReadToEnd => {
                 // Archive copies may run past `fileEnd`; a copy that stops short is truncated.
-                let file_end = u64::from(self.file_end);
-                self.stage = if at < file_end {
-                    self.goto(file_end, Stage::Done)
-                } else {
-                    Stage::Done
-                };
+                self.stage = Stage::Done;
                 Flow::Continue
             }
             Stage::Goto => {
@@ -395,7 +392,7 @@ impl Stories {
             let entry_at = TABLE_AT + u64::from(self.animation) * ENTRY as u64;
             self.goto(entry_at, Stage::Entry)
         } else {
-            Stage::End
+            Stage::ReadToEnd
         }
     }
 

@@ -140,12 +140,15 @@ pub struct Work {
     /// Bytes the seeks went back; the furthest offset reached.
     pub rewound: u64,
     pub furthest: u64,
+    /// Bytes the decoder parsed, re-reads included (`Decoder::parsed`).
+    pub parsed: u64,
     pub events: u64,
 }
 
 impl Work {
+    /// Bytes parsed per byte of the file: 1 for a file read once.
     pub fn reread_ratio(&self, len: usize) -> f64 {
-        self.rewound as f64 / len.max(1) as f64
+        self.parsed as f64 / len.max(1) as f64
     }
 }
 
@@ -253,15 +256,16 @@ fn drive(
                         .lines
                         .first()
                         .is_some_and(|l| l.starts_with("file ANIM") || l.starts_with("file bnry"));
+                    work.parsed = decoder.parsed();
                     if error.kind == ErrorKind::Limit && seeking_format {
                         // A refused seek (these formats have no other bound to exceed): it
                         // would have broken the documented bound.
                         let furthest = work.furthest.max(decoder.position());
-                        let rewound = work.rewound + decoder.position() - error.offset;
                         assert!(
-                            rewound > reread_bound(furthest),
-                            "Limit at {} with {rewound} bytes re-read of {furthest}",
-                            error.offset
+                            work.parsed > reread_bound(furthest),
+                            "Limit at {} with {} bytes parsed of {furthest}",
+                            error.offset,
+                            work.parsed
                         );
                     }
                     return Err(error);
@@ -273,13 +277,17 @@ fn drive(
             match progress.status {
                 Status::Paused => piece = &piece[progress.consumed..],
                 Status::Seek(target) => {
-                    assert!(target < reached, "seek forward");
-                    work.seeks += 1;
-                    work.rewound += reached - target;
+                    // Back, or ahead past the piece at hand.
                     assert!(
-                        work.rewound <= reread_bound(work.furthest),
-                        "seeks went back {} bytes of {}",
-                        work.rewound,
+                        target < reached || target > end as u64,
+                        "seek into the piece"
+                    );
+                    work.seeks += 1;
+                    work.rewound += reached.saturating_sub(target);
+                    assert!(
+                        decoder.parsed() <= reread_bound(work.furthest),
+                        "parsed {} bytes of {}",
+                        decoder.parsed(),
                         work.furthest
                     );
                     at = target as usize;
@@ -293,7 +301,9 @@ fn drive(
             }
         }
     }
-    decoder.finish(log)
+    let result = decoder.finish(log);
+    work.parsed = decoder.parsed();
+    result
 }
 
 /// Decodes `data` whole, a byte at a time (small inputs) and in several chunk sizes, seeking
