@@ -1,7 +1,5 @@
 //! The push decoder: framing of the caller's chunks into whole units, and the carry buffer.
 
-use heapless::Vec;
-
 use crate::error::{Error, ErrorKind, Warning, WarningKind};
 use crate::event::{Flow, Visitor};
 use crate::format::{Machine, Stepped, Want, MAX_UNIT};
@@ -101,7 +99,7 @@ pub struct Decoder {
     /// Absolute offset of the next byte wanted; the carried bytes lie just before it.
     position: u64,
     /// The unit being assembled (its length in a `u16`: the decoder's size matters to hosts).
-    carry: Vec<u8, MAX_UNIT, u16>,
+    carry: Carry,
     machine: Machine,
     state: State,
     trailing_seen: bool,
@@ -129,7 +127,7 @@ impl Decoder {
     pub const fn with_options(options: Options) -> Self {
         Decoder {
             position: 0,
-            carry: Vec::new(),
+            carry: Carry::new(),
             machine: Machine::Sniff,
             state: State::Running,
             trailing_seen: false,
@@ -227,7 +225,7 @@ impl Decoder {
                 // gets what there is (perhaps nothing).
                 Want::Peek(_) | Want::Line(_) => {
                     let at = self.unit_offset();
-                    let stepped = self.machine.step(&self.carry, at, visitor)?;
+                    let stepped = self.machine.step(self.carry.as_slice(), at, visitor)?;
                     self.drop_carried(stepped.consumed);
                     self.after_event(stepped, at, 0)?;
                 }
@@ -326,8 +324,8 @@ impl Decoder {
                     known = Some(size + extra);
                 }
                 let (head, tail) = rest.split_at(take);
-                // Cannot fail: no unit is larger than the carry buffer.
-                let _ = self.carry.extend_from_slice(head);
+                // No unit is larger than the carry buffer.
+                self.carry.extend(head);
                 rest = tail;
                 self.advance(head.len());
                 if self.carry.len() < size {
@@ -337,7 +335,7 @@ impl Decoder {
                     });
                 }
                 let len = known.unwrap_or_else(|| whole(self.carry.len(), max, size));
-                let unit = &self.carry[..len];
+                let unit = self.carry.as_slice().get(..len).unwrap_or_default();
                 let stepped = self.machine.step(unit, at, visitor)?;
                 self.drop_carried(stepped.consumed);
                 stepped
@@ -352,7 +350,7 @@ impl Decoder {
     /// A size beyond what is here makes the carry take everything and wait for input.
     fn line_unit(&self, rest: &[u8], max: usize) -> Result<(usize, usize), Error> {
         let here = self.carry.len() + rest.len();
-        let mut bytes = self.carry.iter().chain(rest).take(max);
+        let mut bytes = self.carry.as_slice().iter().chain(rest).take(max);
         match bytes.position(|&b| b == b'\n') {
             Some(i) => Ok((i + 1, i + 1)),
             None if here >= max => Err(Error::new(ErrorKind::Limit, self.unit_offset())),
@@ -417,13 +415,7 @@ impl Decoder {
     /// Drops `n` bytes from the front of the carry buffer.
     #[inline]
     fn drop_carried(&mut self, n: usize) {
-        if n == self.carry.len() {
-            self.carry.clear();
-            return;
-        }
-        let left = self.carry.len() - n;
-        self.carry.copy_within(n.., 0);
-        self.carry.truncate(left);
+        self.carry.drop_front(n);
     }
 
     /// Bytes after the content (and any a peek declined) are skipped. Zeros are archive
@@ -437,6 +429,7 @@ impl Decoder {
         if !self.trailing_seen {
             let carried = self
                 .carry
+                .as_slice()
                 .iter()
                 .position(|&b| b != 0)
                 .map(|i| self.unit_offset() + i as u64);
@@ -494,5 +487,73 @@ fn whole(len: usize, max: usize, size: usize) -> usize {
         0
     } else {
         len - len % size
+    }
+}
+
+/// The carry buffer: the start of a unit split between chunks (and bytes a peek declined),
+/// at most [`MAX_UNIT`] bytes. Its length is a `u16`, to keep [`DECODER_SIZE`] small.
+#[derive(Clone)]
+struct Carry {
+    bytes: [u8; MAX_UNIT],
+    len: u16,
+}
+
+const _: () = assert!(MAX_UNIT <= u16::MAX as usize);
+
+impl Carry {
+    const fn new() -> Self {
+        Carry {
+            bytes: [0; MAX_UNIT],
+            len: 0,
+        }
+    }
+
+    #[inline]
+    fn len(&self) -> usize {
+        usize::from(self.len)
+    }
+
+    #[inline]
+    fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    #[inline]
+    fn as_slice(&self) -> &[u8] {
+        self.bytes.get(..self.len()).unwrap_or_default()
+    }
+
+    /// Appends `bytes`, which the framing never lets exceed the capacity (what would is
+    /// dropped, and the unit then never completes).
+    #[inline]
+    fn extend(&mut self, bytes: &[u8]) {
+        let start = self.len();
+        let end = start + bytes.len();
+        if let Some(free) = self.bytes.get_mut(start..end) {
+            free.copy_from_slice(bytes);
+            self.len = end as u16;
+        }
+    }
+
+    #[inline]
+    fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    /// Drops `n` bytes (at most the length) from the front.
+    #[inline]
+    fn drop_front(&mut self, n: usize) {
+        let len = self.len();
+        let n = n.min(len);
+        if n < len {
+            self.bytes.copy_within(n..len, 0);
+        }
+        self.len = (len - n) as u16;
+    }
+}
+
+impl core::fmt::Debug for Carry {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        self.as_slice().fmt(f)
     }
 }

@@ -24,7 +24,8 @@
  * an empty function instead, is what gts_decoder_feed and gts_decoder_finish (with this
  * callback) use below their caller. (Not measured under AddressSanitizer.)
  *
- * PIECE (for profiling) runs only (a) and the way with pieces of PIECE bytes (0: whole buffer).
+ * PIECE (for profiling) runs only (a) and the way with pieces of PIECE bytes (0: whole buffer),
+ * and measures no stack.
  */
 #define _POSIX_C_SOURCE 200112L
 
@@ -490,12 +491,13 @@ int main(int argc, char **argv)
 #if !MEASURE_STACK
     printf("stack: not measured under AddressSanitizer\n");
 #else
-    {
+    if (only == 0) {
         size_t deepest = 0;
         printf("stack below the caller of gts_decoder_feed/finish (library and callback):");
         for (w = 1; w < WAYS; w++) {
             int stack_failed = 0;
-            size_t used = library_stack(data, len, ways[w].piece, &stack_failed);
+            size_t used;
+            used = library_stack(data, len, ways[w].piece, &stack_failed);
             failed |= stack_failed;
             deepest = used > deepest ? used : deepest;
             printf(" %lu", (unsigned long)used);

@@ -42,14 +42,15 @@ macro_rules! c_text {
     }};
 }
 
-/// Calls the C callbacks with the `user` pointer.
-pub(crate) struct Bridge {
-    callbacks: gts_callbacks,
+/// Calls the C callbacks with the `user` pointer. The callbacks are borrowed from the decoder's
+/// storage (not copied: a feed of a few bytes should not pay for a copy of them all).
+pub(crate) struct Bridge<'a> {
+    callbacks: &'a gts_callbacks,
     user: *mut c_void,
 }
 
-impl Bridge {
-    pub(crate) fn new(callbacks: gts_callbacks, user: *mut c_void) -> Self {
+impl<'a> Bridge<'a> {
+    pub(crate) fn new(callbacks: &'a gts_callbacks, user: *mut c_void) -> Self {
         Bridge { callbacks, user }
     }
 }
@@ -89,7 +90,7 @@ fn optional_bytes(b: Option<&[u8]>) -> (*const c_char, usize, bool) {
 // safety rests on the caller's contract (gts_decoder_init): each non-NULL callback is a valid
 // function of the declared type, and it does not unwind. Every pointer passed to one points to
 // a value that lives for the duration of the call.
-impl Visitor for Bridge {
+impl Visitor for Bridge<'_> {
     fn file(&mut self, info: &FileInfo<'_>) -> Flow {
         #[cfg(test)]
         crate::tests::maybe_panic();

@@ -2,8 +2,9 @@
 //! and writes that storage (through raw pointers: the caller owns the memory).
 //!
 //! Aliasing: no `&mut Slot` is ever made. While a feed runs, the one `&mut Decoder` covers the
-//! `decoder` field only, so a callback that calls back in can still read the `tag` and `busy`
-//! fields (disjoint memory) and be refused without touching the decoder.
+//! `decoder` field only (and a shared reference the `callbacks` field), so a callback that
+//! calls back in can still read the `tag` and `busy` fields (disjoint memory) and be refused
+//! without touching the decoder.
 
 use core::ffi::c_void;
 use core::mem::{align_of, size_of};
@@ -183,21 +184,21 @@ impl Handle {
     /// leaves the decoder marked failed (`GTS_ERR_PANIC`).
     pub(crate) fn run<R>(
         self,
-        f: impl FnOnce(&mut Decoder, &mut Bridge) -> R,
+        f: impl FnOnce(&mut Decoder, &mut Bridge<'_>) -> R,
     ) -> Result<R, gts_status> {
         if self.panicked().is_some() {
             return Err(gts_status::GTS_ERR_PANIC);
         }
         let slot = self.0;
         // SAFETY: an initialised state that no call is running on (checked by `new`); the
-        // caller lets us write its storage. The callbacks and user pointer are copied out, so
-        // the only reference into the storage during the call is the `&mut` to the `decoder`
-        // field. Re-entrant calls read only `tag` and `busy`, which it does not cover.
+        // caller lets us write its storage. The references into the storage during the call
+        // are the `&mut` to the `decoder` field and a shared one to the `callbacks` field
+        // (nothing writes them while the decoder is busy: `gts_decoder_init` refuses a busy
+        // decoder, and the caller may not touch the storage during a call); the user pointer
+        // is copied out. Re-entrant calls read only `tag` and `busy`, which neither covers.
         unsafe {
-            let mut bridge = Bridge::new(
-                addr_of!((*slot).callbacks).read(),
-                addr_of!((*slot).user).read(),
-            );
+            let mut bridge =
+                Bridge::new(&*addr_of!((*slot).callbacks), addr_of!((*slot).user).read());
             addr_of_mut!((*slot).used).write(1);
             addr_of_mut!((*slot).busy).write(1);
             let decoder = &mut *addr_of_mut!((*slot).decoder);
