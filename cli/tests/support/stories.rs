@@ -1,5 +1,5 @@
 //! A small writer of Stories `.anim` files (FORMATS.md §3) for the CLI tests, after the
-//! library tests' `tests/stories_writer.rs`: LCS records (0x24 bytes), keyframes given as
+//! library tests' `tests/stories_writer/mod.rs`: LCS records (0x24 bytes), keyframes given as
 //! half-float bits, two layouts.
 
 /// A keyframe as stored: half-float bits, `dt` the delta from the bone's previous frame.

@@ -6,7 +6,7 @@
 #![cfg(feature = "alloc")]
 #![allow(dead_code)]
 
-#[path = "anpk_stories_support.rs"]
+#[path = "../anpk_stories_support/mod.rs"]
 pub mod support;
 
 use gtastream::encode;
