@@ -293,6 +293,24 @@ fn fold_records<const N: usize, B>(bytes: &[u8], init: B, f: impl FnMut(B, &[u8;
 
 // Fields of fixed-size records: with `N` and `i` known, the compiler checks no bounds.
 
+/// Four consecutive fields from `first` (an array literal: `array::map` is not always
+/// inlined, and then costs a call per element).
+#[inline(always)]
+fn four<T>(first: usize, field: impl Fn(usize) -> T) -> [T; 4] {
+    [
+        field(first),
+        field(first + 1),
+        field(first + 2),
+        field(first + 3),
+    ]
+}
+
+/// Three consecutive fields from `first`.
+#[inline(always)]
+fn three<T>(first: usize, field: impl Fn(usize) -> T) -> [T; 3] {
+    [field(first), field(first + 1), field(first + 2)]
+}
+
 #[inline(always)]
 fn f32_at<const N: usize>(record: &[u8; N], i: usize) -> f32 {
     f32::from_le_bytes([
@@ -338,7 +356,7 @@ pub(crate) fn half_to_f32(bits: u16) -> f32 {
 
 #[inline(always)]
 fn packed_rotation<const N: usize>(r: &[u8; N]) -> [f32; 4] {
-    [0, 1, 2, 3].map(|i| f32::from(i16_at(r, i)) / PACKED_ROTATION_SCALE)
+    four(0, |i| f32::from(i16_at(r, i)) / PACKED_ROTATION_SCALE)
 }
 
 #[inline(always)]
@@ -356,7 +374,7 @@ fn packed_rot_trans(r: &[u8; 16]) -> Keyframe {
     Keyframe {
         time: f32::from(i16_at(r, 4)) / PACKED_TIME_SCALE,
         rotation: packed_rotation(r),
-        translation: [5, 6, 7].map(|i| f32::from(i16_at(r, i)) / PACKED_TRANSLATION_SCALE),
+        translation: three(5, |i| f32::from(i16_at(r, i)) / PACKED_TRANSLATION_SCALE),
         scale: [0.0; 3],
     }
 }
@@ -365,7 +383,7 @@ fn packed_rot_trans(r: &[u8; 16]) -> Keyframe {
 fn ifp2_rot(r: &[u8; 20]) -> Keyframe {
     Keyframe {
         time: f32_at(r, 4),
-        rotation: [0, 1, 2, 3].map(|i| f32_at(r, i)),
+        rotation: four(0, |i| f32_at(r, i)),
         translation: [0.0; 3],
         scale: [0.0; 3],
     }
@@ -375,8 +393,8 @@ fn ifp2_rot(r: &[u8; 20]) -> Keyframe {
 fn ifp2_rot_trans(r: &[u8; 32]) -> Keyframe {
     Keyframe {
         time: f32_at(r, 4),
-        rotation: [0, 1, 2, 3].map(|i| f32_at(r, i)),
-        translation: [5, 6, 7].map(|i| f32_at(r, i)),
+        rotation: four(0, |i| f32_at(r, i)),
+        translation: three(5, |i| f32_at(r, i)),
         scale: [0.0; 3],
     }
 }
@@ -384,7 +402,7 @@ fn ifp2_rot_trans(r: &[u8; 32]) -> Keyframe {
 /// ANPK quaternions are stored conjugated.
 #[inline(always)]
 fn anpk_rotation<const N: usize>(r: &[u8; N]) -> [f32; 4] {
-    let [x, y, z, w] = [0, 1, 2, 3].map(|i| f32_at(r, i));
+    let [x, y, z, w] = four(0, |i| f32_at(r, i));
     [-x, -y, -z, w]
 }
 
@@ -403,7 +421,7 @@ fn krt0(r: &[u8; 32]) -> Keyframe {
     Keyframe {
         time: f32_at(r, 7),
         rotation: anpk_rotation(r),
-        translation: [4, 5, 6].map(|i| f32_at(r, i)),
+        translation: three(4, |i| f32_at(r, i)),
         scale: [0.0; 3],
     }
 }
@@ -413,15 +431,15 @@ fn krts(r: &[u8; 44]) -> Keyframe {
     Keyframe {
         time: f32_at(r, 10),
         rotation: anpk_rotation(r),
-        translation: [4, 5, 6].map(|i| f32_at(r, i)),
-        scale: [7, 8, 9].map(|i| f32_at(r, i)),
+        translation: three(4, |i| f32_at(r, i)),
+        scale: three(7, |i| f32_at(r, i)),
     }
 }
 
 /// Stories quaternions are stored conjugated; the time is the running sum of the deltas.
 #[inline(always)]
 fn stories_rot(r: &[u8; 10], clock: &mut f32) -> Keyframe {
-    let [x, y, z, w] = [0, 1, 2, 3].map(|i| half_at(r, i));
+    let [x, y, z, w] = four(0, |i| half_at(r, i));
     *clock += half_at(r, 4);
     Keyframe {
         time: *clock,
@@ -434,7 +452,7 @@ fn stories_rot(r: &[u8; 10], clock: &mut f32) -> Keyframe {
 #[inline(always)]
 fn stories_rot_trans(r: &[u8; 16], clock: &mut f32) -> Keyframe {
     let mut frame = stories_rot(r.first_chunk().unwrap_or(&[0; 10]), clock);
-    frame.translation = [5, 6, 7].map(|i| half_at(r, i));
+    frame.translation = three(5, |i| half_at(r, i));
     frame
 }
 
@@ -444,12 +462,12 @@ fn raw(frame_type: FrameType, record: &[u8]) -> RawFrame {
         return RawFrame::default();
     };
     let mut frame = RawFrame {
-        rotation: [0, 1, 2, 3].map(|i| i16_at(r, i)),
+        rotation: four(0, |i| i16_at(r, i)),
         time: i16_at(r, 4),
         translation: [0; 3],
     };
     if let (true, Some(r)) = (frame_type.has_translation(), record.first_chunk::<16>()) {
-        frame.translation = [5, 6, 7].map(|i| i16_at(r, i));
+        frame.translation = three(5, |i| i16_at(r, i));
     }
     frame
 }
