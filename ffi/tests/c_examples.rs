@@ -166,9 +166,43 @@ fn build_examples(variant: &str, link: &str, extra: &str) -> PathBuf {
     out
 }
 
+/// Exit code of a program that valgrind found an error in (distinct from the examples' own).
+const VALGRIND_ERROR: i32 = 97;
+
+/// With `GTS_VALGRIND` set (CI step "C: examples under valgrind"), the programs of the 64-bit
+/// builds without sanitizers run under `valgrind --leak-check=full`: the log file it writes
+/// (quiet: errors and leaks only) for this run, which must stay empty.
+fn valgrind_log(bin: &Path, program: &str) -> Option<PathBuf> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static RUNS: AtomicUsize = AtomicUsize::new(0);
+    let sanitized = bin.to_string_lossy().contains("sanitizers");
+    if std::env::var_os("GTS_VALGRIND").is_none() || M32 || sanitized {
+        return None;
+    }
+    let n = RUNS.fetch_add(1, Ordering::Relaxed);
+    Some(bin.join(format!("valgrind-{program}-{n}.log")))
+}
+
 /// Runs an example; returns its exit code, stdout and stderr.
 fn run(bin: &Path, program: &str, args: &[&Path], stdin: Option<&Path>) -> (i32, String, String) {
-    let mut command = Command::new(bin.join(program));
+    let valgrind = valgrind_log(bin, program);
+    let mut command = match &valgrind {
+        Some(log) => {
+            let mut command = Command::new("valgrind");
+            command
+                .arg("-q")
+                .arg("--leak-check=full")
+                .arg(format!(
+                    "--suppressions={}",
+                    repo().join("ffi/tests/valgrind.supp").display()
+                ))
+                .arg(format!("--error-exitcode={VALGRIND_ERROR}"))
+                .arg(format!("--log-file={}", log.display()))
+                .arg(bin.join(program));
+            command
+        }
+        None => Command::new(bin.join(program)),
+    };
     command.args(args);
     if let Some(input) = stdin {
         command.stdin(Stdio::from(std::fs::File::open(input).expect("stdin file")));
@@ -189,6 +223,13 @@ fn run(bin: &Path, program: &str, args: &[&Path], stdin: Option<&Path>) -> (i32,
         !stderr.contains("Sanitizer") && !stderr.contains("runtime error"),
         "{program} {args:?}: sanitizer report:\n{stderr}"
     );
+    if let Some(log) = valgrind {
+        let report = std::fs::read_to_string(&log).unwrap_or_else(|e| panic!("{log:?}: {e}"));
+        assert!(
+            code != VALGRIND_ERROR && report.trim().is_empty(),
+            "{program} {args:?}: valgrind report (exit code {code}):\n{report}"
+        );
+    }
     (code, stdout, stderr)
 }
 
