@@ -14,6 +14,7 @@ fn main() -> std::io::Result<()> {
     let targets = [
         ("decode", seeds::files()),
         ("chunking", seeds::chunking_inputs()),
+        ("capi", capi_inputs()),
     ];
     for (target, inputs) in targets {
         let out = dir.join(target);
@@ -24,4 +25,18 @@ fn main() -> std::io::Result<()> {
         println!("{}: {} seeds", out.display(), inputs.len());
     }
     Ok(())
+}
+
+/// The `capi` target reads the `chunking` plan, with flags bit 1 meaning "move the decoder to
+/// other storage between calls": each `chunking` seed as it is and with that bit set.
+fn capi_inputs() -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    for (name, input) in seeds::chunking_inputs() {
+        let flags = 1 + usize::from(input[0] & 7) + 1 + 2;
+        let mut moved = input.clone();
+        moved[flags] |= 2;
+        out.push((name.clone(), input));
+        out.push((format!("{name}-moved"), moved));
+    }
+    out
 }
