@@ -85,7 +85,10 @@ impl Visitor for Core {
         ))
     }
     fn animation(&mut self, i: &AnimationInfo<'_>) -> Flow {
-        self.mark(format!("animation {} {:?} {}", i.index, i.name, i.bone_count))
+        self.mark(format!(
+            "animation {} {:?} {}",
+            i.index, i.name, i.bone_count
+        ))
     }
     fn bone(&mut self, i: &BoneInfo<'_>) -> Flow {
         self.mark(format!(
@@ -98,7 +101,8 @@ impl Visitor for Core {
     }
     fn keyframes(&mut self, frames: Keyframes<'_>) -> Flow {
         for k in frames.iter() {
-            self.0.push(frame(k.time, k.rotation, k.translation, k.scale));
+            self.0
+                .push(frame(k.time, k.rotation, k.translation, k.scale));
         }
         Flow::Continue
     }
@@ -287,10 +291,14 @@ unsafe extern "C" fn on_keyframes_raw(user: *mut c_void, raw: *const gts_raw_key
 unsafe extern "C" fn on_keyframes(user: *mut c_void, f: *const gts_keyframe, n: usize) -> i32 {
     let h = unsafe { host(user) };
     assert!((1..=GTS_KEYFRAME_BATCH).contains(&n), "batch of {n}");
-    assert!(h.raw_pending >= n, "decoded keyframes the raw callback did not announce");
+    assert!(
+        h.raw_pending >= n,
+        "decoded keyframes the raw callback did not announce"
+    );
     h.raw_pending -= n;
     for k in unsafe { std::slice::from_raw_parts(f, n) } {
-        h.log.push(frame(k.time, k.rotation, k.translation, k.scale));
+        h.log
+            .push(frame(k.time, k.rotation, k.translation, k.scale));
     }
     // One answer per stored batch, as the core's visitor gets (the library calls this one up
     // to 64 frames at a time, after the raw callback that answered for the batch).
@@ -310,7 +318,11 @@ unsafe extern "C" fn on_instance(user: *mut c_void, i: *const gts_ipl_instance) 
     let i = unsafe { &*i };
     let name = unsafe { optional(i.model_name, i.model_name_len, i.has_model_name) };
     let p = i.position.map(bits);
-    h.mark(format!("instance {} {p:?} {:?}", i.model_id, name.as_deref()))
+    h.mark(format!(
+        "instance {} {p:?} {:?}",
+        i.model_id,
+        name.as_deref()
+    ))
 }
 
 unsafe extern "C" fn on_car(user: *mut c_void, c: *const gts_ipl_car) -> i32 {
@@ -325,7 +337,11 @@ unsafe extern "C" fn on_section_line(user: *mut c_void, l: *const gts_section_li
     let l = unsafe { &*l };
     let section = unsafe { lent(l.section, l.section_len) };
     let line = unsafe { lent(l.text, l.text_len) };
-    h.mark(format!("line {:?} {:?}", section.as_slice(), line.as_slice()))
+    h.mark(format!(
+        "line {:?} {:?}",
+        section.as_slice(),
+        line.as_slice()
+    ))
 }
 
 unsafe extern "C" fn on_warning(user: *mut c_void, w: *const gts_warning) -> i32 {
@@ -421,7 +437,11 @@ fuzz_target!(|input: &[u8]| {
             let piece = &data[at..end];
             let mut consumed = usize::MAX;
             let status = gts_decoder_feed(d, piece.as_ptr(), piece.len(), &mut consumed);
-            assert!(consumed <= piece.len(), "consumed {consumed} of {}", piece.len());
+            assert!(
+                consumed <= piece.len(),
+                "consumed {consumed} of {}",
+                piece.len()
+            );
             let position = gts_decoder_position(d);
             match status {
                 gts_status::GTS_OK => {
@@ -430,7 +450,11 @@ fuzz_target!(|input: &[u8]| {
                     at = end;
                 }
                 gts_status::GTS_PAUSED => {
-                    assert_eq!(position, (at + consumed) as u64, "position after GTS_PAUSED");
+                    assert_eq!(
+                        position,
+                        (at + consumed) as u64,
+                        "position after GTS_PAUSED"
+                    );
                     at += consumed;
                     resume = true;
                 }
@@ -480,7 +504,10 @@ fuzz_target!(|input: &[u8]| {
             status
         };
         let mut consumed = 3usize;
-        assert_eq!(gts_decoder_feed(d, data.as_ptr(), data.len().min(4), &mut consumed), again);
+        assert_eq!(
+            gts_decoder_feed(d, data.as_ptr(), data.len().min(4), &mut consumed),
+            again
+        );
         assert_eq!(consumed, 0);
         assert_eq!(gts_decoder_finish(d), again);
         let reason = gts_decoder_error_reason(d);
