@@ -10,9 +10,9 @@
 //! per keyframe is the reported time divided by the printed count):
 //! - `anp3_16mib`: a ~16 MiB ANP3 file through [`Decoder::feed`], whole and cut into chunks of
 //!   64 B, 4 KiB and 64 KiB, with a visitor that sums every component of every decoded keyframe
-//!   (`sum`, through [`Keyframes::iter`], whose decoding inlines into the visitor's loop); the
-//!   same sums decoded by hand from [`Keyframes::as_bytes`] (`sum_as_bytes`: what `iter` could
-//!   reach); the packed integers through [`Keyframes::raw`]; the framing cost alone (`count`,
+//!   (`sum`: a `for` loop over [`Keyframes::iter`], whose decoding inlines into the visitor's
+//!   loop); the same with `for_each` (`sum_for_each`: one loop per frame type); the same sums
+//!   decoded by hand from [`Keyframes::as_bytes`] (`sum_as_bytes`: what `iter` could reach); the packed integers through [`Keyframes::raw`]; the framing cost alone (`count`,
 //!   a visitor that only adds [`Keyframes::len`]); and [`Package::parse`].
 //! - `anp3_1mib`: a ~1 MiB ANP3 file, whole and fed one byte at a time (every unit goes through
 //!   the carry buffer).
@@ -114,6 +114,37 @@ impl Visitor for Sum {
     }
 }
 
+/// [`Sum`]'s keyframe sums through [`Iterator::for_each`], which runs
+/// [`KeyframeIter::fold`](gtastream::KeyframeIter): one loop per frame type, where a `for`
+/// loop (`next`) matches the frame type at every keyframe.
+#[derive(Default)]
+struct SumForEach {
+    lanes: [f32; 11],
+}
+
+impl Visitor for SumForEach {
+    fn keyframes(&mut self, frames: Keyframes<'_>) -> Flow {
+        let l = &mut self.lanes;
+        frames.iter().for_each(|frame| {
+            let [qx, qy, qz, qw] = frame.rotation;
+            let [tx, ty, tz] = frame.translation;
+            let [sx, sy, sz] = frame.scale;
+            l[0] += frame.time;
+            l[1] += qx;
+            l[2] += qy;
+            l[3] += qz;
+            l[4] += qw;
+            l[5] += tx;
+            l[6] += ty;
+            l[7] += tz;
+            l[8] += sx;
+            l[9] += sy;
+            l[10] += sz;
+        });
+        Flow::Continue
+    }
+}
+
 /// Sums the stored integers of packed keyframes ([`Keyframes::raw`]), as a host that keeps
 /// frames packed would read them.
 #[derive(Default)]
@@ -127,17 +158,18 @@ impl Visitor for SumRaw {
             return Flow::Abort;
         };
         for frame in raw {
-            let [qx, qy, qz, qw] = frame.rotation.map(i32::from);
-            let [tx, ty, tz] = frame.translation.map(i32::from);
+            // (No `array::map` here: without LTO it stays a call per element.)
+            let [qx, qy, qz, qw] = frame.rotation;
+            let [tx, ty, tz] = frame.translation;
             let l = &mut self.lanes;
             l[0] += i32::from(frame.time);
-            l[1] += qx;
-            l[2] += qy;
-            l[3] += qz;
-            l[4] += qw;
-            l[5] += tx;
-            l[6] += ty;
-            l[7] += tz;
+            l[1] += i32::from(qx);
+            l[2] += i32::from(qy);
+            l[3] += i32::from(qz);
+            l[4] += i32::from(qw);
+            l[5] += i32::from(tx);
+            l[6] += i32::from(ty);
+            l[7] += i32::from(tz);
         }
         Flow::Continue
     }
@@ -219,6 +251,12 @@ fn sum_raw(data: &[u8]) -> [i32; 8] {
     black_box(visitor.lanes)
 }
 
+fn sum_for_each(data: &[u8], chunk: usize) -> [f32; 11] {
+    let mut visitor = SumForEach::default();
+    decode(black_box(data), chunk, &mut visitor);
+    black_box(visitor.lanes)
+}
+
 fn sum_bytes(data: &[u8]) -> [f32; 11] {
     let mut visitor = SumBytes::default();
     decode(black_box(data), data.len(), &mut visitor);
@@ -278,9 +316,16 @@ fn anp3(c: &mut Criterion) {
     assert_eq!(sum(file, 64).items, input.items);
     assert_eq!(count(file, file.len()), input.items);
     assert_eq!(sum_bytes(file), sum(file, file.len()).lanes);
+    assert_eq!(sum_for_each(file, 4 << 10), sum(file, file.len()).lanes);
 
     let mut group = new_group(c, "anp3_16mib", &input);
     whole_and_chunked(&mut group, file);
+    group.bench_function("sum_for_each/whole", |b| {
+        b.iter(|| sum_for_each(file, file.len()))
+    });
+    group.bench_function("sum_for_each/4KiB", |b| {
+        b.iter(|| sum_for_each(file, 4 << 10))
+    });
     group.bench_function("sum_as_bytes/whole", |b| b.iter(|| sum_bytes(file)));
     group.bench_function("sum_raw/whole", |b| b.iter(|| sum_raw(file)));
     group.bench_function("count/whole", |b| b.iter(|| count(file, file.len())));

@@ -207,6 +207,7 @@ impl<'a> Keyframes<'a> {
     }
 
     /// The stored integers of packed keyframes; `None` for other frame types.
+    #[inline]
     pub fn raw(&self) -> Option<impl ExactSizeIterator<Item = RawFrame> + 'a> {
         let frame_type = self.frame_type;
         frame_type.is_packed().then(|| {
