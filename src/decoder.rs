@@ -70,9 +70,11 @@ enum State {
 /// A push decoder for every supported format, sniffed from the magic.
 ///
 /// Feed it the file in chunks of any size; it parses every unit that lies whole in a chunk in
-/// place, and copies only a unit split between two chunks into a small carry buffer. It never
-/// allocates, and the events are the same however the same bytes are cut (keyframe batches
-/// aside, which follow the cuts; a warning about trailing data needs the trailing bytes fed).
+/// place, and copies only a unit split between two chunks into a small carry buffer (a
+/// keyframe record completed there takes the whole records that follow it in the chunk into
+/// its batch, up to the buffer's size: one event instead of two). It never allocates, and the
+/// events are the same however the same bytes are cut (keyframe batches aside, which follow
+/// the cuts; a warning about trailing data needs the trailing bytes fed).
 ///
 /// ```
 /// use gtastream::{Decoder, Status, Visitor};

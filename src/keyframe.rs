@@ -147,8 +147,10 @@ pub(crate) const PACKED_TRANSLATION_SCALE: f32 = 1024.0;
 
 /// A batch of consecutive keyframes of one bone, as stored in the file.
 ///
-/// Batches borrow the caller's input where it holds whole frames, so how the keyframes of a bone
-/// are split into batches depends on how the input was cut; the frames, in order, do not.
+/// Batches borrow the caller's input where it holds whole frames (after a frame split between
+/// two chunks, the batch that completes it holds copies of the frames that follow it, from the
+/// decoder's buffer), so how the keyframes of a bone are split into batches depends on how the
+/// input was cut; the frames, in order, do not.
 #[derive(Clone, Copy, Debug)]
 pub struct Keyframes<'a> {
     frame_type: FrameType,
