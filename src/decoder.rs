@@ -493,69 +493,48 @@ fn whole(len: usize, max: usize, size: usize) -> usize {
 }
 
 /// The carry buffer: the start of a unit split between chunks (and bytes a peek declined),
-/// at most [`MAX_UNIT`] bytes. Its length is a `u16`, to keep [`DECODER_SIZE`] small.
-#[derive(Clone)]
-struct Carry {
-    bytes: [u8; MAX_UNIT],
-    len: u16,
-}
-
-const _: () = assert!(MAX_UNIT <= u16::MAX as usize);
+/// at most [`MAX_UNIT`] bytes.
+#[derive(Clone, Debug)]
+struct Carry(heapless::Vec<u8, MAX_UNIT>);
 
 impl Carry {
     const fn new() -> Self {
-        Carry {
-            bytes: [0; MAX_UNIT],
-            len: 0,
-        }
+        Carry(heapless::Vec::new())
     }
 
     #[inline]
     fn len(&self) -> usize {
-        usize::from(self.len)
+        self.0.len()
     }
 
     #[inline]
     fn is_empty(&self) -> bool {
-        self.len == 0
+        self.0.is_empty()
     }
 
     #[inline]
     fn as_slice(&self) -> &[u8] {
-        self.bytes.get(..self.len()).unwrap_or_default()
+        &self.0
     }
 
     /// Appends `bytes`, which the framing never lets exceed the capacity (what would is
     /// dropped, and the unit then never completes).
     #[inline]
     fn extend(&mut self, bytes: &[u8]) {
-        let start = self.len();
-        let end = start + bytes.len();
-        if let Some(free) = self.bytes.get_mut(start..end) {
-            free.copy_from_slice(bytes);
-            self.len = end as u16;
-        }
+        let _ = self.0.extend_from_slice(bytes);
     }
 
     #[inline]
     fn clear(&mut self) {
-        self.len = 0;
+        self.0.clear();
     }
 
     /// Drops `n` bytes (at most the length) from the front.
     #[inline]
     fn drop_front(&mut self, n: usize) {
-        let len = self.len();
+        let len = self.0.len();
         let n = n.min(len);
-        if n < len {
-            self.bytes.copy_within(n..len, 0);
-        }
-        self.len = (len - n) as u16;
-    }
-}
-
-impl core::fmt::Debug for Carry {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        self.as_slice().fmt(f)
+        self.0.copy_within(n..len, 0);
+        self.0.truncate(len - n);
     }
 }
