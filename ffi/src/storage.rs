@@ -6,6 +6,7 @@
 //! calls back in can still read the `tag` and `busy` fields (disjoint memory) and be refused
 //! without touching the decoder.
 
+use core::cell::Cell;
 use core::ffi::c_void;
 use core::mem::{align_of, size_of};
 use core::ptr::{addr_of, addr_of_mut};
@@ -15,6 +16,32 @@ use gtastream_core::{Decoder, Options};
 
 use crate::bridge::Bridge;
 use crate::types::{gts_callbacks, gts_decoder, gts_status};
+
+/// A feed or finish running on this thread: a list through the stack frames of
+/// [`Handle::run`], innermost first (a callback may feed another decoder).
+struct Running {
+    slot: *mut Slot,
+    outer: *const Running,
+}
+
+thread_local! {
+    static RUNNING: Cell<*const Running> = const { Cell::new(core::ptr::null()) };
+}
+
+/// Whether a call on `slot` is running on this thread (so `init` would pull its state away).
+fn is_running(slot: *mut Slot) -> bool {
+    let mut frame = RUNNING.get();
+    while !frame.is_null() {
+        // SAFETY: each frame lives on the stack of a `Handle::run` that is still running (it
+        // unlinks its frame before returning, panics included), outside the calls nested in it.
+        let running = unsafe { &*frame };
+        if running.slot == slot {
+            return true;
+        }
+        frame = running.outer;
+    }
+    false
+}
 
 /// Marks storage set up by `gts_decoder_init`: "gtsdec" and the version of this layout.
 const TAG: u64 = 0x6774_7364_6563_0001;
@@ -83,10 +110,9 @@ pub(crate) unsafe fn init(
     user: *mut c_void,
 ) -> Result<(), gts_status> {
     let slot = slot_of(d)?;
-    // SAFETY: `slot` is non-NULL and aligned, and the storage is ours to read (caller's
-    // contract). A decoder whose feed is running must not be replaced under it.
-    let busy = unsafe { addr_of!((*slot).tag).read() == TAG && addr_of!((*slot).busy).read() != 0 };
-    if busy {
+    // A decoder whose feed is running must not be replaced under it. That is known without
+    // reading the storage, which a fresh `gts_decoder` leaves uninitialised.
+    if is_running(slot) {
         return Err(gts_status::GTS_ERR_REENTRANT);
     }
     let state = Slot {
@@ -203,7 +229,10 @@ impl Handle {
             addr_of_mut!((*slot).busy).write(1);
             let decoder = &mut *addr_of_mut!((*slot).decoder);
             let position = decoder.position();
+            let frame = Running { slot, outer: RUNNING.get() };
+            RUNNING.set(&frame);
             let result = catch_unwind(AssertUnwindSafe(|| f(decoder, &mut bridge)));
+            RUNNING.set(frame.outer);
             addr_of_mut!((*slot).busy).write(0);
             result.map_err(|_| {
                 addr_of_mut!((*slot).panicked).write(1);

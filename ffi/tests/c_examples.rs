@@ -192,10 +192,6 @@ fn run(bin: &Path, program: &str, args: &[&Path], stdin: Option<&Path>) -> (i32,
             command
                 .arg("-q")
                 .arg("--leak-check=full")
-                .arg(format!(
-                    "--suppressions={}",
-                    repo().join("ffi/tests/valgrind.supp").display()
-                ))
                 .arg(format!("--error-exitcode={VALGRIND_ERROR}"))
                 .arg(format!("--log-file={}", log.display()))
                 .arg(bin.join(program));
