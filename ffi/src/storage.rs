@@ -229,7 +229,10 @@ impl Handle {
             addr_of_mut!((*slot).busy).write(1);
             let decoder = &mut *addr_of_mut!((*slot).decoder);
             let position = decoder.position();
-            let frame = Running { slot, outer: RUNNING.get() };
+            let frame = Running {
+                slot,
+                outer: RUNNING.get(),
+            };
             RUNNING.set(&frame);
             let result = catch_unwind(AssertUnwindSafe(|| f(decoder, &mut bridge)));
             RUNNING.set(frame.outer);
