@@ -265,9 +265,12 @@ impl Decoder {
         loop {
             // The units that lie whole in the input, in one loop (the bulk of a file).
             if self.carry.is_empty() {
-                let ran = self.machine.run_whole(rest, self.position, visitor)?;
+                let ran = self.machine.run_whole(rest, self.position, visitor);
                 rest = &rest[ran.consumed..];
                 self.advance(ran.consumed);
+                if let Some(error) = ran.error {
+                    return Err(error);
+                }
                 let stepped = Stepped::new(ran.consumed, ran.flow);
                 if let Some(progress) =
                     self.after_event(stepped, ran.at, input.len() - rest.len())?

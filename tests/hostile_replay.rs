@@ -125,3 +125,45 @@ fn regression_anlf_without_blocks() {
     check_decode(b"ANLF\x04\0\0\0\0\0\0\0");
     check_decode(b"ANLF\0\0\0\0\0\0\0\0");
 }
+
+/// `decode`: an error in a bone that follows whole bones in the same feed (the IFP2 fast path)
+/// left `position()` and `Decoder::parsed` at the start of the feed, although events for the
+/// bones before it had been reported. `src/format/ifp2.rs`, `run_whole`.
+#[test]
+fn regression_error_after_whole_bones_in_one_feed() {
+    let mut file = Vec::new();
+    let name = |s: &str| {
+        let mut field = [0u8; 24];
+        field[..s.len()].copy_from_slice(s.as_bytes());
+        field
+    };
+    let u32s = |file: &mut Vec<u8>, values: &[u32]| {
+        for v in values {
+            file.extend_from_slice(&v.to_le_bytes());
+        }
+    };
+    file.extend_from_slice(b"ANP3");
+    u32s(&mut file, &[0]);
+    file.extend_from_slice(&name("pkg"));
+    u32s(&mut file, &[1]);
+    file.extend_from_slice(&name("anim"));
+    u32s(&mut file, &[3, 40, 1]);
+    for bone in 0..2 {
+        file.extend_from_slice(&name("bone"));
+        u32s(&mut file, &[3, 2, bone]);
+        file.extend_from_slice(&[0, 0, 0, 0, 0, 0, 0, 16, 0, 0]);
+        file.extend_from_slice(&[0, 0, 0, 0, 0, 0, 0, 16, 1, 0]);
+    }
+    let bad_at = file.len();
+    file.extend_from_slice(&name("bad"));
+    u32s(&mut file, &[9, 2, 2]);
+    check_decode(&file);
+    let mut decoder = gtastream::Decoder::new();
+    struct Quiet;
+    impl gtastream::Visitor for Quiet {}
+    let error = decoder.feed(&file, &mut Quiet).unwrap_err();
+    assert_eq!(error.kind, gtastream::ErrorKind::UnknownFrameType);
+    assert_eq!(error.offset, bad_at as u64);
+    assert_eq!(decoder.position(), bad_at as u64);
+    assert_eq!(decoder.parsed(), bad_at as u64);
+}

@@ -255,71 +255,93 @@ impl Ifp2 {
     /// batches and bone ends (the bulk of a file) handled here, each as in [`step`](Self::step);
     /// the other units through `step`.
     #[inline]
-    pub(crate) fn run_whole<V: Visitor>(
-        &mut self,
-        input: &[u8],
-        at: u64,
-        visitor: &mut V,
-    ) -> Result<Ran, Error> {
+    pub(crate) fn run_whole<V: Visitor>(&mut self, input: &[u8], at: u64, visitor: &mut V) -> Ran {
         let mut used = 0;
         loop {
             let rest = input.get(used..).unwrap_or_default();
             let unit_at = at + used as u64;
-            let (consumed, flow) = match self.stage {
-                Stage::BoneHeader => {
-                    let Some(unit) = rest.first_chunk::<BONE_HEADER_SIZE>() else {
-                        break;
-                    };
-                    (unit.len(), self.bone_header(unit, unit_at, visitor)?)
-                }
-                Stage::Frames => {
-                    let size = self.track.frame_type.size();
-                    let max = self.track.batch_bytes();
-                    let take = if rest.len() >= max {
-                        max
-                    } else if rest.len() >= size {
-                        rest.len() - rest.len() % size
-                    } else {
-                        break;
-                    };
-                    let stepped = self.track.deliver(&rest[..take], unit_at, visitor);
-                    if self.track.left == 0 {
-                        self.stage = Stage::BoneEnd;
+            match self.whole_step(rest, unit_at, visitor) {
+                Ok(None) => break,
+                Ok(Some((consumed, flow))) => {
+                    used += consumed;
+                    if flow != Flow::Continue {
+                        return Ran {
+                            consumed: used,
+                            flow,
+                            at: unit_at,
+                            error: None,
+                        };
                     }
-                    (stepped.consumed, stepped.flow)
                 }
-                Stage::BoneEnd => {
-                    self.bone += 1;
-                    self.stage = self.after_bone();
-                    (0, visitor.bone_end())
+                // What the steps before it used still counts: the error is at this unit.
+                Err(error) => {
+                    return Ran {
+                        consumed: used,
+                        flow: Flow::Continue,
+                        at: unit_at,
+                        error: Some(error),
+                    }
                 }
-                Stage::FileHeader | Stage::Done => break,
-                _ => {
-                    let size = match self.want() {
-                        Want::Unit(size) => size,
-                        _ => break,
-                    };
-                    let Some(unit) = rest.get(..size) else {
-                        break;
-                    };
-                    let stepped = self.step(unit, unit_at, visitor)?;
-                    (stepped.consumed, stepped.flow)
-                }
-            };
-            used += consumed;
-            if flow != Flow::Continue {
-                return Ok(Ran {
-                    consumed: used,
-                    flow,
-                    at: unit_at,
-                });
             }
         }
-        Ok(Ran {
+        Ran {
             consumed: used,
             flow: Flow::Continue,
             at,
-        })
+            error: None,
+        }
+    }
+
+    /// One step of [`run_whole`](Self::run_whole) on the front of `rest`: the bytes it used and
+    /// the visitor's answer, or `None` where the unit is not whole in `rest` (or is not one of
+    /// the fast path's).
+    #[inline]
+    fn whole_step<V: Visitor>(
+        &mut self,
+        rest: &[u8],
+        unit_at: u64,
+        visitor: &mut V,
+    ) -> Result<Option<(usize, Flow)>, Error> {
+        Ok(Some(match self.stage {
+            Stage::BoneHeader => {
+                let Some(unit) = rest.first_chunk::<BONE_HEADER_SIZE>() else {
+                    return Ok(None);
+                };
+                (unit.len(), self.bone_header(unit, unit_at, visitor)?)
+            }
+            Stage::Frames => {
+                let size = self.track.frame_type.size();
+                let max = self.track.batch_bytes();
+                let take = if rest.len() >= max {
+                    max
+                } else if rest.len() >= size {
+                    rest.len() - rest.len() % size
+                } else {
+                    return Ok(None);
+                };
+                let stepped = self.track.deliver(&rest[..take], unit_at, visitor);
+                if self.track.left == 0 {
+                    self.stage = Stage::BoneEnd;
+                }
+                (stepped.consumed, stepped.flow)
+            }
+            Stage::BoneEnd => {
+                self.bone += 1;
+                self.stage = self.after_bone();
+                (0, visitor.bone_end())
+            }
+            Stage::FileHeader | Stage::Done => return Ok(None),
+            _ => {
+                let Want::Unit(size) = self.want() else {
+                    return Ok(None);
+                };
+                let Some(unit) = rest.get(..size) else {
+                    return Ok(None);
+                };
+                let stepped = self.step(unit, unit_at, visitor)?;
+                (stepped.consumed, stepped.flow)
+            }
+        }))
     }
 
     fn file_header<V: Visitor>(

@@ -76,6 +76,8 @@ pub(crate) struct Ran {
     pub consumed: usize,
     pub flow: Flow,
     pub at: u64,
+    /// The error of the unit at `at`, after `consumed` bytes of steps that went well.
+    pub error: Option<Error>,
 }
 
 /// The machine of the format in use.
@@ -121,19 +123,15 @@ impl Machine {
     /// aborts. The framing calls it when nothing is carried: a fast path for the bulk of a
     /// file (IFP2 only; the other machines take no step here).
     #[inline]
-    pub(crate) fn run_whole<V: Visitor>(
-        &mut self,
-        input: &[u8],
-        at: u64,
-        visitor: &mut V,
-    ) -> Result<Ran, Error> {
+    pub(crate) fn run_whole<V: Visitor>(&mut self, input: &[u8], at: u64, visitor: &mut V) -> Ran {
         match self {
             Machine::Ifp2(m) => m.run_whole(input, at, visitor),
-            _ => Ok(Ran {
+            _ => Ran {
                 consumed: 0,
                 flow: Flow::Continue,
                 at,
-            }),
+                error: None,
+            },
         }
     }
 
