@@ -73,7 +73,7 @@ where
         None => out.write_str("null"),
     })?;
     text(out.write_str(",\n  \"name\": "))?;
-    text(opt_string(out, name.as_ref().map(|n| n.as_slice())))?;
+    text(opt_string(out, name.as_deref()))?;
     text(out.write_str(",\n  \"warnings\": ["))?;
     for (i, warning) in warnings.iter().enumerate() {
         text(out.write_str(if i == 0 { "\n    " } else { ",\n    " }))?;
