@@ -1,6 +1,8 @@
 //! Keyframes: how each format stores them ([`FrameType`]), and their decoding into
 //! [`Keyframe`]s with the conversions of FORMATS.md.
 
+use crate::format::fields::f32_at;
+
 /// How a bone's keyframes are stored. The numeric values of the IFP version 2 types are the
 /// `frameType` field as stored.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -314,15 +316,6 @@ fn three<T>(first: usize, field: impl Fn(usize) -> T) -> [T; 3] {
     [field(first), field(first + 1), field(first + 2)]
 }
 
-#[inline(always)]
-fn f32_at<const N: usize>(record: &[u8; N], i: usize) -> f32 {
-    f32::from_le_bytes([
-        record[4 * i],
-        record[4 * i + 1],
-        record[4 * i + 2],
-        record[4 * i + 3],
-    ])
-}
 
 #[inline(always)]
 fn u16_at<const N: usize>(record: &[u8; N], i: usize) -> u16 {

@@ -7,7 +7,7 @@ use nom::bytes::complete::take;
 use nom::number::complete::le_u32;
 use nom::{IResult, Parser};
 
-use super::fields::{c_name, check_fits, parse};
+use super::fields::{c_name, check_fits, parse, record, u32_at};
 use super::protocol::{Step, Stepped, Want};
 use super::track::Track;
 use crate::error::{Error, ErrorKind, Warning, WarningKind};
@@ -137,12 +137,12 @@ fn animation_header(version: Version) -> impl Fn(&[u8]) -> IResult<&[u8], Animat
 /// (whose calls a build without cross-crate inlining keeps) on the hot path.
 #[inline]
 fn bone_header(unit: &[u8; BONE_HEADER_SIZE]) -> BoneHeader<'_> {
-    let u32_at = |i: usize| u32::from_le_bytes([unit[i], unit[i + 1], unit[i + 2], unit[i + 3]]);
+    const FIELDS_AT: usize = NAME_SIZE / 4;
     BoneHeader {
         name: c_name(&unit[..NAME_SIZE]),
-        frame_type: u32_at(NAME_SIZE),
-        frame_count: u32_at(NAME_SIZE + 4),
-        bone_id: u32_at(NAME_SIZE + 8) as i32,
+        frame_type: u32_at(unit, FIELDS_AT),
+        frame_count: u32_at(unit, FIELDS_AT + 1),
+        bone_id: u32_at(unit, FIELDS_AT + 2) as i32,
     }
 }
 
@@ -318,11 +318,7 @@ impl Step for Ifp2 {
             Stage::FileHeader => self.file_header(unit, at, visitor)?,
             Stage::AnimationHeader => self.animation_header(unit, at, visitor)?,
             Stage::BoneHeader => {
-                // The framing gives exactly the size asked for.
-                let unit = unit
-                    .first_chunk()
-                    .ok_or(Error::new(ErrorKind::Malformed, at))?;
-                self.bone_header(unit, at, visitor)?
+                self.bone_header(record(unit, at)?, at, visitor)?
             }
             Stage::Frames => {
                 let stepped = self.track.deliver(unit, at, visitor);
