@@ -63,11 +63,13 @@ enum State {
 /// A push decoder for every supported format, sniffed from the magic.
 ///
 /// Feed it the file in chunks of any size; it parses every unit that lies whole in a chunk in
-/// place, and copies only a unit split between two chunks into a small carry buffer (a
-/// keyframe record completed there takes the whole records that follow it in the chunk into
-/// its batch, up to the buffer's size: one event instead of two). It never allocates, and the
-/// events are the same however the same bytes are cut (keyframe batches aside, which follow
-/// the cuts; a warning about trailing data needs the trailing bytes fed).
+/// place, and copies only a unit split between two chunks into a small carry buffer. Records
+/// (keyframes, placements) are taken in place by the batch; a chunk that holds fewer has them
+/// gathered in the carry buffer, across chunks, until they make a batch of the buffer's size
+/// (or the bone's last ones): small chunks cost one event per batch, not one per chunk. An
+/// empty chunk, and `finish`, deliver what is gathered. It never allocates, and the events are
+/// the same however the same bytes are cut (keyframe batches aside, which follow the cuts; a
+/// warning about trailing data needs the trailing bytes fed).
 ///
 /// ```
 /// use gtastream::{Decoder, Status, Visitor};
@@ -244,6 +246,7 @@ impl Decoder {
         }
     }
 
+    #[inline]
     fn check_running(&self) -> Result<(), Error> {
         match self.state {
             State::Running => Ok(()),
@@ -253,6 +256,7 @@ impl Decoder {
     }
 
     /// Offset of the unit being assembled: the carried bytes precede `position`.
+    #[inline]
     fn unit_offset(&self) -> u64 {
         self.position - self.carry.len() as u64
     }
@@ -359,6 +363,7 @@ impl Decoder {
 
     /// The next line's size: through its `\n`, which may already be among the carried bytes.
     /// A size beyond what is here makes the carry take everything and wait for input.
+    #[inline]
     fn line_unit(&self, rest: &[u8], max: usize) -> Result<(usize, usize), Error> {
         let here = self.carry.len() + rest.len();
         let mut bytes = self.carry.as_slice().iter().chain(rest).take(max);
@@ -370,6 +375,7 @@ impl Decoder {
     }
 
     /// Consumes `n` bytes of input that a step parses (skipped bytes cost no work).
+    #[inline]
     fn advance(&mut self, n: usize) {
         self.position += n as u64;
         self.parsed += n as u64;
@@ -379,6 +385,7 @@ impl Decoder {
     /// Moves to `target` (from the start of the carried bytes). Forward, it skips what is
     /// here; for a caller that can seek, a target beyond this chunk (with `seek_ahead`) or
     /// behind it is a seek. `None` once there.
+    #[inline]
     fn goto(
         &mut self,
         target: u64,
@@ -417,6 +424,7 @@ impl Decoder {
 
     /// Asks the caller to go on from `target`; what was carried or is left of the chunk is
     /// dropped.
+    #[inline]
     fn seek(&mut self, target: u64) -> Status {
         self.carry.clear();
         self.position = target;
@@ -470,6 +478,7 @@ impl Decoder {
     }
 
     /// Ends `feed` after an event that paused (or, as an error, aborted).
+    #[inline]
     fn after_event(
         &self,
         stepped: Stepped,

@@ -46,6 +46,7 @@ pub(crate) fn parse<'a, T>(
 
 /// Fails with `CountTooLarge` (at `unit_at`) unless `count` records of `record_size` bytes,
 /// starting at `from`, fit in a file these formats can address.
+#[inline]
 pub(crate) fn check_fits(
     from: u64,
     count: u32,

@@ -32,6 +32,7 @@ pub(crate) enum Version {
 }
 
 impl Version {
+    #[inline]
     fn animation_header_size(self) -> usize {
         match self {
             Version::Anp3 => NAME_SIZE + 4 + 4 + 4,
@@ -39,6 +40,7 @@ impl Version {
         }
     }
 
+    #[inline]
     fn format(self) -> Format {
         match self {
             Version::Anp3 => Format::Anp3,
@@ -101,6 +103,7 @@ struct BoneHeader<'a> {
     bone_id: i32,
 }
 
+#[inline]
 fn file_header(i: &[u8]) -> IResult<&[u8], FileHeader<'_>> {
     let (i, (_magic, size, name, animation_count)) =
         (take(4usize), le_u32, take(NAME_SIZE), le_u32).parse(i)?;
@@ -114,6 +117,7 @@ fn file_header(i: &[u8]) -> IResult<&[u8], FileHeader<'_>> {
     ))
 }
 
+#[inline]
 fn animation_header(version: Version) -> impl Fn(&[u8]) -> IResult<&[u8], AnimationHeader<'_>> {
     move |i| {
         let (i, (name, bone_count)) = (take(NAME_SIZE), le_u32).parse(i)?;
@@ -273,6 +277,7 @@ impl Ifp2 {
         }
     }
 
+    #[inline]
     fn after_bone(&self) -> Stage {
         if self.bone < self.bone_count {
             Stage::BoneHeader
@@ -281,6 +286,7 @@ impl Ifp2 {
         }
     }
 
+    #[inline]
     fn after_animation(&self) -> Stage {
         if self.animation < self.animation_count {
             Stage::AnimationHeader

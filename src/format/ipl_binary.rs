@@ -49,6 +49,7 @@ impl Section {
     };
 
     /// Where the section's records end (nowhere for an empty one: its offset is not data).
+    #[inline]
     fn end(&self) -> u64 {
         let size = if self.stage == Stage::Cars {
             CAR
@@ -80,6 +81,7 @@ struct Header {
     sections: [(u32, u32); 6],
 }
 
+#[inline]
 fn header(i: &[u8]) -> IResult<&[u8], Header> {
     let (i, _magic) = le_u32(i)?;
     let mut counts = [0; 6];
@@ -139,6 +141,7 @@ impl IplBinary {
         }
     }
 
+    #[inline]
     fn section(&self) -> Section {
         self.sections
             .get(usize::from(self.next))
@@ -225,6 +228,7 @@ impl IplBinary {
         Ok(Stepped::new(unit.len(), flow))
     }
 
+    #[inline]
     fn record_done(&mut self) {
         self.left -= 1;
         if self.left == 0 {
@@ -233,6 +237,7 @@ impl IplBinary {
         }
     }
 
+    #[inline]
     fn next_section(&self) -> Stage {
         if self.section().count > 0 {
             Stage::Goto
@@ -243,6 +248,7 @@ impl IplBinary {
 }
 
 impl Step for IplBinary {
+    #[inline]
     fn want(&self) -> Want {
         match self.stage {
             Stage::Header => Want::Unit(HEADER),
