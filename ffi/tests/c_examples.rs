@@ -887,7 +887,7 @@ fn check_bench(bin: &Path) {
     assert!(!out.contains("eight sums"), "{out}");
     assert!(out.contains("(c) C API, 64 B pieces"), "{out}");
     assert!(
-        !out.contains("256 B pieces") && !out.contains("stack"),
+        !out.contains("256 B pieces") && !out.contains("stack below"),
         "{out}"
     );
 
