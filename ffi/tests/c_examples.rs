@@ -671,14 +671,21 @@ fn build_bench(variant: &str, extra: &str) -> PathBuf {
 }
 
 /// What the benchmark sums: every component of every keyframe (scale aside, which ANP3 lacks),
-/// in file order, one `f32` per component, as its hand-written loop and its callback do.
+/// in file order, one `f32` per component, as its hand-written loop and its callback do; and,
+/// for its one-sum consumer, every component the bone's frame type has in one `f32`.
 #[derive(Default)]
 struct BenchSum {
     lanes: [f32; 8],
     frames: u64,
+    one: f32,
+    translation: bool,
 }
 
 impl Visitor for BenchSum {
+    fn bone(&mut self, info: &BoneInfo<'_>) -> Flow {
+        self.translation = info.has_translation();
+        Flow::Continue
+    }
     fn keyframes(&mut self, frames: Keyframes<'_>) -> Flow {
         for frame in frames.iter() {
             let values = [frame.time]
@@ -688,23 +695,131 @@ impl Visitor for BenchSum {
             for (lane, value) in self.lanes.iter_mut().zip(values) {
                 *lane += value;
             }
+            let components = if self.translation { 8 } else { 5 };
+            let values = [frame.time]
+                .into_iter()
+                .chain(frame.rotation)
+                .chain(frame.translation);
+            for value in values.take(components) {
+                self.one += value;
+            }
             self.frames += 1;
         }
         Flow::Continue
     }
 }
 
+/// What the benchmark sums over a binary IPL: eight sums (position x y z, rotation x y z w,
+/// car angle; the integer fields exactly, modulo 2^64) and one running sum of every field in
+/// record order, the integers converted to `f32`.
+#[derive(Default)]
+struct BenchIplSum {
+    lanes: [f32; 8],
+    ints: u64,
+    one: f32,
+    instances: u64,
+    cars: u64,
+}
+
+impl Visitor for BenchIplSum {
+    fn instance(&mut self, r: &IplInstance<'_>) -> Flow {
+        let floats = r.position.into_iter().chain(r.rotation);
+        for (lane, value) in self.lanes.iter_mut().zip(floats.clone()) {
+            *lane += value;
+        }
+        for value in floats {
+            self.one += value;
+        }
+        for value in [
+            i64::from(r.model_id),
+            i64::from(r.interior),
+            i64::from(r.lod),
+        ] {
+            self.ints = self.ints.wrapping_add(value as u64);
+        }
+        self.one += r.model_id as f32;
+        self.one += r.interior as f32;
+        self.one += r.lod as f32;
+        self.instances += 1;
+        Flow::Continue
+    }
+    fn car(&mut self, r: &IplCar) -> Flow {
+        for (lane, value) in [0, 1, 2, 7]
+            .into_iter()
+            .zip(r.position.into_iter().chain([r.angle]))
+        {
+            self.lanes[lane] += value;
+        }
+        for value in r.position.into_iter().chain([r.angle]) {
+            self.one += value;
+        }
+        let ints = [
+            r.model_id,
+            r.primary_color,
+            r.secondary_color,
+            r.flags,
+            r.alarm_chance,
+            r.door_lock_chance,
+            r.min_delay,
+            r.max_delay,
+        ];
+        for value in ints {
+            self.ints = self.ints.wrapping_add(i64::from(value) as u64);
+            self.one += value as f32;
+        }
+        self.cars += 1;
+        Flow::Continue
+    }
+}
+
+fn sum_bits_line(lanes: &[f32; 8]) -> String {
+    let bits: Vec<String> = lanes
+        .iter()
+        .map(|l| format!("{:08x}", l.to_bits()))
+        .collect();
+    format!("sum bits: {}\n", bits.join(" "))
+}
+
+/// The stack line: measured (but under AddressSanitizer), and within `range`.
+fn check_stack(out: &str, range: std::ops::Range<usize>) {
+    let stack = out
+        .lines()
+        .find(|l| l.starts_with("stack"))
+        .expect("a stack line");
+    if let Some((_, deepest)) = stack.split_once("at most ") {
+        let deepest: usize = deepest.parse().expect("a number");
+        assert!(range.contains(&deepest), "{stack}");
+    } else {
+        assert!(
+            stack.contains("not measured under AddressSanitizer"),
+            "{stack}"
+        );
+    }
+}
+
+const BENCH_WAYS: [&str; 8] = [
+    "(a) hand-written loop",
+    "(b) C API, 4 KiB pieces",
+    "(c) C API, 1 B pieces",
+    "(c) C API, 16 B pieces",
+    "(c) C API, 64 B pieces",
+    "(c) C API, 256 B pieces",
+    "(c) C API, 64 KiB pieces",
+    "C API, whole buffer in one call",
+];
+
 /// Runs the benchmark on ANP3 files of types 3 and 4 (the sample package, and a small file from
-/// the generator of its real input): every way gives the same sums, and they are the core's.
+/// the generator of its real input) and on binary IPLs (the sample, and a small generated
+/// file): every way and consumer gives the same sums, and they are the core's.
 fn check_bench(bin: &Path) {
     let generated = bin.join("input");
     std::fs::create_dir_all(&generated).expect("scratch directory");
     let small = inputs::anp3(64 << 10, 0x6774_7331_7373_7565);
     let small_path = generated.join("small.ifp");
     std::fs::write(&small_path, &small.bytes).expect("write the benchmark input");
+    let repeats = Path::new("2");
     let walk = file("walk.ifp");
     for (path, data) in [(&walk.1, &walk.2), (&small_path, &small.bytes)] {
-        let repeats = Path::new("2");
         let (code, out, err) = run(bin, "bench", &[path, repeats], None);
         assert_eq!(code, 0, "bench {}: {out}{err}", path.display());
         assert!(out.contains("sums of every run equal (a): yes"), "{out}");
@@ -714,39 +829,69 @@ fn check_bench(bin: &Path) {
             out.contains(&format!(" {} keyframes\n", sum.frames)),
             "{out}"
         );
-        let bits: Vec<String> = sum
-            .lanes
-            .iter()
-            .map(|l| format!("{:08x}", l.to_bits()))
-            .collect();
-        let line = format!("sum bits: {}\n", bits.join(" "));
+        let line = sum_bits_line(&sum.lanes);
         assert!(out.contains(&line), "{line} not in:\n{out}");
-        for way in [
-            "(a)",
-            "(b) C API, 4 KiB",
-            "1 B pieces",
-            "64 B pieces",
-            "64 KiB pieces",
-        ] {
-            assert!(out.contains(way), "{way} not in:\n{out}");
+        let bits = format!(", bits {:08x}\n", sum.one.to_bits());
+        assert!(out.contains(&bits), "one sum{bits} not in:\n{out}");
+        for consumer in ["consumer: eight sums\n", "consumer: one running sum\n"] {
+            let table = out.split(consumer).nth(1).expect("both consumers' tables");
+            for way in BENCH_WAYS {
+                assert!(table.contains(way), "{way} not in:\n{out}");
+            }
         }
-        // The stack depth: measured (but under AddressSanitizer), and about what PERFORMANCE.md
-        // says: the callback's array of GTS_KEYFRAME_BATCH keyframes and a few frames.
-        let stack = out
-            .lines()
-            .find(|l| l.starts_with("stack"))
-            .expect("a stack line");
-        if let Some((_, deepest)) = stack.split_once("at most ") {
-            let deepest: usize = deepest.parse().expect("a number");
-            assert!((2816..8192).contains(&deepest), "{stack}");
-        } else {
-            assert!(
-                stack.contains("not measured under AddressSanitizer"),
-                "{stack}"
-            );
-        }
+        // The stack depth: about what PERFORMANCE.md says: the callback's array of
+        // GTS_KEYFRAME_BATCH keyframes and a few frames.
+        check_stack(&out, 2816..8192);
     }
-    // Not an ANP3 file of types 3 and 4: a clear failure, not a crash.
+
+    let small = inputs::ipl_binary(64 << 10, 0x6774_7331_7373_7565);
+    let small_path = generated.join("small.ipl");
+    std::fs::write(&small_path, &small.bytes).expect("write the benchmark input");
+    let sector = file("sector.ipl");
+    for (path, data) in [(&sector.1, &sector.2), (&small_path, &small.bytes)] {
+        let (code, out, err) = run(bin, "bench", &[path, repeats], None);
+        assert_eq!(code, 0, "bench {}: {out}{err}", path.display());
+        assert!(out.contains("sums of every run equal (a): yes"), "{out}");
+        let mut sum = BenchIplSum::default();
+        decode(data, true, &mut sum).expect("a valid file");
+        let counts = format!(
+            " {} instances, {} cars, {} records\n",
+            sum.instances,
+            sum.cars,
+            sum.instances + sum.cars
+        );
+        assert!(out.contains(&counts), "{counts} not in:\n{out}");
+        assert!(out.contains(&format!("integers {}\n", sum.ints)), "{out}");
+        let line = sum_bits_line(&sum.lanes);
+        assert!(out.contains(&line), "{line} not in:\n{out}");
+        let bits = format!(", bits {:08x}\n", sum.one.to_bits());
+        assert!(out.contains(&bits), "one sum{bits} not in:\n{out}");
+        assert_eq!(out.matches("ns/record").count(), 2, "{out}");
+        for way in BENCH_WAYS {
+            assert_eq!(out.matches(way).count(), 2, "{way} twice in:\n{out}");
+        }
+        // No keyframe array here: the callbacks get one record each.
+        check_stack(&out, 64..8192);
+    }
+
+    // A piece size and a consumer alone: (a) and that way, one table, no stack.
+    let args = [
+        small_path.as_path(),
+        repeats,
+        Path::new("64"),
+        Path::new("one"),
+    ];
+    let (code, out, err) = run(bin, "bench", &args, None);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("consumer: one running sum\n"), "{out}");
+    assert!(!out.contains("eight sums"), "{out}");
+    assert!(out.contains("(c) C API, 64 B pieces"), "{out}");
+    assert!(
+        !out.contains("256 B pieces") && !out.contains("stack below"),
+        "{out}"
+    );
+
+    // Not an ANP3 file of types 3 and 4 nor a binary IPL: a clear failure, not a crash.
     let (code, _, err) = run(bin, "bench", &[&file("vc_ped.ifp").1], None);
     assert_eq!(code, 1);
     assert!(err.contains("not an ANP3 file"), "{err}");
