@@ -30,18 +30,23 @@ export interface IFPBone {
 
 export interface IFPAnimation {
   name: string;
-  /** Seconds: the latest keyframe time (as the library reports it), or null. */
-  duration: number | null;
+  /** Seconds: the duration the file stores (Stories .anim), else the latest keyframe time. */
+  duration: number;
   bones: IFPBone[];
 }
 
-// The JSON document writes non-finite floats as null; the reader's numbers stay numbers.
-const num = (value: number | null): number => (value === null ? Number.NaN : value);
+// The JSON document writes non-finite floats as null and others as the shortest text of the
+// f32; the reader gives the f32 values themselves (a quaternion component is raw / 4096 exactly).
+const num = (value: number | null): number => (value === null ? Number.NaN : Math.fround(value));
 
 function animation(a: Animation): IFPAnimation {
+  let latest = 0;
+  for (const b of a.bones) {
+    for (const f of b.frames) latest = Math.max(latest, f.time ?? 0);
+  }
   return {
     name: a.name,
-    duration: a.duration,
+    duration: a.duration ?? latest,
     bones: a.bones.map((b) => ({
       boneId: b.bone_id,
       boneName: b.name ?? '',
