@@ -20,6 +20,7 @@ export function decodeJson(data: Uint8Array | ArrayBuffer, options: DecodeOption
   try {
     new Uint8Array(module.memory.buffer, ptr, len).set(bytes);
     const rc = withSink(
+      module,
       { text: (piece) => pieces.push(piece), error: (e) => (failure = e) },
       () => module.gts_json(ptr, len, options.canSeek === false ? 0 : 1),
     );

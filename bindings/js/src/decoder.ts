@@ -3,7 +3,9 @@
 // into the module's fixed input buffer piece by piece, and nothing is kept between events.
 
 import type { Car, Instance, Keyframe, SectionLine, Warning } from './types.js';
-import { ABORT, CONTINUE, DecodeError, PAUSE, type Sink, wasm, withSink } from './wasm.js';
+import {
+  ABORT, CONTINUE, DecodeError, type Exports, PAUSE, type Sink, wasm, withSink,
+} from './wasm.js';
 
 /** What a callback wants next: nothing (or `'continue'`) goes on, `'pause'` makes `feed`
  * return with status `'paused'`, `'abort'` (or `false`) stops with the `aborted` error. */
@@ -82,9 +84,11 @@ function flowCode(flow: Flow): number {
   return CONTINUE;
 }
 
+// A decoder that is garbage collected gives its memory back to the instance it was made in.
 const release = typeof FinalizationRegistry === 'undefined'
   ? undefined
-  : new FinalizationRegistry<number>((ptr) => wasm().gts_decoder_free(ptr));
+  : new FinalizationRegistry<{ module: Exports; ptr: number }>(({ module, ptr }) =>
+    module.gts_decoder_free(ptr));
 
 /** A push decoder for every supported format (sniffed from the magic). */
 export class Decoder {
@@ -93,6 +97,7 @@ export class Decoder {
     return wasm().gts_decoder_size();
   }
 
+  #module: Exports;
   #ptr: number;
   #callbacks: Callbacks;
   #sink: Sink;
@@ -101,21 +106,22 @@ export class Decoder {
   #scale = false;
 
   constructor(callbacks: Callbacks = {}, options: DecoderOptions = {}) {
-    this.#ptr = wasm().gts_decoder_new(options.canSeek === false ? 0 : 1);
+    this.#module = wasm();
+    this.#ptr = this.#module.gts_decoder_new(options.canSeek === false ? 0 : 1);
     this.#callbacks = callbacks;
     this.#sink = this.#makeSink();
-    release?.register(this, this.#ptr, this);
+    release?.register(this, { module: this.#module, ptr: this.#ptr }, this);
   }
 
   /** Absolute offset of the next byte the decoder wants. */
   get position(): number {
-    return wasm().gts_position(this.#live());
+    return this.#module.gts_position(this.#live());
   }
 
   /** Consumes `chunk`, calling the callbacks, until it is used up, a callback pauses, the content
    * is complete, or the decoder asks for a seek. Errors are sticky (thrown again by later calls). */
   feed(chunk: Uint8Array): Progress {
-    const module = wasm();
+    const module = this.#module;
     const ptr = this.#live();
     const input = module.gts_input();
     const size = module.gts_input_size();
@@ -139,7 +145,7 @@ export class Decoder {
   /** Ends the input: decodes what needs no more bytes and reports `end`; a unit cut short
    * throws (`truncated`). */
   finish(): void {
-    const module = wasm();
+    const module = this.#module;
     const ptr = this.#live();
     this.#call(() => module.gts_finish(ptr));
   }
@@ -148,7 +154,7 @@ export class Decoder {
   free(): void {
     if (this.#ptr) {
       release?.unregister(this);
-      wasm().gts_decoder_free(this.#ptr);
+      this.#module.gts_decoder_free(this.#ptr);
       this.#ptr = 0;
     }
   }
@@ -164,7 +170,7 @@ export class Decoder {
     let failure: DecodeError | undefined;
     this.#thrown = undefined;
     const sink = { ...this.#sink, progress, error: (e: DecodeError) => (failure = e) };
-    withSink(sink, run);
+    withSink(this.#module, sink, run);
     const thrown = this.#thrown as { error: unknown } | undefined;
     if (thrown) {
       throw thrown.error;

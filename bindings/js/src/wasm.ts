@@ -70,11 +70,14 @@ let instance: Exports | undefined;
 let initError: unknown;
 let sink: Sink = {};
 let busy = false;
+/** The instance whose call is running: the imports read its memory. After `init()` loads the
+ * module again, decoders made before keep using the instance they were made in. */
+let active: Exports | undefined;
 
 const utf8 = new TextDecoder();
 
 function bytes(ptr: number, len: number): Uint8Array {
-  return new Uint8Array(instance!.memory.buffer, ptr, len);
+  return new Uint8Array(active!.memory.buffer, ptr, len);
 }
 
 /** Bytes as text one character per byte (Latin-1), as the library's JSON document reads names. */
@@ -96,7 +99,7 @@ function optNumber(value: number): number | null {
 }
 
 function floats(ptr: number, count: number): number[] {
-  return Array.from(new Float32Array(instance!.memory.buffer, ptr, count));
+  return Array.from(new Float32Array(active!.memory.buffer, ptr, count));
 }
 
 const imports = {
@@ -127,7 +130,7 @@ const imports = {
         (contents & 2) !== 0) ?? CONTINUE;
     },
     keyframes(ptr: number, count: number) {
-      return sink.keyframes?.(new Float32Array(instance!.memory.buffer, ptr, count * 11), count)
+      return sink.keyframes?.(new Float32Array(active!.memory.buffer, ptr, count * 11), count)
         ?? CONTINUE;
     },
     bone_end() {
@@ -144,7 +147,7 @@ const imports = {
     },
     car(ptr: number) {
       const f = floats(ptr, 4);
-      const ints = Array.from(new Int32Array(instance!.memory.buffer, ptr + 16, 8));
+      const ints = Array.from(new Int32Array(active!.memory.buffer, ptr + 16, 8));
       return sink.car?.(f.slice(0, 3), f[3], ints) ?? CONTINUE;
     },
     section_line(section: number, sectionLen: number, text: number, textLen: number) {
@@ -216,18 +219,21 @@ export function wasm(): Exports {
   return instance;
 }
 
-/** Runs `call` with `listener` receiving the module's reports. Calls do not nest: a callback
- * that calls back into the module (another decoder's feed, decode()) gets an error. */
-export function withSink<T>(listener: Sink, call: () => T): T {
+/** Runs `call` (a call of `module`) with `listener` receiving the module's reports. Calls do
+ * not nest: a callback that calls into the module (another decoder's feed, decode()) gets an
+ * error. */
+export function withSink<T>(module: Exports, listener: Sink, call: () => T): T {
   if (busy) {
     throw new Error('gtastream: a decoding call is already running (called from a callback?)');
   }
   busy = true;
   sink = listener;
+  active = module;
   try {
     return call();
   } finally {
     sink = {};
+    active = undefined;
     busy = false;
   }
 }

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 
 import { DecodeError, Decoder, decode, decodeStream } from '../dist/index.js';
@@ -208,4 +209,19 @@ test('streaming takes constant memory: a 16 MiB file does not grow the module', 
   assert.equal(wasm().memory.buffer.byteLength, before);
   assert.ok(before < bytes.length, `module memory ${before} bytes`);
   assert.equal(frames, Math.ceil((16 * 1024 * 1024) / (200 * 16 + 36)) * 200);
+});
+
+test('init() loading the module again: decoders made before go on in their own instance', async () => {
+  const { init } = await import('../dist/index.js');
+  const bytes = sampleAnp3();
+  const { doc, callbacks } = gather();
+  const before = new Decoder(callbacks);
+  before.feed(bytes.subarray(0, 500));
+  await init(readFileSync(new URL('../dist/gtastream.wasm', import.meta.url)));
+  // The new instance works, and its memory is not the old decoder's.
+  assert.equal(decode(bytes).format, 'ANP3');
+  before.feed(bytes.subarray(500));
+  before.finish();
+  before.free();
+  sameDocument(doc, decode(bytes));
 });
