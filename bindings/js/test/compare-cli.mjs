@@ -9,6 +9,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { DecodeError, decode, decodeJson } from 'gtastream';
+import IFPReader from 'gtastream/ifp-reader';
 
 const [cli, dir] = process.argv.slice(2);
 const formats = new Set();
@@ -27,6 +28,11 @@ for (const name of readdirSync(dir).sort()) {
       const doc = decode(bytes, options);
       assert.deepEqual(doc, JSON.parse(tool.stdout), label);
       formats.add(doc.format);
+      if (doc.animations && !noSeek) {
+        const ifp = new IFPReader(bytes);
+        assert.deepEqual(ifp.animations.map((a) => [a.name, a.bones.length]),
+          doc.animations.map((a) => [a.name, a.bones.length]), label);
+      }
     } else {
       assert.throws(() => decode(bytes, options), (e) => {
         assert.ok(e instanceof DecodeError, `${label}: ${e}`);
