@@ -102,6 +102,8 @@ export class Decoder {
   #callbacks: Callbacks;
   #sink: Sink;
   #thrown: { error: unknown } | undefined;
+  /** 1 when the callbacks take keyframes: the module converts them only then. */
+  #keyframes: number;
   #translation = false;
   #scale = false;
 
@@ -109,6 +111,7 @@ export class Decoder {
     this.#module = wasm();
     this.#ptr = this.#module.gts_decoder_new(options.canSeek === false ? 0 : 1);
     this.#callbacks = callbacks;
+    this.#keyframes = callbacks.keyframes ? 1 : 0;
     this.#sink = this.#makeSink();
     release?.register(this, { module: this.#module, ptr: this.#ptr }, this);
   }
@@ -131,7 +134,7 @@ export class Decoder {
       new Uint8Array(module.memory.buffer, input, len).set(chunk.subarray(total, total + len));
       let consumed = 0;
       let status = 'need_input' as Status;
-      this.#call(() => module.gts_feed(ptr, len), (c, s, seek) => {
+      this.#call(() => module.gts_feed(ptr, len, this.#keyframes), (c, s, seek) => {
         consumed = c;
         status = s === 3 ? { seek } : STATUS[s];
       });
@@ -147,7 +150,7 @@ export class Decoder {
   finish(): void {
     const module = this.#module;
     const ptr = this.#live();
-    this.#call(() => module.gts_finish(ptr));
+    this.#call(() => module.gts_finish(ptr, this.#keyframes));
   }
 
   /** Gives the decoder's memory back now (otherwise when it is garbage collected). */

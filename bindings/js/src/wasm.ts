@@ -32,8 +32,8 @@ export interface Exports {
   gts_input_size(): number;
   gts_decoder_new(canSeek: number): number;
   gts_decoder_free(decoder: number): void;
-  gts_feed(decoder: number, len: number): number;
-  gts_finish(decoder: number): number;
+  gts_feed(decoder: number, len: number, keyframes: number): number;
+  gts_finish(decoder: number, keyframes: number): number;
   gts_position(decoder: number): number;
 }
 

@@ -225,3 +225,18 @@ test('init() loading the module again: decoders made before go on in their own i
   before.free();
   sameDocument(doc, decode(bytes));
 });
+
+test('without a keyframes callback the other events are the same (keyframes are skipped)', () => {
+  for (const [name, bytes] of allFixtures()) {
+    const want = expected(bytes);
+    if (want.error) continue;
+    const { doc, callbacks } = gather();
+    delete callbacks.keyframes;
+    const decoder = new Decoder(callbacks);
+    feedAll(decoder, bytes, () => 4096);
+    for (const a of want.doc.animations ?? []) {
+      for (const b of a.bones) b.frames = [];
+    }
+    sameDocument(doc, want.doc, name);
+  }
+});

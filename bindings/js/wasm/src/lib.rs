@@ -146,8 +146,11 @@ fn report_error(e: Error) {
     }
 }
 
-/// Passes every event on to the imports.
-struct Events;
+/// Passes every event on to the imports; keyframes only when JavaScript listens for them
+/// (converting them is most of the work).
+struct Events {
+    keyframes: bool,
+}
 
 // SAFETY (every call below): the imports read the pointed-to bytes during the call only.
 impl Visitor for Events {
@@ -202,6 +205,9 @@ impl Visitor for Events {
     }
 
     fn keyframes(&mut self, frames: Keyframes<'_>) -> Flow {
+        if !self.keyframes {
+            return Flow::Continue;
+        }
         // SAFETY: FRAMES is used by this call only; the import reads it during its call.
         let buffer = unsafe { &mut *FRAMES.0.get() };
         let shared: *const f32 = FRAMES.0.get().cast();
@@ -422,16 +428,20 @@ pub unsafe extern "C" fn gts_decoder_free(decoder: *mut Decoder) {
     drop(Box::from_raw(decoder));
 }
 
-/// Feeds the first `len` bytes of the input buffer, reporting the events, then `progress`.
-/// Returns 0, or 1 after reporting the error (sticky, as the library's).
+/// Feeds the first `len` bytes of the input buffer, reporting the events (keyframes when
+/// `keyframes` is not 0), then `progress`. Returns 0, or 1 after reporting the error (sticky,
+/// as the library's).
 ///
 /// # Safety
 /// `decoder` comes from [`gts_decoder_new`]; `len` is at most the input buffer's size; no
 /// other call of the module runs meanwhile.
 #[no_mangle]
-pub unsafe extern "C" fn gts_feed(decoder: *mut Decoder, len: usize) -> u32 {
+pub unsafe extern "C" fn gts_feed(decoder: *mut Decoder, len: usize, keyframes: u32) -> u32 {
     let input = &(&*INPUT.0.get())[..len.min(INPUT_SIZE)];
-    match (*decoder).feed(input, &mut Events) {
+    let mut events = Events {
+        keyframes: keyframes != 0,
+    };
+    match (*decoder).feed(input, &mut events) {
         Ok(p) => {
             let (status, seek) = match p.status {
                 Status::NeedInput => (0, 0.0),
@@ -454,8 +464,11 @@ pub unsafe extern "C" fn gts_feed(decoder: *mut Decoder, len: usize) -> u32 {
 /// # Safety
 /// As [`gts_feed`].
 #[no_mangle]
-pub unsafe extern "C" fn gts_finish(decoder: *mut Decoder) -> u32 {
-    match (*decoder).finish(&mut Events) {
+pub unsafe extern "C" fn gts_finish(decoder: *mut Decoder, keyframes: u32) -> u32 {
+    let mut events = Events {
+        keyframes: keyframes != 0,
+    };
+    match (*decoder).finish(&mut events) {
         Ok(()) => 0,
         Err(e) => {
             report_error(e);
