@@ -17,6 +17,7 @@ extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
+pub mod archive;
 mod decoder;
 mod error;
 mod event;

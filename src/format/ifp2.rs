@@ -146,6 +146,10 @@ fn bone_header(unit: &[u8; BONE_HEADER_SIZE]) -> BoneHeader<'_> {
 }
 
 impl Ifp2 {
+    pub(crate) fn format(&self) -> Format {
+        self.version.format()
+    }
+
     pub(crate) fn new(version: Version) -> Self {
         Ifp2 {
             version,

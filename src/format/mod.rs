@@ -12,7 +12,7 @@ pub(crate) mod stories;
 pub(crate) mod track;
 
 use crate::error::{Error, ErrorKind, Warning, WarningKind};
-use crate::event::{Flow, Visitor};
+use crate::event::{Flow, Format, Visitor};
 
 /// Longest name field the decoder delivers whole (ANPK names have a 32-bit length): 255 bytes
 /// and the NUL. A longer one is an [`ErrorKind::Limit`] error.
@@ -178,6 +178,19 @@ fn sniff(magic: &[u8]) -> Option<Machine> {
             Some(Machine::IplText(ipl_text::IplText::new()))
         }
         _ => None,
+    }
+}
+
+/// The format the decoder would pick for a file that starts with `magic` (the archive layer
+/// names its entries with it, so both sniff alike).
+pub(crate) fn sniff_format(magic: &[u8]) -> Option<Format> {
+    match sniff(magic)? {
+        Machine::Ifp2(m) => Some(m.format()),
+        Machine::Anpk(_) => Some(Format::Anpk),
+        Machine::Stories(_) => Some(Format::Anim),
+        Machine::Bnry(_) => Some(Format::IplBinary),
+        Machine::IplText(_) => Some(Format::IplText),
+        Machine::Sniff => None,
     }
 }
 
