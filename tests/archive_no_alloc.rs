@@ -103,7 +103,8 @@ impl ArchiveVisitor for Counts {
 
 /// A version 2 archive of `files` (and their `.dir`/`.img` as version 1).
 fn archive(files: &[Vec<u8>]) -> (Vec<u8>, Vec<u8>, Vec<u8>) {
-    let mut data = vec![0u8; 2048];
+    // Data after the version 2 directory.
+    let mut data = vec![0u8; (8 + 32 * files.len()).div_ceil(2048) * 2048];
     let mut dir = Vec::new();
     for (i, file) in files.iter().enumerate() {
         let sector = data.len() / 2048;
