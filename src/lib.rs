@@ -43,6 +43,6 @@ pub use format::track::MAX_BATCH;
 pub use format::MAX_NAME;
 pub use keyframe::{FrameType, Keyframe, KeyframeIter, Keyframes, RawFrame};
 #[cfg(feature = "alloc")]
-pub use package::{Animation, Bone, Package};
+pub use package::{Animation, Bone, Package, PackageBuilder};
 #[cfg(feature = "alloc")]
-pub use placement::{Instance, Placement, RawLine};
+pub use placement::{Instance, Placement, PlacementBuilder, RawLine};
