@@ -337,7 +337,12 @@ impl ArchiveDecoder {
     /// A decoder for a version 1 archive: a `.dir` of `dir_len` bytes and an `.img` of
     /// `data_len` bytes. The first bytes it wants are the `.dir`'s ([`Input::Directory`]).
     pub const fn version1(dir_len: u64, data_len: u64) -> Self {
-        Self::build(ArchiveVersion::V1, dir_len, data_len, Options { can_seek: true })
+        Self::build(
+            ArchiveVersion::V1,
+            dir_len,
+            data_len,
+            Options { can_seek: true },
+        )
     }
 
     /// The same decoder for a caller with these abilities. Archives need seeks (to each
@@ -491,11 +496,7 @@ impl ArchiveDecoder {
         }
     }
 
-    fn run<V: ArchiveVisitor>(
-        &mut self,
-        input: &[u8],
-        visitor: &mut V,
-    ) -> Result<Progress, Error> {
+    fn run<V: ArchiveVisitor>(&mut self, input: &[u8], visitor: &mut V) -> Result<Progress, Error> {
         let mut rest = input;
         macro_rules! ret {
             ($status:expr) => {

@@ -138,9 +138,9 @@ pub fn decode_archive<D: Read + Seek, R: Read + Seek, V: ArchiveVisitor>(
         let slot = usize::from(input == Input::Data);
         // Small reads for the directory and an entry's first bytes, the rest of the entry
         // for its data: never the bytes of other entries.
-        let want = archive
-            .wanted()
-            .map_or(READ_SIZE, |n| usize::try_from(n).unwrap_or(READ_SIZE).min(READ_SIZE));
+        let want = archive.wanted().map_or(READ_SIZE, |n| {
+            usize::try_from(n).unwrap_or(READ_SIZE).min(READ_SIZE)
+        });
         let mut read = |reader: &mut dyn ReadSeek, at: &mut Option<u64>| -> io::Result<usize> {
             if *at != Some(position) {
                 reader.seek(SeekFrom::Start(position))?;

@@ -7,8 +7,8 @@
 mod inputs;
 
 use gtastream::archive::{
-    ArchiveDecoder, ArchiveInfo, ArchiveVisitor, ArchiveWarning, ArchiveWarningKind, Choice,
-    Entry, Input,
+    ArchiveDecoder, ArchiveInfo, ArchiveVisitor, ArchiveWarning, ArchiveWarningKind, Choice, Entry,
+    Input,
 };
 use gtastream::{
     AnimationInfo, BoneInfo, Decoder, Error, ErrorKind, FileInfo, Flow, Format, IplCar,
@@ -279,8 +279,16 @@ fn every_format() -> Vec<(&'static str, Vec<u8>, Format)> {
         ("walk.ifp", inputs::anp3(3000, 1).bytes, Format::Anp3),
         ("ped.ifp", inputs::anpk(5000, 2).bytes, Format::Anpk),
         ("clip.anim", inputs::stories(4000, 3).bytes, Format::Anim),
-        ("city_stream0.ipl", inputs::ipl_binary(2500, 4).bytes, Format::IplBinary),
-        ("city.ipl", sector_sized(inputs::ipl_text(3000, 5).bytes), Format::IplText),
+        (
+            "city_stream0.ipl",
+            inputs::ipl_binary(2500, 4).bytes,
+            Format::IplBinary,
+        ),
+        (
+            "city.ipl",
+            sector_sized(inputs::ipl_text(3000, 5).bytes),
+            Format::IplText,
+        ),
     ]
 }
 
@@ -325,7 +333,12 @@ fn mixed() -> Img {
 fn entries_decode_as_the_extracted_files() {
     let img = mixed();
     let data = img.v2();
-    let (log, result) = run(ArchiveDecoder::new(data.len() as u64), &[], &data, decode_all);
+    let (log, result) = run(
+        ArchiveDecoder::new(data.len() as u64),
+        &[],
+        &data,
+        decode_all,
+    );
     result.unwrap();
     assert_eq!(log[0], format!("archive V2 {}", img.records.len()));
     // Split the log at the entry events, and compare each part with the extracted entry.
@@ -349,15 +362,16 @@ fn entries_decode_as_the_extracted_files() {
         assert_eq!(&part[1..part.len() - 1], &expected[..], "{}", part[0]);
     }
     // The junk, the model and the broken package fail; the rest decode.
-    let summary: Vec<&String> = log
-        .iter()
-        .filter(|l| l.starts_with("entry"))
-        .collect();
+    let summary: Vec<&String> = log.iter().filter(|l| l.starts_with("entry")).collect();
     assert_eq!(failed, 3, "{summary:#?}");
     // Formats sniffed as the decoder finds them; `None` for the model and the junk.
     for ((entry, _, format), part) in every_format().iter().zip(&parts) {
         assert!(part[0].contains(entry), "{}", part[0]);
-        assert!(part[0].contains(&format!("Some({format:?})")), "{}", part[0]);
+        assert!(
+            part[0].contains(&format!("Some({format:?})")),
+            "{}",
+            part[0]
+        );
     }
     assert!(parts[5][0].contains("\"car.dff\"") && parts[5][0].contains(" None "));
     assert!(parts[6][0].contains(" None "));
@@ -369,19 +383,36 @@ fn entries_decode_as_the_extracted_files() {
 fn every_cut_and_pause_gives_the_same_events() {
     let img = mixed();
     let data = img.v2();
-    let (whole, result) = run(ArchiveDecoder::new(data.len() as u64), &[], &data, decode_all);
+    let (whole, result) = run(
+        ArchiveDecoder::new(data.len() as u64),
+        &[],
+        &data,
+        decode_all,
+    );
     result.unwrap();
     for chunk in [1, 2, 3, 7, 31, 32, 33, 100, 2047, 2048, 4096, 1 << 20] {
         let mut log = Log::new(decode_all);
-        run_chunked(ArchiveDecoder::new(data.len() as u64), &[], &data, &mut log, chunk)
-            .unwrap();
+        run_chunked(
+            ArchiveDecoder::new(data.len() as u64),
+            &[],
+            &data,
+            &mut log,
+            chunk,
+        )
+        .unwrap();
         assert_eq!(log.lines, whole, "chunk {chunk}");
     }
     for chunk in [1, 5, 4096] {
         let mut log = Log::new(decode_all);
         log.pause = true;
-        run_chunked(ArchiveDecoder::new(data.len() as u64), &[], &data, &mut log, chunk)
-            .unwrap();
+        run_chunked(
+            ArchiveDecoder::new(data.len() as u64),
+            &[],
+            &data,
+            &mut log,
+            chunk,
+        )
+        .unwrap();
         assert_eq!(log.lines, whole, "paused, chunk {chunk}");
     }
 }
@@ -501,7 +532,12 @@ fn oddities_are_warnings_and_never_stop_the_others() {
     });
     img.records.push(last);
     let data = img.v2();
-    let (log, result) = run(ArchiveDecoder::new(data.len() as u64), &[], &data, decode_all);
+    let (log, result) = run(
+        ArchiveDecoder::new(data.len() as u64),
+        &[],
+        &data,
+        decode_all,
+    );
     result.unwrap();
     let record = |i: u64| 8 + 32 * i;
     assert_eq!(
@@ -537,8 +573,14 @@ fn oddities_are_warnings_and_never_stop_the_others() {
     // Every cut gives the same.
     for chunk in [1, 13, 2048] {
         let mut cut = Log::new(decode_all);
-        run_chunked(ArchiveDecoder::new(data.len() as u64), &[], &data, &mut cut, chunk)
-            .unwrap();
+        run_chunked(
+            ArchiveDecoder::new(data.len() as u64),
+            &[],
+            &data,
+            &mut cut,
+            chunk,
+        )
+        .unwrap();
         assert_eq!(cut.lines, log, "chunk {chunk}");
     }
 }
@@ -549,7 +591,12 @@ fn a_cut_directory_keeps_its_whole_records() {
     img.add("a.ifp", &inputs::anp3(2500, 9).bytes);
     // Version 2: a count far beyond the file.
     let data = img.v2_count(u32::MAX);
-    let (log, result) = run(ArchiveDecoder::new(data.len() as u64), &[], &data, decode_known);
+    let (log, result) = run(
+        ArchiveDecoder::new(data.len() as u64),
+        &[],
+        &data,
+        decode_known,
+    );
     result.unwrap();
     let records = (data.len() - 8) / 32;
     assert_eq!(log[0], format!("archive V2 {records}"));
@@ -570,7 +617,10 @@ fn a_cut_directory_keeps_its_whole_records() {
             .find(|l| l.starts_with("entry_end")),
         Some(&"entry_end Ok(())".to_string())
     );
-    assert_eq!(log.iter().filter(|l| l.starts_with("entry ")).count(), records);
+    assert_eq!(
+        log.iter().filter(|l| l.starts_with("entry ")).count(),
+        records
+    );
     // Version 1: a .dir with a partial record at its end.
     let (mut dir, data) = img.v1();
     dir.extend_from_slice(&[1, 2, 3]);
@@ -592,8 +642,19 @@ fn a_cut_directory_keeps_its_whole_records() {
 fn archive_errors() {
     // Not an archive.
     let anp3 = inputs::anp3(2500, 10).bytes;
-    let (log, result) = run(ArchiveDecoder::new(anp3.len() as u64), &[], &anp3, decode_all);
-    assert_eq!(result, Err(Error { kind: ErrorKind::BadMagic, offset: 0 }));
+    let (log, result) = run(
+        ArchiveDecoder::new(anp3.len() as u64),
+        &[],
+        &anp3,
+        decode_all,
+    );
+    assert_eq!(
+        result,
+        Err(Error {
+            kind: ErrorKind::BadMagic,
+            offset: 0
+        })
+    );
     assert!(log.is_empty());
     // Shorter than its header.
     let (_, result) = run(ArchiveDecoder::new(5), &[], b"VER2\x01", decode_all);
@@ -601,7 +662,12 @@ fn archive_errors() {
     // Files shorter than the lengths given: the archive fails, after the entries it read.
     let img = mixed();
     let data = img.v2();
-    let (log, result) = run(ArchiveDecoder::new(data.len() as u64 + 4096), &[], &data[..data.len() - 100], decode_all);
+    let (log, result) = run(
+        ArchiveDecoder::new(data.len() as u64 + 4096),
+        &[],
+        &data[..data.len() - 100],
+        decode_all,
+    );
     assert_eq!(result.unwrap_err().kind, ErrorKind::Truncated);
     assert!(log.iter().filter(|l| l.starts_with("entry_end")).count() >= 5);
     // A visitor that aborts inside an entry stops the archive.
@@ -662,9 +728,19 @@ fn hostile_directories_end() {
         .iter()
         .filter(|l| l.contains("kind: Limit"))
         .count();
-    let decoded = log.lines.iter().filter(|l| *l == "entry_end Ok(())").count();
-    assert!(limits > 0 && decoded > 0 && limits + decoded == count, "{limits} {decoded}");
-    assert!((decoded as u64) * big.len().div_ceil(SECTOR) as u64 * SECTOR as u64 <= 64 * data.len() as u64 + (1 << 20));
+    let decoded = log
+        .lines
+        .iter()
+        .filter(|l| *l == "entry_end Ok(())")
+        .count();
+    assert!(
+        limits > 0 && decoded > 0 && limits + decoded == count,
+        "{limits} {decoded}"
+    );
+    assert!(
+        (decoded as u64) * big.len().div_ceil(SECTOR) as u64 * SECTOR as u64
+            <= 64 * data.len() as u64 + (1 << 20)
+    );
 }
 
 #[test]
@@ -672,7 +748,12 @@ fn io_reader_decodes_archives() {
     use std::io::Cursor;
     let img = mixed();
     let data = img.v2();
-    let (expected, _) = run(ArchiveDecoder::new(data.len() as u64), &[], &data, decode_all);
+    let (expected, _) = run(
+        ArchiveDecoder::new(data.len() as u64),
+        &[],
+        &data,
+        decode_all,
+    );
     let mut reader = Cursor::new(data.clone());
     let len = gtastream::io::stream_len(&mut reader).unwrap();
     let mut log = Log::new(decode_all);
@@ -729,7 +810,16 @@ fn decode_reader_reads_pipes() {
         &mut Log::default(),
     )
     .unwrap_err();
-    assert!(matches!(error, gtastream::io::ReadError::Decode(Error { kind: ErrorKind::SeekRequired, .. })), "{error}");
+    assert!(
+        matches!(
+            error,
+            gtastream::io::ReadError::Decode(Error {
+                kind: ErrorKind::SeekRequired,
+                ..
+            })
+        ),
+        "{error}"
+    );
 }
 
 #[test]
@@ -743,7 +833,10 @@ fn text_sniffing_skips_printable_binary_magics() {
     img.add("a.ipl", b"inst\nend\n");
     let data = img.v2();
     let (log, _) = run(ArchiveDecoder::new(data.len() as u64), &[], &data, skip_all);
-    let formats: Vec<bool> = log[1..].iter().map(|l| l.contains("Some(IplText)")).collect();
+    let formats: Vec<bool> = log[1..]
+        .iter()
+        .map(|l| l.contains("Some(IplText)"))
+        .collect();
     assert_eq!(formats, [false, true, true]);
 }
 

@@ -131,7 +131,13 @@ fn archive(files: &[Vec<u8>]) -> (Vec<u8>, Vec<u8>, Vec<u8>) {
     (v2, dir, data)
 }
 
-fn chunked(archive: &mut ArchiveDecoder, dir: &[u8], data: &[u8], counts: &mut Counts, size: usize) {
+fn chunked(
+    archive: &mut ArchiveDecoder,
+    dir: &[u8],
+    data: &[u8],
+    counts: &mut Counts,
+    size: usize,
+) {
     loop {
         let file = match archive.input() {
             Input::Directory => dir,
@@ -183,7 +189,10 @@ fn decoding_an_archive_allocates_nothing() {
 #[test]
 fn the_state_is_small_and_fixed() {
     // The inner decoder and a few counters: constant whatever the archive holds.
-    assert!(ARCHIVE_DECODER_SIZE <= DECODER_SIZE + 192, "{ARCHIVE_DECODER_SIZE}");
+    assert!(
+        ARCHIVE_DECODER_SIZE <= DECODER_SIZE + 192,
+        "{ARCHIVE_DECODER_SIZE}"
+    );
     // Memory constant in the archive's size: the same value decodes 10 or 2000 entries.
     let small: Vec<Vec<u8>> = (0..10).map(|i| inputs::anp3(600, i).bytes).collect();
     let many: Vec<Vec<u8>> = (0..2000).map(|i| inputs::anp3(600, i).bytes).collect();

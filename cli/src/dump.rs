@@ -3,8 +3,8 @@
 
 use gtastream::{
     Animation, AnimationInfo, Bone, BoneInfo, FileInfo, Flow, Format, Instance, IplCar,
-    IplInstance, Keyframe, Keyframes, PackageBuilder, Placement, PlacementBuilder,
-    SectionLine, Visitor, Warning,
+    IplInstance, Keyframe, Keyframes, PackageBuilder, Placement, PlacementBuilder, SectionLine,
+    Visitor, Warning,
 };
 
 use crate::json::JsonWriter;
