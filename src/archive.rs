@@ -520,7 +520,7 @@ impl ArchiveDecoder {
                 Phase::Header => match self.version {
                     ArchiveVersion::V1 => {
                         self.phase = Phase::Record;
-                        if self.dir_len % RECORD_SIZE != 0 {
+                        if !self.dir_len.is_multiple_of(RECORD_SIZE) {
                             self.current.warnings = bit(ArchiveWarningKind::DirectoryTruncated);
                         }
                         let info = ArchiveInfo {

@@ -706,20 +706,15 @@ fn a_caller_that_cannot_seek_gets_a_clear_error() {
 fn hostile_directories_end() {
     // Every record pointing at the same large entry: decoding stops once entries cost more
     // than the archive's size many times over, each later entry failing with a limit error.
-    let mut img = Img::default();
     let big = inputs::anpk(40_000, 11).bytes;
-    img.add("big.ifp", &big);
-    let first = img.records[0].clone();
-    let sectors = img.data.len() / SECTOR;
-    let count = 8000;
-    // Make room for the records in front of the data.
-    let directory_sectors = (8 + 32 * count as usize).div_ceil(SECTOR);
-    let mut moved = Img::default();
-    moved.add_at("big.ifp", directory_sectors as u32, &big);
-    let record = moved.records[0].clone();
-    moved.records = vec![record; count];
-    let data = moved.v2();
-    let _ = (first, sectors);
+    let count: usize = 8000;
+    // The records first, then the one entry they all name.
+    let directory_sectors = (8 + 32 * count).div_ceil(SECTOR);
+    let mut img = Img::default();
+    img.add_at("big.ifp", directory_sectors as u32, &big);
+    let record = img.records[0].clone();
+    img.records = vec![record; count];
+    let data = img.v2();
     let mut log = Log::new(decode_all);
     let result = ArchiveDecoder::new(data.len() as u64).decode_slice(&data, &mut log);
     result.unwrap();

@@ -4,6 +4,7 @@
 
 #[path = "../../benches/inputs/mod.rs"]
 mod inputs;
+#[allow(dead_code)]
 mod support;
 
 use std::io::Write;
