@@ -6,6 +6,7 @@
 //! decoder is a fixed-size value ([`DECODER_SIZE`] bytes) that never allocates; the events are
 //! identical however the input is cut. With the `alloc` feature, `Package` decodes a whole
 //! file into owned values and `encode` writes one back; with `std`, `io` decodes from readers.
+//! [`archive::ArchiveDecoder`] reads IMG archives and decodes their entries the same way.
 //!
 //! The formats and the conversions applied are specified in the project's FORMATS.md.
 #![no_std]
