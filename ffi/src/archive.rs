@@ -676,3 +676,308 @@ pub unsafe extern "C" fn gts_archive_error_offset(archive: *const gts_archive) -
         .flatten()
         .unwrap_or(GTS_NO_OFFSET)
 }
+
+#[cfg(test)]
+mod tests {
+    //! The archive entry points called as a C host would: pointer and state checks,
+    //! re-entry refused, both versions in every chunking, results equal to the core's.
+    #![allow(clippy::undocumented_unsafe_blocks)]
+
+    use super::*;
+    use std::fmt::Write as _;
+
+    /// What the callbacks saw, as text.
+    #[derive(Default)]
+    struct Seen {
+        log: String,
+        archive: *mut gts_archive,
+        reentered: Option<gts_status>,
+    }
+
+    unsafe extern "C" fn on_archive(user: *mut c_void, version: u32, count: u32) -> i32 {
+        let seen = unsafe { &mut *user.cast::<Seen>() };
+        let _ = writeln!(seen.log, "archive {version} {count}");
+        // A call back into the archive from its own callback is refused.
+        seen.reentered = Some(unsafe { gts_archive_feed(seen.archive, null(), 0, null_mut()) });
+        GTS_CONTINUE
+    }
+
+    unsafe extern "C" fn on_entry(user: *mut c_void, entry: *const gts_archive_entry) -> i32 {
+        let seen = unsafe { &mut *user.cast::<Seen>() };
+        let entry = unsafe { &*entry };
+        let name = unsafe { core::slice::from_raw_parts(entry.name.cast::<u8>(), entry.name_len) };
+        let _ = writeln!(
+            seen.log,
+            "entry {} {} {} {} {}",
+            entry.index,
+            String::from_utf8_lossy(name),
+            entry.offset,
+            entry.size,
+            entry.has_format
+        );
+        if entry.has_format {
+            GTS_ENTRY_DECODE
+        } else {
+            GTS_ENTRY_SKIP
+        }
+    }
+
+    unsafe extern "C" fn on_entry_end(user: *mut c_void, result: gts_status, offset: u64) -> i32 {
+        let seen = unsafe { &mut *user.cast::<Seen>() };
+        let _ = writeln!(seen.log, "end {result:?} {offset}");
+        GTS_CONTINUE
+    }
+
+    unsafe extern "C" fn on_animation(
+        user: *mut c_void,
+        info: *const crate::types::gts_animation_info,
+    ) -> i32 {
+        let seen = unsafe { &mut *user.cast::<Seen>() };
+        let _ = writeln!(seen.log, "animation {}", unsafe { (*info).index });
+        GTS_CONTINUE
+    }
+
+    use core::ptr::{null, null_mut};
+
+    /// A version 2 archive of an ANP3 package, junk and a broken package, and its pieces.
+    fn archive() -> (Vec<u8>, Vec<u8>, Vec<u8>) {
+        let package = gtastream_core::Package {
+            format: gtastream_core::Format::Anp3,
+            name: Some("demo".into()),
+            animations: vec![gtastream_core::Animation {
+                name: "walk".into(),
+                frame_data_size: None,
+                flags: None,
+                duration: None,
+                bones: vec![],
+            }],
+            warnings: vec![],
+        };
+        let good = gtastream_core::encode::ifp2(&package).unwrap();
+        // An animation count no file can hold.
+        let mut broken = good.clone();
+        broken[32..36].copy_from_slice(&[0xFF, 0xFF, 0xFF, 0x7F]);
+        let files: [&[u8]; 3] = [&good, &[0xEE; 100], &broken];
+        let mut data = vec![0u8; 2048];
+        let mut dir = Vec::new();
+        for (i, file) in files.iter().enumerate() {
+            let at = data.len() / 2048;
+            data.extend_from_slice(file);
+            data.resize((at + 1) * 2048, 0);
+            dir.extend_from_slice(&(at as u32).to_le_bytes());
+            dir.extend_from_slice(&1u32.to_le_bytes());
+            let mut name = [0u8; 24];
+            name[0] = b'a' + i as u8;
+            dir.extend_from_slice(&name);
+        }
+        let mut v2 = data.clone();
+        v2[..4].copy_from_slice(b"VER2");
+        v2[4..8].copy_from_slice(&3u32.to_le_bytes());
+        for i in 0..3 {
+            let r = &dir[32 * i..32 * i + 32];
+            v2[8 + 32 * i..12 + 32 * i].copy_from_slice(&r[..4]);
+            v2[12 + 32 * i..14 + 32 * i].copy_from_slice(&r[4..6]);
+            v2[16 + 32 * i..40 + 32 * i].copy_from_slice(&r[8..]);
+        }
+        (v2, dir, data)
+    }
+
+    /// Feeds the archive in `chunk`-byte pieces from the file and offset it asks for.
+    fn drive(a: *mut gts_archive, dir: &[u8], img: &[u8], chunk: usize) -> gts_status {
+        loop {
+            let file = if unsafe { gts_archive_input(a) } == GTS_INPUT_DIR {
+                dir
+            } else {
+                img
+            };
+            let at = unsafe { gts_archive_position(a) } as usize;
+            let rest = file.get(at..).unwrap_or_default();
+            let piece = &rest[..rest.len().min(chunk)];
+            if piece.is_empty() {
+                return unsafe { gts_archive_finish(a) };
+            }
+            let mut used = 0;
+            let status = unsafe { gts_archive_feed(a, piece.as_ptr(), piece.len(), &mut used) };
+            match status {
+                gts_status::GTS_OK | gts_status::GTS_SEEK => {}
+                gts_status::GTS_DONE => return unsafe { gts_archive_finish(a) },
+                other => return other,
+            }
+        }
+    }
+
+    #[test]
+    fn both_versions_in_every_chunking() {
+        let (v2, dir, data) = archive();
+        let archive_callbacks = gts_archive_callbacks {
+            on_archive: Some(on_archive),
+            on_entry: Some(on_entry),
+            on_entry_end: Some(on_entry_end),
+            on_archive_warning: None,
+        };
+        let mut callbacks = NO_CALLBACKS;
+        callbacks.on_animation = Some(on_animation);
+        let mut expected = None;
+        for chunk in [1, 7, 32, 2048, 1 << 20] {
+            for v1 in [false, true] {
+                let mut a = Box::new(gts_archive {
+                    opaque: [0; GTS_ARCHIVE_WORDS],
+                });
+                let mut seen = Seen {
+                    archive: &mut *a,
+                    ..Seen::default()
+                };
+                let user = (&mut seen as *mut Seen).cast();
+                let status = unsafe {
+                    if v1 {
+                        gts_archive_init_v1(
+                            &mut *a,
+                            size_of::<gts_archive>(),
+                            dir.len() as u64,
+                            data.len() as u64,
+                            &archive_callbacks,
+                            &callbacks,
+                            user,
+                        )
+                    } else {
+                        gts_archive_init(
+                            &mut *a,
+                            size_of::<gts_archive>(),
+                            v2.len() as u64,
+                            &archive_callbacks,
+                            &callbacks,
+                            user,
+                        )
+                    }
+                };
+                assert_eq!(status, gts_status::GTS_OK);
+                let img = if v1 { &data } else { &v2 };
+                assert_eq!(drive(&mut *a, &dir, img, chunk), gts_status::GTS_OK);
+                assert_eq!(seen.reentered, Some(gts_status::GTS_ERR_REENTRANT));
+                // The version line differs; the rest is the same for both.
+                let body = seen.log.split_once('\n').unwrap().1.to_string();
+                assert!(seen
+                    .log
+                    .starts_with(if v1 { "archive 1 3" } else { "archive 2 3" }));
+                match &expected {
+                    None => expected = Some(body),
+                    Some(e) => assert_eq!(&body, e, "chunk {chunk} v1 {v1}"),
+                }
+            }
+        }
+        // The broken package fails as the core fails the extracted entry.
+        struct Quiet;
+        impl Visitor for Quiet {}
+        let error = gtastream_core::Decoder::new()
+            .decode_slice(&data[6144..8192], &mut Quiet)
+            .unwrap_err();
+        let log = expected.unwrap();
+        assert_eq!(
+            log,
+            format!(
+                "entry 0 a 2048 2048 true\nanimation 0\nend GTS_OK 18446744073709551615\n\
+                 entry 1 b 4096 2048 false\n\
+                 entry 2 c 6144 2048 true\nend {:?} {}\n",
+                error_status(error.kind),
+                error.offset
+            )
+        );
+    }
+
+    #[test]
+    fn checks_pointers_and_state() {
+        let mut a = Box::new(gts_archive {
+            opaque: [0; GTS_ARCHIVE_WORDS],
+        });
+        unsafe {
+            assert_eq!(
+                gts_archive_init(
+                    null_mut(),
+                    size_of::<gts_archive>(),
+                    0,
+                    null(),
+                    null(),
+                    null_mut()
+                ),
+                gts_status::GTS_ERR_INVALID_ARGUMENT
+            );
+            assert_eq!(
+                gts_archive_init(&mut *a, 8, 0, null(), null(), null_mut()),
+                gts_status::GTS_ERR_SIZE_MISMATCH
+            );
+            // Zeroed storage was never initialised.
+            assert_eq!(
+                gts_archive_feed(&mut *a, null(), 0, null_mut()),
+                gts_status::GTS_ERR_NOT_INITIALIZED
+            );
+            assert_eq!(gts_archive_position(&*a), GTS_NO_OFFSET);
+            assert_eq!(gts_archive_input(&*a), -1);
+            assert_eq!(
+                gts_archive_init(
+                    &mut *a,
+                    size_of::<gts_archive>(),
+                    4,
+                    null(),
+                    null(),
+                    null_mut()
+                ),
+                gts_status::GTS_OK
+            );
+            assert_eq!(gts_archive_input(&*a), GTS_INPUT_IMG);
+            assert_eq!(
+                gts_archive_feed(&mut *a, null(), 5, null_mut()),
+                gts_status::GTS_ERR_INVALID_ARGUMENT
+            );
+            // Not an archive: a sticky error with its offset.
+            let mut used = 0;
+            assert_eq!(
+                gts_archive_feed(&mut *a, b"ANP3".as_ptr(), 4, &mut used),
+                gts_status::GTS_OK
+            );
+            assert_eq!(gts_archive_finish(&mut *a), gts_status::GTS_ERR_TRUNCATED);
+            assert_eq!(gts_archive_error_offset(&*a), 4);
+            // Cannot seek: the first seek is an error.
+            let (v2, _, _) = archive();
+            assert_eq!(
+                gts_archive_init(
+                    &mut *a,
+                    size_of::<gts_archive>(),
+                    v2.len() as u64,
+                    null(),
+                    null(),
+                    null_mut()
+                ),
+                gts_status::GTS_OK
+            );
+            assert_eq!(gts_archive_set_seekable(&mut *a, false), gts_status::GTS_OK);
+            let entry_callbacks = gts_archive_callbacks {
+                on_entry: Some(on_entry_decode_all),
+                ..NO_ARCHIVE_CALLBACKS
+            };
+            assert_eq!(
+                gts_archive_init(
+                    &mut *a,
+                    size_of::<gts_archive>(),
+                    v2.len() as u64,
+                    &entry_callbacks,
+                    null(),
+                    null_mut()
+                ),
+                gts_status::GTS_OK
+            );
+            assert_eq!(gts_archive_set_seekable(&mut *a, false), gts_status::GTS_OK);
+            assert_eq!(
+                gts_archive_feed(&mut *a, v2.as_ptr(), v2.len(), &mut used),
+                gts_status::GTS_ERR_SEEK_REQUIRED
+            );
+            assert_eq!(
+                gts_archive_set_seekable(&mut *a, true),
+                gts_status::GTS_ERR_INVALID_STATE
+            );
+        }
+    }
+
+    unsafe extern "C" fn on_entry_decode_all(_: *mut c_void, _: *const gts_archive_entry) -> i32 {
+        GTS_ENTRY_DECODE
+    }
+}
