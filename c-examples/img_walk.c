@@ -107,9 +107,9 @@ static long length_of(FILE *f)
 int main(int argc, char **argv)
 {
     static gts_archive archive; /* static storage: no stack needed for it */
-    gts_archive_callbacks archive_callbacks = {0};
+    gts_archive_callbacks archive_callbacks;
     gts_callbacks callbacks;
-    struct totals totals = {0};
+    static struct totals totals; /* zeroed */
     FILE *files[2] = {NULL, NULL}; /* indexed by GTS_INPUT_DIR, GTS_INPUT_IMG */
     uint8_t chunk[16384];
     gts_status st;
@@ -137,6 +137,7 @@ int main(int argc, char **argv)
         return 1;
     }
 
+    gts_archive_callbacks_init(&archive_callbacks);
     archive_callbacks.on_archive = on_archive;
     archive_callbacks.on_entry = on_entry;
     archive_callbacks.on_entry_end = on_entry_end;

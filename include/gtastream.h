@@ -765,18 +765,6 @@ typedef struct gts_decoder {
 } gts_decoder;
 
 /**
- * Caller-owned storage of one archive decoder: put it on the stack, in static memory or
- * inside another struct, and pass `sizeof` it to `gts_archive_init`. Its contents are
- * private; it needs no cleanup.
- */
-typedef struct gts_archive {
-    /**
-     * Private storage; never read or written by the caller.
-     */
-    uint64_t opaque[GTS_ARCHIVE_WORDS];
-} gts_archive;
-
-/**
  * A directory entry, before its data is decoded.
  */
 typedef struct gts_archive_entry {
@@ -870,6 +858,18 @@ typedef struct gts_archive_callbacks {
      */
     int32_t (*on_archive_warning)(void *user, const struct gts_archive_warning *warning);
 } gts_archive_callbacks;
+
+/**
+ * Caller-owned storage of one archive decoder: put it on the stack, in static memory or
+ * inside another struct, and pass `sizeof` it to `gts_archive_init`. Its contents are
+ * private; it needs no cleanup.
+ */
+typedef struct gts_archive {
+    /**
+     * Private storage; never read or written by the caller.
+     */
+    uint64_t opaque[GTS_ARCHIVE_WORDS];
+} gts_archive;
 
 #ifdef __cplusplus
 extern "C" {
@@ -1027,6 +1027,14 @@ const char *gts_status_name(gts_status status);
  * string ("unknown status" for a number that is not a status).
  */
 const char *gts_status_reason(gts_status status);
+
+/**
+ * Sets every member of `*archive_callbacks` to NULL (skip the event). Does nothing if
+ * `archive_callbacks` is NULL.
+ *
+ * Pointers: `archive_callbacks` is NULL or points to a writable `gts_archive_callbacks`.
+ */
+void gts_archive_callbacks_init(struct gts_archive_callbacks *archive_callbacks);
 
 /**
  * Sets up a decoder for a version 2 (San Andreas, `VER2`) archive of `img_len` bytes in

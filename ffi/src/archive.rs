@@ -407,6 +407,19 @@ fn warning_kind(
     (c, name, reason)
 }
 
+/// Sets every member of `*archive_callbacks` to NULL (skip the event). Does nothing if
+/// `archive_callbacks` is NULL.
+///
+/// Pointers: `archive_callbacks` is NULL or points to a writable `gts_archive_callbacks`.
+#[no_mangle]
+pub unsafe extern "C" fn gts_archive_callbacks_init(archive_callbacks: *mut gts_archive_callbacks) {
+    if !archive_callbacks.is_null() && archive_callbacks.is_aligned() {
+        // SAFETY: non-NULL, aligned and writable (the caller's contract); the old contents
+        // (function pointers) need no drop.
+        unsafe { archive_callbacks.write(NO_ARCHIVE_CALLBACKS) };
+    }
+}
+
 /// Shared by both init functions.
 ///
 /// # Safety
