@@ -19,6 +19,33 @@
 #include <stdint.h>
 
 /**
+ * Number of 64-bit words of a `gts_archive`: the core's archive decoder (at most 768 bytes, a
+ * bound it checks at compile time), both sets of callbacks, the user pointer and a tag word.
+ */
+#define GTS_ARCHIVE_WORDS 160
+
+/**
+ * `on_entry` answer: go on with the next entry without decoding this one.
+ */
+#define GTS_ENTRY_SKIP 0
+
+/**
+ * `on_entry` answer: decode the entry (its events through the `gts_callbacks`, then
+ * `on_entry_end`). Any other value than `GTS_ENTRY_SKIP` and `GTS_ENTRY_DECODE` aborts.
+ */
+#define GTS_ENTRY_DECODE 1
+
+/**
+ * `gts_archive_input`: the `.dir` file of a version 1 archive.
+ */
+#define GTS_INPUT_DIR 0
+
+/**
+ * `gts_archive_input`: the `.img` file (the only one of a version 2 archive).
+ */
+#define GTS_INPUT_IMG 1
+
+/**
  * Number of 64-bit words of a `gts_decoder`.
  *
  * The decoder keeps in this storage the Rust decoder (at most 512 bytes, a bound the core
@@ -37,7 +64,7 @@
  * Version of the binary interface this header describes: compare with `gts_abi_version()` when
  * loading the shared library. It changes whenever a struct grows or a function is added.
  */
-#define GTS_ABI_VERSION 1
+#define GTS_ABI_VERSION 2
 
 /**
  * "No offset": what the offset functions return when there is none (or the decoder is not
@@ -281,6 +308,36 @@ typedef enum gts_status {
      */
     GTS_ERR_PANIC = 205,
 } gts_status;
+
+/**
+ * Oddities of an archive's directory: the archive is still read.
+ */
+typedef enum gts_archive_warning_kind {
+    /**
+     * Not one this version of the library names.
+     */
+    GTS_ARCHIVE_WARNING_UNKNOWN = 0,
+    /**
+     * The directory ends inside a record; the whole records are read.
+     */
+    GTS_ARCHIVE_WARNING_DIRECTORY_TRUNCATED = 1,
+    /**
+     * An entry of no sectors.
+     */
+    GTS_ARCHIVE_WARNING_EMPTY_ENTRY = 2,
+    /**
+     * An entry runs past the end of the `.img`: it is cut there.
+     */
+    GTS_ARCHIVE_WARNING_ENTRY_PAST_END = 3,
+    /**
+     * A version 2 entry's data overlaps the directory.
+     */
+    GTS_ARCHIVE_WARNING_ENTRY_OVERLAPS_DIRECTORY = 4,
+    /**
+     * A name field without a NUL: the name is all 24 bytes.
+     */
+    GTS_ARCHIVE_WARNING_UNTERMINATED_NAME = 5,
+} gts_archive_warning_kind;
 
 /**
  * The file was recognised: the first event.
@@ -707,6 +764,113 @@ typedef struct gts_decoder {
     uint64_t opaque[GTS_DECODER_WORDS];
 } gts_decoder;
 
+/**
+ * A directory entry, before its data is decoded.
+ */
+typedef struct gts_archive_entry {
+    /**
+     * 0-based position in the directory.
+     */
+    uint32_t index;
+    /**
+     * The name: `name_len` bytes up to the first NUL of the 24-byte field, not NUL-terminated.
+     */
+    const char *name;
+    /**
+     * Bytes of `name` (at most 24).
+     */
+    size_t name_len;
+    /**
+     * Absolute offset of the entry's first byte in the `.img`.
+     */
+    uint64_t offset;
+    /**
+     * Bytes of the entry the `.img` holds (its sectors, cut at the end of the file): what the
+     * entry's decoder reads, and what an extracted copy holds.
+     */
+    uint64_t size;
+    /**
+     * Bytes the directory declares (sectors × 2048).
+     */
+    uint64_t declared_size;
+    /**
+     * The format found in the entry's first bytes (`GTS_FORMAT_UNKNOWN` if none).
+     */
+    enum gts_format format;
+    /**
+     * Whether gtastream decodes the entry's content (false: a model, a texture, ...).
+     */
+    bool has_format;
+    /**
+     * The format's short name ("ANP3", "bnry", ...), a static string; NULL if `!has_format`.
+     */
+    const char *format_name;
+} gts_archive_entry;
+
+/**
+ * An oddity of the directory.
+ */
+typedef struct gts_archive_warning {
+    /**
+     * What looked odd.
+     */
+    enum gts_archive_warning_kind kind;
+    /**
+     * The kind's stable name ("empty_entry", ...), a static NUL-terminated string.
+     */
+    const char *name;
+    /**
+     * A short description, a static NUL-terminated string.
+     */
+    const char *reason;
+    /**
+     * Offset of the directory record concerned, in the directory's file (the `.img` for
+     * version 2, the `.dir` for version 1).
+     */
+    uint64_t offset;
+    /**
+     * The entry concerned.
+     */
+    uint32_t index;
+} gts_archive_warning;
+
+/**
+ * The archive's own events. Every member may be NULL (skip the event; a NULL `on_entry`
+ * skips every entry). The entries' events come through the `gts_callbacks` given beside.
+ */
+typedef struct gts_archive_callbacks {
+    /**
+     * The archive was recognised: `version` 1 or 2, the records of its directory.
+     */
+    int32_t (*on_archive)(void *user, uint32_t version, uint32_t entry_count);
+    /**
+     * A directory entry: return `GTS_ENTRY_DECODE` to decode it, `GTS_ENTRY_SKIP` to go on.
+     */
+    int32_t (*on_entry)(void *user, const struct gts_archive_entry *entry);
+    /**
+     * A decoded entry ended: `result` is `GTS_OK`, or the error that stopped it, at
+     * `error_offset` from the entry's first byte (`GTS_NO_OFFSET` when `GTS_OK`). The archive
+     * goes on with the next entry. Returns `GTS_CONTINUE`, `GTS_PAUSE` or `GTS_ABORT`.
+     */
+    int32_t (*on_entry_end)(void *user, enum gts_status result, uint64_t error_offset);
+    /**
+     * An oddity of the directory; the archive goes on.
+     */
+    int32_t (*on_archive_warning)(void *user, const struct gts_archive_warning *warning);
+} gts_archive_callbacks;
+
+/**
+ * Caller-owned storage of one archive decoder: put it on the stack, in static memory or
+ * inside another struct, and pass `sizeof` it to `gts_archive_init`. Its contents are
+ * private; it needs no cleanup.
+ */
+typedef struct gts_archive {
+    /**
+     * Private storage; never read or written by the caller.
+     */
+    uint64_t opaque[GTS_ARCHIVE_WORDS];
+} gts_archive;
+
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
@@ -863,6 +1027,106 @@ const char *gts_status_name(gts_status status);
  * string ("unknown status" for a number that is not a status).
  */
 const char *gts_status_reason(gts_status status);
+
+/**
+ * Sets every member of `*archive_callbacks` to NULL (skip the event). Does nothing if
+ * `archive_callbacks` is NULL.
+ *
+ * Pointers: `archive_callbacks` is NULL or points to a writable `gts_archive_callbacks`.
+ */
+void gts_archive_callbacks_init(struct gts_archive_callbacks *archive_callbacks);
+
+/**
+ * Sets up a decoder for a version 2 (San Andreas, `VER2`) archive of `img_len` bytes in
+ * `*archive`. `size_of_archive` must be `sizeof *archive`. `archive_callbacks` (the entry
+ * events) and `callbacks` (the events of the entries decoded) are copied; either may be NULL.
+ * `user` is passed to every callback. The caller feeds the `.img` from
+ * `gts_archive_position` and follows `GTS_SEEK` to reach the entries.
+ *
+ * Returns `GTS_OK`, `GTS_ERR_INVALID_ARGUMENT`, `GTS_ERR_SIZE_MISMATCH` or
+ * `GTS_ERR_REENTRANT`.
+ *
+ * Pointers: `archive` is NULL or points to `size_of_archive` writable bytes; each callbacks
+ * pointer is NULL or points to a struct whose non-NULL members are functions of the declared
+ * types.
+ */
+enum gts_status gts_archive_init(struct gts_archive *archive,
+                                 size_t size_of_archive,
+                                 uint64_t img_len,
+                                 const struct gts_archive_callbacks *archive_callbacks,
+                                 const struct gts_callbacks *callbacks,
+                                 void *user);
+
+/**
+ * As `gts_archive_init`, for a version 1 (GTA III, Vice City) archive: a `.dir` of `dir_len`
+ * bytes beside an `.img` of `img_len` bytes. The decoder reads both: `gts_archive_input`
+ * says which file `gts_archive_position` refers to (it starts with the `.dir`, and every
+ * change of file comes with `GTS_SEEK`).
+ *
+ * Pointers: as `gts_archive_init`.
+ */
+enum gts_status gts_archive_init_v1(struct gts_archive *archive,
+                                    size_t size_of_archive,
+                                    uint64_t dir_len,
+                                    uint64_t img_len,
+                                    const struct gts_archive_callbacks *archive_callbacks,
+                                    const struct gts_callbacks *callbacks,
+                                    void *user);
+
+/**
+ * Tells the archive decoder the caller cannot seek (before the first feed). Archives need
+ * seeks, so decoding then stops at the first with `GTS_ERR_SEEK_REQUIRED`.
+ *
+ * Pointers: `archive` is NULL or points to a writable `gts_archive`.
+ */
+enum gts_status gts_archive_set_seekable(struct gts_archive *archive, bool seekable);
+
+/**
+ * Decodes `len` bytes at `data`: the next bytes of the file `gts_archive_input` names, from
+ * `gts_archive_position`. Returns as `gts_decoder_feed`: `GTS_OK` (feed more), `GTS_PAUSED`
+ * (feed from `data + *consumed`), `GTS_SEEK` (feed from `gts_archive_position` of
+ * `gts_archive_input`), `GTS_DONE` (every entry was read: call `gts_archive_finish`), or an
+ * error of the archive itself (sticky). An entry's error is not an error here: it goes to
+ * `on_entry_end`, and the archive goes on.
+ *
+ * Pointers: `archive` is NULL or points to a writable `gts_archive`; `data` is NULL or points to
+ * `len` readable bytes; `consumed` is NULL or points to a writable `size_t`.
+ */
+enum gts_status gts_archive_feed(struct gts_archive *archive,
+                                 const uint8_t *data,
+                                 size_t len,
+                                 size_t *consumed);
+
+/**
+ * Ends the input: `GTS_OK` once every directory record was read, `GTS_ERR_TRUNCATED` if the
+ * files were shorter than the lengths given.
+ *
+ * Pointers: `archive` is NULL or points to a writable `gts_archive`.
+ */
+enum gts_status gts_archive_finish(struct gts_archive *archive);
+
+/**
+ * The offset, in the file `gts_archive_input` names, of the next byte wanted
+ * (`GTS_NO_OFFSET` if `archive` is not usable).
+ *
+ * Pointers: `archive` is NULL or points to a readable `gts_archive`.
+ */
+uint64_t gts_archive_position(const struct gts_archive *archive);
+
+/**
+ * The file the next bytes come from: `GTS_INPUT_IMG`, or `GTS_INPUT_DIR` (version 1); -1 if
+ * `archive` is not usable.
+ *
+ * Pointers: `archive` is NULL or points to a readable `gts_archive`.
+ */
+int32_t gts_archive_input(const struct gts_archive *archive);
+
+/**
+ * The offset at which the archive failed (`GTS_NO_OFFSET` if it did not).
+ *
+ * Pointers: `archive` is NULL or points to a readable `gts_archive`.
+ */
+uint64_t gts_archive_error_offset(const struct gts_archive *archive);
 
 #ifdef __cplusplus
 }  // extern "C"

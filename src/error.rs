@@ -55,6 +55,7 @@ macro_rules! kinds {
         }
     };
 }
+pub(crate) use kinds;
 
 kinds! {
     /// Why decoding stopped. Every kind comes with the absolute offset of the unit that failed.

@@ -6,6 +6,7 @@
 //! decoder is a fixed-size value ([`DECODER_SIZE`] bytes) that never allocates; the events are
 //! identical however the input is cut. With the `alloc` feature, `Package` decodes a whole
 //! file into owned values and `encode` writes one back; with `std`, `io` decodes from readers.
+//! [`archive::ArchiveDecoder`] reads IMG archives and decodes their entries the same way.
 //!
 //! The formats and the conversions applied are specified in the project's FORMATS.md.
 #![no_std]
@@ -17,6 +18,7 @@ extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
+pub mod archive;
 mod decoder;
 mod error;
 mod event;
@@ -43,6 +45,6 @@ pub use event::{
 pub use keyframe::{FrameType, Keyframe, KeyframeIter, Keyframes, RawFrame};
 pub use limits::{MAX_BATCH, MAX_LINE, MAX_NAME, REREAD_FACTOR, REREAD_SLACK};
 #[cfg(feature = "alloc")]
-pub use package::{Animation, Bone, Package};
+pub use package::{Animation, Bone, Package, PackageBuilder};
 #[cfg(feature = "alloc")]
-pub use placement::{Instance, Placement, RawLine};
+pub use placement::{Instance, Placement, PlacementBuilder, RawLine};

@@ -2,135 +2,73 @@
 //! events (whatever the format) and written only once the file has decoded.
 
 use gtastream::{
-    AnimationInfo, BoneInfo, FileInfo, Flow, Format, FrameType, IplCar, IplInstance, Keyframe,
-    Keyframes, SectionLine, Visitor, Warning,
+    Animation, AnimationInfo, Bone, BoneInfo, FileInfo, Flow, Format, Instance, IplCar,
+    IplInstance, Keyframe, Keyframes, PackageBuilder, Placement, PlacementBuilder, SectionLine,
+    Visitor, Warning,
 };
 
 use crate::json::JsonWriter;
-use crate::names;
 
-/// Everything the decoder reported.
+/// Everything the decoder reported, collected by the library's builders: the package's for
+/// animation files, the placement's for IPL files (the `file` event says which).
 #[derive(Default)]
 pub struct Document {
     format: Option<Format>,
-    /// The first package's name: an `ANLF` container's blocks are listed as one package.
-    name: Option<String>,
-    files: u32,
-    warnings: Vec<Warning>,
-    animations: Vec<Animation>,
-    instances: Vec<Instance>,
-    cars: Vec<IplCar>,
-    section_lines: Vec<Line>,
+    package: PackageBuilder,
+    placement: PlacementBuilder,
 }
 
-/// An [`IplInstance`], owned.
-struct Instance {
-    position: [f32; 3],
-    rotation: [f32; 4],
-    model_id: i32,
-    interior: u32,
-    lod: i32,
-    model_name: Option<String>,
-    scale: Option<[f32; 3]>,
-}
-
-struct Line {
-    section: &'static str,
-    text: String,
-}
-
-struct Animation {
-    name: String,
-    frame_data_size: Option<u32>,
-    flags: Option<u32>,
-    duration: Option<f32>,
-    bones: Vec<Bone>,
-}
-
-struct Bone {
-    name: Option<String>,
-    bone_id: Option<i32>,
-    bone_key: Option<u32>,
-    frame_type: FrameType,
-    frames: Vec<Keyframe>,
+impl Document {
+    fn animations(&self) -> bool {
+        self.format.is_none_or(Format::is_animation)
+    }
 }
 
 impl Visitor for Document {
     fn file(&mut self, info: &FileInfo<'_>) -> Flow {
-        if self.files == 0 {
-            self.format = Some(info.format);
-            self.name = info.name.map(names::latin1);
+        let format = *self.format.get_or_insert(info.format);
+        // Each builder refuses (aborts at) the other kind's file: the one that fits gets it.
+        if format.is_animation() {
+            self.package.file(info)
+        } else {
+            self.placement.file(info)
         }
-        self.files += 1;
-        Flow::Continue
     }
 
     fn animation(&mut self, info: &AnimationInfo<'_>) -> Flow {
-        self.animations.push(Animation {
-            name: names::latin1(info.name),
-            frame_data_size: info.frame_data_size,
-            flags: info.flags,
-            duration: info.duration,
-            bones: Vec::new(),
-        });
-        Flow::Continue
+        self.package.animation(info)
     }
 
     fn bone(&mut self, info: &BoneInfo<'_>) -> Flow {
-        if let Some(animation) = self.animations.last_mut() {
-            animation.bones.push(Bone {
-                name: info.name.map(names::latin1),
-                bone_id: info.bone_id,
-                bone_key: info.bone_key,
-                frame_type: info.frame_type,
-                frames: Vec::new(),
-            });
-        }
-        Flow::Continue
+        self.package.bone(info)
     }
 
     fn keyframes(&mut self, frames: Keyframes<'_>) -> Flow {
-        if let Some(bone) = self.animations.last_mut().and_then(|a| a.bones.last_mut()) {
-            bone.frames.extend(frames.iter());
-        }
-        Flow::Continue
+        self.package.keyframes(frames)
     }
 
     fn instance(&mut self, instance: &IplInstance<'_>) -> Flow {
-        self.instances.push(Instance {
-            position: instance.position,
-            rotation: instance.rotation,
-            model_id: instance.model_id,
-            interior: instance.interior,
-            lod: instance.lod,
-            model_name: instance.model_name.map(names::latin1),
-            scale: instance.scale,
-        });
-        Flow::Continue
+        self.placement.instance(instance)
     }
 
     fn car(&mut self, car: &IplCar) -> Flow {
-        self.cars.push(*car);
-        Flow::Continue
+        self.placement.car(car)
     }
 
     fn section_line(&mut self, line: &SectionLine<'_>) -> Flow {
-        self.section_lines.push(Line {
-            section: line.section,
-            text: names::latin1(line.text),
-        });
-        Flow::Continue
+        self.placement.section_line(line)
     }
 
     fn warning(&mut self, warning: Warning) -> Flow {
-        self.warnings.push(warning);
-        Flow::Continue
+        // Warnings may come before the `file` event: both builders keep them.
+        self.package.warning(warning);
+        self.placement.warning(warning)
     }
 }
 
 impl Document {
     /// The JSON text, ending with a newline.
-    pub fn json(&self) -> String {
+    pub fn json(self) -> String {
         let mut w = JsonWriter::new();
         w.begin_object(false);
         w.key("format");
@@ -138,54 +76,65 @@ impl Document {
             Some(format) => w.string(format.name()),
             None => w.null(),
         }
-        w.key("name");
-        w.opt_string(self.name.as_deref());
-        w.key("warnings");
-        w.begin_array(false);
-        for warning in &self.warnings {
-            write_warning(&mut w, warning);
-        }
-        w.end();
-        if self.format.is_some_and(|f| !f.is_animation()) {
-            self.write_placements(&mut w);
-        } else {
+        if self.animations() {
+            let package = self.package.finish();
+            w.key("name");
+            w.opt_string(package.as_ref().and_then(|p| p.name.as_deref()));
+            write_warnings(&mut w, package.as_ref().map_or(&[], |p| &p.warnings[..]));
             w.key("animations");
             w.begin_array(false);
-            for animation in &self.animations {
+            for animation in package.iter().flat_map(|p| &p.animations) {
                 write_animation(&mut w, animation);
             }
             w.end();
+        } else {
+            let placement = self.placement.finish();
+            w.key("name");
+            w.null();
+            write_warnings(&mut w, placement.as_ref().map_or(&[], |p| &p.warnings[..]));
+            if let Some(placement) = &placement {
+                write_placements(&mut w, placement);
+            }
         }
         w.end();
         w.finish()
     }
+}
 
-    /// Placement files (IPL): instances, car generators and the other sections' lines.
-    fn write_placements(&self, w: &mut JsonWriter) {
-        w.key("instances");
-        w.begin_array(false);
-        for instance in &self.instances {
-            write_instance(w, instance);
-        }
-        w.end();
-        w.key("cars");
-        w.begin_array(false);
-        for car in &self.cars {
-            write_car(w, car);
-        }
-        w.end();
-        w.key("section_lines");
-        w.begin_array(false);
-        for line in &self.section_lines {
-            w.begin_object(true);
-            w.key("section");
-            w.string(line.section);
-            w.key("text");
-            w.string(&line.text);
-            w.end();
-        }
+fn write_warnings(w: &mut JsonWriter, warnings: &[Warning]) {
+    w.key("warnings");
+    w.begin_array(false);
+    for warning in warnings {
+        write_warning(w, warning);
+    }
+    w.end();
+}
+
+/// Placement files (IPL): instances, car generators and the other sections' lines.
+fn write_placements(w: &mut JsonWriter, placement: &Placement) {
+    w.key("instances");
+    w.begin_array(false);
+    for instance in &placement.instances {
+        write_instance(w, instance);
+    }
+    w.end();
+    w.key("cars");
+    w.begin_array(false);
+    for car in &placement.cars {
+        write_car(w, car);
+    }
+    w.end();
+    w.key("section_lines");
+    w.begin_array(false);
+    for line in &placement.section_lines {
+        w.begin_object(true);
+        w.key("section");
+        w.string(line.section);
+        w.key("text");
+        w.string(&line.text);
         w.end();
     }
+    w.end();
 }
 
 fn write_instance(w: &mut JsonWriter, instance: &Instance) {

@@ -37,7 +37,30 @@ struct AnimationSummary {
     latest: f32,
 }
 
+/// The counts `info --json` prints.
+pub struct Counts<'a> {
+    pub format: Option<Format>,
+    pub animations: u64,
+    pub bones: u64,
+    pub keyframes: u64,
+    pub instances: u64,
+    pub cars: u64,
+    pub warnings: &'a [Warning],
+}
+
 impl Summary {
+    pub fn counts(&self) -> Counts<'_> {
+        Counts {
+            format: self.format,
+            animations: self.animations,
+            bones: self.bones,
+            keyframes: self.keyframes,
+            instances: self.instances,
+            cars: self.cars,
+            warnings: &self.warnings,
+        }
+    }
+
     pub fn new(list_animations: bool) -> Self {
         Summary {
             list: list_animations.then(Vec::new),

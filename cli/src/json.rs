@@ -34,6 +34,17 @@ impl JsonWriter {
         self.out
     }
 
+    /// The text written so far, taken out (the writer goes on where it was): output of
+    /// any length in pieces.
+    pub fn take(&mut self) -> String {
+        std::mem::take(&mut self.out)
+    }
+
+    /// Containers open.
+    pub fn depth(&self) -> usize {
+        self.stack.len()
+    }
+
     pub fn begin_object(&mut self, inline: bool) {
         self.open('{', '}', inline);
     }

@@ -1,34 +1,51 @@
 //! `gtastream`: inspect GTA animation packages from the command line.
 
 mod dump;
+mod extract;
 mod info;
 mod json;
+mod ls;
 mod names;
+mod report;
 mod source;
+mod target;
+mod walk;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
+
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
 use source::Access;
 
-const ABOUT: &str = "Inspect GTA animation files: IFP (ANP3, ANP2, ANPK, ANLF) and Stories .anim";
+const ABOUT: &str = "Inspect GTA animation and placement files (IFP, Stories .anim, IPL), loose or inside IMG archives";
 
 const LONG_ABOUT: &str = "\
-Inspect GTA animation files: San Andreas IFP (ANP3, ANP2), GTA III / Vice City IFP
-(ANPK, ANLF) and Liberty City / Vice City Stories .anim. The format is recognised from
-the file's first bytes, whatever its name.
+Inspect GTA animation and placement files: San Andreas IFP (ANP3, ANP2), GTA III /
+Vice City IFP (ANPK, ANLF), Liberty City / Vice City Stories .anim, and item placement
+files (binary `bnry` and text IPL). The format is recognised from the file's first bytes,
+whatever its name.
+
+Every command takes an IMG archive wherever it takes a file: a San Andreas archive
+(`VER2`), or a GTA III / Vice City one named by its .img or its .dir (the other file is
+found beside it). `ARCHIVE:ENTRY` names one entry (its name in any case); an argument
+that is an existing file is always that file. `-` reads standard input (front to back).
 
 Examples:
   gtastream info samples/walk.ifp
   gtastream info --animations samples/walk.ifp
   gtastream dump --json samples/walk.ifp > walk.json
   gtastream info --no-seek FILE     # does FILE decode for a reader that cannot seek?
+  gtastream ls models/gta3.img
+  gtastream info --entries anim/anim.img
+  gtastream dump --json models/gta3.img:countn2_stream0.ipl
+  gtastream extract anim/cuts.img -o cuts/
 
 A file that cannot be read or decoded gives one line on stderr,
-`gtastream: FILE: REASON at offset N`, and exit status 1. Usage errors exit with status 2.";
+`gtastream: FILE: REASON at offset N`, and exit status 1 (after every other input and
+entry was reported). Usage errors exit with status 2.";
 
 const INFO_ABOUT: &str =
     "Summarise a file: format, package name, counts, frame types, seeks and every warning";
@@ -42,8 +59,23 @@ in any order: the decoder asks to seek, and `seeks` counts how often it did (0 f
 IFP formats, which are read front to back). Warnings are things the games accept
 although the file disagrees with its format (a wrong size field, stale bytes after the
 last animation, ...); each is listed with its byte offset and the kind's stable name.
-Item placement files (IPL, in progress) show instances, car generators and other lines
-instead of animations. A decoding error ends the command with status 1.";
+Item placement files (IPL) show instances, car generators and other lines instead of
+animations. Several inputs are reported one after the other; an archive gets totals over
+its entries (entries per format, animations, bone tracks, keyframes, instances, cars,
+warnings, entries that failed) and, with --entries, a line per entry, printed as the
+archive is read. Every entry of a format gtastream decodes is decoded; each one that fails
+gives a line on stderr. The status is 1 if any input or entry failed.
+
+--json prints one document per input. A file (or ARCHIVE:ENTRY):
+  {\"format\", \"animations\", \"bones\", \"keyframes\", \"instances\", \"cars\",
+   \"warnings\": [{\"kind\", \"reason\", \"offset\"}], \"error\": null | {\"kind\", \"reason\", \"offset\"}}
+An archive:
+  {\"format\": \"VER2\" | \"VER1\", \"entries\": [{\"name\", ...the keys of a file...}],
+   \"warnings\": [...directory warnings...], \"totals\": {\"entries\", \"formats\": {\"ANP3\": n, ...},
+   \"animations\", \"bones\", \"keyframes\", \"instances\", \"cars\", \"warnings\", \"failed\"},
+   \"error\": null | {\"reason\"}}
+An entry's offsets count from the entry's first byte (as in the extracted file); the
+directory's warnings name the offset of their record.";
 
 const DUMP_ABOUT: &str = "Print the whole decoded file on stdout";
 
@@ -69,9 +101,24 @@ A name, id or field the format does not store is null, and so is a NaN or infini
 (unsigned 32-bit) are Stories', whose files store no names. An ANLF container's
 animations are listed together, under the first block's package name.
 \"kind\" and \"frame_type\" are the library's stable names. Item placement files (IPL,
-in progress) have \"instances\", \"cars\" and \"section_lines\" instead of \"animations\".
+(IPL) have \"instances\", \"cars\" and \"section_lines\" instead of \"animations\".
+An archive's entry, ARCHIVE:ENTRY, prints exactly what the extracted entry prints.
 
 Nothing is printed unless the whole file decodes.";
+
+const LS_ABOUT: &str = "List an IMG archive's entries: name, offset, size and format";
+
+const LS_LONG_ABOUT: &str = "\
+List an IMG archive's entries: name, offset, size (bytes) and format, one line each, as
+the directory is read. The format is the one gtastream finds in the entry's first bytes
+(ANP3, ANPK, ANIM, bnry, text, ...), `-` (null in JSON) for content it does not decode:
+models, textures, collisions, empty entries.
+
+--json prints {\"format\": \"VER2\" | \"VER1\", \"entries\": [{\"name\", \"offset\", \"size\",
+\"format\"}]}. Oddities of the directory (entries of no sectors, entries past the end of
+the file, ...) are warnings on stderr.";
+
+const EXTRACT_ABOUT: &str = "Copy entries out of an IMG archive (all, or those named)";
 
 const NO_SEEK_HELP: &str = "Read the file front to back only, as a reader that cannot seek would: \
      a file that needs a seek (every Stories file) fails with the offset it needs";
@@ -90,10 +137,17 @@ enum Command {
         /// Also list each animation: name, bones, keyframes and duration in seconds.
         #[arg(short, long)]
         animations: bool,
+        /// Archives: also a line per entry.
+        #[arg(short, long)]
+        entries: bool,
+        /// Print JSON (one document per input).
+        #[arg(long)]
+        json: bool,
         #[arg(long, help = NO_SEEK_HELP)]
         no_seek: bool,
-        /// The file to read.
-        file: PathBuf,
+        /// Files, archives, ARCHIVE:ENTRY, or - for standard input.
+        #[arg(required = true)]
+        inputs: Vec<String>,
     },
     #[command(about = DUMP_ABOUT, long_about = DUMP_LONG_ABOUT)]
     Dump {
@@ -102,8 +156,26 @@ enum Command {
         json: bool,
         #[arg(long, help = NO_SEEK_HELP)]
         no_seek: bool,
-        /// The file to read.
-        file: PathBuf,
+        /// The file, ARCHIVE:ENTRY, or - for standard input.
+        file: String,
+    },
+    #[command(about = LS_ABOUT, long_about = LS_LONG_ABOUT)]
+    Ls {
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+        /// The archive (a VER2 .img, or a version 1 .img or .dir).
+        archive: String,
+    },
+    #[command(about = EXTRACT_ABOUT)]
+    Extract {
+        /// The archive (a VER2 .img, or a version 1 .img or .dir).
+        archive: String,
+        /// Entries to extract, by name in any case (all if none).
+        entries: Vec<String>,
+        /// The folder to write to (made if missing).
+        #[arg(short, long, default_value = ".")]
+        output: PathBuf,
     },
 }
 
@@ -120,16 +192,38 @@ fn main() -> ExitCode {
     let result = match &cli.command {
         Command::Info {
             animations,
+            entries,
+            json,
             no_seek,
-            file,
-        } => info(file, *animations, access(*no_seek)),
+            inputs,
+        } => {
+            let options = report::Options {
+                json: *json,
+                entries: *entries,
+                animations: *animations,
+                access: access(*no_seek),
+            };
+            match report::run(inputs, options) {
+                Ok(true) => return ExitCode::SUCCESS,
+                Ok(false) => return ExitCode::FAILURE,
+                Err(message) => Err(message),
+            }
+        }
         Command::Dump {
             json: _,
             no_seek,
             file,
-        } => dump(file, access(*no_seek)),
+        } => dump(file, access(*no_seek)).and_then(|text| print(&text)),
+        Command::Ls { json, archive } => {
+            open_archive(archive).and_then(|archive| ls::run(&archive, *json))
+        }
+        Command::Extract {
+            archive,
+            entries,
+            output,
+        } => open_archive(archive).and_then(|archive| extract::run(&archive, entries, output)),
     };
-    match result.and_then(|text| print(&text)) {
+    match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
             if !message.is_empty() {
@@ -141,20 +235,55 @@ fn main() -> ExitCode {
 }
 
 /// The message for a failure concerning `path`.
-fn failed(path: &Path, what: impl std::fmt::Display) -> String {
-    format!("{}: {what}", path.display())
+fn failed(path: &str, what: impl std::fmt::Display) -> String {
+    format!("{path}: {what}")
 }
 
-fn info(path: &Path, list_animations: bool, access: Access) -> Result<String, String> {
-    let mut summary = info::Summary::new(list_animations);
-    let seeks = source::decode(path, access, &mut summary).map_err(|e| failed(path, e))?;
-    Ok(info::report(&path.display().to_string(), &summary, seeks))
+/// The archive an argument names, or why it is none.
+fn open_archive(argument: &str) -> Result<target::Archive, String> {
+    match target::archive_at(Path::new(argument), argument) {
+        Ok(Some(archive)) => Ok(archive),
+        Ok(None) => Err(failed(
+            argument,
+            "not an IMG archive (no VER2 magic, no .dir beside it)",
+        )),
+        Err(error) => Err(failed(argument, error)),
+    }
 }
 
-fn dump(path: &Path, access: Access) -> Result<String, String> {
+fn dump(argument: &str, access: Access) -> Result<String, String> {
     let mut document = dump::Document::default();
-    source::decode(path, access, &mut document).map_err(|e| failed(path, e))?;
+    match target::resolve(argument).map_err(|e| failed(argument, e))? {
+        target::Target::Stdin => {
+            source::decode_stdin(&mut document).map_err(|e| failed(argument, e))?;
+        }
+        target::Target::File(path) => {
+            source::decode(&path, access, &mut document).map_err(|e| failed(argument, e))?;
+        }
+        target::Target::Entry(archive, name) => {
+            let mut only = walk::Only::new(&name, document);
+            let result = archive.decode(&mut only);
+            only.outcome(result).map_err(|e| failed(argument, e))?;
+            document = only.inner;
+        }
+        target::Target::Archive(_) => {
+            return Err(failed(
+                argument,
+                "an IMG archive: name one entry (ARCHIVE:ENTRY), or see `gtastream ls`",
+            ))
+        }
+    }
     Ok(document.json())
+}
+
+/// The message for an output error: none for a closed pipe (`gtastream … | head`), which
+/// is still a failure.
+fn write_error(error: std::io::Error) -> String {
+    if error.kind() == std::io::ErrorKind::BrokenPipe {
+        String::new()
+    } else {
+        format!("stdout: {error}")
+    }
 }
 
 /// Writes the finished output. A closed pipe (`gtastream dump … | head`) is not an error

@@ -21,6 +21,7 @@ pub enum Access {
 pub enum Failure {
     Open(io::Error),
     Read(ReadError),
+    Other(String),
 }
 
 impl std::fmt::Display for Failure {
@@ -28,6 +29,7 @@ impl std::fmt::Display for Failure {
         match self {
             Failure::Open(error) => error.fmt(f),
             Failure::Read(error) => error.fmt(f),
+            Failure::Other(message) => message.fmt(f),
         }
     }
 }
@@ -35,10 +37,7 @@ impl std::fmt::Display for Failure {
 /// Decodes the file at `path` into `visitor`; returns how many seeks the decoder asked for.
 pub fn decode(path: &Path, access: Access, visitor: &mut impl Visitor) -> Result<u64, Failure> {
     let file = File::open(path).map_err(Failure::Open)?;
-    let mut reader = CountSeeks {
-        inner: file,
-        seeks: 0,
-    };
+    let mut reader = CountSeeks::new(file);
     let result = match access {
         Access::Seekable => decode_reader(&mut Decoder::new(), &mut reader, visitor),
         Access::Stream => {
@@ -52,9 +51,15 @@ pub fn decode(path: &Path, access: Access, visitor: &mut impl Visitor) -> Result
 
 /// A reader that counts the seeks to absolute offsets, which `decode_reader` makes once per
 /// `Status::Seek` (it asks for the start position with `SeekFrom::Current(0)`, not counted).
-struct CountSeeks<R> {
+pub struct CountSeeks<R> {
     inner: R,
-    seeks: u64,
+    pub seeks: u64,
+}
+
+impl<R> CountSeeks<R> {
+    pub fn new(inner: R) -> Self {
+        CountSeeks { inner, seeks: 0 }
+    }
 }
 
 impl<R: Read> Read for CountSeeks<R> {
@@ -70,4 +75,20 @@ impl<R: Seek> Seek for CountSeeks<R> {
         }
         self.inner.seek(pos)
     }
+}
+
+/// Decodes standard input front to back (a pipe cannot seek): a file that needs a seek
+/// fails with the offset it needs, and an IMG archive is refused (its entries are reached by
+/// seeks).
+pub fn decode_stdin(visitor: &mut impl Visitor) -> Result<u64, Failure> {
+    let mut reader = io::BufReader::with_capacity(64 * 1024, io::stdin().lock());
+    let head = io::BufRead::fill_buf(&mut reader).map_err(|e| Failure::Read(e.into()))?;
+    if head.starts_with(b"VER2") {
+        return Err(Failure::Other(
+            "an IMG archive cannot be read from standard input (its entries are reached by seeking): name the file".into(),
+        ));
+    }
+    let mut decoder = Decoder::with_options(Options { can_seek: false });
+    decode_stream(&mut decoder, &mut reader, visitor).map_err(Failure::Read)?;
+    Ok(0)
 }

@@ -17,7 +17,10 @@
 #![warn(missing_docs)]
 #![allow(non_camel_case_types)]
 
+// `c_text!` (bridge) is used by the modules declared after it.
+#[macro_use]
 mod bridge;
+mod archive;
 mod storage;
 mod types;
 
@@ -29,6 +32,7 @@ use core::mem::size_of;
 
 use gtastream_core::Status;
 
+pub use crate::archive::*;
 use crate::bridge::{error_status, STATUSES};
 use crate::storage::{Handle, NO_CALLBACKS};
 pub use crate::types::*;

@@ -1278,6 +1278,15 @@ fn header_numbers_follow_the_kinds_table() {
         .map(|k| (k.name().to_string(), k.code()))
         .collect();
     assert_eq!(warnings, expected);
+    let archive_warnings: Vec<_> = enumerators("GTS_ARCHIVE_WARNING_")
+        .into_iter()
+        .filter(|(name, _)| name != "unknown")
+        .collect();
+    let expected: Vec<_> = gtastream_core::archive::ArchiveWarningKind::ALL
+        .iter()
+        .map(|k| (k.name().to_string(), k.code()))
+        .collect();
+    assert_eq!(archive_warnings, expected);
 }
 
 /// Callbacks that count and never allocate.

@@ -18,7 +18,7 @@ pub const GTS_KEYFRAME_BATCH: usize = 64;
 
 /// Version of the binary interface this header describes: compare with `gts_abi_version()` when
 /// loading the shared library. It changes whenever a struct grows or a function is added.
-pub const GTS_ABI_VERSION: u32 = 1;
+pub const GTS_ABI_VERSION: u32 = 2;
 
 /// "No offset": what the offset functions return when there is none (or the decoder is not
 /// usable).

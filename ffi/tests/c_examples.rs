@@ -11,6 +11,7 @@
 //!
 //! Needs `make`, `cc` and `c++` (for `-m32`: gcc-multilib and g++-multilib).
 
+mod archive_example;
 mod fixtures;
 // The benchmark generator (`benches/inputs/mod.rs`) names the core `gtastream`.
 extern crate gtastream_core as gtastream;
@@ -621,6 +622,15 @@ fn check_examples(bin: &Path) {
         assert_eq!(code, 0, "stories_seek {name}: {err}");
         assert_eq!(out, expected_trace(data), "stories_seek {name}");
     }
+
+    // Every test file inside IMG archives of both versions, walked with fopen/fseek.
+    let inside: Vec<(String, Vec<u8>)> = files()
+        .iter()
+        .map(|(name, _, data)| (name.clone(), data.clone()))
+        .collect();
+    let dir = bin.join("img");
+    std::fs::create_dir_all(&dir).expect("archive directory");
+    archive_example::check(&inside, &dir, |program, args| run(bin, program, args, None));
 }
 
 #[test]

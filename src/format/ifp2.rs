@@ -151,6 +151,10 @@ fn bone_header(unit: &[u8; BONE_HEADER_SIZE]) -> BoneHeader<'_> {
 }
 
 impl Ifp2 {
+    pub(crate) fn format(&self) -> Format {
+        self.version.format()
+    }
+
     pub(crate) fn new(version: Version) -> Self {
         Ifp2 {
             version,
@@ -323,9 +327,7 @@ impl Step for Ifp2 {
         let flow = match self.stage {
             Stage::FileHeader => self.file_header(unit, at, visitor)?,
             Stage::AnimationHeader => self.animation_header(unit, at, visitor)?,
-            Stage::BoneHeader => {
-                self.bone_header(record(unit, at)?, at, visitor)?
-            }
+            Stage::BoneHeader => self.bone_header(record(unit, at)?, at, visitor)?,
             Stage::Frames => {
                 let stepped = self.track.deliver(unit, at, visitor);
                 if self.track.left == 0 {

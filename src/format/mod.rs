@@ -14,7 +14,7 @@ pub(crate) mod track;
 
 use self::protocol::{Ran, Step, Stepped, Want};
 use crate::error::{Error, ErrorKind};
-use crate::event::{Flow, Visitor};
+use crate::event::{Flow, Format, Visitor};
 
 /// The machine of the format in use.
 #[derive(Clone, Debug)]
@@ -110,6 +110,19 @@ fn sniff(magic: &[u8]) -> Option<Machine> {
             Some(Machine::IplText(ipl_text::IplText::new()))
         }
         _ => None,
+    }
+}
+
+/// The format the decoder would pick for a file that starts with `magic` (the archive layer
+/// names its entries with it, so both sniff alike).
+pub(crate) fn sniff_format(magic: &[u8]) -> Option<Format> {
+    match sniff(magic)? {
+        Machine::Ifp2(m) => Some(m.format()),
+        Machine::Anpk(_) => Some(Format::Anpk),
+        Machine::Stories(_) => Some(Format::Anim),
+        Machine::IplBinary(_) => Some(Format::IplBinary),
+        Machine::IplText(_) => Some(Format::IplText),
+        Machine::Sniff => None,
     }
 }
 
