@@ -11,7 +11,6 @@ mod source;
 mod target;
 mod walk;
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use std::process::ExitCode;
@@ -213,7 +212,7 @@ fn main() -> ExitCode {
             json: _,
             no_seek,
             file,
-        } => dump(file, access(*no_seek)).and_then(|text| print(&text)),
+        } => dump::run(file, access(*no_seek)),
         Command::Ls { json, archive } => {
             open_archive(archive).and_then(|archive| ls::run(&archive, *json))
         }
@@ -251,31 +250,6 @@ fn open_archive(argument: &str) -> Result<target::Archive, String> {
     }
 }
 
-fn dump(argument: &str, access: Access) -> Result<String, String> {
-    let mut document = dump::Document::default();
-    match target::resolve(argument).map_err(|e| failed(argument, e))? {
-        target::Target::Stdin => {
-            source::decode_stdin(&mut document).map_err(|e| failed(argument, e))?;
-        }
-        target::Target::File(path) => {
-            source::decode(&path, access, &mut document).map_err(|e| failed(argument, e))?;
-        }
-        target::Target::Entry(archive, name) => {
-            let mut only = walk::Only::new(&name, document);
-            let result = archive.decode(&mut only);
-            only.outcome(result).map_err(|e| failed(argument, e))?;
-            document = only.inner;
-        }
-        target::Target::Archive(_) => {
-            return Err(failed(
-                argument,
-                "an IMG archive: name one entry (ARCHIVE:ENTRY), or see `gtastream ls`",
-            ))
-        }
-    }
-    Ok(document.json())
-}
-
 /// The message for an output error: none for a closed pipe (`gtastream … | head`), which
 /// is still a failure.
 fn write_error(error: std::io::Error) -> String {
@@ -283,19 +257,5 @@ fn write_error(error: std::io::Error) -> String {
         String::new()
     } else {
         format!("stdout: {error}")
-    }
-}
-
-/// Writes the finished output. A closed pipe (`gtastream dump … | head`) is not an error
-/// worth a message, but still a failure.
-fn print(text: &str) -> Result<(), String> {
-    let mut stdout = std::io::stdout().lock();
-    match stdout
-        .write_all(text.as_bytes())
-        .and_then(|()| stdout.flush())
-    {
-        Ok(()) => Ok(()),
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Err(String::new()),
-        Err(e) => Err(format!("stdout: {e}")),
     }
 }

@@ -21,8 +21,8 @@ pub fn progress(len: u64) -> ProgressBar {
 /// Implements `gtastream::Visitor` for `$type` by handing every event to `$target` (an
 /// expression of `self` that gives a `&mut impl Visitor`, or `None` to drop the event).
 macro_rules! forward_visitor {
-    ($type:ty, |$this:ident| $target:expr) => {
-        impl gtastream::Visitor for $type {
+    ([$($generics:tt)*] $type:ty, |$this:ident| $target:expr) => {
+        impl<$($generics)*> gtastream::Visitor for $type {
             fn file(&mut self, info: &gtastream::FileInfo<'_>) -> gtastream::Flow {
                 let $this = self;
                 $target.map_or(gtastream::Flow::Continue, |v| v.file(info))
@@ -68,6 +68,9 @@ macro_rules! forward_visitor {
                 $target.map_or(gtastream::Flow::Continue, |v| v.end())
             }
         }
+    };
+    ($type:ty, |$this:ident| $target:expr) => {
+        $crate::walk::forward_visitor!([] $type, |$this| $target);
     };
 }
 
@@ -116,8 +119,7 @@ impl<V> Only<V> {
     }
 }
 
-forward_visitor!(Only<crate::dump::Document>, |this| this.target());
-forward_visitor!(Only<crate::info::Summary>, |this| this.target());
+forward_visitor!([V: gtastream::Visitor] Only<V>, |this| this.target());
 
 impl<V> gtastream::archive::ArchiveVisitor for Only<V>
 where
