@@ -7,7 +7,8 @@
 use pyo3::create_exception;
 use pyo3::exceptions::PyException;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyString};
+use pyo3::exceptions::PyTypeError;
+use pyo3::types::{PyBytes, PyDict, PyMemoryView};
 
 mod events;
 mod load;
@@ -54,8 +55,9 @@ pub(crate) fn warning_dict<'py>(
     Ok(dict)
 }
 
-/// Runs `f` on the bytes of a bytes-like object: `bytes` as they are, anything else that
-/// `bytes()` accepts (bytearray, memoryview, mmap) through one copy.
+/// Runs `f` on the bytes of a bytes-like object: `bytes` as they are, anything else with the
+/// buffer protocol (bytearray, memoryview, mmap, array) through one copy. (`bytes(obj)` would
+/// also take an int or an iterable; `memoryview(obj)` takes only buffers.)
 pub(crate) fn with_bytes<R>(
     data: &Bound<'_, PyAny>,
     f: impl FnOnce(&[u8]) -> PyResult<R>,
@@ -63,15 +65,20 @@ pub(crate) fn with_bytes<R>(
     if let Ok(bytes) = data.cast::<PyBytes>() {
         return f(bytes.as_bytes());
     }
-    if data.is_instance_of::<PyString>() {
-        return Err(pyo3::exceptions::PyTypeError::new_err(
-            "expected a bytes-like object, not str",
-        ));
-    }
-    let copy = data
+    let view = data
         .py()
-        .get_type::<PyBytes>()
-        .call1((data,))?
+        .get_type::<PyMemoryView>()
+        .call1((data,))
+        .map_err(|_| {
+            PyTypeError::new_err(format!(
+                "expected a bytes-like object, not {}",
+                data.get_type()
+                    .name()
+                    .map_or_else(|_| "?".to_string(), |n| n.to_string())
+            ))
+        })?;
+    let copy = view
+        .call_method0(pyo3::intern!(data.py(), "tobytes"))?
         .cast_into::<PyBytes>()?;
     f(copy.as_bytes())
 }
