@@ -47,9 +47,7 @@ pub fn events(py: Python<'_>, f: Py<PyAny>, chunk_size: usize) -> PyResult<Event
     };
     Ok(EventReader {
         file: f,
-        decoder: Decoder::with_options(Options {
-            can_seek: seekable,
-        }),
+        decoder: Decoder::with_options(Options { can_seek: seekable }),
         seekable,
         base,
         chunk_size,

@@ -6,8 +6,8 @@
 
 use pyo3::create_exception;
 use pyo3::exceptions::PyException;
-use pyo3::prelude::*;
 use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyMemoryView};
 
 mod events;

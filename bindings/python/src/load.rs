@@ -202,8 +202,8 @@ impl Visitor for Collector {
 /// A `(rows, width)` float32 array that takes over `values` (no copy).
 fn matrix<'py>(py: Python<'py>, values: Vec<f32>, width: usize) -> Bound<'py, PyArray2<f32>> {
     let rows = values.len() / width;
-    let array = Array2::from_shape_vec((rows, width), values)
-        .expect("the collector pushes whole rows");
+    let array =
+        Array2::from_shape_vec((rows, width), values).expect("the collector pushes whole rows");
     PyArray2::from_owned_array(py, array)
 }
 
@@ -422,8 +422,8 @@ impl Placement {
 /// DecodeError where `gtastream dump --json` would fail; warnings are kept in `.warnings`.
 #[pyfunction]
 pub fn load(py: Python<'_>, source: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-    let is_path = source.is_instance_of::<PyString>()
-        || source.hasattr(pyo3::intern!(py, "__fspath__"))?;
+    let is_path =
+        source.is_instance_of::<PyString>() || source.hasattr(pyo3::intern!(py, "__fspath__"))?;
     let collected = if is_path {
         let path: std::path::PathBuf = source.extract()?;
         let data = py.detach(|| std::fs::read(&path)).map_err(|error| {
