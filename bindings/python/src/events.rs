@@ -18,9 +18,6 @@ use pyo3::{intern, IntoPyObjectExt};
 
 use crate::{decode_error, latin1, warning_dict};
 
-/// Bytes asked of `f.read` at a time when the caller does not say.
-const CHUNK_SIZE: usize = 64 * 1024;
-
 /// Streams the events of the binary file object `f` (anything with `read(n)` returning bytes).
 ///
 /// Yields `(name, payload)` tuples in the decoder's order (see the type stubs for each
@@ -28,7 +25,7 @@ const CHUNK_SIZE: usize = 64 * 1024;
 /// needs (Stories files), relative to `f.tell()` at the start; otherwise it reads front to
 /// back only. Raises DecodeError, after the events before the failure, where the file fails.
 #[pyfunction]
-#[pyo3(signature = (f, chunk_size = CHUNK_SIZE))]
+#[pyo3(signature = (f, chunk_size = 65536))]
 pub fn events(py: Python<'_>, f: Py<PyAny>, chunk_size: usize) -> PyResult<EventReader> {
     if chunk_size == 0 {
         return Err(pyo3::exceptions::PyValueError::new_err(

@@ -1,10 +1,36 @@
 """Type stubs of gtastream's native module (re-exported by the ``gtastream`` package)."""
 
 import os
-from typing import Any, Dict, Iterator, List, Literal, Optional, Protocol, Tuple, TypedDict, Union
+from typing import (
+    Any,
+    Dict,
+    Iterator,
+    List,
+    Literal,
+    Optional,
+    Protocol,
+    Tuple,
+    TypedDict,
+    Union,
+    final,
+    type_check_only,
+)
 
 import numpy
 import numpy.typing as npt
+
+__all__ = [
+    "DECODER_SIZE",
+    "Animation",
+    "Bone",
+    "DecodeError",
+    "EventReader",
+    "Package",
+    "Placement",
+    "decode",
+    "events",
+    "load",
+]
 
 _Bytes = Union[bytes, bytearray, memoryview]
 
@@ -22,6 +48,7 @@ class DecodeError(Exception):
     offset: int
     """Absolute byte offset of the unit that failed."""
 
+@type_check_only
 class WarningDict(TypedDict):
     """Something the games accept but the file disagrees with its format about."""
 
@@ -45,6 +72,7 @@ def load(source: Union[str, "os.PathLike[str]", _Bytes]) -> Union["Package", "Pl
     Placement (item placement files). Raises DecodeError where ``dump --json`` would fail,
     OSError when the file cannot be read."""
 
+@final
 class Package:
     """A decoded animation file (ANP3, ANP2, ANPK, ANLF, Stories .anim)."""
 
@@ -64,6 +92,7 @@ class Package:
         """The first animation of that name, case-insensitively as the game compares; or None."""
     def __len__(self) -> int: ...
 
+@final
 class Animation:
     """One animation (clip)."""
 
@@ -87,6 +116,7 @@ class Animation:
         """The first bone with that id; or None."""
     def __len__(self) -> int: ...
 
+@final
 class Bone:
     """One animated bone; its keyframes as numpy arrays, row i being keyframe i."""
 
@@ -118,6 +148,7 @@ class Bone:
     def __len__(self) -> int:
         """Number of keyframes."""
 
+@final
 class Placement:
     """A decoded item placement file (binary or text IPL), as dicts of numpy columns."""
 
@@ -143,9 +174,11 @@ class Placement:
     @property
     def warnings(self) -> List[WarningDict]: ...
 
+@type_check_only
 class _BinaryFile(Protocol):
     def read(self, n: int, /) -> bytes: ...
 
+@type_check_only
 class FileEvent(TypedDict):
     format: Literal["ANP3", "ANP2", "ANPK", "ANIM", "bnry", "text"]
     name: Optional[str]
@@ -154,6 +187,7 @@ class FileEvent(TypedDict):
     """Binary IPL only: as the header declares."""
     car_count: Optional[int]
 
+@type_check_only
 class AnimationEvent(TypedDict):
     index: int
     name: str
@@ -162,6 +196,7 @@ class AnimationEvent(TypedDict):
     flags: Optional[int]
     duration: Optional[float]
 
+@type_check_only
 class BoneEvent(TypedDict):
     index: int
     name: Optional[str]
@@ -172,6 +207,7 @@ class BoneEvent(TypedDict):
     has_translation: bool
     has_scale: bool
 
+@type_check_only
 class InstanceEvent(TypedDict):
     model_id: int
     model_name: Optional[str]
@@ -181,6 +217,7 @@ class InstanceEvent(TypedDict):
     scale: Optional[List[float]]
     lod: int
 
+@type_check_only
 class CarEvent(TypedDict):
     position: List[float]
     angle: float
@@ -193,11 +230,12 @@ class CarEvent(TypedDict):
     min_delay: int
     max_delay: int
 
+@type_check_only
 class SectionLineEvent(TypedDict):
     section: str
     text: str
 
-Event = Union[
+_Event = Union[
     Tuple[Literal["file"], FileEvent],
     Tuple[Literal["animation"], AnimationEvent],
     Tuple[Literal["bone"], BoneEvent],
@@ -220,11 +258,12 @@ one row per keyframe: time, rotation x y z w, then translation x y z if the bone
 split into batches depends on the reads, the keyframes in order do not. Floats are as decoded
 (NaN stays NaN here)."""
 
-class EventReader(Iterator[Event]):
+@final
+class EventReader(Iterator[_Event]):
     """The iterator events() returns."""
 
     def __iter__(self) -> "EventReader": ...
-    def __next__(self) -> Event: ...
+    def __next__(self) -> _Event: ...
     @property
     def position(self) -> int:
         """Offset (from where reading began) of the next byte the decoder wants."""
