@@ -16,7 +16,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyString, PyTuple};
 use pyo3::{intern, IntoPyObjectExt};
 
-use crate::{decode_error, latin1, warning_dict};
+use crate::{decode_error, latin1, warning_dict, with_bytes};
 
 /// Streams the events of the binary file object `f` (anything with `read(n)` returning bytes).
 ///
@@ -117,9 +117,18 @@ impl EventReader {
                 .file
                 .bind(py)
                 .call_method1(intern!(py, "read"), (self.chunk_size,))?;
-            let data = data.cast_into::<PyBytes>().map_err(|_| {
-                PyTypeError::new_err("events() needs a binary file: f.read(n) must return bytes")
-            })?;
+            // Bytes as they are; another buffer (a bytearray from a custom reader) copied.
+            let data = match data.cast_into::<PyBytes>() {
+                Ok(bytes) => bytes,
+                Err(error) => {
+                    let other = error.into_inner();
+                    with_bytes(&other, |b| Ok(PyBytes::new(py, b))).map_err(|_| {
+                        PyTypeError::new_err(
+                            "events() needs a binary file: f.read(n) must return bytes",
+                        )
+                    })?
+                }
+            };
             if data.as_bytes().is_empty() {
                 let mut sink = Sink::new(py, &mut self.queue);
                 let result = self.decoder.finish(&mut sink);

@@ -203,6 +203,22 @@ def test_constant_memory_on_a_large_stream():
     assert peak < 1_000_000, f"peak {peak} bytes while streaming {f.size} bytes"
 
 
+class BytearrayReader:
+    """A reader whose read() gives bytearrays (some socket and custom readers do)."""
+
+    def __init__(self, data):
+        self.file = io.BytesIO(data)
+
+    def read(self, n):
+        return bytearray(self.file.read(n))
+
+
+def test_readers_returning_other_buffers(seeds):
+    data = seeds["anp3"]
+    got = rebuild(gtastream.events(BytearrayReader(data), chunk_size=7))
+    assert same(got, gtastream.decode(data))
+
+
 def test_wrong_file_objects():
     with pytest.raises(TypeError):
         list(gtastream.events(io.StringIO("inst\nend\n")))
