@@ -28,7 +28,8 @@ fn main() {
         .unwrap_or_else(|e| panic!("cbindgen: {e}"));
     let mut header = Vec::new();
     bindings.write(&mut header);
-    let header = with_calling_convention(&String::from_utf8(header).expect("cbindgen writes UTF-8"));
+    let header =
+        with_calling_convention(&String::from_utf8(header).expect("cbindgen writes UTF-8"));
     let header = header.into_bytes();
 
     let out = PathBuf::from(env::var("OUT_DIR").expect("set by cargo")).join("gtastream.h");
@@ -82,7 +83,8 @@ fn with_calling_convention(header: &str) -> String {
     let mut continued = false;
     for line in header.split_inclusive('\n') {
         let trimmed = line.trim_start();
-        let comment = trimmed.starts_with("/*") || trimmed.starts_with('*') || trimmed.starts_with("//");
+        let comment =
+            trimmed.starts_with("/*") || trimmed.starts_with('*') || trimmed.starts_with("//");
         if comment || trimmed.starts_with('#') {
             out.push_str(line);
             continue;
@@ -112,7 +114,10 @@ fn with_calling_convention(header: &str) -> String {
             None => out.push_str(&line),
         }
     }
-    assert!(functions > 0, "no function declaration found to mark GTS_CALL");
+    assert!(
+        functions > 0,
+        "no function declaration found to mark GTS_CALL"
+    );
     out
 }
 

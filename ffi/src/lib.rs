@@ -513,9 +513,8 @@ pub unsafe extern "C" fn gts_decode_io(
         buffer,
     };
     let mut left = NO_IO_PENDING;
-    let result = handle.run(|decoder, bridge| {
-        source.decode(decoder, bridge, pending, used, &mut left)
-    });
+    let result =
+        handle.run(|decoder, bridge| source.decode(decoder, bridge, pending, used, &mut left));
     handle.set_io_pending(left);
     driver_status(result)
 }
@@ -589,7 +588,9 @@ impl Source<'_> {
             resume = false;
             let progress = decoder.feed(&self.buffer[start..end], bridge)?;
             match progress.status {
-                Status::NeedInput => start = end,
+                // The content is complete: the rest is read and fed all the same, so that
+                // trailing bytes are reported (a warning) whatever the read sizes.
+                Status::NeedInput | Status::Done => start = end,
                 Status::Paused => {
                     *left = IoPending {
                         buffer: self.buffer.as_ptr(),
@@ -598,10 +599,6 @@ impl Source<'_> {
                         position: decoder.position(),
                     };
                     return Ok(gts_status::GTS_PAUSED);
-                }
-                Status::Done => {
-                    decoder.finish(bridge)?;
-                    return Ok(gts_status::GTS_OK);
                 }
                 Status::Seek(to) => {
                     if !self.seek(to) {
