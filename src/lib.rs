@@ -9,6 +9,8 @@
 //!
 //! The formats and the conversions applied are specified in the project's FORMATS.md.
 #![no_std]
+// docs.rs (package.metadata.docs.rs) marks the items of each feature.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
@@ -24,8 +26,10 @@ mod format;
 mod keyframe;
 
 #[cfg(feature = "alloc")]
+#[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
 pub mod encode;
 #[cfg(feature = "std")]
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 pub mod io;
 #[cfg(feature = "alloc")]
 mod package;
@@ -42,6 +46,8 @@ pub use format::track::MAX_BATCH;
 pub use format::MAX_NAME;
 pub use keyframe::{FrameType, Keyframe, KeyframeIter, Keyframes, RawFrame};
 #[cfg(feature = "alloc")]
+#[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
 pub use package::{Animation, Bone, Package};
 #[cfg(feature = "alloc")]
+#[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
 pub use placement::{Instance, Placement, RawLine};
