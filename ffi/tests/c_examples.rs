@@ -1064,4 +1064,40 @@ fn the_header_compiles_as_c99_and_cpp17_on_its_own() {
             &format!("{compiler} {std} on the header"),
         );
     }
+    // The C++ wrapper on its own, with the warnings a C++ project commonly enables; and
+    // GTS_CALL, which a project may predefine, is honoured by it.
+    let source = out.join("wrapper_only.cpp");
+    std::fs::write(
+        &source,
+        "#include \"gtastream.hpp\"\n#include \"gtastream.hpp\"\n\
+         struct v : gtastream::visitor {};\n\
+         int main() { v x; gtastream::decoder d(x); \
+         return d.decode(nullptr, 0) == GTS_OK ? 1 : 0; }\n",
+    )
+    .unwrap();
+    for extra in [&[][..], &["-DGTS_CALL="][..]] {
+        let mut command = Command::new("c++");
+        if M32 {
+            command.arg("-m32");
+        }
+        run_ok(
+            command
+                .args([
+                    "-std=c++17",
+                    "-Wall",
+                    "-Wextra",
+                    "-Werror",
+                    "-pedantic",
+                    "-Wshadow",
+                    "-Wconversion",
+                    "-Wold-style-cast",
+                    "-Wnon-virtual-dtor",
+                    "-fsyntax-only",
+                ])
+                .args(extra)
+                .arg(format!("-I{}", repo().join("include").display()))
+                .arg(&source),
+            "c++ -std=c++17 on gtastream.hpp",
+        );
+    }
 }
