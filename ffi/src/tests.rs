@@ -1398,7 +1398,7 @@ fn decode_buffer_reports_what_decode_slice_does() {
         .into_iter()
         .chain(fixtures::damaged())
         .collect();
-    for fixture in for_miri(all, &["map.ipl", "forward.anim", "truncated.ifp"]) {
+    for fixture in for_miri(all, &["map.ipl", "bad.ipl"]) {
         let (events, error) = expected(&fixture.bytes, true);
         let mut r = Recorder::default();
         let mut d = new_decoder();
@@ -1424,7 +1424,7 @@ fn decode_buffer_reports_what_decode_slice_does() {
 
 #[test]
 fn decode_buffer_resumes_after_a_pause_from_every_callback() {
-    for fixture in for_miri(fixtures::all(), &["forward.anim"]) {
+    for fixture in for_miri(fixtures::all(), &["map.ipl"]) {
         let (events, _) = expected(&fixture.bytes, true);
         for kind in KINDS {
             let mut r = Recorder::answering(Some((kind, GTS_PAUSE)));
@@ -1450,7 +1450,12 @@ fn decode_buffer_resumes_after_a_pause_from_every_callback() {
 
 #[test]
 fn decode_buffer_follows_seeks_and_stops_at_the_buffers_end() {
-    for backward in [false, true] {
+    for backward in if cfg!(miri) {
+        &[true][..]
+    } else {
+        &[false, true][..]
+    } {
+        let backward = *backward;
         let data = fixtures::stories(backward);
         let mut r = Recorder::default();
         let mut d = new_decoder();
@@ -1458,7 +1463,12 @@ fn decode_buffer_follows_seeks_and_stops_at_the_buffers_end() {
         assert_eq!(decode_buffer_resuming(&mut d, &data).0, gts_status::GTS_OK);
         same_events(&r.events, &expected(&data, true).0, "whole");
         // Cut short: the records the decoder seeks to are missing, as decode_slice says.
-        for cut in [data.len() / 3, data.len() - 1] {
+        let cuts = if cfg!(miri) {
+            vec![data.len() / 3]
+        } else {
+            vec![data.len() / 3, data.len() - 1]
+        };
+        for cut in cuts {
             let short = &data[..cut];
             let (events, error) = expected(short, true);
             assert!(error.is_some());
@@ -1629,7 +1639,7 @@ fn decode_io_matches_the_core_for_every_format_buffer_and_read_size() {
         .into_iter()
         .chain(fixtures::damaged())
         .collect();
-    for fixture in for_miri(all, &["map.ipl", "forward.anim", "truncated.ifp"]) {
+    for fixture in for_miri(all, &["map.ipl", "bad.ipl"]) {
         for seekable in [true, false] {
             let (events, error) = expected(&fixture.bytes, seekable);
             let sizes: &[(usize, usize)] = if cfg!(miri) {
@@ -1662,7 +1672,13 @@ fn decode_io_matches_the_core_for_every_format_buffer_and_read_size() {
 fn decode_io_resumes_after_pauses_and_failed_reads_and_seeks() {
     for fixture in for_miri(fixtures::all(), &["forward.anim"]) {
         let (events, _) = expected(&fixture.bytes, true);
-        for kind in KINDS {
+        // Under Miri, one kind: the reads and seeks are the same for all.
+        let kinds = if cfg!(miri) {
+            &[Kind::Animation][..]
+        } else {
+            &KINDS[..]
+        };
+        for &kind in kinds {
             let mut r = Recorder::answering(Some((kind, GTS_PAUSE)));
             let mut d = new_decoder();
             init(&mut d, &all_callbacks(), &raw mut r);
@@ -1688,9 +1704,18 @@ fn decode_io_resumes_after_pauses_and_failed_reads_and_seeks() {
         }
     }
     // A stream (no seek) resumes from the bytes left in the buffer.
-    let data = fixtures::walk();
+    let (name, kind) = if cfg!(miri) {
+        ("map.ipl", Kind::Instance)
+    } else {
+        ("walk.ifp", Kind::Bone)
+    };
+    let data = fixtures::all()
+        .into_iter()
+        .find(|f| f.name == name)
+        .expect("a fixture")
+        .bytes;
     let (events, _) = expected(&data, false);
-    let mut r = Recorder::answering(Some((Kind::Bone, GTS_PAUSE)));
+    let mut r = Recorder::answering(Some((kind, GTS_PAUSE)));
     let mut d = new_decoder();
     init(&mut d, &all_callbacks(), &raw mut r);
     let mut source = TestSource::new(&data, 4096);
