@@ -1398,7 +1398,7 @@ fn decode_buffer_reports_what_decode_slice_does() {
         .into_iter()
         .chain(fixtures::damaged())
         .collect();
-    for fixture in for_miri(all, &["map.ipl", "bad.ipl"]) {
+    for fixture in for_miri(all, &["map.ipl"]) {
         let (events, error) = expected(&fixture.bytes, true);
         let mut r = Recorder::default();
         let mut d = new_decoder();
@@ -1426,7 +1426,12 @@ fn decode_buffer_reports_what_decode_slice_does() {
 fn decode_buffer_resumes_after_a_pause_from_every_callback() {
     for fixture in for_miri(fixtures::all(), &["map.ipl"]) {
         let (events, _) = expected(&fixture.bytes, true);
-        for kind in KINDS {
+        let kinds = if cfg!(miri) {
+            &[Kind::Instance][..]
+        } else {
+            &KINDS[..]
+        };
+        for &kind in kinds {
             let mut r = Recorder::answering(Some((kind, GTS_PAUSE)));
             let mut d = new_decoder();
             init(&mut d, &all_callbacks(), &raw mut r);
@@ -1464,7 +1469,7 @@ fn decode_buffer_follows_seeks_and_stops_at_the_buffers_end() {
         same_events(&r.events, &expected(&data, true).0, "whole");
         // Cut short: the records the decoder seeks to are missing, as decode_slice says.
         let cuts = if cfg!(miri) {
-            vec![data.len() / 3]
+            vec![]
         } else {
             vec![data.len() / 3, data.len() - 1]
         };
@@ -1483,6 +1488,9 @@ fn decode_buffer_follows_seeks_and_stops_at_the_buffers_end() {
         }
     }
     // After feeds of its own, the caller hands over the whole buffer: it goes on from there.
+    if cfg!(miri) {
+        return;
+    }
     let data = fixtures::walk();
     let mut r = Recorder::default();
     let mut d = new_decoder();
@@ -1507,7 +1515,7 @@ unsafe extern "C" fn decode_buffer_from_inside(user: *mut c_void, _: *const gts_
 #[test]
 fn decode_buffer_checks_its_arguments_like_feed() {
     use gts_status::*;
-    let data = fixtures::walk();
+    let data = fixtures::ipl_text();
     unsafe {
         assert_eq!(
             gts_decode_buffer(null_mut(), data.as_ptr(), 4),
@@ -1639,7 +1647,7 @@ fn decode_io_matches_the_core_for_every_format_buffer_and_read_size() {
         .into_iter()
         .chain(fixtures::damaged())
         .collect();
-    for fixture in for_miri(all, &["map.ipl", "bad.ipl"]) {
+    for fixture in for_miri(all, &["map.ipl"]) {
         for seekable in [true, false] {
             let (events, error) = expected(&fixture.bytes, seekable);
             let sizes: &[(usize, usize)] = if cfg!(miri) {
@@ -1730,7 +1738,7 @@ fn decode_io_resumes_after_pauses_and_failed_reads_and_seeks() {
 #[test]
 fn decode_io_checks_its_arguments() {
     use gts_status::*;
-    let data = fixtures::walk();
+    let data = fixtures::ipl_text();
     let mut source = TestSource::new(&data, 4096);
     let io = (&raw mut source).cast::<c_void>();
     let mut buffer = [0u8; 64];
@@ -1782,7 +1790,10 @@ fn decode_io_checks_its_arguments() {
     }
 }
 
+// Under Miri the allocation counting of feeds (`decoding_through_the_c_api_never_allocates`) is
+// enough: this one decodes a Stories file twice.
 #[test]
+#[cfg_attr(miri, ignore)]
 fn the_drivers_never_allocate() {
     let data = fixtures::stories(true);
     let mut cb = crate::storage::NO_CALLBACKS;
