@@ -1831,7 +1831,9 @@ fn the_drivers_never_allocate() {
     assert!(frames > 0);
 }
 
+// Text checks only: nothing for Miri to see.
 #[test]
+#[cfg_attr(miri, ignore)]
 fn the_header_has_the_version_and_calling_convention_macros() {
     let header = include_str!("../../include/gtastream.h");
     for (part, value) in [
