@@ -19,14 +19,14 @@ struct totals {
     unsigned long decoded, failed;
 };
 
-static int32_t on_archive(void *user, uint32_t version, uint32_t entry_count)
+static int32_t GTS_CALL on_archive(void *user, uint32_t version, uint32_t entry_count)
 {
     (void)user;
     printf("archive VER%u, %lu entries\n", version, (unsigned long)entry_count);
     return GTS_CONTINUE;
 }
 
-static int32_t on_entry(void *user, const gts_archive_entry *entry)
+static int32_t GTS_CALL on_entry(void *user, const gts_archive_entry *entry)
 {
     struct totals *t = (struct totals *)user;
     printf("entry %lu %.*s: offset %llu, %llu bytes, %s\n", (unsigned long)entry->index,
@@ -36,7 +36,7 @@ static int32_t on_entry(void *user, const gts_archive_entry *entry)
     return entry->has_format ? GTS_ENTRY_DECODE : GTS_ENTRY_SKIP;
 }
 
-static int32_t on_entry_end(void *user, gts_status result, uint64_t error_offset)
+static int32_t GTS_CALL on_entry_end(void *user, gts_status result, uint64_t error_offset)
 {
     struct totals *t = (struct totals *)user;
     if (result == GTS_OK) {
@@ -51,7 +51,7 @@ static int32_t on_entry_end(void *user, gts_status result, uint64_t error_offset
     return GTS_CONTINUE;
 }
 
-static int32_t on_archive_warning(void *user, const gts_archive_warning *warning)
+static int32_t GTS_CALL on_archive_warning(void *user, const gts_archive_warning *warning)
 {
     (void)user;
     printf("warning %s: record at offset %llu (entry %lu)\n", warning->name,
@@ -59,35 +59,35 @@ static int32_t on_archive_warning(void *user, const gts_archive_warning *warning
     return GTS_CONTINUE;
 }
 
-static int32_t on_animation(void *user, const gts_animation_info *info)
+static int32_t GTS_CALL on_animation(void *user, const gts_animation_info *info)
 {
     (void)info;
     ((struct totals *)user)->animations++;
     return GTS_CONTINUE;
 }
 
-static int32_t on_keyframes(void *user, const gts_keyframe *frames, size_t count)
+static int32_t GTS_CALL on_keyframes(void *user, const gts_keyframe *frames, size_t count)
 {
     (void)frames;
     ((struct totals *)user)->keyframes += (unsigned long)count;
     return GTS_CONTINUE;
 }
 
-static int32_t on_instance(void *user, const gts_ipl_instance *instance)
+static int32_t GTS_CALL on_instance(void *user, const gts_ipl_instance *instance)
 {
     (void)instance;
     ((struct totals *)user)->instances++;
     return GTS_CONTINUE;
 }
 
-static int32_t on_car(void *user, const gts_ipl_car *car)
+static int32_t GTS_CALL on_car(void *user, const gts_ipl_car *car)
 {
     (void)car;
     ((struct totals *)user)->cars++;
     return GTS_CONTINUE;
 }
 
-static int32_t on_warning(void *user, const gts_warning *warning)
+static int32_t GTS_CALL on_warning(void *user, const gts_warning *warning)
 {
     (void)warning;
     ((struct totals *)user)->warnings++;

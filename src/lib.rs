@@ -10,6 +10,8 @@
 //!
 //! The formats and the conversions applied are specified in the project's FORMATS.md.
 #![no_std]
+// docs.rs (package.metadata.docs.rs) marks the items of each feature.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
@@ -27,10 +29,13 @@ mod keyframe;
 mod limits;
 
 #[cfg(feature = "alloc")]
+#[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
 pub mod encode;
 #[cfg(feature = "std")]
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 pub mod io;
 #[cfg(feature = "alloc")]
+#[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
 pub mod json;
 #[cfg(feature = "alloc")]
 mod package;
@@ -45,6 +50,8 @@ pub use event::{
 pub use keyframe::{FrameType, Keyframe, KeyframeIter, Keyframes, RawFrame};
 pub use limits::{MAX_BATCH, MAX_LINE, MAX_NAME, REREAD_FACTOR, REREAD_SLACK};
 #[cfg(feature = "alloc")]
+#[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
 pub use package::{Animation, Bone, Package, PackageBuilder};
 #[cfg(feature = "alloc")]
+#[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
 pub use placement::{Instance, Placement, PlacementBuilder, RawLine};

@@ -410,7 +410,7 @@ static int ipl_one(const uint8_t *data, size_t len, sums *out)
 
 /* The same sum over the decoded keyframes (translation is 0 for type 3: adding it changes no
  * sum, as a sum that starts at +0 is never -0). */
-static int32_t on_keyframes(void *user, const gts_keyframe *frames, size_t count)
+static int32_t GTS_CALL on_keyframes(void *user, const gts_keyframe *frames, size_t count)
 {
     sums *s = (sums *)user;
     float time = s->lane[0], qx = s->lane[1], qy = s->lane[2], qz = s->lane[3];

@@ -535,5 +535,10 @@ pub(crate) const STATUSES: &[(gts_status, &CStr, &CStr)] = {
             c"GTS_ERR_PANIC",
             c"internal error in the library (reset the decoder)",
         ),
+        (
+            GTS_ERR_IO,
+            c"GTS_ERR_IO",
+            c"the read or seek function failed",
+        ),
     ]
 };

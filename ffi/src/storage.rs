@@ -63,8 +63,29 @@ struct Slot {
     panic_offset: u64,
     callbacks: gts_callbacks,
     user: *mut c_void,
+    /// What a paused `gts_decode_io` left unfed in the caller's buffer.
+    io: IoPending,
     decoder: Decoder,
 }
+
+/// The bytes `buffer[start..end]` of the caller's buffer that a paused `gts_decode_io` had not
+/// fed yet; they are the file's bytes from `position` (the decoder's position at the pause) on.
+/// A later call resumes with them if it gets the same buffer and the decoder is still there.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) struct IoPending {
+    pub(crate) buffer: *const u8,
+    pub(crate) start: usize,
+    pub(crate) end: usize,
+    pub(crate) position: u64,
+}
+
+/// Nothing pending.
+pub(crate) const NO_IO_PENDING: IoPending = IoPending {
+    buffer: core::ptr::null(),
+    start: 0,
+    end: 0,
+    position: 0,
+};
 
 // The caller's storage holds the state on every target: 32-bit (where `uint64_t` may be only
 // 4-aligned, as is `u64` in Rust there) and 64-bit.
@@ -124,6 +145,7 @@ pub(crate) unsafe fn init(
         panic_offset: 0,
         callbacks,
         user,
+        io: NO_IO_PENDING,
         decoder: fresh(true),
     };
     // SAFETY: as above; the size and alignment checks at the top of this file make the storage
@@ -202,7 +224,33 @@ impl Handle {
             addr_of_mut!((*self.0).decoder).write(fresh(seekable));
             addr_of_mut!((*self.0).panicked).write(0);
             addr_of_mut!((*self.0).used).write(0);
+            addr_of_mut!((*self.0).io).write(NO_IO_PENDING);
         }
+    }
+
+    /// Whether feed or finish was called since init or reset (the options are fixed), and
+    /// whether the caller said it can seek.
+    pub(crate) fn used_and_seekable(self) -> (bool, bool) {
+        // SAFETY: an initialised state (checked by `new`); plain integer fields.
+        unsafe {
+            (
+                addr_of!((*self.0).used).read() != 0,
+                addr_of!((*self.0).seekable).read() != 0,
+            )
+        }
+    }
+
+    /// Takes what a paused `gts_decode_io` left (leaving nothing pending).
+    pub(crate) fn take_io_pending(self) -> IoPending {
+        // SAFETY: an initialised state that no call is running on (checked by `new`); the
+        // caller lets us write its storage; `IoPending` is plain data.
+        unsafe { addr_of_mut!((*self.0).io).replace(NO_IO_PENDING) }
+    }
+
+    /// Records what a paused `gts_decode_io` leaves unfed.
+    pub(crate) fn set_io_pending(self, pending: IoPending) {
+        // SAFETY: as in `take_io_pending`.
+        unsafe { addr_of_mut!((*self.0).io).write(pending) }
     }
 
     /// Runs `f` on the decoder with the callbacks, marking the decoder busy meanwhile so that a

@@ -20,6 +20,10 @@ pub const GTS_KEYFRAME_BATCH: usize = 64;
 /// loading the shared library. It changes whenever a struct grows or a function is added.
 pub const GTS_ABI_VERSION: u32 = 2;
 
+/// Longest name a callback gets, in bytes (package, animation, bone and model names; a longer
+/// one is the error `GTS_ERR_LIMIT`): `char name[GTS_MAX_NAME + 1]` holds any of them with a NUL.
+pub const GTS_MAX_NAME: usize = 255;
+
 /// "No offset": what the offset functions return when there is none (or the decoder is not
 /// usable).
 pub const GTS_NO_OFFSET: u64 = 0xFFFF_FFFF_FFFF_FFFF;
@@ -95,6 +99,9 @@ pub enum gts_status {
     /// An internal failure of the library (a Rust panic caught at the boundary). The decoder is
     /// unusable until `gts_decoder_reset` or `gts_decoder_init`.
     GTS_ERR_PANIC = 205,
+    /// The read or seek function given to `gts_decode_io` failed (returned an error, or more
+    /// bytes than asked for). The decoder is unchanged: call again to retry.
+    GTS_ERR_IO = 206,
 }
 
 /// The file formats, recognised by their magic.
@@ -417,3 +424,12 @@ pub struct gts_callbacks {
     pub on_section_line:
         Option<unsafe extern "C" fn(user: *mut c_void, line: *const gts_section_line) -> i32>,
 }
+
+/// Reads up to `capacity` bytes into `buffer` for `gts_decode_io`: returns how many it read
+/// (0 only at the end of input), or a negative number for an error.
+pub type gts_read_fn =
+    Option<unsafe extern "C" fn(io: *mut c_void, buffer: *mut u8, capacity: usize) -> isize>;
+
+/// Moves the input of `gts_decode_io` to the absolute byte offset `offset` of the file: returns
+/// 0 on success, anything else for an error.
+pub type gts_seek_fn = Option<unsafe extern "C" fn(io: *mut c_void, offset: u64) -> i32>;

@@ -553,6 +553,171 @@ fn expected_trace(data: &[u8]) -> String {
     trace.0
 }
 
+/// Examples 6 and 7 (one_call.c, cpp_wrapper.cpp): what the core sees of a whole file, pausing
+/// after every animation if asked.
+#[derive(Default)]
+struct Whole {
+    format: String,
+    name: Option<String>,
+    counts: [usize; 6],
+    pause_after_animation: bool,
+    /// cpp_wrapper's table: one line per animation and per bone.
+    lines: Vec<String>,
+    bone: (String, usize, f32),
+}
+
+impl Visitor for Whole {
+    fn file(&mut self, info: &FileInfo<'_>) -> Flow {
+        self.format = info.format.name().into();
+        self.name = info
+            .name
+            .filter(|n| !n.is_empty())
+            .map(|n| String::from_utf8_lossy(n).into_owned());
+        Flow::Continue
+    }
+    fn animation(&mut self, info: &AnimationInfo<'_>) -> Flow {
+        self.counts[0] += 1;
+        let name = String::from_utf8_lossy(info.name);
+        self.lines
+            .push(format!("{name}: {} bones", info.bone_count));
+        Flow::Continue
+    }
+    fn bone(&mut self, info: &BoneInfo<'_>) -> Flow {
+        self.counts[1] += 1;
+        let label = match info.name {
+            Some(name) => String::from_utf8_lossy(name).into_owned(),
+            None => format!("#{}", info.index),
+        };
+        self.bone = (label, 0, 0.0);
+        Flow::Continue
+    }
+    fn keyframes(&mut self, frames: Keyframes<'_>) -> Flow {
+        self.counts[2] += frames.len();
+        self.bone.1 += frames.len();
+        if let Some(last) = frames.iter().last() {
+            self.bone.2 = last.time;
+        }
+        Flow::Continue
+    }
+    fn bone_end(&mut self) -> Flow {
+        let (label, frames, last) = &self.bone;
+        self.lines.push(format!(
+            "  {label}: {frames} keyframes, last at {last:.4} s"
+        ));
+        Flow::Continue
+    }
+    fn animation_end(&mut self) -> Flow {
+        if self.pause_after_animation {
+            Flow::Pause
+        } else {
+            Flow::Continue
+        }
+    }
+    fn instance(&mut self, _: &IplInstance<'_>) -> Flow {
+        self.counts[3] += 1;
+        Flow::Continue
+    }
+    fn car(&mut self, _: &IplCar) -> Flow {
+        self.counts[4] += 1;
+        Flow::Continue
+    }
+    fn warning(&mut self, _: Warning) -> Flow {
+        self.counts[5] += 1;
+        Flow::Continue
+    }
+}
+
+/// Decodes `data` whole with the core, resuming after pauses: what was seen, the pauses, and
+/// the error.
+fn whole(data: &[u8], seekable: bool, pause: bool) -> (Whole, usize, Option<Error>) {
+    let mut w = Whole {
+        pause_after_animation: pause,
+        ..Whole::default()
+    };
+    let mut decoder = Decoder::with_options(Options { can_seek: seekable });
+    let mut pauses = 0;
+    let mut at = 0;
+    let result = loop {
+        let progress = match decoder.feed(data.get(at..).unwrap_or_default(), &mut w) {
+            Ok(progress) => progress,
+            Err(e) => break Err(e),
+        };
+        match progress.status {
+            Status::Paused => {
+                pauses += 1;
+                at += progress.consumed;
+            }
+            Status::Seek(to) => at = to as usize,
+            Status::NeedInput | Status::Done => break decoder.finish(&mut w),
+        }
+    };
+    (w, pauses, result.err())
+}
+
+fn one_call_line(way: &str, data: &[u8], seekable: bool, pause: bool) -> (String, bool) {
+    let (w, pauses, error) = whole(data, seekable, pause);
+    match error {
+        Some(e) => (
+            format!(
+                "{way}: error GTS_ERR_{}: {} at offset {}\n",
+                e.kind.name().to_uppercase(),
+                e.kind.reason(),
+                e.offset
+            ),
+            true,
+        ),
+        None => {
+            let [animations, bones, keyframes, instances, cars, warnings] = w.counts;
+            let format = if w.format.is_empty() { "-" } else { &w.format };
+            (
+                format!(
+                    "{way}: format {format}, {animations} animations, {bones} bones, \
+                     {keyframes} keyframes, {instances} instances, {cars} cars, \
+                     {warnings} warnings, {pauses} pauses\n"
+                ),
+                false,
+            )
+        }
+    }
+}
+
+/// Example 6: the file by gts_decode_buffer, then by gts_decode_io pausing after animations.
+fn expected_one_call(data: &[u8]) -> (String, i32) {
+    let (buffer, failed_buffer) = one_call_line("buffer", data, true, false);
+    let (io, failed_io) = one_call_line("io", data, true, true);
+    let out = format!("version: {}\n{buffer}{io}", env!("CARGO_PKG_VERSION"));
+    (out, i32::from(failed_buffer || failed_io))
+}
+
+/// Example 7: the C++ wrapper's table and counts.
+fn expected_cpp_wrapper(data: &[u8]) -> (String, i32) {
+    let (w, pauses, error) = whole(data, true, true);
+    if let Some(e) = error {
+        let status = format!("GTS_ERR_{}", e.kind.name().to_uppercase());
+        let reason = e.kind.reason();
+        return (
+            format!("error: {status}: {reason} at offset {}\n", e.offset),
+            1,
+        );
+    }
+    let mut out = format!(
+        "package {} ({}): {} animations, {pauses} pauses\n",
+        w.name.as_deref().unwrap_or("-"),
+        w.format,
+        w.counts[0]
+    );
+    for line in &w.lines {
+        writeln!(out, "{line}").unwrap();
+    }
+    writeln!(
+        out,
+        "handlers: {} keyframes, {} warnings",
+        w.counts[2], w.counts[5]
+    )
+    .unwrap();
+    (out, 0)
+}
+
 // ---------------------------------------------------------------------------------------------
 
 /// Runs every example on every file it is meant for and compares its output.
@@ -615,6 +780,61 @@ fn check_examples(bin: &Path) {
     let (code, _, err) = run(bin, "anim_table", &[&file("truncated.ifp").1], None);
     assert_eq!(code, 1);
     assert!(err.contains("input ends inside a unit at offset"), "{err}");
+
+    for name in VALID.iter().chain(&DAMAGED) {
+        let (_, path, data) = file(name);
+        let (code, out, err) = run(bin, "one_call", &[path], None);
+        let (expected, expected_code) = expected_one_call(data);
+        assert_eq!(
+            (code, out.as_str()),
+            (expected_code, expected.as_str()),
+            "one_call {name}: {err}"
+        );
+        let (code, out, err) = run(bin, "cpp_wrapper", &[path], None);
+        let (expected, expected_code) = expected_cpp_wrapper(data);
+        assert_eq!(
+            (code, out.as_str()),
+            (expected_code, expected.as_str()),
+            "cpp_wrapper {name}: {err}"
+        );
+    }
+    // A stream: fine front to back, an error naming the record for Stories.
+    for name in ["walk.ifp", "map.ipl", "backward.anim"] {
+        let (_, path, data) = file(name);
+        let (code, out, err) = run(bin, "one_call", &[Path::new("-")], Some(path));
+        let (line, failed) = one_call_line("stream", data, false, true);
+        let expected = format!("version: {}\n{line}", env!("CARGO_PKG_VERSION"));
+        assert_eq!(
+            (code, out),
+            (i32::from(failed), expected),
+            "one_call - < {name}: {err}"
+        );
+    }
+    // An exception thrown in a callback comes out of the C++ call; the decoder can go on.
+    for name in ["walk.ifp", "vc_ped.ifp"] {
+        let (_, path, data) = file(name);
+        let (code, out, err) = run(bin, "cpp_wrapper", &[path, Path::new("throw")], None);
+        assert_eq!(code, 0, "cpp_wrapper {name} throw: {err}");
+        let package = Package::parse(data).expect("an animation file");
+        let (index, animation) = package
+            .animations
+            .iter()
+            .enumerate()
+            .find(|(_, a)| a.bones.len() >= 2)
+            .expect("an animation with two bones");
+        let bone = animation.bones[1]
+            .name
+            .clone()
+            .unwrap_or_else(|| "#1".into());
+        let expected = format!(
+            "exception: thrown in bone {bone} (animation {index})\n\
+             decoder error after it: GTS_ERR_ABORTED\n\
+             after reset, the same visitor throws again: thrown in bone {bone} (animation {index})\n\
+             another decoder: {} animations\n",
+            package.animations.len()
+        );
+        assert_eq!(out, expected, "cpp_wrapper {name} throw");
+    }
 
     for name in ["forward.anim", "backward.anim", "walk.ifp"] {
         let (_, path, data) = file(name);
@@ -997,6 +1217,42 @@ fn the_header_compiles_as_c99_and_cpp17_on_its_own() {
                 .arg(format!("-I{}", repo().join("include").display()))
                 .arg(&source),
             &format!("{compiler} {std} on the header"),
+        );
+    }
+    // The C++ wrapper on its own, with the warnings a C++ project commonly enables; and
+    // GTS_CALL, which a project may predefine, is honoured by it.
+    let source = out.join("wrapper_only.cpp");
+    std::fs::write(
+        &source,
+        "#include \"gtastream.hpp\"\n#include \"gtastream.hpp\"\n\
+         struct v : gtastream::visitor {};\n\
+         int main() { v x; gtastream::decoder d(x); \
+         return d.decode(nullptr, 0) == GTS_OK ? 1 : 0; }\n",
+    )
+    .unwrap();
+    for extra in [&[][..], &["-DGTS_CALL="][..]] {
+        let mut command = Command::new("c++");
+        if M32 {
+            command.arg("-m32");
+        }
+        run_ok(
+            command
+                .args([
+                    "-std=c++17",
+                    "-Wall",
+                    "-Wextra",
+                    "-Werror",
+                    "-pedantic",
+                    "-Wshadow",
+                    "-Wconversion",
+                    "-Wold-style-cast",
+                    "-Wnon-virtual-dtor",
+                    "-fsyntax-only",
+                ])
+                .args(extra)
+                .arg(format!("-I{}", repo().join("include").display()))
+                .arg(&source),
+            "c++ -std=c++17 on gtastream.hpp",
         );
     }
 }
