@@ -6,7 +6,9 @@ use core::fmt;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum ErrorKind {
-    /// The input starts with neither the magic of a supported binary format nor text.
+    /// The input starts with neither the magic of a supported binary format nor text, or is
+    /// text that is no placement file (no section keyword and no placement record among its
+    /// first lines: docs/FORMATS.md §4).
     BadMagic,
     /// The input ended inside a unit (`finish` was called too early).
     Truncated,
@@ -29,6 +31,8 @@ pub enum ErrorKind {
     Limit,
     /// `feed` or `finish` was called after `finish` had already ended the input.
     Finished,
+    /// The input is empty (`finish` before any byte): there is nothing to tell the format by.
+    Empty,
 }
 
 impl ErrorKind {
@@ -44,6 +48,7 @@ impl ErrorKind {
             ErrorKind::Aborted => "aborted",
             ErrorKind::Limit => "limit",
             ErrorKind::Finished => "finished",
+            ErrorKind::Empty => "empty",
         }
     }
 
@@ -59,6 +64,7 @@ impl ErrorKind {
             ErrorKind::SeekRequired => "record lies behind the current position (cannot seek)",
             ErrorKind::Aborted => "aborted by the visitor",
             ErrorKind::Finished => "input already finished",
+            ErrorKind::Empty => "empty input",
         }
     }
 }
@@ -108,6 +114,16 @@ pub enum WarningKind {
     UnexpectedTag,
     /// A keyframe's time is earlier than the previous one of the same bone (reported once a bone).
     TimeBackwards,
+    /// Text IPL: a conversion of the line failed (too few fields, a number that is none), so
+    /// the game reads stale values; no record is reported, the line is passed through as a
+    /// [`SectionLine`](crate::SectionLine). The offset is the line's.
+    MalformedLine,
+    /// Text IPL: text after the last field of a record that is not a comment; the game
+    /// ignores it (the record is reported as the game reads it). The offset is the text's.
+    TrailingText,
+    /// Animation: a bone has the name of an earlier bone of the same animation (name lookups
+    /// find only one). The offset is the second bone's.
+    DuplicateBone,
 }
 
 impl WarningKind {
@@ -123,6 +139,9 @@ impl WarningKind {
             WarningKind::LineOutsideSection => "line_outside_section",
             WarningKind::UnclosedSection => "unclosed_section",
             WarningKind::TimeBackwards => "time_backwards",
+            WarningKind::MalformedLine => "malformed_line",
+            WarningKind::TrailingText => "trailing_text",
+            WarningKind::DuplicateBone => "duplicate_bone",
         }
     }
 
@@ -138,6 +157,9 @@ impl WarningKind {
             WarningKind::LineOutsideSection => "line outside any section",
             WarningKind::UnclosedSection => "section not closed by end",
             WarningKind::TimeBackwards => "keyframe time goes backwards",
+            WarningKind::MalformedLine => "line the game cannot read, skipped",
+            WarningKind::TrailingText => "text after the last field, ignored",
+            WarningKind::DuplicateBone => "bone name repeated in the animation",
         }
     }
 }

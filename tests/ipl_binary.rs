@@ -38,7 +38,7 @@ fn fixture(name: &str) -> Vec<u8> {
 }
 
 fn no_seek() -> Options {
-    Options { can_seek: false }
+    Options { can_seek: false, ..Options::DEFAULT }
 }
 
 // ---- Byte level ------------------------------------------------------------------------------

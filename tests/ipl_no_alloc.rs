@@ -196,7 +196,7 @@ fn feeding_allocates_nothing() {
             let want = expected(file, can_seek);
             for chunk in [usize::MAX, 1, 2, 7, 64] {
                 for pause in [false, true] {
-                    let mut decoder = Decoder::with_options(Options { can_seek });
+                    let mut decoder = Decoder::with_options(Options { can_seek, ..Options::DEFAULT });
                     let mut tally = Tally {
                         pause,
                         ..Tally::default()
@@ -265,7 +265,7 @@ fn errors_allocate_nothing() {
         (&overlapping[..150], true),
     ];
     for (file, can_seek) in cases {
-        let mut decoder = Decoder::with_options(Options { can_seek });
+        let mut decoder = Decoder::with_options(Options { can_seek, ..Options::DEFAULT });
         let mut tally = Tally::default();
         let mut results = (true, true, true);
         let calls = allocator_calls(|| {

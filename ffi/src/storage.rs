@@ -88,7 +88,7 @@ pub(crate) const NO_CALLBACKS: gts_callbacks = gts_callbacks {
 };
 
 fn fresh(seekable: bool) -> Decoder {
-    Decoder::with_options(Options { can_seek: seekable })
+    Decoder::with_options(Options { can_seek: seekable, ..Options::DEFAULT })
 }
 
 /// Checks a pointer the caller gives as a `gts_decoder *`: not NULL, aligned for the state.

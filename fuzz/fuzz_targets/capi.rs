@@ -374,6 +374,7 @@ fuzz_target!(|input: &[u8]| {
     let mut core = Core::default();
     let expected = Decoder::with_options(Options {
         can_seek: plan.can_seek,
+        ..Options::DEFAULT
     })
     .decode_slice(data, &mut core);
     let (expected_status, expected_offset) = match expected {

@@ -315,6 +315,7 @@ impl Outcome {
 pub fn drive(data: &[u8], plan: &Plan) -> Outcome {
     let mut decoder = Decoder::with_options(Options {
         can_seek: plan.can_seek,
+        ..Options::DEFAULT
     });
     let mut recorder = Recorder::new(plan.pause_mask, plan.abort_at);
     let mut work = Work::default();

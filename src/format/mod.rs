@@ -11,6 +11,7 @@ pub(crate) mod ipl_text;
 pub(crate) mod stories;
 pub(crate) mod track;
 
+use crate::decoder::Game;
 use crate::error::{Error, ErrorKind, Warning, WarningKind};
 use crate::event::{Flow, Visitor};
 
@@ -83,8 +84,8 @@ pub(crate) struct Ran {
 /// The machine of the format in use.
 #[derive(Clone, Debug)]
 pub(crate) enum Machine {
-    /// Waiting for the magic.
-    Sniff,
+    /// Waiting for the magic; text IPL: the game the caller named.
+    Sniff(Option<Game>),
     Ifp2(ifp2::Ifp2),
     Anpk(anpk::Anpk),
     Stories(stories::Stories),
@@ -103,11 +104,19 @@ impl Machine {
         }
     }
 
+    /// The error for a line longer than the machine's bound (only line machines ask for lines).
+    pub(crate) fn too_long(&self, at: u64) -> Error {
+        match self {
+            Machine::IplText(m) => m.too_long(at),
+            _ => Error::new(ErrorKind::Limit, at),
+        }
+    }
+
     #[inline(always)]
     pub(crate) fn want(&self) -> Want {
         match self {
             // A text file may be shorter than a magic: at the end of input, sniff what there is.
-            Machine::Sniff => Want::Peek(MAGIC_SIZE),
+            Machine::Sniff(_) => Want::Peek(MAGIC_SIZE),
             Machine::Ifp2(m) => m.want(),
             Machine::Anpk(m) => m.want(),
             Machine::Stories(m) => m.want(),
@@ -145,12 +154,16 @@ impl Machine {
         visitor: &mut V,
     ) -> Result<Stepped, Error> {
         match self {
-            Machine::Sniff => {
-                // At the end of input: nothing, or the start of a binary magic, is cut short.
+            Machine::Sniff(game) => {
+                // At the end of input: nothing at all has no format; the start of a binary
+                // magic is a binary file cut short.
+                if unit.is_empty() {
+                    return Err(Error::new(ErrorKind::Empty, at));
+                }
                 if unit.len() < MAGIC_SIZE && BINARY_MAGICS.iter().any(|m| m.starts_with(unit)) {
                     return Err(Error::new(ErrorKind::Truncated, at));
                 }
-                *self = sniff(unit).ok_or(Error::new(ErrorKind::BadMagic, at))?;
+                *self = sniff(unit, *game).ok_or(Error::new(ErrorKind::BadMagic, at))?;
                 // The machine reads its header, magic included, as its own first unit.
                 Ok(Stepped::new(0, Flow::Continue))
             }
@@ -166,7 +179,7 @@ impl Machine {
 /// The magics of the binary formats.
 const BINARY_MAGICS: [&[u8; 4]; 6] = [b"ANP3", b"ANP2", b"ANPK", b"ANLF", b"mina", b"bnry"];
 
-fn sniff(magic: &[u8]) -> Option<Machine> {
+fn sniff(magic: &[u8], game: Option<Game>) -> Option<Machine> {
     match magic {
         b"ANP3" => Some(Machine::Ifp2(ifp2::Ifp2::new(ifp2::Version::Anp3))),
         b"ANP2" => Some(Machine::Ifp2(ifp2::Ifp2::new(ifp2::Version::Anp2))),
@@ -175,7 +188,7 @@ fn sniff(magic: &[u8]) -> Option<Machine> {
         b"mina" => Some(Machine::Stories(stories::Stories::new())),
         b"bnry" => Some(Machine::Bnry(bnry::Bnry::new())),
         _ if !magic.is_empty() && magic.iter().all(|&b| is_text(b)) => {
-            Some(Machine::IplText(ipl_text::IplText::new()))
+            Some(Machine::IplText(ipl_text::IplText::new(game)))
         }
         _ => None,
     }
@@ -297,5 +310,16 @@ mod tests {
                 }
             }
         }
+    }
+}
+#[cfg(test)]
+mod tmp_sizes {
+    #[test]
+    fn sizes() {
+        extern crate std;
+        use core::mem::size_of;
+        std::println!("machine {} ifp2 {} anpk {} stories {} bnry {} text {} decoder {}",
+            size_of::<super::Machine>(), size_of::<super::ifp2::Ifp2>(), size_of::<super::anpk::Anpk>(),
+            size_of::<super::stories::Stories>(), size_of::<super::bnry::Bnry>(), size_of::<super::ipl_text::IplText>(), crate::DECODER_SIZE);
     }
 }
