@@ -32,7 +32,9 @@ mod package;
 #[cfg(feature = "alloc")]
 mod placement;
 
-pub use decoder::{Decoder, Game, Options, Progress, Status, DECODER_SIZE, REREAD_FACTOR, REREAD_SLACK};
+pub use decoder::{
+    Decoder, Game, Options, Progress, Status, DECODER_SIZE, REREAD_FACTOR, REREAD_SLACK,
+};
 pub use error::{Error, ErrorKind, Warning, WarningKind};
 pub use event::{
     AnimationInfo, BoneInfo, FileInfo, Flow, Format, IplCar, IplInstance, SectionLine, Visitor,

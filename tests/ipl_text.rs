@@ -322,7 +322,10 @@ fn line_breaks_among_the_first_four_bytes() {
     // however the input is cut (whole, byte by byte, at every split).
     let cases: Vec<(Vec<u8>, Vec<Ev>)> = vec![
         (b"a\nb\n".to_vec(), refused()),
-        (b"a\nb\ncull".to_vec(), text(&[outside(0), outside(2), unclosed(8)])),
+        (
+            b"a\nb\ncull".to_vec(),
+            text(&[outside(0), outside(2), unclosed(8)]),
+        ),
         (
             b"\r\n\r\ninst\r\n1, a, 0, 0, 0, 0, 0, 0, 0, 1, -1\r\nend\r\n".to_vec(),
             text(&[Ev::Instance(Inst::sa(1, b"a", 0, [0.0; 3], ROT0, -1))]),
@@ -603,7 +606,11 @@ fn what_follows_the_last_field_is_ignored() {
     };
     // (line, what the game reads, where the ignored text starts if it is no comment)
     let cases: Vec<(&[u8], Ev, Option<usize>)> = vec![
-        (b"1, a, 0, 0, 0, 0, 0, 0, 0, 1, -1   #### Aavts3_crb6qm11", inst_a(), None),
+        (
+            b"1, a, 0, 0, 0, 0, 0, 0, 0, 1, -1   #### Aavts3_crb6qm11",
+            inst_a(),
+            None,
+        ),
         (b"1, a, 0, 0, 0, 0, 0, 0, 0, 1, -1#c", inst_a(), None),
         (b"1, a, 0, 0, 0, 0, 0, 0, 0, 1, -1 ,,\t", inst_a(), None),
         (b"1, a, 0, 0, 0, 0, 0, 0, 0, 1, -1 // c", inst_a(), Some(33)),
@@ -752,13 +759,21 @@ fn the_first_line_of_each_layout() {
     );
     // San Andreas decided, a Vice City line is read as San Andreas: ten floats' worth of
     // fields, then the LOD from the 11th field; the rest ignored.
-    let file = b"inst\n1, a, 0, 0, 0, 0, 0, 0, 0, 1, -1\n4, vc, 2, 1, 2, 3, 1, 1, 1, 0, 0, 0, 1\nend\n";
+    let file =
+        b"inst\n1, a, 0, 0, 0, 0, 0, 0, 0, 1, -1\n4, vc, 2, 1, 2, 3, 1, 1, 1, 0, 0, 0, 1\nend\n";
     check(
         file,
         &text(&[
             inst_a(),
             trailing(find(file, b"0, 1\nend")),
-            Ev::Instance(Inst::sa(4, b"vc", 2, [1.0, 2.0, 3.0], [1.0, 1.0, 1.0, 0.0], 0)),
+            Ev::Instance(Inst::sa(
+                4,
+                b"vc",
+                2,
+                [1.0, 2.0, 3.0],
+                [1.0, 1.0, 1.0, 0.0],
+                0,
+            )),
         ]),
     );
     // A first line that decides nothing (a trailing comment) is read by a guess; the next
@@ -808,7 +823,10 @@ fn a_real_san_andreas_file_loses_no_good_line() {
             passed("cars", b"1.0, 2.0, 3.0, 0.5, 400, -1, -1, 0, 0, 0"),
             // MSVC's "1.#QNAN": `%f` reads 1., then `%d` fails on "#QNAN".
             malformed(line_at(b"4.0, 5.0")),
-            passed("cars", b"4.0, 5.0, 6.0, 1.#QNAN, 401, -1, -1, 0, 0, 0, 0, 0"),
+            passed(
+                "cars",
+                b"4.0, 5.0, 6.0, 1.#QNAN, 401, -1, -1, 0, 0, 0, 0, 0",
+            ),
             Ev::Car(Car::new([7.0, 8.0, 9.0], 0.25, [402, 1, 2, 3, 4, 5, 6, 7])),
         ]),
     );
@@ -864,11 +882,21 @@ fn numbers_in_the_forms_the_games_write() {
     // "e"; three-digit MSVC exponents read whole.
     check(
         b"inst\n1, m, 0, 1e, 2, 3, 0, 0, 0, 1, -1\nend\n",
-        &text(&[malformed(5), passed("inst", b"1, m, 0, 1e, 2, 3, 0, 0, 0, 1, -1")]),
+        &text(&[
+            malformed(5),
+            passed("inst", b"1, m, 0, 1e, 2, 3, 0, 0, 0, 1, -1"),
+        ]),
     );
     check(
         b"inst\n1, m, 0, 1e+005, 2E-003, 3, 0, 0, 0, 1, -1\nend\n",
-        &text(&[Ev::Instance(Inst::sa(1, b"m", 0, [1e5, 2e-3, 3.0], ROT0, -1))]),
+        &text(&[Ev::Instance(Inst::sa(
+            1,
+            b"m",
+            0,
+            [1e5, 2e-3, 3.0],
+            ROT0,
+            -1,
+        ))]),
     );
 }
 
@@ -879,11 +907,14 @@ fn text_that_is_no_placement_file_is_refused() {
     check(&not_placement(), &refused());
     check(&crlf(&not_placement()), &refused());
     // A Markdown file: headings are comments, the rest is prose.
-    let markdown = b"# gtastream\n\nA streaming decoder.\n\n## Usage\n\nRun it:\n\n```\ncargo run\n```\n";
+    let markdown =
+        b"# gtastream\n\nA streaming decoder.\n\n## Usage\n\nRun it:\n\n```\ncargo run\n```\n";
     check(markdown, &refused());
     // Seven stray lines, then a keyword: a placement file; eight: none.
     let lines = |n: usize| {
-        let mut out: Vec<u8> = (0..n).flat_map(|k| format!("stray {k}\n").into_bytes()).collect();
+        let mut out: Vec<u8> = (0..n)
+            .flat_map(|k| format!("stray {k}\n").into_bytes())
+            .collect();
         out.extend_from_slice(b"cull\n1\nend\n");
         out
     };
@@ -922,10 +953,7 @@ fn empty_input_is_its_own_error() {
     let mut decoder = Decoder::new();
     let mut rec = Recorder::default();
     decoder.feed(b"", &mut rec).unwrap();
-    assert_eq!(
-        decoder.finish(&mut rec).unwrap_err().kind,
-        ErrorKind::Empty
-    );
+    assert_eq!(decoder.finish(&mut rec).unwrap_err().kind, ErrorKind::Empty);
 }
 
 #[test]

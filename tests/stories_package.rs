@@ -183,7 +183,10 @@ mod readers {
             let expected = stories_reference(&file).no_seek_log();
             for can_seek in [false, true] {
                 let mut log = Log::new(Policy::Continue);
-                let mut decoder = Decoder::with_options(Options { can_seek, ..Options::DEFAULT });
+                let mut decoder = Decoder::with_options(Options {
+                    can_seek,
+                    ..Options::DEFAULT
+                });
                 let mut reader: &[u8] = &file;
                 let e = match decode_stream(&mut decoder, &mut reader, &mut log) {
                     Err(ReadError::Decode(e)) => e,

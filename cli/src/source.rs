@@ -42,7 +42,10 @@ pub fn decode(path: &Path, access: Access, visitor: &mut impl Visitor) -> Result
     let result = match access {
         Access::Seekable => decode_reader(&mut Decoder::new(), &mut reader, visitor),
         Access::Stream => {
-            let mut decoder = Decoder::with_options(Options { can_seek: false, ..Options::DEFAULT });
+            let mut decoder = Decoder::with_options(Options {
+                can_seek: false,
+                ..Options::DEFAULT
+            });
             decode_stream(&mut decoder, &mut reader, visitor)
         }
     };

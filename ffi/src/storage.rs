@@ -88,7 +88,10 @@ pub(crate) const NO_CALLBACKS: gts_callbacks = gts_callbacks {
 };
 
 fn fresh(seekable: bool) -> Decoder {
-    Decoder::with_options(Options { can_seek: seekable, ..Options::DEFAULT })
+    Decoder::with_options(Options {
+        can_seek: seekable,
+        ..Options::DEFAULT
+    })
 }
 
 /// Checks a pointer the caller gives as a `gts_decoder *`: not NULL, aligned for the state.

@@ -507,7 +507,10 @@ impl Visitor for Expected {
 /// What the core decoder reports for `data`: the events and the error, if any.
 fn expected(data: &[u8], seekable: bool) -> (Vec<Ev>, Option<gtastream_core::Error>) {
     let mut visitor = Expected::default();
-    let mut decoder = Decoder::with_options(Options { can_seek: seekable, ..Options::DEFAULT });
+    let mut decoder = Decoder::with_options(Options {
+        can_seek: seekable,
+        ..Options::DEFAULT
+    });
     let result = decoder.decode_slice(data, &mut visitor);
     (std::mem::take(&mut visitor.0.events), result.err())
 }

@@ -233,7 +233,11 @@ fn run(bin: &Path, program: &str, args: &[&Path], stdin: Option<&Path>) -> (i32,
 // What the examples should print, from the Rust decoder.
 
 fn decode(data: &[u8], seekable: bool, visitor: &mut impl Visitor) -> Result<(), Error> {
-    Decoder::with_options(Options { can_seek: seekable, ..Options::DEFAULT }).decode_slice(data, visitor)
+    Decoder::with_options(Options {
+        can_seek: seekable,
+        ..Options::DEFAULT
+    })
+    .decode_slice(data, visitor)
 }
 
 /// Example 1: counts and warnings.

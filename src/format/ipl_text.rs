@@ -46,7 +46,8 @@ fn is_blank(b: u8) -> bool {
 
 /// The fields of a line: runs of bytes between blanks (commas and control characters too).
 pub(crate) fn fields(text: &[u8]) -> impl Iterator<Item = &[u8]> {
-    text.split(|&b| is_blank(b)).filter(|field| !field.is_empty())
+    text.split(|&b| is_blank(b))
+        .filter(|field| !field.is_empty())
 }
 
 /// A line read as `sscanf` reads it: each conversion skips blanks, then takes the longest
@@ -287,7 +288,10 @@ fn keyword(text: &[u8]) -> Option<u8> {
 
 /// The line from its first non-blank byte; empty for a blank line or a comment.
 fn content(unit: &[u8]) -> &[u8] {
-    let start = unit.iter().position(|&b| !is_blank(b)).unwrap_or(unit.len());
+    let start = unit
+        .iter()
+        .position(|&b| !is_blank(b))
+        .unwrap_or(unit.len());
     match &unit[start..] {
         [b'#', ..] => &[],
         text => text,
@@ -562,4 +566,3 @@ fn guess(text: &[u8]) -> Game {
         .find(|&game| instance(&mut Scanner::new(text), game).is_some())
         .unwrap_or(Game::SanAndreas)
 }
-

@@ -318,8 +318,15 @@ mod tmp_sizes {
     fn sizes() {
         extern crate std;
         use core::mem::size_of;
-        std::println!("machine {} ifp2 {} anpk {} stories {} bnry {} text {} decoder {}",
-            size_of::<super::Machine>(), size_of::<super::ifp2::Ifp2>(), size_of::<super::anpk::Anpk>(),
-            size_of::<super::stories::Stories>(), size_of::<super::bnry::Bnry>(), size_of::<super::ipl_text::IplText>(), crate::DECODER_SIZE);
+        std::println!(
+            "machine {} ifp2 {} anpk {} stories {} bnry {} text {} decoder {}",
+            size_of::<super::Machine>(),
+            size_of::<super::ifp2::Ifp2>(),
+            size_of::<super::anpk::Anpk>(),
+            size_of::<super::stories::Stories>(),
+            size_of::<super::bnry::Bnry>(),
+            size_of::<super::ipl_text::IplText>(),
+            crate::DECODER_SIZE
+        );
     }
 }

@@ -336,7 +336,10 @@ pub struct Run {
 /// - after an error, `feed` and `finish` repeat it and report nothing; after a clean
 ///   `finish`, both fail with `Finished`.
 pub fn decode(data: &[u8], feed: &Feed, can_seek: bool, policy: Policy) -> Run {
-    let mut decoder = Decoder::with_options(Options { can_seek, ..Options::DEFAULT });
+    let mut decoder = Decoder::with_options(Options {
+        can_seek,
+        ..Options::DEFAULT
+    });
     let mut log = Log::new(policy);
     let mut pos = 0usize;
     let mut end = feed.end(pos, data.len());

@@ -864,7 +864,9 @@ pub fn trim(s: &[u8]) -> &[u8] {
 
 /// The fields of a line: runs between blanks.
 pub fn split_fields(s: &[u8]) -> Vec<&[u8]> {
-    s.split(|&b| is_blank(b)).filter(|f| !f.is_empty()).collect()
+    s.split(|&b| is_blank(b))
+        .filter(|f| !f.is_empty())
+        .collect()
 }
 
 /// One `sscanf` conversion on a line where every blank is already a space.
@@ -1110,7 +1112,10 @@ fn reference_text(data: &[u8], game: Option<Game>) -> Reference {
             .iter()
             .map(|&b| if is_blank(b) { b' ' } else { b })
             .collect();
-        let first = spaced.iter().position(|&b| b != b' ').unwrap_or(spaced.len());
+        let first = spaced
+            .iter()
+            .position(|&b| b != b' ')
+            .unwrap_or(spaced.len());
         let line = &spaced[first..];
         let line_text_at = at + first as u64;
         if line.is_empty() || line[0] == b'#' {
@@ -1176,14 +1181,14 @@ fn reference_text(data: &[u8], game: Option<Game>) -> Reference {
                 if r < line.len() && line[r] != b'#' {
                     out.events.push((
                         Ev::Warning(WarningKind::TrailingText, line_text_at + r as u64),
-                        None,
+                        end,
                     ));
                 }
                 out.events.push((record, end));
             }
             None => {
                 out.events
-                    .push((Ev::Warning(WarningKind::MalformedLine, at), None));
+                    .push((Ev::Warning(WarningKind::MalformedLine, at), end));
                 out.events.push((passed, end));
             }
         }
