@@ -5,6 +5,7 @@
 //! the visitor pauses, the step has completed and the machine already points past it.
 
 pub(crate) mod anpk;
+pub(crate) mod bones;
 pub(crate) mod bnry;
 pub(crate) mod ifp2;
 pub(crate) mod ipl_text;
@@ -310,23 +311,5 @@ mod tests {
                 }
             }
         }
-    }
-}
-#[cfg(test)]
-mod tmp_sizes {
-    #[test]
-    fn sizes() {
-        extern crate std;
-        use core::mem::size_of;
-        std::println!(
-            "machine {} ifp2 {} anpk {} stories {} bnry {} text {} decoder {}",
-            size_of::<super::Machine>(),
-            size_of::<super::ifp2::Ifp2>(),
-            size_of::<super::anpk::Anpk>(),
-            size_of::<super::stories::Stories>(),
-            size_of::<super::bnry::Bnry>(),
-            size_of::<super::ipl_text::IplText>(),
-            crate::DECODER_SIZE
-        );
     }
 }
