@@ -10,7 +10,8 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{Parser, Subcommand, ValueEnum};
+use gtastream::Game;
 
 use source::Access;
 
@@ -42,8 +43,10 @@ in any order: the decoder asks to seek, and `seeks` counts how often it did (0 f
 IFP formats, which are read front to back). Warnings are things the games accept
 although the file disagrees with its format (a wrong size field, stale bytes after the
 last animation, ...); each is listed with its byte offset and the kind's stable name.
-Item placement files (IPL, in progress) show instances, car generators and other lines
-instead of animations. A decoding error ends the command with status 1.";
+Item placement files (IPL) show instances, car generators and other lines instead of
+animations; a warning about a text line also names the line. Text that is no placement
+file (no section keyword or record among its first lines) is refused. A decoding error
+ends the command with status 1.";
 
 const DUMP_ABOUT: &str = "Print the whole decoded file on stdout";
 
@@ -73,6 +76,28 @@ in progress) have \"instances\", \"cars\" and \"section_lines\" instead of \"ani
 
 Nothing is printed unless the whole file decodes.";
 
+const GAME_HELP: &str = "Text IPL: the game the file is for, which fixes the layout of its inst \
+     lines (sa: 11 fields, vc: 13, iii: 12). Without it, the first inst line that has 11, 12 or \
+     13 fields and reads whole in that layout decides";
+
+/// The games, as `--game` names them.
+#[derive(Clone, Copy, ValueEnum)]
+enum GameArg {
+    Sa,
+    Vc,
+    Iii,
+}
+
+impl GameArg {
+    fn game(self) -> Game {
+        match self {
+            GameArg::Sa => Game::SanAndreas,
+            GameArg::Vc => Game::ViceCity,
+            GameArg::Iii => Game::Iii,
+        }
+    }
+}
+
 const NO_SEEK_HELP: &str = "Read the file front to back only, as a reader that cannot seek would: \
      a file that needs a seek (every Stories file) fails with the offset it needs";
 
@@ -92,6 +117,8 @@ enum Command {
         animations: bool,
         #[arg(long, help = NO_SEEK_HELP)]
         no_seek: bool,
+        #[arg(long, value_enum, help = GAME_HELP)]
+        game: Option<GameArg>,
         /// The file to read.
         file: PathBuf,
     },
@@ -102,16 +129,17 @@ enum Command {
         json: bool,
         #[arg(long, help = NO_SEEK_HELP)]
         no_seek: bool,
+        #[arg(long, value_enum, help = GAME_HELP)]
+        game: Option<GameArg>,
         /// The file to read.
         file: PathBuf,
     },
 }
 
-fn access(no_seek: bool) -> Access {
-    if no_seek {
-        Access::Stream
-    } else {
-        Access::Seekable
+fn access(no_seek: bool, game: Option<GameArg>) -> Access {
+    Access {
+        seek: !no_seek,
+        game: game.map(GameArg::game),
     }
 }
 
@@ -121,13 +149,15 @@ fn main() -> ExitCode {
         Command::Info {
             animations,
             no_seek,
+            game,
             file,
-        } => info(file, *animations, access(*no_seek)),
+        } => info(file, *animations, access(*no_seek, *game)),
         Command::Dump {
             json: _,
             no_seek,
+            game,
             file,
-        } => dump(file, access(*no_seek)),
+        } => dump(file, access(*no_seek, *game)),
     };
     match result.and_then(|text| print(&text)) {
         Ok(()) => ExitCode::SUCCESS,
@@ -148,7 +178,19 @@ fn failed(path: &Path, what: impl std::fmt::Display) -> String {
 fn info(path: &Path, list_animations: bool, access: Access) -> Result<String, String> {
     let mut summary = info::Summary::new(list_animations);
     let seeks = source::decode(path, access, &mut summary).map_err(|e| failed(path, e))?;
-    Ok(info::report(&path.display().to_string(), &summary, seeks))
+    // Text files: the warnings' line numbers, from a second read of the file.
+    let lines = match summary.is_text() {
+        true => {
+            source::line_numbers(path, &summary.warning_offsets()).map_err(|e| failed(path, e))?
+        }
+        false => Vec::new(),
+    };
+    Ok(info::report(
+        &path.display().to_string(),
+        &summary,
+        seeks,
+        &lines,
+    ))
 }
 
 fn dump(path: &Path, access: Access) -> Result<String, String> {

@@ -411,6 +411,9 @@ pub(crate) fn warning_kind(kind: WarningKind) -> (gts_warning_kind, &'static CSt
         WarningKind::UnclosedSection => warning!(GTS_WARNING_UNCLOSED_SECTION, UnclosedSection),
         WarningKind::UnexpectedTag => warning!(GTS_WARNING_UNEXPECTED_TAG, UnexpectedTag),
         WarningKind::TimeBackwards => warning!(GTS_WARNING_TIME_BACKWARDS, TimeBackwards),
+        WarningKind::MalformedLine => warning!(GTS_WARNING_MALFORMED_LINE, MalformedLine),
+        WarningKind::TrailingText => warning!(GTS_WARNING_TRAILING_TEXT, TrailingText),
+        WarningKind::DuplicateBone => warning!(GTS_WARNING_DUPLICATE_BONE, DuplicateBone),
         _ => (GTS_WARNING_OTHER, c"other", c"other warning"),
     }
 }
@@ -428,6 +431,7 @@ pub(crate) fn error_status(kind: ErrorKind) -> gts_status {
         ErrorKind::Aborted => GTS_ERR_ABORTED,
         ErrorKind::Limit => GTS_ERR_LIMIT,
         ErrorKind::Finished => GTS_ERR_FINISHED,
+        ErrorKind::Empty => GTS_ERR_EMPTY,
         _ => GTS_ERR_OTHER,
     }
 }
@@ -489,6 +493,11 @@ pub(crate) const STATUSES: &[(gts_status, &CStr, &CStr)] = {
             GTS_ERR_FINISHED,
             c"GTS_ERR_FINISHED",
             c_text!(ErrorKind::Finished.reason()),
+        ),
+        (
+            GTS_ERR_EMPTY,
+            c"GTS_ERR_EMPTY",
+            c_text!(ErrorKind::Empty.reason()),
         ),
         (GTS_ERR_OTHER, c"GTS_ERR_OTHER", c"decoding error"),
         (

@@ -5,8 +5,8 @@
 //! the visitor pauses, the step has completed and the machine already points past it.
 
 pub(crate) mod anpk;
-pub(crate) mod bones;
 pub(crate) mod bnry;
+pub(crate) mod bones;
 pub(crate) mod ifp2;
 pub(crate) mod ipl_text;
 pub(crate) mod stories;

@@ -636,6 +636,9 @@ impl<'a> Anpk<'a> {
     }
 
     fn file(&mut self) -> Step<u64> {
+        if self.d.is_empty() {
+            return fail(ErrorKind::Empty, 0);
+        }
         let magic = self.get(0, 4)?;
         match magic {
             b"ANPK" => self.block(0),
@@ -1011,6 +1014,9 @@ impl<'a> Stories<'a> {
     }
 
     fn file(&mut self) -> Step<()> {
+        if self.d.is_empty() {
+            return fail(ErrorKind::Empty, 0);
+        }
         // The magic is the first field of the header, which is read as one unit.
         if self.d.len() >= 4 && &self.d[..4] != b"mina" {
             return fail(ErrorKind::BadMagic, 0);

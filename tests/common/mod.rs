@@ -1246,6 +1246,22 @@ pub fn anp2_all_types() -> FileSpec {
     )
 }
 
+/// An animation with two `Root` bones, as a real Vice City `ped.ifp` has (here in ANP3).
+pub fn duplicate_bone() -> FileSpec {
+    FileSpec::anp3(
+        "ped",
+        vec![AnimSpec::new(
+            "dup",
+            vec![
+                BoneSpec::new("Root", 3, 0, vec![p3([0, 0, 0, ONE], 0)]),
+                BoneSpec::new("Pelvis", 3, 1, vec![p3([0, 0, 0, ONE], 0)]),
+                BoneSpec::new("Root", 4, 0, vec![p4([0, 0, 0, ONE], 0, [1, 2, 3])]),
+            ],
+        )
+        .flags(1)],
+    )
+}
+
 /// Files real tools leave behind: each decodes, with warnings.
 pub fn sloppy_specs() -> Vec<(&'static str, FileSpec)> {
     let correct_size = anp3_packed().build().len() as u32 - 8;
@@ -1258,6 +1274,7 @@ pub fn sloppy_specs() -> Vec<(&'static str, FileSpec)> {
         ("flags_clear_packed", flags_clear_packed()),
         ("flags_clear_float", flags_clear_float()),
         ("time_backwards", time_backwards()),
+        ("duplicate_bone", duplicate_bone()),
         ("all_oddities", all_oddities()),
         (
             "anp2_sloppy",
