@@ -38,6 +38,10 @@ pub use crate::types::*;
 /// renames it).
 type StatusArg = c_int;
 
+/// A `gts_game` as the caller passes it in: any `int` (an invalid Rust enum value would be
+/// undefined behaviour). The header calls it `gts_game` (cbindgen.toml renames it).
+type GameArg = c_int;
+
 /// The binary interface version of the library: equal to `GTS_ABI_VERSION` of the header it was
 /// built with. A host that loads the shared library checks it against the header's.
 #[no_mangle]
@@ -156,14 +160,13 @@ pub unsafe extern "C" fn gts_decoder_set_seekable(
 #[no_mangle]
 pub unsafe extern "C" fn gts_decoder_set_game(
     decoder: *mut gts_decoder,
-    game: c_int,
+    game: GameArg,
 ) -> gts_status {
     // SAFETY: the caller's contract.
     let handle = match unsafe { Handle::new(decoder) } {
         Ok(handle) => handle,
         Err(status) => return status,
     };
-    // Taken as an int: a C caller may pass any value, which must not become an invalid enum.
     let Ok(game @ 0..=3) = u8::try_from(game) else {
         return gts_status::GTS_ERR_INVALID_ARGUMENT;
     };

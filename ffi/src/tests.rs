@@ -1010,10 +1010,10 @@ fn damaged_files_report_the_cores_error_and_offset() {
         &crate::storage::NO_CALLBACKS,
         &mut Recorder::default(),
     );
-    assert_eq!(run(&mut d, &data, 10).status, gts_status::GTS_ERR_MALFORMED);
+    assert_eq!(run(&mut d, &data, 10).status, gts_status::GTS_ERR_LIMIT);
     assert_eq!(unsafe { gts_decoder_line(&*d) }, 3);
     let reason = unsafe { CStr::from_ptr(gts_decoder_error_reason(&*d)) };
-    assert_eq!(reason.to_str(), Ok(ErrorKind::Malformed.reason()));
+    assert_eq!(reason.to_str(), Ok(ErrorKind::Limit.reason()));
     // Warnings of a sloppy file arrive with their offsets, and it still decodes.
     let (events, _) = expected(&fixtures::sloppy_walk(), true);
     let warnings: Vec<_> = events
@@ -1169,9 +1169,9 @@ fn finish_twice_and_feed_after_finish() {
             gts_decoder_feed(&mut *d, data.as_ptr(), 1, null_mut()),
             gts_status::GTS_ERR_FINISHED
         );
-        // Empty input: finish reports the truncation at offset 0.
+        // Empty input: finish reports it, at offset 0.
         assert_eq!(gts_decoder_reset(&mut *d), gts_status::GTS_OK);
-        assert_eq!(gts_decoder_finish(&mut *d), gts_status::GTS_ERR_TRUNCATED);
+        assert_eq!(gts_decoder_finish(&mut *d), gts_status::GTS_ERR_EMPTY);
         assert_eq!(gts_decoder_error_offset(&*d), 0);
     }
 }
@@ -1221,7 +1221,7 @@ fn statuses_have_names_and_the_cores_reasons() {
         assert!(names.insert(name), "{name:?} twice");
         assert_eq!(n >= 100, name.to_str().unwrap().starts_with("GTS_ERR_"));
     }
-    for n in [-1, 4, 99, 109, 198, 206, 1000, i32::MIN, i32::MAX] {
+    for n in [-1, 4, 99, 110, 198, 206, 1000, i32::MIN, i32::MAX] {
         assert_eq!(
             unsafe { CStr::from_ptr(gts_status_name(n)) }.to_str(),
             Ok("GTS_UNKNOWN_STATUS")
@@ -1242,6 +1242,7 @@ fn statuses_have_names_and_the_cores_reasons() {
         Aborted,
         Limit,
         Finished,
+        Empty,
     ] {
         let status = crate::bridge::error_status(kind);
         assert_ne!(status, gts_status::GTS_ERR_OTHER, "{kind:?} has a number");
@@ -1259,6 +1260,9 @@ fn statuses_have_names_and_the_cores_reasons() {
         UnclosedSection,
         UnexpectedTag,
         TimeBackwards,
+        MalformedLine,
+        TrailingText,
+        DuplicateBone,
     ] {
         let (c_kind, name, reason) = warning_kind(kind);
         assert_ne!(c_kind, gts_warning_kind::GTS_WARNING_OTHER);
@@ -1376,5 +1380,73 @@ fn mutated_files_in_random_chunks_never_break_the_boundary() {
             "round {round}"
         );
         same_events(&r.events, &events, &format!("round {round}"));
+    }
+}
+
+#[test]
+fn the_game_of_a_text_file_is_named_before_the_first_feed() {
+    // A San Andreas line with a locale decimal comma: twelve fields, which the file alone
+    // takes for a GTA III line; named San Andreas, it reads as the game reads it.
+    let data =
+        b"inst\n2, comma, 0, 2225.2, -1185.7, 2499,8149, 0.0, 0.0, 1.0, 1.62921e-007, -1\nend\n";
+    let core = |game| {
+        let mut visitor = Expected::default();
+        let options = Options {
+            game,
+            ..Options::DEFAULT
+        };
+        Decoder::with_options(options)
+            .decode_slice(data, &mut visitor)
+            .unwrap();
+        std::mem::take(&mut visitor.0.events)
+    };
+    let auto = core(None);
+    let sa = core(Some(gtastream_core::Game::SanAndreas));
+    assert_ne!(auto, sa);
+    let mut d = new_decoder();
+    let mut r = Recorder::default();
+    init(&mut d, &all_callbacks(), &raw mut r);
+    for bad in [-1, 4, 1000] {
+        let status = unsafe { gts_decoder_set_game(&mut *d, bad) };
+        assert_eq!(status, gts_status::GTS_ERR_INVALID_ARGUMENT, "{bad}");
+    }
+    let status = unsafe { gts_decoder_set_game(&mut *d, gts_game::GTS_GAME_SA as i32) };
+    assert_eq!(status, gts_status::GTS_OK);
+    // The seekable setting keeps the game, and the game the seekable setting.
+    assert_eq!(
+        unsafe { gts_decoder_set_seekable(&mut *d, false) },
+        gts_status::GTS_OK
+    );
+    assert_eq!(run(&mut d, data, 7).status, gts_status::GTS_OK);
+    same_events(&r.events, &sa, "named San Andreas");
+    // Too late now; after a reset, which keeps it, it may change again.
+    let status = unsafe { gts_decoder_set_game(&mut *d, gts_game::GTS_GAME_AUTO as i32) };
+    assert_eq!(status, gts_status::GTS_ERR_INVALID_STATE);
+    assert_eq!(unsafe { gts_decoder_reset(&mut *d) }, gts_status::GTS_OK);
+    r.events.clear();
+    assert_eq!(run(&mut d, data, data.len()).status, gts_status::GTS_OK);
+    same_events(&r.events, &sa, "after reset");
+    let status = unsafe { gts_decoder_set_game(&mut *d, gts_game::GTS_GAME_AUTO as i32) };
+    assert_eq!(status, gts_status::GTS_OK);
+    r.events.clear();
+    assert_eq!(run(&mut d, data, 1).status, gts_status::GTS_OK);
+    same_events(&r.events, &auto, "decided by the file");
+    // NULL is refused.
+    let status = unsafe { gts_decoder_set_game(null_mut(), 0) };
+    assert_eq!(status, gts_status::GTS_ERR_INVALID_ARGUMENT);
+}
+
+#[test]
+fn empty_input_and_text_that_is_no_placement_file() {
+    for (data, status) in [
+        (&b""[..], gts_status::GTS_ERR_EMPTY),
+        (b"[package]\nname = \"x\"\n", gts_status::GTS_ERR_BAD_MAGIC),
+    ] {
+        let mut r = Recorder::default();
+        let outcome = decode_via_c(data, 4, &mut r);
+        assert_eq!((outcome.status, outcome.offset), (status, 0));
+        assert!(r.events.is_empty());
+        let name = unsafe { CStr::from_ptr(gts_status_name(status as i32)) };
+        assert_eq!(name.to_str(), Ok(format!("{status:?}").as_str()));
     }
 }
