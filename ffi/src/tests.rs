@@ -1426,6 +1426,7 @@ fn the_game_of_a_text_file_is_named_before_the_first_feed() {
     r.events.clear();
     assert_eq!(run(&mut d, data, data.len()).status, gts_status::GTS_OK);
     same_events(&r.events, &sa, "after reset");
+    assert_eq!(unsafe { gts_decoder_reset(&mut *d) }, gts_status::GTS_OK);
     let status = unsafe { gts_decoder_set_game(&mut *d, gts_game::GTS_GAME_AUTO as i32) };
     assert_eq!(status, gts_status::GTS_OK);
     r.events.clear();
