@@ -39,7 +39,7 @@ pub use error::{Error, ErrorKind, Warning, WarningKind};
 pub use event::{
     AnimationInfo, BoneInfo, FileInfo, Flow, Format, IplCar, IplInstance, SectionLine, Visitor,
 };
-pub use format::ipl_text::MAX_LINE;
+pub use format::ipl_text::{MAX_LINE, SNIFF_LINES};
 pub use format::track::MAX_BATCH;
 pub use format::MAX_NAME;
 pub use keyframe::{FrameType, Keyframe, KeyframeIter, Keyframes, RawFrame};

@@ -24,13 +24,34 @@ fn plans() -> Vec<Plan> {
             plans.push(Plan::chunks(size, can_seek));
         }
     }
-    plans.push(Plan {
-        sizes: vec![1],
-        pause_mask: 0xFF,
-        abort_at: None,
-        can_seek: true,
-    });
+    for game in [None, Some(gtastream::Game::ViceCity)] {
+        plans.push(Plan {
+            sizes: vec![1],
+            pause_mask: 0xFF,
+            abort_at: None,
+            can_seek: true,
+            game,
+        });
+    }
     plans
+}
+
+#[test]
+fn plans_read_back_from_their_prefix() {
+    for plan in plans() {
+        if plan.sizes.len() > 8 {
+            continue;
+        }
+        let mut input = plan.to_prefix();
+        input.extend_from_slice(b"inst\n");
+        let (back, file) = Plan::parse(&input).expect("a plan");
+        assert_eq!(
+            (back.game, back.can_seek, back.pause_mask),
+            (plan.game, plan.can_seek, plan.pause_mask),
+            "{plan:?}"
+        );
+        assert_eq!(file, b"inst\n");
+    }
 }
 
 #[test]

@@ -8,7 +8,9 @@ mod ipl_support;
 
 use core::f32::consts::FRAC_PI_2;
 
-use gtastream::{Decoder, ErrorKind, Game, Options, Progress, Status, WarningKind, MAX_LINE};
+use gtastream::{
+    Decoder, ErrorKind, Game, Options, Progress, Status, WarningKind, MAX_LINE, SNIFF_LINES,
+};
 use ipl_support::*;
 
 const ROT0: [f32; 4] = [0.0, 0.0, 0.0, 1.0];
@@ -788,6 +790,8 @@ fn the_first_line_of_each_layout() {
     );
 }
 
+// The numbers as the file writes them, which read to the same `f32`s.
+#[allow(clippy::excessive_precision)]
 #[test]
 fn a_real_san_andreas_file_loses_no_good_line() {
     let file = sa_quirks();
@@ -911,6 +915,7 @@ fn text_that_is_no_placement_file_is_refused() {
         b"# gtastream\n\nA streaming decoder.\n\n## Usage\n\nRun it:\n\n```\ncargo run\n```\n";
     check(markdown, &refused());
     // Seven stray lines, then a keyword: a placement file; eight: none.
+    assert_eq!(SNIFF_LINES, 8);
     let lines = |n: usize| {
         let mut out: Vec<u8> = (0..n)
             .flat_map(|k| format!("stray {k}\n").into_bytes())

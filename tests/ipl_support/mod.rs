@@ -854,7 +854,7 @@ fn reference_bnry(data: &[u8], can_seek: bool) -> Reference {
 
 /// A blank as the games read a line: control characters and commas (FORMATS.md §4).
 fn is_blank(b: u8) -> bool {
-    b < 0x20 || b == b' ' || b == b','
+    b <= b' ' || b == b','
 }
 
 /// A line without its line break and the blanks around it (as `SectionLine::text`).
@@ -1104,7 +1104,8 @@ fn reference_text(data: &[u8], game: Option<Game>) -> Reference {
             out.events.push((Ev::Error(ErrorKind::Limit, at), None));
             return out;
         }
-        let end = Some((start + len) as u64);
+        let line_end = (start + len) as u64;
+        let end = Some(line_end);
         start += len;
         let raw = &rest[..len];
         // The line as the game sees it: blanks as spaces, from the first non-blank.
@@ -1131,7 +1132,7 @@ fn reference_text(data: &[u8], game: Option<Game>) -> Reference {
                 if strays.len() == SNIFF - 1 {
                     return refused(Some(number));
                 }
-                strays.push((at, end.unwrap()));
+                strays.push((at, line_end));
                 continue;
             }
             known = true;
