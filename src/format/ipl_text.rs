@@ -84,6 +84,18 @@ impl<'a> Scanner<'a> {
             .count()
     }
 
+    /// The value of `count` digits at `from`, if below 2^24 (exact in an `f32`).
+    #[inline]
+    fn small_value(&self, from: usize, count: usize, mut value: u32) -> Option<u32> {
+        for &d in &self.text[from..from + count] {
+            value = value * 10 + u32::from(d - b'0');
+            if value > 1 << 24 {
+                return None;
+            }
+        }
+        Some(value)
+    }
+
     #[inline]
     fn sign(&self, at: usize) -> usize {
         usize::from(matches!(self.text.get(at), Some(b'+' | b'-')))
@@ -128,6 +140,17 @@ impl<'a> Scanner<'a> {
     /// MSVC's `1.#QNAN` reads as `1.`. Rounded once to `f32`.
     #[inline]
     fn float(&mut self) -> Option<f32> {
+        self.float_by(true)
+    }
+
+    /// [`float`](Self::float) through the general parser alone.
+    #[cfg(test)]
+    fn float_general(&mut self) -> Option<f32> {
+        self.float_by(false)
+    }
+
+    #[inline(always)]
+    fn float_by(&mut self, short_path: bool) -> Option<f32> {
         self.skip_blanks();
         let start = self.at;
         let int_at = start + self.sign(start);
@@ -141,20 +164,68 @@ impl<'a> Scanner<'a> {
         if int_digits + frac_digits == 0 {
             return None;
         }
+        let mut exponent = None;
         if matches!(self.text.get(end), Some(b'e' | b'E')) {
             let exp_at = end + 1 + self.sign(end + 1);
             let exp_digits = self.digits(exp_at);
             if exp_digits > 0 {
+                exponent = Some((exp_at, exp_digits));
                 end = exp_at + exp_digits;
             }
         }
-        // ASCII by construction; the standard parser reads every form taken above.
-        let value = core::str::from_utf8(&self.text[start..end])
-            .ok()?
-            .parse()
-            .ok()?;
+        let short = match short_path {
+            true => self.exact(start, int_at, int_digits, frac_digits, exponent),
+            false => None,
+        };
+        let value = match short {
+            Some(value) => value,
+            // ASCII by construction; the standard parser reads every form taken above.
+            None => core::str::from_utf8(&self.text[start..end])
+                .ok()?
+                .parse()
+                .ok()?,
+        };
         self.took(end);
         Some(value)
+    }
+
+    /// The common short number without the general parser: digits worth less than 2^24 times
+    /// a power of ten up to 10^10, both exact in an `f32`, so that one multiplication or
+    /// division rounds correctly, as the parser does. `None` for any other number.
+    #[inline]
+    fn exact(
+        &self,
+        start: usize,
+        int_at: usize,
+        int_digits: usize,
+        frac_digits: usize,
+        exponent: Option<(usize, usize)>,
+    ) -> Option<f32> {
+        const POWERS: [f32; 11] = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10];
+        let mut mantissa = self.small_value(int_at, int_digits, 0)?;
+        if frac_digits > 0 {
+            mantissa = self.small_value(int_at + int_digits + 1, frac_digits, mantissa)?;
+        }
+        let mut power = -(frac_digits as i32);
+        if let Some((at, count)) = exponent {
+            let value = self.small_value(at, count, 0)? as i32;
+            power += if self.text[at - 1] == b'-' {
+                -value
+            } else {
+                value
+            };
+        }
+        let magnitude = mantissa as f32;
+        let scaled = match power {
+            0..=10 => magnitude * POWERS[power as usize],
+            -10..=-1 => magnitude / POWERS[(-power) as usize],
+            _ => return None,
+        };
+        Some(if self.text[start] == b'-' {
+            -scaled
+        } else {
+            scaled
+        })
     }
 
     /// `%s`: the next run of non-blank bytes.
@@ -565,4 +636,80 @@ fn guess(text: &[u8]) -> Game {
         .into_iter()
         .find(|&game| instance(&mut Scanner::new(text), game).is_some())
         .unwrap_or(Game::SanAndreas)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Scanner;
+
+    /// The short-number path gives the standard parser's `f32` for numbers of every shape
+    /// around its bounds (digits near 2^24, powers near 10^±10, signs, MSVC exponents).
+    #[test]
+    fn short_numbers_read_as_the_standard_parser_reads_them() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut next = |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        let mut text = [0u8; 40];
+        for _ in 0..200_000 {
+            let mut len = 0;
+            let mut push = |b: u8, len: &mut usize| {
+                text[*len] = b;
+                *len += 1;
+            };
+            match next(3) {
+                0 => push(b'-', &mut len),
+                1 => push(b'+', &mut len),
+                _ => {}
+            }
+            for _ in 0..next(10) {
+                push(b'0' + next(10) as u8, &mut len);
+            }
+            if next(2) == 0 {
+                push(b'.', &mut len);
+                for _ in 0..next(10) {
+                    push(b'0' + next(10) as u8, &mut len);
+                }
+            }
+            if next(3) == 0 {
+                push(b'e', &mut len);
+                if next(2) == 0 {
+                    push(b'-', &mut len);
+                }
+                for _ in 0..1 + next(3) {
+                    push(b'0' + next(10) as u8, &mut len);
+                }
+            }
+            let number = &text[..len];
+            let got = Scanner::new(number).float();
+            let mut s = Scanner::new(number);
+            // What the general parser makes of the same prefix.
+            let expected = s.float_general();
+            assert_eq!(
+                got.map(f32::to_bits),
+                expected.map(f32::to_bits),
+                "{}",
+                core::str::from_utf8(number).unwrap()
+            );
+        }
+        // At the bounds.
+        for number in [
+            &b"16777216"[..],
+            b"16777217",
+            b"1677721.7",
+            b"9999999e10",
+            b"1e-10",
+            b"1e-11",
+            b"-0",
+            b"-0.0e-000",
+            b"2.173596769e-008",
+        ] {
+            let got = Scanner::new(number).float();
+            let expected = Scanner::new(number).float_general();
+            assert_eq!(got.map(f32::to_bits), expected.map(f32::to_bits));
+        }
+    }
 }
