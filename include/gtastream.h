@@ -238,6 +238,21 @@ typedef enum gts_warning_kind {
      * A keyframe's time is earlier than the previous one of its bone (once per bone).
      */
     GTS_WARNING_TIME_BACKWARDS = 9,
+    /**
+     * Text IPL: a line the game cannot read (a conversion failed); no record, the line is
+     * passed to `on_section_line`. The offset is the line's.
+     */
+    GTS_WARNING_MALFORMED_LINE = 10,
+    /**
+     * Text IPL: text after a record's last field that is no comment, ignored (the record is
+     * reported as the game reads it). The offset is the text's.
+     */
+    GTS_WARNING_TRAILING_TEXT = 11,
+    /**
+     * Animation: a bone has the name of an earlier bone of its animation. The offset is the
+     * second bone's.
+     */
+    GTS_WARNING_DUPLICATE_BONE = 12,
 } gts_warning_kind;
 
 /**
@@ -265,7 +280,8 @@ typedef enum gts_status {
      */
     GTS_SEEK = 3,
     /**
-     * The first four bytes are not the magic of a supported format.
+     * The first four bytes are not the magic of a supported format, or the input is text that
+     * is no placement file (no section keyword or record among its first lines).
      */
     GTS_ERR_BAD_MAGIC = 100,
     /**
@@ -302,6 +318,10 @@ typedef enum gts_status {
      * `gts_decoder_feed` or `gts_decoder_finish` after `gts_decoder_finish` ended the input.
      */
     GTS_ERR_FINISHED = 108,
+    /**
+     * The input is empty: `gts_decoder_finish` before any byte was fed.
+     */
+    GTS_ERR_EMPTY = 109,
     /**
      * A decoding error this version of the C library has no number for.
      */
@@ -369,6 +389,30 @@ typedef enum gts_archive_warning_kind {
      */
     GTS_ARCHIVE_WARNING_UNTERMINATED_NAME = 5,
 } gts_archive_warning_kind;
+
+/**
+ * Text IPL: the game a file is for, which fixes the layout of its `inst` lines
+ * (`gts_decoder_set_game`).
+ */
+typedef enum gts_game {
+    /**
+     * Decided by the file: the first `inst` line that has 11, 12 or 13 fields and reads whole
+     * in that layout (the default).
+     */
+    GTS_GAME_AUTO = 0,
+    /**
+     * GTA III: 12 fields (`id name x y z sx sy sz rx ry rz rw`).
+     */
+    GTS_GAME_III = 1,
+    /**
+     * Vice City: 13 fields (`id name interior x y z sx sy sz rx ry rz rw`).
+     */
+    GTS_GAME_VC = 2,
+    /**
+     * San Andreas: 11 fields (`id name interior x y z rx ry rz rw lod`).
+     */
+    GTS_GAME_SA = 3,
+} gts_game;
 
 /**
  * The file was recognised: the first event.
@@ -974,6 +1018,21 @@ enum gts_status GTS_CALL gts_decoder_init(struct gts_decoder *decoder,
 enum gts_status GTS_CALL gts_decoder_set_seekable(struct gts_decoder *decoder, bool seekable);
 
 /**
+ * Names the game a text IPL file is for, which fixes the layout of its `inst` lines:
+ * `GTS_GAME_III` (12 fields), `GTS_GAME_VC` (13) or `GTS_GAME_SA` (11). The default,
+ * `GTS_GAME_AUTO`, lets the file decide: the first `inst` line that has 11, 12 or 13 fields and
+ * reads whole in that layout. Call it before the first feed; `gts_decoder_reset` keeps it.
+ * Other formats ignore it.
+ *
+ * Returns `GTS_OK`, `GTS_ERR_INVALID_ARGUMENT` for a value that is no `gts_game`,
+ * `GTS_ERR_INVALID_STATE` after the first feed (until `gts_decoder_reset`), or the decoder
+ * checks' errors.
+ *
+ * Pointers: `decoder` is NULL or points to a writable `gts_decoder`.
+ */
+enum gts_status GTS_CALL gts_decoder_set_game(struct gts_decoder *decoder, gts_game game);
+
+/**
  * Decodes `len` bytes at `data`, the next bytes of the file (the whole file, or any piece of
  * it down to one byte), calling the callbacks. `*consumed` gets the bytes used.
  *
@@ -1011,7 +1070,8 @@ enum gts_status GTS_CALL gts_decoder_finish(struct gts_decoder *decoder);
 
 /**
  * Forgets the file, any error and any panic, ready for a new file; keeps the callbacks, the
- * user pointer and the seekable setting. Returns `GTS_OK` or the decoder checks' errors.
+ * user pointer, the seekable setting and the game. Returns `GTS_OK` or the decoder checks'
+ * errors.
  *
  * Pointers: `decoder` is NULL or points to a writable `gts_decoder`.
  */

@@ -299,18 +299,13 @@ impl ArchiveDecoder {
     /// A decoder for a version 2 archive (`VER2`) of `data_len` bytes, for a caller that can
     /// seek.
     pub const fn new(data_len: u64) -> Self {
-        Self::build(ArchiveVersion::V2, 0, data_len, Options { can_seek: true })
+        Self::build(ArchiveVersion::V2, 0, data_len, Options::DEFAULT)
     }
 
     /// A decoder for a version 1 archive: a `.dir` of `dir_len` bytes and an `.img` of
     /// `data_len` bytes. The first bytes it wants are the `.dir`'s ([`Input::Directory`]).
     pub const fn version1(dir_len: u64, data_len: u64) -> Self {
-        Self::build(
-            ArchiveVersion::V1,
-            dir_len,
-            data_len,
-            Options { can_seek: true },
-        )
+        Self::build(ArchiveVersion::V1, dir_len, data_len, Options::DEFAULT)
     }
 
     /// The same decoder for a caller with these abilities. Archives need seeks (to each

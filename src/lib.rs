@@ -42,13 +42,13 @@ mod package;
 #[cfg(feature = "alloc")]
 mod placement;
 
-pub use decoder::{Decoder, Options, Progress, Status, DECODER_SIZE};
+pub use decoder::{Decoder, Game, Options, Progress, Status, DECODER_SIZE};
 pub use error::{Error, ErrorKind, Warning, WarningKind};
 pub use event::{
     AnimationInfo, BoneInfo, FileInfo, Flow, Format, IplCar, IplInstance, SectionLine, Visitor,
 };
 pub use keyframe::{FrameType, Keyframe, KeyframeIter, Keyframes, RawFrame};
-pub use limits::{MAX_BATCH, MAX_LINE, MAX_NAME, REREAD_FACTOR, REREAD_SLACK};
+pub use limits::{MAX_BATCH, MAX_LINE, MAX_NAME, REREAD_FACTOR, REREAD_SLACK, SNIFF_LINES};
 #[cfg(feature = "alloc")]
 #[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
 pub use package::{Animation, Bone, Package, PackageBuilder};

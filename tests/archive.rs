@@ -693,7 +693,10 @@ fn archive_errors() {
 fn a_caller_that_cannot_seek_gets_a_clear_error() {
     let img = mixed();
     let data = img.v2();
-    let archive = ArchiveDecoder::new(data.len() as u64).with_options(Options { can_seek: false });
+    let archive = ArchiveDecoder::new(data.len() as u64).with_options(Options {
+        can_seek: false,
+        ..Options::DEFAULT
+    });
     let mut log = Log::new(skip_all);
     let error = run_chunked(archive, &[], &data, &mut log, 4096).unwrap_err();
     // The first entry's data lies ahead: read through; coming back to the directory fails.

@@ -29,7 +29,10 @@ pub fn run(argument: &str, access: Access) -> Result<(), String> {
         Target::Stdin => {
             // A pipe cannot be read twice: the passes read what it gave, from memory.
             let data = stdin()?;
-            let options = Options { can_seek: false };
+            let options = Options {
+                can_seek: false,
+                game: access.game,
+            };
             json::write(&mut out, |pass| {
                 Decoder::with_options(options)
                     .decode_slice(&data, pass)

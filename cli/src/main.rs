@@ -15,7 +15,8 @@ use std::path::{Path, PathBuf};
 
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{Parser, Subcommand, ValueEnum};
+use gtastream::Game;
 
 use source::Access;
 
@@ -118,6 +119,27 @@ models, textures, collisions, empty entries.
 the file, ...) are warnings on stderr.";
 
 const EXTRACT_ABOUT: &str = "Copy entries out of an IMG archive (all, or those named)";
+const GAME_HELP: &str = "Text IPL: the game the file is for, which fixes the layout of its inst \
+     lines (sa: 11 fields, vc: 13, iii: 12). Without it, the first inst line that has 11, 12 or \
+     13 fields and reads whole in that layout decides";
+
+/// The games, as `--game` names them.
+#[derive(Clone, Copy, ValueEnum)]
+enum GameArg {
+    Sa,
+    Vc,
+    Iii,
+}
+
+impl GameArg {
+    fn game(self) -> Game {
+        match self {
+            GameArg::Sa => Game::SanAndreas,
+            GameArg::Vc => Game::ViceCity,
+            GameArg::Iii => Game::Iii,
+        }
+    }
+}
 
 const NO_SEEK_HELP: &str = "Read the file front to back only, as a reader that cannot seek would: \
      a file that needs a seek (every Stories file) fails with the offset it needs";
@@ -144,6 +166,8 @@ enum Command {
         json: bool,
         #[arg(long, help = NO_SEEK_HELP)]
         no_seek: bool,
+        #[arg(long, value_enum, help = GAME_HELP)]
+        game: Option<GameArg>,
         /// Files, archives, ARCHIVE:ENTRY, or - for standard input.
         #[arg(required = true)]
         inputs: Vec<String>,
@@ -155,6 +179,8 @@ enum Command {
         json: bool,
         #[arg(long, help = NO_SEEK_HELP)]
         no_seek: bool,
+        #[arg(long, value_enum, help = GAME_HELP)]
+        game: Option<GameArg>,
         /// The file, ARCHIVE:ENTRY, or - for standard input.
         file: String,
     },
@@ -178,11 +204,10 @@ enum Command {
     },
 }
 
-fn access(no_seek: bool) -> Access {
-    if no_seek {
-        Access::Stream
-    } else {
-        Access::Seekable
+fn access(no_seek: bool, game: Option<GameArg>) -> Access {
+    Access {
+        seek: !no_seek,
+        game: game.map(GameArg::game),
     }
 }
 
@@ -194,13 +219,14 @@ fn main() -> ExitCode {
             entries,
             json,
             no_seek,
+            game,
             inputs,
         } => {
             let options = report::Options {
                 json: *json,
                 entries: *entries,
                 animations: *animations,
-                access: access(*no_seek),
+                access: access(*no_seek, *game),
             };
             match report::run(inputs, options) {
                 Ok(true) => return ExitCode::SUCCESS,
@@ -211,8 +237,9 @@ fn main() -> ExitCode {
         Command::Dump {
             json: _,
             no_seek,
+            game,
             file,
-        } => dump::run(file, access(*no_seek)),
+        } => dump::run(file, access(*no_seek, *game)),
         Command::Ls { json, archive } => {
             open_archive(archive).and_then(|archive| ls::run(&archive, *json))
         }

@@ -68,10 +68,10 @@ fn file_report(
 ) -> Result<bool, String> {
     let mut summary = Summary::new(options.animations);
     let result = match target {
-        Target::Stdin => source::decode_stdin(&mut summary),
-        Target::File(path) => source::decode(&path, options.access, &mut summary),
-        Target::Entry(archive, name) => {
-            let mut only = Only::new(&name, summary);
+        Target::Stdin => source::decode_stdin(options.access.game, &mut summary),
+        Target::File(ref path) => source::decode(path, options.access, &mut summary),
+        Target::Entry(ref archive, ref name) => {
+            let mut only = Only::new(name, summary);
             let result = archive.decode(&mut only);
             let outcome = only.outcome(result.map(|_| 0));
             summary = only.inner;
@@ -85,7 +85,15 @@ fn file_report(
     match result {
         Ok(seeks) => {
             if !options.json {
-                let text = info::report(input, &summary, seeks);
+                // A text file's warnings name their lines, found by a second read of the file.
+                let lines = match &target {
+                    Target::File(path) if summary.is_text() => {
+                        source::line_numbers(path, &summary.warning_offsets())
+                            .map_err(|e| crate::failed(input, e))?
+                    }
+                    _ => Vec::new(),
+                };
+                let text = info::report(input, &summary, seeks, &lines);
                 out.write_all(text.as_bytes()).map_err(crate::write_error)?;
             }
             Ok(true)

@@ -558,7 +558,10 @@ pub unsafe extern "C" fn gts_archive_set_seekable(
         }
         addr_of_mut!((*slot).seekable).write(u8::from(seekable));
         let decoder = addr_of!((*slot).archive).read();
-        addr_of_mut!((*slot).archive).write(decoder.with_options(Options { can_seek: seekable }));
+        addr_of_mut!((*slot).archive).write(decoder.with_options(Options {
+            can_seek: seekable,
+            ..Options::DEFAULT
+        }));
     }
     gts_status::GTS_OK
 }

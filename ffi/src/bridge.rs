@@ -426,7 +426,10 @@ pub(crate) const WARNINGS: &[(gts_warning_kind, &CStr, &CStr)] = {
         GTS_WARNING_LINE_OUTSIDE_SECTION,
         GTS_WARNING_UNCLOSED_SECTION,
         GTS_WARNING_UNEXPECTED_TAG,
-        GTS_WARNING_TIME_BACKWARDS
+        GTS_WARNING_TIME_BACKWARDS,
+        GTS_WARNING_MALFORMED_LINE,
+        GTS_WARNING_TRAILING_TEXT,
+        GTS_WARNING_DUPLICATE_BONE
     ]
 };
 
@@ -503,6 +506,11 @@ pub(crate) const STATUSES: &[(gts_status, &CStr, &CStr)] = {
             GTS_ERR_FINISHED,
             c_text!(stringify!(GTS_ERR_FINISHED)),
             c_text!(core_error(GTS_ERR_FINISHED as u32).reason()),
+        ),
+        (
+            GTS_ERR_EMPTY,
+            c_text!(stringify!(GTS_ERR_EMPTY)),
+            c_text!(core_error(GTS_ERR_EMPTY as u32).reason()),
         ),
         (GTS_ERR_OTHER, c"GTS_ERR_OTHER", c"decoding error"),
         (

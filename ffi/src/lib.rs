@@ -46,6 +46,9 @@ type StatusArg = c_int;
 // model name, is no longer.
 const _: () = assert!(GTS_MAX_NAME + 1 == gtastream_core::MAX_NAME);
 const _: () = assert!(gtastream_core::MAX_LINE <= GTS_MAX_NAME + 1);
+/// A `gts_game` as the caller passes it in: any `int` (an invalid Rust enum value would be
+/// undefined behaviour). The header calls it `gts_game` (cbindgen.toml renames it).
+type GameArg = c_int;
 
 /// The binary interface version of the library: equal to `GTS_ABI_VERSION` of the header it was
 /// built with. A host that loads the shared library checks it against the header's.
@@ -151,6 +154,36 @@ pub unsafe extern "C" fn gts_decoder_set_seekable(
     }
 }
 
+/// Names the game a text IPL file is for, which fixes the layout of its `inst` lines:
+/// `GTS_GAME_III` (12 fields), `GTS_GAME_VC` (13) or `GTS_GAME_SA` (11). The default,
+/// `GTS_GAME_AUTO`, lets the file decide: the first `inst` line that has 11, 12 or 13 fields and
+/// reads whole in that layout. Call it before the first feed; `gts_decoder_reset` keeps it.
+/// Other formats ignore it.
+///
+/// Returns `GTS_OK`, `GTS_ERR_INVALID_ARGUMENT` for a value that is no `gts_game`,
+/// `GTS_ERR_INVALID_STATE` after the first feed (until `gts_decoder_reset`), or the decoder
+/// checks' errors.
+///
+/// Pointers: `decoder` is NULL or points to a writable `gts_decoder`.
+#[no_mangle]
+pub unsafe extern "C" fn gts_decoder_set_game(
+    decoder: *mut gts_decoder,
+    game: GameArg,
+) -> gts_status {
+    // SAFETY: the caller's contract.
+    let handle = match unsafe { Handle::new(decoder) } {
+        Ok(handle) => handle,
+        Err(status) => return status,
+    };
+    let Ok(game @ 0..=3) = u8::try_from(game) else {
+        return gts_status::GTS_ERR_INVALID_ARGUMENT;
+    };
+    match handle.set_game(game) {
+        Ok(()) => gts_status::GTS_OK,
+        Err(status) => status,
+    }
+}
+
 /// Whether `len` bytes at `p` overlap the storage of `decoder`.
 fn overlaps(p: *const u8, len: usize, decoder: *const gts_decoder) -> bool {
     let (start, end) = (p as usize, (p as usize).saturating_add(len));
@@ -249,7 +282,8 @@ pub unsafe extern "C" fn gts_decoder_finish(decoder: *mut gts_decoder) -> gts_st
 }
 
 /// Forgets the file, any error and any panic, ready for a new file; keeps the callbacks, the
-/// user pointer and the seekable setting. Returns `GTS_OK` or the decoder checks' errors.
+/// user pointer, the seekable setting and the game. Returns `GTS_OK` or the decoder checks'
+/// errors.
 ///
 /// Pointers: `decoder` is NULL or points to a writable `gts_decoder`.
 #[no_mangle]

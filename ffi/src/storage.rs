@@ -12,7 +12,7 @@ use core::mem::{align_of, size_of};
 use core::ptr::{addr_of, addr_of_mut};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-use gtastream_core::{Decoder, Options};
+use gtastream_core::{Decoder, Game, Options};
 
 use crate::bridge::Bridge;
 use crate::types::{gts_callbacks, gts_decoder, gts_status};
@@ -44,7 +44,7 @@ fn is_running(slot: *mut Slot) -> bool {
 }
 
 /// Marks storage set up by `gts_decoder_init`: "gtsdec" and the version of this layout.
-const TAG: u64 = 0x6774_7364_6563_0001;
+const TAG: u64 = 0x6774_7364_6563_0002;
 
 /// What a `gts_decoder` holds once initialised.
 #[repr(C)]
@@ -59,6 +59,8 @@ struct Slot {
     used: u8,
     /// The caller can seek (the default).
     seekable: u8,
+    /// Text IPL: the game named by the caller (`gts_game` as a byte; 0: decided by the file).
+    game: u8,
     /// Position of the decoder when it panicked.
     panic_offset: u64,
     callbacks: gts_callbacks,
@@ -108,8 +110,21 @@ pub(crate) const NO_CALLBACKS: gts_callbacks = gts_callbacks {
     on_section_line: None,
 };
 
-fn fresh(seekable: bool) -> Decoder {
-    Decoder::with_options(Options { can_seek: seekable })
+/// The game a `gts_game` value names (`None`: decided by the file).
+fn game_of(game: u8) -> Option<Game> {
+    match game {
+        1 => Some(Game::Iii),
+        2 => Some(Game::ViceCity),
+        3 => Some(Game::SanAndreas),
+        _ => None,
+    }
+}
+
+fn fresh(seekable: bool, game: u8) -> Decoder {
+    Decoder::with_options(Options {
+        can_seek: seekable,
+        game: game_of(game),
+    })
 }
 
 /// Checks a pointer the caller gives as a `gts_decoder *`: not NULL, aligned for the state.
@@ -142,11 +157,12 @@ pub(crate) unsafe fn init(
         panicked: 0,
         used: 0,
         seekable: 1,
+        game: 0,
         panic_offset: 0,
         callbacks,
         user,
         io: NO_IO_PENDING,
-        decoder: fresh(true),
+        decoder: fresh(true, 0),
     };
     // SAFETY: as above; the size and alignment checks at the top of this file make the storage
     // large and aligned enough. The old contents are not dropped: they may be garbage, and the
@@ -210,8 +226,24 @@ impl Handle {
             if addr_of!((*self.0).used).read() != 0 {
                 return Err(gts_status::GTS_ERR_INVALID_STATE);
             }
+            let game = addr_of!((*self.0).game).read();
             addr_of_mut!((*self.0).seekable).write(u8::from(seekable));
-            addr_of_mut!((*self.0).decoder).write(fresh(seekable));
+            addr_of_mut!((*self.0).decoder).write(fresh(seekable, game));
+        }
+        Ok(())
+    }
+
+    /// Names the game of a text IPL (a `gts_game` value, checked by the caller); only before
+    /// the first feed.
+    pub(crate) fn set_game(self, game: u8) -> Result<(), gts_status> {
+        // SAFETY: as in `set_seekable`.
+        unsafe {
+            if addr_of!((*self.0).used).read() != 0 {
+                return Err(gts_status::GTS_ERR_INVALID_STATE);
+            }
+            let seekable = addr_of!((*self.0).seekable).read() != 0;
+            addr_of_mut!((*self.0).game).write(game);
+            addr_of_mut!((*self.0).decoder).write(fresh(seekable, game));
         }
         Ok(())
     }
@@ -221,7 +253,8 @@ impl Handle {
         // SAFETY: as in `set_seekable`.
         unsafe {
             let seekable = addr_of!((*self.0).seekable).read() != 0;
-            addr_of_mut!((*self.0).decoder).write(fresh(seekable));
+            let game = addr_of!((*self.0).game).read();
+            addr_of_mut!((*self.0).decoder).write(fresh(seekable, game));
             addr_of_mut!((*self.0).panicked).write(0);
             addr_of_mut!((*self.0).used).write(0);
             addr_of_mut!((*self.0).io).write(NO_IO_PENDING);

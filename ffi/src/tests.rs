@@ -507,7 +507,10 @@ impl Visitor for Expected {
 /// What the core decoder reports for `data`: the events and the error, if any.
 fn expected(data: &[u8], seekable: bool) -> (Vec<Ev>, Option<gtastream_core::Error>) {
     let mut visitor = Expected::default();
-    let mut decoder = Decoder::with_options(Options { can_seek: seekable });
+    let mut decoder = Decoder::with_options(Options {
+        can_seek: seekable,
+        ..Options::DEFAULT
+    });
     let result = decoder.decode_slice(data, &mut visitor);
     (std::mem::take(&mut visitor.0.events), result.err())
 }
@@ -1007,10 +1010,10 @@ fn damaged_files_report_the_cores_error_and_offset() {
         &crate::storage::NO_CALLBACKS,
         &mut Recorder::default(),
     );
-    assert_eq!(run(&mut d, &data, 10).status, gts_status::GTS_ERR_MALFORMED);
+    assert_eq!(run(&mut d, &data, 10).status, gts_status::GTS_ERR_LIMIT);
     assert_eq!(unsafe { gts_decoder_line(&*d) }, 3);
     let reason = unsafe { CStr::from_ptr(gts_decoder_error_reason(&*d)) };
-    assert_eq!(reason.to_str(), Ok(ErrorKind::Malformed.reason()));
+    assert_eq!(reason.to_str(), Ok(ErrorKind::Limit.reason()));
     // Warnings of a sloppy file arrive with their offsets, and it still decodes.
     let (events, _) = expected(&fixtures::sloppy_walk(), true);
     let warnings: Vec<_> = events
@@ -1166,9 +1169,9 @@ fn finish_twice_and_feed_after_finish() {
             gts_decoder_feed(&mut *d, data.as_ptr(), 1, null_mut()),
             gts_status::GTS_ERR_FINISHED
         );
-        // Empty input: finish reports the truncation at offset 0.
+        // Empty input: finish reports it, at offset 0.
         assert_eq!(gts_decoder_reset(&mut *d), gts_status::GTS_OK);
-        assert_eq!(gts_decoder_finish(&mut *d), gts_status::GTS_ERR_TRUNCATED);
+        assert_eq!(gts_decoder_finish(&mut *d), gts_status::GTS_ERR_EMPTY);
         assert_eq!(gts_decoder_error_offset(&*d), 0);
     }
 }
@@ -1218,7 +1221,7 @@ fn statuses_have_names_and_the_cores_reasons() {
         assert!(names.insert(name), "{name:?} twice");
         assert_eq!(n >= 100, name.to_str().unwrap().starts_with("GTS_ERR_"));
     }
-    for n in [-1, 4, 99, 109, 198, 207, 1000, i32::MIN, i32::MAX] {
+    for n in [-1, 4, 99, 110, 198, 207, 1000, i32::MIN, i32::MAX] {
         assert_eq!(
             unsafe { CStr::from_ptr(gts_status_name(n)) }.to_str(),
             Ok("GTS_UNKNOWN_STATUS")
@@ -1561,8 +1564,8 @@ fn decode_buffer_checks_its_arguments_like_feed() {
             gts_decode_buffer(&mut *d, inside, 16),
             GTS_ERR_INVALID_ARGUMENT
         );
-        // Nothing at all: the input ends before the magic.
-        assert_eq!(gts_decode_buffer(&mut *d, null(), 0), GTS_ERR_TRUNCATED);
+        // Nothing at all: no format to tell.
+        assert_eq!(gts_decode_buffer(&mut *d, null(), 0), GTS_ERR_EMPTY);
         // A callback cannot drive its own decoder.
         let mut cb = crate::storage::NO_CALLBACKS;
         cb.on_file = Some(decode_buffer_from_inside);
@@ -1885,5 +1888,74 @@ fn the_header_has_the_version_and_calling_convention_macros() {
         0,
         "a function pointer without GTS_CALL"
     );
-    assert_eq!(header.matches("(GTS_CALL *").count(), 14);
+    assert_eq!(header.matches("(GTS_CALL *").count(), 18);
+}
+
+#[test]
+fn the_game_of_a_text_file_is_named_before_the_first_feed() {
+    // A San Andreas line with a locale decimal comma: twelve fields, which the file alone
+    // takes for a GTA III line; named San Andreas, it reads as the game reads it.
+    let data =
+        b"inst\n2, comma, 0, 2225.2, -1185.7, 2499,8149, 0.0, 0.0, 1.0, 1.62921e-007, -1\nend\n";
+    let core = |game| {
+        let mut visitor = Expected::default();
+        let options = Options {
+            game,
+            ..Options::DEFAULT
+        };
+        Decoder::with_options(options)
+            .decode_slice(data, &mut visitor)
+            .unwrap();
+        std::mem::take(&mut visitor.0.events)
+    };
+    let auto = core(None);
+    let sa = core(Some(gtastream_core::Game::SanAndreas));
+    assert_ne!(auto, sa);
+    let mut d = new_decoder();
+    let mut r = Recorder::default();
+    init(&mut d, &all_callbacks(), &raw mut r);
+    for bad in [-1, 4, 1000] {
+        let status = unsafe { gts_decoder_set_game(&mut *d, bad) };
+        assert_eq!(status, gts_status::GTS_ERR_INVALID_ARGUMENT, "{bad}");
+    }
+    let status = unsafe { gts_decoder_set_game(&mut *d, gts_game::GTS_GAME_SA as i32) };
+    assert_eq!(status, gts_status::GTS_OK);
+    // The seekable setting keeps the game, and the game the seekable setting.
+    assert_eq!(
+        unsafe { gts_decoder_set_seekable(&mut *d, false) },
+        gts_status::GTS_OK
+    );
+    assert_eq!(run(&mut d, data, 7).status, gts_status::GTS_OK);
+    same_events(&r.events, &sa, "named San Andreas");
+    // Too late now; after a reset, which keeps it, it may change again.
+    let status = unsafe { gts_decoder_set_game(&mut *d, gts_game::GTS_GAME_AUTO as i32) };
+    assert_eq!(status, gts_status::GTS_ERR_INVALID_STATE);
+    assert_eq!(unsafe { gts_decoder_reset(&mut *d) }, gts_status::GTS_OK);
+    r.events.clear();
+    assert_eq!(run(&mut d, data, data.len()).status, gts_status::GTS_OK);
+    same_events(&r.events, &sa, "after reset");
+    assert_eq!(unsafe { gts_decoder_reset(&mut *d) }, gts_status::GTS_OK);
+    let status = unsafe { gts_decoder_set_game(&mut *d, gts_game::GTS_GAME_AUTO as i32) };
+    assert_eq!(status, gts_status::GTS_OK);
+    r.events.clear();
+    assert_eq!(run(&mut d, data, 1).status, gts_status::GTS_OK);
+    same_events(&r.events, &auto, "decided by the file");
+    // NULL is refused.
+    let status = unsafe { gts_decoder_set_game(null_mut(), 0) };
+    assert_eq!(status, gts_status::GTS_ERR_INVALID_ARGUMENT);
+}
+
+#[test]
+fn empty_input_and_text_that_is_no_placement_file() {
+    for (data, status) in [
+        (&b""[..], gts_status::GTS_ERR_EMPTY),
+        (b"[package]\nname = \"x\"\n", gts_status::GTS_ERR_BAD_MAGIC),
+    ] {
+        let mut r = Recorder::default();
+        let outcome = decode_via_c(data, 4, &mut r);
+        assert_eq!((outcome.status, outcome.offset), (status, 0));
+        assert!(r.events.is_empty());
+        let name = unsafe { CStr::from_ptr(gts_status_name(status as i32)) };
+        assert_eq!(name.to_str(), Ok(format!("{status:?}").as_str()));
+    }
 }

@@ -234,7 +234,11 @@ fn run(bin: &Path, program: &str, args: &[&Path], stdin: Option<&Path>) -> (i32,
 // What the examples should print, from the Rust decoder.
 
 fn decode(data: &[u8], seekable: bool, visitor: &mut impl Visitor) -> Result<(), Error> {
-    Decoder::with_options(Options { can_seek: seekable }).decode_slice(data, visitor)
+    Decoder::with_options(Options {
+        can_seek: seekable,
+        ..Options::DEFAULT
+    })
+    .decode_slice(data, visitor)
 }
 
 /// Example 1: counts and warnings.
@@ -634,7 +638,10 @@ fn whole(data: &[u8], seekable: bool, pause: bool) -> (Whole, usize, Option<Erro
         pause_after_animation: pause,
         ..Whole::default()
     };
-    let mut decoder = Decoder::with_options(Options { can_seek: seekable });
+    let mut decoder = Decoder::with_options(Options {
+        can_seek: seekable,
+        ..Options::DEFAULT
+    });
     let mut pauses = 0;
     let mut at = 0;
     let result = loop {

@@ -15,7 +15,7 @@ use std::io::Cursor;
 
 use gtastream::io;
 use gtastream::{
-    AnimationInfo, BoneInfo, Decoder, Error, ErrorKind, FileInfo, Flow, Format, IplCar,
+    AnimationInfo, BoneInfo, Decoder, Error, ErrorKind, FileInfo, Flow, Format, Game, IplCar,
     IplInstance, Keyframes, Options, Package, Placement, SectionLine, Status, Visitor, Warning,
     REREAD_FACTOR, REREAD_SLACK,
 };
@@ -159,6 +159,28 @@ pub struct Plan {
     /// Abort at this non-keyframe event.
     pub abort_at: Option<u64>,
     pub can_seek: bool,
+    /// Text IPL: the game named by the caller (`Options::game`).
+    pub game: Option<Game>,
+}
+
+/// The game of flags bits 2..=3 (0: decided by the file), and back. (Bit 1 is the `capi`
+/// target's.)
+fn game_of(flags: u8) -> Option<Game> {
+    match (flags >> 2) & 3 {
+        1 => Some(Game::Iii),
+        2 => Some(Game::ViceCity),
+        3 => Some(Game::SanAndreas),
+        _ => None,
+    }
+}
+
+fn game_bits(game: Option<Game>) -> u8 {
+    match game {
+        None => 0,
+        Some(Game::Iii) => 1 << 2,
+        Some(Game::ViceCity) => 2 << 2,
+        Some(Game::SanAndreas) => 3 << 2,
+    }
 }
 
 impl Plan {
@@ -169,6 +191,7 @@ impl Plan {
             pause_mask: 0,
             abort_at: None,
             can_seek,
+            game: None,
         }
     }
 
@@ -182,8 +205,8 @@ impl Plan {
 
     /// Splits a `chunking` fuzz input into its plan and the file:
     /// `n` (1 + low 3 bits: how many size bytes), the size bytes, a pause mask, an abort byte
-    /// (bit 7 set: abort at the event of the low 7 bits), a flags byte (bit 0: cannot seek),
-    /// then the file.
+    /// (bit 7 set: abort at the event of the low 7 bits), a flags byte (bit 0: cannot seek;
+    /// bits 2..=3: the game of a text IPL, 0 decided by the file), then the file.
     pub fn parse(input: &[u8]) -> Option<(Plan, &[u8])> {
         let (&n, rest) = input.split_first()?;
         let n = usize::from(n & 7) + 1;
@@ -201,6 +224,7 @@ impl Plan {
             pause_mask,
             abort_at: (abort & 0x80 != 0).then_some(u64::from(abort & 0x7f)),
             can_seek: flags & 1 == 0,
+            game: game_of(flags),
         };
         Some((plan, data))
     }
@@ -218,7 +242,7 @@ impl Plan {
         }
         out.push(self.pause_mask);
         out.push(self.abort_at.map_or(0, |a| 0x80 | a as u8));
-        out.push(u8::from(!self.can_seek));
+        out.push(u8::from(!self.can_seek) | game_bits(self.game));
         out
     }
 }
@@ -315,6 +339,7 @@ impl Outcome {
 pub fn drive(data: &[u8], plan: &Plan) -> Outcome {
     let mut decoder = Decoder::with_options(Options {
         can_seek: plan.can_seek,
+        game: plan.game,
     });
     let mut recorder = Recorder::new(plan.pause_mask, plan.abort_at);
     let mut work = Work::default();

@@ -336,7 +336,10 @@ pub struct Run {
 /// - after an error, `feed` and `finish` repeat it and report nothing; after a clean
 ///   `finish`, both fail with `Finished`.
 pub fn decode(data: &[u8], feed: &Feed, can_seek: bool, policy: Policy) -> Run {
-    let mut decoder = Decoder::with_options(Options { can_seek });
+    let mut decoder = Decoder::with_options(Options {
+        can_seek,
+        ..Options::DEFAULT
+    });
     let mut log = Log::new(policy);
     let mut pos = 0usize;
     let mut end = feed.end(pos, data.len());
@@ -567,7 +570,12 @@ struct Anpk<'a> {
     d: &'a [u8],
     log: Vec<Ev>,
     map: AnpkMap,
+    /// The current animation's first object names, lower case (the duplicate check).
+    names: Vec<Vec<u8>>,
 }
+
+/// Objects of an ANPK animation whose names the duplicate check keeps (the crate's bound).
+pub const ANPK_NAMED_BONES: usize = 6;
 
 type Step<T> = Result<T, Ev>;
 
@@ -628,6 +636,9 @@ impl<'a> Anpk<'a> {
     }
 
     fn file(&mut self) -> Step<u64> {
+        if self.d.is_empty() {
+            return fail(ErrorKind::Empty, 0);
+        }
         let magic = self.get(0, 4)?;
         match magic {
             b"ANPK" => self.block(0),
@@ -737,6 +748,7 @@ impl<'a> Anpk<'a> {
                 info,
                 ..AnimMap::default()
             });
+        self.names.clear();
         // The INFO payload after the count is skipped: it must be there all the same.
         self.get(pos, skip)?;
         pos += skip;
@@ -748,6 +760,19 @@ impl<'a> Anpk<'a> {
         let block = self.map.blocks.last_mut().unwrap();
         block.animations.last_mut().unwrap().end = pos;
         Ok(pos)
+    }
+
+    /// A name repeating one of the animation's first names kept: a warning at the object.
+    fn check_name(&mut self, name: &[u8], at: u64) {
+        let name = name.to_ascii_lowercase();
+        if name.is_empty() {
+            return;
+        }
+        if self.names.contains(&name) {
+            self.warn(WarningKind::DuplicateBone, at);
+        } else if self.names.len() < ANPK_NAMED_BONES {
+            self.names.push(name);
+        }
     }
 
     fn object(&mut self, index: u32, at: u64) -> Step<u64> {
@@ -797,6 +822,7 @@ impl<'a> Anpk<'a> {
             if u64::from(u32_at(k, 4)) != count as u64 * size {
                 self.warn(WarningKind::SizeMismatch, pos + 4);
             }
+            self.check_name(&name, at);
             self.log.push(bone(frame_type, count as u32));
             obj.keyframes = Some(pos);
             pos += 8;
@@ -818,6 +844,7 @@ impl<'a> Anpk<'a> {
                 pos += size;
             }
         } else {
+            self.check_name(&name, at);
             self.log.push(bone(FrameType::Kr00, 0));
             // An empty keyframe chunk may stand here; it is used only if all 8 bytes are.
             if let Ok(chunk) = self.get(pos, 8) {
@@ -843,6 +870,7 @@ pub fn anpk_reference(data: &[u8]) -> AnpkRef {
         d: data,
         log: Vec::new(),
         map: AnpkMap::default(),
+        names: Vec::new(),
     };
     match a.file() {
         Ok(end) => {
@@ -986,6 +1014,9 @@ impl<'a> Stories<'a> {
     }
 
     fn file(&mut self) -> Step<()> {
+        if self.d.is_empty() {
+            return fail(ErrorKind::Empty, 0);
+        }
         // The magic is the first field of the header, which is read as one unit.
         if self.d.len() >= 4 && &self.d[..4] != b"mina" {
             return fail(ErrorKind::BadMagic, 0);

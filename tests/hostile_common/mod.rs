@@ -193,7 +193,10 @@ pub fn run_with(
     can_seek: bool,
     abort_at: Option<u64>,
 ) -> (Outcome, Work) {
-    let mut decoder = Decoder::with_options(Options { can_seek });
+    let mut decoder = Decoder::with_options(Options {
+        can_seek,
+        ..Options::DEFAULT
+    });
     let mut log = Log {
         abort_at,
         ..Log::default()
