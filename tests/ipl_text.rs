@@ -988,3 +988,33 @@ fn every_text_fixture_matches_the_reference_decoder() {
         assert_eq!(log_slice(&file), expected, "{name}: decode_slice");
     }
 }
+
+/// Archive entries are padded with zeros to their sector: a NUL ends the text, the zeros after
+/// it are padding (no warning), and other bytes after it are trailing data.
+#[test]
+fn a_nul_ends_the_text_and_zero_padding_is_silent() {
+    let file = text_all_sections();
+    let mut padded = file.clone();
+    padded.resize(file.len().next_multiple_of(2048) + 2048, 0);
+    assert_eq!(log(&padded), all_sections_events());
+    assert_eq!(log_bytewise(&padded), all_sections_events());
+    assert_eq!(log_slice(&padded), all_sections_events());
+    // The line before the NUL is the last one, read as a line without a break.
+    let cut = b"cull\n1 2\0\0\0";
+    assert_eq!(
+        log(cut),
+        text(&[Ev::line("cull", b"1 2", &[b"1", b"2"]), unclosed(8)])
+    );
+    assert_eq!(log_bytewise(cut), log(cut));
+    // Something other than zeros after the NUL is stale data, reported once.
+    let mut stale = padded.clone();
+    let at = file.len() + 100;
+    stale[at] = b'x';
+    let mut expected = all_sections_events();
+    expected.insert(
+        expected.len() - 1,
+        Ev::Warning(WarningKind::TrailingData, at as u64),
+    );
+    assert_eq!(log(&stale), expected);
+    assert_eq!(log_bytewise(&stale), expected);
+}
