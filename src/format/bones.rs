@@ -40,6 +40,24 @@ impl<const K: usize> BoneNames<K> {
         !name.is_empty() && self.hashes[..usize::from(self.len)].contains(&hash(name))
     }
 
+    /// Whether `name` is one of the names kept; a new one is kept (while there is room). One
+    /// hash of the name for both.
+    pub(crate) fn seen(&mut self, name: &[u8]) -> bool {
+        if name.is_empty() {
+            return false;
+        }
+        let h = hash(name);
+        let len = usize::from(self.len);
+        if self.hashes[..len].contains(&h) {
+            return true;
+        }
+        if len < K {
+            self.hashes[len] = h;
+            self.len += 1;
+        }
+        false
+    }
+
     /// Keeps `name`, while there is room.
     pub(crate) fn insert(&mut self, name: &[u8]) {
         let len = usize::from(self.len);
@@ -69,5 +87,12 @@ mod tests {
         assert!(!names.contains(b""));
         names.clear();
         assert!(!names.contains(b"Root"));
+        // `seen` keeps what it has not seen, while there is room.
+        assert!(!names.seen(b"Root"));
+        assert!(names.seen(b"ROOT"));
+        assert!(!names.seen(b"Pelvis"));
+        assert!(!names.seen(b"Spine"));
+        assert!(!names.seen(b"Spine"));
+        assert!(!names.seen(b""));
     }
 }

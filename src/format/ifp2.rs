@@ -258,7 +258,7 @@ impl Ifp2 {
             MIN_FRAME_SIZE,
             at,
         )?;
-        let duplicate = self.names.contains(header.name);
+        let duplicate = self.names.seen(header.name);
         if duplicate && !self.duplicate_reported {
             self.duplicate_reported = true;
             let flow = visitor.warning(Warning {
@@ -268,9 +268,6 @@ impl Ifp2 {
             return Ok(Stepped::new(0, flow));
         }
         self.duplicate_reported = false;
-        if !duplicate {
-            self.names.insert(header.name);
-        }
         self.track = Track::new(frame_type, header.frame_count);
         self.frame_bytes += u64::from(header.frame_count) * frame_type.size() as u64;
         self.packed_seen |= frame_type.is_packed();
