@@ -133,6 +133,9 @@ kinds! {
         /// A keyframe's time is earlier than the previous one of the same bone (reported once a
         /// bone).
         TimeBackwards = 9, "time_backwards", "keyframe time goes backwards";
+        /// Writing: a bone's scale (`KRTS`) was dropped, the target format has none (the
+        /// offset is the bone's in the output).
+        ScaleDropped = 10, "scale_dropped", "scale dropped: the output format has none";
     }
 }
 

@@ -4,8 +4,10 @@
 //! Push bytes in chunks of any size into a [`Decoder`]; it reports what it decodes to a
 //! [`Visitor`] as events (file, animation, bone, keyframe batches, warnings, end). The
 //! decoder is a fixed-size value ([`DECODER_SIZE`] bytes) that never allocates; the events are
-//! identical however the input is cut. With the `alloc` feature, `Package` decodes a whole
-//! file into owned values and `encode` writes one back; with `std`, `io` decodes from readers.
+//! identical however the input is cut. [`encode::Encoder`] takes the same events and writes a
+//! file back, in constant memory too. With the `alloc` feature, `Package` decodes a whole
+//! file into owned values and `encode::write` writes one back; with `std`, `io` decodes from
+//! readers.
 //!
 //! The formats and the conversions applied are specified in the project's FORMATS.md.
 #![no_std]
@@ -17,6 +19,7 @@ extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
+pub mod bone_names;
 mod decoder;
 mod error;
 mod event;
@@ -24,7 +27,6 @@ mod format;
 mod keyframe;
 mod limits;
 
-#[cfg(feature = "alloc")]
 pub mod encode;
 #[cfg(feature = "std")]
 pub mod io;

@@ -167,6 +167,8 @@ pub enum gts_warning_kind {
     GTS_WARNING_UNEXPECTED_TAG = 8,
     /// A keyframe's time is earlier than the previous one of its bone (once per bone).
     GTS_WARNING_TIME_BACKWARDS = 9,
+    /// Writing: a bone's scale was dropped, the output format has none.
+    GTS_WARNING_SCALE_DROPPED = 10,
 }
 
 /// The file was recognised: the first event.
