@@ -1,5 +1,6 @@
 //! `gtastream`: inspect GTA animation packages from the command line.
 
+mod convert;
 mod dump;
 mod info;
 mod json;
@@ -105,6 +106,19 @@ enum Command {
         /// The file to read.
         file: PathBuf,
     },
+    #[command(about = convert::ABOUT, long_about = convert::LONG_ABOUT)]
+    Convert {
+        /// The output format: anp3, anp2, anpk, bnry or text (any case).
+        #[arg(long, value_parser = convert::parse_format)]
+        to: gtastream::Format,
+        /// ANP3/ANP2: write every bone packed, rounding values to the packed steps.
+        #[arg(long)]
+        quantize: bool,
+        /// The file to read.
+        input: PathBuf,
+        /// The file to write (replaced only once complete).
+        output: PathBuf,
+    },
 }
 
 fn access(no_seek: bool) -> Access {
@@ -128,6 +142,15 @@ fn main() -> ExitCode {
             no_seek,
             file,
         } => dump(file, access(*no_seek)),
+        Command::Convert {
+            to,
+            quantize,
+            input,
+            output,
+        } => convert::run(input, output, *to, *quantize).map(|warnings| {
+            eprint!("{warnings}");
+            String::new()
+        }),
     };
     match result.and_then(|text| print(&text)) {
         Ok(()) => ExitCode::SUCCESS,

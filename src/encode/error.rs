@@ -93,6 +93,8 @@ pub enum EncodeError {
     OutOfOrder,
     /// The sink failed.
     Sink,
+    /// An animation file converted to a placement format, or the reverse.
+    CannotConvert(Format, Format),
 }
 
 impl fmt::Display for EncodeError {
@@ -126,6 +128,9 @@ impl fmt::Display for EncodeError {
             EncodeError::TooMany => f.write_str("count or size does not fit 32 bits"),
             EncodeError::OutOfOrder => f.write_str("event has no place in the output format"),
             EncodeError::Sink => f.write_str("the output failed"),
+            EncodeError::CannotConvert(from, to) => {
+                write!(f, "cannot convert {} to {}", from.name(), to.name())
+            }
         }
     }
 }

@@ -191,6 +191,7 @@ enum Kind {
 /// (`ErrorKind::Aborted`) and stays in [`error`](Self::error).
 #[derive(Debug)]
 pub struct Encoder<S> {
+    format: Format,
     out: Out<S>,
     kind: Kind,
     options: EncodeOptions,
@@ -211,6 +212,7 @@ impl<S: Sink> Encoder<S> {
             format => return Err(EncodeError::UnsupportedFormat(format)),
         };
         Ok(Encoder {
+            format,
             out: Out { sink, pos: 0 },
             kind,
             options,
@@ -218,6 +220,11 @@ impl<S: Sink> Encoder<S> {
             warnings: EncodeWarnings::default(),
             ended: false,
         })
+    }
+
+    /// The format written.
+    pub fn format(&self) -> Format {
+        self.format
     }
 
     /// The first error, if any.
@@ -473,6 +480,10 @@ fn flow(result: Result<(), EncodeError>) -> Flow {
 /// business and are ignored; an encoding error aborts the decoder.
 impl<S: Sink> Visitor for Encoder<S> {
     fn file(&mut self, info: &FileInfo<'_>) -> Flow {
+        if info.format.is_animation() != self.format.is_animation() {
+            let error = EncodeError::CannotConvert(info.format, self.format);
+            return flow(Err(self.fail(error)));
+        }
         flow(Encoder::file(self, info.name))
     }
     fn animation(&mut self, info: &AnimationInfo<'_>) -> Flow {
