@@ -20,7 +20,14 @@ use gtastream::{
 enum Ev {
     File(Format, Option<Vec<u8>>, u32, Option<u32>, Option<u32>),
     Animation(u32, Vec<u8>, u32, Option<u32>, Option<u32>),
-    Bone(u32, Option<Vec<u8>>, Option<i32>, Option<u32>, FrameType, u32),
+    Bone(
+        u32,
+        Option<Vec<u8>>,
+        Option<i32>,
+        Option<u32>,
+        FrameType,
+        u32,
+    ),
     Frame([u32; 11]),
     BoneEnd,
     AnimationEnd,
@@ -91,12 +98,18 @@ impl Visitor for Log {
         Flow::Continue
     }
     fn instance(&mut self, i: &IplInstance<'_>) -> Flow {
-        let mut v: Vec<u32> = i.position.iter().chain(&i.rotation).map(|f| f.to_bits()).collect();
+        let mut v: Vec<u32> = i
+            .position
+            .iter()
+            .chain(&i.rotation)
+            .map(|f| f.to_bits())
+            .collect();
         v.extend([i.model_id as u32, i.interior, i.lod as u32]);
         if let Some(s) = i.scale {
             v.extend(s.map(f32::to_bits));
         }
-        self.0.push(Ev::Instance(v, i.model_name.map(<[u8]>::to_vec)));
+        self.0
+            .push(Ev::Instance(v, i.model_name.map(<[u8]>::to_vec)));
         Flow::Continue
     }
     fn car(&mut self, c: &IplCar) -> Flow {
@@ -429,7 +442,10 @@ fn conversions_between_animation_formats_keep_every_keyframe() {
         }
     }
     // Stories files, their names cut to fit IFP2 (the sample fills all 24 bytes of one).
-    for layout in [stories_writer::Layout::DepthFirst, stories_writer::Layout::Backward] {
+    for layout in [
+        stories_writer::Layout::DepthFirst,
+        stories_writer::Layout::Backward,
+    ] {
         let mut anims = stories_writer::sample();
         for a in &mut anims {
             a.name = &a.name[..a.name.len().min(23)];
@@ -556,8 +572,13 @@ fn a_name_too_long_is_refused_by_name() {
         let EncodeError::NameTooLong(n) = error else {
             panic!("{error:?}")
         };
-        assert_eq!((n.name(), n.len, n.max), (&b"an_animation_name_of_29_bytes"[..], 29, 23));
-        assert!(error.to_string().contains("\"an_animation_name_of_29_bytes\""));
+        assert_eq!(
+            (n.name(), n.len, n.max),
+            (&b"an_animation_name_of_29_bytes"[..], 29, 23)
+        );
+        assert!(error
+            .to_string()
+            .contains("\"an_animation_name_of_29_bytes\""));
     }
     // ANPK holds it.
     assert!(convert(&data, Format::Anpk, EncodeOptions::default()).is_ok());
@@ -597,7 +618,11 @@ fn stories_bones_are_named_from_their_keys() {
     let names: Vec<Vec<u8>> = names(&events(&ifp).unwrap());
     assert_eq!(
         names,
-        [b"walk".to_vec(), b"Bip01 L Clavicle".to_vec(), b"bone_1A2B3C4D".to_vec()]
+        [
+            b"walk".to_vec(),
+            b"Bip01 L Clavicle".to_vec(),
+            b"bone_1A2B3C4D".to_vec()
+        ]
     );
 }
 
@@ -670,7 +695,12 @@ fn text_floats_read_back_exactly() {
         i.lod = rng.next() as i32;
         i.model_name = Some(b"m");
         e.instance(&i).unwrap();
-        let mut v: Vec<u32> = i.position.iter().chain(&i.rotation).map(|f| f.to_bits()).collect();
+        let mut v: Vec<u32> = i
+            .position
+            .iter()
+            .chain(&i.rotation)
+            .map(|f| f.to_bits())
+            .collect();
         v.extend([i.model_id as u32, i.interior, i.lod as u32]);
         want.push(Ev::Instance(v, Some(b"m".to_vec())));
     }
@@ -687,7 +717,10 @@ fn text_floats_read_back_exactly() {
     e.file(None).unwrap();
     let mut c = IplCar::default();
     c.angle = f32::NAN;
-    assert_eq!(e.car(&c), Err(EncodeError::NotRepresentable(Lost::NonFinite)));
+    assert_eq!(
+        e.car(&c),
+        Err(EncodeError::NotRepresentable(Lost::NonFinite))
+    );
 }
 
 #[test]
