@@ -18,6 +18,7 @@
 #![allow(non_camel_case_types)]
 
 mod bridge;
+mod encoder;
 mod storage;
 mod types;
 
@@ -30,6 +31,7 @@ use core::mem::size_of;
 use gtastream_core::Status;
 
 use crate::bridge::{error_status, STATUSES};
+pub use crate::encoder::*;
 use crate::storage::{Handle, NO_CALLBACKS};
 pub use crate::types::*;
 
