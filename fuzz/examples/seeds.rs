@@ -1,5 +1,5 @@
-//! Writes the seed corpora: `cargo run --example seeds -- DIR` makes `DIR/decode/` and
-//! `DIR/chunking/` (CI uses `fuzz/corpus/ci`; git ignores `fuzz/corpus`: corpora are not committed).
+//! Writes the seed corpora: `cargo run --example seeds -- DIR` makes `DIR/decode/`,
+//! `DIR/chunking/`, `DIR/capi/` and `DIR/roundtrip/` (CI uses `fuzz/corpus/ci`; git ignores `fuzz/corpus`: corpora are not committed).
 
 use std::path::PathBuf;
 
@@ -15,6 +15,7 @@ fn main() -> std::io::Result<()> {
         ("decode", seeds::files()),
         ("chunking", seeds::chunking_inputs()),
         ("capi", capi_inputs()),
+        ("roundtrip", roundtrip_inputs()),
     ];
     for (target, inputs) in targets {
         let out = dir.join(target);
@@ -37,6 +38,20 @@ fn capi_inputs() -> Vec<(String, Vec<u8>)> {
         moved[flags] |= 2;
         out.push((name.clone(), input));
         out.push((format!("{name}-moved"), moved));
+    }
+    out
+}
+
+/// The `roundtrip` target reads a byte of options, then a file: each file for every target
+/// format, whole and in pieces, with and without quantize.
+fn roundtrip_inputs() -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    for (name, file) in seeds::files() {
+        for options in [0u8, 1, 2, 3, 4, 0x19, 0x2A, 0x13, 0x34] {
+            let mut input = vec![options];
+            input.extend_from_slice(&file);
+            out.push((format!("{name}-{options:02x}"), input));
+        }
     }
     out
 }
