@@ -81,14 +81,20 @@ impl Line {
         write!(self, "{value}").map_err(|_| EncodeError::NotRepresentable(Lost::Line))
     }
 
-    /// The shortest text that reads back as the same `f32`: Rust's `Display` and `LowerExp`
-    /// both print the shortest round-trip digits; the shorter of the two is taken (`Display`
-    /// spells out every zero of 1e-30).
+    /// Text that reads back as the same `f32`: Rust's `Display` and `LowerExp` both print the
+    /// shortest round-trip digits. Plain decimals for magnitudes from 1e-4 to 1e7 (map
+    /// coordinates and quaternions: at most 16 characters); outside, `Display` spells out every
+    /// zero of 1e-30, so the shorter of the two is taken.
     fn float(&mut self, value: f32) -> Result<(), EncodeError> {
         if !value.is_finite() {
             return Err(EncodeError::NotRepresentable(Lost::NonFinite));
         }
         self.sep()?;
+        let lost = |_| EncodeError::NotRepresentable(Lost::Line);
+        let magnitude = value.abs();
+        if magnitude == 0.0 || (1e-4..1e7).contains(&magnitude) {
+            return write!(self, "{value}").map_err(lost);
+        }
         let mut plain = Number {
             buf: [0; 64],
             len: 0,
@@ -97,7 +103,6 @@ impl Line {
             buf: [0; 64],
             len: 0,
         };
-        let lost = |_| EncodeError::NotRepresentable(Lost::Line);
         write!(plain, "{value}").map_err(lost)?;
         write!(exp, "{value:e}").map_err(lost)?;
         let best = if exp.len < plain.len { &exp } else { &plain };
