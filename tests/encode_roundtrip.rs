@@ -735,3 +735,39 @@ fn animations_and_placements_do_not_mix() {
         Err(EncodeError::UnsupportedFormat(Format::Anim))
     ));
 }
+
+/// The README's "Writing" example, as written there.
+fn anpk_to_anp3(input: &std::path::Path, output: &std::path::Path) -> Result<(), String> {
+    use gtastream::encode::IoSink;
+    use gtastream::io::decode_reader;
+    let mut reader = std::fs::File::open(input).map_err(|e| e.to_string())?;
+    let file = std::fs::File::create(output).map_err(|e| e.to_string())?;
+    let sink = IoSink::new(std::io::BufWriter::new(file)).map_err(|e| e.to_string())?;
+    let mut encoder =
+        Encoder::new(Format::Anp3, sink, EncodeOptions::default()).map_err(|e| e.to_string())?;
+    let decoded = decode_reader(&mut Decoder::new(), &mut reader, &mut encoder);
+    // An encoding error aborts the decoder; the encoder says why.
+    if let Some(error) = encoder.error() {
+        return Err(error.to_string());
+    }
+    decoded.map_err(|e| e.to_string())
+}
+
+#[test]
+fn the_readme_example_converts_a_file() {
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+    let (input, output) = (dir.join("readme.anpk"), dir.join("readme.anp3"));
+    let source = encode::write(&anpk_fixtures::mixed()).unwrap();
+    std::fs::write(&input, &source).unwrap();
+    anpk_to_anp3(&input, &output).unwrap();
+    let written = std::fs::read(&output).unwrap();
+    assert_eq!(
+        written,
+        convert(&source, Format::Anp3, EncodeOptions::default()).unwrap()
+    );
+    let mut long = anpk_fixtures::mixed();
+    long.animations[0].name = "x".repeat(24);
+    std::fs::write(&input, encode::write(&long).unwrap()).unwrap();
+    let error = anpk_to_anp3(&input, &output).unwrap_err();
+    assert!(error.contains("(24 bytes) does not fit"), "{error}");
+}
