@@ -546,9 +546,11 @@ fn packed_frames_are_written_only_when_exact() {
         frame_type: FrameType::Ifp2PackedRot,
     })
     .unwrap();
-    let mut k = Keyframe::default();
-    k.rotation = [0.5, 0.25, 0.0, 1.0];
-    k.time = 2.0 / 60.0;
+    let mut k = Keyframe {
+        rotation: [0.5, 0.25, 0.0, 1.0],
+        time: 2.0 / 60.0,
+        ..Keyframe::default()
+    };
     e.keyframe(&k).unwrap();
     k.time = 0.1234;
     assert_eq!(

@@ -552,10 +552,15 @@ mod tests {
 
     unsafe extern "C" fn write(user: *mut c_void, bytes: *const u8, len: usize) -> i32 {
         // SAFETY: `user` is the test's `Buf`; `bytes` holds `len` bytes.
-        let buf = unsafe { &mut *user.cast::<Buf>() };
-        buf.bytes
-            .extend_from_slice(unsafe { core::slice::from_raw_parts(bytes, len) });
+        let (buf, bytes) = unsafe {
+            (
+                &mut *user.cast::<Buf>(),
+                core::slice::from_raw_parts(bytes, len),
+            )
+        };
+        buf.bytes.extend_from_slice(bytes);
         if !buf.reenter.is_null() {
+            // SAFETY: `reenter` is the encoder whose call runs this sink (refused, not run).
             buf.reentered = Some(unsafe { gts_encoder_bone_end(buf.reenter) });
         }
         0
@@ -568,9 +573,14 @@ mod tests {
         len: usize,
     ) -> i32 {
         // SAFETY: as in `write`.
-        let buf = unsafe { &mut *user.cast::<Buf>() };
+        let (buf, bytes) = unsafe {
+            (
+                &mut *user.cast::<Buf>(),
+                core::slice::from_raw_parts(bytes, len),
+            )
+        };
         let at = offset as usize;
-        buf.bytes[at..at + len].copy_from_slice(unsafe { core::slice::from_raw_parts(bytes, len) });
+        buf.bytes[at..at + len].copy_from_slice(bytes);
         0
     }
 
@@ -583,6 +593,7 @@ mod tests {
             patch: Some(patch),
             user: (buf as *mut Buf).cast(),
         };
+        // SAFETY: valid storage and sink; `buf` outlives the encoder's use in each test.
         let st = unsafe { gts_encoder_init(&mut *e, gts_encoder_size(), format as u32, &sink, 0) };
         assert_eq!(st, gts_status::GTS_OK);
         e
@@ -645,6 +656,7 @@ mod tests {
             translation: [1.0, 2.0, 3.0],
             scale: [0.0; 3],
         }; 3];
+        // SAFETY: every pointer below is to a live local of the right type.
         unsafe {
             assert_eq!(gts_encoder_file(&mut *e, &file), gts_status::GTS_OK);
             assert_eq!(gts_encoder_animation(&mut *e, &anim), gts_status::GTS_OK);
@@ -700,6 +712,7 @@ mod tests {
             reentered: None,
         };
         let mut e = new_encoder(gts_format::GTS_FORMAT_ANP3, &mut buf);
+        // SAFETY: every pointer below is NULL or to a live local of the right type.
         unsafe {
             assert_eq!(gts_encoder_file(&mut *e, &file), gts_status::GTS_OK);
             let long = gts_animation_info {
