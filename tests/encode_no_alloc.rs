@@ -172,6 +172,40 @@ fn encoders_never_allocate() {
     }
 }
 
+/// The reading-ahead adapter allocates nothing either.
+#[test]
+fn lookahead_never_allocates() {
+    let anp3 = encode::write(&package(Format::Anp3)).unwrap();
+    let anpk = {
+        let mut out = vec![0u8; 1 << 20];
+        let n = convert(&anp3, usize::MAX, Format::Anpk, &mut out);
+        out.truncate(n);
+        out
+    };
+    let mut buf = vec![0u8; 1 << 20];
+    let (count, written) = allocations(|| {
+        let mut encoder = Encoder::new(
+            Format::Anp3,
+            SliceSink::new(&mut buf),
+            EncodeOptions::default(),
+        )
+        .unwrap();
+        let mut ahead = encode::Lookahead::new(&mut encoder, &anpk[..]);
+        Decoder::new().decode_slice(&anpk, &mut ahead).unwrap();
+        assert!(encoder.is_finished());
+        encoder.written()
+    });
+    assert_eq!(count, 0);
+    // The float bone of `package` lies on the packed steps: it comes back packed, the file
+    // smaller than the original.
+    let back = Package::parse(&buf[..written as usize]).unwrap();
+    assert!(back.animations[0]
+        .bones
+        .iter()
+        .all(|b| b.frame_type.is_packed()));
+    assert!((written as usize) < anp3.len());
+}
+
 /// The encoder's whole state, whatever the format (reported in PERFORMANCE.md).
 #[test]
 fn encoder_is_small() {

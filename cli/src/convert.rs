@@ -6,7 +6,7 @@ use std::fs::{self, File};
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-use gtastream::encode::{EncodeOptions, Encoder, IoSink};
+use gtastream::encode::{EncodeOptions, Encoder, IoSink, Lookahead};
 use gtastream::io::{decode_reader, ReadError};
 use gtastream::{Decoder, ErrorKind, Format};
 
@@ -20,7 +20,9 @@ names may be given in any case.
 Nothing is rounded or cut: a name too long for its field, a value the target cannot hold
 exactly, a placement line the target has no place for, ends the command with one line on
 stderr and status 1, and OUT is left as it was (the output is written beside it and renamed
-at the end). Float keyframes stay floats in ANP3/ANP2; packed keyframes stay packed.
+at the end). In ANP3/ANP2, packed keyframes stay packed, and so do float keyframes whose
+every value of the bone lies exactly on the packed steps (a converted ANP3 comes back as it
+was); other bones are written as floats.
 --quantize writes every ANP3/ANP2 bone packed, rounding each value to its step (1/4096,
 1/60 s, 1/1024 m). A scale (ANPK KRTS) written to ANP3/ANP2 is dropped with a warning.
 Stories bones are named from their keys (standard skeleton names, else bone_XXXXXXXX).
@@ -74,7 +76,11 @@ pub fn run(input: &Path, output: &Path, to: Format, quantize: bool) -> Result<St
         IoSink::new(BufWriter::new(file)).map_err(|e| format!("{}: {e}", output.display()))?;
     let mut encoder =
         Encoder::new(to, sink, EncodeOptions::quantize(quantize)).map_err(|e| at_input(&e))?;
-    let decoded = decode_reader(&mut Decoder::new(), &mut reader, &mut encoder);
+    // A second handle reads one bone ahead, so float keyframes that lie exactly on the packed
+    // steps are written packed (docs/FORMATS.md §9.2).
+    let ahead = File::open(input).map_err(|e| at_input(&e))?;
+    let mut visitor = Lookahead::new(&mut encoder, ahead);
+    let decoded = decode_reader(&mut Decoder::new(), &mut reader, &mut visitor);
     let write_failed = |encoder: &Encoder<IoSink<BufWriter<File>>>| match encoder.sink().error() {
         Some(e) => format!("{}: {e}", output.display()),
         None => at_input(&encoder.error().map_or(String::new(), |e| e.to_string())),

@@ -126,6 +126,38 @@ fn every_animation_target_keeps_every_keyframe() {
 }
 
 #[test]
+fn anp3_through_anpk_comes_back_packed_and_whole() {
+    let dir = scratch("packed");
+    let frames: Vec<Keyframe> = (0..40)
+        .map(|i| Keyframe {
+            time: i as f32 / 60.0,
+            rotation: [i as f32 / 4096.0, -0.5, 0.25, 1.0],
+            translation: [i as f32 / 1024.0, 2.0, -3.0],
+            scale: [0.0; 3],
+        })
+        .collect();
+    let mut p = anpk_package("walk");
+    p.format = Format::Anp3;
+    p.animations[0].bones = vec![
+        bone("Root", FrameType::Ifp2PackedRotTrans, frames.clone()),
+        bone("Spine", FrameType::Ifp2PackedRot, frames),
+    ];
+    let source = dir.join("walk.ifp");
+    std::fs::write(&source, encode::write(&p).unwrap()).unwrap();
+    let (anpk, back) = (dir.join("walk.anpk"), dir.join("back.ifp"));
+    assert!(run(&["convert", "--to", "anpk", s(&source), s(&anpk)])
+        .status
+        .success());
+    assert!(run(&["convert", "--to", "anp3", s(&anpk), s(&back)])
+        .status
+        .success());
+    assert_eq!(
+        std::fs::read(&back).unwrap(),
+        std::fs::read(&source).unwrap()
+    );
+}
+
+#[test]
 fn quantize_packs_on_the_steps() {
     let dir = scratch("quantize");
     let source = dir.join("ped.ifp");

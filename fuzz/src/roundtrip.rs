@@ -4,7 +4,7 @@
 //! every keyframe (exactly, or on the packed steps with `quantize`; scale only in ANPK), every
 //! placement record, and writes back to the very same bytes.
 
-use gtastream::encode::{EncodeOptions, Encoder};
+use gtastream::encode::{EncodeOptions, Encoder, Lookahead};
 use gtastream::{
     Decoder, ErrorKind, Flow, Format, IplCar, IplInstance, Keyframes, SectionLine, Status, Visitor,
 };
@@ -101,9 +101,13 @@ fn decode_in_pieces<V: Visitor>(
     decoder.finish(visitor).map_err(|e| e.kind)
 }
 
-fn encode(data: &[u8], to: Format, quantize: bool, piece: usize) -> Option<Vec<u8>> {
+fn encode(data: &[u8], to: Format, quantize: bool, piece: usize, ahead: bool) -> Option<Vec<u8>> {
     let mut encoder = Encoder::new(to, Vec::new(), EncodeOptions::quantize(quantize)).ok()?;
-    let result = decode_in_pieces(data, piece, &mut encoder);
+    let result = if ahead {
+        decode_in_pieces(data, piece, &mut Lookahead::new(&mut encoder, data))
+    } else {
+        decode_in_pieces(data, piece, &mut encoder)
+    };
     if result.is_err() || !encoder.is_finished() {
         // Either the input does not decode, or the encoder refused it: nothing to compare.
         assert!(
@@ -122,19 +126,20 @@ fn quantized(bits: u32, scale: f32) -> u32 {
     (f32::from(r as i16) / scale).to_bits()
 }
 
-/// Input: a byte of options (bits 0..2: target, bit 3: quantize, bits 4..7: piece size), then
-/// the file. Returns whether the encoder wrote a file (which was then checked).
+/// Input: a byte of options (bits 0..2: target, 5 to 7 meaning ANP3, ANP2, ANPK through the
+/// reading-ahead [`Lookahead`]; bit 3: quantize; bits 4..7: piece size), then the file. Returns whether the encoder wrote a file (which was then checked).
 pub fn check(input: &[u8]) -> bool {
     let Some((&options, data)) = input.split_first() else {
         return false;
     };
     let to = TARGETS[usize::from(options & 7) % TARGETS.len()];
+    let ahead = options & 7 >= 5;
     let quantize = options & 8 != 0;
     let piece = match options >> 4 {
         0 => usize::MAX,
         n => usize::from(n) * 3 - 2,
     };
-    let Some(written) = encode(data, to, quantize, piece) else {
+    let Some(written) = encode(data, to, quantize, piece, ahead) else {
         return false;
     };
     let mut before = Values::default();
@@ -169,7 +174,7 @@ pub fn check(input: &[u8]) -> bool {
         assert_eq!(after.lines, before.lines);
     }
     // Writing the output again gives the same bytes.
-    let again = encode(&written, to, quantize, usize::MAX).expect("the output writes again");
+    let again = encode(&written, to, quantize, usize::MAX, ahead).expect("the output writes again");
     assert!(again == written, "a second round changed the bytes");
     true
 }

@@ -17,12 +17,14 @@ mod error;
 mod ifp2;
 mod ipl_binary;
 mod ipl_text;
+mod lookahead;
 mod sink;
 
 #[cfg(feature = "alloc")]
 mod package;
 
 pub use error::{EncodeError, Lost, NameTooLong};
+pub use lookahead::{Lookahead, ReadAt};
 #[cfg(feature = "alloc")]
 pub use package::{anpk, ifp2, write};
 #[cfg(feature = "std")]
@@ -317,10 +319,27 @@ impl<S: Sink> Encoder<S> {
 
     /// A bone begins; its frames are written in the type §9.2 chooses for the source's type.
     pub fn bone(&mut self, bone: &BoneHeader<'_>) -> Result<(), EncodeError> {
+        self.bone_choosing(bone, false)
+    }
+
+    /// A bone begins whose every value the caller knows to lie exactly on the packed steps
+    /// (a pre-pass over its frames, as [`Lookahead`] makes): IFP2 targets write it packed. Each
+    /// value is still checked: one that is not exact is `NotRepresentable`, never rounded.
+    /// Other targets: as [`bone`](Self::bone).
+    pub fn bone_packable(&mut self, bone: &BoneHeader<'_>) -> Result<(), EncodeError> {
+        self.bone_choosing(bone, true)
+    }
+
+    /// The options the encoder was made with.
+    pub fn options(&self) -> EncodeOptions {
+        self.options
+    }
+
+    fn bone_choosing(&mut self, bone: &BoneHeader<'_>, packable: bool) -> Result<(), EncodeError> {
         self.run(|kind, out, options| match kind {
             Kind::Ifp2(e) => {
                 let source = bone.frame_type;
-                let packed = source.is_packed() || options.quantize;
+                let packed = source.is_packed() || options.quantize || packable;
                 let target = match (packed, source.has_translation()) {
                     (false, false) => FrameType::Ifp2Rot,
                     (false, true) => FrameType::Ifp2RotTrans,
@@ -469,7 +488,7 @@ impl<S: Sink> Encoder<S> {
     }
 }
 
-fn flow(result: Result<(), EncodeError>) -> Flow {
+pub(crate) fn flow(result: Result<(), EncodeError>) -> Flow {
     match result {
         Ok(()) => Flow::Continue,
         Err(_) => Flow::Abort,
