@@ -4,6 +4,8 @@
 //! Inputs are the decode benchmark's (`benches/inputs/mod.rs`). Two measures per target:
 //! - `convert`: a decoder fed the whole source feeds an encoder directly (the conversion the
 //!   CLI runs), into a caller's buffer ([`SliceSink`]: no allocation, no I/O);
+//!   `anpk_to_anp3_lookahead`: an ANPK made from the ANP3 input, back to ANP3 through
+//!   [`Lookahead`] (a second decoder one bone ahead; float bones on the steps packed again);
 //! - `encode`: the encoder alone, replaying the events of a decoded package from memory.
 //!
 //! `cargo bench --features alloc --bench encode`. The encoder's size is printed first.
@@ -13,7 +15,7 @@ mod inputs;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, Criterion, SamplingMode, Throughput};
-use gtastream::encode::{BoneHeader, EncodeOptions, Encoder, SliceSink};
+use gtastream::encode::{BoneHeader, EncodeOptions, Encoder, Lookahead, SliceSink};
 use gtastream::{Decoder, Format, Package};
 
 const SIZE: usize = 4 << 20;
@@ -84,6 +86,28 @@ fn benches(c: &mut Criterion) {
         group.throughput(Throughput::Bytes(written as u64));
         group.bench_function(name, |b| b.iter(|| convert(source, to, quantize, &mut out)));
     }
+    // ANP3 → ANPK → ANP3 through the reading-ahead adapter (float bones packed again).
+    let anpk_of_anp3 = {
+        let n = convert(&anp3.bytes, Format::Anpk, false, &mut out);
+        out[..n].to_vec()
+    };
+    let ahead = |out: &mut [u8]| -> usize {
+        let mut e =
+            Encoder::new(Format::Anp3, SliceSink::new(out), EncodeOptions::default()).unwrap();
+        let source: &[u8] = &anpk_of_anp3;
+        Decoder::new()
+            .decode_slice(source, &mut Lookahead::new(&mut e, source))
+            .unwrap();
+        assert!(e.is_finished());
+        e.written() as usize
+    };
+    let written = ahead(&mut out);
+    println!(
+        "anpk_to_anp3_lookahead: {} bytes in, {written} bytes out",
+        anpk_of_anp3.len()
+    );
+    group.throughput(Throughput::Bytes(written as u64));
+    group.bench_function("anpk_to_anp3_lookahead", |b| b.iter(|| ahead(&mut out)));
     group.finish();
 
     let mut group = c.benchmark_group("encode");

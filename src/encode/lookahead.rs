@@ -12,27 +12,28 @@ use crate::{
 
 /// Random access to the input, for the decoder that reads ahead.
 pub trait ReadAt {
-    /// Fills `buf` from absolute `offset` on; returns the bytes read (0 at the end). An error is
-    /// taken for the end: the bone is then written as [`Encoder::bone`] would.
-    fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> Result<usize, ()>;
+    /// Fills `buf` from absolute `offset` on; returns the bytes read (0 at the end), or `None`
+    /// if reading failed, which ends the reading ahead: later bones are written as
+    /// [`Encoder::bone`] decides.
+    fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> Option<usize>;
 }
 
 impl ReadAt for &[u8] {
-    fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> Result<usize, ()> {
-        let at = usize::try_from(offset).map_err(|_| ())?;
+    fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> Option<usize> {
+        let at = usize::try_from(offset).ok()?;
         let rest = self.get(at..).unwrap_or_default();
         let n = rest.len().min(buf.len());
         buf[..n].copy_from_slice(&rest[..n]);
-        Ok(n)
+        Some(n)
     }
 }
 
 #[cfg(feature = "std")]
 impl ReadAt for std::fs::File {
-    fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> Result<usize, ()> {
+    fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> Option<usize> {
         use std::io::{Read, Seek, SeekFrom};
-        self.seek(SeekFrom::Start(offset)).map_err(drop)?;
-        self.read(buf).map_err(drop)
+        self.seek(SeekFrom::Start(offset)).ok()?;
+        self.read(buf).ok()
     }
 }
 
@@ -114,7 +115,7 @@ impl<'e, S: Sink, R: ReadAt> Lookahead<'e, S, R> {
             ended: false,
         };
         while !self.stopped {
-            let Ok(n) = self.source.read_at(self.pos, &mut self.buf) else {
+            let Some(n) = self.source.read_at(self.pos, &mut self.buf) else {
                 self.stopped = true;
                 break;
             };
