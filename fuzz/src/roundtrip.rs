@@ -195,4 +195,36 @@ mod tests {
         }
         assert!(written * 4 > all, "{written} of {all} written");
     }
+
+    /// Seeds with random bytes changed, cut or repeated (a poor man's fuzzing, for machines
+    /// without cargo-fuzz): nothing panics, and every output checks.
+    #[test]
+    fn mutated_seeds_pass() {
+        let seeds = crate::seeds::files();
+        let mut x: u64 = 0x2545_F491_4F6C_DD1D;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for _ in 0..20_000 {
+            let (_, file) = &seeds[next() as usize % seeds.len()];
+            let mut input = vec![next() as u8];
+            input.extend_from_slice(file);
+            for _ in 0..1 + next() % 4 {
+                let at = 1 + next() as usize % (input.len() - 1).max(1);
+                match next() % 3 {
+                    0 if at < input.len() => input[at] = next() as u8,
+                    1 => input.truncate(at),
+                    _ => {
+                        let piece = input[at.min(input.len())..].iter().take(16).copied();
+                        let piece: Vec<u8> = piece.collect();
+                        input.extend(piece);
+                    }
+                }
+            }
+            super::check(&input);
+        }
+    }
 }
