@@ -714,6 +714,24 @@ fn text_floats_read_back_exactly() {
         .filter(|e| matches!(e, Ev::Instance(..)))
         .collect();
     assert_eq!(got, want);
+    // A model name is one field: any bytes but separators and control bytes.
+    let mut e = Encoder::new(Format::IplText, Vec::new(), EncodeOptions::default()).unwrap();
+    e.file(None).unwrap();
+    let mut i = IplInstance::default();
+    i.model_name = Some(b"caf\xe9#2");
+    e.instance(&i).unwrap();
+    e.end().unwrap();
+    let text = e.into_sink();
+    assert!(matches!(&events(&text).unwrap()[1], Ev::Instance(_, Some(n)) if n == b"caf\xe9#2"));
+    for bad in [&b"a b"[..], b"a,b", b"", b"a\tb"] {
+        let mut e = Encoder::new(Format::IplText, Vec::new(), EncodeOptions::default()).unwrap();
+        e.file(None).unwrap();
+        i.model_name = Some(bad);
+        assert_eq!(
+            e.instance(&i),
+            Err(EncodeError::NotRepresentable(Lost::ModelName))
+        );
+    }
     // NaN has no text the games read.
     let mut e = Encoder::new(Format::IplText, Vec::new(), EncodeOptions::default()).unwrap();
     e.file(None).unwrap();

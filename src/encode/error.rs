@@ -41,7 +41,7 @@ pub enum Lost {
     PackedValue,
     /// A text IPL float that is NaN or infinite.
     NonFinite,
-    /// A text IPL model name that is empty or holds a blank, comma, `#` or control byte.
+    /// A text IPL model name that is empty or holds a blank, comma or control byte.
     ModelName,
     /// A text IPL line that would be longer than `MAX_LINE`, or a section line that would
     /// read back as something else.

@@ -186,7 +186,8 @@ impl Text {
             return Err(EncodeError::NotRepresentable(Lost::Layout));
         }
         let name = instance.model_name.unwrap_or(NO_NAME);
-        let plain = |b: &u8| b.is_ascii_graphic() && *b != b',' && *b != b'#';
+        // One field: no separator (blank, comma), no control byte; other bytes pass as they are.
+        let plain = |b: &u8| *b > b' ' && *b != b',' && *b != 0x7f;
         if name.is_empty() || !name.iter().all(plain) {
             return Err(EncodeError::NotRepresentable(Lost::ModelName));
         }
