@@ -643,7 +643,7 @@ fn check_examples(bin: &Path) {
                 );
             }
             Err(status) => {
-                assert_eq!(code, 1, "convert {name}");
+                assert_eq!(code, 1, "convert {name}: {out} {err}");
                 assert!(err.contains(status), "convert {name}: {err}");
                 assert!(!target.exists(), "convert {name} left its output");
             }
