@@ -66,6 +66,18 @@
 #define GTS_INPUT_IMG 1
 
 /**
+ * Words of `gts_encoder`.
+ */
+#define GTS_ENCODER_WORDS 48
+
+/**
+ * `gts_encoder_init` flag: write every ANP3/ANP2 bone in the packed types, rounding values to
+ * the packed steps (quaternion 1/4096, time 1/60 s, translation 1/1024). Without it nothing is
+ * rounded: a value the target cannot hold exactly is `GTS_ERR_NOT_REPRESENTABLE`.
+ */
+#define GTS_ENCODE_QUANTIZE 1
+
+/**
  * Number of 64-bit words of a `gts_decoder`.
  *
  * The decoder keeps in this storage the Rust decoder (at most 512 bytes, a bound the core
@@ -253,6 +265,10 @@ typedef enum gts_warning_kind {
      * second bone's.
      */
     GTS_WARNING_DUPLICATE_BONE = 12,
+    /**
+     * Writing: a bone's scale was dropped, the output format has none.
+     */
+    GTS_WARNING_SCALE_DROPPED = 13,
 } gts_warning_kind;
 
 /**
@@ -332,8 +348,8 @@ typedef enum gts_status {
      */
     GTS_ERR_INVALID_ARGUMENT = 200,
     /**
-     * The size passed to `gts_decoder_init` is not `sizeof(gts_decoder)` as the library knows
-     * it: the header and the library do not match.
+     * The size passed to `gts_decoder_init` (`gts_encoder_init`) is not `sizeof(gts_decoder)`
+     * (`sizeof(gts_encoder)`) as the library knows it: the header and the library do not match.
      */
     GTS_ERR_SIZE_MISMATCH = 201,
     /**
@@ -358,6 +374,40 @@ typedef enum gts_status {
      * bytes than asked for). The decoder is unchanged: call again to retry.
      */
     GTS_ERR_IO = 206,
+    /**
+     * Writing (300..399): the format cannot be written (Stories `.anim`), or the events are
+     * animations for a placement format or the reverse.
+     */
+    GTS_ERR_UNSUPPORTED_FORMAT = 300,
+    /**
+     * A name does not fit its field with its NUL (ANP3/ANP2: 23 bytes; ANPK objects: 27).
+     */
+    GTS_ERR_NAME_TOO_LONG = 301,
+    /**
+     * A frame type the target format cannot store, or no `gts_frame_type`.
+     */
+    GTS_ERR_UNSUPPORTED_FRAME_TYPE = 302,
+    /**
+     * A value outside the `int16_t` range of a packed keyframe (`GTS_ENCODE_QUANTIZE`).
+     */
+    GTS_ERR_OUT_OF_RANGE = 303,
+    /**
+     * A value the target cannot hold exactly (a packed keyframe not on its steps, a NaN in a
+     * text IPL, a line or instance the target would change).
+     */
+    GTS_ERR_NOT_REPRESENTABLE = 304,
+    /**
+     * More records or bytes than the format's 32-bit fields hold.
+     */
+    GTS_ERR_TOO_MANY = 305,
+    /**
+     * An event where the format has no place for it, or after `gts_encoder_end`.
+     */
+    GTS_ERR_OUT_OF_ORDER = 306,
+    /**
+     * A sink callback returned non-zero.
+     */
+    GTS_ERR_WRITE = 307,
 } gts_status;
 
 /**
@@ -958,6 +1008,38 @@ typedef struct gts_archive {
     uint64_t opaque[GTS_ARCHIVE_WORDS];
 } gts_archive;
 
+/**
+ * Caller-owned storage of one encoder, like `gts_decoder`: anywhere, `sizeof` it passed to
+ * `gts_encoder_init`, no cleanup; it may be copied with `memcpy` between calls.
+ */
+typedef struct gts_encoder {
+    /**
+     * Private storage; never read or written by the caller.
+     */
+    uint64_t opaque[GTS_ENCODER_WORDS];
+} gts_encoder;
+
+/**
+ * Where an encoder's bytes go. `write` appends `len` bytes; `patch` overwrites `len` bytes
+ * already written at absolute `offset` (counted from the first byte written), for the counts
+ * and sizes known only once their record ends. Both return 0 on success; anything else fails
+ * the encoder with `GTS_ERR_WRITE`. Both are required.
+ */
+typedef struct gts_sink {
+    /**
+     * Appends bytes.
+     */
+    int32_t (GTS_CALL *write)(void *user, const uint8_t *bytes, size_t len);
+    /**
+     * Overwrites bytes already written.
+     */
+    int32_t (GTS_CALL *patch)(void *user, uint64_t offset, const uint8_t *bytes, size_t len);
+    /**
+     * Passed to both.
+     */
+    void *user;
+} gts_sink;
+
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
@@ -1280,6 +1362,133 @@ int32_t GTS_CALL gts_archive_input(const struct gts_archive *archive);
  * Pointers: `archive` is NULL or points to a readable `gts_archive`.
  */
 uint64_t GTS_CALL gts_archive_error_offset(const struct gts_archive *archive);
+
+/**
+ * `sizeof(gts_encoder)` as the library knows it.
+ */
+size_t GTS_CALL gts_encoder_size(void);
+
+/**
+ * Sets up an encoder in `*encoder` writing `format` (a `gts_format`: ANP3, ANP2, ANPK,
+ * IPL_BINARY or IPL_TEXT) to `*sink` (copied), with `flags` (`GTS_ENCODE_QUANTIZE` or 0).
+ * `size_of_encoder` must be `sizeof *encoder`.
+ *
+ * Then give it the events in the decoder's order: `gts_encoder_file`, per animation
+ * `gts_encoder_animation`, per bone `gts_encoder_bone`, `gts_encoder_keyframes` (any number
+ * of calls), `gts_encoder_bone_end`, then `gts_encoder_animation_end`; or for placements
+ * `gts_encoder_instance`, `gts_encoder_car`, `gts_encoder_section_line`; `gts_encoder_end`
+ * last. Counts and sizes in the info structs are not used: the encoder counts, and patches the
+ * fields through `sink->patch` when their record ends. The first error sticks: every later
+ * call returns it, and the bytes written so far are not a valid file.
+ *
+ * Returns `GTS_OK`, `GTS_ERR_INVALID_ARGUMENT` (NULL or misaligned pointer, a sink callback
+ * NULL), `GTS_ERR_SIZE_MISMATCH` or `GTS_ERR_UNSUPPORTED_FORMAT`.
+ *
+ * Pointers: `encoder` is NULL or points to `size_of_encoder` writable bytes, not in use by a
+ * running call; `sink` is NULL or points to a `gts_sink`.
+ */
+enum gts_status GTS_CALL gts_encoder_init(struct gts_encoder *encoder,
+                                          size_t size_of_encoder,
+                                          uint32_t format,
+                                          const struct gts_sink *sink,
+                                          uint32_t flags);
+
+/**
+ * The file begins (`info->name` if `info->has_name`). `info->format` says what the events
+ * are: animations to a placement format, or the reverse, are `GTS_ERR_UNSUPPORTED_FORMAT`.
+ * The other fields are not used.
+ *
+ * Pointers: `encoder` as for every `gts_encoder_*` call: NULL or set up by `gts_encoder_init`;
+ * `info` is NULL or points to a `gts_file_info` whose `name` points to `name_len` bytes.
+ */
+enum gts_status GTS_CALL gts_encoder_file(struct gts_encoder *encoder, const struct gts_file_info *info);
+
+/**
+ * An animation begins (`info->name`; the other fields are not used).
+ *
+ * Pointers: `info` is NULL or points to a `gts_animation_info` whose `name` points to
+ * `name_len` bytes.
+ */
+enum gts_status GTS_CALL gts_encoder_animation(struct gts_encoder *encoder,
+                                               const struct gts_animation_info *info);
+
+/**
+ * A bone begins: its name (else a Stories `bone_key` names it), `bone_id` if `has_bone_id`,
+ * and `frame_type`, the type its keyframes come from, which decides the type written
+ * (docs/FORMATS.md §9.2). Counts are not used.
+ *
+ * Returns `GTS_ERR_UNSUPPORTED_FRAME_TYPE` for a `frame_type` that is no `gts_frame_type`.
+ *
+ * Pointers: `info` is NULL or points to a `gts_bone_info` whose `name` points to `name_len`
+ * bytes when `has_name`.
+ */
+enum gts_status GTS_CALL gts_encoder_bone(struct gts_encoder *encoder, const struct gts_bone_info *info);
+
+/**
+ * `count` keyframes of the current bone (any number of calls).
+ *
+ * Pointers: `frames` points to `count` `gts_keyframe`s (NULL allowed when `count` is 0).
+ */
+enum gts_status GTS_CALL gts_encoder_keyframes(struct gts_encoder *encoder,
+                                               const struct gts_keyframe *frames,
+                                               size_t count);
+
+/**
+ * The current bone ends.
+ */
+enum gts_status GTS_CALL gts_encoder_bone_end(struct gts_encoder *encoder);
+
+/**
+ * The current animation ends.
+ */
+enum gts_status GTS_CALL gts_encoder_animation_end(struct gts_encoder *encoder);
+
+/**
+ * A placed object.
+ *
+ * Pointers: `instance` is NULL or points to a `gts_ipl_instance` whose `model_name` points to
+ * `model_name_len` bytes when `has_model_name`.
+ */
+enum gts_status GTS_CALL gts_encoder_instance(struct gts_encoder *encoder,
+                                              const struct gts_ipl_instance *instance);
+
+/**
+ * A car generator.
+ *
+ * Pointers: `car` is NULL or points to a `gts_ipl_car`.
+ */
+enum gts_status GTS_CALL gts_encoder_car(struct gts_encoder *encoder, const struct gts_ipl_car *car);
+
+/**
+ * A line of a text-only IPL section (text IPL output; binary IPL refuses it with
+ * `GTS_ERR_NOT_REPRESENTABLE`).
+ *
+ * Pointers: `line` is NULL or points to a `gts_section_line` whose `section` and `text` point
+ * to `section_len` and `text_len` bytes.
+ */
+enum gts_status GTS_CALL gts_encoder_section_line(struct gts_encoder *encoder,
+                                                  const struct gts_section_line *line);
+
+/**
+ * The input ended: the last counts and sizes are patched; the file is complete.
+ */
+enum gts_status GTS_CALL gts_encoder_end(struct gts_encoder *encoder);
+
+/**
+ * Bytes written so far (0 for an encoder not set up).
+ *
+ * Pointers: `encoder` is NULL or set up by `gts_encoder_init`.
+ */
+uint64_t GTS_CALL gts_encoder_written(struct gts_encoder *encoder);
+
+/**
+ * How many warnings the encoder gave (something dropped on purpose: a scale written to a
+ * format without one); the first is stored in `*first` if `first` is not NULL and there was
+ * one.
+ *
+ * Pointers: `first` is NULL or points to a writable `gts_warning`.
+ */
+uint32_t GTS_CALL gts_encoder_warnings(struct gts_encoder *encoder, struct gts_warning *first);
 
 #ifdef __cplusplus
 }  // extern "C"

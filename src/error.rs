@@ -149,6 +149,9 @@ kinds! {
         /// Animation: a bone has the name of an earlier bone of the same animation (name
         /// lookups find only one). The offset is the second bone's.
         DuplicateBone = 12, "duplicate_bone", "bone name repeated in the animation";
+        /// Writing: a bone's scale (`KRTS`) was dropped, the target format has none (the
+        /// offset is the bone's in the output).
+        ScaleDropped = 13, "scale_dropped", "scale dropped: the output format has none";
     }
 }
 

@@ -96,7 +96,8 @@ pub struct AnimationInfo<'a> {
 pub struct BoneInfo<'a> {
     /// 0-based position in its animation.
     pub index: u32,
-    /// Bytes up to the first NUL, where the format stores a name.
+    /// Bytes up to the first NUL, where the format stores a name; for Stories, the standard
+    /// name whose key the bone has, if any (docs/FORMATS.md §3.7).
     pub name: Option<&'a [u8]>,
     /// The bone id as stored (IFP2 keeps −1 for "match by name").
     pub bone_id: Option<i32>,
@@ -121,8 +122,10 @@ impl BoneInfo<'_> {
     }
 }
 
-/// A placed object: a binary IPL instance or a text IPL `inst` line.
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// A placed object: a binary IPL instance or a text IPL `inst` line. (`Default` gives zeros and
+/// no name or scale: other crates cannot name every field of a `#[non_exhaustive]` struct, so
+/// an encoder's caller starts from it.)
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
 #[non_exhaustive]
 pub struct IplInstance<'a> {
     /// World position.
@@ -142,8 +145,8 @@ pub struct IplInstance<'a> {
     pub scale: Option<[f32; 3]>,
 }
 
-/// A car generator: a binary IPL car record or a text IPL `cars` line.
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// A car generator: a binary IPL car record or a text IPL `cars` line (`Default`: zeros).
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
 #[non_exhaustive]
 pub struct IplCar {
     /// World position.

@@ -4,8 +4,10 @@
 //! Push bytes in chunks of any size into a [`Decoder`]; it reports what it decodes to a
 //! [`Visitor`] as events (file, animation, bone, keyframe batches, warnings, end). The
 //! decoder is a fixed-size value ([`DECODER_SIZE`] bytes) that never allocates; the events are
-//! identical however the input is cut. With the `alloc` feature, `Package` decodes a whole
-//! file into owned values and `encode` writes one back; with `std`, `io` decodes from readers.
+//! identical however the input is cut. [`encode::Encoder`] takes the same events and writes a
+//! file back, in constant memory too. With the `alloc` feature, `Package` decodes a whole
+//! file into owned values and `encode::write` writes one back; with `std`, `io` decodes from
+//! readers.
 //! [`archive::ArchiveDecoder`] reads IMG archives and decodes their entries the same way.
 //!
 //! The formats and the conversions applied are specified in the project's FORMATS.md.
@@ -21,6 +23,7 @@ extern crate alloc;
 extern crate std;
 
 pub mod archive;
+pub mod bone_names;
 mod decoder;
 mod error;
 mod event;
@@ -28,8 +31,6 @@ mod format;
 mod keyframe;
 mod limits;
 
-#[cfg(feature = "alloc")]
-#[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
 pub mod encode;
 #[cfg(feature = "std")]
 #[cfg_attr(docsrs, doc(cfg(feature = "std")))]

@@ -132,10 +132,10 @@ fn truncated_files_fail_to_parse_as_they_fail_to_decode() {
 fn the_encoder_refuses_what_anpk_cannot_hold() {
     let mut p = mixed();
     p.animations[0].name = "x".repeat(256);
-    assert_eq!(encode::anpk(&p), Err(EncodeError::BadName));
+    assert!(matches!(encode::anpk(&p), Err(EncodeError::NameTooLong(n)) if n.max == 255));
     let mut p = mixed();
-    p.animations[0].bones[0].name = Some("x".repeat(29));
-    assert_eq!(encode::anpk(&p), Err(EncodeError::BadName));
+    p.animations[0].bones[0].name = Some("x".repeat(28));
+    assert!(matches!(encode::anpk(&p), Err(EncodeError::NameTooLong(n)) if n.max == 27));
     let mut p = mixed();
     p.name = Some("€".into());
     assert_eq!(encode::anpk(&p), Err(EncodeError::BadName));
@@ -145,14 +145,12 @@ fn the_encoder_refuses_what_anpk_cannot_hold() {
         encode::anpk(&p),
         Err(EncodeError::UnsupportedFrameType(FrameType::StoriesRot))
     );
-    // An object name may fill its 28 bytes (no NUL): it comes back whole.
-    for n in [27, 28] {
-        let mut p = mixed();
-        p.animations[0].bones[0].name = Some("x".repeat(n));
-        assert_eq!(Package::parse(&bytes(&p)).unwrap(), p, "{n}");
-    }
+    // An object name keeps its NUL: 27 bytes fit the `char[28]` and come back whole.
+    let mut p = mixed();
+    p.animations[0].bones[0].name = Some("x".repeat(27));
+    assert_eq!(Package::parse(&bytes(&p)).unwrap(), p);
     // Animation and package names are length-prefixed with their NUL: 255 at most.
     let mut p = mixed();
     p.name = Some("x".repeat(256));
-    assert_eq!(encode::anpk(&p), Err(EncodeError::BadName));
+    assert!(matches!(encode::anpk(&p), Err(EncodeError::NameTooLong(n)) if n.len == 256));
 }

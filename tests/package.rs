@@ -495,21 +495,27 @@ fn encode_rounds_packed_values_to_nearest() {
 fn encode_refuses_what_the_format_cannot_hold() {
     let mut p = tiny();
     p.animations[0].name = "x".repeat(25);
-    assert_eq!(encode::ifp2(&p), Err(EncodeError::BadName));
+    assert!(
+        matches!(encode::ifp2(&p), Err(EncodeError::NameTooLong(n)) if n.len == 25 && n.max == 23)
+    );
     p.name = Some("\u{100}".into());
     assert_eq!(encode::ifp2(&p), Err(EncodeError::BadName));
-    // A name filling all 24 bytes has no NUL, as games read it (FORMATS.md: up to the NUL or
-    // the field's end); the writer writes it so, and it decodes back whole.
+    // Every written name keeps its NUL (docs/FORMATS.md §9.4): 23 bytes fit a `char[24]`, 24
+    // do not, although a decoder reads a full field.
     let mut p = tiny();
-    p.animations[0].name = "x".repeat(24);
-    p.animations[0].bones[0].name = Some("ABCDEFGHIJKLMNOPQRSTUVWX".into());
+    p.animations[0].name = "x".repeat(23);
+    p.animations[0].bones[0].name = Some("ABCDEFGHIJKLMNOPQRSTUVW".into());
     let bytes = encode::ifp2(&p).unwrap();
-    assert_eq!(&bytes[36..60], "x".repeat(24).as_bytes());
+    assert_eq!(&bytes[36..60], format!("{}\0", "x".repeat(23)).as_bytes());
     let back = Package::parse(&bytes).unwrap();
-    assert_eq!(back.animations[0].name, "x".repeat(24));
+    assert_eq!(back.animations[0].name, "x".repeat(23));
     assert_eq!(
         back.animations[0].bones[0].name.as_deref(),
-        Some("ABCDEFGHIJKLMNOPQRSTUVWX")
+        Some("ABCDEFGHIJKLMNOPQRSTUVW")
+    );
+    p.animations[0].bones[0].name = Some("ABCDEFGHIJKLMNOPQRSTUVWX".into());
+    assert!(
+        matches!(encode::ifp2(&p), Err(EncodeError::NameTooLong(n)) if n.name() == b"ABCDEFGHIJKLMNOPQRSTUVWX")
     );
 
     for (rotation, time, translation) in [

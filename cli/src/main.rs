@@ -1,5 +1,6 @@
 //! `gtastream`: inspect GTA animation packages from the command line.
 
+mod convert;
 mod dump;
 mod extract;
 mod info;
@@ -202,6 +203,19 @@ enum Command {
         #[arg(short, long, default_value = ".")]
         output: PathBuf,
     },
+    #[command(about = convert::ABOUT, long_about = convert::LONG_ABOUT)]
+    Convert {
+        /// The output format: anp3, anp2, anpk, bnry or text (any case).
+        #[arg(long, value_parser = convert::parse_format)]
+        to: gtastream::Format,
+        /// ANP3/ANP2: write every bone packed, rounding values to the packed steps.
+        #[arg(long)]
+        quantize: bool,
+        /// The file to read.
+        input: PathBuf,
+        /// The file to write (replaced only once complete).
+        output: PathBuf,
+    },
 }
 
 fn access(no_seek: bool, game: Option<GameArg>) -> Access {
@@ -248,6 +262,12 @@ fn main() -> ExitCode {
             entries,
             output,
         } => open_archive(archive).and_then(|archive| extract::run(&archive, entries, output)),
+        Command::Convert {
+            to,
+            quantize,
+            input,
+            output,
+        } => convert::run(input, output, *to, *quantize).map(|warnings| eprint!("{warnings}")),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

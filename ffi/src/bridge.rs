@@ -429,7 +429,8 @@ pub(crate) const WARNINGS: &[(gts_warning_kind, &CStr, &CStr)] = {
         GTS_WARNING_TIME_BACKWARDS,
         GTS_WARNING_MALFORMED_LINE,
         GTS_WARNING_TRAILING_TEXT,
-        GTS_WARNING_DUPLICATE_BONE
+        GTS_WARNING_DUPLICATE_BONE,
+        GTS_WARNING_SCALE_DROPPED
     ]
 };
 
@@ -548,5 +549,41 @@ pub(crate) const STATUSES: &[(gts_status, &CStr, &CStr)] = {
             c"GTS_ERR_IO",
             c"the read or seek function failed",
         ),
+        (
+            GTS_ERR_UNSUPPORTED_FORMAT,
+            c"GTS_ERR_UNSUPPORTED_FORMAT",
+            c"cannot write this format from these events",
+        ),
+        (
+            GTS_ERR_NAME_TOO_LONG,
+            c"GTS_ERR_NAME_TOO_LONG",
+            c"name does not fit its field",
+        ),
+        (
+            GTS_ERR_UNSUPPORTED_FRAME_TYPE,
+            c"GTS_ERR_UNSUPPORTED_FRAME_TYPE",
+            c"frame type cannot be written",
+        ),
+        (
+            GTS_ERR_OUT_OF_RANGE,
+            c"GTS_ERR_OUT_OF_RANGE",
+            c"packed keyframe value out of range",
+        ),
+        (
+            GTS_ERR_NOT_REPRESENTABLE,
+            c"GTS_ERR_NOT_REPRESENTABLE",
+            c"value cannot be written exactly",
+        ),
+        (
+            GTS_ERR_TOO_MANY,
+            c"GTS_ERR_TOO_MANY",
+            c"count or size does not fit 32 bits",
+        ),
+        (
+            GTS_ERR_OUT_OF_ORDER,
+            c"GTS_ERR_OUT_OF_ORDER",
+            c"event has no place in the output format",
+        ),
+        (GTS_ERR_WRITE, c"GTS_ERR_WRITE", c"the sink failed"),
     ]
 };

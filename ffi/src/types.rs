@@ -90,8 +90,8 @@ pub enum gts_status {
     /// A NULL or misaligned pointer where one is required, `data == NULL` with `len > 0`, or
     /// input that overlaps the decoder.
     GTS_ERR_INVALID_ARGUMENT = 200,
-    /// The size passed to `gts_decoder_init` is not `sizeof(gts_decoder)` as the library knows
-    /// it: the header and the library do not match.
+    /// The size passed to `gts_decoder_init` (`gts_encoder_init`) is not `sizeof(gts_decoder)`
+    /// (`sizeof(gts_encoder)`) as the library knows it: the header and the library do not match.
     GTS_ERR_SIZE_MISMATCH = 201,
     /// The decoder was not set up by `gts_decoder_init`.
     GTS_ERR_NOT_INITIALIZED = 202,
@@ -105,6 +105,24 @@ pub enum gts_status {
     /// The read or seek function given to `gts_decode_io` failed (returned an error, or more
     /// bytes than asked for). The decoder is unchanged: call again to retry.
     GTS_ERR_IO = 206,
+    /// Writing (300..399): the format cannot be written (Stories `.anim`), or the events are
+    /// animations for a placement format or the reverse.
+    GTS_ERR_UNSUPPORTED_FORMAT = 300,
+    /// A name does not fit its field with its NUL (ANP3/ANP2: 23 bytes; ANPK objects: 27).
+    GTS_ERR_NAME_TOO_LONG = 301,
+    /// A frame type the target format cannot store, or no `gts_frame_type`.
+    GTS_ERR_UNSUPPORTED_FRAME_TYPE = 302,
+    /// A value outside the `int16_t` range of a packed keyframe (`GTS_ENCODE_QUANTIZE`).
+    GTS_ERR_OUT_OF_RANGE = 303,
+    /// A value the target cannot hold exactly (a packed keyframe not on its steps, a NaN in a
+    /// text IPL, a line or instance the target would change).
+    GTS_ERR_NOT_REPRESENTABLE = 304,
+    /// More records or bytes than the format's 32-bit fields hold.
+    GTS_ERR_TOO_MANY = 305,
+    /// An event where the format has no place for it, or after `gts_encoder_end`.
+    GTS_ERR_OUT_OF_ORDER = 306,
+    /// A sink callback returned non-zero.
+    GTS_ERR_WRITE = 307,
 }
 
 /// The file formats, recognised by their magic.
@@ -186,6 +204,8 @@ pub enum gts_warning_kind {
     /// Animation: a bone has the name of an earlier bone of its animation. The offset is the
     /// second bone's.
     GTS_WARNING_DUPLICATE_BONE = 12,
+    /// Writing: a bone's scale was dropped, the output format has none.
+    GTS_WARNING_SCALE_DROPPED = 13,
 }
 
 /// Text IPL: the game a file is for, which fixes the layout of its `inst` lines

@@ -858,6 +858,54 @@ fn check_examples(bin: &Path) {
     let dir = bin.join("img");
     std::fs::create_dir_all(&dir).expect("archive directory");
     archive_example::check(&inside, &dir, |program, args| run(bin, program, args, None));
+
+    // Conversion to ANP3 through the C encoder: the same bytes as the Rust encoder's.
+    let dir = bin.join("converted");
+    std::fs::create_dir_all(&dir).expect("output directory");
+    for name in ANIMATIONS.iter().chain(&["sector.ipl"]) {
+        let (_, path, data) = file(name);
+        let target = dir.join(format!("{name}.anp3"));
+        let (code, out, err) = run(bin, "convert", &[path, &target], None);
+        match expected_conversion(data) {
+            Ok(bytes) => {
+                assert_eq!(code, 0, "convert {name}: {err}");
+                let written = std::fs::read(&target).expect("converted file");
+                assert!(
+                    written == bytes,
+                    "convert {name}: other bytes than the Rust encoder's"
+                );
+                assert_eq!(
+                    out,
+                    format!("{}: {} bytes of ANP3\n", target.display(), bytes.len())
+                );
+            }
+            Err(status) => {
+                assert_eq!(code, 1, "convert {name}: {out} {err}");
+                assert!(err.contains(status), "convert {name}: {err}");
+                assert!(!target.exists(), "convert {name} left its output");
+            }
+        }
+    }
+}
+
+/// The ANP3 file the Rust encoder writes from `data`, or the C status name of its error.
+fn expected_conversion(data: &[u8]) -> Result<Vec<u8>, &'static str> {
+    use gtastream_core::encode::{EncodeError, EncodeOptions, Encoder};
+    let mut encoder = Encoder::new(
+        gtastream_core::Format::Anp3,
+        Vec::new(),
+        EncodeOptions::default(),
+    )
+    .expect("ANP3 is written");
+    match decode(data, true, &mut encoder) {
+        Ok(()) => Ok(encoder.into_sink()),
+        Err(_) => Err(match encoder.error() {
+            Some(EncodeError::CannotConvert(..)) => "GTS_ERR_UNSUPPORTED_FORMAT",
+            Some(EncodeError::NameTooLong(_)) => "GTS_ERR_NAME_TOO_LONG",
+            Some(EncodeError::NotRepresentable(_)) => "GTS_ERR_NOT_REPRESENTABLE",
+            other => panic!("unexpected {other:?}"),
+        }),
+    }
 }
 
 #[test]

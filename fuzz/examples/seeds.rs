@@ -16,6 +16,7 @@ fn main() -> std::io::Result<()> {
         ("chunking", seeds::chunking_inputs()),
         ("capi", capi_inputs()),
         ("archive", archive_inputs()),
+        ("roundtrip", roundtrip_inputs()),
     ];
     for (target, inputs) in targets {
         let out = dir.join(target);
@@ -38,6 +39,20 @@ fn capi_inputs() -> Vec<(String, Vec<u8>)> {
         moved[flags] |= 2;
         out.push((name.clone(), input));
         out.push((format!("{name}-moved"), moved));
+    }
+    out
+}
+
+/// The `roundtrip` target reads a byte of options, then a file: each file for every target
+/// format, whole and in pieces, with and without quantize.
+fn roundtrip_inputs() -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    for (name, file) in seeds::files() {
+        for options in [0u8, 1, 2, 3, 4, 0x19, 0x2A, 0x13, 0x34] {
+            let mut input = vec![options];
+            input.extend_from_slice(&file);
+            out.push((format!("{name}-{options:02x}"), input));
+        }
     }
     out
 }

@@ -21,8 +21,8 @@ use std::ffi::{c_void, CStr};
 use std::mem::size_of;
 
 use gtastream::{
-    AnimationInfo, BoneInfo, Decoder, FileInfo, Flow, IplCar, IplInstance, Keyframes,
-    Options, SectionLine, Visitor, Warning,
+    AnimationInfo, BoneInfo, Decoder, FileInfo, Flow, IplCar, IplInstance, Keyframes, Options,
+    SectionLine, Visitor, Warning,
 };
 use gtastream_capi::*;
 use gtastream_fuzz::harness::Plan;

@@ -2,5 +2,6 @@
 //! ([`harness`]), and seed inputs made by the project's own code ([`seeds`], [`stories`]).
 
 pub mod harness;
+pub mod roundtrip;
 pub mod seeds;
 pub mod stories;

@@ -203,7 +203,7 @@ impl Stories {
         let bone_id = (row.flags & FLAG_BONE_ID != 0).then_some(i32::from(row.key as u16 as i16));
         Ok(visitor.bone(&BoneInfo {
             index: u32::from(self.bone),
-            name: None,
+            name: crate::bone_names::stories_bone_name(row.key, bone_id.is_some()),
             bone_id,
             bone_key: Some(row.key),
             frame_type,

@@ -1,0 +1,268 @@
+//! `gtastream convert`: every target, format names in any case, lossless conversions that come
+//! back to the same keyframes, one-line errors with nothing written, `--quantize`.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use gtastream::encode;
+use gtastream::{Animation, Bone, Format, FrameType, Keyframe, Package};
+
+fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_gtastream"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn stderr(output: &Output) -> &str {
+    std::str::from_utf8(&output.stderr).expect("stderr is UTF-8")
+}
+
+/// A scratch directory of its own for each test, emptied.
+fn scratch(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("convert-{name}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn s(path: &Path) -> &str {
+    path.to_str().unwrap()
+}
+
+fn bone(name: &str, frame_type: FrameType, frames: Vec<Keyframe>) -> Bone {
+    Bone {
+        name: Some(name.into()),
+        bone_id: Some(2),
+        bone_key: None,
+        frame_type,
+        frames,
+    }
+}
+
+/// Float keyframes (ANPK `KRT0`, `KR00`) with values that are not on the packed steps.
+fn anpk_package(animation_name: &str) -> Package {
+    let frames = |n: usize| -> Vec<Keyframe> {
+        (0..n)
+            .map(|i| Keyframe {
+                time: i as f32 * 0.033,
+                rotation: [0.1, -0.2 * i as f32, 0.3, 0.9],
+                translation: [i as f32 * 0.01, 1.0, -2.5],
+                scale: [0.0; 3],
+            })
+            .collect()
+    };
+    Package {
+        format: Format::Anpk,
+        name: Some("ped".into()),
+        animations: vec![Animation {
+            name: animation_name.into(),
+            frame_data_size: None,
+            flags: None,
+            duration: None,
+            bones: vec![
+                bone("Root", FrameType::Krt0, frames(5)),
+                bone("L Hand", FrameType::Kr00, frames(3)),
+            ],
+        }],
+        warnings: Vec::new(),
+    }
+}
+
+/// The keyframes of every bone, as bits.
+fn frames(path: &Path) -> Vec<Vec<[u32; 8]>> {
+    let p = Package::parse(&std::fs::read(path).unwrap()).unwrap();
+    p.animations
+        .iter()
+        .flat_map(|a| &a.bones)
+        .map(|b| {
+            b.frames
+                .iter()
+                .map(|k| {
+                    let mut v = [0; 8];
+                    let all = [k.time].into_iter().chain(k.rotation).chain(k.translation);
+                    for (o, x) in v.iter_mut().zip(all) {
+                        *o = x.to_bits();
+                    }
+                    v
+                })
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn every_animation_target_keeps_every_keyframe() {
+    let dir = scratch("animations");
+    let source = dir.join("ped.ifp");
+    std::fs::write(&source, encode::write(&anpk_package("walk")).unwrap()).unwrap();
+    let want = frames(&source);
+    for to in ["anp3", "ANP2", "Anpk"] {
+        let out = dir.join(format!("out.{to}"));
+        let output = run(&["convert", "--to", to, s(&source), s(&out)]);
+        assert!(output.status.success(), "{to}: {}", stderr(&output));
+        assert_eq!(stderr(&output), "");
+        assert_eq!(frames(&out), want, "{to}");
+        let format = Package::parse(&std::fs::read(&out).unwrap())
+            .unwrap()
+            .format;
+        assert_eq!(format.name().to_ascii_lowercase(), to.to_ascii_lowercase());
+        // And back to ANPK: the very same file.
+        let back = dir.join(format!("back.{to}"));
+        assert!(run(&["convert", "--to", "anpk", s(&out), s(&back)])
+            .status
+            .success());
+        assert_eq!(
+            std::fs::read(&back).unwrap(),
+            std::fs::read(&source).unwrap()
+        );
+    }
+    // Only the outputs are left: no temporary file.
+    let names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(names.iter().all(|n| !n.contains("tmp")), "{names:?}");
+}
+
+#[test]
+fn anp3_through_anpk_comes_back_packed_and_whole() {
+    let dir = scratch("packed");
+    let frames: Vec<Keyframe> = (0..40)
+        .map(|i| Keyframe {
+            time: i as f32 / 60.0,
+            rotation: [i as f32 / 4096.0, -0.5, 0.25, 1.0],
+            translation: [i as f32 / 1024.0, 2.0, -3.0],
+            scale: [0.0; 3],
+        })
+        .collect();
+    let mut p = anpk_package("walk");
+    p.format = Format::Anp3;
+    p.animations[0].bones = vec![
+        bone("Root", FrameType::Ifp2PackedRotTrans, frames.clone()),
+        bone("Spine", FrameType::Ifp2PackedRot, frames),
+    ];
+    let source = dir.join("walk.ifp");
+    std::fs::write(&source, encode::write(&p).unwrap()).unwrap();
+    let (anpk, back) = (dir.join("walk.anpk"), dir.join("back.ifp"));
+    assert!(run(&["convert", "--to", "anpk", s(&source), s(&anpk)])
+        .status
+        .success());
+    assert!(run(&["convert", "--to", "anp3", s(&anpk), s(&back)])
+        .status
+        .success());
+    assert_eq!(
+        std::fs::read(&back).unwrap(),
+        std::fs::read(&source).unwrap()
+    );
+}
+
+#[test]
+fn quantize_packs_on_the_steps() {
+    let dir = scratch("quantize");
+    let source = dir.join("ped.ifp");
+    std::fs::write(&source, encode::write(&anpk_package("walk")).unwrap()).unwrap();
+    let out = dir.join("q.ifp");
+    assert!(
+        run(&["convert", "--to", "anp3", "--quantize", s(&source), s(&out)])
+            .status
+            .success()
+    );
+    let p = Package::parse(&std::fs::read(&out).unwrap()).unwrap();
+    let types: Vec<FrameType> = p.animations[0].bones.iter().map(|b| b.frame_type).collect();
+    assert_eq!(
+        types,
+        [FrameType::Ifp2PackedRotTrans, FrameType::Ifp2PackedRot]
+    );
+    let k = p.animations[0].bones[0].frames[1];
+    assert_eq!(k.time, 2.0 / 60.0); // 0.033 s: 1.98 ticks, rounded
+    assert_eq!(k.rotation[1], -819.0 / 4096.0); // -0.2 × 4096 = -819.2
+}
+
+#[test]
+fn what_cannot_be_written_is_one_line_and_nothing_written() {
+    let dir = scratch("errors");
+    let source = dir.join("long.ifp");
+    let long = "an_animation_name_of_29_bytes";
+    std::fs::write(&source, encode::write(&anpk_package(long)).unwrap()).unwrap();
+    let out = dir.join("out.ifp");
+    std::fs::write(&out, b"previous").unwrap();
+    let output = run(&["convert", "--to", "anp3", s(&source), s(&out)]);
+    assert_eq!(output.status.code(), Some(1));
+    let message = stderr(&output);
+    assert_eq!(message.lines().count(), 1, "{message}");
+    assert!(message.starts_with("gtastream: "), "{message}");
+    assert!(
+        message.contains(&format!("\"{long}\" (29 bytes)")),
+        "{message}"
+    );
+    assert_eq!(std::fs::read(&out).unwrap(), b"previous");
+    assert_eq!(
+        std::fs::read_dir(&dir).unwrap().count(),
+        2,
+        "a temporary file was left"
+    );
+
+    // Animations do not become placements.
+    let output = run(&["convert", "--to", "text", s(&source), s(&out)]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(stderr(&output).contains("cannot convert ANPK to text"));
+    // A format that is not written is a usage error.
+    let output = run(&["convert", "--to", "anim", s(&source), s(&out)]);
+    assert_eq!(output.status.code(), Some(2));
+    // A source that does not decode.
+    let bad = dir.join("bad.ifp");
+    std::fs::write(&bad, b"ANP3\x10\0\0\0abc").unwrap();
+    let output = run(&["convert", "--to", "anpk", s(&bad), s(&out)]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        stderr(&output).contains("input ends inside a unit"),
+        "{}",
+        stderr(&output)
+    );
+    assert_eq!(std::fs::read(&out).unwrap(), b"previous");
+}
+
+#[test]
+fn scale_dropped_is_a_warning() {
+    let dir = scratch("scale");
+    let mut p = anpk_package("walk");
+    p.animations[0].bones[0].frame_type = FrameType::Krts;
+    let source = dir.join("s.ifp");
+    std::fs::write(&source, encode::write(&p).unwrap()).unwrap();
+    let out = dir.join("o.ifp");
+    let output = run(&["convert", "--to", "anp3", s(&source), s(&out)]);
+    assert!(output.status.success());
+    assert_eq!(
+        stderr(&output),
+        format!(
+            "gtastream: {}: warning: scale dropped: the output format has none in the output at offset 72\n",
+            s(&source)
+        )
+    );
+}
+
+#[test]
+fn binary_and_text_placements() {
+    let dir = scratch("ipl");
+    let text = dir.join("a.ipl");
+    std::fs::write(
+        &text,
+        b"inst\n1, tree, 0, 1.5, -2.25, 3, 0, 0, 0.70710677, 0.70710677, -1\nend\n\
+          cars\n1, 2, 3, 0.5, 400, -1, -1, 0, 0, 0, 0, 0\nend\n",
+    )
+    .unwrap();
+    let bnry = dir.join("b.ipl");
+    assert!(run(&["convert", "--to", "BNRY", s(&text), s(&bnry)])
+        .status
+        .success());
+    let back = dir.join("c.ipl");
+    assert!(run(&["convert", "--to", "text", s(&bnry), s(&back)])
+        .status
+        .success());
+    assert_eq!(
+        std::fs::read_to_string(&back).unwrap(),
+        "inst\n1, dummy, 0, 1.5, -2.25, 3, 0, 0, 0.70710677, 0.70710677, -1\nend\n\
+         cars\n1, 2, 3, 0.5, 400, -1, -1, 0, 0, 0, 0, 0\nend\n"
+    );
+}

@@ -1,0 +1,765 @@
+//! The C ABI of the streaming encoder: `gts_encoder` lives in storage the caller owns, takes the
+//! same structs the decoder's callbacks receive (so a decoder's callbacks can forward each
+//! event as it is), and writes through the caller's `gts_sink` callbacks (docs/FORMATS.md §9).
+
+use core::ffi::c_void;
+use core::mem::{align_of, size_of};
+use core::ptr::{addr_of, addr_of_mut};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use gtastream_core::encode::{BoneHeader, EncodeError, EncodeOptions, Encoder, Sink, SinkError};
+use gtastream_core::{Format, FrameType, IplCar, IplInstance, Keyframe};
+
+use crate::bridge::warning_kind;
+use crate::types::{
+    gts_animation_info, gts_bone_info, gts_file_info, gts_ipl_car, gts_ipl_instance, gts_keyframe,
+    gts_section_line, gts_status, gts_warning, gts_warning_kind,
+};
+
+/// Words of `gts_encoder`.
+pub const GTS_ENCODER_WORDS: usize = 48;
+
+/// `gts_encoder_init` flag: write every ANP3/ANP2 bone in the packed types, rounding values to
+/// the packed steps (quaternion 1/4096, time 1/60 s, translation 1/1024). Without it nothing is
+/// rounded: a value the target cannot hold exactly is `GTS_ERR_NOT_REPRESENTABLE`.
+pub const GTS_ENCODE_QUANTIZE: u32 = 1;
+
+/// Caller-owned storage of one encoder, like `gts_decoder`: anywhere, `sizeof` it passed to
+/// `gts_encoder_init`, no cleanup; it may be copied with `memcpy` between calls.
+#[repr(C)]
+pub struct gts_encoder {
+    /// Private storage; never read or written by the caller.
+    pub opaque: [u64; GTS_ENCODER_WORDS],
+}
+
+/// Where an encoder's bytes go. `write` appends `len` bytes; `patch` overwrites `len` bytes
+/// already written at absolute `offset` (counted from the first byte written), for the counts
+/// and sizes known only once their record ends. Both return 0 on success; anything else fails
+/// the encoder with `GTS_ERR_WRITE`. Both are required.
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct gts_sink {
+    /// Appends bytes.
+    pub write: Option<unsafe extern "C" fn(user: *mut c_void, bytes: *const u8, len: usize) -> i32>,
+    /// Overwrites bytes already written.
+    pub patch: Option<
+        unsafe extern "C" fn(user: *mut c_void, offset: u64, bytes: *const u8, len: usize) -> i32,
+    >,
+    /// Passed to both.
+    pub user: *mut c_void,
+}
+
+/// The sink as the core sees it.
+struct CSink(gts_sink);
+
+impl Sink for CSink {
+    fn write(&mut self, bytes: &[u8]) -> Result<(), SinkError> {
+        let f = self.0.write.ok_or(SinkError)?;
+        // SAFETY: `f` is the caller's function of this type; `bytes` is valid for the call.
+        match unsafe { f(self.0.user, bytes.as_ptr(), bytes.len()) } {
+            0 => Ok(()),
+            _ => Err(SinkError),
+        }
+    }
+
+    fn patch(&mut self, offset: u64, bytes: &[u8]) -> Result<(), SinkError> {
+        let f = self.0.patch.ok_or(SinkError)?;
+        // SAFETY: as for `write`.
+        match unsafe { f(self.0.user, offset, bytes.as_ptr(), bytes.len()) } {
+            0 => Ok(()),
+            _ => Err(SinkError),
+        }
+    }
+}
+
+/// Marks storage set up by `gts_encoder_init`: "gtsenc" and the layout's version.
+const TAG: u64 = 0x6774_7365_6e63_0001;
+
+#[repr(C)]
+struct Slot {
+    tag: u64,
+    /// Non-zero while a call runs (a sink callback may call back in: refused).
+    busy: u8,
+    /// Non-zero once a panic was caught.
+    panicked: u8,
+    encoder: Encoder<CSink>,
+}
+
+const _: () = assert!(size_of::<Slot>() <= size_of::<gts_encoder>());
+const _: () = assert!(align_of::<Slot>() <= align_of::<gts_encoder>());
+
+fn status(error: EncodeError) -> gts_status {
+    use gts_status::*;
+    match error {
+        EncodeError::UnsupportedFormat(_) | EncodeError::CannotConvert(..) => {
+            GTS_ERR_UNSUPPORTED_FORMAT
+        }
+        EncodeError::NameTooLong(_) | EncodeError::BadName => GTS_ERR_NAME_TOO_LONG,
+        EncodeError::UnsupportedFrameType(_) => GTS_ERR_UNSUPPORTED_FRAME_TYPE,
+        EncodeError::OutOfRange => GTS_ERR_OUT_OF_RANGE,
+        EncodeError::NotRepresentable(_) => GTS_ERR_NOT_REPRESENTABLE,
+        EncodeError::TooMany => GTS_ERR_TOO_MANY,
+        EncodeError::Sink => GTS_ERR_WRITE,
+        _ => GTS_ERR_OUT_OF_ORDER,
+    }
+}
+
+/// Runs `f` on the encoder in `e`'s storage: checks the pointer, the tag and re-entry, marks
+/// the encoder busy, catches panics.
+///
+/// # Safety
+/// `e` is NULL or points to a `gts_encoder` (set up by `gts_encoder_init`, by the caller's
+/// contract, when its tag says so).
+unsafe fn with<R>(
+    e: *mut gts_encoder,
+    f: impl FnOnce(&mut Encoder<CSink>) -> Result<R, EncodeError>,
+) -> Result<R, gts_status> {
+    let slot = e.cast::<Slot>();
+    if slot.is_null() || !slot.is_aligned() {
+        return Err(gts_status::GTS_ERR_INVALID_ARGUMENT);
+    }
+    // SAFETY: `slot` points to the caller's storage; `tag`, `busy` and `panicked` are plain
+    // integers, valid for any bytes.
+    let (tag, busy, panicked) = unsafe {
+        (
+            addr_of!((*slot).tag).read(),
+            addr_of!((*slot).busy).read(),
+            addr_of!((*slot).panicked).read(),
+        )
+    };
+    if tag != TAG {
+        return Err(gts_status::GTS_ERR_NOT_INITIALIZED);
+    }
+    if busy != 0 {
+        return Err(gts_status::GTS_ERR_REENTRANT);
+    }
+    if panicked != 0 {
+        return Err(gts_status::GTS_ERR_PANIC);
+    }
+    // SAFETY: the tag says `gts_encoder_init` wrote a `Slot` here. The `&mut` covers the
+    // `encoder` field only; a sink callback that calls back in reads `tag` and `busy`.
+    unsafe {
+        addr_of_mut!((*slot).busy).write(1);
+        let encoder = &mut *addr_of_mut!((*slot).encoder);
+        let result = catch_unwind(AssertUnwindSafe(|| f(encoder)));
+        addr_of_mut!((*slot).busy).write(0);
+        match result {
+            Ok(result) => result.map_err(status),
+            Err(_) => {
+                addr_of_mut!((*slot).panicked).write(1);
+                Err(gts_status::GTS_ERR_PANIC)
+            }
+        }
+    }
+}
+
+fn done(result: Result<(), gts_status>) -> gts_status {
+    result.err().unwrap_or(gts_status::GTS_OK)
+}
+
+/// `len` bytes at `ptr` (NULL allowed when `len` is 0).
+///
+/// # Safety
+/// `ptr` points to `len` readable bytes that live for `'a`.
+unsafe fn bytes<'a>(ptr: *const core::ffi::c_char, len: usize) -> Result<&'a [u8], EncodeError> {
+    if len == 0 {
+        return Ok(&[]);
+    }
+    if ptr.is_null() {
+        return Err(EncodeError::OutOfOrder);
+    }
+    // SAFETY: the caller's contract.
+    Ok(unsafe { core::slice::from_raw_parts(ptr.cast::<u8>(), len) })
+}
+
+/// Reads a struct argument (NULL refused).
+///
+/// # Safety
+/// `p` is NULL or points to a valid `T`.
+unsafe fn arg<'a, T>(p: *const T) -> Result<&'a T, gts_status> {
+    if p.is_null() || !p.is_aligned() {
+        return Err(gts_status::GTS_ERR_INVALID_ARGUMENT);
+    }
+    // SAFETY: non-NULL, aligned, valid (the caller's contract).
+    Ok(unsafe { &*p })
+}
+
+/// `sizeof(gts_encoder)` as the library knows it.
+#[no_mangle]
+pub extern "C" fn gts_encoder_size() -> usize {
+    size_of::<gts_encoder>()
+}
+
+/// Sets up an encoder in `*encoder` writing `format` (a `gts_format`: ANP3, ANP2, ANPK,
+/// IPL_BINARY or IPL_TEXT) to `*sink` (copied), with `flags` (`GTS_ENCODE_QUANTIZE` or 0).
+/// `size_of_encoder` must be `sizeof *encoder`.
+///
+/// Then give it the events in the decoder's order: `gts_encoder_file`, per animation
+/// `gts_encoder_animation`, per bone `gts_encoder_bone`, `gts_encoder_keyframes` (any number
+/// of calls), `gts_encoder_bone_end`, then `gts_encoder_animation_end`; or for placements
+/// `gts_encoder_instance`, `gts_encoder_car`, `gts_encoder_section_line`; `gts_encoder_end`
+/// last. Counts and sizes in the info structs are not used: the encoder counts, and patches the
+/// fields through `sink->patch` when their record ends. The first error sticks: every later
+/// call returns it, and the bytes written so far are not a valid file.
+///
+/// Returns `GTS_OK`, `GTS_ERR_INVALID_ARGUMENT` (NULL or misaligned pointer, a sink callback
+/// NULL), `GTS_ERR_SIZE_MISMATCH` or `GTS_ERR_UNSUPPORTED_FORMAT`.
+///
+/// Pointers: `encoder` is NULL or points to `size_of_encoder` writable bytes, not in use by a
+/// running call; `sink` is NULL or points to a `gts_sink`.
+#[no_mangle]
+pub unsafe extern "C" fn gts_encoder_init(
+    encoder: *mut gts_encoder,
+    size_of_encoder: usize,
+    format: u32,
+    sink: *const gts_sink,
+    flags: u32,
+) -> gts_status {
+    let slot = encoder.cast::<Slot>();
+    if slot.is_null() || !slot.is_aligned() || sink.is_null() || !sink.is_aligned() {
+        return gts_status::GTS_ERR_INVALID_ARGUMENT;
+    }
+    if size_of_encoder != size_of::<gts_encoder>() {
+        return gts_status::GTS_ERR_SIZE_MISMATCH;
+    }
+    // SAFETY: non-NULL, aligned, a valid `gts_sink` (the caller's contract).
+    let sink = unsafe { sink.read() };
+    if sink.write.is_none() || sink.patch.is_none() {
+        return gts_status::GTS_ERR_INVALID_ARGUMENT;
+    }
+    let format = match format {
+        1 => Format::Anp3,
+        2 => Format::Anp2,
+        3 => Format::Anpk,
+        5 => Format::IplBinary,
+        6 => Format::IplText,
+        _ => return gts_status::GTS_ERR_UNSUPPORTED_FORMAT,
+    };
+    let options = EncodeOptions::quantize(flags & GTS_ENCODE_QUANTIZE != 0);
+    let encoder = match Encoder::new(format, CSink(sink), options) {
+        Ok(encoder) => encoder,
+        Err(error) => return status(error),
+    };
+    // SAFETY: `slot` points to `sizeof(gts_encoder)` writable bytes (checked size, caller's
+    // contract); the old contents need no drop.
+    unsafe {
+        slot.write(Slot {
+            tag: TAG,
+            busy: 0,
+            panicked: 0,
+            encoder,
+        })
+    };
+    gts_status::GTS_OK
+}
+
+/// The file begins (`info->name` if `info->has_name`). `info->format` says what the events
+/// are: animations to a placement format, or the reverse, are `GTS_ERR_UNSUPPORTED_FORMAT`.
+/// The other fields are not used.
+///
+/// Pointers: `encoder` as for every `gts_encoder_*` call: NULL or set up by `gts_encoder_init`;
+/// `info` is NULL or points to a `gts_file_info` whose `name` points to `name_len` bytes.
+#[no_mangle]
+pub unsafe extern "C" fn gts_encoder_file(
+    encoder: *mut gts_encoder,
+    info: *const gts_file_info,
+) -> gts_status {
+    // SAFETY: the caller's contract (see above).
+    done(unsafe {
+        arg(info).and_then(|info| {
+            // Read as an integer: a value C put there need not be an enumerator.
+            let source = match addr_of!(info.format).cast::<u32>().read() {
+                1 => Some(Format::Anp3),
+                2 => Some(Format::Anp2),
+                3 => Some(Format::Anpk),
+                4 => Some(Format::Anim),
+                5 => Some(Format::IplBinary),
+                6 => Some(Format::IplText),
+                _ => None,
+            };
+            with(encoder, |e| {
+                if let Some(source) = source {
+                    if source.is_animation() != e.format().is_animation() {
+                        return Err(EncodeError::CannotConvert(source, e.format()));
+                    }
+                }
+                let name = match info.has_name {
+                    true => Some(bytes(info.name, info.name_len)?),
+                    false => None,
+                };
+                e.file(name)
+            })
+        })
+    })
+}
+
+/// An animation begins (`info->name`; the other fields are not used).
+///
+/// Pointers: `info` is NULL or points to a `gts_animation_info` whose `name` points to
+/// `name_len` bytes.
+#[no_mangle]
+pub unsafe extern "C" fn gts_encoder_animation(
+    encoder: *mut gts_encoder,
+    info: *const gts_animation_info,
+) -> gts_status {
+    // SAFETY: the caller's contract.
+    done(unsafe {
+        arg(info).and_then(|info| with(encoder, |e| e.animation(bytes(info.name, info.name_len)?)))
+    })
+}
+
+fn frame_type(value: u32) -> Option<FrameType> {
+    Some(match value {
+        1 => FrameType::Ifp2Rot,
+        2 => FrameType::Ifp2RotTrans,
+        3 => FrameType::Ifp2PackedRot,
+        4 => FrameType::Ifp2PackedRotTrans,
+        10 => FrameType::Kr00,
+        11 => FrameType::Krt0,
+        12 => FrameType::Krts,
+        20 => FrameType::StoriesRot,
+        21 => FrameType::StoriesRotTrans,
+        _ => return None,
+    })
+}
+
+/// A bone begins: its name (else a Stories `bone_key` names it), `bone_id` if `has_bone_id`,
+/// and `frame_type`, the type its keyframes come from, which decides the type written
+/// (docs/FORMATS.md §9.2). Counts are not used.
+///
+/// Returns `GTS_ERR_UNSUPPORTED_FRAME_TYPE` for a `frame_type` that is no `gts_frame_type`.
+///
+/// Pointers: `info` is NULL or points to a `gts_bone_info` whose `name` points to `name_len`
+/// bytes when `has_name`.
+#[no_mangle]
+pub unsafe extern "C" fn gts_encoder_bone(
+    encoder: *mut gts_encoder,
+    info: *const gts_bone_info,
+) -> gts_status {
+    // SAFETY: the caller's contract.
+    let info = match unsafe { arg(info) } {
+        Ok(info) => info,
+        Err(status) => return status,
+    };
+    // Read as an integer: a value C put there need not be an enumerator.
+    // SAFETY: `frame_type` is a C enum, an `int`-sized field of a valid struct.
+    let raw = unsafe { addr_of!(info.frame_type).cast::<u32>().read() };
+    let Some(frame_type) = frame_type(raw) else {
+        return gts_status::GTS_ERR_UNSUPPORTED_FRAME_TYPE;
+    };
+    // SAFETY: the caller's contract.
+    done(unsafe {
+        with(encoder, |e| {
+            let name = match info.has_name {
+                true => Some(bytes(info.name, info.name_len)?),
+                false => None,
+            };
+            e.bone(&BoneHeader {
+                name,
+                bone_id: info.has_bone_id.then_some(info.bone_id),
+                bone_key: info.has_bone_key.then_some(info.bone_key),
+                frame_type,
+            })
+        })
+    })
+}
+
+/// `count` keyframes of the current bone (any number of calls).
+///
+/// Pointers: `frames` points to `count` `gts_keyframe`s (NULL allowed when `count` is 0).
+#[no_mangle]
+pub unsafe extern "C" fn gts_encoder_keyframes(
+    encoder: *mut gts_encoder,
+    frames: *const gts_keyframe,
+    count: usize,
+) -> gts_status {
+    let frames = if count == 0 {
+        &[][..]
+    } else if frames.is_null() || !frames.is_aligned() {
+        return gts_status::GTS_ERR_INVALID_ARGUMENT;
+    } else {
+        // SAFETY: `count` valid keyframes (the caller's contract).
+        unsafe { core::slice::from_raw_parts(frames, count) }
+    };
+    // SAFETY: the caller's contract.
+    done(unsafe {
+        with(encoder, |e| {
+            frames.iter().try_for_each(|f| {
+                e.keyframe(&Keyframe {
+                    time: f.time,
+                    rotation: f.rotation,
+                    translation: f.translation,
+                    scale: f.scale,
+                })
+            })
+        })
+    })
+}
+
+/// The current bone ends.
+#[no_mangle]
+pub unsafe extern "C" fn gts_encoder_bone_end(encoder: *mut gts_encoder) -> gts_status {
+    // SAFETY: the caller's contract.
+    done(unsafe { with(encoder, |e| e.bone_end()) })
+}
+
+/// The current animation ends.
+#[no_mangle]
+pub unsafe extern "C" fn gts_encoder_animation_end(encoder: *mut gts_encoder) -> gts_status {
+    // SAFETY: the caller's contract.
+    done(unsafe { with(encoder, |e| e.animation_end()) })
+}
+
+/// A placed object.
+///
+/// Pointers: `instance` is NULL or points to a `gts_ipl_instance` whose `model_name` points to
+/// `model_name_len` bytes when `has_model_name`.
+#[no_mangle]
+pub unsafe extern "C" fn gts_encoder_instance(
+    encoder: *mut gts_encoder,
+    instance: *const gts_ipl_instance,
+) -> gts_status {
+    // SAFETY: the caller's contract.
+    done(unsafe {
+        arg(instance).and_then(|i| {
+            with(encoder, |e| {
+                let mut out = IplInstance::default();
+                out.position = i.position;
+                out.rotation = i.rotation;
+                out.model_id = i.model_id;
+                out.interior = i.interior;
+                out.lod = i.lod;
+                if i.has_model_name {
+                    out.model_name = Some(bytes(i.model_name, i.model_name_len)?);
+                }
+                out.scale = i.has_scale.then_some(i.scale);
+                e.instance(&out)
+            })
+        })
+    })
+}
+
+/// A car generator.
+///
+/// Pointers: `car` is NULL or points to a `gts_ipl_car`.
+#[no_mangle]
+pub unsafe extern "C" fn gts_encoder_car(
+    encoder: *mut gts_encoder,
+    car: *const gts_ipl_car,
+) -> gts_status {
+    // SAFETY: the caller's contract.
+    done(unsafe {
+        arg(car).and_then(|c| {
+            with(encoder, |e| {
+                let mut out = IplCar::default();
+                out.position = c.position;
+                out.angle = c.angle;
+                out.model_id = c.model_id;
+                out.primary_color = c.primary_color;
+                out.secondary_color = c.secondary_color;
+                out.flags = c.flags;
+                out.alarm_chance = c.alarm_chance;
+                out.door_lock_chance = c.door_lock_chance;
+                out.min_delay = c.min_delay;
+                out.max_delay = c.max_delay;
+                e.car(&out)
+            })
+        })
+    })
+}
+
+/// A line of a text-only IPL section (text IPL output; binary IPL refuses it with
+/// `GTS_ERR_NOT_REPRESENTABLE`).
+///
+/// Pointers: `line` is NULL or points to a `gts_section_line` whose `section` and `text` point
+/// to `section_len` and `text_len` bytes.
+#[no_mangle]
+pub unsafe extern "C" fn gts_encoder_section_line(
+    encoder: *mut gts_encoder,
+    line: *const gts_section_line,
+) -> gts_status {
+    // SAFETY: the caller's contract.
+    done(unsafe {
+        arg(line).and_then(|l| {
+            with(encoder, |e| {
+                let section = bytes(l.section, l.section_len)?;
+                let section = core::str::from_utf8(section).map_err(|_| {
+                    EncodeError::NotRepresentable(gtastream_core::encode::Lost::Line)
+                })?;
+                e.section_line(section, bytes(l.text, l.text_len)?)
+            })
+        })
+    })
+}
+
+/// The input ended: the last counts and sizes are patched; the file is complete.
+#[no_mangle]
+pub unsafe extern "C" fn gts_encoder_end(encoder: *mut gts_encoder) -> gts_status {
+    // SAFETY: the caller's contract.
+    done(unsafe { with(encoder, |e| e.end()) })
+}
+
+/// Bytes written so far (0 for an encoder not set up).
+///
+/// Pointers: `encoder` is NULL or set up by `gts_encoder_init`.
+#[no_mangle]
+pub unsafe extern "C" fn gts_encoder_written(encoder: *mut gts_encoder) -> u64 {
+    // SAFETY: the caller's contract.
+    unsafe { with(encoder, |e| Ok(e.written())) }.unwrap_or(0)
+}
+
+/// How many warnings the encoder gave (something dropped on purpose: a scale written to a
+/// format without one); the first is stored in `*first` if `first` is not NULL and there was
+/// one.
+///
+/// Pointers: `first` is NULL or points to a writable `gts_warning`.
+#[no_mangle]
+pub unsafe extern "C" fn gts_encoder_warnings(
+    encoder: *mut gts_encoder,
+    first: *mut gts_warning,
+) -> u32 {
+    // SAFETY: the caller's contract.
+    let Ok(warnings) = (unsafe { with(encoder, |e| Ok(e.warnings())) }) else {
+        return 0;
+    };
+    if let (Some(w), false) = (warnings.first, first.is_null() || !first.is_aligned()) {
+        let (kind, name, reason) = warning_kind(w.kind);
+        let kind: gts_warning_kind = kind;
+        // SAFETY: non-NULL, aligned, writable (the caller's contract).
+        unsafe {
+            first.write(gts_warning {
+                kind,
+                offset: w.offset,
+                name: name.as_ptr(),
+                reason: reason.as_ptr(),
+            })
+        };
+    }
+    warnings.count
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::{gts_format, gts_frame_type};
+
+    struct Buf {
+        bytes: Vec<u8>,
+        /// An encoder to call back into from the sink (re-entry is refused).
+        reenter: *mut gts_encoder,
+        reentered: Option<gts_status>,
+    }
+
+    unsafe extern "C" fn write(user: *mut c_void, bytes: *const u8, len: usize) -> i32 {
+        // SAFETY: `user` is the test's `Buf`; `bytes` holds `len` bytes.
+        let (buf, bytes) = unsafe {
+            (
+                &mut *user.cast::<Buf>(),
+                core::slice::from_raw_parts(bytes, len),
+            )
+        };
+        buf.bytes.extend_from_slice(bytes);
+        if !buf.reenter.is_null() {
+            // SAFETY: `reenter` is the encoder whose call runs this sink (refused, not run).
+            buf.reentered = Some(unsafe { gts_encoder_bone_end(buf.reenter) });
+        }
+        0
+    }
+
+    unsafe extern "C" fn patch(
+        user: *mut c_void,
+        offset: u64,
+        bytes: *const u8,
+        len: usize,
+    ) -> i32 {
+        // SAFETY: as in `write`.
+        let (buf, bytes) = unsafe {
+            (
+                &mut *user.cast::<Buf>(),
+                core::slice::from_raw_parts(bytes, len),
+            )
+        };
+        let at = offset as usize;
+        buf.bytes[at..at + len].copy_from_slice(bytes);
+        0
+    }
+
+    fn new_encoder(format: gts_format, buf: &mut Buf) -> Box<gts_encoder> {
+        let mut e = Box::new(gts_encoder {
+            opaque: [0; GTS_ENCODER_WORDS],
+        });
+        let sink = gts_sink {
+            write: Some(write),
+            patch: Some(patch),
+            user: (buf as *mut Buf).cast(),
+        };
+        // SAFETY: valid storage and sink; `buf` outlives the encoder's use in each test.
+        let st = unsafe { gts_encoder_init(&mut *e, gts_encoder_size(), format as u32, &sink, 0) };
+        assert_eq!(st, gts_status::GTS_OK);
+        e
+    }
+
+    fn bone(name: &[u8], frame_type: gts_frame_type) -> gts_bone_info {
+        gts_bone_info {
+            index: 0,
+            name: name.as_ptr().cast(),
+            name_len: name.len(),
+            has_name: true,
+            bone_id: 3,
+            has_bone_id: true,
+            bone_key: 0,
+            has_bone_key: false,
+            frame_type,
+            frame_size: 0,
+            frame_count: 0,
+            has_translation: false,
+            has_scale: false,
+        }
+    }
+
+    #[test]
+    fn writes_what_the_rust_encoder_writes_and_refuses_misuse() {
+        let mut buf = Buf {
+            bytes: Vec::new(),
+            reenter: core::ptr::null_mut(),
+            reentered: None,
+        };
+        let mut e = new_encoder(gts_format::GTS_FORMAT_ANPK, &mut buf);
+        let name = b"walk";
+        let file = gts_file_info {
+            format: gts_format::GTS_FORMAT_ANP3,
+            format_name: c"ANP3".as_ptr(),
+            name: name.as_ptr().cast(),
+            name_len: 4,
+            has_name: true,
+            animation_count: 0,
+            instance_count: 0,
+            has_instance_count: false,
+            car_count: 0,
+            has_car_count: false,
+        };
+        let anim = gts_animation_info {
+            index: 0,
+            name: name.as_ptr().cast(),
+            name_len: 4,
+            bone_count: 0,
+            frame_data_size: 0,
+            has_frame_data_size: false,
+            flags: 0,
+            has_flags: false,
+            duration: 0.0,
+            has_duration: false,
+        };
+        let frames = [gts_keyframe {
+            time: 0.5,
+            rotation: [0.5, 0.25, -0.125, 1.0],
+            translation: [1.0, 2.0, 3.0],
+            scale: [0.0; 3],
+        }; 3];
+        // SAFETY: every pointer below is to a live local of the right type.
+        unsafe {
+            assert_eq!(gts_encoder_file(&mut *e, &file), gts_status::GTS_OK);
+            assert_eq!(gts_encoder_animation(&mut *e, &anim), gts_status::GTS_OK);
+            let b = bone(b"Root", gts_frame_type::GTS_FRAME_IFP2_ROT_TRANS);
+            assert_eq!(gts_encoder_bone(&mut *e, &b), gts_status::GTS_OK);
+            assert_eq!(
+                gts_encoder_keyframes(&mut *e, frames.as_ptr(), 3),
+                gts_status::GTS_OK
+            );
+            // A sink callback that calls back in is refused.
+            buf.reenter = &mut *e;
+            assert_eq!(
+                gts_encoder_keyframes(&mut *e, frames.as_ptr(), 1),
+                gts_status::GTS_OK
+            );
+            buf.reenter = core::ptr::null_mut();
+            assert_eq!(buf.reentered, Some(gts_status::GTS_ERR_REENTRANT));
+            assert_eq!(gts_encoder_bone_end(&mut *e), gts_status::GTS_OK);
+            assert_eq!(gts_encoder_animation_end(&mut *e), gts_status::GTS_OK);
+            assert_eq!(gts_encoder_end(&mut *e), gts_status::GTS_OK);
+            assert_eq!(gts_encoder_written(&mut *e), buf.bytes.len() as u64);
+            assert_eq!(gts_encoder_end(&mut *e), gts_status::GTS_ERR_OUT_OF_ORDER);
+        }
+        // The Rust encoder, the same events.
+        let mut rust = Encoder::new(Format::Anpk, Vec::new(), EncodeOptions::default()).unwrap();
+        rust.file(Some(b"walk")).unwrap();
+        rust.animation(b"walk").unwrap();
+        rust.bone(&BoneHeader {
+            name: Some(b"Root"),
+            bone_id: Some(3),
+            bone_key: None,
+            frame_type: FrameType::Ifp2RotTrans,
+        })
+        .unwrap();
+        for _ in 0..4 {
+            rust.keyframe(&Keyframe {
+                time: 0.5,
+                rotation: [0.5, 0.25, -0.125, 1.0],
+                translation: [1.0, 2.0, 3.0],
+                scale: [0.0; 3],
+            })
+            .unwrap();
+        }
+        rust.bone_end().unwrap();
+        rust.animation_end().unwrap();
+        rust.end().unwrap();
+        assert_eq!(buf.bytes, rust.into_sink());
+
+        // Errors: a name too long, then it sticks; bad arguments.
+        let mut buf = Buf {
+            bytes: Vec::new(),
+            reenter: core::ptr::null_mut(),
+            reentered: None,
+        };
+        let mut e = new_encoder(gts_format::GTS_FORMAT_ANP3, &mut buf);
+        // SAFETY: every pointer below is NULL or to a live local of the right type.
+        unsafe {
+            assert_eq!(gts_encoder_file(&mut *e, &file), gts_status::GTS_OK);
+            let long = gts_animation_info {
+                name: b"a_name_of_twenty_four_by".as_ptr().cast(),
+                name_len: 24,
+                ..anim
+            };
+            assert_eq!(
+                gts_encoder_animation(&mut *e, &long),
+                gts_status::GTS_ERR_NAME_TOO_LONG
+            );
+            assert_eq!(
+                gts_encoder_animation(&mut *e, &anim),
+                gts_status::GTS_ERR_NAME_TOO_LONG
+            );
+            assert_eq!(
+                gts_encoder_file(core::ptr::null_mut(), &file),
+                gts_status::GTS_ERR_INVALID_ARGUMENT
+            );
+            let mut blank = gts_encoder {
+                opaque: [0; GTS_ENCODER_WORDS],
+            };
+            assert_eq!(
+                gts_encoder_end(&mut blank),
+                gts_status::GTS_ERR_NOT_INITIALIZED
+            );
+            let sink = gts_sink {
+                write: Some(write),
+                patch: None,
+                user: core::ptr::null_mut(),
+            };
+            assert_eq!(
+                gts_encoder_init(&mut blank, gts_encoder_size(), 1, &sink, 0),
+                gts_status::GTS_ERR_INVALID_ARGUMENT
+            );
+            let sink = gts_sink {
+                patch: Some(patch),
+                ..sink
+            };
+            assert_eq!(
+                gts_encoder_init(&mut blank, 8, 1, &sink, 0),
+                gts_status::GTS_ERR_SIZE_MISMATCH
+            );
+            assert_eq!(
+                gts_encoder_init(&mut blank, gts_encoder_size(), 4, &sink, 0),
+                gts_status::GTS_ERR_UNSUPPORTED_FORMAT
+            );
+        }
+    }
+}

@@ -1,0 +1,138 @@
+//! Why a file cannot be written (docs/FORMATS.md §9.4).
+
+use core::fmt;
+
+use crate::{Format, FrameType};
+
+/// A name that does not fit its field: up to its first 32 bytes, its length and the most the
+/// field holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NameTooLong {
+    shown: [u8; 32],
+    /// The name's length in bytes.
+    pub len: usize,
+    /// The most bytes the target field holds (before its NUL).
+    pub max: usize,
+}
+
+impl NameTooLong {
+    pub(crate) fn new(name: &[u8], max: usize) -> Self {
+        let mut shown = [0; 32];
+        let n = name.len().min(32);
+        shown[..n].copy_from_slice(&name[..n]);
+        NameTooLong {
+            shown,
+            len: name.len(),
+            max,
+        }
+    }
+
+    /// The name's first bytes (all of it up to 32 bytes).
+    pub fn name(&self) -> &[u8] {
+        &self.shown[..self.len.min(32)]
+    }
+}
+
+/// What a value lost would have been.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Lost {
+    /// A keyframe value of a packed bone that is not a multiple of its step (§2.2).
+    PackedValue,
+    /// A text IPL float that is NaN or infinite.
+    NonFinite,
+    /// A text IPL model name that is empty or holds a blank, comma or control byte.
+    ModelName,
+    /// A text IPL line that would be longer than `MAX_LINE`, or a section line that would
+    /// read back as something else.
+    Line,
+    /// Binary IPL: an instance scale other than 1 (the format has none).
+    Scale,
+    /// Binary IPL: a line of a text-only section (`cull`, `path`, ...).
+    SectionLine,
+    /// Text IPL: an instance whose layout (with or without scale) differs from the first
+    /// one's, or a LOD index in the scaled layout, which has none.
+    Layout,
+}
+
+impl Lost {
+    const fn text(self) -> &'static str {
+        match self {
+            Lost::PackedValue => {
+                "keyframe value not exactly representable in packed form (use quantize)"
+            }
+            Lost::NonFinite => "NaN or infinite value cannot be written as text",
+            Lost::ModelName => "model name cannot be written as one text field",
+            Lost::Line => "line cannot be written as text without changing it",
+            Lost::Scale => "binary IPL has no instance scale",
+            Lost::SectionLine => "binary IPL has no text-only sections",
+            Lost::Layout => "instance does not fit the text layout of the file's first instance",
+        }
+    }
+}
+
+/// Why a file cannot be written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum EncodeError {
+    /// The writer does not produce this format.
+    UnsupportedFormat(Format),
+    /// A name with a character above U+00FF (whole-file API: names are Latin-1 strings).
+    BadName,
+    /// A name longer than its field holds (with its NUL), or holding a NUL byte.
+    NameTooLong(NameTooLong),
+    /// A frame type the target format cannot store.
+    UnsupportedFrameType(FrameType),
+    /// A packed value outside the range of `i16`.
+    OutOfRange,
+    /// A value the target cannot hold exactly.
+    NotRepresentable(Lost),
+    /// More records or bytes than the format's 32-bit fields hold.
+    TooMany,
+    /// An event where the format has no place for it (or after `end`).
+    OutOfOrder,
+    /// The sink failed.
+    Sink,
+    /// An animation file converted to a placement format, or the reverse.
+    CannotConvert(Format, Format),
+}
+
+impl fmt::Display for EncodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EncodeError::UnsupportedFormat(format) => write!(f, "cannot write {}", format.name()),
+            EncodeError::BadName => f.write_str("name is not Latin-1"),
+            EncodeError::NameTooLong(name) => {
+                f.write_str("name \"")?;
+                for &b in name.name() {
+                    if b.is_ascii_graphic() || b == b' ' {
+                        write!(f, "{}", char::from(b))?;
+                    } else {
+                        write!(f, "\\x{b:02x}")?;
+                    }
+                }
+                if name.len > 32 {
+                    f.write_str("...")?;
+                }
+                write!(
+                    f,
+                    "\" ({} bytes) does not fit its field ({} bytes and the NUL)",
+                    name.len, name.max
+                )
+            }
+            EncodeError::UnsupportedFrameType(t) => {
+                write!(f, "frame type {} cannot be written", t.name())
+            }
+            EncodeError::OutOfRange => f.write_str("packed keyframe value out of range"),
+            EncodeError::NotRepresentable(lost) => f.write_str(lost.text()),
+            EncodeError::TooMany => f.write_str("count or size does not fit 32 bits"),
+            EncodeError::OutOfOrder => f.write_str("event has no place in the output format"),
+            EncodeError::Sink => f.write_str("the output failed"),
+            EncodeError::CannotConvert(from, to) => {
+                write!(f, "cannot convert {} to {}", from.name(), to.name())
+            }
+        }
+    }
+}
+
+impl core::error::Error for EncodeError {}

@@ -1,0 +1,145 @@
+//! Binary IPL `bnry` (docs/FORMATS.md §4.1 to §4.3, §9.3): the 76-byte header is written
+//! zeroed and patched at the end with the counts, offsets and sizes of the two sections.
+//! Each section is one run of records, in the order the events bring them.
+
+use super::{bump, EncodeError, Lost, Out, Sink};
+use crate::{IplCar, IplInstance};
+
+const HEADER: usize = 76;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Open {
+    None,
+    Instances,
+    Cars,
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+struct Section {
+    count: u32,
+    offset: u64,
+}
+
+#[derive(Debug)]
+pub(crate) struct Bnry {
+    started: bool,
+    open: Open,
+    instances: Section,
+    cars: Section,
+}
+
+impl Bnry {
+    pub(crate) fn new() -> Self {
+        Bnry {
+            started: false,
+            open: Open::None,
+            instances: Section::default(),
+            cars: Section::default(),
+        }
+    }
+
+    pub(crate) fn file<S: Sink>(&mut self, out: &mut Out<S>) -> Result<(), EncodeError> {
+        if self.started {
+            return Err(EncodeError::OutOfOrder);
+        }
+        out.put(b"bnry")?;
+        out.zeros(HEADER - 4)?;
+        self.started = true;
+        Ok(())
+    }
+
+    /// Opens the section `want` for one more record: a section cannot be resumed once the
+    /// other has begun.
+    fn record<S: Sink>(&mut self, out: &mut Out<S>, want: Open) -> Result<(), EncodeError> {
+        if !self.started {
+            return Err(EncodeError::OutOfOrder);
+        }
+        if self.open != want {
+            let section = match want {
+                Open::Instances => &mut self.instances,
+                _ => &mut self.cars,
+            };
+            if section.count > 0 {
+                return Err(EncodeError::OutOfOrder);
+            }
+            section.offset = out.pos;
+            self.open = want;
+        }
+        match want {
+            Open::Instances => bump(&mut self.instances.count),
+            _ => bump(&mut self.cars.count),
+        }
+    }
+
+    pub(crate) fn instance<S: Sink>(
+        &mut self,
+        out: &mut Out<S>,
+        instance: &IplInstance<'_>,
+    ) -> Result<(), EncodeError> {
+        // The model name is not stored: the game finds the model by its id.
+        if instance.scale.is_some_and(|s| s != [1.0; 3]) {
+            return Err(EncodeError::NotRepresentable(Lost::Scale));
+        }
+        self.record(out, Open::Instances)?;
+        let mut record = [0u8; 40];
+        let [x, y, z] = instance.position;
+        let [rx, ry, rz, rw] = instance.rotation;
+        for (bytes, value) in record.chunks_exact_mut(4).zip([x, y, z, rx, ry, rz, rw]) {
+            bytes.copy_from_slice(&value.to_le_bytes());
+        }
+        record[28..32].copy_from_slice(&instance.model_id.to_le_bytes());
+        record[32..36].copy_from_slice(&instance.interior.to_le_bytes());
+        record[36..40].copy_from_slice(&instance.lod.to_le_bytes());
+        out.put(&record)
+    }
+
+    pub(crate) fn car<S: Sink>(
+        &mut self,
+        out: &mut Out<S>,
+        car: &IplCar,
+    ) -> Result<(), EncodeError> {
+        self.record(out, Open::Cars)?;
+        let mut record = [0u8; 48];
+        let [x, y, z] = car.position;
+        for (bytes, value) in record.chunks_exact_mut(4).zip([x, y, z, car.angle]) {
+            bytes.copy_from_slice(&value.to_le_bytes());
+        }
+        let ints = [
+            car.model_id,
+            car.primary_color,
+            car.secondary_color,
+            car.flags,
+            car.alarm_chance,
+            car.door_lock_chance,
+            car.min_delay,
+            car.max_delay,
+        ];
+        for (bytes, value) in record[16..].chunks_exact_mut(4).zip(ints) {
+            bytes.copy_from_slice(&value.to_le_bytes());
+        }
+        out.put(&record)
+    }
+
+    pub(crate) fn end<S: Sink>(&mut self, out: &mut Out<S>) -> Result<(), EncodeError> {
+        if !self.started {
+            return Err(EncodeError::OutOfOrder);
+        }
+        let offset = |s: &Section| -> Result<u32, EncodeError> {
+            if s.count == 0 {
+                return Ok(0);
+            }
+            u32::try_from(s.offset).map_err(|_| EncodeError::TooMany)
+        };
+        let size = |s: &Section, record: u32| -> Result<u32, EncodeError> {
+            s.count.checked_mul(record).ok_or(EncodeError::TooMany)
+        };
+        // The whole file must stay addressable with 32-bit offsets.
+        u32::try_from(out.pos).map_err(|_| EncodeError::TooMany)?;
+        out.patch_u32(0x04, self.instances.count)?;
+        out.patch_u32(0x14, self.cars.count)?;
+        out.patch_u32(0x1C, offset(&self.instances)?)?;
+        out.patch_u32(0x20, size(&self.instances, 40)?)?;
+        out.patch_u32(0x3C, offset(&self.cars)?)?;
+        out.patch_u32(0x40, size(&self.cars, 48)?)
+    }
+}

@@ -1,0 +1,535 @@
+//! Writing files: streaming encoders for `ANP3`, `ANP2`, `ANPK`, binary and text IPL
+//! (docs/FORMATS.md §9).
+//!
+//! An [`Encoder`] takes the decoder's events in the decoder's order (file, animation, bone,
+//! keyframes, bone_end, animation_end, ..., end; or instance, car, section_line for
+//! placements) and pushes the bytes to a [`Sink`] in pieces, as they are known. It never
+//! allocates and never holds the file: a size or count field is written as 0 when its chunk
+//! begins and patched once the chunk ends ([`Sink::patch`], the writing mirror of the
+//! decoder's `Status::Seek`). The encoder is also a [`Visitor`], so a decoder's events feed it
+//! directly and a conversion runs in constant memory.
+//!
+//! Lossless by default: a value the target cannot hold exactly is an error, never rounded or
+//! cut, unless [`EncodeOptions::quantize`] allows rounding to the packed IFP2 forms.
+
+mod anpk;
+mod error;
+mod ifp2;
+mod ipl_binary;
+mod ipl_text;
+mod lookahead;
+mod sink;
+
+#[cfg(feature = "alloc")]
+mod package;
+
+pub use error::{EncodeError, Lost, NameTooLong};
+pub use lookahead::{Lookahead, ReadAt};
+#[cfg(feature = "alloc")]
+pub use package::{anpk, ifp2, write};
+#[cfg(feature = "std")]
+pub use sink::IoSink;
+pub use sink::{Sink, SinkError, SliceSink};
+
+use crate::bone_names::stories_bone_name;
+use crate::{
+    AnimationInfo, BoneInfo, FileInfo, Flow, Format, FrameType, IplCar, IplInstance, Keyframe,
+    Keyframes, SectionLine, Visitor, Warning, WarningKind,
+};
+
+/// How an [`Encoder`] may change values.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct EncodeOptions {
+    /// IFP2 targets: store every bone in the packed frame types 3 and 4, rounding each value
+    /// to the nearest step (quaternion 1/4096, time 1/60 s, translation 1/1024), half away
+    /// from zero. A value outside the `i16` range is still an error. Off: only bones whose
+    /// frames came packed are written packed, and each of their values must round-trip exactly.
+    pub quantize: bool,
+}
+
+impl EncodeOptions {
+    /// The default options with `quantize` set as given.
+    pub const fn quantize(quantize: bool) -> Self {
+        EncodeOptions { quantize }
+    }
+}
+
+/// A bone as the encoder needs it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BoneHeader<'a> {
+    /// The name. Without one, a Stories bone key names the bone (docs/FORMATS.md §3.7), else
+    /// the name is empty.
+    pub name: Option<&'a [u8]>,
+    /// The bone id (IFP2 writes −1 without one; `ANPK` writes its 48-byte form).
+    pub bone_id: Option<i32>,
+    /// A Stories bone key, used for the name when there is none.
+    pub bone_key: Option<u32>,
+    /// How the source stored the frames: decides the target's frame type (§9.2).
+    pub frame_type: FrameType,
+}
+
+impl<'a> From<&BoneInfo<'a>> for BoneHeader<'a> {
+    fn from(info: &BoneInfo<'a>) -> Self {
+        BoneHeader {
+            name: info.name,
+            bone_id: info.bone_id,
+            bone_key: info.bone_key,
+            frame_type: info.frame_type,
+        }
+    }
+}
+
+/// Warnings of an encoder: what it dropped on purpose (docs/FORMATS.md §9.4).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct EncodeWarnings {
+    /// The first warning: its kind and the output offset of the record concerned.
+    pub first: Option<Warning>,
+    /// How many warnings there were in all.
+    pub count: u32,
+}
+
+/// The bytes written so far, and the sink they went to.
+#[derive(Debug)]
+pub(crate) struct Out<S> {
+    pub(crate) sink: S,
+    pub(crate) pos: u64,
+}
+
+impl<S: Sink> Out<S> {
+    pub(crate) fn put(&mut self, bytes: &[u8]) -> Result<(), EncodeError> {
+        self.sink.write(bytes).map_err(|_| EncodeError::Sink)?;
+        self.pos += bytes.len() as u64;
+        Ok(())
+    }
+
+    pub(crate) fn u32(&mut self, value: u32) -> Result<(), EncodeError> {
+        self.put(&value.to_le_bytes())
+    }
+
+    pub(crate) fn zeros(&mut self, n: usize) -> Result<(), EncodeError> {
+        const ZEROS: [u8; 32] = [0; 32];
+        let mut left = n;
+        while left > 0 {
+            let piece = left.min(ZEROS.len());
+            self.put(&ZEROS[..piece])?;
+            left -= piece;
+        }
+        Ok(())
+    }
+
+    /// Writes a 0 to patch later; returns its offset.
+    pub(crate) fn reserve(&mut self) -> Result<u64, EncodeError> {
+        let at = self.pos;
+        self.u32(0)?;
+        Ok(at)
+    }
+
+    pub(crate) fn patch_u32(&mut self, at: u64, value: u32) -> Result<(), EncodeError> {
+        self.sink
+            .patch(at, &value.to_le_bytes())
+            .map_err(|_| EncodeError::Sink)
+    }
+
+    /// A chunk size at `at` counts the bytes after the field up to here.
+    pub(crate) fn patch_size(&mut self, at: u64) -> Result<(), EncodeError> {
+        let size = u32::try_from(self.pos - (at + 4)).map_err(|_| EncodeError::TooMany)?;
+        self.patch_u32(at, size)
+    }
+
+    /// A name in a fixed field of `field` bytes: at most `field − 1` bytes and the NUL.
+    pub(crate) fn fixed_name(&mut self, name: &[u8], field: usize) -> Result<(), EncodeError> {
+        check_name(name, field - 1)?;
+        self.put(name)?;
+        self.zeros(field - name.len())
+    }
+}
+
+/// A name longer than `max` bytes, or holding a NUL (which would end it early), is refused.
+pub(crate) fn check_name(name: &[u8], max: usize) -> Result<(), EncodeError> {
+    if name.len() > max || name.contains(&0) {
+        return Err(EncodeError::NameTooLong(NameTooLong::new(name, max)));
+    }
+    Ok(())
+}
+
+/// One more record in a 32-bit count.
+pub(crate) fn bump(count: &mut u32) -> Result<(), EncodeError> {
+    *count = count.checked_add(1).ok_or(EncodeError::TooMany)?;
+    Ok(())
+}
+
+/// The name written for a bone: its own, else the Stories table's or `bone_XXXXXXXX` built
+/// from its key, else empty. `buf` holds a built name.
+pub(crate) fn bone_name<'a>(bone: &BoneHeader<'a>, buf: &'a mut [u8; 13]) -> &'a [u8] {
+    if let Some(name) = bone.name {
+        return name;
+    }
+    let Some(key) = bone.bone_key else {
+        return b"";
+    };
+    if let Some(name) = stories_bone_name(key, bone.bone_id.is_some()) {
+        return name;
+    }
+    buf[..5].copy_from_slice(b"bone_");
+    for (i, digit) in buf[5..].iter_mut().enumerate() {
+        *digit = b"0123456789ABCDEF"[(key >> (28 - 4 * i)) as usize & 0xf];
+    }
+    &buf[..]
+}
+
+#[derive(Debug)]
+enum Kind {
+    Ifp2(ifp2::Ifp2),
+    Anpk(anpk::Anpk),
+    Bnry(ipl_binary::Bnry),
+    Text(ipl_text::Text),
+}
+
+/// A streaming encoder: events in, bytes out to a [`Sink`]. See the module documentation.
+///
+/// Methods return the first error and keep returning it (an encoder that failed has left a
+/// partial file in its sink: drop it). As a [`Visitor`], an error aborts the decoder
+/// (`ErrorKind::Aborted`) and stays in [`error`](Self::error).
+#[derive(Debug)]
+pub struct Encoder<S> {
+    format: Format,
+    out: Out<S>,
+    kind: Kind,
+    options: EncodeOptions,
+    error: Option<EncodeError>,
+    warnings: EncodeWarnings,
+    ended: bool,
+}
+
+impl<S: Sink> Encoder<S> {
+    /// An encoder writing `format` to `sink` (`Format::Anim` is not written: §9.5).
+    pub fn new(format: Format, sink: S, options: EncodeOptions) -> Result<Self, EncodeError> {
+        let kind = match format {
+            Format::Anp3 => Kind::Ifp2(ifp2::Ifp2::new(true)),
+            Format::Anp2 => Kind::Ifp2(ifp2::Ifp2::new(false)),
+            Format::Anpk => Kind::Anpk(anpk::Anpk::new()),
+            Format::IplBinary => Kind::Bnry(ipl_binary::Bnry::new()),
+            Format::IplText => Kind::Text(ipl_text::Text::new()),
+            format => return Err(EncodeError::UnsupportedFormat(format)),
+        };
+        Ok(Encoder {
+            format,
+            out: Out { sink, pos: 0 },
+            kind,
+            options,
+            error: None,
+            warnings: EncodeWarnings::default(),
+            ended: false,
+        })
+    }
+
+    /// The format written.
+    pub fn format(&self) -> Format {
+        self.format
+    }
+
+    /// The first error, if any.
+    pub fn error(&self) -> Option<EncodeError> {
+        self.error
+    }
+
+    /// What was dropped with a warning.
+    pub fn warnings(&self) -> EncodeWarnings {
+        self.warnings
+    }
+
+    /// Bytes written so far.
+    pub fn written(&self) -> u64 {
+        self.out.pos
+    }
+
+    /// Whether [`end`](Self::end) completed the file.
+    pub fn is_finished(&self) -> bool {
+        self.ended && self.error.is_none()
+    }
+
+    /// The sink.
+    pub fn sink(&self) -> &S {
+        &self.out.sink
+    }
+
+    /// Gives the sink back.
+    pub fn into_sink(self) -> S {
+        self.out.sink
+    }
+
+    fn run(
+        &mut self,
+        f: impl FnOnce(
+            &mut Kind,
+            &mut Out<S>,
+            &EncodeOptions,
+        ) -> Result<Option<WarningKind>, EncodeError>,
+    ) -> Result<(), EncodeError> {
+        if let Some(error) = self.error {
+            return Err(error);
+        }
+        if self.ended {
+            return Err(self.fail(EncodeError::OutOfOrder));
+        }
+        let at = self.out.pos;
+        match f(&mut self.kind, &mut self.out, &self.options) {
+            Ok(warning) => {
+                if let Some(kind) = warning {
+                    self.warnings
+                        .first
+                        .get_or_insert(Warning { kind, offset: at });
+                    self.warnings.count = self.warnings.count.saturating_add(1);
+                }
+                Ok(())
+            }
+            Err(error) => Err(self.fail(error)),
+        }
+    }
+
+    fn fail(&mut self, error: EncodeError) -> EncodeError {
+        *self.error.get_or_insert(error)
+    }
+
+    /// The file begins (an `ANLF`'s later blocks merge into the first: §9.1).
+    pub fn file(&mut self, name: Option<&[u8]>) -> Result<(), EncodeError> {
+        self.run(|kind, out, _| {
+            match kind {
+                Kind::Ifp2(e) => e.file(out, name)?,
+                Kind::Anpk(e) => e.file(out, name)?,
+                Kind::Bnry(e) => e.file(out)?,
+                Kind::Text(e) => e.file()?,
+            }
+            Ok(None)
+        })
+    }
+
+    /// An animation begins.
+    pub fn animation(&mut self, name: &[u8]) -> Result<(), EncodeError> {
+        self.run(|kind, out, _| {
+            match kind {
+                Kind::Ifp2(e) => e.animation(out, name)?,
+                Kind::Anpk(e) => e.animation(out, name)?,
+                _ => return Err(EncodeError::OutOfOrder),
+            }
+            Ok(None)
+        })
+    }
+
+    /// A bone begins; its frames are written in the type §9.2 chooses for the source's type.
+    pub fn bone(&mut self, bone: &BoneHeader<'_>) -> Result<(), EncodeError> {
+        self.bone_choosing(bone, false)
+    }
+
+    /// A bone begins whose every value the caller knows to lie exactly on the packed steps
+    /// (a pre-pass over its frames, as [`Lookahead`] makes): IFP2 targets write it packed. Each
+    /// value is still checked: one that is not exact is `NotRepresentable`, never rounded.
+    /// Other targets: as [`bone`](Self::bone).
+    pub fn bone_packable(&mut self, bone: &BoneHeader<'_>) -> Result<(), EncodeError> {
+        self.bone_choosing(bone, true)
+    }
+
+    /// The options the encoder was made with.
+    pub fn options(&self) -> EncodeOptions {
+        self.options
+    }
+
+    fn bone_choosing(&mut self, bone: &BoneHeader<'_>, packable: bool) -> Result<(), EncodeError> {
+        self.run(|kind, out, options| match kind {
+            Kind::Ifp2(e) => {
+                let source = bone.frame_type;
+                let packed = source.is_packed() || options.quantize || packable;
+                let target = match (packed, source.has_translation()) {
+                    (false, false) => FrameType::Ifp2Rot,
+                    (false, true) => FrameType::Ifp2RotTrans,
+                    (true, false) => FrameType::Ifp2PackedRot,
+                    (true, true) => FrameType::Ifp2PackedRotTrans,
+                };
+                e.bone(out, bone, target, options.quantize)?;
+                Ok(source.has_scale().then_some(WarningKind::ScaleDropped))
+            }
+            Kind::Anpk(e) => {
+                let target = if bone.frame_type.has_scale() {
+                    FrameType::Krts
+                } else if bone.frame_type.has_translation() {
+                    FrameType::Krt0
+                } else {
+                    FrameType::Kr00
+                };
+                e.bone(out, bone, target)?;
+                Ok(None)
+            }
+            _ => Err(EncodeError::OutOfOrder),
+        })
+    }
+
+    /// A bone begins, its frames to be written in exactly `frame_type` (packed types round
+    /// each value, as [`EncodeOptions::quantize`] does). For the whole-file API.
+    pub fn bone_as(
+        &mut self,
+        bone: &BoneHeader<'_>,
+        frame_type: FrameType,
+    ) -> Result<(), EncodeError> {
+        self.run(|kind, out, _| {
+            match kind {
+                Kind::Ifp2(e) if frame_type.ifp2_type().is_some() => {
+                    e.bone(out, bone, frame_type, true)?
+                }
+                Kind::Anpk(e)
+                    if matches!(
+                        frame_type,
+                        FrameType::Kr00 | FrameType::Krt0 | FrameType::Krts
+                    ) =>
+                {
+                    e.bone(out, bone, frame_type)?
+                }
+                Kind::Ifp2(_) | Kind::Anpk(_) => {
+                    return Err(EncodeError::UnsupportedFrameType(frame_type))
+                }
+                _ => return Err(EncodeError::OutOfOrder),
+            }
+            Ok(None)
+        })
+    }
+
+    /// One keyframe of the current bone.
+    pub fn keyframe(&mut self, frame: &Keyframe) -> Result<(), EncodeError> {
+        self.run(|kind, out, _| {
+            match kind {
+                Kind::Ifp2(e) => e.keyframe(out, frame)?,
+                Kind::Anpk(e) => e.keyframe(out, frame)?,
+                _ => return Err(EncodeError::OutOfOrder),
+            }
+            Ok(None)
+        })
+    }
+
+    /// A batch of keyframes of the current bone.
+    pub fn keyframes(&mut self, frames: Keyframes<'_>) -> Result<(), EncodeError> {
+        frames.iter().try_for_each(|frame| self.keyframe(&frame))
+    }
+
+    /// The current bone ends.
+    pub fn bone_end(&mut self) -> Result<(), EncodeError> {
+        self.run(|kind, out, _| {
+            match kind {
+                Kind::Ifp2(e) => e.bone_end(out)?,
+                Kind::Anpk(e) => e.bone_end(out)?,
+                _ => return Err(EncodeError::OutOfOrder),
+            }
+            Ok(None)
+        })
+    }
+
+    /// The current animation ends.
+    pub fn animation_end(&mut self) -> Result<(), EncodeError> {
+        self.run(|kind, out, _| {
+            match kind {
+                Kind::Ifp2(e) => e.animation_end(out)?,
+                Kind::Anpk(e) => e.animation_end(out)?,
+                _ => return Err(EncodeError::OutOfOrder),
+            }
+            Ok(None)
+        })
+    }
+
+    /// A placed object.
+    pub fn instance(&mut self, instance: &IplInstance<'_>) -> Result<(), EncodeError> {
+        self.run(|kind, out, _| {
+            match kind {
+                Kind::Bnry(e) => e.instance(out, instance)?,
+                Kind::Text(e) => e.instance(out, instance)?,
+                _ => return Err(EncodeError::OutOfOrder),
+            }
+            Ok(None)
+        })
+    }
+
+    /// A car generator.
+    pub fn car(&mut self, car: &IplCar) -> Result<(), EncodeError> {
+        self.run(|kind, out, _| {
+            match kind {
+                Kind::Bnry(e) => e.car(out, car)?,
+                Kind::Text(e) => e.car(out, car)?,
+                _ => return Err(EncodeError::OutOfOrder),
+            }
+            Ok(None)
+        })
+    }
+
+    /// A line of a text IPL section without an event of its own (`section` lower case).
+    pub fn section_line(&mut self, section: &str, text: &[u8]) -> Result<(), EncodeError> {
+        self.run(|kind, out, _| {
+            match kind {
+                Kind::Text(e) => e.section_line(out, section, text)?,
+                Kind::Bnry(_) => {
+                    return Err(EncodeError::NotRepresentable(Lost::SectionLine));
+                }
+                _ => return Err(EncodeError::OutOfOrder),
+            }
+            Ok(None)
+        })
+    }
+
+    /// The input ended: the last fields are patched and the file is complete.
+    pub fn end(&mut self) -> Result<(), EncodeError> {
+        self.run(|kind, out, _| {
+            match kind {
+                Kind::Ifp2(e) => e.end(out)?,
+                Kind::Anpk(e) => e.end(out)?,
+                Kind::Bnry(e) => e.end(out)?,
+                Kind::Text(e) => e.end(out)?,
+            }
+            Ok(None)
+        })?;
+        self.ended = true;
+        Ok(())
+    }
+}
+
+pub(crate) fn flow(result: Result<(), EncodeError>) -> Flow {
+    match result {
+        Ok(()) => Flow::Continue,
+        Err(_) => Flow::Abort,
+    }
+}
+
+/// The decoder's events, written as they come. Source warnings are not the output's
+/// business and are ignored; an encoding error aborts the decoder.
+impl<S: Sink> Visitor for Encoder<S> {
+    fn file(&mut self, info: &FileInfo<'_>) -> Flow {
+        if info.format.is_animation() != self.format.is_animation() {
+            let error = EncodeError::CannotConvert(info.format, self.format);
+            return flow(Err(self.fail(error)));
+        }
+        flow(Encoder::file(self, info.name))
+    }
+    fn animation(&mut self, info: &AnimationInfo<'_>) -> Flow {
+        flow(Encoder::animation(self, info.name))
+    }
+    fn bone(&mut self, info: &BoneInfo<'_>) -> Flow {
+        flow(Encoder::bone(self, &BoneHeader::from(info)))
+    }
+    fn keyframes(&mut self, frames: Keyframes<'_>) -> Flow {
+        flow(Encoder::keyframes(self, frames))
+    }
+    fn bone_end(&mut self) -> Flow {
+        flow(Encoder::bone_end(self))
+    }
+    fn animation_end(&mut self) -> Flow {
+        flow(Encoder::animation_end(self))
+    }
+    fn instance(&mut self, instance: &IplInstance<'_>) -> Flow {
+        flow(Encoder::instance(self, instance))
+    }
+    fn car(&mut self, car: &IplCar) -> Flow {
+        flow(Encoder::car(self, car))
+    }
+    fn section_line(&mut self, line: &SectionLine<'_>) -> Flow {
+        flow(Encoder::section_line(self, line.section, line.text))
+    }
+    fn end(&mut self) -> Flow {
+        flow(Encoder::end(self))
+    }
+}
