@@ -105,7 +105,7 @@ enum Part {
     Lines,
 }
 
-/// The visitor of one pass of [`write`]: writes its part of the document to the output.
+/// The visitor of one pass of [`write()`]: writes its part of the document to the output.
 pub struct Pass<'a, W> {
     /// `None` for the head pass, which only gathers.
     out: Option<&'a mut W>,

@@ -21,7 +21,7 @@ pub const MAX_BATCH: usize = 64;
 /// Seeks may make the decoder parse at most this many times the bytes up to the furthest
 /// offset it reached (plus [`REREAD_SLACK`]); a seek back past that is a `Limit` error. Real
 /// files re-read a few table entries and bone rows (gaps beyond the chunk at hand are seeks,
-/// not reads); a Stories table of more than [`STORIES_WINDOW`] entries takes a pass over its
+/// not reads); a Stories table of more than 512 entries (`STORIES_WINDOW`) takes a pass over its
 /// relocation table per window.
 pub const REREAD_FACTOR: u64 = 64;
 
