@@ -2,7 +2,7 @@
 
 use crate::error::{Error, ErrorKind, Warning, WarningKind};
 use crate::event::{Flow, Visitor};
-use crate::format::protocol::{batch_bytes, ends_line, whole, Stepped, Want};
+use crate::format::protocol::{batch_bytes, line_end, whole, Stepped, Want};
 use crate::format::Machine;
 use crate::limits::{MAX_DECODER_SIZE, MAX_UNIT, REREAD_FACTOR, REREAD_SLACK};
 
@@ -391,9 +391,13 @@ impl Decoder {
     /// A size beyond what is here makes the carry take everything and wait for input.
     #[inline]
     fn line_unit(&self, rest: &[u8], max: usize) -> Result<(usize, usize), Error> {
-        let here = self.carry.len() + rest.len();
-        let mut bytes = self.carry.as_slice().iter().chain(rest).take(max);
-        match bytes.position(ends_line) {
+        let carried = self.carry.as_slice();
+        let here = carried.len() + rest.len();
+        let end = line_end(&carried[..carried.len().min(max)]).or_else(|| {
+            let room = max.saturating_sub(carried.len());
+            line_end(&rest[..rest.len().min(room)]).map(|i| carried.len() + i)
+        });
+        match end {
             Some(i) => Ok((i + 1, i + 1)),
             None if here >= max => Err(self.machine.too_long(self.unit_offset())),
             None => Ok((here + 1, 0)),

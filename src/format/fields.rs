@@ -98,30 +98,60 @@ pub(crate) fn c_name(field: &[u8]) -> &[u8] {
     &field[..first_nul(field)]
 }
 
-/// The index of the first NUL in `bytes` (its length if none), eight bytes at a time: in a
-/// word, `(w - 0x01…01) & !w & 0x80…80` marks its zero bytes, exactly up to the first one
-/// (a borrow only runs upwards from a zero byte), and that one is the lowest mark.
+/// The index of the first NUL in `bytes` (its length if none).
 #[inline]
 fn first_nul(bytes: &[u8]) -> usize {
+    first_of(bytes, 0, 0).unwrap_or(bytes.len())
+}
+
+/// The index of the first byte of `bytes` equal to `a` or `b`, eight bytes at a time: in a
+/// word, `(w - 0x01…01) & !w & 0x80…80` marks its zero bytes exactly up to the first one (a
+/// borrow only runs upwards from a zero byte), so in `w ^ a…a` and `w ^ b…b` the lowest mark of
+/// either is the first byte equal to `a` or `b`.
+#[inline]
+pub(crate) fn first_of(bytes: &[u8], a: u8, b: u8) -> Option<usize> {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let zeros = |w: u64| w.wrapping_sub(ONES) & !w & HIGHS;
+    let (wa, wb) = (ONES * u64::from(a), ONES * u64::from(b));
     let (words, tail) = bytes.as_chunks::<8>();
     for (i, word) in words.iter().enumerate() {
         let w = u64::from_le_bytes(*word);
-        let zeros = w.wrapping_sub(ONES) & !w & HIGHS;
-        if zeros != 0 {
-            return 8 * i + (zeros.trailing_zeros() / 8) as usize;
+        let marks = zeros(w ^ wa) | zeros(w ^ wb);
+        if marks != 0 {
+            return Some(8 * i + (marks.trailing_zeros() / 8) as usize);
         }
     }
     let done = 8 * words.len();
     tail.iter()
-        .position(|&b| b == 0)
-        .map_or(bytes.len(), |i| done + i)
+        .position(|&t| t == a || t == b)
+        .map(|i| done + i)
 }
 
 #[cfg(test)]
 mod tests {
-    use super::c_name;
+    use super::{c_name, first_of};
+
+    /// The search for either of two bytes agrees with a byte-by-byte one, for a match at every
+    /// position, around bytes that could fool a word test.
+    #[test]
+    fn first_of_finds_the_first_match() {
+        for len in 0..40 {
+            for at in 0..=len {
+                for filler in [b'a', 0x01, 0x0b, 0x80, 0xFF] {
+                    for (a, b, put) in [(b'\n', 0, b'\n'), (b'\n', 0, 0), (b'x', b'x', b'x')] {
+                        let mut bytes = [filler; 40];
+                        let bytes = &mut bytes[..len];
+                        if at < len {
+                            bytes[at] = put;
+                        }
+                        let expected = bytes.iter().position(|&t| t == a || t == b);
+                        assert_eq!(first_of(bytes, a, b), expected, "{len} {at} {filler}");
+                    }
+                }
+            }
+        }
+    }
 
     /// The word-at-a-time search agrees with a byte-by-byte one, for a NUL at every position
     /// of fields of every length up to 40, with and without bytes (0x01, 0x80, 0xFF) that

@@ -2,6 +2,7 @@
 //! next ([`Want`]), what a step did ([`Stepped`]), and the one route by which every machine
 //! takes the units that lie whole in a chunk ([`Step::run_whole`]).
 
+use super::fields::first_of;
 use crate::error::Error;
 use crate::event::{Flow, Visitor};
 use crate::limits::MAX_UNIT;
@@ -19,7 +20,7 @@ pub(crate) enum Want {
     /// A unit that may be missing at the end of the input: the step may decline it
     /// (consume nothing), and at the end of input it is given the shorter rest.
     Peek(usize),
-    /// A line: the bytes up to and including the next `\n` (or NUL: see [`ends_line`]), at most
+    /// A line: the bytes up to and including the next `\n` (or NUL: see [`line_end`]), at most
     /// this many. At the end of input the step gets the last line without one, then an empty
     /// unit.
     Line(usize),
@@ -90,7 +91,7 @@ pub(crate) trait Step {
                 {
                     whole(rest.len(), size.saturating_mul(count as usize), size)
                 }
-                Want::Line(max) => match rest.iter().take(max).position(ends_line) {
+                Want::Line(max) => match line_end(&rest[..rest.len().min(max)]) {
                     Some(end) => end + 1,
                     None => break,
                 },
@@ -129,11 +130,12 @@ pub(crate) trait Step {
     }
 }
 
-/// The bytes that end a line unit: a line break, and a NUL, after which a text has no more
-/// lines (archive entries are padded with zeros to their sector; the step ends the text there).
+/// Where the line at the start of `bytes` ends: the index of its line break, or of a NUL, after
+/// which a text has no more lines (archive entries are padded with zeros to their sector; the
+/// step ends the text there).
 #[inline]
-pub(crate) fn ends_line(byte: &u8) -> bool {
-    matches!(*byte, b'\n' | 0)
+pub(crate) fn line_end(bytes: &[u8]) -> Option<usize> {
+    first_of(bytes, b'\n', 0)
 }
 
 /// The bytes of records a step is given at the least: all `count` records when the carry
