@@ -45,9 +45,9 @@ pub fn events(py: Python<'_>, f: Py<PyAny>, chunk_size: usize) -> PyResult<Event
     Ok(EventReader {
         file: f,
         decoder: Decoder::with_options(Options {
-        can_seek: seekable,
-        ..Options::DEFAULT
-    }),
+            can_seek: seekable,
+            ..Options::DEFAULT
+        }),
         seekable,
         base,
         chunk_size,

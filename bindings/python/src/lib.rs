@@ -2,7 +2,8 @@
 //!
 //! Every format decision stays in the core crate: `decode` returns the document the core's
 //! `json` module writes (the one `gtastream dump --json` prints), `load` copies the decoder's
-//! events into numpy arrays, and `events` hands the events over one at a time.
+//! events into numpy arrays, `events` hands the events over one at a time, and `write` /
+//! `convert` drive the core's streaming encoder.
 
 use pyo3::create_exception;
 use pyo3::exceptions::PyException;
@@ -12,6 +13,7 @@ use pyo3::types::{PyBytes, PyDict, PyMemoryView};
 
 mod events;
 mod load;
+mod write;
 
 create_exception!(
     gtastream,
@@ -105,9 +107,12 @@ fn decode(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
     m.add("DecodeError", py.get_type::<DecodeError>())?;
+    m.add("EncodeError", py.get_type::<write::EncodeError>())?;
     m.add_function(wrap_pyfunction!(decode, m)?)?;
     m.add_function(wrap_pyfunction!(load::load, m)?)?;
     m.add_function(wrap_pyfunction!(events::events, m)?)?;
+    m.add_function(wrap_pyfunction!(write::write, m)?)?;
+    m.add_function(wrap_pyfunction!(write::convert, m)?)?;
     m.add_class::<load::Package>()?;
     m.add_class::<load::Animation>()?;
     m.add_class::<load::Bone>()?;

@@ -2,8 +2,8 @@
 //! filled from the decoder's batches in Rust (no Python object per keyframe).
 
 use gtastream::{
-    AnimationInfo, BoneInfo, Decoder, FileInfo, Flow, Format, IplCar, IplInstance, Keyframes,
-    SectionLine, Visitor, Warning,
+    AnimationInfo, BoneInfo, Decoder, FileInfo, Flow, Format, FrameType, IplCar, IplInstance,
+    Keyframes, SectionLine, Visitor, Warning,
 };
 use numpy::ndarray::{Array1, Array2};
 use numpy::{PyArray1, PyArray2};
@@ -39,7 +39,7 @@ struct BoneData {
     name: Option<String>,
     bone_id: Option<i32>,
     bone_key: Option<u32>,
-    frame_type: &'static str,
+    frame_type: FrameType,
     translation: bool,
     scale: bool,
     times: Vec<f32>,
@@ -120,7 +120,7 @@ impl Visitor for Collector {
             name: info.name.map(latin1),
             bone_id: info.bone_id,
             bone_key: info.bone_key,
-            frame_type: info.frame_type.name(),
+            frame_type: info.frame_type,
             translation,
             scale,
             times: Vec::with_capacity(frames),
@@ -219,8 +219,9 @@ pub struct Package {
     format: &'static str,
     /// The package name, where the format stores one (None for Stories files).
     #[pyo3(get)]
-    name: Option<String>,
-    animations: Vec<Py<Animation>>,
+    pub(crate) name: Option<String>,
+    pub(crate) source: Format,
+    pub(crate) animations: Vec<Py<Animation>>,
     warnings: Py<PyList>,
 }
 
@@ -267,7 +268,7 @@ impl Package {
 pub struct Animation {
     /// The name as stored (one character per byte).
     #[pyo3(get)]
-    name: String,
+    pub(crate) name: String,
     /// ANP3 only: the declared bytes of all keyframes (else None).
     #[pyo3(get)]
     frame_data_size: Option<u32>,
@@ -277,7 +278,7 @@ pub struct Animation {
     /// Stories only: the clip's length in seconds (else None).
     #[pyo3(get)]
     duration: Option<f32>,
-    bones: Vec<Py<Bone>>,
+    pub(crate) bones: Vec<Py<Bone>>,
 }
 
 #[pymethods]
@@ -328,28 +329,29 @@ impl Animation {
 pub struct Bone {
     /// The name as stored, where the format stores one (None for Stories files).
     #[pyo3(get)]
-    name: Option<String>,
+    pub(crate) name: Option<String>,
     /// The bone id as stored (-1: match by name); None where the format has none.
     #[pyo3(get)]
-    bone_id: Option<i32>,
+    pub(crate) bone_id: Option<i32>,
     /// Stories only: the 32-bit bone key.
     #[pyo3(get)]
-    bone_key: Option<u32>,
+    pub(crate) bone_key: Option<u32>,
     /// How the keyframes were stored: "ifp2_rot", "krts", "stories_rot_trans", ...
     #[pyo3(get)]
     frame_type: &'static str,
+    pub(crate) stored: FrameType,
     /// Seconds from the start of the clip: float32, shape (n,).
     #[pyo3(get)]
-    times: Py<PyArray1<f32>>,
+    pub(crate) times: Py<PyArray1<f32>>,
     /// Quaternions x, y, z, w in the engine convention: float32, shape (n, 4).
     #[pyo3(get)]
-    rotations: Py<PyArray2<f32>>,
+    pub(crate) rotations: Py<PyArray2<f32>>,
     /// Translations in metres: float32, shape (n, 3); None when the frame type has none.
     #[pyo3(get)]
-    translations: Option<Py<PyArray2<f32>>>,
+    pub(crate) translations: Option<Py<PyArray2<f32>>>,
     /// Scales: float32, shape (n, 3); None when the frame type has none.
     #[pyo3(get)]
-    scales: Option<Py<PyArray2<f32>>>,
+    pub(crate) scales: Option<Py<PyArray2<f32>>>,
 }
 
 #[pymethods]
@@ -375,21 +377,22 @@ impl Bone {
 pub struct Placement {
     /// "bnry" (binary IPL) or "text".
     #[pyo3(get)]
-    format: &'static str,
+    pub(crate) format: &'static str,
+    pub(crate) source: Format,
     /// Dict of columns, row i is instance i: "position" float32 (n, 3), "rotation" float32
     /// (n, 4) x y z w as stored, "model_id" int32 (n,), "interior" uint32 (n,), "lod" int32
     /// (n,), "model_name" list of str or None (text IPL), "scale" float32 (n, 3) or None
     /// (GTA III / Vice City text lines have one; NaN rows for instances without).
     #[pyo3(get)]
-    instances: Py<PyDict>,
+    pub(crate) instances: Py<PyDict>,
     /// Dict of columns, row i is car generator i: "position" float32 (n, 3), "angle" float32
     /// (n,) radians, and int32 (n,) "model_id", "primary_color", "secondary_color", "flags",
     /// "alarm_chance", "door_lock_chance", "min_delay", "max_delay".
     #[pyo3(get)]
-    cars: Py<PyDict>,
+    pub(crate) cars: Py<PyDict>,
     /// Text IPL: the lines of the other sections as (section, text) tuples, in file order.
     #[pyo3(get)]
-    section_lines: Py<PyList>,
+    pub(crate) section_lines: Py<PyList>,
     /// As Package.warnings.
     #[pyo3(get)]
     warnings: Py<PyList>,
@@ -486,6 +489,7 @@ fn build(py: Python<'_>, collected: Collector) -> PyResult<Py<PyAny>> {
             Package {
                 format: format.name(),
                 name,
+                source: format,
                 animations,
                 warnings,
             },
@@ -522,6 +526,7 @@ fn build(py: Python<'_>, collected: Collector) -> PyResult<Py<PyAny>> {
         py,
         Placement {
             format: format.name(),
+            source: format,
             instances: columns.unbind(),
             cars: car_columns.unbind(),
             section_lines: section_lines.unbind(),
@@ -546,7 +551,8 @@ fn build_animation(py: Python<'_>, animation: AnimationData) -> PyResult<Py<Anim
                     name: bone.name,
                     bone_id: bone.bone_id,
                     bone_key: bone.bone_key,
-                    frame_type: bone.frame_type,
+                    frame_type: bone.frame_type.name(),
+                    stored: bone.frame_type,
                     times: vector(py, bone.times).unbind(),
                     rotations: matrix(py, bone.rotations, 4).unbind(),
                     translations,

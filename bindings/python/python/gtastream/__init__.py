@@ -7,10 +7,11 @@ The decoding is done by the Rust library gtastream; this package adds no format 
 - ``load(path_or_bytes)`` gives a :class:`Package` (animation files), each bone's keyframes
   as numpy arrays, or a :class:`Placement` (IPL files) with numpy columns.
 - ``events(f)`` streams the decoder's events from a binary file object in constant memory.
+- ``write(obj, path=None, format=None)`` writes a :class:`Package` as ANP3, ANP2 or ANPK,
+  a :class:`Placement` as binary or text IPL, losslessly (the bytes when ``path`` is None).
+- ``convert(data, format)`` gives the bytes ``gtastream convert --to FORMAT`` writes.
 - :class:`DecodeError` is raised where a file does not decode (``.kind``, ``.reason``,
-  ``.offset``).
-
-Writing files is not offered yet.
+  ``.offset``); :class:`EncodeError` where it cannot be written as asked (``.kind``).
 """
 
 from ._native import (
@@ -18,12 +19,15 @@ from ._native import (
     Animation,
     Bone,
     DecodeError,
+    EncodeError,
     EventReader,
     Package,
     Placement,
     decode,
+    convert,
     events,
     load,
+    write,
 )
 
 __all__ = [
@@ -31,10 +35,13 @@ __all__ = [
     "Animation",
     "Bone",
     "DecodeError",
+    "EncodeError",
     "EventReader",
     "Package",
     "Placement",
     "decode",
+    "convert",
     "events",
     "load",
+    "write",
 ]

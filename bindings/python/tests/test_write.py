@@ -1,0 +1,244 @@
+"""write() and convert(): the core's encoder behind Python (docs/FORMATS.md §9)."""
+
+import numpy as np
+import pytest
+
+import gtastream
+from formats import anpk, bnry, ifp2
+
+PACKED = [(0, 0, 410, 4095, 0, 1024, -2048, 512), (100, -200, 300, 4000, 30, 0, 2, 4096)]
+FLOATS = [(0.1, 0.2, 0.3, 0.9, 0.0), (0.5, -0.5, 0.25, 0.75, 1.5)]
+FLOATS_TRANS = [(0.1, 0.2, 0.3, 0.9, 0.0, 1.1, 2.2, 3.3), (0.5, -0.5, 0.25, 0.75, 1.5, 0, 0, 1)]
+
+
+def sample_ifp2(magic=b"ANP3"):
+    return ifp2([
+        ("Walk_Civi", [("Root", 4, 0, PACKED), ("Spine", 1, 3, FLOATS)]),
+        ("IDLE", [("Head", 3, -1, [(0, 0, 0, 4096, 0)]), ("Hand", 2, 7, FLOATS_TRANS)]),
+    ], package="ped", magic=magic)
+
+
+def sample_anpk():
+    # Values on the packed steps (KRT0, KRTS) and off them (KR00). No zero in the quaternions:
+    # ANPK stores them conjugated, and a -0.0 has no packed form (the encoder is bit-exact).
+    return anpk([
+        ("walk", [("Root", b"KRT0", 0, [(0.25, 0.5, -0.5, 0.75, 1, 2, 0.25, 0.5),
+                                         (0.5, 0.25, 0.5, 1, 0, 0, 0, 1)]),
+                  ("Head", b"KR00", 5, [(0.1, 0.2, 0.3, 0.9, 0.0)])]),
+        ("jump", [("Foot", b"KRTS", 9, [(0.5, 0.5, 0.5, 0.5, 1, 2, 3, 0.5, 0.5, 2, 0.25)])]),
+    ])
+
+
+def animation_samples(seeds):
+    """Animation files: the hand-packed ones and the seeds of every animation format."""
+    files = {"anp3": sample_ifp2(), "anp2": sample_ifp2(b"ANP2"), "anpk": sample_anpk()}
+    for name, data in seeds.items():
+        try:
+            loaded = gtastream.load(data)
+        except gtastream.DecodeError:
+            continue
+        if isinstance(loaded, gtastream.Package):
+            files[name] = data
+    return files
+
+
+def bones(package):
+    return [(a.name, b) for a in package.animations for b in a.bones]
+
+
+def assert_same_arrays(before, after):
+    assert [a.name for a in after.animations] == [a.name for a in before.animations]
+    assert len(bones(after)) == len(bones(before))
+    for (anim, old), (_, new) in zip(bones(before), bones(after)):
+        where = f"{anim}/{old.name}"
+        np.testing.assert_array_equal(new.times, old.times, err_msg=where)
+        np.testing.assert_array_equal(new.rotations, old.rotations, err_msg=where)
+        if old.translations is None:
+            assert new.translations is None or not new.translations.any(), where
+        else:
+            np.testing.assert_array_equal(new.translations, old.translations, err_msg=where)
+
+
+def test_anp3_writes_back_to_the_same_bytes():
+    for magic in (b"ANP3", b"ANP2"):
+        data = sample_ifp2(magic)
+        package = gtastream.load(data)
+        assert gtastream.write(package) == data
+        assert gtastream.write(package, format=magic.decode()) == data
+        again = gtastream.load(gtastream.write(package))
+        assert [b.frame_type for _, b in bones(again)] == [b.frame_type for _, b in bones(package)]
+
+
+@pytest.mark.filterwarnings("ignore:scale dropped")
+def test_round_trip_keeps_every_array(seeds):
+    samples = animation_samples(seeds)
+    assert any(gtastream.load(d).format == "ANIM" for d in samples.values()), "a Stories seed"
+    checked = []
+    for name, data in samples.items():
+        package = gtastream.load(data)
+        for target in ("anp3", "anp2", "anpk"):
+            try:
+                written = gtastream.write(package, None, format=target)
+            except gtastream.EncodeError as error:
+                # Seeds with names that fill a 24-byte field without a NUL (ANP3/ANP2 hold 23).
+                assert error.kind == "name_too_long", (name, target, error)
+                continue
+            back = gtastream.load(written)
+            assert back.format == target.upper(), (name, target)
+            # No warning the source did not have (a seed may hold times going backwards).
+            kinds = {w["kind"] for w in package.warnings}
+            assert {w["kind"] for w in back.warnings} <= kinds, (name, target)
+            assert_same_arrays(package, back)
+            checked.append((name, target))
+    # Every file in one target at least (ANPK holds the seeds' 24-byte names), the hand-packed
+    # ones in all three.
+    assert {name for name, _ in checked} == set(samples)
+    assert len(checked) >= 3 * 3 + len(samples) - 3
+
+
+def test_scale_dropped_with_a_warning():
+    package = gtastream.load(sample_anpk())
+    with pytest.warns(UserWarning, match="scale"):
+        written = gtastream.write(package, format="anp3")
+    foot = gtastream.load(written).animation("jump").bone("Foot")
+    assert foot.scales is None and foot.translations.tolist() == [[1, 2, 3]]
+    kept = gtastream.load(gtastream.write(package, format="anpk")).animation("jump").bone("Foot")
+    assert kept.frame_type == "krts" and kept.scales.tolist() == [[0.5, 0.5, 2]]
+
+
+@pytest.mark.filterwarnings("ignore:scale dropped")
+def test_float_bones_on_the_steps_are_packed_as_the_command_packs_them():
+    package = gtastream.load(sample_anpk())
+    written = gtastream.write(package, format="anp3")
+    types = {b.name: b.frame_type for _, b in bones(gtastream.load(written))}
+    # Root's and Foot's values all sit on the steps, Head's 0.1 does not.
+    assert types == {"Root": "ifp2_packed_rot_trans", "Head": "ifp2_rot",
+                     "Foot": "ifp2_packed_rot_trans"}
+    rounded = gtastream.load(gtastream.write(package, format="anp3", quantize=True))
+    assert rounded.animation("walk").bone("Head").frame_type == "ifp2_packed_rot"
+
+
+@pytest.mark.filterwarnings("ignore:scale dropped")
+def test_convert_matches_the_command(seeds, cli, tmp_path):
+    samples = animation_samples(seeds)
+    cases = [(name, data, target) for name, data in samples.items()
+             for target in ("anp3", "anp2", "anpk")]
+    cases += [("ipl", bnry([((1, 2, 3), (0, 0, 0.5, 0.5), 620, 13, -1)],
+                           [((4, 5, 6), 1.5, (400, 1, 2, 3, 4, 5, 6, 7))]), t)
+              for t in ("text", "bnry")]
+    for quantize in (False, True):
+        for name, data, target in cases:
+            source = tmp_path / "in"
+            source.write_bytes(data)
+            out = tmp_path / "out"
+            flags = ["--quantize"] if quantize else []
+            run = cli("convert", "--to", target, *flags, source, out)
+            if run.returncode != 0:
+                # The same refusal, with the same message.
+                with pytest.raises(gtastream.EncodeError) as caught:
+                    gtastream.convert(data, target, quantize=quantize)
+                assert str(caught.value) in run.stderr, (name, target)
+                continue
+            assert gtastream.convert(data, target, quantize=quantize) == out.read_bytes(), (
+                name, target, quantize)
+
+
+def test_write_of_another_format_matches_convert():
+    data = sample_anpk()
+    with pytest.warns(UserWarning):
+        expected = gtastream.convert(data, "ANP3")
+    with pytest.warns(UserWarning):
+        assert gtastream.write(gtastream.load(data), format="anp3") == expected
+
+
+def test_name_too_long_raises_encode_error():
+    # ANPK keeps long names (28-byte field), ANP3 bone names have 24 bytes with the NUL.
+    data = anpk([("walk", [("B" * 26, b"KR00", 1, [(0, 0, 0, 1, 0)])])])
+    package = gtastream.load(data)
+    with pytest.raises(gtastream.EncodeError) as caught:
+        gtastream.write(package, format="anp3")
+    assert caught.value.kind == "name_too_long"
+    assert "B" * 26 in str(caught.value)
+    with pytest.raises(gtastream.EncodeError) as caught:
+        gtastream.convert(data, "anp3")
+    assert caught.value.kind == "name_too_long"
+    assert gtastream.load(gtastream.write(package, format="anpk")).animations[0].bones[0].name \
+        == "B" * 26
+
+
+def test_other_errors():
+    package = gtastream.load(sample_ifp2())
+    with pytest.raises(gtastream.EncodeError) as caught:
+        gtastream.write(package, format="text")
+    assert caught.value.kind == "cannot_convert"
+    with pytest.raises(gtastream.EncodeError) as caught:
+        gtastream.convert(sample_ifp2(), "bnry")
+    assert caught.value.kind == "cannot_convert"
+    with pytest.raises(ValueError, match="not a format"):
+        gtastream.write(package, format="mina")
+    with pytest.raises(TypeError):
+        gtastream.write(b"ANP3")
+    with pytest.raises(gtastream.DecodeError):
+        gtastream.convert(b"ANP3\x10", "anpk")
+    # A value changed in place that the packed frame cannot hold is refused, never rounded.
+    root = package.animations[0].bones[0]
+    root.times[1] = 0.01
+    with pytest.raises(gtastream.EncodeError) as caught:
+        gtastream.write(package)
+    assert caught.value.kind == "not_representable"
+    rounded = gtastream.load(gtastream.write(package, quantize=True)).animations[0].bones[0]
+    assert rounded.times[1] == np.float32(1) / np.float32(60)
+
+
+def test_write_to_a_path(tmp_path):
+    data = sample_ifp2()
+    target = tmp_path / "out.ifp"
+    assert gtastream.write(gtastream.load(data), target) is None
+    assert target.read_bytes() == data
+    gtastream.write(gtastream.load(data), str(tmp_path / "b.ifp"), format="anpk")
+    assert gtastream.load(tmp_path / "b.ifp").format == "ANPK"
+    # Nothing is written when the encoder refuses.
+    with pytest.raises(gtastream.EncodeError):
+        gtastream.write(gtastream.load(data), tmp_path / "c.ipl", format="bnry")
+    assert not (tmp_path / "c.ipl").exists()
+
+
+def assert_same_instances(a, b, names=True):
+    for key in ("position", "rotation", "model_id", "interior", "lod"):
+        np.testing.assert_array_equal(a[key], b[key], err_msg=key)
+    if names:
+        assert a["model_name"] == b["model_name"]
+
+
+def test_binary_and_text_placements_keep_their_instances():
+    instances = [((1, 2, 3), (0, 0, 0.5, 0.5), 620, 13, -1),
+                 ((-1.25, 1e6, 0.1), (0.1, 0.2, 0.3, 0.9), 700, 0x10D, 7)]
+    cars = [((4, 5, 6), 1.5, (400, 1, 2, 3, 4, 5, 6, 7))]
+    binary = gtastream.load(bnry(instances, cars))
+    text = gtastream.load(gtastream.write(binary, format="text"))
+    assert text.format == "text"
+    assert_same_instances(binary.instances, text.instances, names=False)
+    for key, column in binary.cars.items():
+        np.testing.assert_array_equal(column, text.cars[key], err_msg=key)
+    back = gtastream.write(text, format="bnry")
+    assert back == bnry(instances, cars)
+    assert gtastream.write(binary) == bnry(instances, cars)
+
+
+def test_text_placement_round_trip_with_names_scales_and_sections():
+    source = (b"inst\n1337, LODroad, 0, 1.5, -2, 3, 0, 0, 0, 1, -1\nend\n"
+              b"cull\n1, 2, 3, 4\nend\n")
+    placement = gtastream.load(source)
+    again = gtastream.load(gtastream.write(placement))
+    assert_same_instances(placement.instances, again.instances)
+    assert again.section_lines == placement.section_lines
+    with pytest.raises(gtastream.EncodeError) as caught:
+        gtastream.write(placement, format="bnry")
+    assert caught.value.kind == "not_representable"
+    scaled = gtastream.load(b"inst\n99, door, 1, 2, 3, 1, 1, 2, 0, 0, 0.7, 0.7\nend\n")
+    assert scaled.instances["scale"] is not None
+    kept = gtastream.load(gtastream.write(scaled)).instances
+    np.testing.assert_array_equal(kept["scale"], scaled.instances["scale"])
+    with pytest.raises(gtastream.EncodeError) as caught:
+        gtastream.write(scaled, format="bnry")
+    assert caught.value.kind == "not_representable"
