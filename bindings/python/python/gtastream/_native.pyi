@@ -24,12 +24,15 @@ __all__ = [
     "Animation",
     "Bone",
     "DecodeError",
+    "EncodeError",
     "EventReader",
     "Package",
     "Placement",
+    "convert",
     "decode",
     "events",
     "load",
+    "write",
 ]
 
 _Bytes = Union[bytes, bytearray, memoryview]
@@ -47,6 +50,15 @@ class DecodeError(Exception):
     """Short description, e.g. "input ends inside a unit"."""
     offset: int
     """Absolute byte offset of the unit that failed."""
+
+class EncodeError(Exception):
+    """The file cannot be written as asked without losing or changing something (a name too
+    long for its field, a value the target cannot hold exactly, ...); nothing is written."""
+
+    kind: str
+    """Stable name: "name_too_long", "not_representable", "out_of_range", "bad_name",
+    "cannot_convert", "unsupported_format", "unsupported_frame_type", "too_many",
+    "out_of_order" or "sink"."""
 
 @type_check_only
 class WarningDict(TypedDict):
@@ -277,3 +289,24 @@ def events(f: _BinaryFile, chunk_size: int = 65536) -> EventReader:
     back fails with DecodeError kind "seek_required". Raises DecodeError, after the events
     before the failure, where the file fails.
     """
+
+def write(
+    obj: Union[Package, Placement],
+    path: Union[str, "os.PathLike[str]", None] = None,
+    format: Optional[str] = None,
+    quantize: bool = False,
+) -> Optional[bytes]:
+    """Writes a Package as "anp3", "anp2" or "anpk", a Placement as "bnry" or "text" (any
+    case; None: the format it was loaded from), from its arrays as they are now.
+
+    Lossless: what the target cannot hold exactly raises EncodeError and nothing is written.
+    Bones keep their stored frame type where the target has it; other formats' float bones
+    go packed into ANP3/ANP2 when every value lies on the packed steps. ``quantize=True``
+    packs every ANP3/ANP2 bone, rounding. A dropped scale (ANPK KRTS to ANP3/ANP2) is a
+    UserWarning. Returns the bytes when ``path`` is None, else writes the file and returns
+    None."""
+
+def convert(data: _Bytes, format: str, quantize: bool = False) -> bytes:
+    """Converts a whole file to "anp3", "anp2", "anpk", "bnry" or "text": the bytes
+    ``gtastream convert --to FORMAT [--quantize]`` writes. Raises DecodeError or
+    EncodeError."""
