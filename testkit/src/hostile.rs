@@ -1,0 +1,761 @@
+//! Support for the hostile-input tests (`tests/decode/hostile_*.rs`) and `tests/decode/bounded_work.rs`.
+//!
+//! - [`Log`]: a visitor that writes one line per event, **one per keyframe** (batches depend on
+//!   the cuts by design), and counts events.
+//! - [`run`]: a seeking driver: feeds chunks of one size, feeds again from the offset a seek
+//!   asks for, finishes; checks `position`, sticky errors, `Finished`, and the documented
+//!   re-read bound on every seek; counts the work ([`Work`]).
+//! - [`decode_all`] / [`expect_error`] / [`expect_ok`]: every way of cutting gives one outcome.
+//! - Writers of fixtures in every format that also say, from FORMATS.md alone, where each unit
+//!   lies and in which order a decoder reads them ([`Fixture::units`]), so expected offsets
+//!   never come from the decoder under test.
+
+pub use crate::stories;
+
+use gtastream::{
+    AnimationInfo, BoneInfo, Decoder, Error, ErrorKind, FileInfo, Flow, IplCar, IplInstance,
+    Keyframes, Options, SectionLine, Status, Visitor, Warning, REREAD_FACTOR, REREAD_SLACK,
+};
+
+// ------------------------------------------------------------------------------------------
+// Logging visitor
+
+#[derive(Default)]
+pub struct Log {
+    pub lines: Vec<String>,
+    pub warnings: Vec<(&'static str, u64)>,
+    /// Events, each keyframe counted on its own.
+    pub events: u64,
+    pub animations: u64,
+    pub bones: u64,
+    pub keyframes: u64,
+    /// Stop with `Flow::Abort` at this event (keyframe batches are not counted).
+    pub abort_at: Option<u64>,
+    marks: u64,
+}
+
+fn latin1(bytes: &[u8]) -> String {
+    bytes.iter().map(|&b| char::from(b)).collect()
+}
+
+impl Log {
+    fn push(&mut self, line: String) -> Flow {
+        self.lines.push(line);
+        self.events += 1;
+        let mark = self.marks;
+        self.marks += 1;
+        if self.abort_at == Some(mark) {
+            Flow::Abort
+        } else {
+            Flow::Continue
+        }
+    }
+}
+
+impl Visitor for Log {
+    fn file(&mut self, i: &FileInfo<'_>) -> Flow {
+        self.push(format!(
+            "file {} name={:?} animations={} instances={:?} cars={:?}",
+            i.format.name(),
+            i.name.map(latin1),
+            i.animation_count,
+            i.instance_count,
+            i.car_count
+        ))
+    }
+    fn animation(&mut self, i: &AnimationInfo<'_>) -> Flow {
+        self.animations += 1;
+        self.push(format!(
+            "animation {} {:?} bones={} fds={:?} flags={:?} duration={:?}",
+            i.index,
+            latin1(i.name),
+            i.bone_count,
+            i.frame_data_size,
+            i.flags,
+            i.duration
+        ))
+    }
+    fn bone(&mut self, i: &BoneInfo<'_>) -> Flow {
+        self.bones += 1;
+        self.push(format!(
+            "bone {} {:?} id={:?} key={:?} {} frames={}",
+            i.index,
+            i.name.map(latin1),
+            i.bone_id,
+            i.bone_key,
+            i.frame_type.name(),
+            i.frame_count
+        ))
+    }
+    fn keyframes(&mut self, frames: Keyframes<'_>) -> Flow {
+        assert!(!frames.is_empty(), "empty keyframe batch");
+        for k in frames.iter() {
+            self.lines.push(format!(
+                "key {:?} {:?} {:?} {:?}",
+                k.time, k.rotation, k.translation, k.scale
+            ));
+            self.events += 1;
+            self.keyframes += 1;
+        }
+        Flow::Continue
+    }
+    fn bone_end(&mut self) -> Flow {
+        self.push("bone_end".into())
+    }
+    fn animation_end(&mut self) -> Flow {
+        self.push("animation_end".into())
+    }
+    fn instance(&mut self, i: &IplInstance<'_>) -> Flow {
+        self.push(format!("instance {i:?}"))
+    }
+    fn car(&mut self, c: &IplCar) -> Flow {
+        self.push(format!("car {c:?}"))
+    }
+    fn section_line(&mut self, l: &SectionLine<'_>) -> Flow {
+        self.push(format!("line {} {:?}", l.section, latin1(l.text)))
+    }
+    fn warning(&mut self, w: Warning) -> Flow {
+        self.warnings.push((w.kind.name(), w.offset));
+        self.push(format!("warning {}@{}", w.kind.name(), w.offset))
+    }
+    fn end(&mut self) -> Flow {
+        self.push("end".into())
+    }
+}
+
+// ------------------------------------------------------------------------------------------
+// Driver
+
+/// What a run cost, in steps.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Work {
+    pub feeds: u64,
+    /// Bytes handed to `feed`: what a reader had to read.
+    pub offered: u64,
+    /// Bytes the decoder consumed, skipped ones included.
+    pub consumed: u64,
+    pub seeks: u64,
+    /// Bytes the seeks went back; the furthest offset reached.
+    pub rewound: u64,
+    pub furthest: u64,
+    /// Bytes the decoder parsed, re-reads included (`Decoder::parsed`).
+    pub parsed: u64,
+    pub events: u64,
+}
+
+impl Work {
+    /// Bytes parsed per byte of the file: 1 for a file read once.
+    pub fn reread_ratio(&self, len: usize) -> f64 {
+        self.parsed as f64 / len.max(1) as f64
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    pub lines: Vec<String>,
+    pub warnings: Vec<(&'static str, u64)>,
+    pub error: Option<Error>,
+}
+
+impl Outcome {
+    pub fn count(&self, prefix: &str) -> usize {
+        self.lines.iter().filter(|l| l.starts_with(prefix)).count()
+    }
+
+    pub fn first(&self, prefix: &str) -> &str {
+        self.lines
+            .iter()
+            .find(|l| l.starts_with(prefix))
+            .unwrap_or_else(|| panic!("no {prefix} line in {:#?}", self.lines))
+    }
+
+    /// The lines before `end` and the final checks (what a truncated run can share).
+    pub fn warnings_named(&self, name: &str) -> Vec<u64> {
+        self.warnings
+            .iter()
+            .filter(|(n, _)| *n == name)
+            .map(|&(_, at)| at)
+            .collect()
+    }
+}
+
+/// The bound REREAD_FACTOR documents, on the driver's own tally.
+fn reread_bound(furthest: u64) -> u64 {
+    REREAD_FACTOR * furthest + REREAD_SLACK
+}
+
+/// Decodes `data` in chunks of `chunk` bytes (following seeks), with `abort_at` as in [`Log`].
+pub fn run_with(
+    data: &[u8],
+    chunk: usize,
+    can_seek: bool,
+    abort_at: Option<u64>,
+) -> (Outcome, Work) {
+    let mut decoder = Decoder::with_options(Options { can_seek });
+    let mut log = Log {
+        abort_at,
+        ..Log::default()
+    };
+    let mut work = Work::default();
+    let result = drive(&mut decoder, &mut log, data, chunk, &mut work);
+    // Sticky errors, and `Finished` after a clean end, for `feed` and `finish` alike.
+    let expected = match result {
+        Err(error) => error,
+        Ok(()) => Error {
+            kind: ErrorKind::Finished,
+            offset: data.len() as u64,
+        },
+    };
+    assert_eq!(decoder.error(), result.err());
+    let mut quiet = Log::default();
+    for _ in 0..2 {
+        assert_eq!(decoder.feed(b"ANP3", &mut quiet).err(), Some(expected));
+        assert_eq!(decoder.finish(&mut quiet).err(), Some(expected));
+    }
+    assert!(quiet.lines.is_empty(), "events after the end");
+    work.events = log.events;
+    let outcome = Outcome {
+        lines: log.lines,
+        warnings: log.warnings,
+        error: result.err(),
+    };
+    (outcome, work)
+}
+
+pub fn run(data: &[u8], chunk: usize, can_seek: bool) -> (Outcome, Work) {
+    run_with(data, chunk, can_seek, None)
+}
+
+fn drive(
+    decoder: &mut Decoder,
+    log: &mut Log,
+    data: &[u8],
+    chunk: usize,
+    work: &mut Work,
+) -> Result<(), Error> {
+    let mut at = 0usize;
+    while at < data.len() {
+        let end = at.saturating_add(chunk).min(data.len());
+        let mut piece = &data[at..end];
+        loop {
+            assert_eq!(decoder.position(), (end - piece.len()) as u64, "position");
+            let from = decoder.position();
+            work.feeds += 1;
+            work.offered += piece.len() as u64;
+            let progress = match decoder.feed(piece, log) {
+                Ok(progress) => progress,
+                Err(error) => {
+                    // What the decoder got through before it failed: at least up to the unit
+                    // that failed, when that lies in this piece.
+                    let end = from + piece.len() as u64;
+                    let failed_at = error.offset.clamp(from, end);
+                    work.consumed += decoder.position().clamp(from, end).max(failed_at) - from;
+                    let seeking_format = log
+                        .lines
+                        .first()
+                        .is_some_and(|l| l.starts_with("file ANIM") || l.starts_with("file bnry"));
+                    work.parsed = decoder.parsed();
+                    if error.kind == ErrorKind::Limit && seeking_format {
+                        // A refused seek (these formats have no other bound to exceed): it
+                        // would have broken the documented bound.
+                        let furthest = work.furthest.max(decoder.position());
+                        assert!(
+                            work.parsed > reread_bound(furthest),
+                            "Limit at {} with {} bytes parsed of {furthest}",
+                            error.offset,
+                            work.parsed
+                        );
+                    }
+                    return Err(error);
+                }
+            };
+            work.consumed += progress.consumed as u64;
+            let reached = from + progress.consumed as u64;
+            work.furthest = work.furthest.max(reached);
+            match progress.status {
+                Status::Paused => piece = &piece[progress.consumed..],
+                Status::Seek(target) => {
+                    // Back, or ahead past the piece at hand.
+                    assert!(
+                        target < reached || target > end as u64,
+                        "seek into the piece"
+                    );
+                    work.seeks += 1;
+                    work.rewound += reached.saturating_sub(target);
+                    assert!(
+                        decoder.parsed() <= reread_bound(work.furthest),
+                        "parsed {} bytes of {}",
+                        decoder.parsed(),
+                        work.furthest
+                    );
+                    at = target as usize;
+                    break;
+                }
+                Status::NeedInput | Status::Done => {
+                    assert_eq!(progress.consumed, piece.len());
+                    at = end;
+                    break;
+                }
+            }
+        }
+    }
+    let result = decoder.finish(log);
+    work.parsed = decoder.parsed();
+    result
+}
+
+/// Decodes `data` whole, a byte at a time (small inputs) and in several chunk sizes, seeking
+/// where asked; all must agree. Returns the outcome.
+pub fn decode_all(data: &[u8]) -> Outcome {
+    let (whole, _) = run(data, usize::MAX, true);
+    let mut sizes = vec![3, 7, 64, 4096];
+    if data.len() <= 16 * 1024 {
+        sizes.push(1);
+    }
+    for size in sizes {
+        let (cut, _) = run(data, size, true);
+        assert_eq!(
+            cut, whole,
+            "chunks of {size} bytes disagree with the whole input"
+        );
+    }
+    whole
+}
+
+#[track_caller]
+pub fn expect_error(data: &[u8], kind: ErrorKind, offset: u64) -> Outcome {
+    let outcome = decode_all(data);
+    assert_eq!(
+        outcome.error,
+        Some(Error { kind, offset }),
+        "events: {:#?}",
+        outcome.lines
+    );
+    outcome
+}
+
+#[track_caller]
+pub fn expect_ok(data: &[u8]) -> Outcome {
+    let outcome = decode_all(data);
+    assert_eq!(outcome.error, None, "events: {:#?}", outcome.lines);
+    outcome
+}
+
+/// Offset of the first non-zero byte at or after `from` (where `TrailingData` points).
+pub fn first_nonzero(bytes: &[u8], from: u64) -> u64 {
+    from + bytes[from as usize..]
+        .iter()
+        .position(|&b| b != 0)
+        .expect("a non-zero byte") as u64
+}
+
+// ------------------------------------------------------------------------------------------
+// Byte helpers
+
+pub fn put_u32(bytes: &mut [u8], at: u64, value: u32) {
+    let at = at as usize;
+    bytes[at..at + 4].copy_from_slice(&value.to_le_bytes());
+}
+
+pub fn put_u16(bytes: &mut [u8], at: u64, value: u16) {
+    let at = at as usize;
+    bytes[at..at + 2].copy_from_slice(&value.to_le_bytes());
+}
+
+pub fn get_u32(bytes: &[u8], at: u64) -> u32 {
+    let at = at as usize;
+    u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap())
+}
+
+#[derive(Default)]
+pub struct W(pub Vec<u8>);
+
+impl W {
+    pub fn at(&self) -> u64 {
+        self.0.len() as u64
+    }
+    pub fn bytes(&mut self, b: &[u8]) -> &mut Self {
+        self.0.extend_from_slice(b);
+        self
+    }
+    pub fn u32(&mut self, v: u32) -> &mut Self {
+        self.bytes(&v.to_le_bytes())
+    }
+    pub fn i32(&mut self, v: i32) -> &mut Self {
+        self.bytes(&v.to_le_bytes())
+    }
+    pub fn i16(&mut self, v: i16) -> &mut Self {
+        self.bytes(&v.to_le_bytes())
+    }
+    pub fn f32(&mut self, v: f32) -> &mut Self {
+        self.bytes(&v.to_le_bytes())
+    }
+    /// A fixed `char[n]` field: `name`, a NUL if there is room, then garbage.
+    pub fn fixed(&mut self, name: &[u8], n: usize) -> &mut Self {
+        assert!(name.len() <= n);
+        self.bytes(name);
+        if name.len() < n {
+            self.0.push(0);
+            self.0.resize(self.0.len() + n - name.len() - 1, 0xCD);
+        }
+        self
+    }
+    /// Zeros up to a multiple of 4.
+    pub fn pad4(&mut self) -> &mut Self {
+        self.0.resize(self.0.len().next_multiple_of(4), 0);
+        self
+    }
+}
+
+// ------------------------------------------------------------------------------------------
+// Fixtures and where their units lie
+
+/// A fixture: the bytes, the units a decoder reads in the order it reads them (start, length),
+/// and named offsets.
+#[derive(Clone, Debug, Default)]
+pub struct Fixture {
+    pub bytes: Vec<u8>,
+    pub units: Vec<(u64, u64)>,
+    /// Where the content ends (bytes after it are trailing).
+    pub content_end: u64,
+    pub at: std::collections::BTreeMap<String, u64>,
+}
+
+impl Fixture {
+    pub fn at(&self, name: &str) -> u64 {
+        *self
+            .at
+            .get(name)
+            .unwrap_or_else(|| panic!("no offset named {name}"))
+    }
+
+    fn mark(&mut self, name: impl Into<String>, at: u64) {
+        self.at.insert(name.into(), at);
+    }
+
+    fn unit(&mut self, start: u64, len: u64) {
+        self.units.push((start, len));
+    }
+
+    /// Where decoding the first `cut` bytes must fail: the start of the first unit, in
+    /// reading order, that is not whole in them; `None` if the content is whole.
+    pub fn truncated_at(&self, cut: u64) -> Option<u64> {
+        self.units
+            .iter()
+            .find(|&&(start, len)| start + len > cut)
+            .map(|&(start, _)| start)
+    }
+}
+
+/// IFP2 frame sizes by type (FORMATS.md §2).
+pub fn ifp2_frame_size(frame_type: u32) -> u64 {
+    match frame_type {
+        1 => 20,
+        2 => 32,
+        3 => 10,
+        4 => 16,
+        _ => panic!("type {frame_type}"),
+    }
+}
+
+fn ifp2_frame(w: &mut W, frame_type: u32, i: usize) {
+    let i16s = |w: &mut W, v: &[i16]| {
+        for x in v {
+            w.i16(*x);
+        }
+    };
+    let f32s = |w: &mut W, v: &[f32]| {
+        for x in v {
+            w.f32(*x);
+        }
+    };
+    let n = i as i16;
+    match frame_type {
+        1 => f32s(w, &[0.5, 0.0, 0.25, 0.75, i as f32 / 30.0]),
+        2 => f32s(w, &[0.5, 0.0, 0.25, 0.75, i as f32 / 30.0, 1.0, 2.0, 3.0]),
+        3 => i16s(w, &[1000 + n, -200, 300, 4000, 2 * n]),
+        4 => i16s(w, &[1000 + n, -200, 300, 4000, 2 * n, 1024, -512, n]),
+        _ => panic!("type {frame_type}"),
+    }
+}
+
+/// An ANP3 (or ANP2) package "pkg" with one animation per entry of `animations`, each a list
+/// of bones `(frame type, keyframes)`. Offsets: `anim{a}`, `bone{a}.{b}`, `frames{a}.{b}`.
+pub fn ifp2(anp3: bool, animations: &[&[(u32, usize)]]) -> Fixture {
+    let mut f = Fixture::default();
+    let mut w = W::default();
+    w.bytes(if anp3 { b"ANP3" } else { b"ANP2" }).u32(0);
+    w.fixed(b"pkg", 24).u32(animations.len() as u32);
+    f.unit(0, 36);
+    let header = if anp3 { 36 } else { 28 };
+    for (a, bones) in animations.iter().enumerate() {
+        f.mark(format!("anim{a}"), w.at());
+        f.unit(w.at(), header);
+        let frame_bytes: u64 = bones
+            .iter()
+            .map(|&(t, n)| ifp2_frame_size(t) * n as u64)
+            .sum();
+        w.fixed(format!("anim{a}").as_bytes(), 24)
+            .u32(bones.len() as u32);
+        if anp3 {
+            w.u32(frame_bytes as u32).u32(1);
+        }
+        for (b, &(frame_type, frames)) in bones.iter().enumerate() {
+            f.mark(format!("bone{a}.{b}"), w.at());
+            f.unit(w.at(), 36);
+            let id = if b == 1 { -1 } else { b as i32 };
+            w.fixed(format!("bone{b}").as_bytes(), 24)
+                .u32(frame_type)
+                .u32(frames as u32)
+                .i32(id);
+            f.mark(format!("frames{a}.{b}"), w.at());
+            for i in 0..frames {
+                f.unit(w.at(), ifp2_frame_size(frame_type));
+                ifp2_frame(&mut w, frame_type, i);
+            }
+        }
+    }
+    let end = w.at();
+    put_u32(&mut w.0, 4, (end - 8) as u32);
+    f.content_end = end;
+    f.bytes = w.0;
+    f
+}
+
+/// ANPK keyframe sizes by tag (FORMATS.md §1).
+pub fn anpk_frame_size(tag: &[u8; 4]) -> u64 {
+    match tag {
+        b"KR00" => 20,
+        b"KRT0" => 32,
+        b"KRTS" => 44,
+        _ => panic!("tag {tag:?}"),
+    }
+}
+
+/// An ANPK object: keyframe tag, keyframes, and whether it has a bone id (44-byte ANIM).
+pub type Object = (&'static [u8; 4], usize, bool);
+
+/// An ANPK block "pkg" with one animation per entry, each a list of objects. Offsets:
+/// `info`, `count`, `name{a}` (the NAME chunk), `dgan{a}`, `info{a}`, `cpan{a}.{o}`,
+/// `anim{a}.{o}` (the ANIM chunk), `body{a}.{o}`, `kf{a}.{o}` (the keyframe chunk).
+pub fn anpk(animations: &[&[Object]]) -> Fixture {
+    let mut f = Fixture::default();
+    let mut w = W::default();
+    w.bytes(b"ANPK").u32(0);
+    f.mark("info", w.at());
+    w.bytes(b"INFO").u32(4 + 4);
+    f.mark("count", w.at());
+    w.u32(animations.len() as u32);
+    f.unit(0, 20);
+    f.unit(w.at(), 4);
+    w.bytes(b"pkg\0");
+    for (a, objects) in animations.iter().enumerate() {
+        let name = format!("anim{a}");
+        f.mark(format!("name{a}"), w.at());
+        f.unit(w.at(), 8);
+        w.bytes(b"NAME").u32(name.len() as u32 + 1);
+        let name_field = (name.len() as u64 + 1).next_multiple_of(4);
+        f.unit(w.at(), name_field + 20);
+        w.bytes(name.as_bytes()).bytes(&[0]).pad4();
+        f.mark(format!("dgan{a}"), w.at());
+        w.bytes(b"DGAN");
+        let dgan_size_at = w.at();
+        w.u32(0);
+        f.mark(format!("info{a}"), w.at());
+        w.bytes(b"INFO").u32(8).u32(objects.len() as u32);
+        // The INFO payload after the count: skipped, one field.
+        f.unit(w.at(), 4);
+        w.u32(0);
+        for (o, &(tag, frames, with_id)) in objects.iter().enumerate() {
+            f.mark(format!("cpan{a}.{o}"), w.at());
+            f.unit(w.at(), 16);
+            w.bytes(b"CPAN");
+            let cpan_size_at = w.at();
+            w.u32(0);
+            f.mark(format!("anim{a}.{o}"), w.at());
+            let anim_size = if with_id { 44 } else { 48 };
+            w.bytes(b"ANIM").u32(anim_size);
+            f.mark(format!("body{a}.{o}"), w.at());
+            f.unit(w.at(), anim_size as u64);
+            w.fixed(format!("obj{o}").as_bytes(), 28);
+            w.i32(frames as i32).i32(0).i32(frames as i32 - 1);
+            if with_id {
+                w.i32(o as i32 + 1);
+            } else {
+                w.i32(0).i32(0);
+            }
+            if frames > 0 {
+                f.mark(format!("kf{a}.{o}"), w.at());
+                f.unit(w.at(), 8);
+                let size = anpk_frame_size(tag);
+                w.bytes(tag).u32((size * frames as u64) as u32);
+                for i in 0..frames {
+                    f.unit(w.at(), size);
+                    for v in 0..size / 4 - 1 {
+                        w.f32(0.125 * (v + 1) as f32);
+                    }
+                    w.f32(i as f32 / 30.0);
+                }
+            }
+            let size = w.at() - cpan_size_at - 4;
+            put_u32(&mut w.0, cpan_size_at, size as u32);
+        }
+        let size = w.at() - dgan_size_at - 4;
+        put_u32(&mut w.0, dgan_size_at, size as u32);
+    }
+    let end = w.at();
+    put_u32(&mut w.0, 4, (end - 8) as u32);
+    f.content_end = end;
+    f.bytes = w.0;
+    f
+}
+
+/// A Stories file and its units in reading order (FORMATS.md §3): the header, the offset
+/// table's entries (and the entry that ends it, when one is read), one pass over the
+/// relocation table (it lists every entry), then per animation its entry again, its record,
+/// and per bone its row and keyframes. Every table entry must be valid and listed.
+pub fn stories(clips: &[stories::Anim], layout: stories::Layout, vcs: bool, pad: u32) -> Fixture {
+    let w = stories::write_placed(clips, layout, vcs, pad);
+    let mut f = Fixture::default();
+    f.unit(0, 0x20);
+    let lowest = w.records.iter().copied().min().unwrap_or(u32::MAX) as u64;
+    let file_end = w.bytes.len() as u64;
+    let mut entry = 0x20u64;
+    for _ in clips {
+        f.unit(entry, 4);
+        entry += 4;
+    }
+    // The table goes on while a whole entry lies before the first record and the file end.
+    if !clips.is_empty() && entry + 4 <= lowest.min(file_end) {
+        f.unit(entry, 4);
+    }
+    if !clips.is_empty() {
+        for r in 0..w.reloc_count as u64 {
+            f.unit(w.reloc_at as u64 + 4 * r, 4);
+        }
+    }
+    for (a, clip) in clips.iter().enumerate() {
+        f.mark(format!("record{a}"), w.records[a] as u64);
+        f.mark(format!("table{a}"), w.tables[a] as u64);
+        f.unit(0x20 + 4 * a as u64, 4);
+        f.unit(w.records[a] as u64, 0x24);
+        for (b, row) in clip.bones.iter().enumerate() {
+            let row_at = w.tables[a] as u64 + 12 * b as u64;
+            f.mark(format!("row{a}.{b}"), row_at);
+            f.mark(format!("frames{a}.{b}"), w.frames[a][b] as u64);
+            f.unit(row_at, 12);
+            let size = stories::key_size(row) as u64;
+            for k in 0..row.frames.len() as u64 {
+                f.unit(w.frames[a][b] as u64 + k * size, size);
+            }
+        }
+    }
+    f.mark("reloc", w.reloc_at as u64);
+    f.content_end = file_end;
+    f.bytes = w.bytes;
+    f
+}
+
+/// A small Stories file: two animations, a translated bone, a bone without keys (garbage
+/// offset), and an animation without bones.
+pub fn stories_clips() -> Vec<stories::Anim> {
+    use stories::{frame, Anim, BoneRow};
+    vec![
+        Anim {
+            name: "walk",
+            duration: 1.0,
+            bones: vec![
+                BoneRow {
+                    flags: 0x13,
+                    key: 0x1234_0001,
+                    frames: vec![
+                        frame([0.5, 0.0, 0.0, 0.75], 0.0, Some([1.0, 2.0, 3.0])),
+                        frame([0.25, 0.0, 0.0, 1.0], 0.5, Some([1.5, 2.0, 3.0])),
+                    ],
+                    garbage_offset: 0,
+                },
+                BoneRow {
+                    flags: 0x01,
+                    key: 0xDEAD_BEEF,
+                    frames: vec![
+                        frame([0.0, 0.5, 0.0, 0.75], 0.0, None),
+                        frame([0.0, 0.25, 0.0, 1.0], 0.25, None),
+                        frame([0.0, 0.125, 0.0, 1.0], 0.25, None),
+                    ],
+                    garbage_offset: 0,
+                },
+                BoneRow {
+                    flags: 0x01,
+                    key: 7,
+                    frames: vec![],
+                    garbage_offset: 0xFFFF_FFF0,
+                },
+            ],
+        },
+        Anim {
+            name: "idle",
+            duration: 0.5,
+            bones: vec![BoneRow {
+                flags: 0x11,
+                key: 3,
+                frames: vec![frame([0.0, 0.0, 0.0, 1.0], 0.0, None)],
+                garbage_offset: 0,
+            }],
+        },
+        Anim {
+            name: "none",
+            duration: 0.0,
+            bones: vec![],
+        },
+    ]
+}
+
+/// Sizes of the binary IPL records (FORMATS.md §4).
+pub const BNRY_HEADER: u64 = 76;
+pub const INSTANCE: u64 = 40;
+pub const CAR: u64 = 48;
+
+/// A binary IPL: `instances` instances at 76, then `cars` cars; the header's sizes correct.
+/// Offsets: `inst`, `cars`.
+pub fn bnry(instances: u32, cars: u32) -> Fixture {
+    let mut f = Fixture::default();
+    let mut w = W::default();
+    let inst_at = BNRY_HEADER;
+    let cars_at = inst_at + INSTANCE * instances as u64;
+    w.bytes(b"bnry")
+        .u32(instances)
+        .u32(0)
+        .u32(0)
+        .u32(0)
+        .u32(cars)
+        .u32(0);
+    w.u32(inst_at as u32).u32(instances * 40);
+    for _ in 0..3 {
+        w.u32(0).u32(0);
+    }
+    w.u32(cars_at as u32).u32(cars * 48).u32(0).u32(0);
+    assert_eq!(w.at(), BNRY_HEADER);
+    f.unit(0, BNRY_HEADER);
+    f.mark("inst", inst_at);
+    f.mark("cars", cars_at);
+    for i in 0..instances {
+        f.unit(w.at(), INSTANCE);
+        let v = i as f32;
+        w.f32(100.0 + v).f32(-50.0).f32(10.5);
+        w.f32(0.0)
+            .f32(0.0)
+            .f32(std::f32::consts::FRAC_1_SQRT_2)
+            .f32(std::f32::consts::FRAC_1_SQRT_2);
+        w.i32(1000 + i as i32).u32(13 | 0x100).i32(-1);
+    }
+    for c in 0..cars {
+        f.unit(w.at(), CAR);
+        w.f32(5.0 + c as f32).f32(6.0).f32(7.0).f32(1.5);
+        for v in [400 + c as i32, -1, 3, 1, 50, 10, 0, 10000] {
+            w.i32(v);
+        }
+    }
+    f.content_end = w.at();
+    f.bytes = w.0;
+    f
+}

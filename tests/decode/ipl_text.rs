@@ -1,0 +1,639 @@
+//! Text IPL (FORMATS.md §4 and the issue): every section, the three `inst` layouts, `cars`,
+//! pass-through lines with their fields, line endings, comments, blank lines, case, line
+//! lengths at the bound, warnings and malformed lines, each with its offset and line number.
+//! Expected events are written out by hand; the reference decoder of `ipl_support` is checked
+//! against the same expectations.
+
+use core::f32::consts::FRAC_PI_2;
+
+use gtastream::{Decoder, ErrorKind, Options, Progress, Status, WarningKind, MAX_LINE};
+use testkit::ipl::*;
+
+const ROT0: [f32; 4] = [0.0, 0.0, 0.0, 1.0];
+
+/// The decoder (whole input, byte by byte, and through `decode_slice`) and the reference
+/// decoder all report `expected`.
+fn check(file: &[u8], expected: &[Ev]) {
+    assert_eq!(log(file), expected, "decoder, whole input");
+    assert_eq!(log_bytewise(file), expected, "decoder, byte by byte");
+    assert_eq!(log_slice(file), expected, "decoder, decode_slice");
+    assert_eq!(reference(file).log(), expected, "reference decoder");
+}
+
+/// `expected` between the file event and `End`.
+fn text(events: &[Ev]) -> Vec<Ev> {
+    let mut out = vec![Ev::text_file()];
+    out.extend_from_slice(events);
+    out.push(Ev::End);
+    out
+}
+
+/// The file event, then `events` (the last of which is the error).
+fn failing(events: &[Ev]) -> Vec<Ev> {
+    let mut out = vec![Ev::text_file()];
+    out.extend_from_slice(events);
+    out
+}
+
+fn outside(at: u64) -> Ev {
+    Ev::Warning(WarningKind::LineOutsideSection, at)
+}
+
+fn unclosed(at: u64) -> Ev {
+    Ev::Warning(WarningKind::UnclosedSection, at)
+}
+
+fn line_number(file: &[u8]) -> Option<u32> {
+    drive(file, &whole, Options::default(), false).line
+}
+
+/// The events of [`text_all_sections`], by hand.
+fn all_sections_events() -> Vec<Ev> {
+    text(&[
+        Ev::Instance(Inst::sa(1, b"lod_a", 0, [1.0, 2.0, 3.0], ROT0, -1)),
+        Ev::Instance(Inst::sa(
+            2,
+            b"lod_b",
+            13,
+            [-150.0, 3.0, 0.5],
+            [0.0, 0.0, 0.5, 1.0],
+            5,
+        )),
+        Ev::Instance(Inst::sa(
+            3,
+            b"mdl_tab",
+            256,
+            [4.25, -8.0, 16.0],
+            [0.0, 0.0, -0.5, 0.75],
+            0,
+        )),
+        Ev::Instance(Inst::vc(
+            4,
+            b"vc_obj",
+            2,
+            [10.0, 20.0, 30.0],
+            [1.0, 1.5, 2.0],
+            ROT0,
+        )),
+        Ev::Instance(Inst::iii(
+            5,
+            b"iii_obj",
+            [100.5, -200.25, 7.0],
+            [2.0, 2.0, 2.0],
+            [0.0, 0.0, 1.0, 0.0],
+        )),
+        Ev::Instance(Inst::sa(6, b"mdl_commas", 1, [1.0, 2.0, 3.0], ROT0, 2)),
+        Ev::Instance(Inst::sa(7, b"spaced", 0, [1.0, 1.0, 1.0], ROT0, -1)),
+        Ev::Instance(Inst::sa(9, b"caf\xe9", 0, [0.0; 3], ROT0, -1)),
+        Ev::line(
+            "cull",
+            b"1.0, 2.0, 3.0,  4, 5",
+            &[b"1.0", b"2.0", b"3.0", b"4", b"5"],
+        ),
+        Ev::line("path", b"ped", &[b"ped"]),
+        Ev::line("path", b"0, -1, 1, 2, 3", &[b"0", b"-1", b"1", b"2", b"3"]),
+        Ev::line(
+            "grge",
+            b"1.0 2.0 3.0 1 0 4 5 6 7 0 0 bodyshp",
+            &[
+                b"1.0", b"2.0", b"3.0", b"1", b"0", b"4", b"5", b"6", b"7", b"0", b"0", b"bodyshp",
+            ],
+        ),
+        Ev::line(
+            "enex",
+            b"1,2,3,FDINT,0",
+            &[b"1", b"2", b"3", b"FDINT", b"0"],
+        ),
+        Ev::line("pick", b"1, 2, 3, 346", &[b"1", b"2", b"3", b"346"]),
+        Ev::Car(Car::new(
+            [1.0, 2.0, 3.0],
+            FRAC_PI_2,
+            [400, -1, -1, 3, 50, 100, 0, 10000],
+        )),
+        Ev::Car(Car::new(
+            [-5.0, 6.0, -7.0],
+            0.0,
+            [-1, 1, 2, 0, 0, 0, 1000, 2000],
+        )),
+        Ev::line(
+            "jump",
+            b"1 2 3 4 5 6",
+            &[b"1", b"2", b"3", b"4", b"5", b"6"],
+        ),
+        Ev::line("tcyc", b"a b,c", &[b"a", b"b", b"c"]),
+        Ev::line("auzo", b"zone_a, 1, 2, 3", &[b"zone_a", b"1", b"2", b"3"]),
+        Ev::line("mult", b"x", &[b"x"]),
+        Ev::line(
+            "occl",
+            b"1, 2, 3, 4, 5, 6, 7",
+            &[b"1", b"2", b"3", b"4", b"5", b"6", b"7"],
+        ),
+        Ev::line("zone", b"ZONE1, 0, 1, 2", &[b"ZONE1", b"0", b"1", b"2"]),
+        Ev::Instance(Inst::sa(8, b"UPPER", 0, [0.0; 3], ROT0, -1)),
+        Ev::Car(Car::new([0.0; 3], 0.0, [1, 2, 3, 0, 0, 0, 0, 0])),
+    ])
+}
+
+// ---- Sections, layouts, line endings ---------------------------------------------------------
+
+#[test]
+fn every_section_and_inst_layout_with_lf() {
+    check(&text_all_sections(), &all_sections_events());
+}
+
+#[test]
+fn crlf_line_endings_give_the_same_events() {
+    let file = crlf(&text_all_sections());
+    assert!(file.windows(2).filter(|w| w == b"\r\n").count() > 50);
+    check(&file, &all_sections_events());
+}
+
+#[test]
+fn mixed_line_endings_give_the_same_events() {
+    let mut file = Vec::new();
+    for (k, line) in text_all_sections()
+        .split_inclusive(|&b| b == b'\n')
+        .enumerate()
+    {
+        if k % 2 == 0 {
+            file.extend_from_slice(&crlf(line));
+        } else {
+            file.extend_from_slice(line);
+        }
+    }
+    check(&file, &all_sections_events());
+}
+
+#[test]
+fn the_last_line_needs_no_line_break() {
+    // Ends in "End" (the closing line of the last section) without a line break.
+    let mut file = text_all_sections();
+    file.truncate(file.len() - b"# the end\n\n".len() - 1);
+    assert!(file.ends_with(b"\nEnd"));
+    check(&file, &all_sections_events());
+    // And with CR LF everywhere else.
+    check(&crlf(&file), &all_sections_events());
+    // A record line as the last line, unterminated (and so unclosed).
+    check(
+        b"cull\n1 2",
+        &text(&[Ev::line("cull", b"1 2", &[b"1", b"2"]), unclosed(8)]),
+    );
+    check(
+        b"cars\r\n0 0 0 0 1 2 3 0 0 0 0 0\r",
+        &text(&[
+            Ev::Car(Car::new([0.0; 3], 0.0, [1, 2, 3, 0, 0, 0, 0, 0])),
+            unclosed(30),
+        ]),
+    );
+}
+
+#[test]
+fn section_names_in_any_case() {
+    for name in SECTION_NAMES {
+        let upper = name.to_ascii_uppercase();
+        let mixed: String = name
+            .chars()
+            .enumerate()
+            .map(|(k, c)| {
+                if k % 2 == 0 {
+                    c.to_ascii_uppercase()
+                } else {
+                    c
+                }
+            })
+            .collect();
+        for spelled in [name.to_string(), upper, mixed] {
+            let (body, event): (&[u8], Ev) = match name {
+                "inst" => (
+                    b"1, a, 0, 0, 0, 0, 0, 0, 0, 1, -1",
+                    Ev::Instance(Inst::sa(1, b"a", 0, [0.0; 3], ROT0, -1)),
+                ),
+                "cars" => (
+                    b"0 0 0 0 1 2 3 0 0 0 0 0",
+                    Ev::Car(Car::new([0.0; 3], 0.0, [1, 2, 3, 0, 0, 0, 0, 0])),
+                ),
+                _ => (b"a, b", Ev::line(name, b"a, b", &[b"a", b"b"])),
+            };
+            let file = cat(&[spelled.as_bytes(), b"\n", body, b"\nEND\n"]);
+            check(&file, &text(&[event]));
+        }
+    }
+}
+
+#[test]
+fn section_names_are_whole_fields() {
+    // Blanks around the name are trimmed, and what follows the name on its line is ignored;
+    // a name that only begins with a section name is not one.
+    check(b"  inst  \nend\n", &text(&[]));
+    check(
+        b"cull, x\n1\nend\n",
+        &text(&[Ev::line("cull", b"1", &[b"1"])]),
+    );
+    check(b"instx\nend\n", &text(&[outside(0), outside(6)]));
+    check(b"in st\n", &text(&[outside(0)]));
+}
+
+#[test]
+fn lines_starting_with_end_close_a_section() {
+    // "cull", "a", the closing line, then "b" outside any section.
+    for closer in [
+        &b"end"[..],
+        b"END",
+        b"End",
+        b"  end  ",
+        b"\tend\t# done",
+        b"endcull",
+        b"end,",
+        b"end\r",
+    ] {
+        let file = cat(&[b"cull\na\n", closer, b"\nb\n"]);
+        let b_at = (7 + closer.len() + 1) as u64;
+        check(
+            &file,
+            &text(&[Ev::line("cull", b"a", &[b"a"]), outside(b_at)]),
+        );
+    }
+    // "end" later in a line does not close.
+    check(
+        b"cull\nx end\nend\n",
+        &text(&[Ev::line("cull", b"x end", &[b"x", b"end"])]),
+    );
+}
+
+#[test]
+fn comments_and_blank_lines_are_ignored_everywhere() {
+    let file = b"# c\n\n \t \r\ninst\n#1, a, 0, 0, 0, 0, 0, 0, 0, 1, -1\n#\n\n   \n  # x\nend\n# after\n\t\n";
+    check(file, &text(&[]));
+    check(&crlf(file), &text(&[]));
+}
+
+#[test]
+fn fields_are_split_by_commas_and_blanks() {
+    check(
+        b"cull\n ,a,,b\t\t c , \nend\n",
+        &text(&[Ev::line("cull", b",a,,b\t\t c ,", &[b"a", b"b", b"c"])]),
+    );
+    // An instance with extra separators everywhere.
+    check(
+        b"inst\n,1,,a ,\t0, 0 ,0,0,0,0,0,1,-1,,\nend\n",
+        &text(&[Ev::Instance(Inst::sa(1, b"a", 0, [0.0; 3], ROT0, -1))]),
+    );
+}
+
+#[test]
+fn names_are_raw_bytes() {
+    check(
+        b"inst\n1, \xe9\xff\x01, 0, 0, 0, 0, 0, 0, 0, 1, -1\nend\n",
+        &text(&[Ev::Instance(Inst::sa(
+            1,
+            b"\xe9\xff\x01",
+            0,
+            [0.0; 3],
+            ROT0,
+            -1,
+        ))]),
+    );
+    check(
+        b"zone\nZ\xe4hl 1\nend\n",
+        &text(&[Ev::line("zone", b"Z\xe4hl 1", &[b"Z\xe4hl", b"1"])]),
+    );
+}
+
+#[test]
+fn line_breaks_among_the_first_four_bytes() {
+    // The first bytes decide the format; lines that end within them are lines like any other,
+    // however the input is cut (whole, byte by byte, at every split).
+    let cases: Vec<(Vec<u8>, Vec<Ev>)> = vec![
+        (b"a\nb\n".to_vec(), text(&[outside(0), outside(2)])),
+        (
+            b"\r\n\r\ninst\r\n1, a, 0, 0, 0, 0, 0, 0, 0, 1, -1\r\nend\r\n".to_vec(),
+            text(&[Ev::Instance(Inst::sa(1, b"a", 0, [0.0; 3], ROT0, -1))]),
+        ),
+        (
+            b"end\nzone\nz\nend\n".to_vec(),
+            text(&[outside(0), Ev::line("zone", b"z", &[b"z"])]),
+        ),
+        (
+            cat(&[b"\n", &[b' '; 256], b"\n"]),
+            failing(&[Ev::Error(ErrorKind::Limit, 1)]),
+        ),
+    ];
+    for (file, expected) in cases {
+        check(&file, &expected);
+        for k in 1..file.len() {
+            let split = move |p: usize| if p < k { k } else { usize::MAX };
+            assert_eq!(
+                drive(&file, &split, Options::default(), false).events,
+                expected,
+                "split at {k}"
+            );
+        }
+    }
+}
+
+// ---- Warnings --------------------------------------------------------------------------------
+
+#[test]
+fn warnings_at_line_offsets() {
+    // "stray line\n" 0..11, "# comment\n" ..21, "end\n" ..25, "\n" ..26, "cull\n" ..31,
+    // "1 2\n" ..35, "end\n" ..39, "  another stray\n" ..55, "zone\n" ..60, "z 1\n" ..64.
+    let file = text_warnings();
+    assert_eq!(file.len(), 64);
+    check(
+        &file,
+        &text(&[
+            outside(0),
+            outside(21),
+            Ev::line("cull", b"1 2", &[b"1", b"2"]),
+            outside(39),
+            Ev::line("zone", b"z 1", &[b"z", b"1"]),
+            unclosed(64),
+        ]),
+    );
+    // CR LF: each line one byte longer.
+    check(
+        &crlf(&file),
+        &text(&[
+            outside(0),
+            outside(23),
+            Ev::line("cull", b"1 2", &[b"1", b"2"]),
+            outside(46),
+            Ev::line("zone", b"z 1", &[b"z", b"1"]),
+            unclosed(74),
+        ]),
+    );
+    // Without the last line break, the input ends one byte earlier.
+    check(
+        &file[..63],
+        &text(&[
+            outside(0),
+            outside(21),
+            Ev::line("cull", b"1 2", &[b"1", b"2"]),
+            outside(39),
+            Ev::line("zone", b"z 1", &[b"z", b"1"]),
+            unclosed(63),
+        ]),
+    );
+}
+
+#[test]
+fn an_unclosed_section_warns_at_the_end_of_input() {
+    check(b"inst", &text(&[unclosed(4)]));
+    check(b"inst\n", &text(&[unclosed(5)]));
+    check(b"inst\n\n\n# c\n", &text(&[unclosed(11)]));
+    check(b"inst\nend\ncars\n", &text(&[unclosed(14)]));
+    check(b"inst\nend\n", &text(&[]));
+}
+
+#[test]
+fn short_text_files() {
+    check(b"\n", &text(&[]));
+    check(b"ab", &text(&[outside(0)]));
+    check(b"#", &text(&[]));
+    check(b"  ", &text(&[]));
+}
+
+#[test]
+fn feed_never_reports_done_for_text() {
+    // A text file has no declared end: only `finish` ends it.
+    let file = text_all_sections();
+    let mut decoder = Decoder::new();
+    let mut rec = Recorder::default();
+    assert_eq!(
+        decoder.feed(&file, &mut rec),
+        Ok(Progress {
+            consumed: file.len(),
+            status: Status::NeedInput
+        })
+    );
+    assert_eq!(decoder.position(), file.len() as u64);
+    assert_eq!(decoder.finish(&mut rec), Ok(()));
+    assert_eq!(rec.events, all_sections_events());
+}
+
+// ---- Line length -----------------------------------------------------------------------------
+
+#[test]
+fn max_line_is_256() {
+    assert_eq!(MAX_LINE, 256);
+}
+
+#[test]
+fn lines_of_255_and_256_bytes_pass() {
+    let file = cat(&[
+        b"cull\n",
+        &long_line(255, b"\n"),
+        &long_line(256, b"\n"),
+        &long_line(256, b"\r\n"),
+        b"end\n",
+    ]);
+    let twos = |n| vec![b'2'; n];
+    let line = |n| {
+        let t = cat(&[b"1,", &twos(n)]);
+        Ev::Line {
+            section: "cull",
+            text: t,
+            fields: vec![b"1".to_vec(), twos(n)],
+        }
+    };
+    check(&file, &text(&[line(252), line(253), line(252)]));
+}
+
+#[test]
+fn a_line_of_257_bytes_is_a_limit_error_at_its_offset() {
+    for brk in [&b"\n"[..], b"\r\n"] {
+        let file = cat(&[b"cull\n", &long_line(257, brk), b"end\n"]);
+        check(&file, &failing(&[Ev::Error(ErrorKind::Limit, 5)]));
+    }
+    // Any line: a comment, a blank line, a line outside sections.
+    let comment = cat(&[b"#", &[b'x'; 255], b"\n"]);
+    check(&comment, &failing(&[Ev::Error(ErrorKind::Limit, 0)]));
+    check(&comment[1..], &text(&[outside(0)]));
+    let blank = cat(&[b"#abc\n", &[b' '; 256], b"\n"]);
+    check(&blank, &failing(&[Ev::Error(ErrorKind::Limit, 5)]));
+    let stray = cat(&[b"stray\n", &[b'y'; 300], b"\n"]);
+    check(
+        &stray,
+        &failing(&[outside(0), Ev::Error(ErrorKind::Limit, 6)]),
+    );
+    // Far longer, in a file fed in one piece.
+    let huge = cat(&[b"inst\n", &[b'7'; 5000]]);
+    check(&huge, &failing(&[Ev::Error(ErrorKind::Limit, 5)]));
+}
+
+#[test]
+fn an_unterminated_last_line_may_take_255_bytes() {
+    // Without its line break a last line has one byte fewer: 255 pass, 256 would need 257
+    // bytes with the break.
+    let file = cat(&[b"zone\n", &long_line(255, b"")]);
+    let twos = vec![b'2'; 253];
+    check(
+        &file,
+        &text(&[
+            Ev::Line {
+                section: "zone",
+                text: cat(&[b"1,", &twos]),
+                fields: vec![b"1".to_vec(), twos.clone()],
+            },
+            unclosed(260),
+        ]),
+    );
+    let file = cat(&[b"zone\n", &long_line(256, b"")]);
+    check(&file, &failing(&[Ev::Error(ErrorKind::Limit, 5)]));
+}
+
+#[test]
+fn line_number_of_a_too_long_line() {
+    // `Decoder::line` gives the number of the line that failed; here the second.
+    let file = cat(&[b"cull\n", &long_line(257, b"\n"), b"end\n"]);
+    assert_eq!(line_number(&file), Some(2));
+    let file = cat(&[b"# one\n# two\n", &[b'#'; 400]]);
+    assert_eq!(line_number(&file), Some(3));
+}
+
+// ---- Malformed lines -------------------------------------------------------------------------
+
+#[test]
+fn malformed_inst_lines() {
+    let good: &[u8] = b"1, a, 0, 0, 0, 0, 0, 0, 0, 1, -1\n";
+    let bad_lines: &[&[u8]] = &[
+        // Field counts other than 11, 12, 13.
+        b"1, a, 0, 0, 0, 0, 0, 0, 0, 1",
+        b"1, a, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 7",
+        b"1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20",
+        b"cars",
+        // A number that is not one.
+        b"x, a, 0, 0, 0, 0, 0, 0, 0, 1, -1",
+        b"1.5, a, 0, 0, 0, 0, 0, 0, 0, 1, -1",
+        b"2147483648, a, 0, 0, 0, 0, 0, 0, 0, 1, -1",
+        b"1, a, 1.5, 0, 0, 0, 0, 0, 0, 1, -1",
+        b"1, a, 0, 0, y, 0, 0, 0, 0, 1, -1",
+        b"1, a, 0, 0, 0, 1.0.0, 0, 0, 0, 1, -1",
+        b"1, a, 0, 0, 0, 0, 0, 0, 0, one, -1",
+        b"1, a, 0, 0, 0, 0, 0, 0, 0, 1, -1.0",
+        b"1, a, 0, 0, 0, 0, 0, 0, 0, 1, -",
+        // Vice City: a bad scale; GTA III: a bad rotation.
+        b"4, vc, 0, 1, 2, 3, 1, s, 1, 0, 0, 0, 1",
+        b"5, iii, 1, 2, 3, 1, 1, 1, 0, 0, 0, w",
+        // Twelve fields (GTA III), but the id is not an integer.
+        b"5.0, iii, 1, 2, 3, 1, 1, 1, 0, 0, 0, 1",
+    ];
+    for bad in bad_lines {
+        let file = cat(&[b"inst\n", good, bad, b"\nend\n"]);
+        let at = (5 + good.len()) as u64;
+        check(
+            &file,
+            &failing(&[
+                Ev::Instance(Inst::sa(1, b"a", 0, [0.0; 3], ROT0, -1)),
+                Ev::Error(ErrorKind::Malformed, at),
+            ]),
+        );
+        assert_eq!(
+            line_number(&file),
+            Some(3),
+            "{}",
+            String::from_utf8_lossy(bad)
+        );
+    }
+}
+
+#[test]
+fn inst_lines_of_fewer_than_two_fields_are_malformed() {
+    // A malformed line is an error, never a panic: one field, two fields, no field at all.
+    for bad in [&b"1"[..], b"1 2", b"-5, m", b",", b" , ,"] {
+        let file = cat(&[b"inst\n", bad, b"\nend\n"]);
+        let result = std::panic::catch_unwind(|| log(&file));
+        assert_eq!(
+            result.ok(),
+            Some(failing(&[Ev::Error(ErrorKind::Malformed, 5)])),
+            "{:?}",
+            String::from_utf8_lossy(bad)
+        );
+        assert_eq!(
+            reference(&file).log(),
+            failing(&[Ev::Error(ErrorKind::Malformed, 5)])
+        );
+    }
+}
+
+#[test]
+fn malformed_cars_lines() {
+    let good: &[u8] = b"0 0 0 0 1 2 3 0 0 0 0 0\r\n";
+    let bad_lines: &[&[u8]] = &[
+        b"0 0 0 0 1 2 3 0 0 0 0",
+        b"0 0 0 0 1 2 3 0 0 0 0 0 0",
+        b"0 0 0 0 1.5 2 3 0 0 0 0 0",
+        b"0 0 z 0 1 2 3 0 0 0 0 0",
+        b"0 0 0 0 1 2 3 0 0 0 0 -",
+        b"0 0 0 0 1 2 3 0 0 0 0 99999999999",
+        b"inst",
+    ];
+    for bad in bad_lines {
+        let file = cat(&[b"# cars\r\ncars\r\n", good, bad, b"\r\nend\r\n"]);
+        let at = (14 + good.len()) as u64;
+        check(
+            &file,
+            &failing(&[
+                Ev::Car(Car::new([0.0; 3], 0.0, [1, 2, 3, 0, 0, 0, 0, 0])),
+                Ev::Error(ErrorKind::Malformed, at),
+            ]),
+        );
+        assert_eq!(
+            line_number(&file),
+            Some(4),
+            "{}",
+            String::from_utf8_lossy(bad)
+        );
+    }
+}
+
+#[test]
+fn numbers_in_the_forms_the_games_write() {
+    check(
+        b"inst\n-7, m, 13, 1e3, -2.5E-1, +0.125, 0., .0, -0, 1, 2147483647\nend\n",
+        &text(&[Ev::Instance(Inst::sa(
+            -7,
+            b"m",
+            13,
+            [1000.0, -0.25, 0.125],
+            [0.0, 0.0, -0.0, 1.0],
+            i32::MAX,
+        ))]),
+    );
+    check(
+        b"cars\n1 2 3 -2.5 -1 -1 -1 -2147483648 0 0 0 0\nend\n",
+        &text(&[Ev::Car(Car::new(
+            [1.0, 2.0, 3.0],
+            -2.5,
+            [-1, -1, -1, i32::MIN, 0, 0, 0, 0],
+        ))]),
+    );
+}
+
+#[test]
+fn errors_stop_the_decoder_and_stay() {
+    let file = b"inst\n1, a, 0\nend\ncull\nx\nend\n";
+    let mut decoder = Decoder::new();
+    let mut rec = Recorder::default();
+    let error = decoder.feed(file, &mut rec).unwrap_err();
+    assert_eq!((error.kind, error.offset), (ErrorKind::Malformed, 5));
+    assert_eq!(decoder.error(), Some(error));
+    assert_eq!(decoder.line(), Some(2));
+    assert_eq!(decoder.feed(b"cull\n", &mut rec), Err(error));
+    assert_eq!(decoder.finish(&mut rec), Err(error));
+    assert_eq!(rec.events, [Ev::text_file()]);
+    // `reset` forgets it.
+    decoder.reset();
+    let mut rec = Recorder::default();
+    decoder.decode_slice(b"cull\nx\nend\n", &mut rec).unwrap();
+    assert_eq!(rec.events, text(&[Ev::line("cull", b"x", &[b"x"])]));
+}
+
+#[test]
+fn every_text_fixture_matches_the_reference_decoder() {
+    for (name, file) in text_fixtures() {
+        let expected = reference(&file).log();
+        assert_eq!(log(&file), expected, "{name}");
+        assert_eq!(log_slice(&file), expected, "{name}: decode_slice");
+    }
+}
