@@ -14,301 +14,19 @@
 //! Neither reference shares code with the crate: they say what a correct decoder must report.
 
 use std::collections::HashSet;
-use std::fmt;
 
-use gtastream::{
-    AnimationInfo, BoneInfo, Decoder, ErrorKind, FileInfo, Flow, Format, FrameType, Keyframe,
-    Keyframes, Options, Status, Visitor, Warning, WarningKind,
-};
+use gtastream::{ErrorKind, Format, FrameType, Keyframe, WarningKind};
+
+use crate::driver::drive_cut;
 
 /// Files of these formats address their contents with 32-bit offsets.
 pub const FOUR_GIB: u64 = 1 << 32;
 
 // ------------------------------------------------------------------------------------------
-// The event log
+// The event log and the driver: the kit's ([`crate::log`], [`crate::driver`])
 
-/// A keyframe compared bit for bit (−0 differs from +0); any NaN equals any NaN, since the
-/// formats do not say which NaN a stored NaN becomes.
-#[derive(Clone, Copy)]
-pub struct Bits(pub Keyframe);
-
-fn same(a: f32, b: f32) -> bool {
-    a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan())
-}
-
-impl PartialEq for Bits {
-    fn eq(&self, other: &Self) -> bool {
-        let (a, b) = (&self.0, &other.0);
-        same(a.time, b.time)
-            && a.rotation
-                .iter()
-                .zip(&b.rotation)
-                .all(|(x, y)| same(*x, *y))
-            && a.translation
-                .iter()
-                .zip(&b.translation)
-                .all(|(x, y)| same(*x, *y))
-            && a.scale.iter().zip(&b.scale).all(|(x, y)| same(*x, *y))
-    }
-}
-
-impl fmt::Debug for Bits {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let k = &self.0;
-        write!(
-            f,
-            "t={:?} q={:?} tr={:?} s={:?}",
-            k.time, k.rotation, k.translation, k.scale
-        )
-    }
-}
-
-/// One logged event.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Ev {
-    File {
-        format: Format,
-        name: Option<Vec<u8>>,
-        animations: u32,
-    },
-    Animation {
-        index: u32,
-        name: Vec<u8>,
-        bones: u32,
-        frame_data_size: Option<u32>,
-        flags: Option<u32>,
-        /// Bits of the duration (compared exactly).
-        duration: Option<u32>,
-    },
-    Bone {
-        index: u32,
-        name: Option<Vec<u8>>,
-        bone_id: Option<i32>,
-        bone_key: Option<u32>,
-        frame_type: FrameType,
-        frames: u32,
-    },
-    Frame {
-        frame_type: FrameType,
-        /// The stored record, as `Keyframes::as_bytes` gives it.
-        bytes: Vec<u8>,
-        frame: Bits,
-    },
-    BoneEnd,
-    AnimationEnd,
-    Warning(WarningKind, u64),
-    End,
-    Error(ErrorKind, u64),
-}
-
-impl Ev {
-    pub fn keyframe(&self) -> Option<Keyframe> {
-        match self {
-            Ev::Frame { frame, .. } => Some(frame.0),
-            _ => None,
-        }
-    }
-
-    pub fn is_warning(&self) -> bool {
-        matches!(self, Ev::Warning(..))
-    }
-}
-
-/// The warnings of a log, in order.
-pub fn warnings(log: &[Ev]) -> Vec<(WarningKind, u64)> {
-    log.iter()
-        .filter_map(|e| match e {
-            Ev::Warning(k, at) => Some((*k, *at)),
-            _ => None,
-        })
-        .collect()
-}
-
-/// The log without its warnings.
-pub fn without_warnings(log: &[Ev]) -> Vec<Ev> {
-    log.iter().filter(|e| !e.is_warning()).cloned().collect()
-}
-
-/// The keyframes of a log, in order.
-pub fn keyframes(log: &[Ev]) -> Vec<Keyframe> {
-    log.iter().filter_map(Ev::keyframe).collect()
-}
-
-/// The error that ends a log, if any.
-pub fn error_of(log: &[Ev]) -> Option<(ErrorKind, u64)> {
-    match log.last() {
-        Some(Ev::Error(kind, at)) => Some((*kind, *at)),
-        _ => None,
-    }
-}
-
-/// What the [`Log`] answers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Policy {
-    Continue,
-    /// Pause at every call.
-    PauseEvery,
-    /// Pause at the call of this 0-based index.
-    PauseAt(usize),
-}
-
-/// Logs every event and checks each batch against its bone.
-pub struct Log {
-    pub events: Vec<Ev>,
-    policy: Policy,
-    pub calls: usize,
-    pub pause_requests: usize,
-    /// The current bone's frame type and the frames it still expects.
-    bone: Option<(FrameType, u32)>,
-}
-
-impl Log {
-    pub fn new(policy: Policy) -> Self {
-        Log {
-            events: Vec::new(),
-            policy,
-            calls: 0,
-            pause_requests: 0,
-            bone: None,
-        }
-    }
-
-    fn answer(&mut self) -> Flow {
-        let call = self.calls;
-        self.calls += 1;
-        let pause = match self.policy {
-            Policy::Continue => false,
-            Policy::PauseEvery => true,
-            Policy::PauseAt(k) => k == call,
-        };
-        if pause {
-            self.pause_requests += 1;
-            Flow::Pause
-        } else {
-            Flow::Continue
-        }
-    }
-}
-
-impl Visitor for Log {
-    fn file(&mut self, info: &FileInfo<'_>) -> Flow {
-        self.events.push(Ev::File {
-            format: info.format,
-            name: info.name.map(<[u8]>::to_vec),
-            animations: info.animation_count,
-        });
-        self.answer()
-    }
-
-    fn animation(&mut self, info: &AnimationInfo<'_>) -> Flow {
-        self.events.push(Ev::Animation {
-            index: info.index,
-            name: info.name.to_vec(),
-            bones: info.bone_count,
-            frame_data_size: info.frame_data_size,
-            flags: info.flags,
-            duration: info.duration.map(f32::to_bits),
-        });
-        self.answer()
-    }
-
-    fn bone(&mut self, info: &BoneInfo<'_>) -> Flow {
-        assert_eq!(info.has_translation(), info.frame_type.has_translation());
-        assert_eq!(info.has_scale(), info.frame_type.has_scale());
-        self.bone = Some((info.frame_type, info.frame_count));
-        self.events.push(Ev::Bone {
-            index: info.index,
-            name: info.name.map(<[u8]>::to_vec),
-            bone_id: info.bone_id,
-            bone_key: info.bone_key,
-            frame_type: info.frame_type,
-            frames: info.frame_count,
-        });
-        self.answer()
-    }
-
-    fn keyframes(&mut self, frames: Keyframes<'_>) -> Flow {
-        let t = frames.frame_type();
-        let (bone_type, left) = self.bone.expect("keyframes outside a bone");
-        assert_eq!(t, bone_type, "batch type differs from its bone's");
-        assert!(!frames.is_empty(), "empty batch");
-        assert!(
-            frames.len() as u32 <= left,
-            "more frames than the bone declares"
-        );
-        self.bone = Some((bone_type, left - frames.len() as u32));
-        assert!(
-            frames.raw().is_none(),
-            "raw() is for packed IFP2 frames only"
-        );
-        let size = t.size();
-        let bytes = frames.as_bytes();
-        assert_eq!(bytes.len(), frames.len() * size);
-        let decoded: Vec<Keyframe> = frames.iter().collect();
-        assert_eq!(decoded.len(), frames.len());
-        assert_eq!(frames.iter().len(), frames.len());
-        for (i, frame) in decoded.into_iter().enumerate() {
-            self.events.push(Ev::Frame {
-                frame_type: t,
-                bytes: bytes[i * size..(i + 1) * size].to_vec(),
-                frame: Bits(frame),
-            });
-        }
-        self.answer()
-    }
-
-    fn bone_end(&mut self) -> Flow {
-        let (_, left) = self.bone.take().expect("bone_end outside a bone");
-        assert_eq!(left, 0, "bone ended before its frames");
-        self.events.push(Ev::BoneEnd);
-        self.answer()
-    }
-
-    fn animation_end(&mut self) -> Flow {
-        assert!(self.bone.is_none(), "animation ended inside a bone");
-        self.events.push(Ev::AnimationEnd);
-        self.answer()
-    }
-
-    fn warning(&mut self, warning: Warning) -> Flow {
-        self.events.push(Ev::Warning(warning.kind, warning.offset));
-        self.answer()
-    }
-
-    fn end(&mut self) -> Flow {
-        self.events.push(Ev::End);
-        self.answer()
-    }
-}
-
-// ------------------------------------------------------------------------------------------
-// The driver
-
-/// How the bytes are cut into `feed` calls.
-#[derive(Clone, Debug)]
-pub enum Feed {
-    /// Everything from the current position in one call.
-    Whole,
-    /// At most this many bytes per call, counted from where the caller is (also after a seek).
-    Chunk(usize),
-    /// Chunks end at these absolute offsets (and at the end of the data).
-    Cuts(Vec<usize>),
-}
-
-impl Feed {
-    fn end(&self, pos: usize, len: usize) -> usize {
-        match self {
-            Feed::Whole => len,
-            Feed::Chunk(n) => (pos + n).min(len),
-            Feed::Cuts(cuts) => cuts
-                .iter()
-                .copied()
-                .filter(|&c| c > pos && c < len)
-                .min()
-                .unwrap_or(len),
-        }
-    }
-}
+pub use crate::driver::Cut as Feed;
+pub use crate::log::{error_of, keyframes, warnings, without_warnings, Bits, Ev, Policy};
 
 /// What one decode did.
 #[derive(Debug)]
@@ -325,122 +43,17 @@ pub struct Run {
     pub finish_calls: usize,
 }
 
-/// Decodes `data` as a caller holding it in memory: feeds it as `feed` says, follows seeks
-/// (the decoder must be created with `can_seek` for them), re-feeds the rest after a pause,
-/// and finishes once the data is used up. Checks on the way:
-/// - `consumed` never exceeds the chunk, and only a pause or a seek leaves bytes unused;
-/// - `Paused` answers exactly one pause request, other answers none;
-/// - `position()` is where the caller is: after a seek, the offset asked for;
-/// - a seek goes back, or ahead past the chunk at hand, only with `can_seek`;
-/// - after an error, `feed` and `finish` repeat it and report nothing; after a clean
-///   `finish`, both fail with `Finished`.
+/// Decodes `data` as a caller holding it in memory, with the kit's driver
+/// ([`crate::driver::drive_with`]): feeds it as `feed` says, follows seeks (with `can_seek`),
+/// re-feeds the rest after a pause, finishes, and checks the driver-level contract.
 pub fn decode(data: &[u8], feed: &Feed, can_seek: bool, policy: Policy) -> Run {
-    let mut decoder = Decoder::with_options(Options { can_seek });
-    let mut log = Log::new(policy);
-    let mut pos = 0usize;
-    let mut end = feed.end(pos, data.len());
-    let mut seeks = Vec::new();
-    let mut pauses = 0;
-    let mut done = false;
-    let mut failed = None;
-    // After a pause the caller feeds again even when it has nothing left: the decoder may
-    // want to seek back rather than end.
-    let mut paused = false;
-    while pos < data.len() || paused {
-        paused = false;
-        if pos == end {
-            end = feed.end(pos, data.len());
-        }
-        let chunk = &data[pos..end];
-        let requested = log.pause_requests;
-        match decoder.feed(chunk, &mut log) {
-            Err(e) => {
-                failed = Some(e);
-                break;
-            }
-            Ok(progress) => {
-                assert!(
-                    progress.consumed <= chunk.len(),
-                    "consumed beyond the chunk"
-                );
-                let new_requests = log.pause_requests - requested;
-                match progress.status {
-                    Status::Paused => {
-                        assert_eq!(new_requests, 1, "Paused without exactly one pause");
-                        pos += progress.consumed;
-                        pauses += 1;
-                        paused = true;
-                        assert!(pauses < 10_000_000, "no progress");
-                    }
-                    Status::Seek(offset) => {
-                        assert!(can_seek, "Seek asked of a caller that cannot seek");
-                        assert_eq!(new_requests, 0, "a pause was not honoured");
-                        if offset < (pos + progress.consumed) as u64 {
-                            seeks.push(offset);
-                        } else {
-                            // Ahead, past the chunk at hand: that follows the chunking, so
-                            // only seeks back are compared.
-                            assert!(offset > end as u64, "a seek ahead into the chunk");
-                        }
-                        assert!(seeks.len() < 1_000_000, "seeks without end");
-                        if offset >= data.len() as u64 {
-                            // Nothing there: the input ends.
-                            assert_eq!(decoder.position(), offset, "position()");
-                            break;
-                        }
-                        pos = usize::try_from(offset).unwrap();
-                        end = feed.end(pos, data.len());
-                    }
-                    Status::NeedInput | Status::Done => {
-                        assert_eq!(new_requests, 0, "a pause was not honoured");
-                        assert_eq!(progress.consumed, chunk.len(), "bytes left unused");
-                        if progress.status == Status::Done {
-                            done = true;
-                        } else {
-                            assert!(!done, "NeedInput after Done");
-                        }
-                        pos = end;
-                    }
-                }
-                assert_eq!(decoder.position(), pos as u64, "position()");
-            }
-        }
-    }
-    let before_finish = log.calls;
-    if failed.is_none() {
-        if let Err(e) = decoder.finish(&mut log) {
-            failed = Some(e);
-        }
-    }
-    let finish_calls = log.calls - before_finish;
-    let mut events = std::mem::take(&mut log.events);
-    let mut probe = Log::new(Policy::Continue);
-    match failed {
-        Some(e) => {
-            events.push(Ev::Error(e.kind, e.offset));
-            assert_eq!(decoder.error(), Some(e));
-            assert_eq!(
-                decoder.feed(b"mina", &mut probe),
-                Err(e),
-                "error not sticky"
-            );
-            assert_eq!(decoder.finish(&mut probe), Err(e), "error not sticky");
-        }
-        None => {
-            assert_eq!(decoder.error(), None);
-            let again = decoder.finish(&mut probe).unwrap_err();
-            assert_eq!(again.kind, ErrorKind::Finished);
-            let more = decoder.feed(b"x", &mut probe).unwrap_err();
-            assert_eq!(more.kind, ErrorKind::Finished);
-        }
-    }
-    assert!(probe.events.is_empty(), "events after the end");
+    let out = drive_cut(data, feed, policy, can_seek);
     Run {
-        log: events,
-        seeks,
-        pauses,
-        calls: log.calls,
-        finish_calls,
+        log: out.logged(),
+        seeks: out.seeks,
+        pauses: out.pauses.len(),
+        calls: out.calls,
+        finish_calls: out.finish_calls,
     }
 }
 
@@ -672,7 +285,9 @@ impl<'a> Anpk<'a> {
         self.log.push(Ev::File {
             format: Format::Anpk,
             name: Some(c_name(name)),
-            animations: count as u32,
+            animation_count: count as u32,
+            instance_count: None,
+            car_count: None,
         });
         self.map.blocks.push(BlockMap {
             at,
@@ -719,7 +334,7 @@ impl<'a> Anpk<'a> {
         self.log.push(Ev::Animation {
             index,
             name: c_name(&u[..f]),
-            bones: count as u32,
+            bone_count: count as u32,
             frame_data_size: None,
             flags: None,
             duration: None,
@@ -783,7 +398,7 @@ impl<'a> Anpk<'a> {
             bone_id,
             bone_key: None,
             frame_type,
-            frames,
+            frame_count: frames,
         };
         if count > 0 {
             let k = self.get(pos, 8)?;
@@ -813,6 +428,7 @@ impl<'a> Anpk<'a> {
                     frame_type,
                     bytes: record.to_vec(),
                     frame: Bits(frame),
+                    raw: None,
                 });
                 pos += size;
             }
@@ -1044,7 +660,9 @@ impl<'a> Stories<'a> {
         self.event(Ev::File {
             format: Format::Anim,
             name: None,
-            animations: entries as u32,
+            animation_count: entries as u32,
+            instance_count: None,
+            car_count: None,
         });
         for index in 0..entries {
             let record_at = u64::from(u32_at(self.read(0x20 + 4 * index, 4)?, 0));
@@ -1066,7 +684,7 @@ impl<'a> Stories<'a> {
         self.event(Ev::Animation {
             index,
             name: c_name(&r[4..28]),
-            bones: bones as u32,
+            bone_count: bones as u32,
             frame_data_size: None,
             flags: None,
             duration: Some(u32_at(r, 0x20)),
@@ -1103,7 +721,7 @@ impl<'a> Stories<'a> {
             bone_id: (flags & 0x10 != 0).then_some(i32::from(key as u16 as i16)),
             bone_key: Some(key),
             frame_type,
-            frames: count as u32,
+            frame_count: count as u32,
         });
         let mut clock = 0f32;
         let mut previous: Option<f32> = None;
@@ -1121,6 +739,7 @@ impl<'a> Stories<'a> {
                 frame_type,
                 bytes: record.to_vec(),
                 frame: Bits(frame),
+                raw: None,
             });
         }
         self.event(Ev::BoneEnd);
@@ -1221,6 +840,7 @@ pub fn package_from_log(log: &[Ev]) -> gtastream::Package {
                 offset: *offset,
             }),
             Ev::BoneEnd | Ev::AnimationEnd | Ev::End => {}
+            Ev::Instance(_) | Ev::Car(_) | Ev::Line { .. } => panic!("a placement event"),
             Ev::Error(..) => panic!("the log failed"),
         }
     }

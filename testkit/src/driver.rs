@@ -1,158 +1,60 @@
-//! The kit's driver and event log, and the checks the fuzz targets run (the fuzz crate uses this
-//! module as its `harness`; `tests/decode/hostile_replay.rs` replays every saved input through
-//! it on stable).
-//!
-//! - [`Recorder`]: a visitor that logs every event, **each keyframe on its own** (how a bone's
-//!   keyframes are split into batches depends on the cuts by design; the keyframes do not), and
-//!   pauses or aborts where a [`Plan`] says.
-//! - [`drive`]: feeds the input as the plan cuts it, resumes after pauses, follows seeks by
-//!   feeding again from the offset asked for, finishes, and checks the driver-level contract
-//!   (`position`, consumed counts, sticky errors, `Finished`) and the work bounds ([`Work`]).
-//! - [`check_decode`] and [`check_chunking`]: the properties of the two fuzz targets.
-//!
-//! Needs `gtastream` with the `std` feature (`Package`, `Placement`, `io`).
+//! The driver: feeds a file to a decoder under any cut ([`Cut`]: whole, byte by byte, any
+//! split, given chunk sizes), re-feeds after every pause, follows the seek protocol (feeds again
+//! from the offset a `Status::Seek` asks for), finishes, and checks the driver-level contract on
+//! the way; it logs with the kit's [`Recorder`] and counts the work ([`Work`]). Also the checks
+//! the fuzz targets run ([`check_decode`], [`check_chunking`]): the fuzz crate uses this module
+//! as its `harness`, and `tests/decode/hostile_replay.rs` replays every saved input through it.
 
 #[cfg(feature = "std")]
 use std::io::Cursor;
 
 #[cfg(feature = "std")]
 use gtastream::{io, Package, Placement};
-use gtastream::{
-    AnimationInfo, BoneInfo, Decoder, Error, ErrorKind, FileInfo, Flow, Format, IplCar,
-    IplInstance, Keyframes, Options, SectionLine, Status, Visitor, Warning, REREAD_FACTOR,
-    REREAD_SLACK,
-};
+use gtastream::{Decoder, Error, ErrorKind, Format, Options, Status, REREAD_FACTOR, REREAD_SLACK};
 
-/// One logged event.
+pub use crate::log::{Ev, Policy, Recorder};
+
+/// How the bytes are cut into `feed` calls.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Ev {
-    /// Any event but a keyframe, as text.
-    Event(String),
-    /// One keyframe: the bits of time, rotation, translation and scale (all NaNs alike).
-    Frame([u32; 11]),
-    /// The decoder asked to be fed from this offset (logged by the driver, not the visitor).
-    Seek(u64),
+pub enum Cut {
+    /// Everything from the current position in one call.
+    Whole,
+    /// At most this many bytes per call, counted from where the caller is (also after a seek).
+    Chunk(usize),
+    /// These sizes in turn (0: an empty feed; at least one is not 0).
+    Sizes(Vec<usize>),
+    /// Chunks end at these absolute offsets (and at the end of the data).
+    At(Vec<usize>),
 }
 
-/// The bits of a float, every NaN as one: Rust does not define the sign and payload of a NaN
-/// that arithmetic makes (Stories times are sums), so they may differ between two runs.
-fn bits(value: f32) -> u32 {
-    if value.is_nan() {
-        f32::NAN.to_bits()
-    } else {
-        value.to_bits()
+impl Cut {
+    /// One byte per call.
+    pub fn bytewise() -> Cut {
+        Cut::Chunk(1)
     }
-}
 
-/// Records events; pauses at the callbacks the pause mask selects and aborts at the
-/// `abort_at`-th event that is not a keyframe batch (a number independent of the cuts).
-#[derive(Debug, Default)]
-pub struct Recorder {
-    pub log: Vec<Ev>,
-    /// Callbacks so far (keyframe batches count once).
-    pub callbacks: u64,
-    /// Events so far, each keyframe counted on its own.
-    pub events: u64,
-    /// Non-keyframe events so far.
-    pub marks: u64,
-    pub pauses: u64,
-    pub pause_mask: u8,
-    pub abort_at: Option<u64>,
-    /// The format of the `file` event.
-    pub format: Option<Format>,
-    pub keyframes: u64,
-    pub instances: u64,
-    pub cars: u64,
-}
+    /// Every 2-way split of `len` bytes (the first part may be empty).
+    pub fn every_split(len: usize) -> impl Iterator<Item = Cut> {
+        (0..=len).map(|k| Cut::At(vec![k]))
+    }
 
-impl Recorder {
-    pub fn new(pause_mask: u8, abort_at: Option<u64>) -> Self {
-        Recorder {
-            pause_mask,
-            abort_at,
-            ..Recorder::default()
+    /// The end of the chunk that starts at `pos` (`turn`: how many chunks came before).
+    pub fn end(&self, pos: usize, turn: usize, len: usize) -> usize {
+        match self {
+            Cut::Whole => len,
+            Cut::Chunk(n) => pos.saturating_add(*n).min(len),
+            Cut::Sizes(sizes) => pos.saturating_add(sizes[turn % sizes.len()]).min(len),
+            Cut::At(cuts) => cuts
+                .iter()
+                .copied()
+                .filter(|&c| c > pos && c < len)
+                .min()
+                .unwrap_or(len),
         }
     }
-
-    fn flow(&mut self, mark: bool) -> Flow {
-        let callback = self.callbacks;
-        self.callbacks += 1;
-        if mark {
-            let index = self.marks;
-            self.marks += 1;
-            if self.abort_at == Some(index) {
-                return Flow::Abort;
-            }
-        }
-        if self.pause_mask >> (callback % 8) & 1 == 1 {
-            self.pauses += 1;
-            Flow::Pause
-        } else {
-            Flow::Continue
-        }
-    }
-
-    fn event(&mut self, text: String) -> Flow {
-        self.events += 1;
-        self.log.push(Ev::Event(text));
-        self.flow(true)
-    }
 }
 
-impl Visitor for Recorder {
-    fn file(&mut self, info: &FileInfo<'_>) -> Flow {
-        self.format = Some(info.format);
-        self.event(format!("{info:?}"))
-    }
-    fn animation(&mut self, info: &AnimationInfo<'_>) -> Flow {
-        self.event(format!("{info:?}"))
-    }
-    fn bone(&mut self, info: &BoneInfo<'_>) -> Flow {
-        self.event(format!("{info:?}"))
-    }
-    fn keyframes(&mut self, frames: Keyframes<'_>) -> Flow {
-        assert!(!frames.is_empty(), "an empty keyframe batch");
-        for k in frames.iter() {
-            let [x, y, z, w] = k.rotation.map(bits);
-            let [tx, ty, tz] = k.translation.map(bits);
-            let [sx, sy, sz] = k.scale.map(bits);
-            let bits = [bits(k.time), x, y, z, w, tx, ty, tz, sx, sy, sz];
-            self.log.push(Ev::Frame(bits));
-            self.events += 1;
-            self.keyframes += 1;
-        }
-        self.flow(false)
-    }
-    fn bone_end(&mut self) -> Flow {
-        self.event("bone_end".into())
-    }
-    fn animation_end(&mut self) -> Flow {
-        self.event("animation_end".into())
-    }
-    fn instance(&mut self, instance: &IplInstance<'_>) -> Flow {
-        self.instances += 1;
-        self.event(format!("{instance:?}"))
-    }
-    fn car(&mut self, car: &IplCar) -> Flow {
-        self.cars += 1;
-        self.event(format!("{car:?}"))
-    }
-    fn section_line(&mut self, line: &SectionLine<'_>) -> Flow {
-        self.event(format!("{line:?}"))
-    }
-    fn warning(&mut self, warning: Warning) -> Flow {
-        self.event(format!(
-            "warning {} at {}",
-            warning.kind.name(),
-            warning.offset
-        ))
-    }
-    fn end(&mut self) -> Flow {
-        self.event("end".into())
-    }
-}
-
-/// How to cut and pause one run.
+/// The fuzz targets' plan: how to cut, pause and abort one run.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Plan {
     /// Chunk sizes, used in turn (0 feeds an empty chunk; at least one is non-zero).
@@ -180,6 +82,14 @@ impl Plan {
         Plan {
             sizes: vec![size],
             ..Plan::whole(can_seek)
+        }
+    }
+
+    /// What the [`Recorder`] answers under this plan.
+    pub fn policy(&self) -> Policy {
+        Policy::Mask {
+            pause_mask: self.pause_mask,
+            abort_at: self.abort_at,
         }
     }
 
@@ -258,9 +168,9 @@ pub struct Work {
 }
 
 impl Work {
-    /// The re-read ratio: bytes the seeks went back per byte of input.
+    /// Bytes parsed per byte of the input: 1 for an input read once.
     pub fn reread_ratio(&self, len: usize) -> f64 {
-        self.rewound as f64 / len.max(1) as f64
+        self.parsed as f64 / len.max(1) as f64
     }
 
     /// The documented bounds (SECURITY.md, "bounded work"): panics if one is broken.
@@ -291,49 +201,234 @@ impl Work {
     }
 }
 
-/// How a run ended.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// The bound `REREAD_FACTOR` documents, on the driver's own tally.
+fn reread_bound(furthest: u64) -> u64 {
+    REREAD_FACTOR * furthest + REREAD_SLACK
+}
+
+/// What one run did.
+#[derive(Clone, Debug, PartialEq)]
 pub struct Outcome {
+    /// Every event (without the error).
     pub log: Vec<Ev>,
     pub error: Option<Error>,
+    /// The offsets of the seeks back, in order (seeks ahead follow the cuts, so they are not
+    /// compared), and how many events preceded each.
+    pub seeks: Vec<u64>,
+    pub seeks_after: Vec<usize>,
+    /// For every `Status::Paused`: the events so far, and `Decoder::position()` then.
+    pub pauses: Vec<(usize, u64)>,
+    /// Visitor calls (a keyframe batch is one), of which made by `finish` (which does not
+    /// honour pauses); keyframe batches.
+    pub calls: usize,
+    pub finish_calls: usize,
+    pub batches: usize,
+    /// `Decoder::position()` when `feed` first answered `Done`.
+    pub done_at: Option<u64>,
+    /// `Decoder::line()` after the run.
+    pub line: Option<u32>,
     pub work: Work,
-    pub format: Option<Format>,
-    pub keyframes: u64,
-    pub instances: u64,
-    pub cars: u64,
 }
 
 impl Outcome {
-    /// The log without the driver's seek entries.
-    pub fn events(&self) -> Vec<Ev> {
-        self.log
-            .iter()
-            .filter(|e| !matches!(e, Ev::Seek(_)))
-            .cloned()
-            .collect()
+    /// The log, ending with `Ev::Error` if the run failed.
+    pub fn logged(&self) -> Vec<Ev> {
+        let mut log = self.log.clone();
+        if let Some(e) = self.error {
+            log.push(Ev::Error(e.kind, e.offset));
+        }
+        log
+    }
+
+    /// The format of the `file` event.
+    pub fn format(&self) -> Option<Format> {
+        self.log.iter().find_map(|e| match e {
+            Ev::File { format, .. } => Some(*format),
+            _ => None,
+        })
+    }
+
+    /// Events the predicate selects.
+    pub fn count(&self, pred: impl Fn(&Ev) -> bool) -> u64 {
+        self.log.iter().filter(|e| pred(e)).count() as u64
     }
 }
 
-/// Decodes `data` as `plan` says, checking the driver-level contract on the way.
+/// Decodes `data` whole, seeking where asked.
+pub fn drive_cut(data: &[u8], cut: &Cut, policy: Policy, can_seek: bool) -> Outcome {
+    let mut turn = 0;
+    let mut next_end = |pos: usize| {
+        turn += 1;
+        cut.end(pos, turn - 1, data.len())
+    };
+    drive_with(data, &mut next_end, policy, Options { can_seek })
+}
+
+/// Decodes `data` as a fuzz `plan` says.
 pub fn drive(data: &[u8], plan: &Plan) -> Outcome {
-    let mut decoder = Decoder::with_options(Options {
-        can_seek: plan.can_seek,
-    });
-    let mut recorder = Recorder::new(plan.pause_mask, plan.abort_at);
+    drive_cut(
+        data,
+        &Cut::Sizes(plan.sizes.clone()),
+        plan.policy(),
+        plan.can_seek,
+    )
+}
+
+/// The driver. Feeds `data` to a decoder made with `options` in chunks (`next_end(p)` is the end of the chunk that
+/// starts at `p`; `p` itself gives an empty feed), answering events as `policy` says; re-feeds
+/// the rest after a pause (also when nothing is left: the decoder may want to seek back rather
+/// than end), restarts at the offset a seek asks for, goes on feeding after `Done`, finishes.
+/// Checks on the way:
+/// - `position()` always names the next byte the driver gives;
+/// - `consumed` never exceeds the chunk, and only a pause or a seek leaves bytes unused;
+/// - `Paused` answers exactly one pause request, other answers none;
+/// - a seek only with `can_seek`, back or ahead past the chunk at hand; every seek keeps the
+///   bytes parsed within the documented re-read bound (`REREAD_FACTOR`);
+/// - no `NeedInput` after `Done`; a clean run ends with `End`;
+/// - after the end, `feed` and `finish` repeat the error (or `Finished`) and report nothing.
+pub fn drive_with(
+    data: &[u8],
+    next_end: &mut dyn FnMut(usize) -> usize,
+    policy: Policy,
+    options: Options,
+) -> Outcome {
+    let mut decoder = Decoder::with_options(options);
+    let mut rec = Recorder::new(policy);
     let mut work = Work::default();
-    let result = run(&mut decoder, &mut recorder, data, plan, &mut work);
+    let mut seeks = Vec::new();
+    let mut seeks_after = Vec::new();
+    let mut pauses = Vec::new();
+    let mut done_at = None;
+    let mut beyond = None;
+    let mut at = 0usize;
+    let failed = 'feeding: loop {
+        if at >= data.len() {
+            break None;
+        }
+        let end = next_end(at).min(data.len());
+        assert!(end >= at, "cuts move forward");
+        let chunk = &data[at..end];
+        let mut offset = 0;
+        loop {
+            assert_eq!(decoder.position(), (at + offset) as u64, "position()");
+            let piece = &chunk[offset..];
+            work.feeds += 1;
+            work.offered += piece.len() as u64;
+            assert!(
+                work.feeds < 50 * (data.len() as u64 + 100),
+                "the decoder makes no progress"
+            );
+            let requested = rec.pauses_requested;
+            let from = decoder.position();
+            let progress = match decoder.feed(piece, &mut rec) {
+                Ok(progress) => progress,
+                Err(error) => {
+                    // What the decoder got through before it failed: at least up to the unit
+                    // that failed, when that lies in this piece.
+                    let end = from + piece.len() as u64;
+                    let failed_at = error.offset.clamp(from, end);
+                    work.consumed += decoder.position().clamp(from, end).max(failed_at) - from;
+                    let seeking = matches!(
+                        rec.events.iter().find(|e| matches!(e, Ev::File { .. })),
+                        Some(Ev::File {
+                            format: Format::Anim | Format::IplBinary,
+                            ..
+                        })
+                    );
+                    if error.kind == ErrorKind::Limit && seeking {
+                        // A refused seek (these formats have no other bound to exceed): it
+                        // would have broken the documented bound.
+                        let furthest = work.furthest.max(decoder.position());
+                        assert!(
+                            decoder.parsed() > reread_bound(furthest),
+                            "Limit at {} with {} bytes parsed of {furthest}",
+                            error.offset,
+                            decoder.parsed()
+                        );
+                    }
+                    break 'feeding Some(error);
+                }
+            };
+            assert!(
+                progress.consumed <= piece.len(),
+                "consumed beyond the chunk"
+            );
+            work.consumed += progress.consumed as u64;
+            let reached = from + progress.consumed as u64;
+            work.furthest = work.furthest.max(reached);
+            let new_requests = rec.pauses_requested - requested;
+            match progress.status {
+                Status::Paused => {
+                    assert_eq!(new_requests, 1, "Paused without exactly one pause");
+                    pauses.push((rec.events.len(), decoder.position()));
+                    offset += progress.consumed;
+                }
+                Status::Seek(target) => {
+                    assert!(
+                        options.can_seek,
+                        "a seek asked of a caller that cannot seek"
+                    );
+                    assert_eq!(new_requests, 0, "a pause was not honoured");
+                    assert_eq!(decoder.position(), target, "position() after a seek");
+                    work.seeks += 1;
+                    if target < reached {
+                        // Seeks back follow the file; seeks ahead, past the chunk at hand,
+                        // follow the cuts, so only the former are compared.
+                        seeks.push(target);
+                        seeks_after.push(rec.events.len());
+                        work.rewound += reached - target;
+                    } else {
+                        assert!(target > end as u64, "a seek ahead into the chunk at hand");
+                    }
+                    assert!(
+                        decoder.parsed() <= reread_bound(work.furthest),
+                        "parsed {} bytes of {}",
+                        decoder.parsed(),
+                        work.furthest
+                    );
+                    if target >= data.len() as u64 {
+                        // Nothing there: the input ends.
+                        beyond = Some(target);
+                    }
+                    at = usize::try_from(target).unwrap_or(usize::MAX);
+                    continue 'feeding;
+                }
+                Status::NeedInput | Status::Done => {
+                    assert_eq!(new_requests, 0, "a pause was not honoured");
+                    assert_eq!(progress.consumed, piece.len(), "bytes left unused");
+                    if progress.status == Status::Done {
+                        done_at.get_or_insert(decoder.position());
+                    } else {
+                        assert!(done_at.is_none(), "NeedInput after Done");
+                    }
+                    at = end;
+                    continue 'feeding;
+                }
+            }
+        }
+    };
+    let before_finish = rec.calls;
+    let error = failed.or_else(|| decoder.finish(&mut rec).err());
+    let finish_calls = rec.calls - before_finish;
+    work.parsed = decoder.parsed();
     // Errors are sticky; after a clean finish every call says `Finished`.
-    let expected = match result {
-        Err(error) => {
+    let expected = match error {
+        Some(error) => {
             assert_eq!(decoder.error(), Some(error));
             error
         }
-        Ok(()) => {
+        None => {
             assert_eq!(decoder.error(), None);
-            assert_eq!(decoder.position(), data.len() as u64, "position at the end");
+            assert_eq!(
+                rec.events.last(),
+                Some(&Ev::End),
+                "a clean run ends with End"
+            );
+            let end = beyond.unwrap_or(data.len() as u64);
+            assert_eq!(decoder.position(), end, "position at the end");
             Error {
                 kind: ErrorKind::Finished,
-                offset: data.len() as u64,
+                offset: end,
             }
         }
     };
@@ -342,95 +437,25 @@ pub fn drive(data: &[u8], plan: &Plan) -> Outcome {
     assert_eq!(decoder.feed(&[], &mut quiet).err(), Some(expected));
     assert_eq!(decoder.finish(&mut quiet).err(), Some(expected));
     assert!(
-        quiet.log.is_empty(),
+        quiet.events.is_empty(),
         "events after the end: {:?}",
-        quiet.log
+        quiet.events
     );
-    work.events = recorder.events;
-    work.callbacks = recorder.callbacks;
-    work.pauses = recorder.pauses;
+    work.events = rec.event_count;
+    work.callbacks = rec.calls as u64;
+    work.pauses = pauses.len() as u64;
     Outcome {
-        log: recorder.log,
-        error: result.err(),
+        log: rec.events,
+        error,
+        seeks,
+        seeks_after,
+        pauses,
+        calls: rec.calls,
+        finish_calls,
+        batches: rec.batches,
+        done_at,
+        line: decoder.line(),
         work,
-        format: recorder.format,
-        keyframes: recorder.keyframes,
-        instances: recorder.instances,
-        cars: recorder.cars,
-    }
-}
-
-fn run(
-    decoder: &mut Decoder,
-    recorder: &mut Recorder,
-    data: &[u8],
-    plan: &Plan,
-    work: &mut Work,
-) -> Result<(), Error> {
-    let mut at = 0usize;
-    let mut turn = 0usize;
-    loop {
-        if at >= data.len() {
-            let result = decoder.finish(recorder);
-            work.parsed = decoder.parsed();
-            return result;
-        }
-        let size = plan.sizes[turn % plan.sizes.len()];
-        turn += 1;
-        let end = at.saturating_add(size).min(data.len());
-        let chunk = &data[at..end];
-        let mut offset = 0;
-        loop {
-            // The decoder wants exactly the byte the driver is about to give.
-            assert_eq!(decoder.position(), (at + offset) as u64, "position");
-            let piece = &chunk[offset..];
-            work.feeds += 1;
-            work.offered += piece.len() as u64;
-            let pauses_before = recorder.pauses;
-            let from = decoder.position();
-            let progress = match decoder.feed(piece, recorder) {
-                Ok(progress) => progress,
-                Err(error) => {
-                    // What the decoder got through before it failed: at least up to the unit
-                    // that failed, when that lies in this piece.
-                    let end = from + piece.len() as u64;
-                    let failed_at = error.offset.clamp(from, end);
-                    work.consumed += decoder.position().clamp(from, end).max(failed_at) - from;
-                    work.parsed = decoder.parsed();
-                    return Err(error);
-                }
-            };
-            assert!(progress.consumed <= piece.len());
-            work.consumed += progress.consumed as u64;
-            let reached = (at + offset + progress.consumed) as u64;
-            work.furthest = work.furthest.max(reached);
-            match progress.status {
-                Status::Paused => {
-                    assert!(recorder.pauses > pauses_before, "paused without a pause");
-                    offset += progress.consumed;
-                }
-                Status::Seek(target) => {
-                    assert!(plan.can_seek, "a seek request without can_seek");
-                    assert_eq!(decoder.position(), target);
-                    work.seeks += 1;
-                    if target < reached {
-                        // Seeks back follow the file; seeks ahead, past the chunk at hand,
-                        // follow the chunking, so only the former are events to compare.
-                        recorder.log.push(Ev::Seek(target));
-                        work.rewound += reached - target;
-                    } else {
-                        assert!(target > end as u64, "a seek ahead into the chunk at hand");
-                    }
-                    at = target as usize;
-                    break;
-                }
-                Status::NeedInput | Status::Done => {
-                    assert_eq!(progress.consumed, piece.len(), "input left unconsumed");
-                    at = end;
-                    break;
-                }
-            }
-        }
     }
 }
 
@@ -443,13 +468,9 @@ pub fn check_decode(data: &[u8]) {
     if seeking.error.is_none() {
         // `Visitor::file`: "always the first event" (warnings about the header, and the seeks
         // a Stories table check needs, may precede it).
-        let first = seeking.log.iter().find(|e| match e {
-            Ev::Event(e) => !e.starts_with("warning"),
-            Ev::Frame(_) => true,
-            Ev::Seek(_) => false,
-        });
+        let first = seeking.log.iter().find(|e| !e.is_warning());
         assert!(
-            matches!(first, Some(Ev::Event(e)) if e.starts_with("FileInfo")),
+            matches!(first, Some(Ev::File { .. })),
             "a clean decode without a file event first: {:?}",
             seeking.log
         );
@@ -459,7 +480,7 @@ pub fn check_decode(data: &[u8]) {
     let mut recorder = Recorder::default();
     let result = Decoder::new().decode_slice(data, &mut recorder);
     assert_eq!(result.err(), seeking.error, "decode_slice");
-    assert_eq!(recorder.log, seeking.events(), "decode_slice");
+    assert_eq!(recorder.events, seeking.log, "decode_slice");
 
     // So does a reader that can seek, also when the file starts inside it.
     let mut inside = b"pad".to_vec();
@@ -468,7 +489,7 @@ pub fn check_decode(data: &[u8]) {
     reader.set_position(3);
     let (log, error) = from_reader(|d, v| io::decode_reader(d, &mut reader, v));
     assert_eq!(error, seeking.error, "io::decode_reader");
-    assert_eq!(log, seeking.events(), "io::decode_reader");
+    assert_eq!(log, seeking.log, "io::decode_reader");
 
     // A caller that cannot seek gets everything up to the first seek, then `SeekRequired`
     // naming that offset.
@@ -477,15 +498,13 @@ pub fn check_decode(data: &[u8]) {
     let (log, error) = from_reader(|d, v| io::decode_stream(d, &mut Cursor::new(data), v));
     assert_eq!(error, streaming.error, "io::decode_stream");
     assert_eq!(log, streaming.log, "io::decode_stream");
-    match seeking.log.iter().position(|e| matches!(e, Ev::Seek(_))) {
+    match seeking.seeks.first() {
         None => {
             assert_eq!(streaming.log, seeking.log, "no seek needed");
             assert_eq!(streaming.error, seeking.error, "no seek needed");
         }
-        Some(i) => {
-            let Ev::Seek(target) = seeking.log[i] else {
-                unreachable!()
-            };
+        Some(&target) => {
+            let i = seeking.seeks_after[0];
             assert_eq!(streaming.log, seeking.log[..i], "before the first seek");
             let required = Error {
                 kind: ErrorKind::SeekRequired,
@@ -496,7 +515,7 @@ pub fn check_decode(data: &[u8]) {
     }
 
     // The whole-file types fail exactly when the events do, and hold what they reported.
-    let animation = seeking.format.map(Format::is_animation);
+    let animation = seeking.format().map(Format::is_animation);
     let package = Package::parse(data);
     match (&package, animation) {
         (Ok(package), Some(true)) => {
@@ -507,26 +526,29 @@ pub fn check_decode(data: &[u8]) {
                 .flat_map(|a| &a.bones)
                 .map(|b| b.frames.len())
                 .sum();
-            assert_eq!(frames as u64, seeking.keyframes, "Package keyframes");
+            let keyframes = seeking.count(|e| matches!(e, Ev::Frame { .. }));
+            assert_eq!(frames as u64, keyframes, "Package keyframes");
         }
         (Err(error), Some(true)) => assert_eq!(Some(*error), seeking.error, "Package::parse"),
         (Err(error), Some(false)) => assert_eq!(error.kind, ErrorKind::BadMagic),
         (Err(error), None) => assert_eq!(Some(*error), seeking.error, "Package::parse"),
-        (Ok(_), _) => panic!("a package from {:?}", seeking.format),
+        (Ok(_), _) => panic!("a package from {:?}", seeking.format()),
     }
     let placement = Placement::parse(data);
     match (&placement, animation) {
         (Ok(placement), Some(false)) => {
             assert_eq!(seeking.error, None, "Placement::parse");
-            assert_eq!(placement.instances.len() as u64, seeking.instances);
-            assert_eq!(placement.cars.len() as u64, seeking.cars);
+            let instances = seeking.count(|e| matches!(e, Ev::Instance(_)));
+            let cars = seeking.count(|e| matches!(e, Ev::Car(_)));
+            assert_eq!(placement.instances.len() as u64, instances);
+            assert_eq!(placement.cars.len() as u64, cars);
         }
         (Err(error), Some(false)) => {
             assert_eq!(Some(*error), seeking.error, "Placement::parse")
         }
         (Err(error), Some(true)) => assert_eq!(error.kind, ErrorKind::BadMagic),
         (Err(error), None) => assert_eq!(Some(*error), seeking.error, "Placement::parse"),
-        (Ok(_), _) => panic!("a placement from {:?}", seeking.format),
+        (Ok(_), _) => panic!("a placement from {:?}", seeking.format()),
     }
 }
 
@@ -542,7 +564,7 @@ fn from_reader(
         Err(io::ReadError::Decode(error)) => Some(error),
         Err(io::ReadError::Io(error)) => panic!("reading memory failed: {error}"),
     };
-    (recorder.log, error)
+    (recorder.events, error)
 }
 
 /// The `chunking` target: the file cut as the plan says, with its pauses, reports what the
@@ -559,6 +581,11 @@ pub fn check_chunking(plan: &Plan, data: &[u8]) {
     );
     let cut = drive(data, plan);
     assert_eq!(cut.error, reference.error, "error with {plan:?}");
+    assert_eq!(cut.seeks, reference.seeks, "seeks back with {plan:?}");
+    assert_eq!(
+        cut.seeks_after, reference.seeks_after,
+        "seeks back with {plan:?}"
+    );
     if cut.log != reference.log {
         let same = cut
             .log

@@ -1,10 +1,8 @@
 //! Support for the hostile-input tests (`tests/decode/hostile_*.rs`) and `tests/decode/bounded_work.rs`.
 //!
-//! - [`Log`]: a visitor that writes one line per event, **one per keyframe** (batches depend on
-//!   the cuts by design), and counts events.
-//! - [`run`]: a seeking driver: feeds chunks of one size, feeds again from the offset a seek
-//!   asks for, finishes; checks `position`, sticky errors, `Finished`, and the documented
-//!   re-read bound on every seek; counts the work ([`Work`]).
+//! - [`run`]: the kit's driver in chunks of one size, following seeks; its log printed one
+//!   line per event (**one per keyframe**: batches depend on the cuts by design), and the work
+//!   counted ([`Work`]).
 //! - [`decode_all`] / [`expect_error`] / [`expect_ok`]: every way of cutting gives one outcome.
 //! - Writers of fixtures in every format that also say, from FORMATS.md alone, where each unit
 //!   lies and in which order a decoder reads them ([`Fixture::units`]), so expected offsets
@@ -12,143 +10,15 @@
 
 pub use crate::stories;
 
-use gtastream::{
-    AnimationInfo, BoneInfo, Decoder, Error, ErrorKind, FileInfo, Flow, IplCar, IplInstance,
-    Keyframes, Options, SectionLine, Status, Visitor, Warning, REREAD_FACTOR, REREAD_SLACK,
-};
+use gtastream::{Error, ErrorKind};
+
+use crate::driver::{drive_cut, Cut};
+use crate::log::{warnings, Ev, Policy};
 
 // ------------------------------------------------------------------------------------------
-// Logging visitor
+// Runs: the kit's driver ([`crate::driver`]), its log printed one line per event
 
-#[derive(Default)]
-pub struct Log {
-    pub lines: Vec<String>,
-    pub warnings: Vec<(&'static str, u64)>,
-    /// Events, each keyframe counted on its own.
-    pub events: u64,
-    pub animations: u64,
-    pub bones: u64,
-    pub keyframes: u64,
-    /// Stop with `Flow::Abort` at this event (keyframe batches are not counted).
-    pub abort_at: Option<u64>,
-    marks: u64,
-}
-
-fn latin1(bytes: &[u8]) -> String {
-    bytes.iter().map(|&b| char::from(b)).collect()
-}
-
-impl Log {
-    fn push(&mut self, line: String) -> Flow {
-        self.lines.push(line);
-        self.events += 1;
-        let mark = self.marks;
-        self.marks += 1;
-        if self.abort_at == Some(mark) {
-            Flow::Abort
-        } else {
-            Flow::Continue
-        }
-    }
-}
-
-impl Visitor for Log {
-    fn file(&mut self, i: &FileInfo<'_>) -> Flow {
-        self.push(format!(
-            "file {} name={:?} animations={} instances={:?} cars={:?}",
-            i.format.name(),
-            i.name.map(latin1),
-            i.animation_count,
-            i.instance_count,
-            i.car_count
-        ))
-    }
-    fn animation(&mut self, i: &AnimationInfo<'_>) -> Flow {
-        self.animations += 1;
-        self.push(format!(
-            "animation {} {:?} bones={} fds={:?} flags={:?} duration={:?}",
-            i.index,
-            latin1(i.name),
-            i.bone_count,
-            i.frame_data_size,
-            i.flags,
-            i.duration
-        ))
-    }
-    fn bone(&mut self, i: &BoneInfo<'_>) -> Flow {
-        self.bones += 1;
-        self.push(format!(
-            "bone {} {:?} id={:?} key={:?} {} frames={}",
-            i.index,
-            i.name.map(latin1),
-            i.bone_id,
-            i.bone_key,
-            i.frame_type.name(),
-            i.frame_count
-        ))
-    }
-    fn keyframes(&mut self, frames: Keyframes<'_>) -> Flow {
-        assert!(!frames.is_empty(), "empty keyframe batch");
-        for k in frames.iter() {
-            self.lines.push(format!(
-                "key {:?} {:?} {:?} {:?}",
-                k.time, k.rotation, k.translation, k.scale
-            ));
-            self.events += 1;
-            self.keyframes += 1;
-        }
-        Flow::Continue
-    }
-    fn bone_end(&mut self) -> Flow {
-        self.push("bone_end".into())
-    }
-    fn animation_end(&mut self) -> Flow {
-        self.push("animation_end".into())
-    }
-    fn instance(&mut self, i: &IplInstance<'_>) -> Flow {
-        self.push(format!("instance {i:?}"))
-    }
-    fn car(&mut self, c: &IplCar) -> Flow {
-        self.push(format!("car {c:?}"))
-    }
-    fn section_line(&mut self, l: &SectionLine<'_>) -> Flow {
-        self.push(format!("line {} {:?}", l.section, latin1(l.text)))
-    }
-    fn warning(&mut self, w: Warning) -> Flow {
-        self.warnings.push((w.kind.name(), w.offset));
-        self.push(format!("warning {}@{}", w.kind.name(), w.offset))
-    }
-    fn end(&mut self) -> Flow {
-        self.push("end".into())
-    }
-}
-
-// ------------------------------------------------------------------------------------------
-// Driver
-
-/// What a run cost, in steps.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Work {
-    pub feeds: u64,
-    /// Bytes handed to `feed`: what a reader had to read.
-    pub offered: u64,
-    /// Bytes the decoder consumed, skipped ones included.
-    pub consumed: u64,
-    pub seeks: u64,
-    /// Bytes the seeks went back; the furthest offset reached.
-    pub rewound: u64,
-    pub furthest: u64,
-    /// Bytes the decoder parsed, re-reads included (`Decoder::parsed`).
-    pub parsed: u64,
-    pub events: u64,
-}
-
-impl Work {
-    /// Bytes parsed per byte of the file: 1 for a file read once.
-    pub fn reread_ratio(&self, len: usize) -> f64 {
-        self.parsed as f64 / len.max(1) as f64
-    }
-}
+pub use crate::driver::Work;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Outcome {
@@ -179,129 +49,33 @@ impl Outcome {
     }
 }
 
-/// The bound REREAD_FACTOR documents, on the driver's own tally.
-fn reread_bound(furthest: u64) -> u64 {
-    REREAD_FACTOR * furthest + REREAD_SLACK
-}
-
-/// Decodes `data` in chunks of `chunk` bytes (following seeks), with `abort_at` as in [`Log`].
+/// Decodes `data` in chunks of `chunk` bytes (following seeks) with the kit's driver, which
+/// checks `position`, sticky errors, `Finished` and the documented re-read bound on every
+/// seek; aborts at the `abort_at`-th event that is not a keyframe batch.
 pub fn run_with(
     data: &[u8],
     chunk: usize,
     can_seek: bool,
     abort_at: Option<u64>,
 ) -> (Outcome, Work) {
-    let mut decoder = Decoder::with_options(Options { can_seek });
-    let mut log = Log {
+    let policy = Policy::Mask {
+        pause_mask: 0,
         abort_at,
-        ..Log::default()
     };
-    let mut work = Work::default();
-    let result = drive(&mut decoder, &mut log, data, chunk, &mut work);
-    // Sticky errors, and `Finished` after a clean end, for `feed` and `finish` alike.
-    let expected = match result {
-        Err(error) => error,
-        Ok(()) => Error {
-            kind: ErrorKind::Finished,
-            offset: data.len() as u64,
-        },
-    };
-    assert_eq!(decoder.error(), result.err());
-    let mut quiet = Log::default();
-    for _ in 0..2 {
-        assert_eq!(decoder.feed(b"ANP3", &mut quiet).err(), Some(expected));
-        assert_eq!(decoder.finish(&mut quiet).err(), Some(expected));
-    }
-    assert!(quiet.lines.is_empty(), "events after the end");
-    work.events = log.events;
+    let out = drive_cut(data, &Cut::Chunk(chunk), policy, can_seek);
     let outcome = Outcome {
-        lines: log.lines,
-        warnings: log.warnings,
-        error: result.err(),
+        lines: out.log.iter().map(Ev::to_string).collect(),
+        warnings: warnings(&out.log)
+            .into_iter()
+            .map(|(kind, at)| (kind.name(), at))
+            .collect(),
+        error: out.error,
     };
-    (outcome, work)
+    (outcome, out.work)
 }
 
 pub fn run(data: &[u8], chunk: usize, can_seek: bool) -> (Outcome, Work) {
     run_with(data, chunk, can_seek, None)
-}
-
-fn drive(
-    decoder: &mut Decoder,
-    log: &mut Log,
-    data: &[u8],
-    chunk: usize,
-    work: &mut Work,
-) -> Result<(), Error> {
-    let mut at = 0usize;
-    while at < data.len() {
-        let end = at.saturating_add(chunk).min(data.len());
-        let mut piece = &data[at..end];
-        loop {
-            assert_eq!(decoder.position(), (end - piece.len()) as u64, "position");
-            let from = decoder.position();
-            work.feeds += 1;
-            work.offered += piece.len() as u64;
-            let progress = match decoder.feed(piece, log) {
-                Ok(progress) => progress,
-                Err(error) => {
-                    // What the decoder got through before it failed: at least up to the unit
-                    // that failed, when that lies in this piece.
-                    let end = from + piece.len() as u64;
-                    let failed_at = error.offset.clamp(from, end);
-                    work.consumed += decoder.position().clamp(from, end).max(failed_at) - from;
-                    let seeking_format = log
-                        .lines
-                        .first()
-                        .is_some_and(|l| l.starts_with("file ANIM") || l.starts_with("file bnry"));
-                    work.parsed = decoder.parsed();
-                    if error.kind == ErrorKind::Limit && seeking_format {
-                        // A refused seek (these formats have no other bound to exceed): it
-                        // would have broken the documented bound.
-                        let furthest = work.furthest.max(decoder.position());
-                        assert!(
-                            work.parsed > reread_bound(furthest),
-                            "Limit at {} with {} bytes parsed of {furthest}",
-                            error.offset,
-                            work.parsed
-                        );
-                    }
-                    return Err(error);
-                }
-            };
-            work.consumed += progress.consumed as u64;
-            let reached = from + progress.consumed as u64;
-            work.furthest = work.furthest.max(reached);
-            match progress.status {
-                Status::Paused => piece = &piece[progress.consumed..],
-                Status::Seek(target) => {
-                    // Back, or ahead past the piece at hand.
-                    assert!(
-                        target < reached || target > end as u64,
-                        "seek into the piece"
-                    );
-                    work.seeks += 1;
-                    work.rewound += reached.saturating_sub(target);
-                    assert!(
-                        decoder.parsed() <= reread_bound(work.furthest),
-                        "parsed {} bytes of {}",
-                        decoder.parsed(),
-                        work.furthest
-                    );
-                    at = target as usize;
-                    break;
-                }
-                Status::NeedInput | Status::Done => {
-                    assert_eq!(progress.consumed, piece.len());
-                    at = end;
-                    break;
-                }
-            }
-        }
-    }
-    let result = decoder.finish(log);
-    work.parsed = decoder.parsed();
-    result
 }
 
 /// Decodes `data` whole, a byte at a time (small inputs) and in several chunk sizes, seeking

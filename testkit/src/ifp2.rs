@@ -14,10 +14,9 @@
 //!
 //! Every test binary uses a different part of this module.
 
-use gtastream::{
-    AnimationInfo, BoneInfo, Decoder, Error, ErrorKind, FileInfo, Flow, Format, FrameType,
-    Keyframe, Keyframes, RawFrame, Status, Visitor, Warning, WarningKind,
-};
+use gtastream::{Error, ErrorKind, Format, FrameType, Keyframe, RawFrame, WarningKind};
+
+use crate::driver::{drive_cut, Cut};
 
 /// Sizes of the IFP2 units (FORMATS.md §2).
 pub const NAME: usize = 24;
@@ -317,266 +316,9 @@ fn write_frame(w: &mut Writer, frame_type: u32, frame: &Frame) {
 }
 
 // ------------------------------------------------------------------------------------------
-// The event log
+// The event log and the driver: the kit's ([`crate::log`], [`crate::driver`])
 
-/// A keyframe compared bit for bit (so NaN equals NaN and −0 differs from +0).
-#[derive(Clone, Copy, Debug)]
-pub struct Exact(pub Keyframe);
-
-fn bits(k: &Keyframe) -> [u32; 11] {
-    let mut b = [0; 11];
-    b[0] = k.time.to_bits();
-    for i in 0..4 {
-        b[1 + i] = k.rotation[i].to_bits();
-    }
-    for i in 0..3 {
-        b[5 + i] = k.translation[i].to_bits();
-        b[8 + i] = k.scale[i].to_bits();
-    }
-    b
-}
-
-impl PartialEq for Exact {
-    fn eq(&self, other: &Self) -> bool {
-        bits(&self.0) == bits(&other.0)
-    }
-}
-
-/// One logged event. Keyframes are logged one per frame.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Ev {
-    File {
-        format: Format,
-        name: Option<Vec<u8>>,
-        animation_count: u32,
-    },
-    Animation {
-        index: u32,
-        name: Vec<u8>,
-        bone_count: u32,
-        frame_data_size: Option<u32>,
-        flags: Option<u32>,
-        /// Bits of the duration (Stories only: `None` here).
-        duration: Option<u32>,
-    },
-    Bone {
-        index: u32,
-        name: Option<Vec<u8>>,
-        bone_id: Option<i32>,
-        /// Stories only: `None` here.
-        bone_key: Option<u32>,
-        frame_type: FrameType,
-        frame_count: u32,
-    },
-    Frame {
-        frame_type: FrameType,
-        bytes: Vec<u8>,
-        frame: Exact,
-        raw: Option<RawFrame>,
-    },
-    BoneEnd,
-    AnimationEnd,
-    Warning(Warning),
-    End,
-    Error(Error),
-}
-
-impl Ev {
-    pub fn warning(kind: WarningKind, offset: u64) -> Ev {
-        Ev::Warning(Warning { kind, offset })
-    }
-
-    pub fn error(kind: ErrorKind, offset: u64) -> Ev {
-        Ev::Error(Error { kind, offset })
-    }
-
-    pub fn keyframe(&self) -> Option<Keyframe> {
-        match self {
-            Ev::Frame { frame, .. } => Some(frame.0),
-            _ => None,
-        }
-    }
-}
-
-/// The warnings of a log, in order.
-pub fn warnings(log: &[Ev]) -> Vec<(WarningKind, u64)> {
-    log.iter()
-        .filter_map(|e| match e {
-            Ev::Warning(w) => Some((w.kind, w.offset)),
-            _ => None,
-        })
-        .collect()
-}
-
-/// The keyframes of a log, in order.
-pub fn keyframes(log: &[Ev]) -> Vec<Keyframe> {
-    log.iter().filter_map(Ev::keyframe).collect()
-}
-
-/// What the [`Recorder`] answers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Policy {
-    Continue,
-    /// Pause at the visitor call of this 0-based index (counting every call).
-    PauseAt(usize),
-    /// Pause at every call.
-    PauseEvery,
-    /// Abort at the visitor call of this index (counting every call).
-    AbortAt(usize),
-    /// Abort at the n-th call that is not `keyframes` (such calls do not depend on chunking).
-    AbortAtNonFrame(usize),
-}
-
-/// Logs every event; checks each batch's own consistency as it arrives.
-#[derive(Debug)]
-pub struct Recorder {
-    pub events: Vec<Ev>,
-    pub policy: Policy,
-    /// Visitor calls so far.
-    pub calls: usize,
-    non_frame_calls: usize,
-    /// Pause answers given so far.
-    pub pauses_requested: usize,
-    /// Keyframe batches so far.
-    pub batches: usize,
-    current_type: Option<FrameType>,
-}
-
-impl Recorder {
-    pub fn new(policy: Policy) -> Self {
-        Recorder {
-            events: Vec::new(),
-            policy,
-            calls: 0,
-            non_frame_calls: 0,
-            pauses_requested: 0,
-            batches: 0,
-            current_type: None,
-        }
-    }
-
-    /// A fresh recorder that continues the decode `self` saw so far (knows the current bone).
-    pub fn continuing(&self, policy: Policy) -> Self {
-        Recorder {
-            current_type: self.current_type,
-            ..Recorder::new(policy)
-        }
-    }
-
-    fn answer(&mut self, is_frames: bool) -> Flow {
-        let call = self.calls;
-        self.calls += 1;
-        let non_frame = self.non_frame_calls;
-        if !is_frames {
-            self.non_frame_calls += 1;
-        }
-        let flow = match self.policy {
-            Policy::Continue => Flow::Continue,
-            Policy::PauseAt(k) if k == call => Flow::Pause,
-            Policy::PauseEvery => Flow::Pause,
-            Policy::AbortAt(k) if k == call => Flow::Abort,
-            Policy::AbortAtNonFrame(k) if !is_frames && k == non_frame => Flow::Abort,
-            _ => Flow::Continue,
-        };
-        if flow == Flow::Pause {
-            self.pauses_requested += 1;
-        }
-        flow
-    }
-}
-
-impl Visitor for Recorder {
-    fn file(&mut self, info: &FileInfo<'_>) -> Flow {
-        self.events.push(Ev::File {
-            format: info.format,
-            name: info.name.map(<[u8]>::to_vec),
-            animation_count: info.animation_count,
-        });
-        self.answer(false)
-    }
-
-    fn animation(&mut self, info: &AnimationInfo<'_>) -> Flow {
-        self.events.push(Ev::Animation {
-            index: info.index,
-            name: info.name.to_vec(),
-            bone_count: info.bone_count,
-            frame_data_size: info.frame_data_size,
-            flags: info.flags,
-            duration: info.duration.map(f32::to_bits),
-        });
-        self.answer(false)
-    }
-
-    fn bone(&mut self, info: &BoneInfo<'_>) -> Flow {
-        assert_eq!(info.has_translation(), info.frame_type.has_translation());
-        assert!(!info.has_scale(), "IFP2 frames carry no scale");
-        self.current_type = Some(info.frame_type);
-        self.events.push(Ev::Bone {
-            index: info.index,
-            name: info.name.map(<[u8]>::to_vec),
-            bone_id: info.bone_id,
-            bone_key: info.bone_key,
-            frame_type: info.frame_type,
-            frame_count: info.frame_count,
-        });
-        self.answer(false)
-    }
-
-    fn keyframes(&mut self, frames: Keyframes<'_>) -> Flow {
-        let t = frames.frame_type();
-        assert_eq!(
-            Some(t),
-            self.current_type,
-            "batch type differs from its bone's"
-        );
-        assert!(!frames.is_empty(), "empty batch");
-        assert_ne!(frames.len(), 0, "empty batch");
-        let size = t.size();
-        let bytes = frames.as_bytes();
-        assert_eq!(bytes.len(), frames.len() * size, "as_bytes length");
-        let decoded: Vec<Keyframe> = frames.iter().collect();
-        assert_eq!(frames.iter().len(), frames.len());
-        assert_eq!(decoded.len(), frames.len());
-        let raw: Option<Vec<RawFrame>> = frames.raw().map(|r| {
-            assert_eq!(r.len(), frames.len());
-            r.collect()
-        });
-        assert_eq!(raw.is_some(), t.is_packed(), "raw() only for packed types");
-        for (i, frame) in decoded.into_iter().enumerate() {
-            self.events.push(Ev::Frame {
-                frame_type: t,
-                bytes: bytes[i * size..(i + 1) * size].to_vec(),
-                frame: Exact(frame),
-                raw: raw.as_ref().map(|r| r[i]),
-            });
-        }
-        self.batches += 1;
-        self.answer(true)
-    }
-
-    fn bone_end(&mut self) -> Flow {
-        self.events.push(Ev::BoneEnd);
-        self.answer(false)
-    }
-
-    fn animation_end(&mut self) -> Flow {
-        self.events.push(Ev::AnimationEnd);
-        self.answer(false)
-    }
-
-    fn warning(&mut self, warning: Warning) -> Flow {
-        self.events.push(Ev::Warning(warning));
-        self.answer(false)
-    }
-
-    fn end(&mut self) -> Flow {
-        self.events.push(Ev::End);
-        self.answer(false)
-    }
-}
-
-// ------------------------------------------------------------------------------------------
-// Driver
+pub use crate::log::{keyframes, warnings, Bits, Ev, Policy, Recorder};
 
 /// What one decode did.
 #[derive(Debug)]
@@ -606,100 +348,20 @@ pub fn chunks_at<'a>(data: &'a [u8], cuts: &[usize]) -> Vec<&'a [u8]> {
     out
 }
 
-/// Feeds the chunks in order (re-feeding the unconsumed rest after each pause), then finishes.
-/// An error ends the log as `Ev::Error`. Checks on the way:
-/// - `consumed` never exceeds the chunk, and only a pause leaves bytes unconsumed;
-/// - a `Paused` answer follows exactly one pause request, other answers none;
-/// - `position()` is the total consumed;
-/// - after an error, `feed` and `finish` return the same error and report nothing;
-/// - after a clean `finish`, both return `Finished` and report nothing.
+/// Feeds the chunks in order (empty ones too) with the kit's driver, which re-feeds the
+/// unconsumed rest after each pause, finishes, and checks the driver-level contract
+/// ([`crate::driver::drive_with`]). An error ends the log as `Ev::Error`.
 pub fn decode_chunks(chunks: &[&[u8]], policy: Policy) -> Run {
-    decode_chunks_on(Decoder::new(), chunks, policy)
-}
-
-/// [`decode_chunks`] with a decoder made by the caller (other options).
-pub fn decode_chunks_on(mut decoder: Decoder, chunks: &[&[u8]], policy: Policy) -> Run {
-    let mut rec = Recorder::new(policy);
-    let mut fed: u64 = 0;
-    let mut pauses = 0;
-    let mut done_at = None;
-    let mut failed = None;
-    'outer: for chunk in chunks {
-        let mut rest: &[u8] = chunk;
-        loop {
-            let requested = rec.pauses_requested;
-            match decoder.feed(rest, &mut rec) {
-                Err(e) => {
-                    failed = Some(e);
-                    break 'outer;
-                }
-                Ok(progress) => {
-                    assert!(progress.consumed <= rest.len(), "consumed beyond the chunk");
-                    fed += progress.consumed as u64;
-                    assert_eq!(decoder.position(), fed, "position() != bytes consumed");
-                    rest = &rest[progress.consumed..];
-                    let new_requests = rec.pauses_requested - requested;
-                    match progress.status {
-                        Status::Paused => {
-                            assert_eq!(new_requests, 1, "Paused without exactly one pause");
-                            pauses += 1;
-                            assert!(pauses < 1_000_000, "no progress");
-                        }
-                        Status::Seek(to) => panic!("IFP2 input never asks to seek (to {to})"),
-                        Status::NeedInput | Status::Done => {
-                            assert_eq!(new_requests, 0, "a pause was not honoured");
-                            assert!(rest.is_empty(), "bytes left unconsumed without a pause");
-                            if progress.status == Status::Done && done_at.is_none() {
-                                done_at = Some(fed);
-                            }
-                            if progress.status == Status::NeedInput {
-                                assert!(done_at.is_none(), "NeedInput after Done");
-                            }
-                            break;
-                        }
-                    }
-                }
-            }
-        }
-    }
-    if failed.is_none() {
-        if let Err(e) = decoder.finish(&mut rec) {
-            failed = Some(e);
-        }
-    }
-    let mut events = std::mem::take(&mut rec.events);
-    let mut probe = Recorder::new(Policy::Continue);
-    match failed {
-        Some(e) => {
-            events.push(Ev::Error(e));
-            assert_eq!(decoder.error(), Some(e));
-            assert_eq!(
-                decoder.feed(b"ANP3", &mut probe),
-                Err(e),
-                "error not sticky"
-            );
-            assert_eq!(decoder.feed(&[], &mut probe), Err(e), "error not sticky");
-            assert_eq!(decoder.finish(&mut probe), Err(e), "error not sticky");
-        }
-        None => {
-            assert_eq!(decoder.error(), None);
-            let again = decoder.finish(&mut probe).unwrap_err();
-            assert_eq!(again.kind, ErrorKind::Finished);
-            let more = decoder.feed(b"x", &mut probe).unwrap_err();
-            assert_eq!(more.kind, ErrorKind::Finished);
-        }
-    }
-    assert!(
-        probe.events.is_empty(),
-        "events after the end: {:?}",
-        probe.events
-    );
+    let data = chunks.concat();
+    // (Sizes in turn: they add up to the data, so each chunk is fed once.)
+    let sizes = Cut::Sizes(chunks.iter().map(|c| c.len()).collect());
+    let out = drive_cut(&data, &sizes, policy, true);
     Run {
-        events,
-        pauses,
-        calls: rec.calls,
-        batches: rec.batches,
-        done_at,
+        events: out.logged(),
+        pauses: out.pauses.len(),
+        calls: out.calls,
+        batches: out.batches,
+        done_at: out.done_at,
     }
 }
 
@@ -715,8 +377,7 @@ pub fn log_whole(data: &[u8]) -> Vec<Ev> {
 
 /// The log of decoding `data` one byte at a time.
 pub fn log_bytewise(data: &[u8]) -> Vec<Ev> {
-    let chunks: Vec<&[u8]> = data.chunks(1).collect();
-    decode_chunks(&chunks, Policy::Continue).events
+    drive_cut(data, &Cut::bytewise(), Policy::Continue, true).logged()
 }
 
 // ------------------------------------------------------------------------------------------
@@ -739,7 +400,7 @@ impl Reference {
         let mut log: Vec<Ev> = self.events.iter().map(|(_, e)| e.clone()).collect();
         match self.outcome.expect("reference finished") {
             Ok(_) => log.push(Ev::End),
-            Err((e, _)) => log.push(Ev::Error(e)),
+            Err((e, _)) => log.push(Ev::Error(e.kind, e.offset)),
         }
         log
     }
@@ -758,7 +419,7 @@ impl Reference {
             .map(|(_, e)| e.clone())
             .collect();
         match self.outcome.expect("reference finished") {
-            Err((e, need)) if need <= cut => log.push(Ev::Error(e)),
+            Err((e, need)) if need <= cut => log.push(Ev::Error(e.kind, e.offset)),
             Ok(end) if end <= cut => log.push(Ev::End),
             _ => log.push(Ev::error(ErrorKind::Truncated, self.unit_containing(cut))),
         }
@@ -945,6 +606,8 @@ fn reference_body(s: &mut Ref<'_>) -> Result<(), Stop> {
         format,
         name: Some(name),
         animation_count: animations,
+        instance_count: None,
+        car_count: None,
     });
     for a in 0..animations {
         let (at, h) = s.unit(anim_header)?;
@@ -1008,7 +671,7 @@ fn reference_body(s: &mut Ref<'_>) -> Result<(), Stop> {
                 s.emit(Ev::Frame {
                     frame_type: frame_type_of(t),
                     bytes: rec.to_vec(),
-                    frame: Exact(frame),
+                    frame: Bits(frame),
                     raw,
                 });
             }

@@ -14,10 +14,10 @@
 //!
 //! Every test binary uses a different part of this module.
 
-use gtastream::{
-    Decoder, ErrorKind, FileInfo, Flow, Format, IplCar, IplInstance, Options, SectionLine, Status,
-    Visitor, Warning, WarningKind,
-};
+use gtastream::{Decoder, ErrorKind, Format, Options, WarningKind};
+
+use crate::driver::drive_with;
+use crate::log::Policy;
 
 /// Unit sizes of the binary format (FORMATS.md §4).
 pub const HEADER: usize = 76;
@@ -371,29 +371,7 @@ pub fn samples_car(n: i32) -> Vec<Car> {
 // ------------------------------------------------------------------------------------------
 // Events
 
-/// One event, owned.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Ev {
-    File {
-        format: Format,
-        name: Option<Vec<u8>>,
-        animation_count: u32,
-        instance_count: Option<u32>,
-        car_count: Option<u32>,
-    },
-    Instance(Inst),
-    Car(Car),
-    Line {
-        section: &'static str,
-        text: Vec<u8>,
-        fields: Vec<Vec<u8>>,
-    },
-    Warning(WarningKind, u64),
-    /// Any animation event (never expected in these tests).
-    Animation,
-    End,
-    Error(ErrorKind, u64),
-}
+pub use crate::log::{warnings, Ev, Recorder};
 
 impl Ev {
     pub fn bnry_file(instances: u32, cars: u32) -> Ev {
@@ -426,83 +404,6 @@ impl Ev {
     }
 }
 
-/// Logs every event; optionally pauses after each one `feed` reports.
-#[derive(Default)]
-pub struct Recorder {
-    pub events: Vec<Ev>,
-    pub pause: bool,
-}
-
-impl Recorder {
-    fn flow(&self) -> Flow {
-        if self.pause {
-            Flow::Pause
-        } else {
-            Flow::Continue
-        }
-    }
-}
-
-impl Visitor for Recorder {
-    fn file(&mut self, info: &FileInfo<'_>) -> Flow {
-        self.events.push(Ev::File {
-            format: info.format,
-            name: info.name.map(<[u8]>::to_vec),
-            animation_count: info.animation_count,
-            instance_count: info.instance_count,
-            car_count: info.car_count,
-        });
-        self.flow()
-    }
-    fn animation(&mut self, _: &gtastream::AnimationInfo<'_>) -> Flow {
-        self.events.push(Ev::Animation);
-        self.flow()
-    }
-    fn instance(&mut self, i: &IplInstance<'_>) -> Flow {
-        self.events.push(Ev::Instance(Inst {
-            position: i.position,
-            rotation: i.rotation,
-            model_id: i.model_id,
-            interior: i.interior,
-            lod: i.lod,
-            model_name: i.model_name.map(<[u8]>::to_vec),
-            scale: i.scale,
-        }));
-        self.flow()
-    }
-    fn car(&mut self, c: &IplCar) -> Flow {
-        self.events.push(Ev::Car(Car {
-            position: c.position,
-            angle: c.angle,
-            model_id: c.model_id,
-            primary_color: c.primary_color,
-            secondary_color: c.secondary_color,
-            flags: c.flags,
-            alarm_chance: c.alarm_chance,
-            door_lock_chance: c.door_lock_chance,
-            min_delay: c.min_delay,
-            max_delay: c.max_delay,
-        }));
-        self.flow()
-    }
-    fn section_line(&mut self, line: &SectionLine<'_>) -> Flow {
-        self.events.push(Ev::Line {
-            section: line.section,
-            text: line.text.to_vec(),
-            fields: line.fields().map(<[u8]>::to_vec).collect(),
-        });
-        self.flow()
-    }
-    fn warning(&mut self, w: Warning) -> Flow {
-        self.events.push(Ev::Warning(w.kind, w.offset));
-        self.flow()
-    }
-    fn end(&mut self) -> Flow {
-        self.events.push(Ev::End);
-        Flow::Continue
-    }
-}
-
 // ------------------------------------------------------------------------------------------
 // Driver
 
@@ -519,96 +420,26 @@ pub struct Outcome {
 }
 
 /// Feeds `data` in chunks (`next_cut(p)` is the end of the chunk that starts at `p`), pausing
-/// after every event if `pause`; re-feeds the rest after a pause, restarts at the offset of a
-/// seek, goes on feeding after `Done`, and finishes. Checks on the way: consumed counts, the
-/// position, sticky errors, `Finished` after a clean finish.
+/// after every event if `pause`, with the kit's driver ([`crate::driver::drive_with`]): it
+/// re-feeds the rest after a pause, restarts at the offset of a seek, goes on feeding after
+/// `Done`, finishes, and checks consumed counts, the position, sticky errors and `Finished`.
 pub fn drive(
     data: &[u8],
     next_cut: &dyn Fn(usize) -> usize,
     options: Options,
     pause: bool,
 ) -> Outcome {
-    let mut decoder = Decoder::with_options(options);
-    let mut rec = Recorder {
-        events: Vec::new(),
-        pause,
+    let policy = if pause {
+        Policy::PauseEvery
+    } else {
+        Policy::Continue
     };
-    let mut pauses = Vec::new();
-    let mut seeks = Vec::new();
-    let mut pos = 0usize;
-    let mut feeds = 0usize;
-    let error = 'feeding: loop {
-        if pos >= data.len() {
-            break None;
-        }
-        let end = next_cut(pos).min(data.len());
-        assert!(end > pos, "cuts move forward");
-        let mut chunk = &data[pos..end];
-        loop {
-            feeds += 1;
-            assert!(
-                feeds < 50 * (data.len() + 100),
-                "the decoder makes progress"
-            );
-            let before = rec.events.len();
-            let fed_at = decoder.position();
-            match decoder.feed(chunk, &mut rec) {
-                Err(e) => break 'feeding Some(e),
-                Ok(progress) => {
-                    assert!(progress.consumed <= chunk.len());
-                    match progress.status {
-                        Status::Paused => {
-                            assert!(pause, "paused although the visitor never asked");
-                            assert!(rec.events.len() > before, "a pause follows an event");
-                            pauses.push((rec.events.len(), decoder.position()));
-                            chunk = &chunk[progress.consumed..];
-                        }
-                        Status::Seek(offset) => {
-                            let reached = fed_at + progress.consumed as u64;
-                            assert_eq!(decoder.position(), offset);
-                            if offset < reached {
-                                seeks.push(offset);
-                            } else {
-                                // Ahead, past the chunk at hand: that follows the chunking.
-                                assert!(offset > (end as u64), "a seek ahead into the chunk");
-                            }
-                            pos = usize::try_from(offset).unwrap().min(data.len());
-                            continue 'feeding;
-                        }
-                        Status::NeedInput | Status::Done => {
-                            assert_eq!(progress.consumed, chunk.len(), "all consumed");
-                            assert_eq!(decoder.position(), fed_at + chunk.len() as u64);
-                            pos = end;
-                            continue 'feeding;
-                        }
-                    }
-                }
-            }
-        }
-    };
-    let error = error.or_else(|| decoder.finish(&mut rec).err());
-    match error {
-        Some(e) => {
-            rec.events.push(Ev::Error(e.kind, e.offset));
-            assert_eq!(decoder.error(), Some(e));
-            let mut quiet = Recorder::default();
-            assert_eq!(decoder.feed(b"x", &mut quiet), Err(e), "errors are sticky");
-            assert_eq!(decoder.finish(&mut quiet), Err(e), "errors are sticky");
-            assert!(quiet.events.is_empty(), "nothing after an error");
-        }
-        None => {
-            assert_eq!(rec.events.last(), Some(&Ev::End));
-            let mut quiet = Recorder::default();
-            let again = decoder.feed(b"x", &mut quiet).unwrap_err();
-            assert_eq!(again.kind, ErrorKind::Finished);
-            assert!(quiet.events.is_empty());
-        }
-    }
+    let out = drive_with(data, &mut |p| next_cut(p), policy, options);
     Outcome {
-        events: rec.events,
-        line: decoder.line(),
-        pauses,
-        seeks,
+        events: out.logged(),
+        line: out.line,
+        pauses: out.pauses,
+        seeks: out.seeks,
     }
 }
 
@@ -638,16 +469,6 @@ pub fn log_slice(data: &[u8]) -> Vec<Ev> {
         rec.events.push(Ev::Error(e.kind, e.offset));
     }
     rec.events
-}
-
-/// The warnings of a log.
-pub fn warnings(log: &[Ev]) -> Vec<(WarningKind, u64)> {
-    log.iter()
-        .filter_map(|e| match e {
-            Ev::Warning(k, o) => Some((*k, *o)),
-            _ => None,
-        })
-        .collect()
 }
 
 // ------------------------------------------------------------------------------------------

@@ -24,6 +24,7 @@ pub mod driver;
 pub mod hostile;
 pub mod ifp2;
 pub mod ipl;
+pub mod log;
 #[cfg(feature = "alloc")]
 pub mod seeds;
 pub mod stories;

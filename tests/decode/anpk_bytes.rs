@@ -91,6 +91,7 @@ fn frame(frame_type: FrameType, bytes: &[u8], k: Bits) -> Ev {
         frame_type,
         bytes: bytes.to_vec(),
         frame: k,
+        raw: None,
     }
 }
 
@@ -101,7 +102,7 @@ fn bone(index: u32, name: &[u8], id: Option<i32>, t: FrameType, frames: u32) -> 
         bone_id: id,
         bone_key: None,
         frame_type: t,
-        frames,
+        frame_count: frames,
     }
 }
 
@@ -109,7 +110,7 @@ fn animation(index: u32, name: &[u8], bones: u32) -> Ev {
     Ev::Animation {
         index,
         name: name.to_vec(),
-        bones,
+        bone_count: bones,
         frame_data_size: None,
         flags: None,
         duration: None,
@@ -124,7 +125,9 @@ fn hand_log() -> Vec<Ev> {
         Ev::File {
             format: Format::Anpk,
             name: Some(b"pack".to_vec()),
-            animations: 1,
+            animation_count: 1,
+            instance_count: None,
+            car_count: None,
         },
         animation(0, b"run", 3),
         bone(0, b"Root", Some(42), Kr00, 2),
@@ -235,7 +238,9 @@ fn odd_log() -> Vec<Ev> {
         Ev::File {
             format: Format::Anpk,
             name: Some(b"abc".to_vec()),
-            animations: 2,
+            animation_count: 2,
+            instance_count: None,
+            car_count: None,
         },
         tag(0x18),
         tag(0x28),
@@ -284,7 +289,7 @@ fn byte_by_byte_and_every_two_way_split_give_the_same_log() {
         assert_eq!(log_of(file, &Feed::Chunk(1)), expected, "{name}");
         for cut in 0..=file.len() {
             assert_eq!(
-                log_of(file, &Feed::Cuts(vec![cut])),
+                log_of(file, &Feed::At(vec![cut])),
                 expected,
                 "{name}: cut at {cut:#x}"
             );
@@ -297,7 +302,7 @@ fn every_three_way_split_of_the_odd_file() {
     for a in 0..=ODD.len() {
         for b in a..=ODD.len() {
             assert_eq!(
-                log_of(&ODD, &Feed::Cuts(vec![a, b])),
+                log_of(&ODD, &Feed::At(vec![a, b])),
                 odd_log(),
                 "cuts at {a:#x}, {b:#x}"
             );

@@ -67,7 +67,7 @@ fn mixed_anim_sizes_give_a_bone_id_only_with_44_bytes() {
                 name,
                 bone_id,
                 frame_type,
-                frames,
+                frame_count: frames,
                 bone_key,
                 ..
             } => {
@@ -298,7 +298,9 @@ fn names_are_padded_to_4_and_delivered_whole() {
             Ev::File {
                 format: Format::Anpk,
                 name: Some(name.clone()),
-                animations: 2
+                animation_count: 2,
+                instance_count: None,
+                car_count: None,
             },
             "{n}"
         );
@@ -461,12 +463,16 @@ fn anlf_blocks_are_consecutive_files() {
             &Ev::File {
                 format: Format::Anpk,
                 name: Some(b"ped".to_vec()),
-                animations: 3
+                animation_count: 3,
+                instance_count: None,
+                car_count: None,
             },
             &Ev::File {
                 format: Format::Anpk,
                 name: Some(b"car".to_vec()),
-                animations: 1
+                animation_count: 1,
+                instance_count: None,
+                car_count: None,
             },
         ]
     );

@@ -41,7 +41,7 @@ fn every_two_way_split_equals_whole() {
         let whole = log_of(&file, &Feed::Whole);
         for cut in 0..=file.len() {
             assert_eq!(
-                log_of(&file, &Feed::Cuts(vec![cut])),
+                log_of(&file, &Feed::At(vec![cut])),
                 whole,
                 "{name}: cut at {cut}"
             );

@@ -6,7 +6,7 @@ use testkit::ifp2::*;
 
 fn only_error(log: &[Ev]) -> (ErrorKind, u64) {
     match log.last() {
-        Some(Ev::Error(e)) => (e.kind, e.offset),
+        Some(Ev::Error(kind, offset)) => (*kind, *offset),
         other => panic!("expected an error, got {other:?}"),
     }
 }
@@ -232,7 +232,9 @@ fn zero_counts_are_valid() {
             Ev::File {
                 format: Format::Anp3,
                 name: Some(b"none".to_vec()),
-                animation_count: 0
+                animation_count: 0,
+                instance_count: None,
+                car_count: None,
             },
             Ev::End
         ]
@@ -362,10 +364,7 @@ fn abort_offsets_do_not_depend_on_chunking() {
     for (name, file) in fixtures() {
         for k in 0.. {
             let whole = decode_chunks(&[&file], Policy::AbortAtNonFrame(k));
-            let aborted = matches!(
-                whole.events.last(),
-                Some(Ev::Error(e)) if e.kind == ErrorKind::Aborted
-            );
+            let aborted = matches!(whole.events.last(), Some(Ev::Error(ErrorKind::Aborted, _)));
             let bytewise = decode_chunks(
                 &file.chunks(1).collect::<Vec<_>>(),
                 Policy::AbortAtNonFrame(k),
@@ -513,7 +512,10 @@ fn error_reasons_are_distinct() {
         }
     }
     let e = log_whole(b"\0XXX");
-    let Ev::Error(e) = &e[0] else { unreachable!() };
+    let Ev::Error(kind, offset) = e[0] else {
+        unreachable!()
+    };
+    let e = gtastream::Error { kind, offset };
     let text = e.to_string();
     assert!(
         text.contains(e.kind.reason()) && text.contains('0'),

@@ -2,7 +2,7 @@
 //! hand from FORMATS.md §2 (never taken from the decoder's own output).
 
 use gtastream::{Decoder, Flow, Format, FrameType, Keyframe, Keyframes, RawFrame, Status, Visitor};
-use testkit::ifp2::{log_whole, Ev, Exact, Writer};
+use testkit::ifp2::{log_whole, Bits, Ev, Writer};
 
 fn cat(parts: &[&[u8]]) -> Vec<u8> {
     parts.concat()
@@ -19,7 +19,7 @@ fn frame(
     Ev::Frame {
         frame_type,
         bytes: bytes.to_vec(),
-        frame: Exact(Keyframe {
+        frame: Bits(Keyframe {
             time,
             rotation,
             translation,
@@ -92,6 +92,8 @@ fn anp3_every_header_field_and_packed_frame() {
             format: Format::Anp3,
             name: Some(b"ped".to_vec()),
             animation_count: 1,
+            instance_count: None,
+            car_count: None,
         },
         Ev::Animation {
             index: 0,
@@ -322,6 +324,8 @@ fn float_frames_are_reported_as_stored() {
             format: Format::Anp3,
             name: Some(b"floats".to_vec()),
             animation_count: 1,
+            instance_count: None,
+            car_count: None,
         },
         Ev::Animation {
             index: 0,
@@ -418,6 +422,8 @@ fn anp2_has_a_28_byte_animation_header() {
             format: Format::Anp2,
             name: Some(b"anp2".to_vec()),
             animation_count: 1,
+            instance_count: None,
+            car_count: None,
         },
         Ev::Animation {
             index: 0,
@@ -503,7 +509,9 @@ fn names_end_at_the_first_nul_and_may_fill_the_field() {
         Ev::File {
             format: Format::Anp3,
             name: Some(b"ABCDEFGHIJKLMNOPQRSTUVWX".to_vec()),
-            animation_count: 1
+            animation_count: 1,
+            instance_count: None,
+            car_count: None,
         }
     );
     match &log[1] {

@@ -26,7 +26,10 @@ fn decode(file: &[u8]) -> Vec<(WarningKind, u64)> {
 /// Where each warning must sit in the event order.
 fn check_placement(file: &[u8], log: &[Ev]) {
     for (i, ev) in log.iter().enumerate() {
-        let Ev::Warning(w) = ev else { continue };
+        let &Ev::Warning(kind, offset) = ev else {
+            continue;
+        };
+        let w = gtastream::Warning { kind, offset };
         let before = &log[i - 1];
         let after = &log[i + 1];
         match w.kind {
@@ -42,24 +45,17 @@ fn check_placement(file: &[u8], log: &[Ev]) {
                 // After the animation's last bone_end (or its header when it has no bones),
                 // before animation_end.
                 assert!(
-                    matches!(before, Ev::BoneEnd | Ev::Animation { .. } | Ev::Warning(_)),
+                    matches!(before, Ev::BoneEnd | Ev::Animation { .. } | Ev::Warning(..)),
                     "{w:?} after {before:?}"
                 );
                 assert!(
-                    matches!(after, Ev::AnimationEnd | Ev::Warning(_)),
+                    matches!(after, Ev::AnimationEnd | Ev::Warning(..)),
                     "{w:?} before {after:?}"
                 );
             }
             SizeMismatch => {
                 assert!(matches!(before, Ev::AnimationEnd | Ev::File { .. }));
-                assert!(matches!(
-                    after,
-                    Ev::End
-                        | Ev::Warning(gtastream::Warning {
-                            kind: TrailingData,
-                            ..
-                        })
-                ));
+                assert!(matches!(after, Ev::End | Ev::Warning(TrailingData, _)));
             }
             TrailingData => {
                 assert_eq!(after, &Ev::End);

@@ -55,7 +55,7 @@ fn reference_placement(data: &[u8]) -> Result<(Placement, Vec<Car>), Error> {
                 .push(Warning { kind, offset }),
             Ev::Error(kind, offset) => return Err(Error { kind, offset }),
             Ev::End => {}
-            Ev::Animation => unreachable!(),
+            _ => unreachable!("an animation event"),
         }
     }
     Ok((placement.expect("a file event"), cars))

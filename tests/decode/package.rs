@@ -57,9 +57,15 @@ fn package_from_log(log: &[Ev]) -> Package {
                 let anim = package.as_mut().unwrap().animations.last_mut().unwrap();
                 anim.bones.last_mut().unwrap().frames.push(frame.0);
             }
-            Ev::Warning(w) => package.as_mut().unwrap().warnings.push(*w),
+            Ev::Warning(kind, offset) => {
+                package.as_mut().unwrap().warnings.push(gtastream::Warning {
+                    kind: *kind,
+                    offset: *offset,
+                })
+            }
             Ev::BoneEnd | Ev::AnimationEnd | Ev::End => {}
-            Ev::Error(e) => panic!("the fixture fails: {e}"),
+            Ev::Error(kind, offset) => panic!("the fixture fails: {kind:?} at {offset}"),
+            Ev::Instance(_) | Ev::Car(_) | Ev::Line { .. } => panic!("a placement event"),
         }
     }
     package.unwrap()
@@ -182,7 +188,7 @@ fn warnings_are_collected_in_file_order() {
 fn parse_errors() {
     for (name, file) in error_fixtures() {
         let expected = match reference(&file).log().pop() {
-            Some(Ev::Error(e)) => e,
+            Some(Ev::Error(kind, offset)) => gtastream::Error { kind, offset },
             other => panic!("{name}: {other:?}"),
         };
         assert_eq!(Package::parse(&file), Err(expected), "{name}");

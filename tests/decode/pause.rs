@@ -86,7 +86,7 @@ fn decode_from_position(data: &[u8], chunk: usize, policy: Policy) -> Vec<Ev> {
         let end = (pos + chunk).min(data.len());
         match d.feed(&data[pos..end], &mut v) {
             Err(e) => {
-                v.events.push(Ev::Error(e));
+                v.events.push(Ev::Error(e.kind, e.offset));
                 return v.events;
             }
             Ok(p) => {
@@ -103,7 +103,7 @@ fn decode_from_position(data: &[u8], chunk: usize, policy: Policy) -> Vec<Ev> {
         }
     }
     if let Err(e) = d.finish(&mut v) {
-        v.events.push(Ev::Error(e));
+        v.events.push(Ev::Error(e.kind, e.offset));
     }
     v.events
 }

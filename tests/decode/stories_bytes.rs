@@ -64,6 +64,7 @@ fn hand_log() -> Vec<Ev> {
         frame_type: t,
         bytes: bytes.to_vec(),
         frame: k,
+        raw: None,
     };
     let rt = FrameType::StoriesRotTrans;
     let r = FrameType::StoriesRot;
@@ -71,12 +72,14 @@ fn hand_log() -> Vec<Ev> {
         Ev::File {
             format: Format::Anim,
             name: None,
-            animations: 1,
+            animation_count: 1,
+            instance_count: None,
+            car_count: None,
         },
         Ev::Animation {
             index: 0,
             name: b"jump".to_vec(),
-            bones: 3,
+            bone_count: 3,
             frame_data_size: None,
             flags: None,
             duration: Some(1.5f32.to_bits()),
@@ -87,7 +90,7 @@ fn hand_log() -> Vec<Ev> {
             bone_id: Some(-1),
             bone_key: Some(0xABCD_FFFF),
             frame_type: rt,
-            frames: 3,
+            frame_count: 3,
         },
         // Conjugated: x, y, z negated (so +0 becomes -0); time 0 + 0.
         frame(
@@ -122,7 +125,7 @@ fn hand_log() -> Vec<Ev> {
             bone_id: None,
             bone_key: Some(0x1234_5678),
             frame_type: r,
-            frames: 2,
+            frame_count: 2,
         },
         // Frame 0 holds its own time (0.25); then + 0x2E66 = 1638/16384.
         frame(
@@ -146,7 +149,7 @@ fn hand_log() -> Vec<Ev> {
             bone_id: Some(-32768),
             bone_key: Some(0x0000_8000),
             frame_type: r,
-            frames: 0,
+            frame_count: 0,
         },
         Ev::BoneEnd,
         Ev::AnimationEnd,
@@ -319,7 +322,7 @@ fn other_flags_are_accepted() {
         log[7],
         Ev::Bone {
             frame_type: FrameType::StoriesRotTrans,
-            frames: 2,
+            frame_count: 2,
             ..
         }
     ));

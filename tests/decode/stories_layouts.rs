@@ -53,7 +53,9 @@ fn the_reference_reads_the_sample_as_written() {
             Ev::File {
                 format: Format::Anim,
                 name: None,
-                animations: anims.len() as u32
+                animation_count: anims.len() as u32,
+                instance_count: None,
+                car_count: None,
             },
             "{name}"
         );
@@ -153,7 +155,7 @@ fn every_two_way_split_gives_the_same_log() {
         let expected = stories_reference(&file).log();
         for cut in 0..=file.len() {
             assert_eq!(
-                log_of(&file, &Feed::Cuts(vec![cut])),
+                log_of(&file, &Feed::At(vec![cut])),
                 expected,
                 "vcs={vcs} cut at {cut}"
             );
@@ -284,7 +286,7 @@ fn bones_report_their_type_id_and_key() {
                 bone_id,
                 bone_key,
                 frame_type,
-                frames,
+                frame_count: frames,
                 name,
                 ..
             } => {

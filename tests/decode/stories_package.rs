@@ -92,12 +92,13 @@ mod readers {
     use gtastream::io::{decode_reader, decode_stream, ReadError};
     use gtastream::{Decoder, Options};
     use std::io::Cursor;
+    use testkit::log::Recorder;
 
     /// The log of decoding with `decode_reader` from `data` starting at `base`.
     fn reader_log(data: Vec<u8>, base: u64) -> Vec<Ev> {
         let mut cursor = Cursor::new(data);
         cursor.set_position(base);
-        let mut log = Log::new(Policy::Continue);
+        let mut log = Recorder::new(Policy::Continue);
         let mut decoder = Decoder::new();
         let result = decode_reader(&mut decoder, &mut cursor, &mut log);
         let mut events = log.events;
@@ -179,7 +180,7 @@ mod readers {
         for (name, file) in variants() {
             let expected = stories_reference(&file).no_seek_log();
             for can_seek in [false, true] {
-                let mut log = Log::new(Policy::Continue);
+                let mut log = Recorder::new(Policy::Continue);
                 let mut decoder = Decoder::with_options(Options { can_seek });
                 let mut reader: &[u8] = &file;
                 let e = match decode_stream(&mut decoder, &mut reader, &mut log) {

@@ -22,7 +22,9 @@ fn check(what: &str, file: &[u8], animations: u32) -> Vec<Ev> {
         Ev::File {
             format: Format::Anim,
             name: None,
-            animations
+            animation_count: animations,
+            instance_count: None,
+            car_count: None,
         },
         "{what}: the reference"
     );
@@ -95,7 +97,7 @@ fn an_entry_inside_the_file_and_listed_is_an_animation() {
         .map(|e| match e {
             Ev::Animation {
                 name,
-                bones,
+                bone_count: bones,
                 frame_data_size,
                 flags,
                 duration,
@@ -103,7 +105,7 @@ fn an_entry_inside_the_file_and_listed_is_an_animation() {
             } => Ev::Animation {
                 index: 0,
                 name,
-                bones,
+                bone_count: bones,
                 frame_data_size,
                 flags,
                 duration,
@@ -240,7 +242,9 @@ fn a_position_the_relocation_table_does_not_list_ends_the_table() {
             Ev::File {
                 format: Format::Anim,
                 name: None,
-                animations: 2
+                animation_count: 2,
+                instance_count: None,
+                car_count: None,
             },
             Ev::Error(ErrorKind::SeekRequired, 0x20)
         ]
