@@ -2,25 +2,18 @@
 
 use crate::error::{Error, ErrorKind, Warning, WarningKind};
 use crate::event::{Flow, Visitor};
-use crate::format::{Machine, Stepped, Want, MAX_UNIT};
+use crate::format::protocol::{whole, Stepped, Want};
+use crate::format::Machine;
+use crate::limits::{MAX_DECODER_SIZE, MAX_UNIT, REREAD_FACTOR, REREAD_SLACK};
 
 /// Size of a [`Decoder`] in bytes. C callers reserve this much (see the C API).
 pub const DECODER_SIZE: usize = core::mem::size_of::<Decoder>();
 
 /// The decoder must fit where a C host puts it: on a small stack or in static memory.
 const _: () = assert!(
-    DECODER_SIZE <= 512,
-    "the decoder must stay within 512 bytes"
+    DECODER_SIZE <= MAX_DECODER_SIZE,
+    "the decoder must stay within MAX_DECODER_SIZE bytes"
 );
-
-/// Seeks may make the decoder parse at most this many times the bytes up to the furthest
-/// offset it reached (plus [`REREAD_SLACK`]); a seek back past that is an
-/// [`ErrorKind::Limit`] error. Real files re-read a few table entries and bone rows (gaps
-/// beyond the chunk at hand are seeks, not reads); a Stories table of more than 512 entries
-/// takes a pass over its relocation table per 512.
-pub const REREAD_FACTOR: u64 = 64;
-/// Re-reading allowed on top of [`REREAD_FACTOR`], for small files.
-pub const REREAD_SLACK: u64 = 1 << 20;
 
 /// Why `feed` returned.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -478,20 +471,6 @@ impl Decoder {
             })),
             Flow::Abort => Err(Error::new(ErrorKind::Aborted, at)),
         }
-    }
-}
-
-/// The longest prefix of `len` bytes, at most `max`, that holds whole pieces of `size` (all of
-/// it for size 0). `max` is a multiple of `size`: when the bytes reach it (the common case, so
-/// first), no division is needed.
-#[inline]
-fn whole(len: usize, max: usize, size: usize) -> usize {
-    if len >= max {
-        max
-    } else if size == 0 {
-        0
-    } else {
-        len - len % size
     }
 }
 

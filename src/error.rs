@@ -2,64 +2,87 @@
 
 use core::fmt;
 
-/// Why decoding stopped. Every kind comes with the absolute offset of the unit that failed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum ErrorKind {
-    /// The input starts with neither the magic of a supported binary format nor text.
-    BadMagic,
-    /// The input ended inside a unit (`finish` was called too early).
-    Truncated,
-    /// A bone declares a keyframe type the format does not define.
-    UnknownFrameType,
-    /// A count whose records cannot fit in a file these formats can address (4 GiB),
-    /// or a negative count.
-    CountTooLarge,
-    /// A field holds a value the format forbids.
-    Malformed,
-    /// A unit lies behind the current position, and the caller said it cannot seek
-    /// ([`Options::can_seek`](crate::Options::can_seek)), or ended the input (`finish`)
-    /// where `feed` would have asked for a seek; the offset is the unit's.
-    SeekRequired,
-    /// A visitor returned [`Flow::Abort`](crate::Flow::Abort).
-    Aborted,
-    /// The file exceeds a documented bound of the decoder: a name longer than
-    /// [`MAX_NAME`](crate::MAX_NAME), a line longer than [`MAX_LINE`](crate::MAX_LINE), or
-    /// seeks re-reading more than [`REREAD_FACTOR`](crate::REREAD_FACTOR) times the input.
-    Limit,
-    /// `feed` or `finish` was called after `finish` had already ended the input.
-    Finished,
+/// Defines a kind enum from one table: each variant with its stable name, its reason and its
+/// number in the C API. The enum, [`ALL`](ErrorKind::ALL), `name()`, `reason()`, `code()` and
+/// `from_code()` all come from the table; the C bridge and the fuzz target take them from here,
+/// and a test holds the C header's numbers to them (docs/FORMATS.md §7).
+macro_rules! kinds {
+    (
+        $(#[$meta:meta])*
+        pub enum $kind:ident {
+            $($(#[$doc:meta])* $variant:ident = $code:literal, $name:literal, $reason:literal;)*
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        #[non_exhaustive]
+        pub enum $kind {
+            $($(#[$doc])* $variant,)*
+        }
+
+        impl $kind {
+            /// Every kind, in the order of their numbers.
+            pub const ALL: &'static [$kind] = &[$($kind::$variant),*];
+
+            /// A stable short name (`snake_case`), for tools and logs.
+            pub const fn name(self) -> &'static str {
+                match self {
+                    $($kind::$variant => $name,)*
+                }
+            }
+
+            /// A short, static, human-readable description.
+            pub const fn reason(self) -> &'static str {
+                match self {
+                    $($kind::$variant => $reason,)*
+                }
+            }
+
+            /// The kind's stable number, its value in the C API.
+            pub const fn code(self) -> u32 {
+                match self {
+                    $($kind::$variant => $code,)*
+                }
+            }
+
+            /// The kind of a number from [`code`](Self::code).
+            pub const fn from_code(code: u32) -> Option<$kind> {
+                match code {
+                    $($code => Some($kind::$variant),)*
+                    _ => None,
+                }
+            }
+        }
+    };
 }
 
-impl ErrorKind {
-    /// A stable short name (`snake_case`), for tools and logs.
-    pub const fn name(self) -> &'static str {
-        match self {
-            ErrorKind::BadMagic => "bad_magic",
-            ErrorKind::Truncated => "truncated",
-            ErrorKind::UnknownFrameType => "unknown_frame_type",
-            ErrorKind::CountTooLarge => "count_too_large",
-            ErrorKind::Malformed => "malformed",
-            ErrorKind::SeekRequired => "seek_required",
-            ErrorKind::Aborted => "aborted",
-            ErrorKind::Limit => "limit",
-            ErrorKind::Finished => "finished",
-        }
-    }
-
-    /// A short, static, human-readable description.
-    pub const fn reason(self) -> &'static str {
-        match self {
-            ErrorKind::BadMagic => "unknown file magic",
-            ErrorKind::Truncated => "input ends inside a unit",
-            ErrorKind::UnknownFrameType => "unknown keyframe type",
-            ErrorKind::CountTooLarge => "count too large for the file",
-            ErrorKind::Malformed => "malformed field",
-            ErrorKind::Limit => "exceeds a bound of the decoder",
-            ErrorKind::SeekRequired => "record lies behind the current position (cannot seek)",
-            ErrorKind::Aborted => "aborted by the visitor",
-            ErrorKind::Finished => "input already finished",
-        }
+kinds! {
+    /// Why decoding stopped. Every kind comes with the absolute offset of the unit that failed.
+    pub enum ErrorKind {
+        /// The input starts with neither the magic of a supported binary format nor text.
+        BadMagic = 100, "bad_magic", "unknown file magic";
+        /// The input ended inside a unit (`finish` was called too early).
+        Truncated = 101, "truncated", "input ends inside a unit";
+        /// A bone declares a keyframe type the format does not define.
+        UnknownFrameType = 102, "unknown_frame_type", "unknown keyframe type";
+        /// A count whose records cannot fit in a file these formats can address (4 GiB),
+        /// or a negative count.
+        CountTooLarge = 103, "count_too_large", "count too large for the file";
+        /// A field holds a value the format forbids.
+        Malformed = 104, "malformed", "malformed field";
+        /// A unit lies behind the current position, and the caller said it cannot seek
+        /// ([`Options::can_seek`](crate::Options::can_seek)), or ended the input (`finish`)
+        /// where `feed` would have asked for a seek; the offset is the unit's.
+        SeekRequired = 105, "seek_required",
+            "record lies behind the current position (cannot seek)";
+        /// A visitor returned [`Flow::Abort`](crate::Flow::Abort).
+        Aborted = 106, "aborted", "aborted by the visitor";
+        /// The file exceeds a documented bound of the decoder: a name longer than
+        /// [`MAX_NAME`](crate::MAX_NAME), a line longer than [`MAX_LINE`](crate::MAX_LINE), or
+        /// seeks re-reading more than [`REREAD_FACTOR`](crate::REREAD_FACTOR) times the input.
+        Limit = 107, "limit", "exceeds a bound of the decoder";
+        /// `feed` or `finish` was called after `finish` had already ended the input.
+        Finished = 108, "finished", "input already finished";
     }
 }
 
@@ -86,59 +109,30 @@ impl fmt::Display for Error {
 
 impl core::error::Error for Error {}
 
-/// Something the games accept but that disagrees with the format: decoding goes on.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum WarningKind {
-    /// The header's `size` field disagrees with where the data really ends.
-    SizeMismatch,
-    /// Bytes follow the last declared record; they are skipped, not parsed.
-    TrailingData,
-    /// An ANP3 animation's `frameDataSize` disagrees with the keyframes that follow.
-    FrameDataSizeMismatch,
-    /// An ANP3 animation's `flags` bit 0 is clear although its keyframes are compressed.
-    CompressedFlagClear,
-    /// Binary IPL: a section the game never reads declares records.
-    UnknownSection,
-    /// Text IPL: a line outside any section (the game skips it).
-    LineOutsideSection,
-    /// Text IPL: the input ends inside a section (no `end` line).
-    UnclosedSection,
-    /// A chunk tag is not the one expected there (ANPK: the engines do not check it).
-    UnexpectedTag,
-    /// A keyframe's time is earlier than the previous one of the same bone (reported once a bone).
-    TimeBackwards,
-}
-
-impl WarningKind {
-    /// A stable short name (`snake_case`), for tools and logs.
-    pub const fn name(self) -> &'static str {
-        match self {
-            WarningKind::SizeMismatch => "size_mismatch",
-            WarningKind::TrailingData => "trailing_data",
-            WarningKind::FrameDataSizeMismatch => "frame_data_size_mismatch",
-            WarningKind::CompressedFlagClear => "compressed_flag_clear",
-            WarningKind::UnexpectedTag => "unexpected_tag",
-            WarningKind::UnknownSection => "unknown_section",
-            WarningKind::LineOutsideSection => "line_outside_section",
-            WarningKind::UnclosedSection => "unclosed_section",
-            WarningKind::TimeBackwards => "time_backwards",
-        }
-    }
-
-    /// A short, static, human-readable description.
-    pub const fn reason(self) -> &'static str {
-        match self {
-            WarningKind::SizeMismatch => "size field disagrees with the data",
-            WarningKind::TrailingData => "bytes after the last record",
-            WarningKind::FrameDataSizeMismatch => "frameDataSize disagrees with the keyframes",
-            WarningKind::CompressedFlagClear => "compressed flag clear on compressed keyframes",
-            WarningKind::UnexpectedTag => "unexpected chunk tag",
-            WarningKind::UnknownSection => "unknown section declares records",
-            WarningKind::LineOutsideSection => "line outside any section",
-            WarningKind::UnclosedSection => "section not closed by end",
-            WarningKind::TimeBackwards => "keyframe time goes backwards",
-        }
+kinds! {
+    /// Something the games accept but that disagrees with the format: decoding goes on.
+    pub enum WarningKind {
+        /// The header's `size` field disagrees with where the data really ends.
+        SizeMismatch = 1, "size_mismatch", "size field disagrees with the data";
+        /// Bytes follow the last declared record; they are skipped, not parsed.
+        TrailingData = 2, "trailing_data", "bytes after the last record";
+        /// An ANP3 animation's `frameDataSize` disagrees with the keyframes that follow.
+        FrameDataSizeMismatch = 3, "frame_data_size_mismatch",
+            "frameDataSize disagrees with the keyframes";
+        /// An ANP3 animation's `flags` bit 0 is clear although its keyframes are compressed.
+        CompressedFlagClear = 4, "compressed_flag_clear",
+            "compressed flag clear on compressed keyframes";
+        /// Binary IPL: a section the game never reads declares records.
+        UnknownSection = 5, "unknown_section", "unknown section declares records";
+        /// Text IPL: a line outside any section (the game skips it).
+        LineOutsideSection = 6, "line_outside_section", "line outside any section";
+        /// Text IPL: the input ends inside a section (no `end` line).
+        UnclosedSection = 7, "unclosed_section", "section not closed by end";
+        /// A chunk tag is not the one expected there (ANPK: the engines do not check it).
+        UnexpectedTag = 8, "unexpected_tag", "unexpected chunk tag";
+        /// A keyframe's time is earlier than the previous one of the same bone (reported once a
+        /// bone).
+        TimeBackwards = 9, "time_backwards", "keyframe time goes backwards";
     }
 }
 
@@ -154,5 +148,46 @@ pub struct Warning {
 impl fmt::Display for Warning {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{} at offset {}", self.kind.reason(), self.offset)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{ErrorKind, WarningKind};
+
+    /// Numbers and names identify a kind: each is unique, and a number leads back to its kind.
+    #[test]
+    fn codes_and_names_are_unique() {
+        fn check<K: Copy + PartialEq + core::fmt::Debug>(
+            all: &[K],
+            code: fn(K) -> u32,
+            name: fn(K) -> &'static str,
+            from_code: fn(u32) -> Option<K>,
+        ) {
+            for (i, &a) in all.iter().enumerate() {
+                assert_eq!(from_code(code(a)), Some(a));
+                for &b in &all[i + 1..] {
+                    assert!(
+                        code(a) < code(b),
+                        "{a:?} {b:?}: numbers rise in table order"
+                    );
+                    assert_ne!(name(a), name(b));
+                }
+            }
+        }
+        check(
+            ErrorKind::ALL,
+            ErrorKind::code,
+            ErrorKind::name,
+            ErrorKind::from_code,
+        );
+        check(
+            WarningKind::ALL,
+            WarningKind::code,
+            WarningKind::name,
+            WarningKind::from_code,
+        );
+        assert_eq!(ErrorKind::from_code(0), None);
+        assert_eq!(WarningKind::from_code(0), None);
     }
 }

@@ -22,6 +22,7 @@ mod error;
 mod event;
 mod format;
 mod keyframe;
+mod limits;
 
 #[cfg(feature = "alloc")]
 pub mod encode;
@@ -32,15 +33,13 @@ mod package;
 #[cfg(feature = "alloc")]
 mod placement;
 
-pub use decoder::{Decoder, Options, Progress, Status, DECODER_SIZE, REREAD_FACTOR, REREAD_SLACK};
+pub use decoder::{Decoder, Options, Progress, Status, DECODER_SIZE};
 pub use error::{Error, ErrorKind, Warning, WarningKind};
 pub use event::{
     AnimationInfo, BoneInfo, FileInfo, Flow, Format, IplCar, IplInstance, SectionLine, Visitor,
 };
-pub use format::ipl_text::MAX_LINE;
-pub use format::track::MAX_BATCH;
-pub use format::MAX_NAME;
 pub use keyframe::{FrameType, Keyframe, KeyframeIter, Keyframes, RawFrame};
+pub use limits::{MAX_BATCH, MAX_LINE, MAX_NAME, REREAD_FACTOR, REREAD_SLACK};
 #[cfg(feature = "alloc")]
 pub use package::{Animation, Bone, Package};
 #[cfg(feature = "alloc")]

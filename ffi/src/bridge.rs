@@ -383,52 +383,66 @@ pub(crate) fn frame_type(frame_type: FrameType) -> gts_frame_type {
 }
 
 /// The C kind of a warning, with its name and reason (`WarningKind::name` and
-/// `WarningKind::reason`, NUL-terminated).
+/// `WarningKind::reason`, NUL-terminated): the row of [`WARNINGS`] with the kind's number.
 pub(crate) fn warning_kind(kind: WarningKind) -> (gts_warning_kind, &'static CStr, &'static CStr) {
+    WARNINGS
+        .iter()
+        .find(|row| row.0 as u32 == kind.code())
+        .copied()
+        .unwrap_or((
+            gts_warning_kind::GTS_WARNING_OTHER,
+            c"other",
+            c"other warning",
+        ))
+}
+
+/// The status of a decoding error: the one whose number is the kind's.
+pub(crate) fn error_status(kind: ErrorKind) -> gts_status {
+    STATUSES
+        .iter()
+        .find(|row| row.0 as u32 == kind.code())
+        .map_or(gts_status::GTS_ERR_OTHER, |row| row.0)
+}
+
+/// The C warning kinds that stand for a core [`WarningKind`], each with the core's name and
+/// reason; the core's table gives them (a C value that is no core number fails the build).
+pub(crate) const WARNINGS: &[(gts_warning_kind, &CStr, &CStr)] = {
     use gts_warning_kind::*;
-    macro_rules! warning {
-        ($c:ident, $kind:ident) => {
-            (
+    macro_rules! rows {
+        ($($c:ident),*) => {
+            &[$((
                 $c,
-                c_text!(WarningKind::$kind.name()),
-                c_text!(WarningKind::$kind.reason()),
-            )
+                c_text!(core_warning($c as u32).name()),
+                c_text!(core_warning($c as u32).reason()),
+            )),*]
         };
     }
-    match kind {
-        WarningKind::SizeMismatch => warning!(GTS_WARNING_SIZE_MISMATCH, SizeMismatch),
-        WarningKind::TrailingData => warning!(GTS_WARNING_TRAILING_DATA, TrailingData),
-        WarningKind::FrameDataSizeMismatch => {
-            warning!(GTS_WARNING_FRAME_DATA_SIZE_MISMATCH, FrameDataSizeMismatch)
-        }
-        WarningKind::CompressedFlagClear => {
-            warning!(GTS_WARNING_COMPRESSED_FLAG_CLEAR, CompressedFlagClear)
-        }
-        WarningKind::UnknownSection => warning!(GTS_WARNING_UNKNOWN_SECTION, UnknownSection),
-        WarningKind::LineOutsideSection => {
-            warning!(GTS_WARNING_LINE_OUTSIDE_SECTION, LineOutsideSection)
-        }
-        WarningKind::UnclosedSection => warning!(GTS_WARNING_UNCLOSED_SECTION, UnclosedSection),
-        WarningKind::UnexpectedTag => warning!(GTS_WARNING_UNEXPECTED_TAG, UnexpectedTag),
-        WarningKind::TimeBackwards => warning!(GTS_WARNING_TIME_BACKWARDS, TimeBackwards),
-        _ => (GTS_WARNING_OTHER, c"other", c"other warning"),
+    rows![
+        GTS_WARNING_SIZE_MISMATCH,
+        GTS_WARNING_TRAILING_DATA,
+        GTS_WARNING_FRAME_DATA_SIZE_MISMATCH,
+        GTS_WARNING_COMPRESSED_FLAG_CLEAR,
+        GTS_WARNING_UNKNOWN_SECTION,
+        GTS_WARNING_LINE_OUTSIDE_SECTION,
+        GTS_WARNING_UNCLOSED_SECTION,
+        GTS_WARNING_UNEXPECTED_TAG,
+        GTS_WARNING_TIME_BACKWARDS
+    ]
+};
+
+/// The core's warning kind of a C value, at compile time.
+const fn core_warning(code: u32) -> WarningKind {
+    match WarningKind::from_code(code) {
+        Some(kind) => kind,
+        None => panic!("a C warning kind that the core does not define"),
     }
 }
 
-/// The status of a decoding error.
-pub(crate) fn error_status(kind: ErrorKind) -> gts_status {
-    use gts_status::*;
-    match kind {
-        ErrorKind::BadMagic => GTS_ERR_BAD_MAGIC,
-        ErrorKind::Truncated => GTS_ERR_TRUNCATED,
-        ErrorKind::UnknownFrameType => GTS_ERR_UNKNOWN_FRAME_TYPE,
-        ErrorKind::CountTooLarge => GTS_ERR_COUNT_TOO_LARGE,
-        ErrorKind::Malformed => GTS_ERR_MALFORMED,
-        ErrorKind::SeekRequired => GTS_ERR_SEEK_REQUIRED,
-        ErrorKind::Aborted => GTS_ERR_ABORTED,
-        ErrorKind::Limit => GTS_ERR_LIMIT,
-        ErrorKind::Finished => GTS_ERR_FINISHED,
-        _ => GTS_ERR_OTHER,
+/// The core's error kind of a C status, at compile time.
+const fn core_error(code: u32) -> ErrorKind {
+    match ErrorKind::from_code(code) {
+        Some(kind) => kind,
+        None => panic!("a C error status that the core does not define"),
     }
 }
 
@@ -447,48 +461,48 @@ pub(crate) const STATUSES: &[(gts_status, &CStr, &CStr)] = {
         ),
         (
             GTS_ERR_BAD_MAGIC,
-            c"GTS_ERR_BAD_MAGIC",
-            c_text!(ErrorKind::BadMagic.reason()),
+            c_text!(stringify!(GTS_ERR_BAD_MAGIC)),
+            c_text!(core_error(GTS_ERR_BAD_MAGIC as u32).reason()),
         ),
         (
             GTS_ERR_TRUNCATED,
-            c"GTS_ERR_TRUNCATED",
-            c_text!(ErrorKind::Truncated.reason()),
+            c_text!(stringify!(GTS_ERR_TRUNCATED)),
+            c_text!(core_error(GTS_ERR_TRUNCATED as u32).reason()),
         ),
         (
             GTS_ERR_UNKNOWN_FRAME_TYPE,
-            c"GTS_ERR_UNKNOWN_FRAME_TYPE",
-            c_text!(ErrorKind::UnknownFrameType.reason()),
+            c_text!(stringify!(GTS_ERR_UNKNOWN_FRAME_TYPE)),
+            c_text!(core_error(GTS_ERR_UNKNOWN_FRAME_TYPE as u32).reason()),
         ),
         (
             GTS_ERR_COUNT_TOO_LARGE,
-            c"GTS_ERR_COUNT_TOO_LARGE",
-            c_text!(ErrorKind::CountTooLarge.reason()),
+            c_text!(stringify!(GTS_ERR_COUNT_TOO_LARGE)),
+            c_text!(core_error(GTS_ERR_COUNT_TOO_LARGE as u32).reason()),
         ),
         (
             GTS_ERR_MALFORMED,
-            c"GTS_ERR_MALFORMED",
-            c_text!(ErrorKind::Malformed.reason()),
+            c_text!(stringify!(GTS_ERR_MALFORMED)),
+            c_text!(core_error(GTS_ERR_MALFORMED as u32).reason()),
         ),
         (
             GTS_ERR_SEEK_REQUIRED,
-            c"GTS_ERR_SEEK_REQUIRED",
-            c_text!(ErrorKind::SeekRequired.reason()),
+            c_text!(stringify!(GTS_ERR_SEEK_REQUIRED)),
+            c_text!(core_error(GTS_ERR_SEEK_REQUIRED as u32).reason()),
         ),
         (
             GTS_ERR_ABORTED,
-            c"GTS_ERR_ABORTED",
-            c_text!(ErrorKind::Aborted.reason()),
+            c_text!(stringify!(GTS_ERR_ABORTED)),
+            c_text!(core_error(GTS_ERR_ABORTED as u32).reason()),
         ),
         (
             GTS_ERR_LIMIT,
-            c"GTS_ERR_LIMIT",
-            c_text!(ErrorKind::Limit.reason()),
+            c_text!(stringify!(GTS_ERR_LIMIT)),
+            c_text!(core_error(GTS_ERR_LIMIT as u32).reason()),
         ),
         (
             GTS_ERR_FINISHED,
-            c"GTS_ERR_FINISHED",
-            c_text!(ErrorKind::Finished.reason()),
+            c_text!(stringify!(GTS_ERR_FINISHED)),
+            c_text!(core_error(GTS_ERR_FINISHED as u32).reason()),
         ),
         (GTS_ERR_OTHER, c"GTS_ERR_OTHER", c"decoding error"),
         (

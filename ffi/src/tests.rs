@@ -1228,40 +1228,56 @@ fn statuses_have_names_and_the_cores_reasons() {
             Ok("unknown status")
         );
     }
-    use ErrorKind::*;
-    for kind in [
-        BadMagic,
-        Truncated,
-        UnknownFrameType,
-        CountTooLarge,
-        Malformed,
-        SeekRequired,
-        Aborted,
-        Limit,
-        Finished,
-    ] {
+    for &kind in ErrorKind::ALL {
         let status = crate::bridge::error_status(kind);
         assert_ne!(status, gts_status::GTS_ERR_OTHER, "{kind:?} has a number");
+        assert_eq!(status as u32, kind.code(), "{kind:?}");
         let reason = unsafe { CStr::from_ptr(gts_status_reason(status as i32)) };
         assert_eq!(reason.to_str(), Ok(kind.reason()), "{kind:?}");
     }
-    use WarningKind::*;
-    for kind in [
-        SizeMismatch,
-        TrailingData,
-        FrameDataSizeMismatch,
-        CompressedFlagClear,
-        UnknownSection,
-        LineOutsideSection,
-        UnclosedSection,
-        UnexpectedTag,
-        TimeBackwards,
-    ] {
+    for &kind in WarningKind::ALL {
         let (c_kind, name, reason) = warning_kind(kind);
-        assert_ne!(c_kind, gts_warning_kind::GTS_WARNING_OTHER);
+        assert_eq!(c_kind as u32, kind.code(), "{kind:?}");
         assert_eq!(name.to_str(), Ok(kind.name()));
         assert_eq!(reason.to_str(), Ok(kind.reason()));
     }
+}
+
+/// The committed C header numbers every error and warning kind as the core's table does, under
+/// the name made from the kind's (`GTS_ERR_` or `GTS_WARNING_` and its name in capitals), and
+/// has no kind the core lacks.
+#[test]
+#[cfg_attr(miri, ignore)] // reads a file; the same in every build
+fn header_numbers_follow_the_kinds_table() {
+    let header = include_str!("../../include/gtastream.h");
+    let enumerators = |prefix: &str| -> Vec<(String, u32)> {
+        header
+            .lines()
+            .filter_map(|line| {
+                let (name, value) = line.trim().trim_end_matches(',').split_once(" = ")?;
+                let name = name.strip_prefix(prefix)?;
+                Some((name.to_ascii_lowercase(), value.parse().ok()?))
+            })
+            .collect()
+    };
+    let errors: Vec<_> = enumerators("GTS_ERR_")
+        .into_iter()
+        .filter(|(_, value)| (100..199).contains(value))
+        .collect();
+    let expected: Vec<_> = ErrorKind::ALL
+        .iter()
+        .map(|k| (k.name().to_string(), k.code()))
+        .collect();
+    assert_eq!(errors, expected);
+    let warnings: Vec<_> = enumerators("GTS_WARNING_")
+        .into_iter()
+        .filter(|(name, _)| name != "other")
+        .collect();
+    let expected: Vec<_> = WarningKind::ALL
+        .iter()
+        .map(|k| (k.name().to_string(), k.code()))
+        .collect();
+    assert_eq!(warnings, expected);
 }
 
 /// Callbacks that count and never allocate.

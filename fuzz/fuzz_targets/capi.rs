@@ -21,7 +21,7 @@ use std::ffi::{c_void, CStr};
 use std::mem::size_of;
 
 use gtastream::{
-    AnimationInfo, BoneInfo, Decoder, ErrorKind, FileInfo, Flow, IplCar, IplInstance, Keyframes,
+    AnimationInfo, BoneInfo, Decoder, FileInfo, Flow, IplCar, IplInstance, Keyframes,
     Options, SectionLine, Visitor, Warning,
 };
 use gtastream_capi::*;
@@ -128,22 +128,6 @@ impl Visitor for Core {
     }
     fn end(&mut self) -> Flow {
         self.mark("end".into())
-    }
-}
-
-fn status_of(kind: ErrorKind) -> gts_status {
-    use gts_status::*;
-    match kind {
-        ErrorKind::BadMagic => GTS_ERR_BAD_MAGIC,
-        ErrorKind::Truncated => GTS_ERR_TRUNCATED,
-        ErrorKind::UnknownFrameType => GTS_ERR_UNKNOWN_FRAME_TYPE,
-        ErrorKind::CountTooLarge => GTS_ERR_COUNT_TOO_LARGE,
-        ErrorKind::Malformed => GTS_ERR_MALFORMED,
-        ErrorKind::SeekRequired => GTS_ERR_SEEK_REQUIRED,
-        ErrorKind::Aborted => GTS_ERR_ABORTED,
-        ErrorKind::Limit => GTS_ERR_LIMIT,
-        ErrorKind::Finished => GTS_ERR_FINISHED,
-        _ => GTS_ERR_OTHER,
     }
 }
 
@@ -377,8 +361,9 @@ fuzz_target!(|input: &[u8]| {
     })
     .decode_slice(data, &mut core);
     let (expected_status, expected_offset) = match expected {
-        Ok(()) => (gts_status::GTS_OK, GTS_NO_OFFSET),
-        Err(e) => (status_of(e.kind), e.offset),
+        Ok(()) => (gts_status::GTS_OK as u32, GTS_NO_OFFSET),
+        // The C status of a core error has the kind's number (the kinds table, src/error.rs).
+        Err(e) => (e.kind.code(), e.offset),
     };
 
     // The C host.
@@ -521,7 +506,7 @@ fuzz_target!(|input: &[u8]| {
             );
         } else {
             assert_eq!(
-                (status, offset),
+                (status as u32, offset),
                 (expected_status, expected_offset),
                 "final status and error offset"
             );

@@ -9,9 +9,11 @@ use nom::bytes::complete::take;
 use nom::number::complete::{le_i32, le_u32};
 use nom::{IResult, Parser};
 
+use super::fields::{c_name, check_fits, parse, Check, Checks};
+use super::protocol::{Step, Stepped, Want};
 use super::track::Track;
-use super::{c_name, check_fits, parse, Check, Checks, Stepped, Want, MAX_NAME};
 use crate::error::{Error, ErrorKind, Warning, WarningKind};
+use crate::limits::MAX_NAME;
 use crate::{AnimationInfo, BoneInfo, FileInfo, Flow, Format, FrameType, Visitor};
 
 const CHUNK_HEADER: usize = 8;
@@ -247,130 +249,6 @@ impl Anpk {
         }
     }
 
-    pub(crate) fn want(&self) -> Want {
-        match self.stage {
-            Stage::ContainerHeader => Want::Unit(12),
-            Stage::BlockHeader => Want::Unit(BLOCK_HEADER),
-            Stage::PackageName => Want::Unit(self.name_field as usize),
-            Stage::NameHeader | Stage::KeyframeHeader => Want::Unit(CHUNK_HEADER),
-            Stage::AnimationHeader => Want::Unit(self.name_field as usize + ANIMATION_HEADER),
-            Stage::SkipInfo => Want::Skip {
-                from: self.animation_at + SKIPPED_INFO_AT,
-                left: self.info_rest,
-            },
-            Stage::ObjectHeader => Want::Unit(OBJECT_HEADER),
-            Stage::ObjectBody => Want::Unit(self.anim_size as usize),
-            Stage::Frames => self.track.want(),
-            Stage::EmptyKeyframes => Want::Peek(CHUNK_HEADER),
-            Stage::CheckObjectSize
-            | Stage::BoneEnd
-            | Stage::CheckAnimationSize
-            | Stage::AnimationEnd
-            | Stage::CheckBlockSize
-            | Stage::CheckContainerSize
-            | Stage::EmptyContainer => Want::Unit(0),
-            Stage::Done => Want::Done,
-        }
-    }
-
-    pub(crate) fn step<V: Visitor>(
-        &mut self,
-        unit: &[u8],
-        at: u64,
-        visitor: &mut V,
-    ) -> Result<Stepped, Error> {
-        let consumed = unit.len();
-        let flow = match self.stage {
-            Stage::ContainerHeader => return self.container_header(unit, at, visitor),
-            Stage::BlockHeader => return self.block_header(unit, at, visitor),
-            Stage::PackageName => {
-                self.stage = self.after_animation();
-                visitor.file(&FileInfo {
-                    format: Format::Anpk,
-                    name: Some(c_name(unit)),
-                    animation_count: self.animation_count,
-                    instance_count: None,
-                    car_count: None,
-                })
-            }
-            Stage::NameHeader => return self.name_header(unit, at, visitor),
-            Stage::AnimationHeader => return self.animation_header(unit, at, visitor),
-            Stage::SkipInfo => {
-                self.info_rest -= consumed as u32;
-                if self.info_rest == 0 {
-                    self.stage = self.after_object();
-                }
-                Flow::Continue
-            }
-            Stage::ObjectHeader => return self.object_header(unit, at, visitor),
-            Stage::ObjectBody => self.object_body(unit, at, visitor)?,
-            Stage::KeyframeHeader => return self.keyframe_header(unit, at, visitor),
-            Stage::Frames => {
-                let stepped = self.track.deliver(unit, at, visitor);
-                if self.track.left == 0 {
-                    self.stage = Stage::CheckObjectSize;
-                }
-                return Ok(stepped);
-            }
-            Stage::EmptyKeyframes => {
-                self.stage = Stage::CheckObjectSize;
-                // One exporter writes an empty keyframe chunk for objects without frames.
-                let empty_chunk = parse(chunk_header, unit, at).ok().filter(|&(tag, size)| {
-                    size == 0 && (tag == b"K000" || FrameType::from_anpk_tag(tag).is_some())
-                });
-                let consumed = if empty_chunk.is_some() {
-                    CHUNK_HEADER
-                } else {
-                    0
-                };
-                return Ok(Stepped::new(consumed, Flow::Continue));
-            }
-            Stage::CheckObjectSize => {
-                self.stage = Stage::BoneEnd;
-                self.size_check(self.object_at, self.cpan_size, at, visitor)
-            }
-            Stage::BoneEnd => {
-                self.object += 1;
-                self.stage = self.after_object();
-                visitor.bone_end()
-            }
-            Stage::CheckAnimationSize => {
-                self.stage = Stage::AnimationEnd;
-                self.size_check(self.animation_at, self.dgan_size, at, visitor)
-            }
-            Stage::AnimationEnd => {
-                self.animation += 1;
-                self.stage = self.after_animation();
-                visitor.animation_end()
-            }
-            Stage::CheckBlockSize => {
-                self.blocks_left -= 1;
-                self.stage = match (self.blocks_left, self.container) {
-                    (0, Some(_)) => Stage::CheckContainerSize,
-                    (0, None) => Stage::Done,
-                    _ => Stage::BlockHeader,
-                };
-                self.size_check(self.block_at, self.block_size, at, visitor)
-            }
-            Stage::EmptyContainer => {
-                self.stage = Stage::CheckContainerSize;
-                visitor.file(&FileInfo {
-                    format: Format::Anpk,
-                    name: None,
-                    animation_count: 0,
-                    instance_count: None,
-                    car_count: None,
-                })
-            }
-            Stage::CheckContainerSize => {
-                self.stage = Stage::Done;
-                self.size_check(0, self.container.unwrap_or(0), at, visitor)
-            }
-            Stage::Done => Flow::Continue,
-        };
-        Ok(Stepped::new(consumed, flow))
-    }
-
     /// Warns when the `size` of the chunk at `chunk_at` disagrees with where it really ends.
     fn size_check<V: Visitor>(&self, chunk_at: u64, size: u32, end: u64, visitor: &mut V) -> Flow {
         let header_end = chunk_at + CHUNK_HEADER as u64;
@@ -598,5 +476,131 @@ impl Anpk {
         } else {
             Stage::CheckBlockSize
         }
+    }
+}
+
+impl Step for Anpk {
+    fn want(&self) -> Want {
+        match self.stage {
+            Stage::ContainerHeader => Want::Unit(12),
+            Stage::BlockHeader => Want::Unit(BLOCK_HEADER),
+            Stage::PackageName => Want::Unit(self.name_field as usize),
+            Stage::NameHeader | Stage::KeyframeHeader => Want::Unit(CHUNK_HEADER),
+            Stage::AnimationHeader => Want::Unit(self.name_field as usize + ANIMATION_HEADER),
+            Stage::SkipInfo => Want::Skip {
+                from: self.animation_at + SKIPPED_INFO_AT,
+                left: self.info_rest,
+            },
+            Stage::ObjectHeader => Want::Unit(OBJECT_HEADER),
+            Stage::ObjectBody => Want::Unit(self.anim_size as usize),
+            Stage::Frames => self.track.want(),
+            Stage::EmptyKeyframes => Want::Peek(CHUNK_HEADER),
+            Stage::CheckObjectSize
+            | Stage::BoneEnd
+            | Stage::CheckAnimationSize
+            | Stage::AnimationEnd
+            | Stage::CheckBlockSize
+            | Stage::CheckContainerSize
+            | Stage::EmptyContainer => Want::Unit(0),
+            Stage::Done => Want::Done,
+        }
+    }
+
+    fn step<V: Visitor>(
+        &mut self,
+        unit: &[u8],
+        at: u64,
+        visitor: &mut V,
+    ) -> Result<Stepped, Error> {
+        let consumed = unit.len();
+        let flow = match self.stage {
+            Stage::ContainerHeader => return self.container_header(unit, at, visitor),
+            Stage::BlockHeader => return self.block_header(unit, at, visitor),
+            Stage::PackageName => {
+                self.stage = self.after_animation();
+                visitor.file(&FileInfo {
+                    format: Format::Anpk,
+                    name: Some(c_name(unit)),
+                    animation_count: self.animation_count,
+                    instance_count: None,
+                    car_count: None,
+                })
+            }
+            Stage::NameHeader => return self.name_header(unit, at, visitor),
+            Stage::AnimationHeader => return self.animation_header(unit, at, visitor),
+            Stage::SkipInfo => {
+                self.info_rest -= consumed as u32;
+                if self.info_rest == 0 {
+                    self.stage = self.after_object();
+                }
+                Flow::Continue
+            }
+            Stage::ObjectHeader => return self.object_header(unit, at, visitor),
+            Stage::ObjectBody => self.object_body(unit, at, visitor)?,
+            Stage::KeyframeHeader => return self.keyframe_header(unit, at, visitor),
+            Stage::Frames => {
+                let stepped = self.track.deliver(unit, at, visitor);
+                if self.track.left == 0 {
+                    self.stage = Stage::CheckObjectSize;
+                }
+                return Ok(stepped);
+            }
+            Stage::EmptyKeyframes => {
+                self.stage = Stage::CheckObjectSize;
+                // One exporter writes an empty keyframe chunk for objects without frames.
+                let empty_chunk = parse(chunk_header, unit, at).ok().filter(|&(tag, size)| {
+                    size == 0 && (tag == b"K000" || FrameType::from_anpk_tag(tag).is_some())
+                });
+                let consumed = if empty_chunk.is_some() {
+                    CHUNK_HEADER
+                } else {
+                    0
+                };
+                return Ok(Stepped::new(consumed, Flow::Continue));
+            }
+            Stage::CheckObjectSize => {
+                self.stage = Stage::BoneEnd;
+                self.size_check(self.object_at, self.cpan_size, at, visitor)
+            }
+            Stage::BoneEnd => {
+                self.object += 1;
+                self.stage = self.after_object();
+                visitor.bone_end()
+            }
+            Stage::CheckAnimationSize => {
+                self.stage = Stage::AnimationEnd;
+                self.size_check(self.animation_at, self.dgan_size, at, visitor)
+            }
+            Stage::AnimationEnd => {
+                self.animation += 1;
+                self.stage = self.after_animation();
+                visitor.animation_end()
+            }
+            Stage::CheckBlockSize => {
+                self.blocks_left -= 1;
+                self.stage = match (self.blocks_left, self.container) {
+                    (0, Some(_)) => Stage::CheckContainerSize,
+                    (0, None) => Stage::Done,
+                    _ => Stage::BlockHeader,
+                };
+                self.size_check(self.block_at, self.block_size, at, visitor)
+            }
+            Stage::EmptyContainer => {
+                self.stage = Stage::CheckContainerSize;
+                visitor.file(&FileInfo {
+                    format: Format::Anpk,
+                    name: None,
+                    animation_count: 0,
+                    instance_count: None,
+                    car_count: None,
+                })
+            }
+            Stage::CheckContainerSize => {
+                self.stage = Stage::Done;
+                self.size_check(0, self.container.unwrap_or(0), at, visitor)
+            }
+            Stage::Done => Flow::Continue,
+        };
+        Ok(Stepped::new(consumed, flow))
     }
 }

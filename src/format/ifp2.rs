@@ -7,8 +7,9 @@ use nom::bytes::complete::take;
 use nom::number::complete::le_u32;
 use nom::{IResult, Parser};
 
+use super::fields::{c_name, check_fits, parse};
+use super::protocol::{Step, Stepped, Want};
 use super::track::Track;
-use super::{c_name, check_fits, parse, Ran, Stepped, Want};
 use crate::error::{Error, ErrorKind, Warning, WarningKind};
 use crate::{AnimationInfo, BoneInfo, FileInfo, Flow, Format, FrameType, Visitor};
 
@@ -164,186 +165,6 @@ impl Ifp2 {
         }
     }
 
-    #[inline]
-    pub(crate) fn want(&self) -> Want {
-        match self.stage {
-            Stage::FileHeader => Want::Unit(FILE_HEADER_SIZE),
-            Stage::AnimationHeader => Want::Unit(self.version.animation_header_size()),
-            Stage::BoneHeader => Want::Unit(BONE_HEADER_SIZE),
-            Stage::Frames => self.track.want(),
-            Stage::BoneEnd
-            | Stage::CheckFrameDataSize
-            | Stage::CheckFlags
-            | Stage::AnimationEnd
-            | Stage::CheckSize => Want::Unit(0),
-            Stage::Done => Want::Done,
-        }
-    }
-
-    pub(crate) fn step<V: Visitor>(
-        &mut self,
-        unit: &[u8],
-        at: u64,
-        visitor: &mut V,
-    ) -> Result<Stepped, Error> {
-        let consumed = unit.len();
-        let flow = match self.stage {
-            Stage::FileHeader => self.file_header(unit, at, visitor)?,
-            Stage::AnimationHeader => self.animation_header(unit, at, visitor)?,
-            Stage::BoneHeader => {
-                // The framing gives exactly the size asked for.
-                let unit = unit
-                    .first_chunk()
-                    .ok_or(Error::new(ErrorKind::Malformed, at))?;
-                self.bone_header(unit, at, visitor)?
-            }
-            Stage::Frames => {
-                let stepped = self.track.deliver(unit, at, visitor);
-                if self.track.left == 0 {
-                    self.stage = Stage::BoneEnd;
-                }
-                return Ok(stepped);
-            }
-            Stage::BoneEnd => {
-                self.bone += 1;
-                self.stage = self.after_bone();
-                visitor.bone_end()
-            }
-            Stage::CheckFrameDataSize => {
-                self.stage = Stage::CheckFlags;
-                let declared = u64::from(self.frame_data_size);
-                let mismatch = self.version == Version::Anp3 && declared != self.frame_bytes;
-                self.warn_if(
-                    mismatch,
-                    WarningKind::FrameDataSizeMismatch,
-                    FRAME_DATA_SIZE_AT,
-                    visitor,
-                )
-            }
-            Stage::CheckFlags => {
-                self.stage = Stage::AnimationEnd;
-                let clear = self.version == Version::Anp3 && self.flags & 1 == 0;
-                self.warn_if(
-                    clear && self.packed_seen,
-                    WarningKind::CompressedFlagClear,
-                    FLAGS_AT,
-                    visitor,
-                )
-            }
-            Stage::AnimationEnd => {
-                self.animation += 1;
-                self.stage = self.after_animation();
-                visitor.animation_end()
-            }
-            Stage::CheckSize => {
-                self.stage = Stage::Done;
-                if u64::from(self.size_field) + SIZE_BASE != at {
-                    visitor.warning(Warning {
-                        kind: WarningKind::SizeMismatch,
-                        offset: SIZE_FIELD_AT,
-                    })
-                } else {
-                    Flow::Continue
-                }
-            }
-            Stage::Done => Flow::Continue,
-        };
-        Ok(Stepped::new(consumed, flow))
-    }
-
-    /// [`Machine::run_whole`](super::Machine::run_whole) for IFP2: the bone headers, keyframe
-    /// batches and bone ends (the bulk of a file) handled here, each as in [`step`](Self::step);
-    /// the other units through `step`.
-    #[inline]
-    pub(crate) fn run_whole<V: Visitor>(&mut self, input: &[u8], at: u64, visitor: &mut V) -> Ran {
-        let mut used = 0;
-        loop {
-            let rest = input.get(used..).unwrap_or_default();
-            let unit_at = at + used as u64;
-            match self.whole_step(rest, unit_at, visitor) {
-                Ok(None) => break,
-                Ok(Some((consumed, flow))) => {
-                    used += consumed;
-                    if flow != Flow::Continue {
-                        return Ran {
-                            consumed: used,
-                            flow,
-                            at: unit_at,
-                            error: None,
-                        };
-                    }
-                }
-                // What the steps before it used still counts: the error is at this unit.
-                Err(error) => {
-                    return Ran {
-                        consumed: used,
-                        flow: Flow::Continue,
-                        at: unit_at,
-                        error: Some(error),
-                    }
-                }
-            }
-        }
-        Ran {
-            consumed: used,
-            flow: Flow::Continue,
-            at,
-            error: None,
-        }
-    }
-
-    /// One step of [`run_whole`](Self::run_whole) on the front of `rest`: the bytes it used and
-    /// the visitor's answer, or `None` where the unit is not whole in `rest` (or is not one of
-    /// the fast path's).
-    #[inline]
-    fn whole_step<V: Visitor>(
-        &mut self,
-        rest: &[u8],
-        unit_at: u64,
-        visitor: &mut V,
-    ) -> Result<Option<(usize, Flow)>, Error> {
-        Ok(Some(match self.stage {
-            Stage::BoneHeader => {
-                let Some(unit) = rest.first_chunk::<BONE_HEADER_SIZE>() else {
-                    return Ok(None);
-                };
-                (unit.len(), self.bone_header(unit, unit_at, visitor)?)
-            }
-            Stage::Frames => {
-                let size = self.track.frame_type.size();
-                let max = self.track.batch_bytes();
-                let take = if rest.len() >= max {
-                    max
-                } else if rest.len() >= size {
-                    rest.len() - rest.len() % size
-                } else {
-                    return Ok(None);
-                };
-                let stepped = self.track.deliver(&rest[..take], unit_at, visitor);
-                if self.track.left == 0 {
-                    self.stage = Stage::BoneEnd;
-                }
-                (stepped.consumed, stepped.flow)
-            }
-            Stage::BoneEnd => {
-                self.bone += 1;
-                self.stage = self.after_bone();
-                (0, visitor.bone_end())
-            }
-            Stage::FileHeader | Stage::Done => return Ok(None),
-            _ => {
-                let Want::Unit(size) = self.want() else {
-                    return Ok(None);
-                };
-                let Some(unit) = rest.get(..size) else {
-                    return Ok(None);
-                };
-                let stepped = self.step(unit, unit_at, visitor)?;
-                (stepped.consumed, stepped.flow)
-            }
-        }))
-    }
-
     fn file_header<V: Visitor>(
         &mut self,
         unit: &[u8],
@@ -466,5 +287,94 @@ impl Ifp2 {
         } else {
             Stage::CheckSize
         }
+    }
+}
+
+impl Step for Ifp2 {
+    #[inline]
+    fn want(&self) -> Want {
+        match self.stage {
+            Stage::FileHeader => Want::Unit(FILE_HEADER_SIZE),
+            Stage::AnimationHeader => Want::Unit(self.version.animation_header_size()),
+            Stage::BoneHeader => Want::Unit(BONE_HEADER_SIZE),
+            Stage::Frames => self.track.want(),
+            Stage::BoneEnd
+            | Stage::CheckFrameDataSize
+            | Stage::CheckFlags
+            | Stage::AnimationEnd
+            | Stage::CheckSize => Want::Unit(0),
+            Stage::Done => Want::Done,
+        }
+    }
+
+    fn step<V: Visitor>(
+        &mut self,
+        unit: &[u8],
+        at: u64,
+        visitor: &mut V,
+    ) -> Result<Stepped, Error> {
+        let consumed = unit.len();
+        let flow = match self.stage {
+            Stage::FileHeader => self.file_header(unit, at, visitor)?,
+            Stage::AnimationHeader => self.animation_header(unit, at, visitor)?,
+            Stage::BoneHeader => {
+                // The framing gives exactly the size asked for.
+                let unit = unit
+                    .first_chunk()
+                    .ok_or(Error::new(ErrorKind::Malformed, at))?;
+                self.bone_header(unit, at, visitor)?
+            }
+            Stage::Frames => {
+                let stepped = self.track.deliver(unit, at, visitor);
+                if self.track.left == 0 {
+                    self.stage = Stage::BoneEnd;
+                }
+                return Ok(stepped);
+            }
+            Stage::BoneEnd => {
+                self.bone += 1;
+                self.stage = self.after_bone();
+                visitor.bone_end()
+            }
+            Stage::CheckFrameDataSize => {
+                self.stage = Stage::CheckFlags;
+                let declared = u64::from(self.frame_data_size);
+                let mismatch = self.version == Version::Anp3 && declared != self.frame_bytes;
+                self.warn_if(
+                    mismatch,
+                    WarningKind::FrameDataSizeMismatch,
+                    FRAME_DATA_SIZE_AT,
+                    visitor,
+                )
+            }
+            Stage::CheckFlags => {
+                self.stage = Stage::AnimationEnd;
+                let clear = self.version == Version::Anp3 && self.flags & 1 == 0;
+                self.warn_if(
+                    clear && self.packed_seen,
+                    WarningKind::CompressedFlagClear,
+                    FLAGS_AT,
+                    visitor,
+                )
+            }
+            Stage::AnimationEnd => {
+                self.animation += 1;
+                self.stage = self.after_animation();
+                visitor.animation_end()
+            }
+            Stage::CheckSize => {
+                self.stage = Stage::Done;
+                if u64::from(self.size_field) + SIZE_BASE != at {
+                    visitor.warning(Warning {
+                        kind: WarningKind::SizeMismatch,
+                        offset: SIZE_FIELD_AT,
+                    })
+                } else {
+                    Flow::Continue
+                }
+            }
+            Stage::Done => Flow::Continue,
+        };
+        Ok(Stepped::new(consumed, flow))
     }
 }

@@ -7,15 +7,12 @@
 
 use heapless::Vec;
 
-use super::{Stepped, Want};
+use super::protocol::{Step, Stepped, Want};
+use crate::limits::MAX_LINE;
 use crate::{
     Error, ErrorKind, FileInfo, Flow, Format, IplCar, IplInstance, SectionLine, Visitor, Warning,
     WarningKind,
 };
-
-/// Longest line the decoder accepts, line break included; a longer one is an
-/// [`ErrorKind::Limit`] error at the line's offset.
-pub const MAX_LINE: usize = 256;
 
 /// Most fields any interpreted line has (a Vice City `inst` line).
 const MAX_FIELDS: usize = 13;
@@ -144,53 +141,6 @@ impl IplText {
         self.line + 1
     }
 
-    pub(crate) fn want(&self) -> Want {
-        match self.stage {
-            Stage::Start => Want::Unit(0),
-            Stage::Lines => Want::Line(MAX_LINE),
-            Stage::Done => Want::Done,
-        }
-    }
-
-    /// Takes one line with its line break; at the end of input, the last line without one,
-    /// then an empty unit.
-    pub(crate) fn step<V: Visitor>(
-        &mut self,
-        unit: &[u8],
-        at: u64,
-        visitor: &mut V,
-    ) -> Result<Stepped, Error> {
-        let flow = match self.stage {
-            Stage::Start => {
-                self.stage = Stage::Lines;
-                visitor.file(&FileInfo {
-                    format: Format::IplText,
-                    name: None,
-                    animation_count: 0,
-                    instance_count: None,
-                    car_count: None,
-                })
-            }
-            Stage::Lines if unit.is_empty() => {
-                self.stage = Stage::Done;
-                match self.section {
-                    Some(_) => visitor.warning(Warning {
-                        kind: WarningKind::UnclosedSection,
-                        offset: at,
-                    }),
-                    None => Flow::Continue,
-                }
-            }
-            Stage::Lines => {
-                let flow = self.line_event(unit.trim_ascii(), at, visitor)?;
-                self.line += 1;
-                flow
-            }
-            Stage::Done => Flow::Continue,
-        };
-        Ok(Stepped::new(unit.len(), flow))
-    }
-
     fn line_event<V: Visitor>(
         &mut self,
         text: &[u8],
@@ -237,5 +187,54 @@ impl IplText {
                 text,
             })),
         }
+    }
+}
+
+impl Step for IplText {
+    fn want(&self) -> Want {
+        match self.stage {
+            Stage::Start => Want::Unit(0),
+            Stage::Lines => Want::Line(MAX_LINE),
+            Stage::Done => Want::Done,
+        }
+    }
+
+    /// Takes one line with its line break; at the end of input, the last line without one,
+    /// then an empty unit.
+    fn step<V: Visitor>(
+        &mut self,
+        unit: &[u8],
+        at: u64,
+        visitor: &mut V,
+    ) -> Result<Stepped, Error> {
+        let flow = match self.stage {
+            Stage::Start => {
+                self.stage = Stage::Lines;
+                visitor.file(&FileInfo {
+                    format: Format::IplText,
+                    name: None,
+                    animation_count: 0,
+                    instance_count: None,
+                    car_count: None,
+                })
+            }
+            Stage::Lines if unit.is_empty() => {
+                self.stage = Stage::Done;
+                match self.section {
+                    Some(_) => visitor.warning(Warning {
+                        kind: WarningKind::UnclosedSection,
+                        offset: at,
+                    }),
+                    None => Flow::Continue,
+                }
+            }
+            Stage::Lines => {
+                let flow = self.line_event(unit.trim_ascii(), at, visitor)?;
+                self.line += 1;
+                flow
+            }
+            Stage::Done => Flow::Continue,
+        };
+        Ok(Stepped::new(unit.len(), flow))
     }
 }

@@ -9,16 +9,18 @@
 //! The offset table's length is not stored. It ends at the first zero entry, entry outside
 //! `[0x20, fileEnd)`, position reached by the lowest animation offset, or position that the
 //! relocation table does not list. The last rule needs the relocation table: one pass over it
-//! marks, in a bitmap of [`WINDOW`] positions, which of the table's positions it lists; the
+//! marks, in a bitmap of [`STORIES_WINDOW`] positions, which of the table's positions it lists; the
 //! first unmarked one ends the table. A table longer than the bitmap takes one pass per
-//! [`WINDOW`] entries (files hold a few hundred animations: one pass).
+//! [`STORIES_WINDOW`] entries (files hold a few hundred animations: one pass).
 
 use nom::bytes::complete::take;
 use nom::number::complete::{le_f32, le_i16, le_u16, le_u32, le_u8};
 use nom::{IResult, Parser};
 
+use super::fields::{c_name, check_fits, parse};
+use super::protocol::{Step, Stepped, Want};
 use super::track::Track;
-use super::{c_name, check_fits, parse, Stepped, Want};
+use crate::limits::STORIES_WINDOW;
 use crate::{
     AnimationInfo, BoneInfo, Error, ErrorKind, FileInfo, Flow, Format, FrameType, Visitor,
 };
@@ -32,9 +34,6 @@ const BONE_ROW: usize = 12;
 const NAME: usize = 24;
 /// Where `numRelocs` lies, for its error.
 const NUM_RELOCS_AT: u64 = 0x14;
-
-/// Table positions checked against the relocation table per pass.
-const WINDOW: usize = 512;
 
 const FLAG_ROTATION: u16 = 0x01;
 const FLAG_TRANSLATION: u16 = 0x02;
@@ -74,7 +73,7 @@ pub(crate) struct Stories {
     /// The relocation passes: entries from `window_start` on that the relocation table
     /// lists, one bit each.
     window_start: u32,
-    listed: [u64; WINDOW / 64],
+    listed: [u64; STORIES_WINDOW / 64],
     relocs_left: u32,
     animation: u32,
     bone_table: u32,
@@ -159,7 +158,7 @@ impl Stories {
             entries: 0,
             lowest: u32::MAX,
             window_start: 0,
-            listed: [0; WINDOW / 64],
+            listed: [0; STORIES_WINDOW / 64],
             relocs_left: 0,
             animation: 0,
             bone_table: 0,
@@ -169,7 +168,120 @@ impl Stories {
         }
     }
 
-    pub(crate) fn want(&self) -> Want {
+    fn goto(&mut self, target: impl Into<u64>, after: Stage) -> Stage {
+        self.target = target.into();
+        self.after = after;
+        Stage::Goto
+    }
+
+    fn row<V: Visitor>(&mut self, unit: &[u8], at: u64, visitor: &mut V) -> Result<Flow, Error> {
+        let row = parse(row, unit, at)?;
+        let translation = row.flags & FLAG_TRANSLATION != 0;
+        if row.flags & FLAG_SCALE != 0 || (translation && row.flags & FLAG_ROTATION == 0) {
+            return Err(Error::new(ErrorKind::Malformed, at));
+        }
+        let frame_count =
+            u16::try_from(row.frame_count).map_err(|_| Error::new(ErrorKind::CountTooLarge, at))?;
+        let frame_type = if translation {
+            FrameType::StoriesRotTrans
+        } else {
+            FrameType::StoriesRot
+        };
+        self.track = Track::new(frame_type, u32::from(frame_count));
+        // A bone without keyframes may hold a garbage offset: it is never followed.
+        self.stage = if frame_count > 0 {
+            self.goto(row.frames, Stage::Frames)
+        } else {
+            Stage::BoneEnd
+        };
+        // With flag 0x10 the key's low 16 bits are the bone id.
+        let bone_id = (row.flags & FLAG_BONE_ID != 0).then_some(i32::from(row.key as u16 as i16));
+        Ok(visitor.bone(&BoneInfo {
+            index: u32::from(self.bone),
+            name: None,
+            bone_id,
+            bone_key: Some(row.key),
+            frame_type,
+            frame_count: u32::from(frame_count),
+        }))
+    }
+
+    /// The offset table goes on unless its next position is where an animation begins or
+    /// lies outside the file.
+    fn next_table_entry(&mut self, position: u64) -> Stage {
+        let end = u64::from(self.lowest.min(self.file_end));
+        if position + ENTRY as u64 <= end {
+            Stage::TableEntry
+        } else {
+            self.start_relocation_passes()
+        }
+    }
+
+    /// The table found so far holds `entries`; the relocation table must list each of their
+    /// positions, or the table ends at the first it does not.
+    fn start_relocation_passes(&mut self) -> Stage {
+        if self.entries == 0 || self.reloc_count == 0 {
+            self.entries = 0;
+            return Stage::File;
+        }
+        self.begin_pass(0)
+    }
+
+    fn begin_pass(&mut self, window_start: u32) -> Stage {
+        self.window_start = window_start;
+        self.listed = [0; STORIES_WINDOW / 64];
+        self.relocs_left = self.reloc_count;
+        self.goto(self.reloc_at, Stage::Relocations)
+    }
+
+    /// Marks the table entry at `position`, if it lies in this pass's window.
+    fn mark_listed(&mut self, position: u32) {
+        let Some(from_table) = position.checked_sub(TABLE_AT as u32) else {
+            return;
+        };
+        if !from_table.is_multiple_of(ENTRY as u32) {
+            return;
+        }
+        let index = (from_table / ENTRY as u32).wrapping_sub(self.window_start) as usize;
+        if index < STORIES_WINDOW {
+            self.listed[index / 64] |= 1 << (index % 64);
+        }
+    }
+
+    fn after_relocation_pass(&mut self) -> Stage {
+        let in_window = (self.entries - self.window_start).min(STORIES_WINDOW as u32) as usize;
+        let unlisted = (0..in_window).find(|&i| self.listed[i / 64] & (1 << (i % 64)) == 0);
+        match unlisted {
+            Some(i) => self.entries = self.window_start + i as u32,
+            None if self.entries - self.window_start > STORIES_WINDOW as u32 => {
+                return self.begin_pass(self.window_start + STORIES_WINDOW as u32);
+            }
+            None => {}
+        }
+        Stage::File
+    }
+
+    fn next_animation(&mut self) -> Stage {
+        if self.animation < self.entries {
+            let entry_at = TABLE_AT + u64::from(self.animation) * ENTRY as u64;
+            self.goto(entry_at, Stage::Entry)
+        } else {
+            Stage::ReadToEnd
+        }
+    }
+
+    fn next_bone(&mut self) -> Stage {
+        if self.bone < self.bone_count {
+            let row_at = u64::from(self.bone_table) + u64::from(self.bone) * BONE_ROW as u64;
+            self.goto(row_at, Stage::Row)
+        } else {
+            Stage::AnimationEnd
+        }
+    }
+}
+
+impl Step for Stories {
+    fn want(&self) -> Want {
         match self.stage {
             Stage::Header => Want::Unit(HEADER),
             Stage::TableEntry | Stage::Entry => Want::Unit(ENTRY),
@@ -187,13 +299,7 @@ impl Stories {
         }
     }
 
-    fn goto(&mut self, target: impl Into<u64>, after: Stage) -> Stage {
-        self.target = target.into();
-        self.after = after;
-        Stage::Goto
-    }
-
-    pub(crate) fn step<V: Visitor>(
+    fn step<V: Visitor>(
         &mut self,
         unit: &[u8],
         at: u64,
@@ -298,110 +404,5 @@ impl Stories {
             Stage::Done => Flow::Continue,
         };
         Ok(Stepped::new(unit.len(), flow))
-    }
-
-    fn row<V: Visitor>(&mut self, unit: &[u8], at: u64, visitor: &mut V) -> Result<Flow, Error> {
-        let row = parse(row, unit, at)?;
-        let translation = row.flags & FLAG_TRANSLATION != 0;
-        if row.flags & FLAG_SCALE != 0 || (translation && row.flags & FLAG_ROTATION == 0) {
-            return Err(Error::new(ErrorKind::Malformed, at));
-        }
-        let frame_count =
-            u16::try_from(row.frame_count).map_err(|_| Error::new(ErrorKind::CountTooLarge, at))?;
-        let frame_type = if translation {
-            FrameType::StoriesRotTrans
-        } else {
-            FrameType::StoriesRot
-        };
-        self.track = Track::new(frame_type, u32::from(frame_count));
-        // A bone without keyframes may hold a garbage offset: it is never followed.
-        self.stage = if frame_count > 0 {
-            self.goto(row.frames, Stage::Frames)
-        } else {
-            Stage::BoneEnd
-        };
-        // With flag 0x10 the key's low 16 bits are the bone id.
-        let bone_id = (row.flags & FLAG_BONE_ID != 0).then_some(i32::from(row.key as u16 as i16));
-        Ok(visitor.bone(&BoneInfo {
-            index: u32::from(self.bone),
-            name: None,
-            bone_id,
-            bone_key: Some(row.key),
-            frame_type,
-            frame_count: u32::from(frame_count),
-        }))
-    }
-
-    /// The offset table goes on unless its next position is where an animation begins or
-    /// lies outside the file.
-    fn next_table_entry(&mut self, position: u64) -> Stage {
-        let end = u64::from(self.lowest.min(self.file_end));
-        if position + ENTRY as u64 <= end {
-            Stage::TableEntry
-        } else {
-            self.start_relocation_passes()
-        }
-    }
-
-    /// The table found so far holds `entries`; the relocation table must list each of their
-    /// positions, or the table ends at the first it does not.
-    fn start_relocation_passes(&mut self) -> Stage {
-        if self.entries == 0 || self.reloc_count == 0 {
-            self.entries = 0;
-            return Stage::File;
-        }
-        self.begin_pass(0)
-    }
-
-    fn begin_pass(&mut self, window_start: u32) -> Stage {
-        self.window_start = window_start;
-        self.listed = [0; WINDOW / 64];
-        self.relocs_left = self.reloc_count;
-        self.goto(self.reloc_at, Stage::Relocations)
-    }
-
-    /// Marks the table entry at `position`, if it lies in this pass's window.
-    fn mark_listed(&mut self, position: u32) {
-        let Some(from_table) = position.checked_sub(TABLE_AT as u32) else {
-            return;
-        };
-        if !from_table.is_multiple_of(ENTRY as u32) {
-            return;
-        }
-        let index = (from_table / ENTRY as u32).wrapping_sub(self.window_start) as usize;
-        if index < WINDOW {
-            self.listed[index / 64] |= 1 << (index % 64);
-        }
-    }
-
-    fn after_relocation_pass(&mut self) -> Stage {
-        let in_window = (self.entries - self.window_start).min(WINDOW as u32) as usize;
-        let unlisted = (0..in_window).find(|&i| self.listed[i / 64] & (1 << (i % 64)) == 0);
-        match unlisted {
-            Some(i) => self.entries = self.window_start + i as u32,
-            None if self.entries - self.window_start > WINDOW as u32 => {
-                return self.begin_pass(self.window_start + WINDOW as u32);
-            }
-            None => {}
-        }
-        Stage::File
-    }
-
-    fn next_animation(&mut self) -> Stage {
-        if self.animation < self.entries {
-            let entry_at = TABLE_AT + u64::from(self.animation) * ENTRY as u64;
-            self.goto(entry_at, Stage::Entry)
-        } else {
-            Stage::ReadToEnd
-        }
-    }
-
-    fn next_bone(&mut self) -> Stage {
-        if self.bone < self.bone_count {
-            let row_at = u64::from(self.bone_table) + u64::from(self.bone) * BONE_ROW as u64;
-            self.goto(row_at, Stage::Row)
-        } else {
-            Stage::AnimationEnd
-        }
     }
 }

@@ -1,13 +1,11 @@
 //! The keyframes of one bone, shared by every animation format: whole records delivered in
 //! batches, with the one warning that needs to look inside them (time going backwards).
 
-use super::{Stepped, Want};
+use super::protocol::{Stepped, Want};
 use crate::error::{Warning, WarningKind};
 use crate::event::Visitor;
 use crate::keyframe::{advance, rising, FrameType, Keyframes};
-
-/// Most keyframes delivered in one batch.
-pub const MAX_BATCH: usize = 64;
+use crate::limits::MAX_BATCH;
 
 #[derive(Clone, Debug)]
 pub(crate) struct Track {
@@ -40,12 +38,6 @@ impl Track {
             size: self.frame_type.size(),
             count: self.left.min(MAX_BATCH as u32),
         }
-    }
-
-    /// Bytes of the next batch: [`want`](Self::want)'s records.
-    #[inline]
-    pub(crate) fn batch_bytes(&self) -> usize {
-        self.frame_type.size() * self.left.min(MAX_BATCH as u32) as usize
     }
 
     /// Delivers the whole records in `unit`. The first keyframe whose time goes backwards

@@ -7,7 +7,8 @@
 use nom::number::complete::{le_f32, le_i32, le_u32};
 use nom::{IResult, Parser};
 
-use super::{check_fits, parse, Check, Checks, Stepped, Want};
+use super::fields::{check_fits, parse, Check, Checks};
+use super::protocol::{Step, Stepped, Want};
 use crate::{Error, FileInfo, Flow, Format, IplCar, IplInstance, Visitor, WarningKind};
 
 const HEADER: usize = 76;
@@ -62,7 +63,7 @@ impl Section {
 }
 
 #[derive(Clone, Debug)]
-pub(crate) struct Bnry {
+pub(crate) struct IplBinary {
     stage: Stage,
     checks: Checks,
     /// The sections with records, in file order; `next` indexes the one being read.
@@ -135,9 +136,9 @@ fn car(i: &[u8]) -> IResult<&[u8], IplCar> {
     ))
 }
 
-impl Bnry {
+impl IplBinary {
     pub(crate) fn new() -> Self {
-        Bnry {
+        IplBinary {
             stage: Stage::Header,
             checks: Checks::new(),
             sections: [Section::NONE; 2],
@@ -147,66 +148,11 @@ impl Bnry {
         }
     }
 
-    pub(crate) fn want(&self) -> Want {
-        match self.stage {
-            Stage::Header => Want::Unit(HEADER),
-            Stage::Goto => Want::Goto(u64::from(self.section().at)),
-            Stage::Instances => Want::Unit(INSTANCE),
-            Stage::Cars => Want::Unit(CAR),
-            Stage::End => Want::Unit(0),
-            Stage::SkipToEnd => Want::ReadTo(self.end),
-            Stage::Done => Want::Done,
-        }
-    }
-
     fn section(&self) -> Section {
         self.sections
             .get(usize::from(self.next))
             .copied()
             .unwrap_or(Section::NONE)
-    }
-
-    pub(crate) fn step<V: Visitor>(
-        &mut self,
-        unit: &[u8],
-        at: u64,
-        visitor: &mut V,
-    ) -> Result<Stepped, Error> {
-        let flow = match self.stage {
-            Stage::Header => return self.header(unit, at, visitor),
-            Stage::Goto => {
-                let section = self.section();
-                self.left = section.count;
-                self.stage = section.stage;
-                Flow::Continue
-            }
-            Stage::Instances => {
-                let instance = parse(instance, unit, at)?;
-                self.record_done();
-                visitor.instance(&instance)
-            }
-            Stage::Cars => {
-                let car = parse(car, unit, at)?;
-                self.record_done();
-                visitor.car(&car)
-            }
-            Stage::End => {
-                // Reading ends after the section that ends last; what follows is padding.
-                self.end = self.sections.iter().map(Section::end).max().unwrap_or(0);
-                self.stage = if self.end > at {
-                    Stage::SkipToEnd
-                } else {
-                    Stage::Done
-                };
-                Flow::Continue
-            }
-            Stage::SkipToEnd => {
-                self.stage = Stage::Done;
-                Flow::Continue
-            }
-            Stage::Done => Flow::Continue,
-        };
-        Ok(Stepped::new(unit.len(), flow))
     }
 
     fn header<V: Visitor>(
@@ -302,5 +248,62 @@ impl Bnry {
         } else {
             Stage::End
         }
+    }
+}
+
+impl Step for IplBinary {
+    fn want(&self) -> Want {
+        match self.stage {
+            Stage::Header => Want::Unit(HEADER),
+            Stage::Goto => Want::Goto(u64::from(self.section().at)),
+            Stage::Instances => Want::Unit(INSTANCE),
+            Stage::Cars => Want::Unit(CAR),
+            Stage::End => Want::Unit(0),
+            Stage::SkipToEnd => Want::ReadTo(self.end),
+            Stage::Done => Want::Done,
+        }
+    }
+
+    fn step<V: Visitor>(
+        &mut self,
+        unit: &[u8],
+        at: u64,
+        visitor: &mut V,
+    ) -> Result<Stepped, Error> {
+        let flow = match self.stage {
+            Stage::Header => return self.header(unit, at, visitor),
+            Stage::Goto => {
+                let section = self.section();
+                self.left = section.count;
+                self.stage = section.stage;
+                Flow::Continue
+            }
+            Stage::Instances => {
+                let instance = parse(instance, unit, at)?;
+                self.record_done();
+                visitor.instance(&instance)
+            }
+            Stage::Cars => {
+                let car = parse(car, unit, at)?;
+                self.record_done();
+                visitor.car(&car)
+            }
+            Stage::End => {
+                // Reading ends after the section that ends last; what follows is padding.
+                self.end = self.sections.iter().map(Section::end).max().unwrap_or(0);
+                self.stage = if self.end > at {
+                    Stage::SkipToEnd
+                } else {
+                    Stage::Done
+                };
+                Flow::Continue
+            }
+            Stage::SkipToEnd => {
+                self.stage = Stage::Done;
+                Flow::Continue
+            }
+            Stage::Done => Flow::Continue,
+        };
+        Ok(Stepped::new(unit.len(), flow))
     }
 }

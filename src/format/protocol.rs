@@ -1,0 +1,140 @@
+//! The framing protocol between the decoder and the format machines: what a machine wants
+//! next ([`Want`]), what a step did ([`Stepped`]), and the one route by which every machine
+//! takes the units that lie whole in a chunk ([`Step::run_whole`]).
+
+use crate::error::Error;
+use crate::event::{Flow, Visitor};
+
+/// What a machine needs next.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Want {
+    /// A unit of exactly this many bytes (0: a step that only emits an event).
+    Unit(usize),
+    /// One to `count` consecutive records of `size` bytes, as many as the input holds.
+    Records { size: usize, count: u32 },
+    /// One to `left` bytes to pass over (the step is told how many it got), of a field that
+    /// starts at `from`: a cut inside it is reported there.
+    Skip { from: u64, left: u32 },
+    /// A unit that may be missing at the end of the input: the step may decline it
+    /// (consume nothing), and at the end of input it is given the shorter rest.
+    Peek(usize),
+    /// A line: the bytes up to and including the next `\n`, at most this many. At the end of
+    /// input the step gets the last line without one, then an empty unit.
+    Line(usize),
+    /// Move to this absolute offset, then take a step with no input: skipping forward over the
+    /// bytes at hand; a seek, for a caller that can, backward or beyond the chunk.
+    Goto(u64),
+    /// Read up to this absolute offset through the input (never a seek: the file must really
+    /// be that long), then take a step with no input. Already past it, nothing to do.
+    ReadTo(u64),
+    /// The content is complete; any further bytes are trailing data.
+    Done,
+}
+
+/// The outcome of one step: input bytes used (0 is allowed) and the visitor's answer.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Stepped {
+    pub consumed: usize,
+    pub flow: Flow,
+}
+
+impl Stepped {
+    pub(crate) const fn new(consumed: usize, flow: Flow) -> Self {
+        Stepped { consumed, flow }
+    }
+}
+
+/// The outcome of [`Step::run_whole`]: input bytes used by the steps taken, the visitor's
+/// answer to the last event, and the offset of the unit that gave it (for an abort).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Ran {
+    pub consumed: usize,
+    pub flow: Flow,
+    pub at: u64,
+    /// The error of the unit at `at`, after `consumed` bytes of steps that went well.
+    pub error: Option<Error>,
+}
+
+/// A format's state machine. It says what it wants next and consumes it in [`step`], emitting
+/// at most one event per step: when the visitor pauses, the step has completed and the
+/// machine already points past it, so a pause resumes at the exact byte.
+///
+/// [`step`]: Step::step
+pub(crate) trait Step {
+    /// What the next step needs.
+    fn want(&self) -> Want;
+
+    /// Runs one step on `unit`, which starts at absolute offset `at` and is exactly what
+    /// [`want`](Self::want) asked for (for `Records`, one or more whole records; for `Line`,
+    /// the line with its `\n`).
+    fn step<V: Visitor>(&mut self, unit: &[u8], at: u64, visitor: &mut V)
+        -> Result<Stepped, Error>;
+
+    /// Takes, in one loop, the steps whose units lie whole at the start of `input` (which
+    /// starts at absolute offset `at`), exactly as the decoder's framing would give them one at
+    /// a time; stops where a unit does not fit, where the machine wants something else than a
+    /// unit, records or a line, or at an event the visitor pauses or aborts. The framing calls
+    /// it when nothing is carried: the bulk of every file goes this way, and the framing's
+    /// general loop only sees cuts, skips, seeks and the end.
+    #[inline]
+    fn run_whole<V: Visitor>(&mut self, input: &[u8], at: u64, visitor: &mut V) -> Ran {
+        let mut used = 0;
+        loop {
+            let rest = input.get(used..).unwrap_or_default();
+            let len = match self.want() {
+                Want::Unit(size) if rest.len() >= size => size,
+                Want::Records { size, count } if size > 0 && rest.len() >= size => {
+                    whole(rest.len(), size.saturating_mul(count as usize), size)
+                }
+                Want::Line(max) => match rest.iter().take(max).position(|&b| b == b'\n') {
+                    Some(end) => end + 1,
+                    None => break,
+                },
+                _ => break,
+            };
+            let unit_at = at + used as u64;
+            match self.step(&rest[..len], unit_at, visitor) {
+                Ok(stepped) => {
+                    used += stepped.consumed;
+                    if stepped.flow != Flow::Continue {
+                        return Ran {
+                            consumed: used,
+                            flow: stepped.flow,
+                            at: unit_at,
+                            error: None,
+                        };
+                    }
+                }
+                // What the steps before it used still counts: the error is at this unit.
+                Err(error) => {
+                    return Ran {
+                        consumed: used,
+                        flow: Flow::Continue,
+                        at: unit_at,
+                        error: Some(error),
+                    }
+                }
+            }
+        }
+        Ran {
+            consumed: used,
+            flow: Flow::Continue,
+            at,
+            error: None,
+        }
+    }
+}
+
+/// The longest prefix of `len` bytes, at most `max`, that holds whole pieces of `size` (all of
+/// it for size 0). `max` is a multiple of `size`: when the bytes reach it (the common case, so
+/// first), no division is needed.
+#[inline]
+pub(crate) fn whole(len: usize, max: usize, size: usize) -> usize {
+    if len >= max {
+        max
+    } else if size == 0 {
+        0
+    } else {
+        len - len % size
+    }
+}
