@@ -1,9 +1,8 @@
-//! Test support for the ANPK (`anpk_*`) and Stories (`stories_*`) tests.
+//! Reference decoders of ANPK and Stories files, and the ANPK and Stories tests' way of running
+//! the kit's driver.
 //!
-//! - [`Ev`] / [`Log`]: a visitor that logs one entry per event, **one per keyframe** (batches
-//!   depend on chunking, frames do not), checks each batch as it arrives, and pauses on request.
-//! - [`decode`]: a driver that feeds a byte slice in chunks, follows `Status::Seek` like a caller
-//!   with random access, re-feeds after pauses, finishes, and checks the driver-level contract.
+//! - [`decode`]: the kit's driver ([`crate::driver`]) cut as a [`Feed`] says, following seeks,
+//!   logging with the kit's log ([`crate::log`]).
 //! - [`anpk_reference`]: a whole-buffer ANPK/ANLF decoder written from FORMATS.md §1 and the
 //!   project's rules (counts and sizes drive decoding, tags are only checked), with a map of
 //!   where every chunk lies, for patching fixtures.

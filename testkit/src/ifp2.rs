@@ -1,4 +1,5 @@
-//! Test support shared by the integration tests.
+//! IFP2 (ANP3/ANP2): fixture writer, reference decoder, and the IFP2 tests' ways of running
+//! the kit's driver.
 //!
 //! - [`Writer`]: a little-endian byte writer for hand-made fixtures.
 //! - [`FileSpec`] / [`AnimSpec`] / [`BoneSpec`] / [`Frame`]: an IFP2 (ANP3/ANP2) fixture described
@@ -7,12 +8,8 @@
 //! - [`reference`]: a small whole-buffer decoder written from FORMATS.md §2 alone, independent of
 //!   the crate, that says which events (with which offsets) a correct decoder must report and
 //!   how many bytes each one needs.
-//! - [`Recorder`]: a visitor that logs one [`Ev`] per event, **one per keyframe** (batches depend
-//!   on chunking, the frames do not), and can pause or abort on request.
-//! - [`decode`]: a driver that feeds chunks, re-feeds after pauses, finishes, and checks the
-//!   driver-level contract (consumed counts, `position`, sticky errors, `Finished`).
-//!
-//! Every test binary uses a different part of this module.
+//! - [`decode_chunks`] / [`log_whole`] / [`log_split`] / [`log_bytewise`]: the kit's driver
+//!   ([`crate::driver`]) over given chunks, logging with the kit's [`Recorder`] ([`crate::log`]).
 
 use gtastream::{Error, ErrorKind, Format, FrameType, Keyframe, RawFrame, WarningKind};
 
@@ -55,6 +52,10 @@ impl Writer {
 
     pub fn len(&self) -> usize {
         self.out.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.out.is_empty()
     }
 
     pub fn bytes(&mut self, b: &[u8]) -> &mut Self {
@@ -1107,6 +1108,8 @@ impl Rng {
         Rng(seed.max(1))
     }
 
+    // Never ends, so not an `Iterator`.
+    #[allow(clippy::should_implement_trait)]
     pub fn next(&mut self) -> u64 {
         let mut x = self.0;
         x ^= x >> 12;

@@ -1,18 +1,17 @@
-//! Test support for the placement-file tests (`tests/ipl_*.rs`): binary `bnry` and text IPL.
+//! Placement files (binary `bnry` and text IPL): fixture writers, reference decoder, and the
+//! placement tests' way of running the kit's driver (`tests/decode/ipl_*.rs`).
 //!
 //! - [`hex`]: hand-written bytes, `// comments` allowed.
 //! - [`Inst`] / [`Car`] and [`instance_bytes`] / [`car_bytes`] / [`bnry`]: binary fixtures
 //!   written field by field from FORMATS.md §4 (little-endian), never by the crate.
-//! - [`Ev`] and [`Recorder`]: one owned log entry per event; floats compare by their bits.
-//! - [`drive`]: feeds a file cut at chosen offsets, re-feeds after pauses, follows seeks, keeps
-//!   feeding after `Done` (trailing bytes), finishes, and checks the driver-level contract.
+//! - [`drive`]: the kit's driver ([`crate::driver`]) with a file cut at chosen offsets; it
+//!   re-feeds after pauses, follows seeks, keeps feeding after `Done` (trailing bytes),
+//!   finishes, and checks the driver-level contract; events in the kit's log ([`crate::log`]).
 //! - [`reference`]: a small whole-buffer decoder of both placement formats written from the
 //!   spec alone (FORMATS.md §4 and the issue), independent of the crate: which events, at which
 //!   offsets, a correct decoder reports for any bytes, and where each record or line ends.
 //! - [`binary_fixtures`] / [`text_fixtures`]: every file the chunking, truncation, pause,
 //!   allocation and `Placement` tests run over.
-//!
-//! Every test binary uses a different part of this module.
 
 use gtastream::{Decoder, ErrorKind, Format, Options, WarningKind};
 

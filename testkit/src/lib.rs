@@ -1,9 +1,11 @@
 //! The test kit of gtastream (a dev-only crate, never published): what the integration tests
 //! of the core, the CLI, the C library and the fuzz targets share.
 //!
-//! - [`driver`]: the driver that feeds a file under any cut, pauses at every event, follows the
-//!   seek protocol and checks the driver-level contract, with its event log
-//!   ([`driver::Ev`], [`driver::Recorder`]); the fuzz targets' checks.
+//! - [`log`]: the event log ([`log::Ev`], one owned, comparable, printable entry per event) and
+//!   the visitor that writes it ([`log::Recorder`]), pausing or aborting as asked.
+//! - [`driver`]: the driver that feeds a file under any cut, re-feeds after every pause,
+//!   follows the seek protocol and checks the driver-level contract ([`driver::drive_with`]);
+//!   the fuzz targets' checks. The format modules' `decode`/`drive`/`run` are views of it.
 //! - [`alloc_count`]: the counting global allocator of the no-allocation tests.
 //! - Fixture writers built from docs/FORMATS.md, never by the crate under test:
 //!   [`ifp2`] (ANP3/ANP2), [`anpk`] (ANPK/ANLF, patched from the encoder's output),

@@ -1,7 +1,7 @@
 //! Text IPL (FORMATS.md §4 and the issue): every section, the three `inst` layouts, `cars`,
 //! pass-through lines with their fields, line endings, comments, blank lines, case, line
 //! lengths at the bound, warnings and malformed lines, each with its offset and line number.
-//! Expected events are written out by hand; the reference decoder of `ipl_support` is checked
+//! Expected events are written out by hand; the reference decoder of `testkit::ipl` is checked
 //! against the same expectations.
 
 use core::f32::consts::FRAC_PI_2;
