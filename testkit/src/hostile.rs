@@ -141,45 +141,8 @@ pub fn get_u32(bytes: &[u8], at: u64) -> u32 {
     u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap())
 }
 
-#[derive(Default)]
-pub struct W(pub Vec<u8>);
-
-impl W {
-    pub fn at(&self) -> u64 {
-        self.0.len() as u64
-    }
-    pub fn bytes(&mut self, b: &[u8]) -> &mut Self {
-        self.0.extend_from_slice(b);
-        self
-    }
-    pub fn u32(&mut self, v: u32) -> &mut Self {
-        self.bytes(&v.to_le_bytes())
-    }
-    pub fn i32(&mut self, v: i32) -> &mut Self {
-        self.bytes(&v.to_le_bytes())
-    }
-    pub fn i16(&mut self, v: i16) -> &mut Self {
-        self.bytes(&v.to_le_bytes())
-    }
-    pub fn f32(&mut self, v: f32) -> &mut Self {
-        self.bytes(&v.to_le_bytes())
-    }
-    /// A fixed `char[n]` field: `name`, a NUL if there is room, then garbage.
-    pub fn fixed(&mut self, name: &[u8], n: usize) -> &mut Self {
-        assert!(name.len() <= n);
-        self.bytes(name);
-        if name.len() < n {
-            self.0.push(0);
-            self.0.resize(self.0.len() + n - name.len() - 1, 0xCD);
-        }
-        self
-    }
-    /// Zeros up to a multiple of 4.
-    pub fn pad4(&mut self) -> &mut Self {
-        self.0.resize(self.0.len().next_multiple_of(4), 0);
-        self
-    }
-}
+/// The kit's byte writer.
+pub use crate::bytes::Writer as W;
 
 // ------------------------------------------------------------------------------------------
 // Fixtures and where their units lie
@@ -290,9 +253,9 @@ pub fn ifp2(anp3: bool, animations: &[&[(u32, usize)]]) -> Fixture {
         }
     }
     let end = w.at();
-    put_u32(&mut w.0, 4, (end - 8) as u32);
+    put_u32(&mut w.out, 4, (end - 8) as u32);
     f.content_end = end;
-    f.bytes = w.0;
+    f.bytes = w.out;
     f
 }
 
@@ -372,15 +335,15 @@ pub fn anpk(animations: &[&[Object]]) -> Fixture {
                 }
             }
             let size = w.at() - cpan_size_at - 4;
-            put_u32(&mut w.0, cpan_size_at, size as u32);
+            put_u32(&mut w.out, cpan_size_at, size as u32);
         }
         let size = w.at() - dgan_size_at - 4;
-        put_u32(&mut w.0, dgan_size_at, size as u32);
+        put_u32(&mut w.out, dgan_size_at, size as u32);
     }
     let end = w.at();
-    put_u32(&mut w.0, 4, (end - 8) as u32);
+    put_u32(&mut w.out, 4, (end - 8) as u32);
     f.content_end = end;
-    f.bytes = w.0;
+    f.bytes = w.out;
     f
 }
 
@@ -530,6 +493,6 @@ pub fn bnry(instances: u32, cars: u32) -> Fixture {
         }
     }
     f.content_end = w.at();
-    f.bytes = w.0;
+    f.bytes = w.out;
     f
 }

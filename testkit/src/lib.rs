@@ -22,6 +22,7 @@ pub mod alloc_count;
 #[cfg(feature = "alloc")]
 pub mod anpk;
 pub mod anpk_stories;
+pub mod bytes;
 pub mod driver;
 pub mod hostile;
 pub mod ifp2;

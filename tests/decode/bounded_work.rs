@@ -79,8 +79,8 @@ fn ifp2_huge_counts() {
     let mut w = W::default();
     w.bytes(b"ANP3").u32(0).fixed(b"big", 24);
     w.u32(((FOUR_GIB - 36) / 36) as u32);
-    w.0.resize(36 + DATA, 0);
-    let (out, work) = measure("ANP3 animations", &w.0);
+    w.out.resize(36 + DATA, 0);
+    let (out, work) = measure("ANP3 animations", &w.out);
     let whole = (DATA / 36) as u64;
     assert_eq!(out.error.map(|e| e.kind), Some(Truncated));
     assert_eq!(out.error.unwrap().offset, 36 + 36 * whole);
@@ -97,7 +97,7 @@ fn ifp2_huge_counts() {
     for _ in 0..bones {
         w.fixed(b"b", 24).u32(3).u32(0).i32(-1);
     }
-    let (out, work) = measure("ANP3 bones", &w.0);
+    let (out, work) = measure("ANP3 bones", &w.out);
     assert_eq!(out.error.map(|e| e.kind), Some(Truncated));
     assert_eq!(work.events, 2 + 2 * bones as u64);
 
@@ -109,8 +109,8 @@ fn ifp2_huge_counts() {
         .u32(3)
         .u32(((FOUR_GIB - 108) / 10) as u32)
         .i32(0);
-    w.0.resize(108 + DATA, 0);
-    let (out, work) = measure("ANP3 keyframes", &w.0);
+    w.out.resize(108 + DATA, 0);
+    let (out, work) = measure("ANP3 keyframes", &w.out);
     assert_eq!(out.error.map(|e| e.kind), Some(Truncated));
     assert_eq!(out.count("key ") as u64, (DATA / 10) as u64);
     assert!(work.events <= 3 + (DATA / 10) as u64);
@@ -134,7 +134,7 @@ fn anpk_huge_object_count() {
         w.bytes(b"CPAN").u32(52).bytes(b"ANIM").u32(44);
         w.fixed(b"o", 28).i32(0).i32(0).i32(-1).i32(1);
     }
-    let (out, work) = measure("ANPK objects", &w.0);
+    let (out, work) = measure("ANPK objects", &w.out);
     assert_eq!(out.error.map(|e| e.kind), Some(Truncated));
     assert_eq!(out.count("bone "), objects);
     assert_eq!(work.events, 2 + 2 * objects as u64);

@@ -182,7 +182,7 @@ fn anlf_block_count() {
     let mut anlf = W::default();
     anlf.bytes(b"ANLF").u32(4 + block.len() as u32).u32(1);
     anlf.bytes(&block);
-    let anlf = anlf.0;
+    let anlf = anlf.out;
     let one = expect_ok(&anlf);
     assert_eq!(one.count("key "), 2);
     assert!(one.warnings.is_empty(), "{:?}", one.warnings);

@@ -187,12 +187,12 @@ fn anpk_names_without_nul() {
 fn anpk_sized(info_size: u32, name_field: usize, name_len: u32, name: &[u8]) -> Vec<u8> {
     let mut w = W::default();
     w.bytes(b"ANPK").u32(0).bytes(b"INFO").u32(info_size).u32(1);
-    w.0.resize(w.0.len() + name_field, b'p');
+    w.out.resize(w.out.len() + name_field, b'p');
     w.bytes(b"NAME").u32(name_len).bytes(name).pad4();
     w.bytes(b"DGAN").u32(16).bytes(b"INFO").u32(8).u32(0).u32(0);
     let size = w.at() - 8;
-    put_u32(&mut w.0, 4, size as u32);
-    w.0
+    put_u32(&mut w.out, 4, size as u32);
+    w.out
 }
 
 #[test]
