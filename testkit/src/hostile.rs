@@ -455,44 +455,36 @@ pub const CAR: u64 = 48;
 /// A binary IPL: `instances` instances at 76, then `cars` cars; the header's sizes correct.
 /// Offsets: `inst`, `cars`.
 pub fn bnry(instances: u32, cars: u32) -> Fixture {
-    let mut f = Fixture::default();
-    let mut w = W::default();
+    use crate::ipl::{Car, Inst};
+    let half = std::f32::consts::FRAC_1_SQRT_2;
+    let inst: Vec<Inst> = (0..instances as i32)
+        .map(|i| {
+            let position = [100.0 + i as f32, -50.0, 10.5];
+            Inst::binary(position, [0.0, 0.0, half, half], 1000 + i, 13 | 0x100, -1)
+        })
+        .collect();
+    let car: Vec<Car> = (0..cars as i32)
+        .map(|c| {
+            Car::new(
+                [5.0 + c as f32, 6.0, 7.0],
+                1.5,
+                [400 + c, -1, 3, 1, 50, 10, 0, 10000],
+            )
+        })
+        .collect();
     let inst_at = BNRY_HEADER;
     let cars_at = inst_at + INSTANCE * instances as u64;
-    w.bytes(b"bnry")
-        .u32(instances)
-        .u32(0)
-        .u32(0)
-        .u32(0)
-        .u32(cars)
-        .u32(0);
-    w.u32(inst_at as u32).u32(instances * 40);
-    for _ in 0..3 {
-        w.u32(0).u32(0);
-    }
-    w.u32(cars_at as u32).u32(cars * 48).u32(0).u32(0);
-    assert_eq!(w.at(), BNRY_HEADER);
+    let mut f = Fixture::default();
+    f.bytes = crate::ipl::bnry(&inst, inst_at as u32, &car, cars_at as u32);
     f.unit(0, BNRY_HEADER);
     f.mark("inst", inst_at);
     f.mark("cars", cars_at);
-    for i in 0..instances {
-        f.unit(w.at(), INSTANCE);
-        let v = i as f32;
-        w.f32(100.0 + v).f32(-50.0).f32(10.5);
-        w.f32(0.0)
-            .f32(0.0)
-            .f32(std::f32::consts::FRAC_1_SQRT_2)
-            .f32(std::f32::consts::FRAC_1_SQRT_2);
-        w.i32(1000 + i as i32).u32(13 | 0x100).i32(-1);
+    for i in 0..instances as u64 {
+        f.unit(inst_at + INSTANCE * i, INSTANCE);
     }
-    for c in 0..cars {
-        f.unit(w.at(), CAR);
-        w.f32(5.0 + c as f32).f32(6.0).f32(7.0).f32(1.5);
-        for v in [400 + c as i32, -1, 3, 1, 50, 10, 0, 10000] {
-            w.i32(v);
-        }
+    for c in 0..cars as u64 {
+        f.unit(cars_at + CAR * c, CAR);
     }
-    f.content_end = w.at();
-    f.bytes = w.out;
+    f.content_end = f.bytes.len() as u64;
     f
 }
