@@ -474,8 +474,10 @@ pub fn bnry(instances: u32, cars: u32) -> Fixture {
         .collect();
     let inst_at = BNRY_HEADER;
     let cars_at = inst_at + INSTANCE * instances as u64;
-    let mut f = Fixture::default();
-    f.bytes = crate::ipl::bnry(&inst, inst_at as u32, &car, cars_at as u32);
+    let mut f = Fixture {
+        bytes: crate::ipl::bnry(&inst, inst_at as u32, &car, cars_at as u32),
+        ..Fixture::default()
+    };
     f.unit(0, BNRY_HEADER);
     f.mark("inst", inst_at);
     f.mark("cars", cars_at);
