@@ -13,6 +13,7 @@ pub use crate::stories;
 use gtastream::{Error, ErrorKind};
 
 use crate::driver::{drive_cut, Cut};
+use crate::ifp2;
 use crate::log::{warnings, Ev, Policy};
 
 // ------------------------------------------------------------------------------------------
@@ -186,32 +187,18 @@ impl Fixture {
 
 /// IFP2 frame sizes by type (FORMATS.md §2).
 pub fn ifp2_frame_size(frame_type: u32) -> u64 {
-    match frame_type {
-        1 => 20,
-        2 => 32,
-        3 => 10,
-        4 => 16,
-        _ => panic!("type {frame_type}"),
-    }
+    ifp2::frame_size(frame_type).unwrap_or_else(|| panic!("type {frame_type}")) as u64
 }
 
-fn ifp2_frame(w: &mut W, frame_type: u32, i: usize) {
-    let i16s = |w: &mut W, v: &[i16]| {
-        for x in v {
-            w.i16(*x);
-        }
-    };
-    let f32s = |w: &mut W, v: &[f32]| {
-        for x in v {
-            w.f32(*x);
-        }
-    };
+/// Keyframe `i` of IFP2 type `frame_type`.
+fn ifp2_frame(frame_type: u32, i: usize) -> ifp2::Frame {
     let n = i as i16;
+    let t = i as f32 / 30.0;
     match frame_type {
-        1 => f32s(w, &[0.5, 0.0, 0.25, 0.75, i as f32 / 30.0]),
-        2 => f32s(w, &[0.5, 0.0, 0.25, 0.75, i as f32 / 30.0, 1.0, 2.0, 3.0]),
-        3 => i16s(w, &[1000 + n, -200, 300, 4000, 2 * n]),
-        4 => i16s(w, &[1000 + n, -200, 300, 4000, 2 * n, 1024, -512, n]),
+        1 => ifp2::f1([0.5, 0.0, 0.25, 0.75], t),
+        2 => ifp2::f2([0.5, 0.0, 0.25, 0.75], t, [1.0, 2.0, 3.0]),
+        3 => ifp2::p3([1000 + n, -200, 300, 4000], 2 * n),
+        4 => ifp2::p4([1000 + n, -200, 300, 4000], 2 * n, [1024, -512, n]),
         _ => panic!("type {frame_type}"),
     }
 }
@@ -219,43 +206,52 @@ fn ifp2_frame(w: &mut W, frame_type: u32, i: usize) {
 /// An ANP3 (or ANP2) package "pkg" with one animation per entry of `animations`, each a list
 /// of bones `(frame type, keyframes)`. Offsets: `anim{a}`, `bone{a}.{b}`, `frames{a}.{b}`.
 pub fn ifp2(anp3: bool, animations: &[&[(u32, usize)]]) -> Fixture {
-    let mut f = Fixture::default();
-    let mut w = W::default();
-    w.bytes(if anp3 { b"ANP3" } else { b"ANP2" }).u32(0);
-    w.fixed(b"pkg", 24).u32(animations.len() as u32);
+    let specs = animations
+        .iter()
+        .enumerate()
+        .map(|(a, bones)| {
+            let bones = bones
+                .iter()
+                .enumerate()
+                .map(|(b, &(frame_type, frames))| {
+                    let id = if b == 1 { -1 } else { b as i32 };
+                    let frames = (0..frames).map(|i| ifp2_frame(frame_type, i)).collect();
+                    ifp2::BoneSpec::new(&format!("bone{b}"), frame_type, id, frames)
+                })
+                .collect();
+            ifp2::AnimSpec::new(&format!("anim{a}"), bones)
+        })
+        .collect();
+    let spec = if anp3 {
+        ifp2::FileSpec::anp3("pkg", specs)
+    } else {
+        ifp2::FileSpec::anp2("pkg", specs)
+    };
+    // Where the writer put each unit (docs/FORMATS.md §2).
+    let mut f = Fixture {
+        bytes: spec.build(),
+        ..Fixture::default()
+    };
     f.unit(0, 36);
     let header = if anp3 { 36 } else { 28 };
+    let mut at = 36;
     for (a, bones) in animations.iter().enumerate() {
-        f.mark(format!("anim{a}"), w.at());
-        f.unit(w.at(), header);
-        let frame_bytes: u64 = bones
-            .iter()
-            .map(|&(t, n)| ifp2_frame_size(t) * n as u64)
-            .sum();
-        w.fixed(format!("anim{a}").as_bytes(), 24)
-            .u32(bones.len() as u32);
-        if anp3 {
-            w.u32(frame_bytes as u32).u32(1);
-        }
+        f.mark(format!("anim{a}"), at);
+        f.unit(at, header);
+        at += header;
         for (b, &(frame_type, frames)) in bones.iter().enumerate() {
-            f.mark(format!("bone{a}.{b}"), w.at());
-            f.unit(w.at(), 36);
-            let id = if b == 1 { -1 } else { b as i32 };
-            w.fixed(format!("bone{b}").as_bytes(), 24)
-                .u32(frame_type)
-                .u32(frames as u32)
-                .i32(id);
-            f.mark(format!("frames{a}.{b}"), w.at());
-            for i in 0..frames {
-                f.unit(w.at(), ifp2_frame_size(frame_type));
-                ifp2_frame(&mut w, frame_type, i);
+            f.mark(format!("bone{a}.{b}"), at);
+            f.unit(at, 36);
+            at += 36;
+            f.mark(format!("frames{a}.{b}"), at);
+            for _ in 0..frames {
+                f.unit(at, ifp2_frame_size(frame_type));
+                at += ifp2_frame_size(frame_type);
             }
         }
     }
-    let end = w.at();
-    put_u32(&mut w.out, 4, (end - 8) as u32);
-    f.content_end = end;
-    f.bytes = w.out;
+    assert_eq!(at, f.bytes.len() as u64);
+    f.content_end = at;
     f
 }
 
