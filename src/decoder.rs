@@ -2,7 +2,7 @@
 
 use crate::error::{Error, ErrorKind, Warning, WarningKind};
 use crate::event::{Flow, Visitor};
-use crate::format::protocol::{whole, Stepped, Want};
+use crate::format::protocol::{batch_bytes, whole, Stepped, Want};
 use crate::format::Machine;
 use crate::limits::{MAX_DECODER_SIZE, MAX_UNIT, REREAD_FACTOR, REREAD_SLACK};
 
@@ -63,11 +63,13 @@ enum State {
 /// A push decoder for every supported format, sniffed from the magic.
 ///
 /// Feed it the file in chunks of any size; it parses every unit that lies whole in a chunk in
-/// place, and copies only a unit split between two chunks into a small carry buffer (a
-/// keyframe record completed there takes the whole records that follow it in the chunk into
-/// its batch, up to the buffer's size: one event instead of two). It never allocates, and the
-/// events are the same however the same bytes are cut (keyframe batches aside, which follow
-/// the cuts; a warning about trailing data needs the trailing bytes fed).
+/// place, and copies only a unit split between two chunks into a small carry buffer. Records
+/// (keyframes, placements) are taken in place by the batch; a chunk that holds fewer has them
+/// gathered in the carry buffer, across chunks, until they make a batch of the buffer's size
+/// (or the bone's last ones): small chunks cost one event per batch, not one per chunk. An
+/// empty chunk, and `finish`, deliver what is gathered. It never allocates, and the events are
+/// the same however the same bytes are cut (keyframe batches aside, which follow the cuts; a
+/// warning about trailing data needs the trailing bytes fed).
 ///
 /// ```
 /// use gtastream::{Decoder, Status, Visitor};
@@ -95,6 +97,9 @@ pub struct Decoder {
     position: u64,
     /// The unit being assembled (its length in a `u16`: the decoder's size matters to hosts).
     carry: Carry,
+    /// Bytes the carried unit (or batch of records) still waits for in all, when the last feed
+    /// ended waiting for them (else 0): a piece that does not complete it is only appended.
+    need: u16,
     machine: Machine,
     state: State,
     trailing_seen: bool,
@@ -123,6 +128,7 @@ impl Decoder {
         Decoder {
             position: 0,
             carry: Carry::new(),
+            need: 0,
             machine: Machine::Sniff,
             state: State::Running,
             trailing_seen: false,
@@ -240,6 +246,7 @@ impl Decoder {
         }
     }
 
+    #[inline]
     fn check_running(&self) -> Result<(), Error> {
         match self.state {
             State::Running => Ok(()),
@@ -249,11 +256,24 @@ impl Decoder {
     }
 
     /// Offset of the unit being assembled: the carried bytes precede `position`.
+    #[inline]
     fn unit_offset(&self) -> u64 {
         self.position - self.carry.len() as u64
     }
 
     fn run<V: Visitor>(&mut self, input: &[u8], visitor: &mut V) -> Result<Progress, Error> {
+        // A piece that does not complete the unit the carry waits for is only appended: the
+        // cost of a small piece (a byte from a decompressor) is a copy.
+        let need = usize::from(core::mem::take(&mut self.need));
+        if !input.is_empty() && self.carry.len() + input.len() < need {
+            self.carry.extend(input);
+            self.advance(input.len());
+            self.need = need as u16;
+            return Ok(Progress {
+                consumed: input.len(),
+                status: Status::NeedInput,
+            });
+        }
         let mut rest = input;
         loop {
             // The units that lie whole in the input, in one loop (the bulk of a file).
@@ -271,10 +291,10 @@ impl Decoder {
                     return Ok(progress);
                 }
             }
-            // The smallest piece the step accepts, and the most it may be given at once.
-            let mut records = false;
+            // The smallest piece the step accepts, the most it may be given at once, and what
+            // it waits for: records are gathered into a batch (see `batch_bytes`).
             let want = self.machine.want();
-            let (size, max) = match want {
+            let (size, max, hold) = match want {
                 Want::Done => return self.trailing(input, rest, visitor),
                 Want::Goto(target) | Want::ReadTo(target) => {
                     let seek_ahead = matches!(want, Want::Goto(_));
@@ -282,57 +302,54 @@ impl Decoder {
                         let consumed = input.len() - rest.len();
                         return Ok(Progress { consumed, status });
                     }
-                    (0, 0)
+                    (0, 0, 0)
                 }
-                Want::Unit(size) | Want::Peek(size) => (size, size),
-                Want::Records { size, count } => {
-                    records = true;
-                    (size, size.saturating_mul(count as usize))
+                Want::Unit(size) | Want::Peek(size) => (size, size, size),
+                Want::Records { size, count } => (
+                    size,
+                    size.saturating_mul(count as usize),
+                    batch_bytes(size, count),
+                ),
+                Want::Line(max) => {
+                    let (size, max) = self.line_unit(rest, max)?;
+                    (size, max, size)
                 }
-                Want::Line(max) => self.line_unit(rest, max)?,
-                Want::Skip { left, .. } => (1, left as usize),
+                Want::Skip { left, .. } => (1, left as usize, 1),
             };
             let at = self.unit_offset();
-            let stepped = if self.carry.is_empty() && rest.len() >= size {
+            let stepped = if self.carry.is_empty() && rest.len() >= hold {
                 let unit = &rest[..whole(rest.len(), max, size)];
                 let stepped = self.machine.step(unit, at, visitor)?;
                 rest = &rest[stepped.consumed..];
                 self.advance(stepped.consumed);
                 stepped
             } else {
-                // A unit split between chunks is assembled in the carry buffer. The carry may
-                // also hold bytes a peek declined: they begin the next unit.
-                let carried = self.carry.len();
-                let missing = size.saturating_sub(carried);
-                let mut take = missing.min(rest.len());
-                // The unit's length when it is known without a division.
-                let mut known = None;
-                if records && take == missing && carried <= size {
-                    // The whole records that follow join the completed one in its batch, as
-                    // many as the carry holds and the step wants: one batch (one event, one C
-                    // callback) where there would be two. Small chunks gain the most. (Added
-                    // up rather than divided: a division costs more than these few rounds.)
-                    let room = MAX_UNIT.min(max) - size;
-                    let more = (rest.len() - missing).min(room);
-                    let mut extra = 0;
-                    while extra + size <= more {
-                        extra += size;
-                    }
-                    take += extra;
-                    known = Some(size + extra);
-                }
+                // A unit split between pieces is assembled in the carry buffer, and records
+                // are gathered there up to a batch, across pieces. The carry may also hold
+                // bytes a peek declined: they begin the next unit.
+                let take = hold.saturating_sub(self.carry.len()).min(rest.len());
                 let (head, tail) = rest.split_at(take);
-                // No unit is larger than the carry buffer.
+                // No unit or batch is larger than the carry buffer.
                 self.carry.extend(head);
                 rest = tail;
                 self.advance(head.len());
-                if self.carry.len() < size {
+                // An empty feed (and the end of input) delivers the records gathered so far.
+                let flush = input.is_empty() && self.carry.len() >= size;
+                if self.carry.len() < hold && !flush {
+                    if matches!(want, Want::Unit(_) | Want::Peek(_) | Want::Records { .. }) {
+                        self.need = hold as u16;
+                    }
                     return Ok(Progress {
                         consumed: input.len(),
                         status: Status::NeedInput,
                     });
                 }
-                let len = known.unwrap_or_else(|| whole(self.carry.len(), max, size));
+                // A full batch is `hold` bytes, a multiple of `size`: no division needed.
+                let len = if self.carry.len() >= hold {
+                    hold
+                } else {
+                    whole(self.carry.len(), max, size)
+                };
                 let unit = self.carry.as_slice().get(..len).unwrap_or_default();
                 let stepped = self.machine.step(unit, at, visitor)?;
                 self.drop_carried(stepped.consumed);
@@ -346,6 +363,7 @@ impl Decoder {
 
     /// The next line's size: through its `\n`, which may already be among the carried bytes.
     /// A size beyond what is here makes the carry take everything and wait for input.
+    #[inline]
     fn line_unit(&self, rest: &[u8], max: usize) -> Result<(usize, usize), Error> {
         let here = self.carry.len() + rest.len();
         let mut bytes = self.carry.as_slice().iter().chain(rest).take(max);
@@ -357,6 +375,7 @@ impl Decoder {
     }
 
     /// Consumes `n` bytes of input that a step parses (skipped bytes cost no work).
+    #[inline]
     fn advance(&mut self, n: usize) {
         self.position += n as u64;
         self.parsed += n as u64;
@@ -366,6 +385,7 @@ impl Decoder {
     /// Moves to `target` (from the start of the carried bytes). Forward, it skips what is
     /// here; for a caller that can seek, a target beyond this chunk (with `seek_ahead`) or
     /// behind it is a seek. `None` once there.
+    #[inline]
     fn goto(
         &mut self,
         target: u64,
@@ -404,6 +424,7 @@ impl Decoder {
 
     /// Asks the caller to go on from `target`; what was carried or is left of the chunk is
     /// dropped.
+    #[inline]
     fn seek(&mut self, target: u64) -> Status {
         self.carry.clear();
         self.position = target;
@@ -457,6 +478,7 @@ impl Decoder {
     }
 
     /// Ends `feed` after an event that paused (or, as an error, aborted).
+    #[inline]
     fn after_event(
         &self,
         stepped: Stepped,
@@ -503,7 +525,12 @@ impl Carry {
     /// dropped, and the unit then never completes).
     #[inline]
     fn extend(&mut self, bytes: &[u8]) {
-        let _ = self.0.extend_from_slice(bytes);
+        // A byte or two (small pieces) are pushed: cheaper than a call to copy them.
+        if let [byte] = bytes {
+            let _ = self.0.push(*byte);
+        } else {
+            let _ = self.0.extend_from_slice(bytes);
+        }
     }
 
     #[inline]

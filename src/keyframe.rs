@@ -1,6 +1,8 @@
 //! Keyframes: how each format stores them ([`FrameType`]), and their decoding into
 //! [`Keyframe`]s with the conversions of FORMATS.md.
 
+use crate::format::fields::f32_at;
+
 /// How a bone's keyframes are stored. The numeric values of the IFP version 2 types are the
 /// `frameType` field as stored.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -242,11 +244,31 @@ pub struct KeyframeIter<'a> {
 impl Iterator for KeyframeIter<'_> {
     type Item = Keyframe;
 
+    /// One match per frame: the record's size and decoding come from the same arm, each with
+    /// its size known (a `for` loop costs little more than `for_each`).
     #[inline]
     fn next(&mut self) -> Option<Keyframe> {
-        let (record, rest) = self.bytes.split_at_checked(self.frame_type.size())?;
-        self.bytes = rest;
-        Some(decode(self.frame_type, record, &mut self.clock))
+        macro_rules! take {
+            ($t:ident, $decode:expr) => {{
+                let (record, rest) = self
+                    .bytes
+                    .split_first_chunk::<{ FrameType::$t.size() }>()?;
+                self.bytes = rest;
+                Some($decode(record))
+            }};
+        }
+        let clock = &mut self.clock;
+        match self.frame_type {
+            FrameType::Ifp2PackedRot => take!(Ifp2PackedRot, packed_rot),
+            FrameType::Ifp2PackedRotTrans => take!(Ifp2PackedRotTrans, packed_rot_trans),
+            FrameType::Ifp2Rot => take!(Ifp2Rot, ifp2_rot),
+            FrameType::Ifp2RotTrans => take!(Ifp2RotTrans, ifp2_rot_trans),
+            FrameType::Kr00 => take!(Kr00, kr00),
+            FrameType::Krt0 => take!(Krt0, krt0),
+            FrameType::Krts => take!(Krts, krts),
+            FrameType::StoriesRot => take!(StoriesRot, |r| stories_rot(r, clock)),
+            FrameType::StoriesRotTrans => take!(StoriesRotTrans, |r| stories_rot_trans(r, clock)),
+        }
     }
 
     #[inline]
@@ -314,15 +336,6 @@ fn three<T>(first: usize, field: impl Fn(usize) -> T) -> [T; 3] {
     [field(first), field(first + 1), field(first + 2)]
 }
 
-#[inline(always)]
-fn f32_at<const N: usize>(record: &[u8; N], i: usize) -> f32 {
-    f32::from_le_bytes([
-        record[4 * i],
-        record[4 * i + 1],
-        record[4 * i + 2],
-        record[4 * i + 3],
-    ])
-}
 
 #[inline(always)]
 fn u16_at<const N: usize>(record: &[u8; N], i: usize) -> u16 {
@@ -475,26 +488,6 @@ fn raw(frame_type: FrameType, record: &[u8]) -> RawFrame {
     frame
 }
 
-/// Decodes one stored keyframe; `record` is exactly `frame_type.size()` bytes. `clock` is the
-/// bone's running time, which Stories frames advance by their delta.
-#[inline]
-pub(crate) fn decode(frame_type: FrameType, record: &[u8], clock: &mut f32) -> Keyframe {
-    /// The record as an array of its type's size (the callers give exactly that).
-    fn fixed<const N: usize>(record: &[u8]) -> &[u8; N] {
-        record.first_chunk().unwrap_or(&[0; N])
-    }
-    match frame_type {
-        FrameType::Ifp2PackedRot => packed_rot(fixed(record)),
-        FrameType::Ifp2PackedRotTrans => packed_rot_trans(fixed(record)),
-        FrameType::Ifp2Rot => ifp2_rot(fixed(record)),
-        FrameType::Ifp2RotTrans => ifp2_rot_trans(fixed(record)),
-        FrameType::Kr00 => kr00(fixed(record)),
-        FrameType::Krt0 => krt0(fixed(record)),
-        FrameType::Krts => krts(fixed(record)),
-        FrameType::StoriesRot => stories_rot(fixed(record), clock),
-        FrameType::StoriesRotTrans => stories_rot_trans(fixed(record), clock),
-    }
-}
 
 /// The number of leading records of `bytes` (whole records of `frame_type`) whose stored time
 /// is not earlier than the one before it. `last` is the stored time before the first record
@@ -605,6 +598,19 @@ fn advance_by<const N: usize>(bytes: &[u8], clock: &mut f32) {
 
 #[cfg(test)]
 mod tests {
+    /// Decodes one stored keyframe (`record` is exactly `frame_type.size()` bytes), advancing
+    /// `clock` as Stories frames do.
+    fn decode(frame_type: FrameType, record: &[u8], clock: &mut f32) -> Keyframe {
+        let mut frames = KeyframeIter {
+            frame_type,
+            bytes: record,
+            clock: *clock,
+        };
+        let frame = frames.next().expect("one whole record");
+        *clock = frames.clock;
+        frame
+    }
+
     extern crate std;
 
     use std::vec::Vec;

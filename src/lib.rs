@@ -29,6 +29,8 @@ pub mod encode;
 #[cfg(feature = "std")]
 pub mod io;
 #[cfg(feature = "alloc")]
+pub mod json;
+#[cfg(feature = "alloc")]
 mod package;
 #[cfg(feature = "alloc")]
 mod placement;

@@ -229,13 +229,17 @@ impl Handle {
             addr_of_mut!((*slot).busy).write(1);
             let decoder = &mut *addr_of_mut!((*slot).decoder);
             let position = decoder.position();
-            let frame = Running {
-                slot,
-                outer: RUNNING.get(),
-            };
-            RUNNING.set(&frame);
-            let result = catch_unwind(AssertUnwindSafe(|| f(decoder, &mut bridge)));
-            RUNNING.set(frame.outer);
+            // One access to the thread-local list for the call (each costs a lookup).
+            let result = RUNNING.with(|running| {
+                let frame = Running {
+                    slot,
+                    outer: running.get(),
+                };
+                running.set(&frame);
+                let result = catch_unwind(AssertUnwindSafe(|| f(decoder, &mut bridge)));
+                running.set(frame.outer);
+                result
+            });
             addr_of_mut!((*slot).busy).write(0);
             result.map_err(|_| {
                 addr_of_mut!((*slot).panicked).write(1);

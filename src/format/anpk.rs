@@ -35,6 +35,7 @@ const MIN_OBJECT: u64 = OBJECT_HEADER as u64 + ANIM_WITH_BONE_ID as u64;
 const MIN_FRAME: u64 = 20;
 
 /// Chunk payloads are padded to a multiple of 4.
+#[inline]
 fn padded(size: u32) -> u64 {
     (u64::from(size) + 3) & !3
 }
@@ -92,6 +93,7 @@ pub(crate) struct Anpk {
     track: Track,
 }
 
+#[inline]
 fn tag_check(tag: &[u8], expected: &[u8; 4], offset: u64) -> Check {
     (tag != expected, WarningKind::UnexpectedTag, offset)
 }
@@ -104,6 +106,7 @@ struct BlockHeader<'a> {
     animation_count: i32,
 }
 
+#[inline]
 fn block_header(i: &[u8]) -> IResult<&[u8], BlockHeader<'_>> {
     let (i, (tag, size, info_tag, info_size, animation_count)) =
         (take(4usize), le_u32, take(4usize), le_u32, le_i32).parse(i)?;
@@ -119,6 +122,7 @@ fn block_header(i: &[u8]) -> IResult<&[u8], BlockHeader<'_>> {
     ))
 }
 
+#[inline]
 fn chunk_header(i: &[u8]) -> IResult<&[u8], (&[u8], u32)> {
     (take(4usize), le_u32).parse(i)
 }
@@ -132,6 +136,7 @@ struct AnimationHeader<'a> {
     object_count: i32,
 }
 
+#[inline]
 fn animation_header(name_field: usize) -> impl Fn(&[u8]) -> IResult<&[u8], AnimationHeader<'_>> {
     move |i| {
         let (i, (name, dgan_tag, dgan_size, info_tag, info_size, object_count)) = (
@@ -164,6 +169,7 @@ struct ObjectHeader<'a> {
     anim_size: u32,
 }
 
+#[inline]
 fn object_header(i: &[u8]) -> IResult<&[u8], ObjectHeader<'_>> {
     let (i, (cpan_tag, cpan_size, anim_tag, anim_size)) =
         (take(4usize), le_u32, take(4usize), le_u32).parse(i)?;
@@ -186,6 +192,7 @@ struct ObjectBody<'a> {
     bone_id: Option<i32>,
 }
 
+#[inline]
 fn object_body(i: &[u8]) -> IResult<&[u8], ObjectBody<'_>> {
     let (rest, (name, frame_count, _, _)) = (take(OBJECT_NAME), le_i32, le_i32, le_i32).parse(i)?;
     let (rest, bone_id) = if i.len() == ANIM_WITH_BONE_ID as usize {
@@ -205,11 +212,13 @@ fn object_body(i: &[u8]) -> IResult<&[u8], ObjectBody<'_>> {
 }
 
 /// A count read as `i32`: negative is as impossible as too large.
+#[inline]
 fn count(value: i32, at: u64) -> Result<u32, Error> {
     u32::try_from(value).map_err(|_| Error::new(ErrorKind::CountTooLarge, at))
 }
 
 /// The padded length of a name field of `size` bytes, within the documented bound.
+#[inline]
 fn name_field(size: u64, chunk_at: u64) -> Result<u32, Error> {
     if size > MAX_NAME as u64 {
         return Err(Error::new(ErrorKind::Limit, chunk_at));
@@ -462,6 +471,7 @@ impl Anpk {
         Ok(Stepped::new(unit.len(), flow))
     }
 
+    #[inline]
     fn after_object(&self) -> Stage {
         if self.object < self.object_count {
             Stage::ObjectHeader
@@ -470,6 +480,7 @@ impl Anpk {
         }
     }
 
+    #[inline]
     fn after_animation(&self) -> Stage {
         if self.animation < self.animation_count {
             Stage::NameHeader
@@ -480,6 +491,7 @@ impl Anpk {
 }
 
 impl Step for Anpk {
+    #[inline]
     fn want(&self) -> Want {
         match self.stage {
             Stage::ContainerHeader => Want::Unit(12),

@@ -6,6 +6,32 @@ use crate::error::{Error, ErrorKind, Warning, WarningKind};
 use crate::event::Visitor;
 use crate::limits::MAX_FILE_SIZE;
 
+/// The `i`th 32-bit little-endian word of a fixed-size record: records on the hot path are
+/// read at their fixed offsets, without parser combinators (whose calls a build without
+/// cross-crate inlining keeps).
+#[inline(always)]
+pub(crate) fn u32_at<const N: usize>(record: &[u8; N], i: usize) -> u32 {
+    u32::from_le_bytes([
+        record[4 * i],
+        record[4 * i + 1],
+        record[4 * i + 2],
+        record[4 * i + 3],
+    ])
+}
+
+/// The `i`th 32-bit little-endian float of a fixed-size record (see [`u32_at`]).
+#[inline(always)]
+pub(crate) fn f32_at<const N: usize>(record: &[u8; N], i: usize) -> f32 {
+    f32::from_bits(u32_at(record, i))
+}
+
+/// A unit as the fixed-size record the framing was asked for. The framing guarantees the size,
+/// so a failure would be a bug; it still becomes an error, never a panic.
+#[inline]
+pub(crate) fn record<const N: usize>(unit: &[u8], at: u64) -> Result<&[u8; N], Error> {
+    unit.first_chunk().ok_or(Error::new(ErrorKind::Malformed, at))
+}
+
 /// Runs a nom parser on a unit of exactly the size it reads. The framing guarantees the size,
 /// so a failure would be a bug; it still becomes an error, never a panic.
 pub(crate) fn parse<'a, T>(
@@ -20,6 +46,7 @@ pub(crate) fn parse<'a, T>(
 
 /// Fails with `CountTooLarge` (at `unit_at`) unless `count` records of `record_size` bytes,
 /// starting at `from`, fit in a file these formats can address.
+#[inline]
 pub(crate) fn check_fits(
     from: u64,
     count: u32,

@@ -7,7 +7,7 @@ use nom::bytes::complete::take;
 use nom::number::complete::le_u32;
 use nom::{IResult, Parser};
 
-use super::fields::{c_name, check_fits, parse};
+use super::fields::{c_name, check_fits, parse, record, u32_at};
 use super::protocol::{Step, Stepped, Want};
 use super::track::Track;
 use crate::error::{Error, ErrorKind, Warning, WarningKind};
@@ -32,6 +32,7 @@ pub(crate) enum Version {
 }
 
 impl Version {
+    #[inline]
     fn animation_header_size(self) -> usize {
         match self {
             Version::Anp3 => NAME_SIZE + 4 + 4 + 4,
@@ -39,6 +40,7 @@ impl Version {
         }
     }
 
+    #[inline]
     fn format(self) -> Format {
         match self {
             Version::Anp3 => Format::Anp3,
@@ -101,6 +103,7 @@ struct BoneHeader<'a> {
     bone_id: i32,
 }
 
+#[inline]
 fn file_header(i: &[u8]) -> IResult<&[u8], FileHeader<'_>> {
     let (i, (_magic, size, name, animation_count)) =
         (take(4usize), le_u32, take(NAME_SIZE), le_u32).parse(i)?;
@@ -114,6 +117,7 @@ fn file_header(i: &[u8]) -> IResult<&[u8], FileHeader<'_>> {
     ))
 }
 
+#[inline]
 fn animation_header(version: Version) -> impl Fn(&[u8]) -> IResult<&[u8], AnimationHeader<'_>> {
     move |i| {
         let (i, (name, bone_count)) = (take(NAME_SIZE), le_u32).parse(i)?;
@@ -137,12 +141,12 @@ fn animation_header(version: Version) -> impl Fn(&[u8]) -> IResult<&[u8], Animat
 /// (whose calls a build without cross-crate inlining keeps) on the hot path.
 #[inline]
 fn bone_header(unit: &[u8; BONE_HEADER_SIZE]) -> BoneHeader<'_> {
-    let u32_at = |i: usize| u32::from_le_bytes([unit[i], unit[i + 1], unit[i + 2], unit[i + 3]]);
+    const FIELDS_AT: usize = NAME_SIZE / 4;
     BoneHeader {
         name: c_name(&unit[..NAME_SIZE]),
-        frame_type: u32_at(NAME_SIZE),
-        frame_count: u32_at(NAME_SIZE + 4),
-        bone_id: u32_at(NAME_SIZE + 8) as i32,
+        frame_type: u32_at(unit, FIELDS_AT),
+        frame_count: u32_at(unit, FIELDS_AT + 1),
+        bone_id: u32_at(unit, FIELDS_AT + 2) as i32,
     }
 }
 
@@ -273,6 +277,7 @@ impl Ifp2 {
         }
     }
 
+    #[inline]
     fn after_bone(&self) -> Stage {
         if self.bone < self.bone_count {
             Stage::BoneHeader
@@ -281,6 +286,7 @@ impl Ifp2 {
         }
     }
 
+    #[inline]
     fn after_animation(&self) -> Stage {
         if self.animation < self.animation_count {
             Stage::AnimationHeader
@@ -318,11 +324,7 @@ impl Step for Ifp2 {
             Stage::FileHeader => self.file_header(unit, at, visitor)?,
             Stage::AnimationHeader => self.animation_header(unit, at, visitor)?,
             Stage::BoneHeader => {
-                // The framing gives exactly the size asked for.
-                let unit = unit
-                    .first_chunk()
-                    .ok_or(Error::new(ErrorKind::Malformed, at))?;
-                self.bone_header(unit, at, visitor)?
+                self.bone_header(record(unit, at)?, at, visitor)?
             }
             Stage::Frames => {
                 let stepped = self.track.deliver(unit, at, visitor);

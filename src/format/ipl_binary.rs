@@ -4,10 +4,10 @@
 //! gives. The sections are read in file order (vanilla files: instances, then cars right
 //! after), gaps skipped; only a section that lies behind the previous one needs a seek.
 
-use nom::number::complete::{le_f32, le_i32, le_u32};
+use nom::number::complete::le_u32;
 use nom::{IResult, Parser};
 
-use super::fields::{check_fits, parse, Check, Checks};
+use super::fields::{check_fits, f32_at, parse, record, u32_at, Check, Checks};
 use super::protocol::{Step, Stepped, Want};
 use crate::{Error, FileInfo, Flow, Format, IplCar, IplInstance, Visitor, WarningKind};
 
@@ -49,6 +49,7 @@ impl Section {
     };
 
     /// Where the section's records end (nowhere for an empty one: its offset is not data).
+    #[inline]
     fn end(&self) -> u64 {
         let size = if self.stage == Stage::Cars {
             CAR
@@ -80,6 +81,7 @@ struct Header {
     sections: [(u32, u32); 6],
 }
 
+#[inline]
 fn header(i: &[u8]) -> IResult<&[u8], Header> {
     let (i, _magic) = le_u32(i)?;
     let mut counts = [0; 6];
@@ -94,46 +96,37 @@ fn header(i: &[u8]) -> IResult<&[u8], Header> {
     Ok((i, Header { counts, sections }))
 }
 
-fn instance(i: &[u8]) -> IResult<&[u8], IplInstance<'static>> {
-    let (i, (x, y, z, rx, ry, rz, rw, model_id, interior, lod)) = (
-        le_f32, le_f32, le_f32, le_f32, le_f32, le_f32, le_f32, le_i32, le_u32, le_i32,
-    )
-        .parse(i)?;
-    Ok((
-        i,
-        IplInstance {
-            position: [x, y, z],
-            rotation: [rx, ry, rz, rw],
-            model_id,
-            interior,
-            lod,
-            model_name: None,
-            scale: None,
-        },
-    ))
+/// An instance record, read at its fixed offsets.
+#[inline]
+fn instance(r: &[u8; INSTANCE]) -> IplInstance<'static> {
+    let f = |i| f32_at(r, i);
+    IplInstance {
+        position: [f(0), f(1), f(2)],
+        rotation: [f(3), f(4), f(5), f(6)],
+        model_id: u32_at(r, 7) as i32,
+        interior: u32_at(r, 8),
+        lod: u32_at(r, 9) as i32,
+        model_name: None,
+        scale: None,
+    }
 }
 
-fn car(i: &[u8]) -> IResult<&[u8], IplCar> {
-    let (i, (x, y, z, angle)) = (le_f32, le_f32, le_f32, le_f32).parse(i)?;
-    let (i, (model_id, primary_color, secondary_color, flags)) =
-        (le_i32, le_i32, le_i32, le_i32).parse(i)?;
-    let (i, (alarm_chance, door_lock_chance, min_delay, max_delay)) =
-        (le_i32, le_i32, le_i32, le_i32).parse(i)?;
-    Ok((
-        i,
-        IplCar {
-            position: [x, y, z],
-            angle,
-            model_id,
-            primary_color,
-            secondary_color,
-            flags,
-            alarm_chance,
-            door_lock_chance,
-            min_delay,
-            max_delay,
-        },
-    ))
+/// A car generator record, read at its fixed offsets.
+#[inline]
+fn car(r: &[u8; CAR]) -> IplCar {
+    let i = |i| u32_at(r, i) as i32;
+    IplCar {
+        position: [f32_at(r, 0), f32_at(r, 1), f32_at(r, 2)],
+        angle: f32_at(r, 3),
+        model_id: i(4),
+        primary_color: i(5),
+        secondary_color: i(6),
+        flags: i(7),
+        alarm_chance: i(8),
+        door_lock_chance: i(9),
+        min_delay: i(10),
+        max_delay: i(11),
+    }
 }
 
 impl IplBinary {
@@ -148,6 +141,7 @@ impl IplBinary {
         }
     }
 
+    #[inline]
     fn section(&self) -> Section {
         self.sections
             .get(usize::from(self.next))
@@ -234,6 +228,7 @@ impl IplBinary {
         Ok(Stepped::new(unit.len(), flow))
     }
 
+    #[inline]
     fn record_done(&mut self) {
         self.left -= 1;
         if self.left == 0 {
@@ -242,6 +237,7 @@ impl IplBinary {
         }
     }
 
+    #[inline]
     fn next_section(&self) -> Stage {
         if self.section().count > 0 {
             Stage::Goto
@@ -252,6 +248,7 @@ impl IplBinary {
 }
 
 impl Step for IplBinary {
+    #[inline]
     fn want(&self) -> Want {
         match self.stage {
             Stage::Header => Want::Unit(HEADER),
@@ -279,12 +276,12 @@ impl Step for IplBinary {
                 Flow::Continue
             }
             Stage::Instances => {
-                let instance = parse(instance, unit, at)?;
+                let instance = instance(record(unit, at)?);
                 self.record_done();
                 visitor.instance(&instance)
             }
             Stage::Cars => {
-                let car = parse(car, unit, at)?;
+                let car = car(record(unit, at)?);
                 self.record_done();
                 visitor.car(&car)
             }

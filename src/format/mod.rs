@@ -97,6 +97,7 @@ impl Machine {
     }
 }
 
+#[inline]
 fn sniff(magic: &[u8]) -> Option<Machine> {
     match magic {
         b"ANP3" => Some(Machine::Ifp2(ifp2::Ifp2::new(ifp2::Version::Anp3))),
@@ -113,6 +114,7 @@ fn sniff(magic: &[u8]) -> Option<Machine> {
 }
 
 /// Bytes a text file starts with: printable ASCII and line breaks.
+#[inline]
 fn is_text(byte: u8) -> bool {
     matches!(byte, b'\t' | b'\n' | b'\r' | 0x20..=0x7e)
 }

@@ -4,6 +4,7 @@
 
 use crate::error::Error;
 use crate::event::{Flow, Visitor};
+use crate::limits::MAX_UNIT;
 
 /// What a machine needs next.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -83,7 +84,9 @@ pub(crate) trait Step {
             let rest = input.get(used..).unwrap_or_default();
             let len = match self.want() {
                 Want::Unit(size) if rest.len() >= size => size,
-                Want::Records { size, count } if size > 0 && rest.len() >= size => {
+                Want::Records { size, count }
+                    if size > 0 && rest.len() >= batch_bytes(size, count) =>
+                {
                     whole(rest.len(), size.saturating_mul(count as usize), size)
                 }
                 Want::Line(max) => match rest.iter().take(max).position(|&b| b == b'\n') {
@@ -122,6 +125,21 @@ pub(crate) trait Step {
             at,
             error: None,
         }
+    }
+}
+
+/// The bytes of records a step is given at the least: all `count` records when the carry
+/// buffer holds them, else as many as it holds. Records are taken in place from a piece that
+/// holds that many; fewer are gathered in the carry, across pieces, into a batch of that size,
+/// so that small pieces cost an event per batch rather than one per piece (the batches
+/// follow the cuts; the records in them do not).
+#[inline]
+pub(crate) fn batch_bytes(size: usize, count: u32) -> usize {
+    let all = size.saturating_mul(count as usize);
+    if all <= MAX_UNIT {
+        all
+    } else {
+        (MAX_UNIT - MAX_UNIT % size.max(1)).max(size)
     }
 }
 

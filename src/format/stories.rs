@@ -88,6 +88,7 @@ struct Header {
     reloc_count: u32,
 }
 
+#[inline]
 fn header(i: &[u8]) -> IResult<&[u8], Header> {
     let (i, (_ident, _shrink, file_end, _data_end, reloc_at, reloc_count, _global)) =
         (le_u32, le_u32, le_u32, le_u32, le_u32, le_u32, take(8usize)).parse(i)?;
@@ -108,6 +109,7 @@ struct Record<'a> {
     duration: f32,
 }
 
+#[inline]
 fn record(i: &[u8]) -> IResult<&[u8], Record<'_>> {
     let (i, (bone_table, name, bone_count, _, _, duration)) =
         (le_u32, take(NAME), le_i16, le_u8, le_u8, le_f32).parse(i)?;
@@ -129,6 +131,7 @@ struct Row {
     key: u32,
 }
 
+#[inline]
 fn row(i: &[u8]) -> IResult<&[u8], Row> {
     let (i, (flags, frame_count, frames, key)) = (le_u16, le_i16, le_u32, le_u32).parse(i)?;
     Ok((
@@ -142,6 +145,7 @@ fn row(i: &[u8]) -> IResult<&[u8], Row> {
     ))
 }
 
+#[inline]
 fn u32_le(bytes: &[u8]) -> u32 {
     u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]])
 }
@@ -168,6 +172,7 @@ impl Stories {
         }
     }
 
+    #[inline]
     fn goto(&mut self, target: impl Into<u64>, after: Stage) -> Stage {
         self.target = target.into();
         self.after = after;
@@ -208,6 +213,7 @@ impl Stories {
 
     /// The offset table goes on unless its next position is where an animation begins or
     /// lies outside the file.
+    #[inline]
     fn next_table_entry(&mut self, position: u64) -> Stage {
         let end = u64::from(self.lowest.min(self.file_end));
         if position + ENTRY as u64 <= end {
@@ -219,6 +225,7 @@ impl Stories {
 
     /// The table found so far holds `entries`; the relocation table must list each of their
     /// positions, or the table ends at the first it does not.
+    #[inline]
     fn start_relocation_passes(&mut self) -> Stage {
         if self.entries == 0 || self.reloc_count == 0 {
             self.entries = 0;
@@ -227,6 +234,7 @@ impl Stories {
         self.begin_pass(0)
     }
 
+    #[inline]
     fn begin_pass(&mut self, window_start: u32) -> Stage {
         self.window_start = window_start;
         self.listed = [0; STORIES_WINDOW / 64];
@@ -235,6 +243,7 @@ impl Stories {
     }
 
     /// Marks the table entry at `position`, if it lies in this pass's window.
+    #[inline]
     fn mark_listed(&mut self, position: u32) {
         let Some(from_table) = position.checked_sub(TABLE_AT as u32) else {
             return;
@@ -248,6 +257,7 @@ impl Stories {
         }
     }
 
+    #[inline]
     fn after_relocation_pass(&mut self) -> Stage {
         let in_window = (self.entries - self.window_start).min(STORIES_WINDOW as u32) as usize;
         let unlisted = (0..in_window).find(|&i| self.listed[i / 64] & (1 << (i % 64)) == 0);
@@ -261,6 +271,7 @@ impl Stories {
         Stage::File
     }
 
+    #[inline]
     fn next_animation(&mut self) -> Stage {
         if self.animation < self.entries {
             let entry_at = TABLE_AT + u64::from(self.animation) * ENTRY as u64;
@@ -270,6 +281,7 @@ impl Stories {
         }
     }
 
+    #[inline]
     fn next_bone(&mut self) -> Stage {
         if self.bone < self.bone_count {
             let row_at = u64::from(self.bone_table) + u64::from(self.bone) * BONE_ROW as u64;
@@ -281,6 +293,7 @@ impl Stories {
 }
 
 impl Step for Stories {
+    #[inline]
     fn want(&self) -> Want {
         match self.stage {
             Stage::Header => Want::Unit(HEADER),

@@ -104,13 +104,22 @@ fn done_is_reported_exactly_when_the_content_is_complete() {
 #[test]
 fn batches_follow_the_chunking_but_frames_do_not() {
     // Whole input: one batch per bone with frames (time_backwards also splits at each
-    // warning). Byte by byte: one batch per frame.
+    // warning). Byte by byte: the frames are gathered across pieces into the same batches,
+    // as many as the carry buffer holds. An empty piece delivers what is gathered.
     let file = anp3_packed().build();
     let whole = decode_chunks(&[&file], Policy::Continue);
     assert_eq!(whole.batches, 2);
     let bytewise = decode_chunks(&file.chunks(1).collect::<Vec<_>>(), Policy::Continue);
-    assert_eq!(bytewise.batches, 5);
+    assert_eq!(bytewise.batches, 2);
     assert_eq!(whole.events, bytewise.events);
+    let mut pieces: Vec<&[u8]> = Vec::new();
+    for piece in file.chunks(1) {
+        pieces.push(piece);
+        pieces.push(&[]);
+    }
+    let flushed = decode_chunks(&pieces, Policy::Continue);
+    assert_eq!(flushed.batches, 5, "one batch per frame");
+    assert_eq!(whole.events, flushed.events);
 
     let file = time_backwards().build();
     let whole = decode_chunks(&[&file], Policy::Continue);

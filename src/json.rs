@@ -1,0 +1,391 @@
+//! The JSON document of a file (feature `alloc`): what `gtastream dump --json` prints and the
+//! bindings' `decode()` return, written by one piece of code so that every front end gives the
+//! same structure (docs/FORMATS.md §10 describes it).
+//!
+//! The document is written as the decoder reports the file, never built in memory: a file is
+//! decoded once per part of the document (its warnings come first, and placement files list
+//! instances, cars and other lines apart, while the events interleave them). The first pass
+//! also proves that the file decodes, so nothing is written for a file that fails.
+
+use alloc::vec::Vec;
+use core::fmt::{self, Write};
+
+use crate::{
+    AnimationInfo, BoneInfo, Error, FileInfo, Flow, Format, IplCar, IplInstance, Keyframes,
+    Options, SectionLine, Visitor, Warning,
+};
+
+/// Why a document could not be written: the file failed to decode (the caller's error type:
+/// [`Error`] from memory, a read error from a reader), or the output refused text.
+#[derive(Debug)]
+pub enum JsonError<E> {
+    /// Decoding failed; nothing was written.
+    Decode(E),
+    /// The output failed (`fmt::Error`); what was written so far stays.
+    Write,
+}
+
+/// The JSON document of a file held in memory, ending with a newline.
+pub fn to_string(data: &[u8], options: Options) -> Result<alloc::string::String, Error> {
+    let mut out = alloc::string::String::new();
+    let decode = |pass: &mut Pass<'_, alloc::string::String>| {
+        crate::Decoder::with_options(options).decode_slice(data, pass)
+    };
+    match write(&mut out, decode) {
+        Ok(()) => Ok(out),
+        Err(JsonError::Decode(error)) => Err(error),
+        // Writing to a String does not fail.
+        Err(JsonError::Write) => unreachable!("a String accepts all text"),
+    }
+}
+
+/// Writes the JSON document of a file to `out`, ending with a newline. `decode` runs the whole
+/// file through the visitor it is given, from its first byte; it is called once per pass (two
+/// for an animation file, four for a placement file), so it must give the same file each time.
+pub fn write<W, E, F>(out: &mut W, mut decode: F) -> Result<(), JsonError<E>>
+where
+    W: Write,
+    F: FnMut(&mut Pass<'_, W>) -> Result<(), E>,
+{
+    // The head pass writes nothing: a file that fails leaves the output untouched.
+    let mut head = Pass::new(None, Part::Head);
+    decode(&mut head).map_err(JsonError::Decode)?;
+    let Pass {
+        format,
+        name,
+        warnings,
+        ..
+    } = head;
+
+    let parts: &[(&str, Part)] = if format.is_some_and(|f| !f.is_animation()) {
+        &[
+            ("instances", Part::Instances),
+            ("cars", Part::Cars),
+            ("section_lines", Part::Lines),
+        ]
+    } else {
+        &[("animations", Part::Animations)]
+    };
+    let text = |r: fmt::Result| r.map_err(|_| JsonError::Write);
+    text(out.write_str("{\n  \"format\": "))?;
+    text(match format {
+        Some(format) => string(out, format.name().as_bytes()),
+        None => out.write_str("null"),
+    })?;
+    text(out.write_str(",\n  \"name\": "))?;
+    text(opt_string(out, name.as_deref()))?;
+    text(out.write_str(",\n  \"warnings\": ["))?;
+    for (i, warning) in warnings.iter().enumerate() {
+        text(out.write_str(if i == 0 { "\n    " } else { ",\n    " }))?;
+        text(write_warning(out, warning))?;
+    }
+    text(close(out, !warnings.is_empty(), 2, ']'))?;
+    for &(key, part) in parts {
+        text(write!(out, ",\n  \"{key}\": ["))?;
+        let mut pass = Pass::new(Some(&mut *out), part);
+        let decoded = decode(&mut pass);
+        let (failed, items) = (pass.failed, pass.open.items);
+        if failed {
+            return Err(JsonError::Write);
+        }
+        decoded.map_err(JsonError::Decode)?;
+        text(close(out, items > 0, 2, ']'))?;
+    }
+    text(out.write_str("\n}\n"))
+}
+
+/// The part of the document a pass writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Part {
+    /// Format, name and warnings, gathered (nothing written).
+    Head,
+    Animations,
+    Instances,
+    Cars,
+    Lines,
+}
+
+/// The visitor of one pass of [`write`]: writes its part of the document to the output.
+pub struct Pass<'a, W> {
+    /// `None` for the head pass, which only gathers.
+    out: Option<&'a mut W>,
+    part: Part,
+    open: Open,
+    failed: bool,
+    // Gathered by the head pass.
+    format: Option<Format>,
+    name: Option<Vec<u8>>,
+    files: u32,
+    warnings: Vec<Warning>,
+}
+
+impl<'a, W: Write> Pass<'a, W> {
+    fn new(out: Option<&'a mut W>, part: Part) -> Self {
+        Pass {
+            out,
+            part,
+            open: Open::default(),
+            failed: false,
+            format: None,
+            name: None,
+            files: 0,
+            warnings: Vec::new(),
+        }
+    }
+
+    /// Writes with `f` in `part` only; a failed output aborts the decoding.
+    fn emit(&mut self, part: Part, f: impl FnOnce(&mut W, &mut Open) -> fmt::Result) -> Flow {
+        if self.part != part {
+            return Flow::Continue;
+        }
+        let Some(out) = self.out.as_deref_mut() else {
+            return Flow::Continue;
+        };
+        if f(out, &mut self.open).is_err() {
+            self.failed = true;
+            return Flow::Abort;
+        }
+        Flow::Continue
+    }
+}
+
+/// The counts of the containers a pass has open, and what the open bone's frames hold.
+#[derive(Default)]
+struct Open {
+    /// Items written at the part's top level (animations, instances, ...).
+    items: u32,
+    bones: u32,
+    frames: u32,
+    translation: bool,
+    scale: bool,
+}
+
+impl Open {
+    /// The separator before a new item of the part, at the items' indentation.
+    fn next_item(&mut self, out: &mut impl Write) -> fmt::Result {
+        self.items += 1;
+        out.write_str(if self.items == 1 { "\n    " } else { ",\n    " })
+    }
+}
+
+impl<W: Write> Visitor for Pass<'_, W> {
+    fn file(&mut self, info: &FileInfo<'_>) -> Flow {
+        // An ANLF container's blocks are listed as one package, under the first one's name.
+        if self.files == 0 {
+            self.format = Some(info.format);
+            self.name = info.name.map(|name| name.to_vec());
+        }
+        self.files += 1;
+        Flow::Continue
+    }
+
+    fn animation(&mut self, info: &AnimationInfo<'_>) -> Flow {
+        self.emit(Part::Animations, |out, open| {
+            open.bones = 0;
+            open.next_item(out)?;
+            out.write_str("{\n      \"name\": ")?;
+            string(out, info.name)?;
+            out.write_str(",\n      \"frame_data_size\": ")?;
+            opt_number(out, info.frame_data_size)?;
+            out.write_str(",\n      \"flags\": ")?;
+            opt_number(out, info.flags)?;
+            out.write_str(",\n      \"duration\": ")?;
+            match info.duration {
+                Some(duration) => float(out, duration)?,
+                None => out.write_str("null")?,
+            }
+            out.write_str(",\n      \"bones\": [")
+        })
+    }
+
+    fn bone(&mut self, info: &BoneInfo<'_>) -> Flow {
+        self.emit(Part::Animations, |out, open| {
+            open.bones += 1;
+            open.frames = 0;
+            open.translation = info.frame_type.has_translation();
+            open.scale = info.frame_type.has_scale();
+            out.write_str(if open.bones == 1 {
+                "\n        {\n          \"name\": "
+            } else {
+                ",\n        {\n          \"name\": "
+            })?;
+            opt_string(out, info.name)?;
+            out.write_str(",\n          \"bone_id\": ")?;
+            opt_number(out, info.bone_id)?;
+            out.write_str(",\n          \"bone_key\": ")?;
+            opt_number(out, info.bone_key)?;
+            out.write_str(",\n          \"frame_type\": ")?;
+            string(out, info.frame_type.name().as_bytes())?;
+            out.write_str(",\n          \"frames\": [")
+        })
+    }
+
+    fn keyframes(&mut self, frames: Keyframes<'_>) -> Flow {
+        self.emit(Part::Animations, |out, open| {
+            for frame in frames.iter() {
+                open.frames += 1;
+                out.write_str(if open.frames == 1 {
+                    "\n            {\"time\": "
+                } else {
+                    ",\n            {\"time\": "
+                })?;
+                float(out, frame.time)?;
+                out.write_str(", \"rotation\": ")?;
+                floats(out, &frame.rotation)?;
+                if open.translation {
+                    out.write_str(", \"translation\": ")?;
+                    floats(out, &frame.translation)?;
+                }
+                if open.scale {
+                    out.write_str(", \"scale\": ")?;
+                    floats(out, &frame.scale)?;
+                }
+                out.write_char('}')?;
+            }
+            Ok(())
+        })
+    }
+
+    fn bone_end(&mut self) -> Flow {
+        self.emit(Part::Animations, |out, open| {
+            close(out, open.frames > 0, 10, ']')?;
+            out.write_str("\n        }")
+        })
+    }
+
+    fn animation_end(&mut self) -> Flow {
+        self.emit(Part::Animations, |out, open| {
+            close(out, open.bones > 0, 6, ']')?;
+            out.write_str("\n    }")
+        })
+    }
+
+    fn instance(&mut self, instance: &IplInstance<'_>) -> Flow {
+        self.emit(Part::Instances, |out, open| {
+            open.next_item(out)?;
+            write!(
+                out,
+                "{{\"model_id\": {}, \"model_name\": ",
+                instance.model_id
+            )?;
+            opt_string(out, instance.model_name)?;
+            write!(out, ", \"interior\": {}, \"position\": ", instance.interior)?;
+            floats(out, &instance.position)?;
+            out.write_str(", \"rotation\": ")?;
+            floats(out, &instance.rotation)?;
+            out.write_str(", \"scale\": ")?;
+            match &instance.scale {
+                Some(scale) => floats(out, scale)?,
+                None => out.write_str("null")?,
+            }
+            write!(out, ", \"lod\": {}}}", instance.lod)
+        })
+    }
+
+    fn car(&mut self, car: &IplCar) -> Flow {
+        self.emit(Part::Cars, |out, open| {
+            open.next_item(out)?;
+            out.write_str("{\"position\": ")?;
+            floats(out, &car.position)?;
+            out.write_str(", \"angle\": ")?;
+            float(out, car.angle)?;
+            for (key, value) in [
+                ("model_id", car.model_id),
+                ("primary_color", car.primary_color),
+                ("secondary_color", car.secondary_color),
+                ("flags", car.flags),
+                ("alarm_chance", car.alarm_chance),
+                ("door_lock_chance", car.door_lock_chance),
+                ("min_delay", car.min_delay),
+                ("max_delay", car.max_delay),
+            ] {
+                write!(out, ", \"{key}\": {value}")?;
+            }
+            out.write_char('}')
+        })
+    }
+
+    fn section_line(&mut self, line: &SectionLine<'_>) -> Flow {
+        self.emit(Part::Lines, |out, open| {
+            open.next_item(out)?;
+            out.write_str("{\"section\": ")?;
+            string(out, line.section.as_bytes())?;
+            out.write_str(", \"text\": ")?;
+            string(out, line.text)?;
+            out.write_char('}')
+        })
+    }
+
+    fn warning(&mut self, warning: Warning) -> Flow {
+        if self.part == Part::Head {
+            self.warnings.push(warning);
+        }
+        Flow::Continue
+    }
+}
+
+/// Closes a container whose items start on lines of their own: on a line at `indent` spaces
+/// when it has items, right after the opening bracket when it has none.
+fn close(out: &mut impl Write, has_items: bool, indent: usize, bracket: char) -> fmt::Result {
+    if has_items {
+        write!(out, "\n{:indent$}", "")?;
+    }
+    out.write_char(bracket)
+}
+
+fn write_warning(out: &mut impl Write, warning: &Warning) -> fmt::Result {
+    out.write_str("{\"kind\": ")?;
+    string(out, warning.kind.name().as_bytes())?;
+    out.write_str(", \"reason\": ")?;
+    string(out, warning.kind.reason().as_bytes())?;
+    write!(out, ", \"offset\": {}}}", warning.offset)
+}
+
+fn opt_number(out: &mut impl Write, value: Option<impl fmt::Display>) -> fmt::Result {
+    match value {
+        Some(value) => write!(out, "{value}"),
+        None => out.write_str("null"),
+    }
+}
+
+/// A float as the shortest text that reads back to the same `f32`; NaN and infinities, which
+/// JSON cannot hold, as `null`.
+fn float(out: &mut impl Write, value: f32) -> fmt::Result {
+    if value.is_finite() {
+        write!(out, "{value}")
+    } else {
+        out.write_str("null")
+    }
+}
+
+fn floats(out: &mut impl Write, values: &[f32]) -> fmt::Result {
+    out.write_char('[')?;
+    for (i, &value) in values.iter().enumerate() {
+        if i > 0 {
+            out.write_str(", ")?;
+        }
+        float(out, value)?;
+    }
+    out.write_char(']')
+}
+
+fn opt_string(out: &mut impl Write, bytes: Option<&[u8]>) -> fmt::Result {
+    match bytes {
+        Some(bytes) => string(out, bytes),
+        None => out.write_str("null"),
+    }
+}
+
+/// Bytes as a JSON string, one character per byte (Latin-1, as names are read: §0).
+fn string(out: &mut impl Write, bytes: &[u8]) -> fmt::Result {
+    out.write_char('"')?;
+    for &byte in bytes {
+        match byte {
+            b'"' => out.write_str("\\\"")?,
+            b'\\' => out.write_str("\\\\")?,
+            0x00..=0x1f | 0x7f..=0x9f => write!(out, "\\u{byte:04x}")?,
+            _ => out.write_char(char::from(byte))?,
+        }
+    }
+    out.write_char('"')
+}
