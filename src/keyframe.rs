@@ -250,9 +250,7 @@ impl Iterator for KeyframeIter<'_> {
     fn next(&mut self) -> Option<Keyframe> {
         macro_rules! take {
             ($t:ident, $decode:expr) => {{
-                let (record, rest) = self
-                    .bytes
-                    .split_first_chunk::<{ FrameType::$t.size() }>()?;
+                let (record, rest) = self.bytes.split_first_chunk::<{ FrameType::$t.size() }>()?;
                 self.bytes = rest;
                 Some($decode(record))
             }};
@@ -335,7 +333,6 @@ fn four<T>(first: usize, field: impl Fn(usize) -> T) -> [T; 4] {
 fn three<T>(first: usize, field: impl Fn(usize) -> T) -> [T; 3] {
     [field(first), field(first + 1), field(first + 2)]
 }
-
 
 #[inline(always)]
 fn u16_at<const N: usize>(record: &[u8; N], i: usize) -> u16 {
@@ -487,7 +484,6 @@ fn raw(frame_type: FrameType, record: &[u8]) -> RawFrame {
     }
     frame
 }
-
 
 /// The number of leading records of `bytes` (whole records of `frame_type`) whose stored time
 /// is not earlier than the one before it. `last` is the stored time before the first record

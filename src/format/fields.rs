@@ -29,7 +29,8 @@ pub(crate) fn f32_at<const N: usize>(record: &[u8; N], i: usize) -> f32 {
 /// so a failure would be a bug; it still becomes an error, never a panic.
 #[inline]
 pub(crate) fn record<const N: usize>(unit: &[u8], at: u64) -> Result<&[u8; N], Error> {
-    unit.first_chunk().ok_or(Error::new(ErrorKind::Malformed, at))
+    unit.first_chunk()
+        .ok_or(Error::new(ErrorKind::Malformed, at))
 }
 
 /// Runs a nom parser on a unit of exactly the size it reads. The framing guarantees the size,

@@ -323,9 +323,7 @@ impl Step for Ifp2 {
         let flow = match self.stage {
             Stage::FileHeader => self.file_header(unit, at, visitor)?,
             Stage::AnimationHeader => self.animation_header(unit, at, visitor)?,
-            Stage::BoneHeader => {
-                self.bone_header(record(unit, at)?, at, visitor)?
-            }
+            Stage::BoneHeader => self.bone_header(record(unit, at)?, at, visitor)?,
             Stage::Frames => {
                 let stepped = self.track.deliver(unit, at, visitor);
                 if self.track.left == 0 {

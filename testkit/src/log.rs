@@ -367,23 +367,26 @@ impl Visitor for Recorder {
         let size = t.size();
         let bytes = frames.as_bytes();
         assert_eq!(bytes.len(), frames.len() * size, "as_bytes length");
-        let decoded: Vec<Keyframe> = frames.iter().collect();
         assert_eq!(frames.iter().len(), frames.len());
-        assert_eq!(decoded.len(), frames.len());
-        let raw: Option<Vec<RawFrame>> = frames.raw().map(|r| {
-            assert_eq!(r.len(), frames.len());
-            r.collect()
-        });
+        let mut raw = frames.raw();
         assert_eq!(raw.is_some(), t.is_packed(), "raw() only for packed types");
-        for (i, frame) in decoded.into_iter().enumerate() {
+        if let Some(r) = &raw {
+            assert_eq!(r.len(), frames.len());
+        }
+        let mut decoded = 0;
+        for (frame, record) in frames.iter().zip(bytes.chunks_exact(size)) {
             self.events.push(Ev::Frame {
                 frame_type: t,
-                bytes: bytes[i * size..(i + 1) * size].to_vec(),
+                bytes: record.to_vec(),
                 frame: Bits(frame),
-                raw: raw.as_ref().map(|r| r[i]),
+                raw: raw
+                    .as_mut()
+                    .map(|r| r.next().expect("a raw frame per frame")),
             });
-            self.event_count += 1;
+            decoded += 1;
         }
+        assert_eq!(decoded, frames.len());
+        self.event_count += decoded as u64;
         self.batches += 1;
         self.answer(true)
     }
