@@ -102,7 +102,7 @@ class TableBuilder {
         }
     }
 
-    static int32_t on_file(void *user, const gts_file_info *info) {
+    static int32_t GTS_CALL on_file(void *user, const gts_file_info *info) {
         return guarded([&] {
             TableBuilder &t = self(user);
             t.format = info->format_name;
@@ -112,7 +112,7 @@ class TableBuilder {
         });
     }
 
-    static int32_t on_animation(void *user, const gts_animation_info *info) {
+    static int32_t GTS_CALL on_animation(void *user, const gts_animation_info *info) {
         return guarded([&] {
             Animation a;
             a.name.assign(info->name, info->name_len);
@@ -123,7 +123,7 @@ class TableBuilder {
         });
     }
 
-    static int32_t on_bone(void *user, const gts_bone_info *info) {
+    static int32_t GTS_CALL on_bone(void *user, const gts_bone_info *info) {
         return guarded([&] {
             Bone b;
             if (info->has_name) {
@@ -144,7 +144,7 @@ class TableBuilder {
         });
     }
 
-    static int32_t on_keyframes(void *user, const gts_keyframe *frames, size_t count) {
+    static int32_t GTS_CALL on_keyframes(void *user, const gts_keyframe *frames, size_t count) {
         return guarded([&] {
             std::vector<gts_keyframe> &to = self(user).animations.back().bones.back().frames;
             to.insert(to.end(), frames, frames + count);

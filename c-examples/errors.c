@@ -13,7 +13,7 @@
 
 #include "gtastream.h"
 
-static int32_t on_warning(void *user, const gts_warning *warning)
+static int32_t GTS_CALL on_warning(void *user, const gts_warning *warning)
 {
     (void)user;
     printf("warning: %s: %s at offset %llu\n", warning->name, warning->reason,
@@ -21,14 +21,14 @@ static int32_t on_warning(void *user, const gts_warning *warning)
     return GTS_CONTINUE;
 }
 
-static int32_t on_animation(void *user, const gts_animation_info *info)
+static int32_t GTS_CALL on_animation(void *user, const gts_animation_info *info)
 {
     (void)info;
     ++*(unsigned long *)user;
     return GTS_CONTINUE;
 }
 
-static int32_t on_instance(void *user, const gts_ipl_instance *instance)
+static int32_t GTS_CALL on_instance(void *user, const gts_ipl_instance *instance)
 {
     (void)instance;
     ++*(unsigned long *)user;

@@ -26,7 +26,7 @@ static struct {
     unsigned long done;
 } current;
 
-static int32_t on_animation(void *user, const gts_animation_info *info)
+static int32_t GTS_CALL on_animation(void *user, const gts_animation_info *info)
 {
     size_t n = info->name_len < sizeof current.name - 1 ? info->name_len : sizeof current.name - 1;
     (void)user;
@@ -38,7 +38,7 @@ static int32_t on_animation(void *user, const gts_animation_info *info)
     return GTS_CONTINUE;
 }
 
-static int32_t on_bone(void *user, const gts_bone_info *info)
+static int32_t GTS_CALL on_bone(void *user, const gts_bone_info *info)
 {
     (void)user;
     (void)info;
@@ -46,7 +46,7 @@ static int32_t on_bone(void *user, const gts_bone_info *info)
     return GTS_CONTINUE;
 }
 
-static int32_t on_keyframes(void *user, const gts_keyframe *frames, size_t count)
+static int32_t GTS_CALL on_keyframes(void *user, const gts_keyframe *frames, size_t count)
 {
     (void)user;
     (void)frames;
@@ -54,7 +54,7 @@ static int32_t on_keyframes(void *user, const gts_keyframe *frames, size_t count
     return GTS_CONTINUE;
 }
 
-static int32_t on_animation_end(void *user)
+static int32_t GTS_CALL on_animation_end(void *user)
 {
     (void)user;
     current.done++;

@@ -13,7 +13,7 @@
 
 #include "gtastream.h"
 
-static int32_t on_animation(void *user, const gts_animation_info *info)
+static int32_t GTS_CALL on_animation(void *user, const gts_animation_info *info)
 {
     (void)user;
     printf("animation %u %.*s: %u bones", info->index, (int)info->name_len, info->name,
@@ -25,7 +25,7 @@ static int32_t on_animation(void *user, const gts_animation_info *info)
     return GTS_CONTINUE;
 }
 
-static int32_t on_bone(void *user, const gts_bone_info *info)
+static int32_t GTS_CALL on_bone(void *user, const gts_bone_info *info)
 {
     (void)user;
     printf("  bone %u", info->index);
@@ -40,7 +40,7 @@ static int32_t on_bone(void *user, const gts_bone_info *info)
     return GTS_CONTINUE;
 }
 
-static int32_t on_end(void *user)
+static int32_t GTS_CALL on_end(void *user)
 {
     (void)user;
     printf("end\n");

@@ -29,7 +29,7 @@ static void copy_name(char *to, size_t size, const char *from, size_t len)
     to[n] = '\0';
 }
 
-static int32_t on_file(void *user, const gts_file_info *info)
+static int32_t GTS_CALL on_file(void *user, const gts_file_info *info)
 {
     summary *s = (summary *)user;
     copy_name(s->format, sizeof s->format, info->format_name, strlen(info->format_name));
@@ -40,49 +40,49 @@ static int32_t on_file(void *user, const gts_file_info *info)
     return GTS_CONTINUE;
 }
 
-static int32_t on_animation(void *user, const gts_animation_info *info)
+static int32_t GTS_CALL on_animation(void *user, const gts_animation_info *info)
 {
     (void)info;
     ((summary *)user)->animations++;
     return GTS_CONTINUE;
 }
 
-static int32_t on_bone(void *user, const gts_bone_info *info)
+static int32_t GTS_CALL on_bone(void *user, const gts_bone_info *info)
 {
     (void)info;
     ((summary *)user)->bones++;
     return GTS_CONTINUE;
 }
 
-static int32_t on_keyframes(void *user, const gts_keyframe *frames, size_t count)
+static int32_t GTS_CALL on_keyframes(void *user, const gts_keyframe *frames, size_t count)
 {
     (void)frames;
     ((summary *)user)->keyframes += count;
     return GTS_CONTINUE;
 }
 
-static int32_t on_instance(void *user, const gts_ipl_instance *instance)
+static int32_t GTS_CALL on_instance(void *user, const gts_ipl_instance *instance)
 {
     (void)instance;
     ((summary *)user)->instances++;
     return GTS_CONTINUE;
 }
 
-static int32_t on_car(void *user, const gts_ipl_car *car)
+static int32_t GTS_CALL on_car(void *user, const gts_ipl_car *car)
 {
     (void)car;
     ((summary *)user)->cars++;
     return GTS_CONTINUE;
 }
 
-static int32_t on_section_line(void *user, const gts_section_line *line)
+static int32_t GTS_CALL on_section_line(void *user, const gts_section_line *line)
 {
     (void)line;
     ((summary *)user)->lines++;
     return GTS_CONTINUE;
 }
 
-static int32_t on_warning(void *user, const gts_warning *warning)
+static int32_t GTS_CALL on_warning(void *user, const gts_warning *warning)
 {
     ((summary *)user)->warnings++;
     printf("warning: %s at offset %llu\n", warning->reason, (unsigned long long)warning->offset);

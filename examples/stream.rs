@@ -48,13 +48,14 @@ impl Visitor for Printer {
     // Keyframes come in batches that borrow the input; how a bone's frames are split into
     // batches depends on the chunking, the frames themselves do not.
     fn keyframes(&mut self, frames: Keyframes<'_>) -> Flow {
-        for frame in frames.iter() {
+        // `for_each` runs one loop per frame type, the fastest way through a batch.
+        frames.iter().for_each(|frame| {
             if self.frames == 0 {
                 self.first = frame.time;
             }
             self.last = frame.time;
             self.frames += 1;
-        }
+        });
         Flow::Continue
     }
 

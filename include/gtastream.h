@@ -2,9 +2,11 @@
  * gtastream: a streaming, allocation-free decoder for GTA animation packages (ANP3, ANP2,
  * ANPK/ANLF, Stories .anim) and placement files (binary and text IPL).
  *
- * Link with libgtastream.a (add -lpthread -ldl -lm) or libgtastream.so. The decoder lives in
- * storage the caller owns; the library never allocates. Names and pointers given to a callback
- * are valid during that call only. See the "C and C++" section of README.md.
+ * Link with libgtastream.a (plus the system libraries `pkg-config --libs --static gtastream`
+ * lists) or libgtastream.so; with CMake, find_package(gtastream) and gtastream::gtastream. The
+ * decoder lives in storage the caller owns; the library never allocates. Names and pointers
+ * given to a callback are valid during that call only. See the "Install" and "C and C++"
+ * sections of README.md; include/gtastream.hpp is a C++17 wrapper.
  *
  * SPDX-License-Identifier: MIT OR Apache-2.0
  */
@@ -17,6 +19,51 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+/*
+ * The calling convention of every function and callback type: cdecl on 32-bit Windows, where a
+ * project may compile with another default (/Gz, /Gr, /Gv), and the platform's C convention
+ * elsewhere. Predefine GTS_CALL to override (only to spell __cdecl for another compiler).
+ */
+#ifndef GTS_CALL
+#if defined(_WIN32) && !defined(_WIN64)
+#define GTS_CALL __cdecl
+#else
+#define GTS_CALL
+#endif
+#endif
+
+/* The version of the library this header comes with (gts_version() gives the library's). */
+#define GTS_VERSION_MAJOR 0
+#define GTS_VERSION_MINOR 1
+#define GTS_VERSION_PATCH 0
+
+/**
+ * Number of 64-bit words of a `gts_archive`: the core's archive decoder (at most 768 bytes, a
+ * bound it checks at compile time), both sets of callbacks, the user pointer and a tag word.
+ */
+#define GTS_ARCHIVE_WORDS 160
+
+/**
+ * `on_entry` answer: go on with the next entry without decoding this one.
+ */
+#define GTS_ENTRY_SKIP 0
+
+/**
+ * `on_entry` answer: decode the entry (its events through the `gts_callbacks`, then
+ * `on_entry_end`). Any other value than `GTS_ENTRY_SKIP` and `GTS_ENTRY_DECODE` aborts.
+ */
+#define GTS_ENTRY_DECODE 1
+
+/**
+ * `gts_archive_input`: the `.dir` file of a version 1 archive.
+ */
+#define GTS_INPUT_DIR 0
+
+/**
+ * `gts_archive_input`: the `.img` file (the only one of a version 2 archive).
+ */
+#define GTS_INPUT_IMG 1
 
 /**
  * Number of 64-bit words of a `gts_decoder`.
@@ -37,7 +84,13 @@
  * Version of the binary interface this header describes: compare with `gts_abi_version()` when
  * loading the shared library. It changes whenever a struct grows or a function is added.
  */
-#define GTS_ABI_VERSION 1
+#define GTS_ABI_VERSION 2
+
+/**
+ * Longest name a callback gets, in bytes (package, animation, bone and model names; a longer
+ * one is the error `GTS_ERR_LIMIT`): `char name[GTS_MAX_NAME + 1]` holds any of them with a NUL.
+ */
+#define GTS_MAX_NAME 255
 
 /**
  * "No offset": what the offset functions return when there is none (or the decoder is not
@@ -185,6 +238,21 @@ typedef enum gts_warning_kind {
      * A keyframe's time is earlier than the previous one of its bone (once per bone).
      */
     GTS_WARNING_TIME_BACKWARDS = 9,
+    /**
+     * Text IPL: a line the game cannot read (a conversion failed); no record, the line is
+     * passed to `on_section_line`. The offset is the line's.
+     */
+    GTS_WARNING_MALFORMED_LINE = 10,
+    /**
+     * Text IPL: text after a record's last field that is no comment, ignored (the record is
+     * reported as the game reads it). The offset is the text's.
+     */
+    GTS_WARNING_TRAILING_TEXT = 11,
+    /**
+     * Animation: a bone has the name of an earlier bone of its animation. The offset is the
+     * second bone's.
+     */
+    GTS_WARNING_DUPLICATE_BONE = 12,
 } gts_warning_kind;
 
 /**
@@ -212,7 +280,8 @@ typedef enum gts_status {
      */
     GTS_SEEK = 3,
     /**
-     * The first four bytes are not the magic of a supported format.
+     * The first four bytes are not the magic of a supported format, or the input is text that
+     * is no placement file (no section keyword or record among its first lines).
      */
     GTS_ERR_BAD_MAGIC = 100,
     /**
@@ -250,6 +319,10 @@ typedef enum gts_status {
      */
     GTS_ERR_FINISHED = 108,
     /**
+     * The input is empty: `gts_decoder_finish` before any byte was fed.
+     */
+    GTS_ERR_EMPTY = 109,
+    /**
      * A decoding error this version of the C library has no number for.
      */
     GTS_ERR_OTHER = 199,
@@ -280,7 +353,66 @@ typedef enum gts_status {
      * unusable until `gts_decoder_reset` or `gts_decoder_init`.
      */
     GTS_ERR_PANIC = 205,
+    /**
+     * The read or seek function given to `gts_decode_io` failed (returned an error, or more
+     * bytes than asked for). The decoder is unchanged: call again to retry.
+     */
+    GTS_ERR_IO = 206,
 } gts_status;
+
+/**
+ * Oddities of an archive's directory: the archive is still read.
+ */
+typedef enum gts_archive_warning_kind {
+    /**
+     * Not one this version of the library names.
+     */
+    GTS_ARCHIVE_WARNING_UNKNOWN = 0,
+    /**
+     * The directory ends inside a record; the whole records are read.
+     */
+    GTS_ARCHIVE_WARNING_DIRECTORY_TRUNCATED = 1,
+    /**
+     * An entry of no sectors.
+     */
+    GTS_ARCHIVE_WARNING_EMPTY_ENTRY = 2,
+    /**
+     * An entry runs past the end of the `.img`: it is cut there.
+     */
+    GTS_ARCHIVE_WARNING_ENTRY_PAST_END = 3,
+    /**
+     * A version 2 entry's data overlaps the directory.
+     */
+    GTS_ARCHIVE_WARNING_ENTRY_OVERLAPS_DIRECTORY = 4,
+    /**
+     * A name field without a NUL: the name is all 24 bytes.
+     */
+    GTS_ARCHIVE_WARNING_UNTERMINATED_NAME = 5,
+} gts_archive_warning_kind;
+
+/**
+ * Text IPL: the game a file is for, which fixes the layout of its `inst` lines
+ * (`gts_decoder_set_game`).
+ */
+typedef enum gts_game {
+    /**
+     * Decided by the file: the first `inst` line that has 11, 12 or 13 fields and reads whole
+     * in that layout (the default).
+     */
+    GTS_GAME_AUTO = 0,
+    /**
+     * GTA III: 12 fields (`id name x y z sx sy sz rx ry rz rw`).
+     */
+    GTS_GAME_III = 1,
+    /**
+     * Vice City: 13 fields (`id name interior x y z sx sy sz rx ry rz rw`).
+     */
+    GTS_GAME_VC = 2,
+    /**
+     * San Andreas: 11 fields (`id name interior x y z rx ry rz rw lod`).
+     */
+    GTS_GAME_SA = 3,
+} gts_game;
 
 /**
  * The file was recognised: the first event.
@@ -644,54 +776,54 @@ typedef struct gts_callbacks {
     /**
      * The file was recognised; always the first event.
      */
-    int32_t (*on_file)(void *user, const struct gts_file_info *info);
+    int32_t (GTS_CALL *on_file)(void *user, const struct gts_file_info *info);
     /**
      * An animation begins.
      */
-    int32_t (*on_animation)(void *user, const struct gts_animation_info *info);
+    int32_t (GTS_CALL *on_animation)(void *user, const struct gts_animation_info *info);
     /**
      * A bone of the current animation begins.
      */
-    int32_t (*on_bone)(void *user, const struct gts_bone_info *info);
+    int32_t (GTS_CALL *on_bone)(void *user, const struct gts_bone_info *info);
     /**
      * `count` (1 to `GTS_KEYFRAME_BATCH`) consecutive decoded keyframes of the current bone.
      * How a bone's keyframes are split into calls depends on how the input was cut; the
      * keyframes, in order, do not.
      */
-    int32_t (*on_keyframes)(void *user, const struct gts_keyframe *frames, size_t count);
+    int32_t (GTS_CALL *on_keyframes)(void *user, const struct gts_keyframe *frames, size_t count);
     /**
      * The current bone has no more keyframes.
      */
-    int32_t (*on_bone_end)(void *user);
+    int32_t (GTS_CALL *on_bone_end)(void *user);
     /**
      * The current animation has no more bones.
      */
-    int32_t (*on_animation_end)(void *user);
+    int32_t (GTS_CALL *on_animation_end)(void *user);
     /**
      * A placed object (IPL).
      */
-    int32_t (*on_instance)(void *user, const struct gts_ipl_instance *instance);
+    int32_t (GTS_CALL *on_instance)(void *user, const struct gts_ipl_instance *instance);
     /**
      * A car generator (IPL).
      */
-    int32_t (*on_car)(void *user, const struct gts_ipl_car *car);
+    int32_t (GTS_CALL *on_car)(void *user, const struct gts_ipl_car *car);
     /**
      * Something the games accept but that disagrees with the format; decoding goes on.
      */
-    int32_t (*on_warning)(void *user, const struct gts_warning *warning);
+    int32_t (GTS_CALL *on_warning)(void *user, const struct gts_warning *warning);
     /**
      * The input ended cleanly (from `gts_decoder_finish`).
      */
-    int32_t (*on_end)(void *user);
+    int32_t (GTS_CALL *on_end)(void *user);
     /**
      * The stored bytes of a batch of keyframes, called before the `on_keyframes` calls that
      * deliver the same keyframes decoded.
      */
-    int32_t (*on_keyframes_raw)(void *user, const struct gts_raw_keyframes *raw);
+    int32_t (GTS_CALL *on_keyframes_raw)(void *user, const struct gts_raw_keyframes *raw);
     /**
      * A line of a text IPL section that has no event of its own.
      */
-    int32_t (*on_section_line)(void *user, const struct gts_section_line *line);
+    int32_t (GTS_CALL *on_section_line)(void *user, const struct gts_section_line *line);
 } gts_callbacks;
 
 /**
@@ -707,6 +839,125 @@ typedef struct gts_decoder {
     uint64_t opaque[GTS_DECODER_WORDS];
 } gts_decoder;
 
+/**
+ * Reads up to `capacity` bytes into `buffer` for `gts_decode_io`: returns how many it read
+ * (0 only at the end of input), or a negative number for an error.
+ */
+typedef ptrdiff_t (GTS_CALL *gts_read_fn)(void *io, uint8_t *buffer, size_t capacity);
+
+/**
+ * Moves the input of `gts_decode_io` to the absolute byte offset `offset` of the file: returns
+ * 0 on success, anything else for an error.
+ */
+typedef int32_t (GTS_CALL *gts_seek_fn)(void *io, uint64_t offset);
+
+/**
+ * A directory entry, before its data is decoded.
+ */
+typedef struct gts_archive_entry {
+    /**
+     * 0-based position in the directory.
+     */
+    uint32_t index;
+    /**
+     * The name: `name_len` bytes up to the first NUL of the 24-byte field, not NUL-terminated.
+     */
+    const char *name;
+    /**
+     * Bytes of `name` (at most 24).
+     */
+    size_t name_len;
+    /**
+     * Absolute offset of the entry's first byte in the `.img`.
+     */
+    uint64_t offset;
+    /**
+     * Bytes of the entry the `.img` holds (its sectors, cut at the end of the file): what the
+     * entry's decoder reads, and what an extracted copy holds.
+     */
+    uint64_t size;
+    /**
+     * Bytes the directory declares (sectors × 2048).
+     */
+    uint64_t declared_size;
+    /**
+     * The format found in the entry's first bytes (`GTS_FORMAT_UNKNOWN` if none).
+     */
+    enum gts_format format;
+    /**
+     * Whether gtastream decodes the entry's content (false: a model, a texture, ...).
+     */
+    bool has_format;
+    /**
+     * The format's short name ("ANP3", "bnry", ...), a static string; NULL if `!has_format`.
+     */
+    const char *format_name;
+} gts_archive_entry;
+
+/**
+ * An oddity of the directory.
+ */
+typedef struct gts_archive_warning {
+    /**
+     * What looked odd.
+     */
+    enum gts_archive_warning_kind kind;
+    /**
+     * The kind's stable name ("empty_entry", ...), a static NUL-terminated string.
+     */
+    const char *name;
+    /**
+     * A short description, a static NUL-terminated string.
+     */
+    const char *reason;
+    /**
+     * Offset of the directory record concerned, in the directory's file (the `.img` for
+     * version 2, the `.dir` for version 1).
+     */
+    uint64_t offset;
+    /**
+     * The entry concerned.
+     */
+    uint32_t index;
+} gts_archive_warning;
+
+/**
+ * The archive's own events. Every member may be NULL (skip the event; a NULL `on_entry`
+ * skips every entry). The entries' events come through the `gts_callbacks` given beside.
+ */
+typedef struct gts_archive_callbacks {
+    /**
+     * The archive was recognised: `version` 1 or 2, the records of its directory.
+     */
+    int32_t (GTS_CALL *on_archive)(void *user, uint32_t version, uint32_t entry_count);
+    /**
+     * A directory entry: return `GTS_ENTRY_DECODE` to decode it, `GTS_ENTRY_SKIP` to go on.
+     */
+    int32_t (GTS_CALL *on_entry)(void *user, const struct gts_archive_entry *entry);
+    /**
+     * A decoded entry ended: `result` is `GTS_OK`, or the error that stopped it, at
+     * `error_offset` from the entry's first byte (`GTS_NO_OFFSET` when `GTS_OK`). The archive
+     * goes on with the next entry. Returns `GTS_CONTINUE`, `GTS_PAUSE` or `GTS_ABORT`.
+     */
+    int32_t (GTS_CALL *on_entry_end)(void *user, enum gts_status result, uint64_t error_offset);
+    /**
+     * An oddity of the directory; the archive goes on.
+     */
+    int32_t (GTS_CALL *on_archive_warning)(void *user, const struct gts_archive_warning *warning);
+} gts_archive_callbacks;
+
+/**
+ * Caller-owned storage of one archive decoder: put it on the stack, in static memory or
+ * inside another struct, and pass `sizeof` it to `gts_archive_init`. Its contents are
+ * private; it needs no cleanup.
+ */
+typedef struct gts_archive {
+    /**
+     * Private storage; never read or written by the caller.
+     */
+    uint64_t opaque[GTS_ARCHIVE_WORDS];
+} gts_archive;
+
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
@@ -715,18 +966,18 @@ extern "C" {
  * The binary interface version of the library: equal to `GTS_ABI_VERSION` of the header it was
  * built with. A host that loads the shared library checks it against the header's.
  */
-uint32_t gts_abi_version(void);
+uint32_t GTS_CALL gts_abi_version(void);
 
 /**
  * The library's version, e.g. "0.1.0": a static NUL-terminated string.
  */
-const char *gts_version(void);
+const char *GTS_CALL gts_version(void);
 
 /**
  * `sizeof(gts_decoder)` as the library knows it; a host can compare it with its own
  * `sizeof(gts_decoder)` (`gts_decoder_init` does).
  */
-size_t gts_decoder_size(void);
+size_t GTS_CALL gts_decoder_size(void);
 
 /**
  * Sets every callback of `*callbacks` to NULL (skip the event). Does nothing if `callbacks` is
@@ -734,7 +985,7 @@ size_t gts_decoder_size(void);
  *
  * Pointers: `callbacks` is NULL or points to a writable `gts_callbacks`.
  */
-void gts_callbacks_init(struct gts_callbacks *callbacks);
+void GTS_CALL gts_callbacks_init(struct gts_callbacks *callbacks);
 
 /**
  * Sets up the decoder in `*decoder`, ready for the first byte of a file of any supported format
@@ -749,10 +1000,10 @@ void gts_callbacks_init(struct gts_callbacks *callbacks);
  * Pointers: `decoder` is NULL or points to `size_of_decoder` writable bytes; `callbacks` is NULL or points
  * to a `gts_callbacks` whose non-NULL members are functions of the declared types.
  */
-enum gts_status gts_decoder_init(struct gts_decoder *decoder,
-                                 size_t size_of_decoder,
-                                 const struct gts_callbacks *callbacks,
-                                 void *user);
+enum gts_status GTS_CALL gts_decoder_init(struct gts_decoder *decoder,
+                                          size_t size_of_decoder,
+                                          const struct gts_callbacks *callbacks,
+                                          void *user);
 
 /**
  * Tells the decoder whether the caller can seek (the default: it can). A caller that cannot
@@ -764,7 +1015,22 @@ enum gts_status gts_decoder_init(struct gts_decoder *decoder,
  *
  * Pointers: `decoder` is NULL or points to a writable `gts_decoder`.
  */
-enum gts_status gts_decoder_set_seekable(struct gts_decoder *decoder, bool seekable);
+enum gts_status GTS_CALL gts_decoder_set_seekable(struct gts_decoder *decoder, bool seekable);
+
+/**
+ * Names the game a text IPL file is for, which fixes the layout of its `inst` lines:
+ * `GTS_GAME_III` (12 fields), `GTS_GAME_VC` (13) or `GTS_GAME_SA` (11). The default,
+ * `GTS_GAME_AUTO`, lets the file decide: the first `inst` line that has 11, 12 or 13 fields and
+ * reads whole in that layout. Call it before the first feed; `gts_decoder_reset` keeps it.
+ * Other formats ignore it.
+ *
+ * Returns `GTS_OK`, `GTS_ERR_INVALID_ARGUMENT` for a value that is no `gts_game`,
+ * `GTS_ERR_INVALID_STATE` after the first feed (until `gts_decoder_reset`), or the decoder
+ * checks' errors.
+ *
+ * Pointers: `decoder` is NULL or points to a writable `gts_decoder`.
+ */
+enum gts_status GTS_CALL gts_decoder_set_game(struct gts_decoder *decoder, gts_game game);
 
 /**
  * Decodes `len` bytes at `data`, the next bytes of the file (the whole file, or any piece of
@@ -788,10 +1054,10 @@ enum gts_status gts_decoder_set_seekable(struct gts_decoder *decoder, bool seeka
  * readable bytes that do not change during the call; `consumed` is NULL or points to a writable
  * `size_t`. The callbacks are called on this thread, before this returns.
  */
-enum gts_status gts_decoder_feed(struct gts_decoder *decoder,
-                                 const uint8_t *data,
-                                 size_t len,
-                                 size_t *consumed);
+enum gts_status GTS_CALL gts_decoder_feed(struct gts_decoder *decoder,
+                                          const uint8_t *data,
+                                          size_t len,
+                                          size_t *consumed);
 
 /**
  * Ends the input: checks that the file was not cut short (`GTS_ERR_TRUNCATED` with the offset
@@ -800,15 +1066,16 @@ enum gts_status gts_decoder_feed(struct gts_decoder *decoder,
  *
  * Pointers: `decoder` is NULL or points to a writable `gts_decoder`.
  */
-enum gts_status gts_decoder_finish(struct gts_decoder *decoder);
+enum gts_status GTS_CALL gts_decoder_finish(struct gts_decoder *decoder);
 
 /**
  * Forgets the file, any error and any panic, ready for a new file; keeps the callbacks, the
- * user pointer and the seekable setting. Returns `GTS_OK` or the decoder checks' errors.
+ * user pointer, the seekable setting and the game. Returns `GTS_OK` or the decoder checks'
+ * errors.
  *
  * Pointers: `decoder` is NULL or points to a writable `gts_decoder`.
  */
-enum gts_status gts_decoder_reset(struct gts_decoder *decoder);
+enum gts_status GTS_CALL gts_decoder_reset(struct gts_decoder *decoder);
 
 /**
  * The absolute offset in the file of the next byte the decoder wants: after `GTS_SEEK`, where
@@ -817,7 +1084,7 @@ enum gts_status gts_decoder_reset(struct gts_decoder *decoder);
  *
  * Pointers: `decoder` is NULL or points to a readable `gts_decoder`.
  */
-uint64_t gts_decoder_position(const struct gts_decoder *decoder);
+uint64_t GTS_CALL gts_decoder_position(const struct gts_decoder *decoder);
 
 /**
  * The decoder's sticky error: `GTS_OK` if none, else the status its last feed or finish
@@ -826,7 +1093,7 @@ uint64_t gts_decoder_position(const struct gts_decoder *decoder);
  *
  * Pointers: `decoder` is NULL or points to a readable `gts_decoder`.
  */
-enum gts_status gts_decoder_error(const struct gts_decoder *decoder);
+enum gts_status GTS_CALL gts_decoder_error(const struct gts_decoder *decoder);
 
 /**
  * The absolute byte offset of the unit where the decoder's sticky error happened;
@@ -834,7 +1101,7 @@ enum gts_status gts_decoder_error(const struct gts_decoder *decoder);
  *
  * Pointers: `decoder` is NULL or points to a readable `gts_decoder`.
  */
-uint64_t gts_decoder_error_offset(const struct gts_decoder *decoder);
+uint64_t GTS_CALL gts_decoder_error_offset(const struct gts_decoder *decoder);
 
 /**
  * A static, NUL-terminated description of `gts_decoder_error(decoder)`, e.g. "input ends
@@ -842,7 +1109,7 @@ uint64_t gts_decoder_error_offset(const struct gts_decoder *decoder);
  *
  * Pointers: `decoder` is NULL or points to a readable `gts_decoder`.
  */
-const char *gts_decoder_error_reason(const struct gts_decoder *decoder);
+const char *GTS_CALL gts_decoder_error_reason(const struct gts_decoder *decoder);
 
 /**
  * Text IPL: the number (from 1) of the line being decoded, or of the line an error is in.
@@ -850,19 +1117,169 @@ const char *gts_decoder_error_reason(const struct gts_decoder *decoder);
  *
  * Pointers: `decoder` is NULL or points to a readable `gts_decoder`.
  */
-uint32_t gts_decoder_line(const struct gts_decoder *decoder);
+uint32_t GTS_CALL gts_decoder_line(const struct gts_decoder *decoder);
 
 /**
  * The status's enumerator name, e.g. "GTS_ERR_TRUNCATED": a static NUL-terminated string
  * ("GTS_UNKNOWN_STATUS" for a number that is not a status).
  */
-const char *gts_status_name(gts_status status);
+const char *GTS_CALL gts_status_name(gts_status status);
 
 /**
  * A short description of the status, e.g. "input ends inside a unit": a static NUL-terminated
  * string ("unknown status" for a number that is not a status).
  */
-const char *gts_status_reason(gts_status status);
+const char *GTS_CALL gts_status_reason(gts_status status);
+
+/**
+ * Decodes a whole file held in memory (`len` bytes at `data`) with the callbacks given to
+ * `gts_decoder_init`: feeds it, follows the decoder's seeks within the buffer, and finishes.
+ * Offsets are relative to `data`.
+ *
+ * Returns `GTS_OK` once the file is decoded and finished (`on_end` was called); `GTS_PAUSED`
+ * when a callback paused: call again with the same buffer to go on from there; or an error
+ * (decoding errors are sticky; `gts_decoder_error_offset` says where). A record the decoder
+ * wants beyond `len` is `GTS_ERR_TRUNCATED`. Calling it after it returned `GTS_OK` is
+ * `GTS_ERR_FINISHED` until `gts_decoder_reset`.
+ *
+ * It continues from `gts_decoder_position(decoder)`: on a fresh decoder, from the start of the
+ * buffer; after `gts_decoder_feed` calls, from where they stopped.
+ *
+ * Pointers: `decoder` is NULL or points to a writable `gts_decoder`; `data` is NULL or points to
+ * `len` readable bytes that do not change during the call. The callbacks are called on this
+ * thread, before this returns.
+ */
+enum gts_status GTS_CALL gts_decode_buffer(struct gts_decoder *decoder, const uint8_t *data, size_t len);
+
+/**
+ * Decodes a file read through `read` (and `seek`, NULL for a source that cannot seek) into the
+ * caller's `buffer` of `capacity` bytes, with the callbacks given to `gts_decoder_init`: reads,
+ * feeds, follows seeks, and finishes at the end of input (`read` returned 0). `io` is passed to
+ * `read` and `seek`. Offsets given to `seek` are absolute offsets in the file (a source inside
+ * an archive adds the entry's start).
+ *
+ * The source must be at the decoder's position: at the start of the file for a new decoder.
+ * With `seek` NULL, the decoder is told it cannot seek (as by `gts_decoder_set_seekable(d,
+ * false)`; a decoder already fed as seekable is `GTS_ERR_INVALID_STATE`), so a record behind the
+ * current position is `GTS_ERR_SEEK_REQUIRED`.
+ *
+ * Returns `GTS_OK` once the file is decoded and finished; `GTS_PAUSED` when a callback paused:
+ * call again with the same `buffer` (its contents untouched) to go on with the bytes it still
+ * holds; `GTS_ERR_IO` when `read` or `seek` failed (nothing is lost: call again to retry; with
+ * `seek`, the source is first moved back to the decoder's position); or an error as from
+ * `gts_decoder_feed`.
+ *
+ * Pointers: `decoder` is NULL or points to a writable `gts_decoder`; `buffer` is NULL or points
+ * to `capacity` writable bytes outside the decoder, which nothing else touches during the call;
+ * `read` and `seek` are NULL or functions of the declared types, called on this thread before
+ * this returns (they must not call into this decoder).
+ */
+enum gts_status GTS_CALL gts_decode_io(struct gts_decoder *decoder,
+                                       gts_read_fn read,
+                                       gts_seek_fn seek,
+                                       void *io,
+                                       uint8_t *buffer,
+                                       size_t capacity);
+
+/**
+ * Sets every member of `*archive_callbacks` to NULL (skip the event). Does nothing if
+ * `archive_callbacks` is NULL.
+ *
+ * Pointers: `archive_callbacks` is NULL or points to a writable `gts_archive_callbacks`.
+ */
+void GTS_CALL gts_archive_callbacks_init(struct gts_archive_callbacks *archive_callbacks);
+
+/**
+ * Sets up a decoder for a version 2 (San Andreas, `VER2`) archive of `img_len` bytes in
+ * `*archive`. `size_of_archive` must be `sizeof *archive`. `archive_callbacks` (the entry
+ * events) and `callbacks` (the events of the entries decoded) are copied; either may be NULL.
+ * `user` is passed to every callback. The caller feeds the `.img` from
+ * `gts_archive_position` and follows `GTS_SEEK` to reach the entries.
+ *
+ * Returns `GTS_OK`, `GTS_ERR_INVALID_ARGUMENT`, `GTS_ERR_SIZE_MISMATCH` or
+ * `GTS_ERR_REENTRANT`.
+ *
+ * Pointers: `archive` is NULL or points to `size_of_archive` writable bytes; each callbacks
+ * pointer is NULL or points to a struct whose non-NULL members are functions of the declared
+ * types.
+ */
+enum gts_status GTS_CALL gts_archive_init(struct gts_archive *archive,
+                                          size_t size_of_archive,
+                                          uint64_t img_len,
+                                          const struct gts_archive_callbacks *archive_callbacks,
+                                          const struct gts_callbacks *callbacks,
+                                          void *user);
+
+/**
+ * As `gts_archive_init`, for a version 1 (GTA III, Vice City) archive: a `.dir` of `dir_len`
+ * bytes beside an `.img` of `img_len` bytes. The decoder reads both: `gts_archive_input`
+ * says which file `gts_archive_position` refers to (it starts with the `.dir`, and every
+ * change of file comes with `GTS_SEEK`).
+ *
+ * Pointers: as `gts_archive_init`.
+ */
+enum gts_status GTS_CALL gts_archive_init_v1(struct gts_archive *archive,
+                                             size_t size_of_archive,
+                                             uint64_t dir_len,
+                                             uint64_t img_len,
+                                             const struct gts_archive_callbacks *archive_callbacks,
+                                             const struct gts_callbacks *callbacks,
+                                             void *user);
+
+/**
+ * Tells the archive decoder the caller cannot seek (before the first feed). Archives need
+ * seeks, so decoding then stops at the first with `GTS_ERR_SEEK_REQUIRED`.
+ *
+ * Pointers: `archive` is NULL or points to a writable `gts_archive`.
+ */
+enum gts_status GTS_CALL gts_archive_set_seekable(struct gts_archive *archive, bool seekable);
+
+/**
+ * Decodes `len` bytes at `data`: the next bytes of the file `gts_archive_input` names, from
+ * `gts_archive_position`. Returns as `gts_decoder_feed`: `GTS_OK` (feed more), `GTS_PAUSED`
+ * (feed from `data + *consumed`), `GTS_SEEK` (feed from `gts_archive_position` of
+ * `gts_archive_input`), `GTS_DONE` (every entry was read: call `gts_archive_finish`), or an
+ * error of the archive itself (sticky). An entry's error is not an error here: it goes to
+ * `on_entry_end`, and the archive goes on.
+ *
+ * Pointers: `archive` is NULL or points to a writable `gts_archive`; `data` is NULL or points to
+ * `len` readable bytes; `consumed` is NULL or points to a writable `size_t`.
+ */
+enum gts_status GTS_CALL gts_archive_feed(struct gts_archive *archive,
+                                          const uint8_t *data,
+                                          size_t len,
+                                          size_t *consumed);
+
+/**
+ * Ends the input: `GTS_OK` once every directory record was read, `GTS_ERR_TRUNCATED` if the
+ * files were shorter than the lengths given.
+ *
+ * Pointers: `archive` is NULL or points to a writable `gts_archive`.
+ */
+enum gts_status GTS_CALL gts_archive_finish(struct gts_archive *archive);
+
+/**
+ * The offset, in the file `gts_archive_input` names, of the next byte wanted
+ * (`GTS_NO_OFFSET` if `archive` is not usable).
+ *
+ * Pointers: `archive` is NULL or points to a readable `gts_archive`.
+ */
+uint64_t GTS_CALL gts_archive_position(const struct gts_archive *archive);
+
+/**
+ * The file the next bytes come from: `GTS_INPUT_IMG`, or `GTS_INPUT_DIR` (version 1); -1 if
+ * `archive` is not usable.
+ *
+ * Pointers: `archive` is NULL or points to a readable `gts_archive`.
+ */
+int32_t GTS_CALL gts_archive_input(const struct gts_archive *archive);
+
+/**
+ * The offset at which the archive failed (`GTS_NO_OFFSET` if it did not).
+ *
+ * Pointers: `archive` is NULL or points to a readable `gts_archive`.
+ */
+uint64_t GTS_CALL gts_archive_error_offset(const struct gts_archive *archive);
 
 #ifdef __cplusplus
 }  // extern "C"

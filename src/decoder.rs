@@ -2,7 +2,7 @@
 
 use crate::error::{Error, ErrorKind, Warning, WarningKind};
 use crate::event::{Flow, Visitor};
-use crate::format::protocol::{batch_bytes, whole, Stepped, Want};
+use crate::format::protocol::{batch_bytes, ends_line, whole, Stepped, Want};
 use crate::format::Machine;
 use crate::limits::{MAX_DECODER_SIZE, MAX_UNIT, REREAD_FACTOR, REREAD_SLACK};
 
@@ -29,19 +29,45 @@ pub enum Status {
     Seek(u64),
 }
 
-/// How the caller feeds the decoder.
+/// How the caller feeds the decoder, and what it knows about the file.
+///
+/// Build it from the default so that later fields keep their defaults:
+/// `Options { can_seek: false, ..Options::default() }`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Options {
     /// The caller can restart the input at an earlier offset when `feed` returns
     /// [`Status::Seek`]. Without it, a unit behind the current position is an
     /// [`ErrorKind::SeekRequired`] error naming that offset.
     pub can_seek: bool,
+    /// Text IPL: the game the file is for, which fixes the layout of its `inst` lines. `None`
+    /// (the default): the first `inst` line that scans whole under the layout of its field
+    /// count decides, once for the file (docs/FORMATS.md §4).
+    pub game: Option<Game>,
+}
+
+impl Options {
+    /// The defaults: a caller that can seek, the game told by the file.
+    pub const DEFAULT: Options = Options {
+        can_seek: true,
+        game: None,
+    };
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options { can_seek: true }
+        Self::DEFAULT
     }
+}
+
+/// A game, for the layout of text IPL `inst` lines (docs/FORMATS.md §4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Game {
+    /// GTA III: `id name x y z sx sy sz rx ry rz rw` (12 fields).
+    Iii,
+    /// Vice City: `id name interior x y z sx sy sz rx ry rz rw` (13 fields).
+    ViceCity,
+    /// San Andreas: `id name interior x y z rx ry rz rw lod` (11 fields).
+    SanAndreas,
 }
 
 /// What one `feed` did: how many bytes of the chunk it consumed, and why it returned.
@@ -120,7 +146,7 @@ impl Decoder {
     /// A decoder waiting for the first byte of a file of any supported format, for a caller
     /// that can seek (see [`Options`]).
     pub const fn new() -> Self {
-        Self::with_options(Options { can_seek: true })
+        Self::with_options(Options::DEFAULT)
     }
 
     /// A decoder for a caller with these abilities.
@@ -129,7 +155,7 @@ impl Decoder {
             position: 0,
             carry: Carry::new(),
             need: 0,
-            machine: Machine::Sniff,
+            machine: Machine::Sniff(options.game),
             state: State::Running,
             trailing_seen: false,
             furthest: 0,
@@ -367,9 +393,9 @@ impl Decoder {
     fn line_unit(&self, rest: &[u8], max: usize) -> Result<(usize, usize), Error> {
         let here = self.carry.len() + rest.len();
         let mut bytes = self.carry.as_slice().iter().chain(rest).take(max);
-        match bytes.position(|&b| b == b'\n') {
+        match bytes.position(ends_line) {
             Some(i) => Ok((i + 1, i + 1)),
-            None if here >= max => Err(Error::new(ErrorKind::Limit, self.unit_offset())),
+            None if here >= max => Err(self.machine.too_long(self.unit_offset())),
             None => Ok((here + 1, 0)),
         }
     }

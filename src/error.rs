@@ -55,11 +55,14 @@ macro_rules! kinds {
         }
     };
 }
+pub(crate) use kinds;
 
 kinds! {
     /// Why decoding stopped. Every kind comes with the absolute offset of the unit that failed.
     pub enum ErrorKind {
-        /// The input starts with neither the magic of a supported binary format nor text.
+        /// The input starts with neither the magic of a supported binary format nor text, or
+        /// is text that is no placement file (no section keyword and no placement record among
+        /// its first lines: docs/FORMATS.md §4).
         BadMagic = 100, "bad_magic", "unknown file magic";
         /// The input ended inside a unit (`finish` was called too early).
         Truncated = 101, "truncated", "input ends inside a unit";
@@ -83,6 +86,9 @@ kinds! {
         Limit = 107, "limit", "exceeds a bound of the decoder";
         /// `feed` or `finish` was called after `finish` had already ended the input.
         Finished = 108, "finished", "input already finished";
+        /// The input is empty (`finish` before any byte): there is nothing to tell the format
+        /// by.
+        Empty = 109, "empty", "empty input";
     }
 }
 
@@ -133,6 +139,16 @@ kinds! {
         /// A keyframe's time is earlier than the previous one of the same bone (reported once a
         /// bone).
         TimeBackwards = 9, "time_backwards", "keyframe time goes backwards";
+        /// Text IPL: a conversion of the line failed (too few fields, a number that is none),
+        /// so the game reads stale values; no record is reported, the line is passed through
+        /// as a [`SectionLine`](crate::SectionLine). The offset is the line's.
+        MalformedLine = 10, "malformed_line", "line the game cannot read, skipped";
+        /// Text IPL: text after the last field of a record that is not a comment; the game
+        /// ignores it (the record is reported as the game reads it). The offset is the text's.
+        TrailingText = 11, "trailing_text", "text after the last field, ignored";
+        /// Animation: a bone has the name of an earlier bone of the same animation (name
+        /// lookups find only one). The offset is the second bone's.
+        DuplicateBone = 12, "duplicate_bone", "bone name repeated in the animation";
     }
 }
 

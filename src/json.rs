@@ -389,3 +389,39 @@ fn string(out: &mut impl Write, bytes: &[u8]) -> fmt::Result {
     }
     out.write_char('"')
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{float, floats, string};
+    use alloc::string::String;
+
+    fn text(f: impl FnOnce(&mut String) -> core::fmt::Result) -> String {
+        let mut out = String::new();
+        f(&mut out).expect("a String accepts all text");
+        out
+    }
+
+    /// Floats are the shortest text that reads back to the same `f32`; JSON has no NaN or
+    /// infinity, which become `null`.
+    #[test]
+    fn floats_round_trip() {
+        for v in [0.1f32, 1.0 / 3.0, 1e-40, 3.4e38, -2.5e-7, 16384.0, -0.0] {
+            let printed = text(|out| float(out, v));
+            let read: f32 = printed.parse().expect("a number");
+            assert_eq!(read.to_bits(), v.to_bits(), "{printed}");
+        }
+        let special = [0.0, f32::NAN, f32::INFINITY, f32::NEG_INFINITY];
+        assert_eq!(text(|out| floats(out, &special)), "[0, null, null, null]");
+    }
+
+    /// Names are Latin-1 bytes: each byte one character, control characters escaped.
+    #[test]
+    fn strings_escape_quotes_and_controls() {
+        assert_eq!(text(|out| string(out, b"a\"b\\c")), r#""a\"b\\c""#);
+        assert_eq!(
+            text(|out| string(out, b"\x00\x1f\n\x7f\x85")),
+            r#""\u0000\u001f\u000a\u007f\u0085""#
+        );
+        assert_eq!(text(|out| string(out, b"\xe9\xff/")), "\"\u{e9}\u{ff}/\"");
+    }
+}

@@ -6,9 +6,12 @@
 //! decoder is a fixed-size value ([`DECODER_SIZE`] bytes) that never allocates; the events are
 //! identical however the input is cut. With the `alloc` feature, `Package` decodes a whole
 //! file into owned values and `encode` writes one back; with `std`, `io` decodes from readers.
+//! [`archive::ArchiveDecoder`] reads IMG archives and decodes their entries the same way.
 //!
 //! The formats and the conversions applied are specified in the project's FORMATS.md.
 #![no_std]
+// docs.rs (package.metadata.docs.rs) marks the items of each feature.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
@@ -17,6 +20,7 @@ extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
+pub mod archive;
 mod decoder;
 mod error;
 mod event;
@@ -25,24 +29,29 @@ mod keyframe;
 mod limits;
 
 #[cfg(feature = "alloc")]
+#[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
 pub mod encode;
 #[cfg(feature = "std")]
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 pub mod io;
 #[cfg(feature = "alloc")]
+#[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
 pub mod json;
 #[cfg(feature = "alloc")]
 mod package;
 #[cfg(feature = "alloc")]
 mod placement;
 
-pub use decoder::{Decoder, Options, Progress, Status, DECODER_SIZE};
+pub use decoder::{Decoder, Game, Options, Progress, Status, DECODER_SIZE};
 pub use error::{Error, ErrorKind, Warning, WarningKind};
 pub use event::{
     AnimationInfo, BoneInfo, FileInfo, Flow, Format, IplCar, IplInstance, SectionLine, Visitor,
 };
 pub use keyframe::{FrameType, Keyframe, KeyframeIter, Keyframes, RawFrame};
-pub use limits::{MAX_BATCH, MAX_LINE, MAX_NAME, REREAD_FACTOR, REREAD_SLACK};
+pub use limits::{MAX_BATCH, MAX_LINE, MAX_NAME, REREAD_FACTOR, REREAD_SLACK, SNIFF_LINES};
 #[cfg(feature = "alloc")]
-pub use package::{Animation, Bone, Package};
+#[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
+pub use package::{Animation, Bone, Package, PackageBuilder};
 #[cfg(feature = "alloc")]
-pub use placement::{Instance, Placement, RawLine};
+#[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
+pub use placement::{Instance, Placement, PlacementBuilder, RawLine};

@@ -6,9 +6,14 @@
 /// and the NUL. A longer one is a `Limit` error.
 pub const MAX_NAME: usize = 256;
 
-/// Longest text line the decoder accepts, line break included; a longer one is a `Limit`
-/// error at the line's offset.
+/// Longest text line the decoder accepts, line break included (the games read lines of at most
+/// 256 bytes); a longer one is a `Limit` error at the line's offset (before the text is known
+/// to be a placement file, `BadMagic`).
 pub const MAX_LINE: usize = 256;
+
+/// Lines, other than blank lines and comments, within which a text file must show a section
+/// keyword or a placement record to be taken for a placement file (else `BadMagic`).
+pub const SNIFF_LINES: usize = 8;
 
 /// Most keyframes delivered in one batch.
 pub const MAX_BATCH: usize = 64;

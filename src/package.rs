@@ -61,18 +61,16 @@ impl Package {
     /// Decodes a whole animation file held in memory (a placement file is
     /// [`ErrorKind::BadMagic`](crate::ErrorKind::BadMagic) here: see `Placement`).
     pub fn parse(data: &[u8]) -> Result<Package, Error> {
-        let mut builder = Builder {
+        let mut builder = PackageBuilder {
             package: None,
             warnings: Vec::new(),
             record_budget: data.len(),
         };
         decode_whole(data, &mut builder, |b| b.package.is_some())?;
-        let mut package = builder.package.ok_or(Error {
+        builder.finish().ok_or(Error {
             kind: ErrorKind::Truncated,
             offset: 0,
-        })?;
-        package.warnings = builder.warnings;
-        Ok(package)
+        })
     }
 
     /// The animation of that name, compared case-insensitively as the game does.
@@ -115,8 +113,11 @@ pub(crate) fn decode_whole<V: Visitor>(
     }
 }
 
-/// Collects the events of one file into a [`Package`].
-struct Builder {
+/// Collects the events of one animation file into a [`Package`]: the visitor behind
+/// [`Package::parse`], for callers that drive a decoder themselves (in pieces, from a reader,
+/// an archive's entry). It aborts at the `file` event of a placement file.
+#[derive(Debug)]
+pub struct PackageBuilder {
     package: Option<Package>,
     /// Warnings, including those reported before the `file` event.
     warnings: Vec<Warning>,
@@ -124,13 +125,36 @@ struct Builder {
     record_budget: usize,
 }
 
-impl Builder {
+impl Default for PackageBuilder {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl PackageBuilder {
+    /// A builder for a file of unknown length: keyframe storage is reserved from the counts
+    /// the file declares, up to 1 MiB worth per bone, and grows past that as frames arrive.
+    pub fn new() -> Self {
+        PackageBuilder {
+            package: None,
+            warnings: Vec::new(),
+            record_budget: 1 << 20,
+        }
+    }
+
+    /// The package, with every warning; `None` if no `file` event came.
+    pub fn finish(self) -> Option<Package> {
+        let mut package = self.package?;
+        package.warnings = self.warnings;
+        Some(package)
+    }
+
     fn animation(&mut self) -> Option<&mut Animation> {
         self.package.as_mut()?.animations.last_mut()
     }
 }
 
-impl Visitor for Builder {
+impl Visitor for PackageBuilder {
     fn file(&mut self, info: &FileInfo<'_>) -> Flow {
         if !info.format.is_animation() {
             return Flow::Abort;

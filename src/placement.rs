@@ -55,28 +55,43 @@ impl Placement {
     /// Decodes a whole placement file held in memory (an animation file is
     /// [`ErrorKind::BadMagic`] here: see `Package`).
     pub fn parse(data: &[u8]) -> Result<Placement, Error> {
-        let mut builder = Builder {
+        let mut builder = PlacementBuilder {
             placement: None,
             warnings: Vec::new(),
         };
         decode_whole(data, &mut builder, |b| b.placement.is_some())?;
-        let mut placement = builder.placement.ok_or(Error {
+        builder.finish().ok_or(Error {
             kind: ErrorKind::Truncated,
             offset: 0,
-        })?;
-        placement.warnings = builder.warnings;
-        Ok(placement)
+        })
     }
 }
 
-/// Collects the events of one file into a [`Placement`].
-struct Builder {
+/// Collects the events of one placement file into a [`Placement`]: the visitor behind
+/// [`Placement::parse`], for callers that drive a decoder themselves. It aborts at the `file`
+/// event of an animation file.
+#[derive(Debug, Default)]
+pub struct PlacementBuilder {
     placement: Option<Placement>,
     /// Warnings, including the binary header's, reported before the `file` event.
     warnings: Vec<Warning>,
 }
 
-impl Visitor for Builder {
+impl PlacementBuilder {
+    /// An empty builder.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The placement, with every warning; `None` if no `file` event came.
+    pub fn finish(self) -> Option<Placement> {
+        let mut placement = self.placement?;
+        placement.warnings = self.warnings;
+        Some(placement)
+    }
+}
+
+impl Visitor for PlacementBuilder {
     fn file(&mut self, info: &FileInfo<'_>) -> Flow {
         if info.format.is_animation() {
             return Flow::Abort;

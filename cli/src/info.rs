@@ -37,7 +37,30 @@ struct AnimationSummary {
     latest: f32,
 }
 
+/// The counts `info --json` prints.
+pub struct Counts<'a> {
+    pub format: Option<Format>,
+    pub animations: u64,
+    pub bones: u64,
+    pub keyframes: u64,
+    pub instances: u64,
+    pub cars: u64,
+    pub warnings: &'a [Warning],
+}
+
 impl Summary {
+    pub fn counts(&self) -> Counts<'_> {
+        Counts {
+            format: self.format,
+            animations: self.animations,
+            bones: self.bones,
+            keyframes: self.keyframes,
+            instances: self.instances,
+            cars: self.cars,
+            warnings: &self.warnings,
+        }
+    }
+
     pub fn new(list_animations: bool) -> Self {
         Summary {
             list: list_animations.then(Vec::new),
@@ -129,8 +152,21 @@ fn packages(summary: &Summary) -> String {
     }
 }
 
-/// The summary as text, for `path`; `seeks` is how often the decoder asked to seek.
-pub fn report(path: &str, summary: &Summary, seeks: u64) -> String {
+impl Summary {
+    /// Whether the file is a text IPL (whose warnings name lines).
+    pub fn is_text(&self) -> bool {
+        self.format == Some(Format::IplText)
+    }
+
+    /// The offsets of the warnings, in order.
+    pub fn warning_offsets(&self) -> Vec<u64> {
+        self.warnings.iter().map(|w| w.offset).collect()
+    }
+}
+
+/// The summary as text, for `path`; `seeks` is how often the decoder asked to seek; `lines`,
+/// for a text file, the line of each warning.
+pub fn report(path: &str, summary: &Summary, seeks: u64, lines: &[u32]) -> String {
     let mut out = String::new();
     let format = summary.format.map_or("?", Format::name);
     let frame_types = if summary.frame_types.is_empty() {
@@ -161,8 +197,11 @@ pub fn report(path: &str, summary: &Summary, seeks: u64) -> String {
         let _ = writeln!(out, "  warnings:    none");
     } else {
         let _ = writeln!(out, "  warnings:    {}", summary.warnings.len());
-        for warning in &summary.warnings {
-            let _ = writeln!(out, "    {warning} ({})", warning.kind.name());
+        for (k, warning) in summary.warnings.iter().enumerate() {
+            let line = lines
+                .get(k)
+                .map_or(String::new(), |l| format!(", line {l}"));
+            let _ = writeln!(out, "    {warning}{line} ({})", warning.kind.name());
         }
     }
     if let Some(list) = summary.list.as_ref().filter(|list| !list.is_empty()) {

@@ -1,34 +1,51 @@
 //! `gtastream`: inspect GTA animation packages from the command line.
 
 mod dump;
+mod extract;
 mod info;
 mod json;
+mod ls;
 mod names;
+mod report;
 mod source;
+mod target;
+mod walk;
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
+
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{Parser, Subcommand, ValueEnum};
+use gtastream::Game;
 
 use source::Access;
 
-const ABOUT: &str = "Inspect GTA animation files: IFP (ANP3, ANP2, ANPK, ANLF) and Stories .anim";
+const ABOUT: &str = "Inspect GTA animation and placement files (IFP, Stories .anim, IPL), loose or inside IMG archives";
 
 const LONG_ABOUT: &str = "\
-Inspect GTA animation files: San Andreas IFP (ANP3, ANP2), GTA III / Vice City IFP
-(ANPK, ANLF) and Liberty City / Vice City Stories .anim. The format is recognised from
-the file's first bytes, whatever its name.
+Inspect GTA animation and placement files: San Andreas IFP (ANP3, ANP2), GTA III /
+Vice City IFP (ANPK, ANLF), Liberty City / Vice City Stories .anim, and item placement
+files (binary `bnry` and text IPL). The format is recognised from the file's first bytes,
+whatever its name.
+
+Every command takes an IMG archive wherever it takes a file: a San Andreas archive
+(`VER2`), or a GTA III / Vice City one named by its .img or its .dir (the other file is
+found beside it). `ARCHIVE:ENTRY` names one entry (its name in any case); an argument
+that is an existing file is always that file. `-` reads standard input (front to back).
 
 Examples:
   gtastream info samples/walk.ifp
   gtastream info --animations samples/walk.ifp
   gtastream dump --json samples/walk.ifp > walk.json
   gtastream info --no-seek FILE     # does FILE decode for a reader that cannot seek?
+  gtastream ls models/gta3.img
+  gtastream info --entries anim/anim.img
+  gtastream dump --json models/gta3.img:countn2_stream0.ipl
+  gtastream extract anim/cuts.img -o cuts/
 
 A file that cannot be read or decoded gives one line on stderr,
-`gtastream: FILE: REASON at offset N`, and exit status 1. Usage errors exit with status 2.";
+`gtastream: FILE: REASON at offset N`, and exit status 1 (after every other input and
+entry was reported). Usage errors exit with status 2.";
 
 const INFO_ABOUT: &str =
     "Summarise a file: format, package name, counts, frame types, seeks and every warning";
@@ -42,8 +59,23 @@ in any order: the decoder asks to seek, and `seeks` counts how often it did (0 f
 IFP formats, which are read front to back). Warnings are things the games accept
 although the file disagrees with its format (a wrong size field, stale bytes after the
 last animation, ...); each is listed with its byte offset and the kind's stable name.
-Item placement files (IPL, in progress) show instances, car generators and other lines
-instead of animations. A decoding error ends the command with status 1.";
+Item placement files (IPL) show instances, car generators and other lines instead of
+animations. Several inputs are reported one after the other; an archive gets totals over
+its entries (entries per format, animations, bone tracks, keyframes, instances, cars,
+warnings, entries that failed) and, with --entries, a line per entry, printed as the
+archive is read. Every entry of a format gtastream decodes is decoded; each one that fails
+gives a line on stderr. The status is 1 if any input or entry failed.
+
+--json prints one document per input. A file (or ARCHIVE:ENTRY):
+  {\"format\", \"animations\", \"bones\", \"keyframes\", \"instances\", \"cars\",
+   \"warnings\": [{\"kind\", \"reason\", \"offset\"}], \"error\": null | {\"kind\", \"reason\", \"offset\"}}
+An archive:
+  {\"format\": \"VER2\" | \"VER1\", \"entries\": [{\"name\", ...the keys of a file...}],
+   \"warnings\": [...directory warnings...], \"totals\": {\"entries\", \"formats\": {\"ANP3\": n, ...},
+   \"animations\", \"bones\", \"keyframes\", \"instances\", \"cars\", \"warnings\", \"failed\"},
+   \"error\": null | {\"reason\"}}
+An entry's offsets count from the entry's first byte (as in the extracted file); the
+directory's warnings name the offset of their record.";
 
 const DUMP_ABOUT: &str = "Print the whole decoded file on stdout";
 
@@ -69,9 +101,45 @@ A name, id or field the format does not store is null, and so is a NaN or infini
 (unsigned 32-bit) are Stories', whose files store no names. An ANLF container's
 animations are listed together, under the first block's package name.
 \"kind\" and \"frame_type\" are the library's stable names. Item placement files (IPL,
-in progress) have \"instances\", \"cars\" and \"section_lines\" instead of \"animations\".
+(IPL) have \"instances\", \"cars\" and \"section_lines\" instead of \"animations\".
+An archive's entry, ARCHIVE:ENTRY, prints exactly what the extracted entry prints.
 
 Nothing is printed unless the whole file decodes.";
+
+const LS_ABOUT: &str = "List an IMG archive's entries: name, offset, size and format";
+
+const LS_LONG_ABOUT: &str = "\
+List an IMG archive's entries: name, offset, size (bytes) and format, one line each, as
+the directory is read. The format is the one gtastream finds in the entry's first bytes
+(ANP3, ANPK, ANIM, bnry, text, ...), `-` (null in JSON) for content it does not decode:
+models, textures, collisions, empty entries.
+
+--json prints {\"format\": \"VER2\" | \"VER1\", \"entries\": [{\"name\", \"offset\", \"size\",
+\"format\"}]}. Oddities of the directory (entries of no sectors, entries past the end of
+the file, ...) are warnings on stderr.";
+
+const EXTRACT_ABOUT: &str = "Copy entries out of an IMG archive (all, or those named)";
+const GAME_HELP: &str = "Text IPL: the game the file is for, which fixes the layout of its inst \
+     lines (sa: 11 fields, vc: 13, iii: 12). Without it, the first inst line that has 11, 12 or \
+     13 fields and reads whole in that layout decides";
+
+/// The games, as `--game` names them.
+#[derive(Clone, Copy, ValueEnum)]
+enum GameArg {
+    Sa,
+    Vc,
+    Iii,
+}
+
+impl GameArg {
+    fn game(self) -> Game {
+        match self {
+            GameArg::Sa => Game::SanAndreas,
+            GameArg::Vc => Game::ViceCity,
+            GameArg::Iii => Game::Iii,
+        }
+    }
+}
 
 const NO_SEEK_HELP: &str = "Read the file front to back only, as a reader that cannot seek would: \
      a file that needs a seek (every Stories file) fails with the offset it needs";
@@ -90,10 +158,19 @@ enum Command {
         /// Also list each animation: name, bones, keyframes and duration in seconds.
         #[arg(short, long)]
         animations: bool,
+        /// Archives: also a line per entry.
+        #[arg(short, long)]
+        entries: bool,
+        /// Print JSON (one document per input).
+        #[arg(long)]
+        json: bool,
         #[arg(long, help = NO_SEEK_HELP)]
         no_seek: bool,
-        /// The file to read.
-        file: PathBuf,
+        #[arg(long, value_enum, help = GAME_HELP)]
+        game: Option<GameArg>,
+        /// Files, archives, ARCHIVE:ENTRY, or - for standard input.
+        #[arg(required = true)]
+        inputs: Vec<String>,
     },
     #[command(about = DUMP_ABOUT, long_about = DUMP_LONG_ABOUT)]
     Dump {
@@ -102,16 +179,35 @@ enum Command {
         json: bool,
         #[arg(long, help = NO_SEEK_HELP)]
         no_seek: bool,
-        /// The file to read.
-        file: PathBuf,
+        #[arg(long, value_enum, help = GAME_HELP)]
+        game: Option<GameArg>,
+        /// The file, ARCHIVE:ENTRY, or - for standard input.
+        file: String,
+    },
+    #[command(about = LS_ABOUT, long_about = LS_LONG_ABOUT)]
+    Ls {
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+        /// The archive (a VER2 .img, or a version 1 .img or .dir).
+        archive: String,
+    },
+    #[command(about = EXTRACT_ABOUT)]
+    Extract {
+        /// The archive (a VER2 .img, or a version 1 .img or .dir).
+        archive: String,
+        /// Entries to extract, by name in any case (all if none).
+        entries: Vec<String>,
+        /// The folder to write to (made if missing).
+        #[arg(short, long, default_value = ".")]
+        output: PathBuf,
     },
 }
 
-fn access(no_seek: bool) -> Access {
-    if no_seek {
-        Access::Stream
-    } else {
-        Access::Seekable
+fn access(no_seek: bool, game: Option<GameArg>) -> Access {
+    Access {
+        seek: !no_seek,
+        game: game.map(GameArg::game),
     }
 }
 
@@ -120,16 +216,40 @@ fn main() -> ExitCode {
     let result = match &cli.command {
         Command::Info {
             animations,
+            entries,
+            json,
             no_seek,
-            file,
-        } => info(file, *animations, access(*no_seek)),
+            game,
+            inputs,
+        } => {
+            let options = report::Options {
+                json: *json,
+                entries: *entries,
+                animations: *animations,
+                access: access(*no_seek, *game),
+            };
+            match report::run(inputs, options) {
+                Ok(true) => return ExitCode::SUCCESS,
+                Ok(false) => return ExitCode::FAILURE,
+                Err(message) => Err(message),
+            }
+        }
         Command::Dump {
             json: _,
             no_seek,
+            game,
             file,
-        } => dump(file, access(*no_seek)),
+        } => dump::run(file, access(*no_seek, *game)),
+        Command::Ls { json, archive } => {
+            open_archive(archive).and_then(|archive| ls::run(&archive, *json))
+        }
+        Command::Extract {
+            archive,
+            entries,
+            output,
+        } => open_archive(archive).and_then(|archive| extract::run(&archive, entries, output)),
     };
-    match result.and_then(|text| print(&text)) {
+    match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
             if !message.is_empty() {
@@ -141,32 +261,28 @@ fn main() -> ExitCode {
 }
 
 /// The message for a failure concerning `path`.
-fn failed(path: &Path, what: impl std::fmt::Display) -> String {
-    format!("{}: {what}", path.display())
+fn failed(path: &str, what: impl std::fmt::Display) -> String {
+    format!("{path}: {what}")
 }
 
-fn info(path: &Path, list_animations: bool, access: Access) -> Result<String, String> {
-    let mut summary = info::Summary::new(list_animations);
-    let seeks = source::decode(path, access, &mut summary).map_err(|e| failed(path, e))?;
-    Ok(info::report(&path.display().to_string(), &summary, seeks))
+/// The archive an argument names, or why it is none.
+fn open_archive(argument: &str) -> Result<target::Archive, String> {
+    match target::archive_at(Path::new(argument), argument) {
+        Ok(Some(archive)) => Ok(archive),
+        Ok(None) => Err(failed(
+            argument,
+            "not an IMG archive (no VER2 magic, no .dir beside it)",
+        )),
+        Err(error) => Err(failed(argument, error)),
+    }
 }
 
-fn dump(path: &Path, access: Access) -> Result<String, String> {
-    let mut document = dump::Document::default();
-    source::decode(path, access, &mut document).map_err(|e| failed(path, e))?;
-    Ok(document.json())
-}
-
-/// Writes the finished output. A closed pipe (`gtastream dump … | head`) is not an error
-/// worth a message, but still a failure.
-fn print(text: &str) -> Result<(), String> {
-    let mut stdout = std::io::stdout().lock();
-    match stdout
-        .write_all(text.as_bytes())
-        .and_then(|()| stdout.flush())
-    {
-        Ok(()) => Ok(()),
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Err(String::new()),
-        Err(e) => Err(format!("stdout: {e}")),
+/// The message for an output error: none for a closed pipe (`gtastream … | head`), which
+/// is still a failure.
+fn write_error(error: std::io::Error) -> String {
+    if error.kind() == std::io::ErrorKind::BrokenPipe {
+        String::new()
+    } else {
+        format!("stdout: {error}")
     }
 }

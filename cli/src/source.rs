@@ -6,21 +6,23 @@ use std::io::{self, Read, Seek, SeekFrom};
 use std::path::Path;
 
 use gtastream::io::{decode_reader, decode_stream, ReadError};
-use gtastream::{Decoder, Options, Visitor};
+use gtastream::{Decoder, Game, Options, Visitor};
 
-/// How the file is read.
+/// How the file is read, and what the caller knows of it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Access {
-    /// Seek wherever the decoder asks (`Status::Seek`).
-    Seekable,
-    /// Read front to back only; a file that needs a seek fails with `SeekRequired`.
-    Stream,
+pub struct Access {
+    /// Seek wherever the decoder asks (`Status::Seek`); else read front to back only, and a
+    /// file that needs a seek fails with `SeekRequired`.
+    pub seek: bool,
+    /// Text IPL: the game named with `--game`.
+    pub game: Option<Game>,
 }
 
 /// Why decoding a file failed.
 pub enum Failure {
     Open(io::Error),
     Read(ReadError),
+    Other(String),
 }
 
 impl std::fmt::Display for Failure {
@@ -28,6 +30,7 @@ impl std::fmt::Display for Failure {
         match self {
             Failure::Open(error) => error.fmt(f),
             Failure::Read(error) => error.fmt(f),
+            Failure::Other(message) => message.fmt(f),
         }
     }
 }
@@ -35,16 +38,14 @@ impl std::fmt::Display for Failure {
 /// Decodes the file at `path` into `visitor`; returns how many seeks the decoder asked for.
 pub fn decode(path: &Path, access: Access, visitor: &mut impl Visitor) -> Result<u64, Failure> {
     let file = File::open(path).map_err(Failure::Open)?;
-    let mut reader = CountSeeks {
-        inner: file,
-        seeks: 0,
-    };
-    let result = match access {
-        Access::Seekable => decode_reader(&mut Decoder::new(), &mut reader, visitor),
-        Access::Stream => {
-            let mut decoder = Decoder::with_options(Options { can_seek: false });
-            decode_stream(&mut decoder, &mut reader, visitor)
-        }
+    let mut reader = CountSeeks::new(file);
+    let mut decoder = Decoder::with_options(Options {
+        can_seek: access.seek,
+        game: access.game,
+    });
+    let result = match access.seek {
+        true => decode_reader(&mut decoder, &mut reader, visitor),
+        false => decode_stream(&mut decoder, &mut reader, visitor),
     };
     result.map_err(Failure::Read)?;
     Ok(reader.seeks)
@@ -52,9 +53,15 @@ pub fn decode(path: &Path, access: Access, visitor: &mut impl Visitor) -> Result
 
 /// A reader that counts the seeks to absolute offsets, which `decode_reader` makes once per
 /// `Status::Seek` (it asks for the start position with `SeekFrom::Current(0)`, not counted).
-struct CountSeeks<R> {
+pub struct CountSeeks<R> {
     inner: R,
-    seeks: u64,
+    pub seeks: u64,
+}
+
+impl<R> CountSeeks<R> {
+    pub fn new(inner: R) -> Self {
+        CountSeeks { inner, seeks: 0 }
+    }
 }
 
 impl<R: Read> Read for CountSeeks<R> {
@@ -70,4 +77,67 @@ impl<R: Seek> Seek for CountSeeks<R> {
         }
         self.inner.seek(pos)
     }
+}
+
+/// Why an archive cannot come from standard input.
+pub const ARCHIVE_ON_STDIN: &str =
+    "an IMG archive cannot be read from standard input (its entries are reached by seeking): name the file";
+
+/// Decodes standard input front to back (a pipe cannot seek): a file that needs a seek
+/// fails with the offset it needs, and an IMG archive is refused (its entries are reached by
+/// seeks).
+pub fn decode_stdin(game: Option<Game>, visitor: &mut impl Visitor) -> Result<u64, Failure> {
+    let mut reader = io::BufReader::with_capacity(64 * 1024, io::stdin().lock());
+    let head = io::BufRead::fill_buf(&mut reader).map_err(|e| Failure::Read(e.into()))?;
+    if head.starts_with(b"VER2") {
+        return Err(Failure::Other(ARCHIVE_ON_STDIN.into()));
+    }
+    let mut decoder = Decoder::with_options(Options {
+        can_seek: false,
+        game,
+    });
+    decode_stream(&mut decoder, &mut reader, visitor).map_err(Failure::Read)?;
+    Ok(0)
+}
+
+/// The line number (from 1) of each offset of the file at `path`, in a pass that reads it in
+/// pieces: the number of line breaks before the offset, plus one.
+pub fn line_numbers(path: &Path, offsets: &[u64]) -> Result<Vec<u32>, Failure> {
+    let Some(&last) = offsets.iter().max() else {
+        return Ok(Vec::new());
+    };
+    let mut file = File::open(path).map_err(Failure::Open)?;
+    // Line breaks before each offset, counted in one pass over the bytes up to the last.
+    let mut breaks_before: Vec<(u64, u32)> = Vec::new();
+    let mut sorted: Vec<u64> = offsets.to_vec();
+    sorted.sort_unstable();
+    sorted.dedup();
+    let mut next = sorted.iter().peekable();
+    let (mut at, mut breaks) = (0u64, 0u32);
+    let mut buf = vec![0; 64 << 10];
+    while at <= last {
+        let n = file.read(&mut buf).map_err(Failure::Open)?;
+        for &byte in &buf[..n] {
+            while next.peek().is_some_and(|&&o| o == at) {
+                breaks_before.push((at, breaks));
+                next.next();
+            }
+            breaks += u32::from(byte == b'\n');
+            at += 1;
+        }
+        if n == 0 {
+            break;
+        }
+    }
+    // Offsets at or past the end (the end of input).
+    for &o in next {
+        breaks_before.push((o, breaks));
+    }
+    Ok(offsets
+        .iter()
+        .map(|o| {
+            let i = breaks_before.partition_point(|&(at, _)| at < *o);
+            breaks_before[i].1 + 1
+        })
+        .collect())
 }

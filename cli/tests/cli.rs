@@ -1192,3 +1192,104 @@ fn binary_ipl_json() {
     assert_eq!(car.get("door_lock_chance").i64(), 25);
     assert_eq!(json.get("section_lines").arr(), &[]);
 }
+
+#[test]
+fn text_that_is_no_placement_file_and_empty_files_fail() {
+    // The workspace's own Cargo.toml and README.md: text, but no placement files.
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+    for name in ["Cargo.toml", "README.md"] {
+        let path = root.join(name);
+        let path = path.to_str().unwrap();
+        for args in [&["info", path][..], &["dump", "--json", path][..]] {
+            let output = run(args);
+            assert_eq!(output.status.code(), Some(1), "{args:?}");
+            assert_eq!(stdout(&output), "");
+            assert_eq!(
+                stderr(&output),
+                format!("gtastream: {path}: unknown file magic at offset 0\n")
+            );
+        }
+    }
+    let path = fixture("empty.ipl", b"");
+    let output = run(&["info", &path]);
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(
+        stderr(&output),
+        format!("gtastream: {path}: empty input at offset 0\n")
+    );
+    // A real EMPTY.IPL, one line break, is an empty placement file.
+    let path = fixture("EMPTY.IPL", b"\n");
+    let output = run(&["info", &path]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(stdout(&output).contains("instances:   0\n"));
+}
+
+/// A San Andreas file with a locale decimal comma, a broken float and a bad `cars` line.
+const QUIRKY_IPL: &[u8] = b"# quirks\r\ninst\r\n\
+    1, a, 0, 1.0, 2.0, 3.0, 0, 0, 0, 1, -1\r\n\
+    2, comma, 0, 10.5, 20, 2499,8149, 0.0, 0.0, 1.0, 1.62921e-007, -1\r\n\
+    3, broken, 0, 2\xb550.66, 1, 2, 0, 0, 0, 1, -1\r\n\
+    end\r\ncars\r\n1, 2, 3, 0.5, 400, -1, -1, 0, 0, 0\r\nend\r\n";
+
+#[test]
+fn text_ipl_bad_lines_are_warnings_with_their_lines() {
+    let path = fixture("quirks.ipl", QUIRKY_IPL);
+    let output = run(&["info", &path]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let comma_rest = QUIRKY_IPL.windows(7).position(|w| w == b".62921e").unwrap();
+    let broken = QUIRKY_IPL
+        .windows(9)
+        .position(|w| w == b"3, broken")
+        .unwrap();
+    let cars = QUIRKY_IPL
+        .windows(12)
+        .position(|w| w == b"1, 2, 3, 0.5")
+        .unwrap();
+    assert_eq!(
+        stdout(&output),
+        format!(
+            "{path}\n  format:      text\n  instances:   2\n  cars:        0\n  \
+             other lines: 2\n  seeks:       0\n  warnings:    3\n    \
+             text after the last field, ignored at offset {comma_rest}, line 4 (trailing_text)\n    \
+             line the game cannot read, skipped at offset {broken}, line 5 (malformed_line)\n    \
+             line the game cannot read, skipped at offset {cars}, line 8 (malformed_line)\n"
+        )
+    );
+}
+
+#[test]
+fn game_option_fixes_the_inst_layout() {
+    // The decimal-comma line first: twelve fields, which the file alone takes for GTA III.
+    let text = b"inst\n2, comma, 0, 10.5, 20, 2499,8149, 0.0, 0.0, 1.0, 1.62921e-007, -1\nend\n";
+    let path = fixture("comma.ipl", text);
+    let instance = |args: &[&str]| {
+        let output = run(args);
+        assert!(output.status.success(), "{}", stderr(&output));
+        let json = stdout(&output).to_owned();
+        let line = json
+            .lines()
+            .find(|l| l.contains("\"model_id\""))
+            .expect("an instance")
+            .trim()
+            .to_owned();
+        line
+    };
+    assert_eq!(
+        instance(&["dump", "--json", &path]),
+        r#"{"model_id": 2, "model_name": "comma", "interior": 0, "position": [0, 10.5, 20], "rotation": [0, 1, 0.000000162921, -1], "scale": [2499, 8149, 0], "lod": -1}"#
+    );
+    assert_eq!(
+        instance(&["dump", "--json", "--game", "sa", &path]),
+        r#"{"model_id": 2, "model_name": "comma", "interior": 0, "position": [10.5, 20, 2499], "rotation": [8149, 0, 0, 1], "scale": null, "lod": 1}"#
+    );
+    let output = run(&["info", "--game", "vc", &path]);
+    assert!(output.status.success());
+    assert!(
+        stdout(&output).contains("(malformed_line)"),
+        "{}",
+        stdout(&output)
+    );
+    // Not a game: a usage error.
+    let output = run(&["info", "--game", "lcs", &path]);
+    assert_eq!(output.status.code(), Some(2));
+}

@@ -426,7 +426,10 @@ pub(crate) const WARNINGS: &[(gts_warning_kind, &CStr, &CStr)] = {
         GTS_WARNING_LINE_OUTSIDE_SECTION,
         GTS_WARNING_UNCLOSED_SECTION,
         GTS_WARNING_UNEXPECTED_TAG,
-        GTS_WARNING_TIME_BACKWARDS
+        GTS_WARNING_TIME_BACKWARDS,
+        GTS_WARNING_MALFORMED_LINE,
+        GTS_WARNING_TRAILING_TEXT,
+        GTS_WARNING_DUPLICATE_BONE
     ]
 };
 
@@ -504,6 +507,11 @@ pub(crate) const STATUSES: &[(gts_status, &CStr, &CStr)] = {
             c_text!(stringify!(GTS_ERR_FINISHED)),
             c_text!(core_error(GTS_ERR_FINISHED as u32).reason()),
         ),
+        (
+            GTS_ERR_EMPTY,
+            c_text!(stringify!(GTS_ERR_EMPTY)),
+            c_text!(core_error(GTS_ERR_EMPTY as u32).reason()),
+        ),
         (GTS_ERR_OTHER, c"GTS_ERR_OTHER", c"decoding error"),
         (
             GTS_ERR_INVALID_ARGUMENT,
@@ -534,6 +542,11 @@ pub(crate) const STATUSES: &[(gts_status, &CStr, &CStr)] = {
             GTS_ERR_PANIC,
             c"GTS_ERR_PANIC",
             c"internal error in the library (reset the decoder)",
+        ),
+        (
+            GTS_ERR_IO,
+            c"GTS_ERR_IO",
+            c"the read or seek function failed",
         ),
     ]
 };

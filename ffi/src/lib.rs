@@ -17,7 +17,10 @@
 #![warn(missing_docs)]
 #![allow(non_camel_case_types)]
 
+// `c_text!` (bridge) is used by the modules declared after it.
+#[macro_use]
 mod bridge;
+mod archive;
 mod storage;
 mod types;
 
@@ -27,16 +30,25 @@ mod tests;
 use core::ffi::{c_char, c_int, c_void};
 use core::mem::size_of;
 
-use gtastream_core::Status;
+use gtastream_core::{Decoder, Error, Status};
 
-use crate::bridge::{error_status, STATUSES};
-use crate::storage::{Handle, NO_CALLBACKS};
+pub use crate::archive::*;
+use crate::bridge::{error_status, Bridge, STATUSES};
+use crate::storage::{Handle, IoPending, NO_CALLBACKS, NO_IO_PENDING};
 pub use crate::types::*;
 
 /// A status number as the caller passes it in: any `int`, unlike a Rust `gts_status`, whose
 /// invalid values would be undefined behaviour. The header calls it `gts_status` (cbindgen.toml
 /// renames it).
 type StatusArg = c_int;
+
+// The header's name bound is the core's (which counts the NUL), and a text line, which holds a
+// model name, is no longer.
+const _: () = assert!(GTS_MAX_NAME + 1 == gtastream_core::MAX_NAME);
+const _: () = assert!(gtastream_core::MAX_LINE <= GTS_MAX_NAME + 1);
+/// A `gts_game` as the caller passes it in: any `int` (an invalid Rust enum value would be
+/// undefined behaviour). The header calls it `gts_game` (cbindgen.toml renames it).
+type GameArg = c_int;
 
 /// The binary interface version of the library: equal to `GTS_ABI_VERSION` of the header it was
 /// built with. A host that loads the shared library checks it against the header's.
@@ -142,6 +154,36 @@ pub unsafe extern "C" fn gts_decoder_set_seekable(
     }
 }
 
+/// Names the game a text IPL file is for, which fixes the layout of its `inst` lines:
+/// `GTS_GAME_III` (12 fields), `GTS_GAME_VC` (13) or `GTS_GAME_SA` (11). The default,
+/// `GTS_GAME_AUTO`, lets the file decide: the first `inst` line that has 11, 12 or 13 fields and
+/// reads whole in that layout. Call it before the first feed; `gts_decoder_reset` keeps it.
+/// Other formats ignore it.
+///
+/// Returns `GTS_OK`, `GTS_ERR_INVALID_ARGUMENT` for a value that is no `gts_game`,
+/// `GTS_ERR_INVALID_STATE` after the first feed (until `gts_decoder_reset`), or the decoder
+/// checks' errors.
+///
+/// Pointers: `decoder` is NULL or points to a writable `gts_decoder`.
+#[no_mangle]
+pub unsafe extern "C" fn gts_decoder_set_game(
+    decoder: *mut gts_decoder,
+    game: GameArg,
+) -> gts_status {
+    // SAFETY: the caller's contract.
+    let handle = match unsafe { Handle::new(decoder) } {
+        Ok(handle) => handle,
+        Err(status) => return status,
+    };
+    let Ok(game @ 0..=3) = u8::try_from(game) else {
+        return gts_status::GTS_ERR_INVALID_ARGUMENT;
+    };
+    match handle.set_game(game) {
+        Ok(()) => gts_status::GTS_OK,
+        Err(status) => status,
+    }
+}
+
 /// Whether `len` bytes at `p` overlap the storage of `decoder`.
 fn overlaps(p: *const u8, len: usize, decoder: *const gts_decoder) -> bool {
     let (start, end) = (p as usize, (p as usize).saturating_add(len));
@@ -240,7 +282,8 @@ pub unsafe extern "C" fn gts_decoder_finish(decoder: *mut gts_decoder) -> gts_st
 }
 
 /// Forgets the file, any error and any panic, ready for a new file; keeps the callbacks, the
-/// user pointer and the seekable setting. Returns `GTS_OK` or the decoder checks' errors.
+/// user pointer, the seekable setting and the game. Returns `GTS_OK` or the decoder checks'
+/// errors.
 ///
 /// Pointers: `decoder` is NULL or points to a writable `gts_decoder`.
 #[no_mangle]
@@ -353,4 +396,255 @@ pub extern "C" fn gts_status_reason(status: StatusArg) -> *const c_char {
     status_entry(status)
         .map_or(c"unknown status", |e| e.2)
         .as_ptr()
+}
+
+/// Checks the decoder and borrows `len` bytes at `data` for one call.
+///
+/// # Safety
+/// As `gts_decoder_feed`'s pointer contract for `decoder`, `data` and `len`.
+unsafe fn checked_input<'a>(
+    decoder: *mut gts_decoder,
+    data: *const u8,
+    len: usize,
+) -> Result<(Handle, &'a [u8]), gts_status> {
+    // SAFETY: the caller's contract.
+    let handle = unsafe { Handle::new(decoder) }?;
+    if (data.is_null() && len > 0) || len > isize::MAX as usize || overlaps(data, len, decoder) {
+        return Err(gts_status::GTS_ERR_INVALID_ARGUMENT);
+    }
+    if len == 0 {
+        return Ok((handle, &[]));
+    }
+    // SAFETY: `data` is non-NULL and points to `len <= isize::MAX` readable bytes that do not
+    // change during the call (the caller's contract), outside the decoder's storage.
+    Ok((handle, unsafe { core::slice::from_raw_parts(data, len) }))
+}
+
+/// The status of what a driver returned inside `Handle::run`.
+fn driver_status(result: Result<Result<gts_status, Error>, gts_status>) -> gts_status {
+    match result {
+        Err(status) => status,
+        Ok(Err(error)) => error_status(error.kind),
+        Ok(Ok(status)) => status,
+    }
+}
+
+/// Decodes a whole file held in memory (`len` bytes at `data`) with the callbacks given to
+/// `gts_decoder_init`: feeds it, follows the decoder's seeks within the buffer, and finishes.
+/// Offsets are relative to `data`.
+///
+/// Returns `GTS_OK` once the file is decoded and finished (`on_end` was called); `GTS_PAUSED`
+/// when a callback paused: call again with the same buffer to go on from there; or an error
+/// (decoding errors are sticky; `gts_decoder_error_offset` says where). A record the decoder
+/// wants beyond `len` is `GTS_ERR_TRUNCATED`. Calling it after it returned `GTS_OK` is
+/// `GTS_ERR_FINISHED` until `gts_decoder_reset`.
+///
+/// It continues from `gts_decoder_position(decoder)`: on a fresh decoder, from the start of the
+/// buffer; after `gts_decoder_feed` calls, from where they stopped.
+///
+/// Pointers: `decoder` is NULL or points to a writable `gts_decoder`; `data` is NULL or points to
+/// `len` readable bytes that do not change during the call. The callbacks are called on this
+/// thread, before this returns.
+#[no_mangle]
+pub unsafe extern "C" fn gts_decode_buffer(
+    decoder: *mut gts_decoder,
+    data: *const u8,
+    len: usize,
+) -> gts_status {
+    // SAFETY: the caller's contract.
+    let (handle, input) = match unsafe { checked_input(decoder, data, len) } {
+        Ok(checked) => checked,
+        Err(status) => return status,
+    };
+    driver_status(handle.run(|decoder, bridge| decode_buffer(decoder, input, bridge)))
+}
+
+/// `gts_decode_buffer`'s loop: `Decoder::decode_slice`, resumable after a pause because it
+/// feeds from the decoder's own position each time.
+fn decode_buffer(
+    decoder: &mut Decoder,
+    input: &[u8],
+    bridge: &mut Bridge<'_>,
+) -> Result<gts_status, Error> {
+    loop {
+        let at = decoder.position();
+        let rest = usize::try_from(at)
+            .ok()
+            .and_then(|at| input.get(at..))
+            .unwrap_or_default();
+        let progress = decoder.feed(rest, bridge)?;
+        match progress.status {
+            Status::Paused => return Ok(gts_status::GTS_PAUSED),
+            // A seek that asks again for the place just fed (past the end, nothing there) would
+            // repeat forever: the input has ended.
+            Status::Seek(to) if to != at || progress.consumed != 0 => {}
+            Status::Seek(_) | Status::NeedInput | Status::Done => {
+                decoder.finish(bridge)?;
+                return Ok(gts_status::GTS_OK);
+            }
+        }
+    }
+}
+
+/// Decodes a file read through `read` (and `seek`, NULL for a source that cannot seek) into the
+/// caller's `buffer` of `capacity` bytes, with the callbacks given to `gts_decoder_init`: reads,
+/// feeds, follows seeks, and finishes at the end of input (`read` returned 0). `io` is passed to
+/// `read` and `seek`. Offsets given to `seek` are absolute offsets in the file (a source inside
+/// an archive adds the entry's start).
+///
+/// The source must be at the decoder's position: at the start of the file for a new decoder.
+/// With `seek` NULL, the decoder is told it cannot seek (as by `gts_decoder_set_seekable(d,
+/// false)`; a decoder already fed as seekable is `GTS_ERR_INVALID_STATE`), so a record behind the
+/// current position is `GTS_ERR_SEEK_REQUIRED`.
+///
+/// Returns `GTS_OK` once the file is decoded and finished; `GTS_PAUSED` when a callback paused:
+/// call again with the same `buffer` (its contents untouched) to go on with the bytes it still
+/// holds; `GTS_ERR_IO` when `read` or `seek` failed (nothing is lost: call again to retry; with
+/// `seek`, the source is first moved back to the decoder's position); or an error as from
+/// `gts_decoder_feed`.
+///
+/// Pointers: `decoder` is NULL or points to a writable `gts_decoder`; `buffer` is NULL or points
+/// to `capacity` writable bytes outside the decoder, which nothing else touches during the call;
+/// `read` and `seek` are NULL or functions of the declared types, called on this thread before
+/// this returns (they must not call into this decoder).
+#[no_mangle]
+pub unsafe extern "C" fn gts_decode_io(
+    decoder: *mut gts_decoder,
+    read: gts_read_fn,
+    seek: gts_seek_fn,
+    io: *mut c_void,
+    buffer: *mut u8,
+    capacity: usize,
+) -> gts_status {
+    // SAFETY: the caller's contract.
+    let handle = match unsafe { Handle::new(decoder) } {
+        Ok(handle) => handle,
+        Err(status) => return status,
+    };
+    let Some(read) = read else {
+        return gts_status::GTS_ERR_INVALID_ARGUMENT;
+    };
+    if buffer.is_null()
+        || capacity == 0
+        || capacity > isize::MAX as usize
+        || overlaps(buffer, capacity, decoder)
+    {
+        return gts_status::GTS_ERR_INVALID_ARGUMENT;
+    }
+    let (used, seekable) = handle.used_and_seekable();
+    if seek.is_none() && seekable {
+        if used {
+            return gts_status::GTS_ERR_INVALID_STATE;
+        }
+        if let Err(status) = handle.set_seekable(false) {
+            return status;
+        }
+    }
+    let pending = handle.take_io_pending();
+    // SAFETY: `buffer` is non-NULL and points to `capacity <= isize::MAX` writable bytes outside
+    // the decoder that nothing else touches during the call (the caller's contract).
+    let buffer = unsafe { core::slice::from_raw_parts_mut(buffer, capacity) };
+    let mut source = Source {
+        read,
+        seek,
+        io,
+        buffer,
+    };
+    let mut left = NO_IO_PENDING;
+    let result =
+        handle.run(|decoder, bridge| source.decode(decoder, bridge, pending, used, &mut left));
+    handle.set_io_pending(left);
+    driver_status(result)
+}
+
+/// The caller's source and buffer, for `gts_decode_io`.
+struct Source<'a> {
+    read: unsafe extern "C" fn(*mut c_void, *mut u8, usize) -> isize,
+    seek: gts_seek_fn,
+    io: *mut c_void,
+    buffer: &'a mut [u8],
+}
+
+impl Source<'_> {
+    /// Moves the source to `offset`: false if it failed (or there is no `seek`).
+    fn seek(&mut self, offset: u64) -> bool {
+        match self.seek {
+            // SAFETY: a function of the declared type (the caller's contract).
+            Some(seek) => unsafe { seek(self.io, offset) == 0 },
+            None => false,
+        }
+    }
+
+    /// Reads into the buffer: the bytes read (0 at the end of input), or `None` for an error.
+    fn read(&mut self) -> Option<usize> {
+        let capacity = self.buffer.len();
+        // SAFETY: a function of the declared type (the caller's contract), given the buffer,
+        // whose `capacity` bytes are writable.
+        let n = unsafe { (self.read)(self.io, self.buffer.as_mut_ptr(), capacity) };
+        usize::try_from(n).ok().filter(|&n| n <= capacity)
+    }
+
+    /// `gts_decode_io`'s loop. `pending` is what a paused call left; `used`, whether the decoder
+    /// was fed before this call. On a pause, `left` gets the bytes not fed yet.
+    fn decode(
+        &mut self,
+        decoder: &mut Decoder,
+        bridge: &mut Bridge<'_>,
+        pending: IoPending,
+        used: bool,
+        left: &mut IoPending,
+    ) -> Result<gts_status, Error> {
+        let io_error = Ok(gts_status::GTS_ERR_IO);
+        let resumes = pending.buffer == self.buffer.as_ptr()
+            && pending.position == decoder.position()
+            && pending.start <= pending.end
+            && pending.end <= self.buffer.len();
+        let (mut start, mut end) = if resumes {
+            (pending.start, pending.end)
+        } else {
+            // Where the source is is unknown once the decoder was fed (a failed read or seek, or
+            // feeds of the caller's own): a source that can seek goes back to the decoder.
+            if used && self.seek.is_some() && !self.seek(decoder.position()) {
+                return io_error;
+            }
+            (0, 0)
+        };
+        // After a pause the rest is fed even when empty: the decoder may have work left that
+        // needs no input.
+        let mut resume = resumes;
+        loop {
+            if start == end && !resume {
+                match self.read() {
+                    None => return io_error,
+                    Some(0) => {
+                        decoder.finish(bridge)?;
+                        return Ok(gts_status::GTS_OK);
+                    }
+                    Some(n) => (start, end) = (0, n),
+                }
+            }
+            resume = false;
+            let progress = decoder.feed(&self.buffer[start..end], bridge)?;
+            match progress.status {
+                // The content is complete: the rest is read and fed all the same, so that
+                // trailing bytes are reported (a warning) whatever the read sizes.
+                Status::NeedInput | Status::Done => start = end,
+                Status::Paused => {
+                    *left = IoPending {
+                        buffer: self.buffer.as_ptr(),
+                        start: start + progress.consumed,
+                        end,
+                        position: decoder.position(),
+                    };
+                    return Ok(gts_status::GTS_PAUSED);
+                }
+                Status::Seek(to) => {
+                    if !self.seek(to) {
+                        return io_error;
+                    }
+                    (start, end) = (0, 0);
+                }
+            }
+        }
+    }
 }

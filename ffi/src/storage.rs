@@ -12,7 +12,7 @@ use core::mem::{align_of, size_of};
 use core::ptr::{addr_of, addr_of_mut};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-use gtastream_core::{Decoder, Options};
+use gtastream_core::{Decoder, Game, Options};
 
 use crate::bridge::Bridge;
 use crate::types::{gts_callbacks, gts_decoder, gts_status};
@@ -44,7 +44,7 @@ fn is_running(slot: *mut Slot) -> bool {
 }
 
 /// Marks storage set up by `gts_decoder_init`: "gtsdec" and the version of this layout.
-const TAG: u64 = 0x6774_7364_6563_0001;
+const TAG: u64 = 0x6774_7364_6563_0002;
 
 /// What a `gts_decoder` holds once initialised.
 #[repr(C)]
@@ -59,12 +59,35 @@ struct Slot {
     used: u8,
     /// The caller can seek (the default).
     seekable: u8,
+    /// Text IPL: the game named by the caller (`gts_game` as a byte; 0: decided by the file).
+    game: u8,
     /// Position of the decoder when it panicked.
     panic_offset: u64,
     callbacks: gts_callbacks,
     user: *mut c_void,
+    /// What a paused `gts_decode_io` left unfed in the caller's buffer.
+    io: IoPending,
     decoder: Decoder,
 }
+
+/// The bytes `buffer[start..end]` of the caller's buffer that a paused `gts_decode_io` had not
+/// fed yet; they are the file's bytes from `position` (the decoder's position at the pause) on.
+/// A later call resumes with them if it gets the same buffer and the decoder is still there.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) struct IoPending {
+    pub(crate) buffer: *const u8,
+    pub(crate) start: usize,
+    pub(crate) end: usize,
+    pub(crate) position: u64,
+}
+
+/// Nothing pending.
+pub(crate) const NO_IO_PENDING: IoPending = IoPending {
+    buffer: core::ptr::null(),
+    start: 0,
+    end: 0,
+    position: 0,
+};
 
 // The caller's storage holds the state on every target: 32-bit (where `uint64_t` may be only
 // 4-aligned, as is `u64` in Rust there) and 64-bit.
@@ -87,8 +110,21 @@ pub(crate) const NO_CALLBACKS: gts_callbacks = gts_callbacks {
     on_section_line: None,
 };
 
-fn fresh(seekable: bool) -> Decoder {
-    Decoder::with_options(Options { can_seek: seekable })
+/// The game a `gts_game` value names (`None`: decided by the file).
+fn game_of(game: u8) -> Option<Game> {
+    match game {
+        1 => Some(Game::Iii),
+        2 => Some(Game::ViceCity),
+        3 => Some(Game::SanAndreas),
+        _ => None,
+    }
+}
+
+fn fresh(seekable: bool, game: u8) -> Decoder {
+    Decoder::with_options(Options {
+        can_seek: seekable,
+        game: game_of(game),
+    })
 }
 
 /// Checks a pointer the caller gives as a `gts_decoder *`: not NULL, aligned for the state.
@@ -121,10 +157,12 @@ pub(crate) unsafe fn init(
         panicked: 0,
         used: 0,
         seekable: 1,
+        game: 0,
         panic_offset: 0,
         callbacks,
         user,
-        decoder: fresh(true),
+        io: NO_IO_PENDING,
+        decoder: fresh(true, 0),
     };
     // SAFETY: as above; the size and alignment checks at the top of this file make the storage
     // large and aligned enough. The old contents are not dropped: they may be garbage, and the
@@ -188,8 +226,24 @@ impl Handle {
             if addr_of!((*self.0).used).read() != 0 {
                 return Err(gts_status::GTS_ERR_INVALID_STATE);
             }
+            let game = addr_of!((*self.0).game).read();
             addr_of_mut!((*self.0).seekable).write(u8::from(seekable));
-            addr_of_mut!((*self.0).decoder).write(fresh(seekable));
+            addr_of_mut!((*self.0).decoder).write(fresh(seekable, game));
+        }
+        Ok(())
+    }
+
+    /// Names the game of a text IPL (a `gts_game` value, checked by the caller); only before
+    /// the first feed.
+    pub(crate) fn set_game(self, game: u8) -> Result<(), gts_status> {
+        // SAFETY: as in `set_seekable`.
+        unsafe {
+            if addr_of!((*self.0).used).read() != 0 {
+                return Err(gts_status::GTS_ERR_INVALID_STATE);
+            }
+            let seekable = addr_of!((*self.0).seekable).read() != 0;
+            addr_of_mut!((*self.0).game).write(game);
+            addr_of_mut!((*self.0).decoder).write(fresh(seekable, game));
         }
         Ok(())
     }
@@ -199,10 +253,37 @@ impl Handle {
         // SAFETY: as in `set_seekable`.
         unsafe {
             let seekable = addr_of!((*self.0).seekable).read() != 0;
-            addr_of_mut!((*self.0).decoder).write(fresh(seekable));
+            let game = addr_of!((*self.0).game).read();
+            addr_of_mut!((*self.0).decoder).write(fresh(seekable, game));
             addr_of_mut!((*self.0).panicked).write(0);
             addr_of_mut!((*self.0).used).write(0);
+            addr_of_mut!((*self.0).io).write(NO_IO_PENDING);
         }
+    }
+
+    /// Whether feed or finish was called since init or reset (the options are fixed), and
+    /// whether the caller said it can seek.
+    pub(crate) fn used_and_seekable(self) -> (bool, bool) {
+        // SAFETY: an initialised state (checked by `new`); plain integer fields.
+        unsafe {
+            (
+                addr_of!((*self.0).used).read() != 0,
+                addr_of!((*self.0).seekable).read() != 0,
+            )
+        }
+    }
+
+    /// Takes what a paused `gts_decode_io` left (leaving nothing pending).
+    pub(crate) fn take_io_pending(self) -> IoPending {
+        // SAFETY: an initialised state that no call is running on (checked by `new`); the
+        // caller lets us write its storage; `IoPending` is plain data.
+        unsafe { addr_of_mut!((*self.0).io).replace(NO_IO_PENDING) }
+    }
+
+    /// Records what a paused `gts_decode_io` leaves unfed.
+    pub(crate) fn set_io_pending(self, pending: IoPending) {
+        // SAFETY: as in `take_io_pending`.
+        unsafe { addr_of_mut!((*self.0).io).write(pending) }
     }
 
     /// Runs `f` on the decoder with the callbacks, marking the decoder busy meanwhile so that a

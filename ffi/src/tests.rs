@@ -491,7 +491,10 @@ impl Visitor for Expected {
 /// What the core decoder reports for `data`: the events and the error, if any.
 fn expected(data: &[u8], seekable: bool) -> (Vec<Ev>, Option<gtastream_core::Error>) {
     let mut visitor = Expected::default();
-    let mut decoder = Decoder::with_options(Options { can_seek: seekable });
+    let mut decoder = Decoder::with_options(Options {
+        can_seek: seekable,
+        ..Options::DEFAULT
+    });
     let result = decoder.decode_slice(data, &mut visitor);
     (std::mem::take(&mut visitor.0.events), result.err())
 }
@@ -991,10 +994,10 @@ fn damaged_files_report_the_cores_error_and_offset() {
         &crate::storage::NO_CALLBACKS,
         &mut Recorder::default(),
     );
-    assert_eq!(run(&mut d, &data, 10).status, gts_status::GTS_ERR_MALFORMED);
+    assert_eq!(run(&mut d, &data, 10).status, gts_status::GTS_ERR_LIMIT);
     assert_eq!(unsafe { gts_decoder_line(&*d) }, 3);
     let reason = unsafe { CStr::from_ptr(gts_decoder_error_reason(&*d)) };
-    assert_eq!(reason.to_str(), Ok(ErrorKind::Malformed.reason()));
+    assert_eq!(reason.to_str(), Ok(ErrorKind::Limit.reason()));
     // Warnings of a sloppy file arrive with their offsets, and it still decodes.
     let (events, _) = expected(&fixtures::sloppy_walk(), true);
     let warnings: Vec<_> = events
@@ -1150,9 +1153,9 @@ fn finish_twice_and_feed_after_finish() {
             gts_decoder_feed(&mut *d, data.as_ptr(), 1, null_mut()),
             gts_status::GTS_ERR_FINISHED
         );
-        // Empty input: finish reports the truncation at offset 0.
+        // Empty input: finish reports it, at offset 0.
         assert_eq!(gts_decoder_reset(&mut *d), gts_status::GTS_OK);
-        assert_eq!(gts_decoder_finish(&mut *d), gts_status::GTS_ERR_TRUNCATED);
+        assert_eq!(gts_decoder_finish(&mut *d), gts_status::GTS_ERR_EMPTY);
         assert_eq!(gts_decoder_error_offset(&*d), 0);
     }
 }
@@ -1202,7 +1205,7 @@ fn statuses_have_names_and_the_cores_reasons() {
         assert!(names.insert(name), "{name:?} twice");
         assert_eq!(n >= 100, name.to_str().unwrap().starts_with("GTS_ERR_"));
     }
-    for n in [-1, 4, 99, 109, 198, 206, 1000, i32::MIN, i32::MAX] {
+    for n in [-1, 4, 99, 110, 198, 207, 1000, i32::MIN, i32::MAX] {
         assert_eq!(
             unsafe { CStr::from_ptr(gts_status_name(n)) }.to_str(),
             Ok("GTS_UNKNOWN_STATUS")
@@ -1262,6 +1265,15 @@ fn header_numbers_follow_the_kinds_table() {
         .map(|k| (k.name().to_string(), k.code()))
         .collect();
     assert_eq!(warnings, expected);
+    let archive_warnings: Vec<_> = enumerators("GTS_ARCHIVE_WARNING_")
+        .into_iter()
+        .filter(|(name, _)| name != "unknown")
+        .collect();
+    let expected: Vec<_> = gtastream_core::archive::ArchiveWarningKind::ALL
+        .iter()
+        .map(|k| (k.name().to_string(), k.code()))
+        .collect();
+    assert_eq!(archive_warnings, expected);
 }
 
 /// Callbacks that count and never allocate.
@@ -1373,5 +1385,558 @@ fn mutated_files_in_random_chunks_never_break_the_boundary() {
             "round {round}"
         );
         same_events(&r.events, &events, &format!("round {round}"));
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The one-call drivers: gts_decode_buffer and gts_decode_io.
+
+/// Calls `gts_decode_buffer` until it stops pausing; the status and the pauses.
+fn decode_buffer_resuming(d: &mut gts_decoder, data: &[u8]) -> (gts_status, usize) {
+    let mut pauses = 0;
+    loop {
+        let status = unsafe { gts_decode_buffer(d, data.as_ptr(), data.len()) };
+        if status != gts_status::GTS_PAUSED {
+            return (status, pauses);
+        }
+        pauses += 1;
+        assert!(pauses < 1_000_000, "pauses do not end");
+    }
+}
+
+#[test]
+fn decode_buffer_reports_what_decode_slice_does() {
+    let all = fixtures::all()
+        .into_iter()
+        .chain(fixtures::damaged())
+        .collect();
+    for fixture in for_miri(all, &["map.ipl"]) {
+        let (events, error) = expected(&fixture.bytes, true);
+        let mut r = Recorder::default();
+        let mut d = new_decoder();
+        init(&mut d, &all_callbacks(), &raw mut r);
+        let (status, pauses) = decode_buffer_resuming(&mut d, &fixture.bytes);
+        assert_eq!(pauses, 0);
+        assert_eq!(
+            (status, unsafe { gts_decoder_error_offset(&*d) }),
+            status_of(error),
+            "{}",
+            fixture.name
+        );
+        same_events(&r.events, &events, fixture.name);
+        // Finished (or failed): a second call changes nothing.
+        let again = unsafe { gts_decode_buffer(&mut *d, fixture.bytes.as_ptr(), 4) };
+        let expected_again = match error {
+            None => gts_status::GTS_ERR_FINISHED,
+            Some(_) => status,
+        };
+        assert_eq!(again, expected_again, "{}", fixture.name);
+    }
+}
+
+#[test]
+fn decode_buffer_resumes_after_a_pause_from_every_callback() {
+    for fixture in for_miri(fixtures::all(), &["map.ipl"]) {
+        let (events, _) = expected(&fixture.bytes, true);
+        let kinds = if cfg!(miri) {
+            &[Kind::Instance][..]
+        } else {
+            &KINDS[..]
+        };
+        for &kind in kinds {
+            let mut r = Recorder::answering(Some((kind, GTS_PAUSE)));
+            let mut d = new_decoder();
+            init(&mut d, &all_callbacks(), &raw mut r);
+            let (status, pauses) = decode_buffer_resuming(&mut d, &fixture.bytes);
+            assert_eq!(status, gts_status::GTS_OK, "{} {kind:?}", fixture.name);
+            same_events(&r.events, &events, &format!("{} {kind:?}", fixture.name));
+            let calls = r.calls[kind as usize];
+            match kind {
+                // Finishing honours no pause; one stored batch of keyframes pauses once.
+                Kind::End => assert_eq!(pauses, 0),
+                Kind::Frames => assert!(pauses <= calls && (calls == 0) == (pauses == 0)),
+                // The last of these may come from finishing.
+                Kind::Warning | Kind::Line | Kind::AnimationEnd | Kind::BoneEnd => {
+                    assert!(pauses + 1 >= calls && pauses <= calls)
+                }
+                _ => assert_eq!(pauses, calls, "{} {kind:?}", fixture.name),
+            }
+        }
+    }
+}
+
+#[test]
+fn decode_buffer_follows_seeks_and_stops_at_the_buffers_end() {
+    for backward in if cfg!(miri) {
+        &[true][..]
+    } else {
+        &[false, true][..]
+    } {
+        let backward = *backward;
+        let data = fixtures::stories(backward);
+        let mut r = Recorder::default();
+        let mut d = new_decoder();
+        init(&mut d, &all_callbacks(), &raw mut r);
+        assert_eq!(decode_buffer_resuming(&mut d, &data).0, gts_status::GTS_OK);
+        same_events(&r.events, &expected(&data, true).0, "whole");
+        // Cut short: the records the decoder seeks to are missing, as decode_slice says.
+        let cuts = if cfg!(miri) {
+            vec![]
+        } else {
+            vec![data.len() / 3, data.len() - 1]
+        };
+        for cut in cuts {
+            let short = &data[..cut];
+            let (events, error) = expected(short, true);
+            assert!(error.is_some());
+            let mut r = Recorder::default();
+            init(&mut d, &all_callbacks(), &raw mut r);
+            let status = decode_buffer_resuming(&mut d, short).0;
+            assert_eq!(
+                (status, unsafe { gts_decoder_error_offset(&*d) }),
+                status_of(error)
+            );
+            same_events(&r.events, &events, &format!("cut at {cut}"));
+        }
+    }
+    // After feeds of its own, the caller hands over the whole buffer: it goes on from there.
+    if cfg!(miri) {
+        return;
+    }
+    let data = fixtures::walk();
+    let mut r = Recorder::default();
+    let mut d = new_decoder();
+    init(&mut d, &all_callbacks(), &raw mut r);
+    let mut consumed = 0;
+    let status = unsafe { gts_decoder_feed(&mut *d, data.as_ptr(), 100, &mut consumed) };
+    assert_eq!((status, consumed), (gts_status::GTS_OK, 100));
+    assert_eq!(decode_buffer_resuming(&mut d, &data).0, gts_status::GTS_OK);
+    same_events(&r.events, &expected(&data, true).0, "fed, then the buffer");
+}
+
+unsafe extern "C" fn decode_buffer_from_inside(user: *mut c_void, _: *const gts_file_info) -> i32 {
+    let d = user.cast::<gts_decoder>();
+    let status = unsafe { gts_decode_buffer(d, [0u8; 4].as_ptr(), 4) };
+    if status == gts_status::GTS_ERR_REENTRANT {
+        GTS_CONTINUE
+    } else {
+        GTS_ABORT
+    }
+}
+
+#[test]
+fn decode_buffer_checks_its_arguments_like_feed() {
+    use gts_status::*;
+    let data = fixtures::ipl_text();
+    unsafe {
+        assert_eq!(
+            gts_decode_buffer(null_mut(), data.as_ptr(), 4),
+            GTS_ERR_INVALID_ARGUMENT
+        );
+        let mut d = new_decoder();
+        assert_eq!(
+            gts_decode_buffer(&mut *d, data.as_ptr(), 4),
+            GTS_ERR_NOT_INITIALIZED
+        );
+        init(&mut d, &crate::storage::NO_CALLBACKS, null_mut());
+        assert_eq!(
+            gts_decode_buffer(&mut *d, null(), 4),
+            GTS_ERR_INVALID_ARGUMENT
+        );
+        let inside = (&raw const *d).cast::<u8>();
+        assert_eq!(
+            gts_decode_buffer(&mut *d, inside, 16),
+            GTS_ERR_INVALID_ARGUMENT
+        );
+        // Nothing at all: no format to tell.
+        assert_eq!(gts_decode_buffer(&mut *d, null(), 0), GTS_ERR_EMPTY);
+        // A callback cannot drive its own decoder.
+        let mut cb = crate::storage::NO_CALLBACKS;
+        cb.on_file = Some(decode_buffer_from_inside);
+        let dp: *mut gts_decoder = &raw mut *d;
+        assert_eq!(
+            gts_decoder_init(dp, size_of::<gts_decoder>(), &cb, dp.cast()),
+            GTS_OK
+        );
+        assert_eq!(gts_decode_buffer(dp, data.as_ptr(), data.len()), GTS_OK);
+        // A panic stops at the boundary.
+        assert_eq!(gts_decoder_reset(dp), GTS_OK);
+        PANIC_NEXT.with(|p| p.set(true));
+        assert_eq!(
+            gts_decode_buffer(dp, data.as_ptr(), data.len()),
+            GTS_ERR_PANIC
+        );
+        assert_eq!(gts_decoder_error(dp), GTS_ERR_PANIC);
+    }
+}
+
+/// A file behind read and seek callbacks, read at most `chunk` bytes at a time.
+struct TestSource {
+    data: Vec<u8>,
+    at: usize,
+    chunk: usize,
+    /// Fail the read (or seek) call of this number (counting from 1), once.
+    fail_read: usize,
+    fail_seek: usize,
+    reads: usize,
+    seeks: usize,
+}
+
+impl TestSource {
+    fn new(data: &[u8], chunk: usize) -> Self {
+        TestSource {
+            data: data.to_vec(),
+            at: 0,
+            chunk,
+            fail_read: 0,
+            fail_seek: 0,
+            reads: 0,
+            seeks: 0,
+        }
+    }
+}
+
+unsafe extern "C" fn test_read(io: *mut c_void, buffer: *mut u8, capacity: usize) -> isize {
+    let source = unsafe { &mut *io.cast::<TestSource>() };
+    source.reads += 1;
+    if source.reads == source.fail_read {
+        return -1;
+    }
+    let rest = source.data.get(source.at..).unwrap_or_default();
+    let n = rest.len().min(capacity).min(source.chunk);
+    unsafe { std::ptr::copy_nonoverlapping(rest.as_ptr(), buffer, n) };
+    source.at += n;
+    n as isize
+}
+
+unsafe extern "C" fn test_seek(io: *mut c_void, offset: u64) -> i32 {
+    let source = unsafe { &mut *io.cast::<TestSource>() };
+    source.seeks += 1;
+    if source.seeks == source.fail_seek {
+        return -1;
+    }
+    source.at = offset as usize;
+    0
+}
+
+unsafe extern "C" fn read_too_much(_: *mut c_void, _: *mut u8, capacity: usize) -> isize {
+    capacity as isize + 1
+}
+
+/// Calls `gts_decode_io` until it neither pauses nor fails to read; the status, pauses and
+/// I/O errors.
+fn decode_io_resuming(
+    d: &mut gts_decoder,
+    source: &mut TestSource,
+    seekable: bool,
+    buffer: &mut [u8],
+) -> (gts_status, usize, usize) {
+    let (mut pauses, mut io_errors) = (0, 0);
+    loop {
+        let seek: gts_seek_fn = if seekable { Some(test_seek) } else { None };
+        let status = unsafe {
+            gts_decode_io(
+                d,
+                Some(test_read),
+                seek,
+                (source as *mut TestSource).cast(),
+                buffer.as_mut_ptr(),
+                buffer.len(),
+            )
+        };
+        match status {
+            gts_status::GTS_PAUSED => pauses += 1,
+            gts_status::GTS_ERR_IO => io_errors += 1,
+            _ => return (status, pauses, io_errors),
+        }
+        assert!(pauses + io_errors < 1_000_000, "calls do not end");
+    }
+}
+
+#[test]
+fn decode_io_matches_the_core_for_every_format_buffer_and_read_size() {
+    let all = fixtures::all()
+        .into_iter()
+        .chain(fixtures::damaged())
+        .collect();
+    for fixture in for_miri(all, &["map.ipl"]) {
+        for seekable in [true, false] {
+            let (events, error) = expected(&fixture.bytes, seekable);
+            let sizes: &[(usize, usize)] = if cfg!(miri) {
+                &[(64, 100)]
+            } else {
+                &[(1, 1), (7, 5), (64, 4096), (4096, 4096)]
+            };
+            for &(capacity, chunk) in sizes {
+                let context = format!("{} seekable {seekable} {capacity}/{chunk}", fixture.name);
+                let mut r = Recorder::default();
+                let mut d = new_decoder();
+                init(&mut d, &all_callbacks(), &raw mut r);
+                let mut source = TestSource::new(&fixture.bytes, chunk);
+                let mut buffer = vec![0u8; capacity];
+                let (status, pauses, io_errors) =
+                    decode_io_resuming(&mut d, &mut source, seekable, &mut buffer);
+                assert_eq!((pauses, io_errors), (0, 0), "{context}");
+                assert_eq!(
+                    (status, unsafe { gts_decoder_error_offset(&*d) }),
+                    status_of(error),
+                    "{context}"
+                );
+                same_events(&r.events, &events, &context);
+            }
+        }
+    }
+}
+
+#[test]
+fn decode_io_resumes_after_pauses_and_failed_reads_and_seeks() {
+    for fixture in for_miri(fixtures::all(), &["forward.anim"]) {
+        let (events, _) = expected(&fixture.bytes, true);
+        // Under Miri, one kind: the reads and seeks are the same for all.
+        let kinds = if cfg!(miri) {
+            &[Kind::Animation][..]
+        } else {
+            &KINDS[..]
+        };
+        for &kind in kinds {
+            let mut r = Recorder::answering(Some((kind, GTS_PAUSE)));
+            let mut d = new_decoder();
+            init(&mut d, &all_callbacks(), &raw mut r);
+            let mut source = TestSource::new(&fixture.bytes, 100);
+            source.fail_read = 2;
+            source.fail_seek = 1;
+            let mut buffer = vec![0u8; 64];
+            let (status, pauses, io_errors) =
+                decode_io_resuming(&mut d, &mut source, true, &mut buffer);
+            let context = format!("{} {kind:?}", fixture.name);
+            assert_eq!(status, gts_status::GTS_OK, "{context}");
+            same_events(&r.events, &events, &context);
+            assert!((1..=2).contains(&io_errors), "{context}: {io_errors}");
+            let calls = r.calls[kind as usize];
+            match kind {
+                Kind::End => assert_eq!(pauses, 0),
+                Kind::Frames => assert!(pauses <= calls && (calls == 0) == (pauses == 0)),
+                Kind::Warning | Kind::Line | Kind::AnimationEnd | Kind::BoneEnd => {
+                    assert!(pauses + 1 >= calls && pauses <= calls, "{context}")
+                }
+                _ => assert_eq!(pauses, calls, "{context}"),
+            }
+        }
+    }
+    // A stream (no seek) resumes from the bytes left in the buffer.
+    let (name, kind) = if cfg!(miri) {
+        ("map.ipl", Kind::Instance)
+    } else {
+        ("walk.ifp", Kind::Bone)
+    };
+    let data = fixtures::all()
+        .into_iter()
+        .find(|f| f.name == name)
+        .expect("a fixture")
+        .bytes;
+    let (events, _) = expected(&data, false);
+    let mut r = Recorder::answering(Some((kind, GTS_PAUSE)));
+    let mut d = new_decoder();
+    init(&mut d, &all_callbacks(), &raw mut r);
+    let mut source = TestSource::new(&data, 4096);
+    let mut buffer = vec![0u8; 4096];
+    let (status, pauses, _) = decode_io_resuming(&mut d, &mut source, false, &mut buffer);
+    assert_eq!(status, gts_status::GTS_OK);
+    assert!(pauses > 1);
+    assert_eq!(source.seeks, 0);
+    same_events(&r.events, &events, "stream");
+}
+
+#[test]
+fn decode_io_checks_its_arguments() {
+    use gts_status::*;
+    let data = fixtures::ipl_text();
+    let mut source = TestSource::new(&data, 4096);
+    let io = (&raw mut source).cast::<c_void>();
+    let mut buffer = [0u8; 64];
+    let b = buffer.as_mut_ptr();
+    let mut d = new_decoder();
+    unsafe {
+        let read = Some(test_read as unsafe extern "C" fn(_, _, _) -> _);
+        let seek = Some(test_seek as unsafe extern "C" fn(_, _) -> _);
+        assert_eq!(
+            gts_decode_io(&mut *d, read, seek, io, b, 64),
+            GTS_ERR_NOT_INITIALIZED
+        );
+        init(&mut d, &crate::storage::NO_CALLBACKS, null_mut());
+        assert_eq!(
+            gts_decode_io(null_mut(), read, seek, io, b, 64),
+            GTS_ERR_INVALID_ARGUMENT
+        );
+        assert_eq!(
+            gts_decode_io(&mut *d, None, seek, io, b, 64),
+            GTS_ERR_INVALID_ARGUMENT
+        );
+        assert_eq!(
+            gts_decode_io(&mut *d, read, seek, io, null_mut(), 64),
+            GTS_ERR_INVALID_ARGUMENT
+        );
+        assert_eq!(
+            gts_decode_io(&mut *d, read, seek, io, b, 0),
+            GTS_ERR_INVALID_ARGUMENT
+        );
+        let inside = (&raw mut *d).cast::<u8>();
+        assert_eq!(
+            gts_decode_io(&mut *d, read, seek, io, inside, 8),
+            GTS_ERR_INVALID_ARGUMENT
+        );
+        // A read that claims more than it was given room for is an I/O error.
+        assert_eq!(
+            gts_decode_io(&mut *d, Some(read_too_much), seek, io, b, 64),
+            GTS_ERR_IO
+        );
+        // Fed as seekable, it cannot become a stream.
+        assert_eq!(
+            gts_decode_io(&mut *d, read, None, io, b, 64),
+            GTS_ERR_INVALID_STATE
+        );
+        assert_eq!(gts_decoder_reset(&mut *d), GTS_OK);
+        source.at = 0;
+        assert_eq!(gts_decode_io(&mut *d, read, None, io, b, 64), GTS_OK);
+        assert_eq!(source.seeks, 0);
+    }
+}
+
+// Under Miri the allocation counting of feeds (`decoding_through_the_c_api_never_allocates`) is
+// enough: this one decodes a Stories file twice.
+#[test]
+#[cfg_attr(miri, ignore)]
+fn the_drivers_never_allocate() {
+    let data = fixtures::stories(true);
+    let mut cb = crate::storage::NO_CALLBACKS;
+    cb.on_keyframes = Some(count_frames);
+    let mut frames = 0usize;
+    let mut d = gts_decoder {
+        opaque: [0; GTS_DECODER_WORDS],
+    };
+    let mut source = TestSource::new(&data, 100);
+    let mut buffer = [0u8; 256];
+    let (calls, statuses) = testkit::alloc_count::allocations(|| unsafe {
+        gts_decoder_init(
+            &mut d,
+            size_of::<gts_decoder>(),
+            &cb,
+            (&raw mut frames).cast(),
+        );
+        let buffer_status = gts_decode_buffer(&mut d, data.as_ptr(), data.len());
+        gts_decoder_reset(&mut d);
+        let io_status = gts_decode_io(
+            &mut d,
+            Some(test_read),
+            Some(test_seek),
+            (&raw mut source).cast(),
+            buffer.as_mut_ptr(),
+            buffer.len(),
+        );
+        (buffer_status, io_status)
+    });
+    assert_eq!(calls, 0);
+    assert_eq!(statuses, (gts_status::GTS_OK, gts_status::GTS_OK));
+    assert!(frames > 0);
+}
+
+// Text checks only: nothing for Miri to see.
+#[test]
+#[cfg_attr(miri, ignore)]
+fn the_header_has_the_version_and_calling_convention_macros() {
+    let header = include_str!("../../include/gtastream.h");
+    for (part, value) in [
+        ("MAJOR", env!("CARGO_PKG_VERSION_MAJOR")),
+        ("MINOR", env!("CARGO_PKG_VERSION_MINOR")),
+        ("PATCH", env!("CARGO_PKG_VERSION_PATCH")),
+    ] {
+        let line = format!("#define GTS_VERSION_{part} {value}\n");
+        assert!(header.contains(&line), "{line}");
+    }
+    // Every declared function and callback type carries GTS_CALL.
+    let declarations = header
+        .lines()
+        .filter(|l| !l.starts_with(' ') && !l.starts_with('#') && l.contains(" gts_"))
+        .filter(|l| l.contains('('));
+    let mut functions = 0;
+    for line in declarations {
+        assert!(line.contains("GTS_CALL gts_"), "{line}");
+        functions += 1;
+    }
+    assert!(functions >= 18);
+    assert_eq!(
+        header.matches("(*").count(),
+        0,
+        "a function pointer without GTS_CALL"
+    );
+    assert_eq!(header.matches("(GTS_CALL *").count(), 18);
+}
+
+#[test]
+fn the_game_of_a_text_file_is_named_before_the_first_feed() {
+    // A San Andreas line with a locale decimal comma: twelve fields, which the file alone
+    // takes for a GTA III line; named San Andreas, it reads as the game reads it.
+    let data =
+        b"inst\n2, comma, 0, 2225.2, -1185.7, 2499,8149, 0.0, 0.0, 1.0, 1.62921e-007, -1\nend\n";
+    let core = |game| {
+        let mut visitor = Expected::default();
+        let options = Options {
+            game,
+            ..Options::DEFAULT
+        };
+        Decoder::with_options(options)
+            .decode_slice(data, &mut visitor)
+            .unwrap();
+        std::mem::take(&mut visitor.0.events)
+    };
+    let auto = core(None);
+    let sa = core(Some(gtastream_core::Game::SanAndreas));
+    assert_ne!(auto, sa);
+    let mut d = new_decoder();
+    let mut r = Recorder::default();
+    init(&mut d, &all_callbacks(), &raw mut r);
+    for bad in [-1, 4, 1000] {
+        let status = unsafe { gts_decoder_set_game(&mut *d, bad) };
+        assert_eq!(status, gts_status::GTS_ERR_INVALID_ARGUMENT, "{bad}");
+    }
+    let status = unsafe { gts_decoder_set_game(&mut *d, gts_game::GTS_GAME_SA as i32) };
+    assert_eq!(status, gts_status::GTS_OK);
+    // The seekable setting keeps the game, and the game the seekable setting.
+    assert_eq!(
+        unsafe { gts_decoder_set_seekable(&mut *d, false) },
+        gts_status::GTS_OK
+    );
+    assert_eq!(run(&mut d, data, 7).status, gts_status::GTS_OK);
+    same_events(&r.events, &sa, "named San Andreas");
+    // Too late now; after a reset, which keeps it, it may change again.
+    let status = unsafe { gts_decoder_set_game(&mut *d, gts_game::GTS_GAME_AUTO as i32) };
+    assert_eq!(status, gts_status::GTS_ERR_INVALID_STATE);
+    assert_eq!(unsafe { gts_decoder_reset(&mut *d) }, gts_status::GTS_OK);
+    r.events.clear();
+    assert_eq!(run(&mut d, data, data.len()).status, gts_status::GTS_OK);
+    same_events(&r.events, &sa, "after reset");
+    assert_eq!(unsafe { gts_decoder_reset(&mut *d) }, gts_status::GTS_OK);
+    let status = unsafe { gts_decoder_set_game(&mut *d, gts_game::GTS_GAME_AUTO as i32) };
+    assert_eq!(status, gts_status::GTS_OK);
+    r.events.clear();
+    assert_eq!(run(&mut d, data, 1).status, gts_status::GTS_OK);
+    same_events(&r.events, &auto, "decided by the file");
+    // NULL is refused.
+    let status = unsafe { gts_decoder_set_game(null_mut(), 0) };
+    assert_eq!(status, gts_status::GTS_ERR_INVALID_ARGUMENT);
+}
+
+#[test]
+fn empty_input_and_text_that_is_no_placement_file() {
+    for (data, status) in [
+        (&b""[..], gts_status::GTS_ERR_EMPTY),
+        (b"[package]\nname = \"x\"\n", gts_status::GTS_ERR_BAD_MAGIC),
+    ] {
+        let mut r = Recorder::default();
+        let outcome = decode_via_c(data, 4, &mut r);
+        assert_eq!((outcome.status, outcome.offset), (status, 0));
+        assert!(r.events.is_empty());
+        let name = unsafe { CStr::from_ptr(gts_status_name(status as i32)) };
+        assert_eq!(name.to_str(), Ok(format!("{status:?}").as_str()));
     }
 }

@@ -18,7 +18,11 @@ pub const GTS_KEYFRAME_BATCH: usize = 64;
 
 /// Version of the binary interface this header describes: compare with `gts_abi_version()` when
 /// loading the shared library. It changes whenever a struct grows or a function is added.
-pub const GTS_ABI_VERSION: u32 = 1;
+pub const GTS_ABI_VERSION: u32 = 2;
+
+/// Longest name a callback gets, in bytes (package, animation, bone and model names; a longer
+/// one is the error `GTS_ERR_LIMIT`): `char name[GTS_MAX_NAME + 1]` holds any of them with a NUL.
+pub const GTS_MAX_NAME: usize = 255;
 
 /// "No offset": what the offset functions return when there is none (or the decoder is not
 /// usable).
@@ -58,7 +62,8 @@ pub enum gts_status {
     /// The next record lies behind the bytes fed (Stories files point anywhere): drop the rest
     /// of the chunk and feed from the absolute offset `gts_decoder_position(d)` on.
     GTS_SEEK = 3,
-    /// The first four bytes are not the magic of a supported format.
+    /// The first four bytes are not the magic of a supported format, or the input is text that
+    /// is no placement file (no section keyword or record among its first lines).
     GTS_ERR_BAD_MAGIC = 100,
     /// The input ended inside a unit (`gts_decoder_finish` came too early).
     GTS_ERR_TRUNCATED = 101,
@@ -78,6 +83,8 @@ pub enum gts_status {
     GTS_ERR_LIMIT = 107,
     /// `gts_decoder_feed` or `gts_decoder_finish` after `gts_decoder_finish` ended the input.
     GTS_ERR_FINISHED = 108,
+    /// The input is empty: `gts_decoder_finish` before any byte was fed.
+    GTS_ERR_EMPTY = 109,
     /// A decoding error this version of the C library has no number for.
     GTS_ERR_OTHER = 199,
     /// A NULL or misaligned pointer where one is required, `data == NULL` with `len > 0`, or
@@ -95,6 +102,9 @@ pub enum gts_status {
     /// An internal failure of the library (a Rust panic caught at the boundary). The decoder is
     /// unusable until `gts_decoder_reset` or `gts_decoder_init`.
     GTS_ERR_PANIC = 205,
+    /// The read or seek function given to `gts_decode_io` failed (returned an error, or more
+    /// bytes than asked for). The decoder is unchanged: call again to retry.
+    GTS_ERR_IO = 206,
 }
 
 /// The file formats, recognised by their magic.
@@ -167,6 +177,31 @@ pub enum gts_warning_kind {
     GTS_WARNING_UNEXPECTED_TAG = 8,
     /// A keyframe's time is earlier than the previous one of its bone (once per bone).
     GTS_WARNING_TIME_BACKWARDS = 9,
+    /// Text IPL: a line the game cannot read (a conversion failed); no record, the line is
+    /// passed to `on_section_line`. The offset is the line's.
+    GTS_WARNING_MALFORMED_LINE = 10,
+    /// Text IPL: text after a record's last field that is no comment, ignored (the record is
+    /// reported as the game reads it). The offset is the text's.
+    GTS_WARNING_TRAILING_TEXT = 11,
+    /// Animation: a bone has the name of an earlier bone of its animation. The offset is the
+    /// second bone's.
+    GTS_WARNING_DUPLICATE_BONE = 12,
+}
+
+/// Text IPL: the game a file is for, which fixes the layout of its `inst` lines
+/// (`gts_decoder_set_game`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum gts_game {
+    /// Decided by the file: the first `inst` line that has 11, 12 or 13 fields and reads whole
+    /// in that layout (the default).
+    GTS_GAME_AUTO = 0,
+    /// GTA III: 12 fields (`id name x y z sx sy sz rx ry rz rw`).
+    GTS_GAME_III = 1,
+    /// Vice City: 13 fields (`id name interior x y z sx sy sz rx ry rz rw`).
+    GTS_GAME_VC = 2,
+    /// San Andreas: 11 fields (`id name interior x y z rx ry rz rw lod`).
+    GTS_GAME_SA = 3,
 }
 
 /// The file was recognised: the first event.
@@ -417,3 +452,12 @@ pub struct gts_callbacks {
     pub on_section_line:
         Option<unsafe extern "C" fn(user: *mut c_void, line: *const gts_section_line) -> i32>,
 }
+
+/// Reads up to `capacity` bytes into `buffer` for `gts_decode_io`: returns how many it read
+/// (0 only at the end of input), or a negative number for an error.
+pub type gts_read_fn =
+    Option<unsafe extern "C" fn(io: *mut c_void, buffer: *mut u8, capacity: usize) -> isize>;
+
+/// Moves the input of `gts_decode_io` to the absolute byte offset `offset` of the file: returns
+/// 0 on success, anything else for an error.
+pub type gts_seek_fn = Option<unsafe extern "C" fn(io: *mut c_void, offset: u64) -> i32>;

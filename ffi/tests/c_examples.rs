@@ -11,6 +11,7 @@
 //!
 //! Needs `make`, `cc` and `c++` (for `-m32`: gcc-multilib and g++-multilib).
 
+mod archive_example;
 mod fixtures;
 // The benchmark generator (`benches/inputs/mod.rs`) names the core `gtastream`.
 extern crate gtastream_core as gtastream;
@@ -233,7 +234,11 @@ fn run(bin: &Path, program: &str, args: &[&Path], stdin: Option<&Path>) -> (i32,
 // What the examples should print, from the Rust decoder.
 
 fn decode(data: &[u8], seekable: bool, visitor: &mut impl Visitor) -> Result<(), Error> {
-    Decoder::with_options(Options { can_seek: seekable }).decode_slice(data, visitor)
+    Decoder::with_options(Options {
+        can_seek: seekable,
+        ..Options::DEFAULT
+    })
+    .decode_slice(data, visitor)
 }
 
 /// Example 1: counts and warnings.
@@ -552,6 +557,174 @@ fn expected_trace(data: &[u8]) -> String {
     trace.0
 }
 
+/// Examples 6 and 7 (one_call.c, cpp_wrapper.cpp): what the core sees of a whole file, pausing
+/// after every animation if asked.
+#[derive(Default)]
+struct Whole {
+    format: String,
+    name: Option<String>,
+    counts: [usize; 6],
+    pause_after_animation: bool,
+    /// cpp_wrapper's table: one line per animation and per bone.
+    lines: Vec<String>,
+    bone: (String, usize, f32),
+}
+
+impl Visitor for Whole {
+    fn file(&mut self, info: &FileInfo<'_>) -> Flow {
+        self.format = info.format.name().into();
+        self.name = info
+            .name
+            .filter(|n| !n.is_empty())
+            .map(|n| String::from_utf8_lossy(n).into_owned());
+        Flow::Continue
+    }
+    fn animation(&mut self, info: &AnimationInfo<'_>) -> Flow {
+        self.counts[0] += 1;
+        let name = String::from_utf8_lossy(info.name);
+        self.lines
+            .push(format!("{name}: {} bones", info.bone_count));
+        Flow::Continue
+    }
+    fn bone(&mut self, info: &BoneInfo<'_>) -> Flow {
+        self.counts[1] += 1;
+        let label = match info.name {
+            Some(name) => String::from_utf8_lossy(name).into_owned(),
+            None => format!("#{}", info.index),
+        };
+        self.bone = (label, 0, 0.0);
+        Flow::Continue
+    }
+    fn keyframes(&mut self, frames: Keyframes<'_>) -> Flow {
+        self.counts[2] += frames.len();
+        self.bone.1 += frames.len();
+        if let Some(last) = frames.iter().last() {
+            self.bone.2 = last.time;
+        }
+        Flow::Continue
+    }
+    fn bone_end(&mut self) -> Flow {
+        let (label, frames, last) = &self.bone;
+        self.lines.push(format!(
+            "  {label}: {frames} keyframes, last at {last:.4} s"
+        ));
+        Flow::Continue
+    }
+    fn animation_end(&mut self) -> Flow {
+        if self.pause_after_animation {
+            Flow::Pause
+        } else {
+            Flow::Continue
+        }
+    }
+    fn instance(&mut self, _: &IplInstance<'_>) -> Flow {
+        self.counts[3] += 1;
+        Flow::Continue
+    }
+    fn car(&mut self, _: &IplCar) -> Flow {
+        self.counts[4] += 1;
+        Flow::Continue
+    }
+    fn warning(&mut self, _: Warning) -> Flow {
+        self.counts[5] += 1;
+        Flow::Continue
+    }
+}
+
+/// Decodes `data` whole with the core, resuming after pauses: what was seen, the pauses, and
+/// the error.
+fn whole(data: &[u8], seekable: bool, pause: bool) -> (Whole, usize, Option<Error>) {
+    let mut w = Whole {
+        pause_after_animation: pause,
+        ..Whole::default()
+    };
+    let mut decoder = Decoder::with_options(Options {
+        can_seek: seekable,
+        ..Options::DEFAULT
+    });
+    let mut pauses = 0;
+    let mut at = 0;
+    let result = loop {
+        let progress = match decoder.feed(data.get(at..).unwrap_or_default(), &mut w) {
+            Ok(progress) => progress,
+            Err(e) => break Err(e),
+        };
+        match progress.status {
+            Status::Paused => {
+                pauses += 1;
+                at += progress.consumed;
+            }
+            Status::Seek(to) => at = to as usize,
+            Status::NeedInput | Status::Done => break decoder.finish(&mut w),
+        }
+    };
+    (w, pauses, result.err())
+}
+
+fn one_call_line(way: &str, data: &[u8], seekable: bool, pause: bool) -> (String, bool) {
+    let (w, pauses, error) = whole(data, seekable, pause);
+    match error {
+        Some(e) => (
+            format!(
+                "{way}: error GTS_ERR_{}: {} at offset {}\n",
+                e.kind.name().to_uppercase(),
+                e.kind.reason(),
+                e.offset
+            ),
+            true,
+        ),
+        None => {
+            let [animations, bones, keyframes, instances, cars, warnings] = w.counts;
+            let format = if w.format.is_empty() { "-" } else { &w.format };
+            (
+                format!(
+                    "{way}: format {format}, {animations} animations, {bones} bones, \
+                     {keyframes} keyframes, {instances} instances, {cars} cars, \
+                     {warnings} warnings, {pauses} pauses\n"
+                ),
+                false,
+            )
+        }
+    }
+}
+
+/// Example 6: the file by gts_decode_buffer, then by gts_decode_io pausing after animations.
+fn expected_one_call(data: &[u8]) -> (String, i32) {
+    let (buffer, failed_buffer) = one_call_line("buffer", data, true, false);
+    let (io, failed_io) = one_call_line("io", data, true, true);
+    let out = format!("version: {}\n{buffer}{io}", env!("CARGO_PKG_VERSION"));
+    (out, i32::from(failed_buffer || failed_io))
+}
+
+/// Example 7: the C++ wrapper's table and counts.
+fn expected_cpp_wrapper(data: &[u8]) -> (String, i32) {
+    let (w, pauses, error) = whole(data, true, true);
+    if let Some(e) = error {
+        let status = format!("GTS_ERR_{}", e.kind.name().to_uppercase());
+        let reason = e.kind.reason();
+        return (
+            format!("error: {status}: {reason} at offset {}\n", e.offset),
+            1,
+        );
+    }
+    let mut out = format!(
+        "package {} ({}): {} animations, {pauses} pauses\n",
+        w.name.as_deref().unwrap_or("-"),
+        w.format,
+        w.counts[0]
+    );
+    for line in &w.lines {
+        writeln!(out, "{line}").unwrap();
+    }
+    writeln!(
+        out,
+        "handlers: {} keyframes, {} warnings",
+        w.counts[2], w.counts[5]
+    )
+    .unwrap();
+    (out, 0)
+}
+
 // ---------------------------------------------------------------------------------------------
 
 /// Runs every example on every file it is meant for and compares its output.
@@ -615,12 +788,76 @@ fn check_examples(bin: &Path) {
     assert_eq!(code, 1);
     assert!(err.contains("input ends inside a unit at offset"), "{err}");
 
+    for name in VALID.iter().chain(&DAMAGED) {
+        let (_, path, data) = file(name);
+        let (code, out, err) = run(bin, "one_call", &[path], None);
+        let (expected, expected_code) = expected_one_call(data);
+        assert_eq!(
+            (code, out.as_str()),
+            (expected_code, expected.as_str()),
+            "one_call {name}: {err}"
+        );
+        let (code, out, err) = run(bin, "cpp_wrapper", &[path], None);
+        let (expected, expected_code) = expected_cpp_wrapper(data);
+        assert_eq!(
+            (code, out.as_str()),
+            (expected_code, expected.as_str()),
+            "cpp_wrapper {name}: {err}"
+        );
+    }
+    // A stream: fine front to back, an error naming the record for Stories.
+    for name in ["walk.ifp", "map.ipl", "backward.anim"] {
+        let (_, path, data) = file(name);
+        let (code, out, err) = run(bin, "one_call", &[Path::new("-")], Some(path));
+        let (line, failed) = one_call_line("stream", data, false, true);
+        let expected = format!("version: {}\n{line}", env!("CARGO_PKG_VERSION"));
+        assert_eq!(
+            (code, out),
+            (i32::from(failed), expected),
+            "one_call - < {name}: {err}"
+        );
+    }
+    // An exception thrown in a callback comes out of the C++ call; the decoder can go on.
+    for name in ["walk.ifp", "vc_ped.ifp"] {
+        let (_, path, data) = file(name);
+        let (code, out, err) = run(bin, "cpp_wrapper", &[path, Path::new("throw")], None);
+        assert_eq!(code, 0, "cpp_wrapper {name} throw: {err}");
+        let package = Package::parse(data).expect("an animation file");
+        let (index, animation) = package
+            .animations
+            .iter()
+            .enumerate()
+            .find(|(_, a)| a.bones.len() >= 2)
+            .expect("an animation with two bones");
+        let bone = animation.bones[1]
+            .name
+            .clone()
+            .unwrap_or_else(|| "#1".into());
+        let expected = format!(
+            "exception: thrown in bone {bone} (animation {index})\n\
+             decoder error after it: GTS_ERR_ABORTED\n\
+             after reset, the same visitor throws again: thrown in bone {bone} (animation {index})\n\
+             another decoder: {} animations\n",
+            package.animations.len()
+        );
+        assert_eq!(out, expected, "cpp_wrapper {name} throw");
+    }
+
     for name in ["forward.anim", "backward.anim", "walk.ifp"] {
         let (_, path, data) = file(name);
         let (code, out, err) = run(bin, "stories_seek", &[path], None);
         assert_eq!(code, 0, "stories_seek {name}: {err}");
         assert_eq!(out, expected_trace(data), "stories_seek {name}");
     }
+
+    // Every test file inside IMG archives of both versions, walked with fopen/fseek.
+    let inside: Vec<(String, Vec<u8>)> = files()
+        .iter()
+        .map(|(name, _, data)| (name.clone(), data.clone()))
+        .collect();
+    let dir = bin.join("img");
+    std::fs::create_dir_all(&dir).expect("archive directory");
+    archive_example::check(&inside, &dir, |program, args| run(bin, program, args, None));
 }
 
 #[test]
@@ -671,14 +908,21 @@ fn build_bench(variant: &str, extra: &str) -> PathBuf {
 }
 
 /// What the benchmark sums: every component of every keyframe (scale aside, which ANP3 lacks),
-/// in file order, one `f32` per component, as its hand-written loop and its callback do.
+/// in file order, one `f32` per component, as its hand-written loop and its callback do; and,
+/// for its one-sum consumer, every component the bone's frame type has in one `f32`.
 #[derive(Default)]
 struct BenchSum {
     lanes: [f32; 8],
     frames: u64,
+    one: f32,
+    translation: bool,
 }
 
 impl Visitor for BenchSum {
+    fn bone(&mut self, info: &BoneInfo<'_>) -> Flow {
+        self.translation = info.has_translation();
+        Flow::Continue
+    }
     fn keyframes(&mut self, frames: Keyframes<'_>) -> Flow {
         for frame in frames.iter() {
             let values = [frame.time]
@@ -688,23 +932,131 @@ impl Visitor for BenchSum {
             for (lane, value) in self.lanes.iter_mut().zip(values) {
                 *lane += value;
             }
+            let components = if self.translation { 8 } else { 5 };
+            let values = [frame.time]
+                .into_iter()
+                .chain(frame.rotation)
+                .chain(frame.translation);
+            for value in values.take(components) {
+                self.one += value;
+            }
             self.frames += 1;
         }
         Flow::Continue
     }
 }
 
+/// What the benchmark sums over a binary IPL: eight sums (position x y z, rotation x y z w,
+/// car angle; the integer fields exactly, modulo 2^64) and one running sum of every field in
+/// record order, the integers converted to `f32`.
+#[derive(Default)]
+struct BenchIplSum {
+    lanes: [f32; 8],
+    ints: u64,
+    one: f32,
+    instances: u64,
+    cars: u64,
+}
+
+impl Visitor for BenchIplSum {
+    fn instance(&mut self, r: &IplInstance<'_>) -> Flow {
+        let floats = r.position.into_iter().chain(r.rotation);
+        for (lane, value) in self.lanes.iter_mut().zip(floats.clone()) {
+            *lane += value;
+        }
+        for value in floats {
+            self.one += value;
+        }
+        for value in [
+            i64::from(r.model_id),
+            i64::from(r.interior),
+            i64::from(r.lod),
+        ] {
+            self.ints = self.ints.wrapping_add(value as u64);
+        }
+        self.one += r.model_id as f32;
+        self.one += r.interior as f32;
+        self.one += r.lod as f32;
+        self.instances += 1;
+        Flow::Continue
+    }
+    fn car(&mut self, r: &IplCar) -> Flow {
+        for (lane, value) in [0, 1, 2, 7]
+            .into_iter()
+            .zip(r.position.into_iter().chain([r.angle]))
+        {
+            self.lanes[lane] += value;
+        }
+        for value in r.position.into_iter().chain([r.angle]) {
+            self.one += value;
+        }
+        let ints = [
+            r.model_id,
+            r.primary_color,
+            r.secondary_color,
+            r.flags,
+            r.alarm_chance,
+            r.door_lock_chance,
+            r.min_delay,
+            r.max_delay,
+        ];
+        for value in ints {
+            self.ints = self.ints.wrapping_add(i64::from(value) as u64);
+            self.one += value as f32;
+        }
+        self.cars += 1;
+        Flow::Continue
+    }
+}
+
+fn sum_bits_line(lanes: &[f32; 8]) -> String {
+    let bits: Vec<String> = lanes
+        .iter()
+        .map(|l| format!("{:08x}", l.to_bits()))
+        .collect();
+    format!("sum bits: {}\n", bits.join(" "))
+}
+
+/// The stack line: measured (but under AddressSanitizer), and within `range`.
+fn check_stack(out: &str, range: std::ops::Range<usize>) {
+    let stack = out
+        .lines()
+        .find(|l| l.starts_with("stack"))
+        .expect("a stack line");
+    if let Some((_, deepest)) = stack.split_once("at most ") {
+        let deepest: usize = deepest.parse().expect("a number");
+        assert!(range.contains(&deepest), "{stack}");
+    } else {
+        assert!(
+            stack.contains("not measured under AddressSanitizer"),
+            "{stack}"
+        );
+    }
+}
+
+const BENCH_WAYS: [&str; 8] = [
+    "(a) hand-written loop",
+    "(b) C API, 4 KiB pieces",
+    "(c) C API, 1 B pieces",
+    "(c) C API, 16 B pieces",
+    "(c) C API, 64 B pieces",
+    "(c) C API, 256 B pieces",
+    "(c) C API, 64 KiB pieces",
+    "C API, whole buffer in one call",
+];
+
 /// Runs the benchmark on ANP3 files of types 3 and 4 (the sample package, and a small file from
-/// the generator of its real input): every way gives the same sums, and they are the core's.
+/// the generator of its real input) and on binary IPLs (the sample, and a small generated
+/// file): every way and consumer gives the same sums, and they are the core's.
 fn check_bench(bin: &Path) {
     let generated = bin.join("input");
     std::fs::create_dir_all(&generated).expect("scratch directory");
     let small = inputs::anp3(64 << 10, 0x6774_7331_7373_7565);
     let small_path = generated.join("small.ifp");
     std::fs::write(&small_path, &small.bytes).expect("write the benchmark input");
+    let repeats = Path::new("2");
     let walk = file("walk.ifp");
     for (path, data) in [(&walk.1, &walk.2), (&small_path, &small.bytes)] {
-        let repeats = Path::new("2");
         let (code, out, err) = run(bin, "bench", &[path, repeats], None);
         assert_eq!(code, 0, "bench {}: {out}{err}", path.display());
         assert!(out.contains("sums of every run equal (a): yes"), "{out}");
@@ -714,39 +1066,69 @@ fn check_bench(bin: &Path) {
             out.contains(&format!(" {} keyframes\n", sum.frames)),
             "{out}"
         );
-        let bits: Vec<String> = sum
-            .lanes
-            .iter()
-            .map(|l| format!("{:08x}", l.to_bits()))
-            .collect();
-        let line = format!("sum bits: {}\n", bits.join(" "));
+        let line = sum_bits_line(&sum.lanes);
         assert!(out.contains(&line), "{line} not in:\n{out}");
-        for way in [
-            "(a)",
-            "(b) C API, 4 KiB",
-            "1 B pieces",
-            "64 B pieces",
-            "64 KiB pieces",
-        ] {
-            assert!(out.contains(way), "{way} not in:\n{out}");
+        let bits = format!(", bits {:08x}\n", sum.one.to_bits());
+        assert!(out.contains(&bits), "one sum{bits} not in:\n{out}");
+        for consumer in ["consumer: eight sums\n", "consumer: one running sum\n"] {
+            let table = out.split(consumer).nth(1).expect("both consumers' tables");
+            for way in BENCH_WAYS {
+                assert!(table.contains(way), "{way} not in:\n{out}");
+            }
         }
-        // The stack depth: measured (but under AddressSanitizer), and about what PERFORMANCE.md
-        // says: the callback's array of GTS_KEYFRAME_BATCH keyframes and a few frames.
-        let stack = out
-            .lines()
-            .find(|l| l.starts_with("stack"))
-            .expect("a stack line");
-        if let Some((_, deepest)) = stack.split_once("at most ") {
-            let deepest: usize = deepest.parse().expect("a number");
-            assert!((2816..8192).contains(&deepest), "{stack}");
-        } else {
-            assert!(
-                stack.contains("not measured under AddressSanitizer"),
-                "{stack}"
-            );
-        }
+        // The stack depth: about what PERFORMANCE.md says: the callback's array of
+        // GTS_KEYFRAME_BATCH keyframes and a few frames.
+        check_stack(&out, 2816..8192);
     }
-    // Not an ANP3 file of types 3 and 4: a clear failure, not a crash.
+
+    let small = inputs::ipl_binary(64 << 10, 0x6774_7331_7373_7565);
+    let small_path = generated.join("small.ipl");
+    std::fs::write(&small_path, &small.bytes).expect("write the benchmark input");
+    let sector = file("sector.ipl");
+    for (path, data) in [(&sector.1, &sector.2), (&small_path, &small.bytes)] {
+        let (code, out, err) = run(bin, "bench", &[path, repeats], None);
+        assert_eq!(code, 0, "bench {}: {out}{err}", path.display());
+        assert!(out.contains("sums of every run equal (a): yes"), "{out}");
+        let mut sum = BenchIplSum::default();
+        decode(data, true, &mut sum).expect("a valid file");
+        let counts = format!(
+            " {} instances, {} cars, {} records\n",
+            sum.instances,
+            sum.cars,
+            sum.instances + sum.cars
+        );
+        assert!(out.contains(&counts), "{counts} not in:\n{out}");
+        assert!(out.contains(&format!("integers {}\n", sum.ints)), "{out}");
+        let line = sum_bits_line(&sum.lanes);
+        assert!(out.contains(&line), "{line} not in:\n{out}");
+        let bits = format!(", bits {:08x}\n", sum.one.to_bits());
+        assert!(out.contains(&bits), "one sum{bits} not in:\n{out}");
+        assert_eq!(out.matches("ns/record").count(), 2, "{out}");
+        for way in BENCH_WAYS {
+            assert_eq!(out.matches(way).count(), 2, "{way} twice in:\n{out}");
+        }
+        // No keyframe array here: the callbacks get one record each.
+        check_stack(&out, 64..8192);
+    }
+
+    // A piece size and a consumer alone: (a) and that way, one table, no stack.
+    let args = [
+        small_path.as_path(),
+        repeats,
+        Path::new("64"),
+        Path::new("one"),
+    ];
+    let (code, out, err) = run(bin, "bench", &args, None);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("consumer: one running sum\n"), "{out}");
+    assert!(!out.contains("eight sums"), "{out}");
+    assert!(out.contains("(c) C API, 64 B pieces"), "{out}");
+    assert!(
+        !out.contains("256 B pieces") && !out.contains("stack below"),
+        "{out}"
+    );
+
+    // Not an ANP3 file of types 3 and 4 nor a binary IPL: a clear failure, not a crash.
     let (code, _, err) = run(bin, "bench", &[&file("vc_ped.ifp").1], None);
     assert_eq!(code, 1);
     assert!(err.contains("not an ANP3 file"), "{err}");
@@ -842,6 +1224,42 @@ fn the_header_compiles_as_c99_and_cpp17_on_its_own() {
                 .arg(format!("-I{}", repo().join("include").display()))
                 .arg(&source),
             &format!("{compiler} {std} on the header"),
+        );
+    }
+    // The C++ wrapper on its own, with the warnings a C++ project commonly enables; and
+    // GTS_CALL, which a project may predefine, is honoured by it.
+    let source = out.join("wrapper_only.cpp");
+    std::fs::write(
+        &source,
+        "#include \"gtastream.hpp\"\n#include \"gtastream.hpp\"\n\
+         struct v : gtastream::visitor {};\n\
+         int main() { v x; gtastream::decoder d(x); \
+         return d.decode(nullptr, 0) == GTS_OK ? 1 : 0; }\n",
+    )
+    .unwrap();
+    for extra in [&[][..], &["-DGTS_CALL="][..]] {
+        let mut command = Command::new("c++");
+        if M32 {
+            command.arg("-m32");
+        }
+        run_ok(
+            command
+                .args([
+                    "-std=c++17",
+                    "-Wall",
+                    "-Wextra",
+                    "-Werror",
+                    "-pedantic",
+                    "-Wshadow",
+                    "-Wconversion",
+                    "-Wold-style-cast",
+                    "-Wnon-virtual-dtor",
+                    "-fsyntax-only",
+                ])
+                .args(extra)
+                .arg(format!("-I{}", repo().join("include").display()))
+                .arg(&source),
+            "c++ -std=c++17 on gtastream.hpp",
         );
     }
 }

@@ -358,6 +358,7 @@ fuzz_target!(|input: &[u8]| {
     let mut core = Core::default();
     let expected = Decoder::with_options(Options {
         can_seek: plan.can_seek,
+        game: plan.game,
     })
     .decode_slice(data, &mut core);
     let (expected_status, expected_offset) = match expected {
@@ -408,6 +409,13 @@ fuzz_target!(|input: &[u8]| {
         if !plan.can_seek {
             assert_eq!(gts_decoder_set_seekable(d, false), gts_status::GTS_OK);
         }
+        let game = match plan.game {
+            None => gts_game::GTS_GAME_AUTO,
+            Some(gtastream::Game::Iii) => gts_game::GTS_GAME_III,
+            Some(gtastream::Game::ViceCity) => gts_game::GTS_GAME_VC,
+            Some(gtastream::Game::SanAndreas) => gts_game::GTS_GAME_SA,
+        };
+        assert_eq!(gts_decoder_set_game(d, game as i32), gts_status::GTS_OK);
         let (mut at, mut end, mut resume, mut next_size) = (0usize, 0usize, false, 0usize);
         loop {
             if at >= end && !resume {

@@ -9,6 +9,7 @@ use nom::bytes::complete::take;
 use nom::number::complete::{le_i32, le_u32};
 use nom::{IResult, Parser};
 
+use super::bones::BoneNames;
 use super::fields::{c_name, check_fits, parse, Check, Checks};
 use super::protocol::{Step, Stepped, Want};
 use super::track::Track;
@@ -33,6 +34,10 @@ const ANIM_WITHOUT_BONE_ID: u32 = 48;
 const MIN_ANIMATION: u64 = (CHUNK_HEADER + ANIMATION_HEADER) as u64;
 const MIN_OBJECT: u64 = OBJECT_HEADER as u64 + ANIM_WITH_BONE_ID as u64;
 const MIN_FRAME: u64 = 20;
+/// Objects of an animation whose names are kept for the duplicate check (see `bones`): fewer
+/// than IFP2's, the decoder's size allows no more. A repeat of an early name (Vice City's
+/// `ped.ifp` repeats `Root`) is found wherever it comes.
+pub(crate) const NAMED_BONES: usize = 6;
 
 /// Chunk payloads are padded to a multiple of 4.
 #[inline]
@@ -87,9 +92,10 @@ pub(crate) struct Anpk {
     cpan_size: u32,
     anim_size: u32,
     /// The ANIM chunk's bone fields, kept for the bone event that the keyframe chunk completes.
-    object_name: heapless::Vec<u8, OBJECT_NAME>,
+    object_name: heapless::Vec<u8, OBJECT_NAME, u8>,
     bone_id: Option<i32>,
     frame_count: u32,
+    names: BoneNames<NAMED_BONES>,
     track: Track,
 }
 
@@ -254,6 +260,7 @@ impl Anpk {
             object_name: heapless::Vec::new(),
             bone_id: None,
             frame_count: 0,
+            names: BoneNames::new(),
             track: Track::new(FrameType::Kr00, 0),
         }
     }
@@ -366,6 +373,7 @@ impl Anpk {
         self.info_rest = info_rest as u32;
         self.object_count = object_count;
         self.object = 0;
+        self.names.clear();
         self.stage = if self.info_rest > 0 {
             Stage::SkipInfo
         } else {
@@ -407,12 +415,22 @@ impl Anpk {
         Ok(Stepped::new(unit.len(), Flow::Continue))
     }
 
+    /// The duplicate-name check of the current object: a name kept from an earlier object of
+    /// the animation, reported at this object's chunk.
+    fn duplicate(&self, name: &[u8]) -> Check {
+        (
+            self.names.contains(name),
+            WarningKind::DuplicateBone,
+            self.object_at,
+        )
+    }
+
     fn object_body<V: Visitor>(
         &mut self,
         unit: &[u8],
         at: u64,
         visitor: &mut V,
-    ) -> Result<Flow, Error> {
+    ) -> Result<Stepped, Error> {
         let ObjectBody {
             name,
             frame_count,
@@ -427,17 +445,25 @@ impl Anpk {
             self.bone_id = bone_id;
             self.frame_count = frame_count;
             self.stage = Stage::KeyframeHeader;
-            return Ok(Flow::Continue);
+            return Ok(Stepped::new(unit.len(), Flow::Continue));
+        }
+        let duplicate = self.duplicate(name);
+        if let Some(warning) = self.checks.report(&[duplicate], visitor) {
+            return Ok(warning);
+        }
+        if !duplicate.0 {
+            self.names.insert(name);
         }
         self.stage = Stage::EmptyKeyframes;
-        Ok(visitor.bone(&BoneInfo {
+        let flow = visitor.bone(&BoneInfo {
             index: self.object,
             name: Some(name),
             bone_id,
             bone_key: None,
             frame_type: FrameType::Kr00,
             frame_count: 0,
-        }))
+        });
+        Ok(Stepped::new(unit.len(), flow))
     }
 
     fn keyframe_header<V: Visitor>(
@@ -450,13 +476,19 @@ impl Anpk {
         let frame_type =
             FrameType::from_anpk_tag(tag).ok_or(Error::new(ErrorKind::UnknownFrameType, at))?;
         let frame_bytes = u64::from(self.frame_count) * frame_type.size() as u64;
-        let checks = [(
-            u64::from(size) != frame_bytes,
-            WarningKind::SizeMismatch,
-            at + 4,
-        )];
+        let checks = [
+            (
+                u64::from(size) != frame_bytes,
+                WarningKind::SizeMismatch,
+                at + 4,
+            ),
+            self.duplicate(&self.object_name),
+        ];
         if let Some(warning) = self.checks.report(&checks, visitor) {
             return Ok(warning);
+        }
+        if !checks[1].0 {
+            self.names.insert(&self.object_name);
         }
         self.track = Track::new(frame_type, self.frame_count);
         self.stage = Stage::Frames;
@@ -548,7 +580,7 @@ impl Step for Anpk {
                 Flow::Continue
             }
             Stage::ObjectHeader => return self.object_header(unit, at, visitor),
-            Stage::ObjectBody => self.object_body(unit, at, visitor)?,
+            Stage::ObjectBody => return self.object_body(unit, at, visitor),
             Stage::KeyframeHeader => return self.keyframe_header(unit, at, visitor),
             Stage::Frames => {
                 let stepped = self.track.deliver(unit, at, visitor);

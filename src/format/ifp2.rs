@@ -7,6 +7,7 @@ use nom::bytes::complete::take;
 use nom::number::complete::le_u32;
 use nom::{IResult, Parser};
 
+use super::bones::BoneNames;
 use super::fields::{c_name, check_fits, parse, record, u32_at};
 use super::protocol::{Step, Stepped, Want};
 use super::track::Track;
@@ -24,6 +25,9 @@ const SIZE_FIELD_AT: u64 = 4;
 const SIZE_BASE: u64 = 8;
 /// The smallest keyframe record, for checking that a frame count can fit.
 const MIN_FRAME_SIZE: u64 = 10;
+/// Bones of an animation whose names are kept for the duplicate check (see `bones`): San
+/// Andreas skeletons have 32 bones at most, and real animations repeat early ones (`Root`).
+pub(crate) const NAMED_BONES: usize = 20;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Version {
@@ -80,6 +84,9 @@ pub(crate) struct Ifp2 {
     packed_seen: bool,
     bone_count: u32,
     bone: u32,
+    /// The current bone's duplicate-name warning was reported; its event comes next.
+    duplicate_reported: bool,
+    names: BoneNames<NAMED_BONES>,
     track: Track,
 }
 
@@ -151,6 +158,10 @@ fn bone_header(unit: &[u8; BONE_HEADER_SIZE]) -> BoneHeader<'_> {
 }
 
 impl Ifp2 {
+    pub(crate) fn format(&self) -> Format {
+        self.version.format()
+    }
+
     pub(crate) fn new(version: Version) -> Self {
         Ifp2 {
             version,
@@ -165,6 +176,8 @@ impl Ifp2 {
             packed_seen: false,
             bone_count: 0,
             bone: 0,
+            duplicate_reported: false,
+            names: BoneNames::new(),
             track: Track::new(FrameType::Ifp2PackedRot, 0),
         }
     }
@@ -215,6 +228,7 @@ impl Ifp2 {
         self.packed_seen = false;
         self.bone_count = header.bone_count;
         self.bone = 0;
+        self.names.clear();
         self.stage = self.after_bone();
         let anp3 = self.version == Version::Anp3;
         Ok(visitor.animation(&AnimationInfo {
@@ -227,12 +241,14 @@ impl Ifp2 {
         }))
     }
 
+    /// The bone header: a warning first if the bone repeats an earlier bone's name (the
+    /// step then consumes nothing, and is taken again for the bone).
     fn bone_header<V: Visitor>(
         &mut self,
         unit: &[u8; BONE_HEADER_SIZE],
         at: u64,
         visitor: &mut V,
-    ) -> Result<Flow, Error> {
+    ) -> Result<Stepped, Error> {
         let header = bone_header(unit);
         let frame_type = FrameType::from_ifp2(header.frame_type)
             .ok_or(Error::new(ErrorKind::UnknownFrameType, at))?;
@@ -242,6 +258,16 @@ impl Ifp2 {
             MIN_FRAME_SIZE,
             at,
         )?;
+        let duplicate = self.names.seen(header.name);
+        if duplicate && !self.duplicate_reported {
+            self.duplicate_reported = true;
+            let flow = visitor.warning(Warning {
+                kind: WarningKind::DuplicateBone,
+                offset: at,
+            });
+            return Ok(Stepped::new(0, flow));
+        }
+        self.duplicate_reported = false;
         self.track = Track::new(frame_type, header.frame_count);
         self.frame_bytes += u64::from(header.frame_count) * frame_type.size() as u64;
         self.packed_seen |= frame_type.is_packed();
@@ -250,14 +276,15 @@ impl Ifp2 {
         } else {
             Stage::BoneEnd
         };
-        Ok(visitor.bone(&BoneInfo {
+        let flow = visitor.bone(&BoneInfo {
             index: self.bone,
             name: Some(header.name),
             bone_id: Some(header.bone_id),
             bone_key: None,
             frame_type,
             frame_count: header.frame_count,
-        }))
+        });
+        Ok(Stepped::new(unit.len(), flow))
     }
 
     fn warn_if<V: Visitor>(
@@ -323,7 +350,7 @@ impl Step for Ifp2 {
         let flow = match self.stage {
             Stage::FileHeader => self.file_header(unit, at, visitor)?,
             Stage::AnimationHeader => self.animation_header(unit, at, visitor)?,
-            Stage::BoneHeader => self.bone_header(record(unit, at)?, at, visitor)?,
+            Stage::BoneHeader => return self.bone_header(record(unit, at)?, at, visitor),
             Stage::Frames => {
                 let stepped = self.track.deliver(unit, at, visitor);
                 if self.track.left == 0 {

@@ -1,89 +1,276 @@
-//! Text item placement files of GTA III, Vice City and San Andreas (FORMATS.md §4).
+//! Text item placement files of GTA III, Vice City and San Andreas (docs/FORMATS.md §4).
 //!
-//! Decoded line by line, each line a unit of at most [`MAX_LINE`] bytes. Sections open with
-//! their name on a line and close with a line starting with `end`; `#` starts a comment;
-//! commas and blanks separate fields. `inst` and `cars` lines become instance and car events,
-//! lines of other sections are passed through as [`SectionLine`]s.
-
-use heapless::Vec;
+//! Decoded line by line, each line a unit of at most [`MAX_LINE`] bytes, read as the games
+//! read it: commas and control characters are blanks; a line whose first non-blank is `#` is
+//! a comment; sections open with their name on a line and close with a line starting with
+//! `end`. `inst` and `cars` lines are scanned field by field with `sscanf` semantics (see
+//! [`Scanner`]) and become instance and car events; the lines of other sections are passed
+//! through as [`SectionLine`]s, and so is a record line the game cannot read (with a
+//! [`WarningKind::MalformedLine`]).
+//!
+//! Before the first event the machine makes sure the text is a placement file: within its
+//! first [`SNIFF_LINES`] lines that are neither blank nor comments, one must be a section
+//! keyword or scan as a placement record; otherwise the input is [`ErrorKind::BadMagic`]. The
+//! lines looked at before that are remembered by their offsets only (for their warnings), so
+//! the state stays fixed.
 
 use super::protocol::{Step, Stepped, Want};
-use crate::limits::MAX_LINE;
+use crate::decoder::Game;
+use crate::limits::{MAX_LINE, SNIFF_LINES};
 use crate::{
     Error, ErrorKind, FileInfo, Flow, Format, IplCar, IplInstance, SectionLine, Visitor, Warning,
     WarningKind,
 };
-
-/// Most fields any interpreted line has (a Vice City `inst` line).
-const MAX_FIELDS: usize = 13;
 
 /// The sections of text IPL files.
 const SECTIONS: [&str; 13] = [
     "inst", "cull", "path", "grge", "enex", "pick", "cars", "jump", "tcyc", "auzo", "mult", "occl",
     "zone",
 ];
+const INST: u8 = 0;
+const CARS: u8 = 6;
 
-/// The fields of a line: runs of bytes between commas and blanks.
+/// A blank for the games' line reader: every control character and comma becomes a space.
+#[inline(always)]
+fn is_blank(b: u8) -> bool {
+    b <= b' ' || b == b','
+}
+
+/// The fields of a line: runs of bytes between blanks (commas and control characters too).
 pub(crate) fn fields(text: &[u8]) -> impl Iterator<Item = &[u8]> {
-    text.split(|b| matches!(b, b' ' | b'\t' | b','))
+    text.split(|&b| is_blank(b))
         .filter(|field| !field.is_empty())
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Stage {
-    Start,
-    Lines,
-    Done,
+/// A line read as `sscanf` reads it: each conversion skips blanks, then takes the longest
+/// prefix of what follows that it accepts, which may end inside a field; the next conversion
+/// starts right there.
+struct Scanner<'a> {
+    text: &'a [u8],
+    at: usize,
+    /// Every conversion so far took a whole field (ended at a blank or the line's end).
+    whole: bool,
 }
 
-#[derive(Clone, Debug)]
-pub(crate) struct IplText {
-    stage: Stage,
-    /// The open section, an index into [`SECTIONS`].
-    section: Option<u8>,
-    /// Lines decoded so far.
-    line: u32,
-}
-
-fn float(field: &[u8]) -> Option<f32> {
-    core::str::from_utf8(field).ok()?.parse().ok()
-}
-
-fn int(field: &[u8]) -> Option<i32> {
-    core::str::from_utf8(field).ok()?.parse().ok()
-}
-
-fn floats<const N: usize>(fields: &[&[u8]]) -> Option<[f32; N]> {
-    let mut out = [0.0; N];
-    for (value, field) in out.iter_mut().zip(fields) {
-        *value = float(field)?;
+impl<'a> Scanner<'a> {
+    fn new(text: &'a [u8]) -> Self {
+        Scanner {
+            text,
+            at: 0,
+            whole: true,
+        }
     }
-    Some(out)
+
+    #[inline]
+    fn skip_blanks(&mut self) {
+        while self.text.get(self.at).is_some_and(|&b| is_blank(b)) {
+            self.at += 1;
+        }
+    }
+
+    #[inline]
+    fn digits(&self, from: usize) -> usize {
+        self.text[from..]
+            .iter()
+            .take_while(|b| b.is_ascii_digit())
+            .count()
+    }
+
+    /// The value of `count` digits at `from`, if below 2^24 (exact in an `f32`).
+    #[inline]
+    fn small_value(&self, from: usize, count: usize, mut value: u32) -> Option<u32> {
+        for &d in &self.text[from..from + count] {
+            value = value * 10 + u32::from(d - b'0');
+            if value > 1 << 24 {
+                return None;
+            }
+        }
+        Some(value)
+    }
+
+    #[inline]
+    fn sign(&self, at: usize) -> usize {
+        usize::from(matches!(self.text.get(at), Some(b'+' | b'-')))
+    }
+
+    /// Notes whether the conversion that ended at `end` took a whole field, and moves there.
+    #[inline]
+    fn took(&mut self, end: usize) {
+        self.whole &= self.text.get(end).is_none_or(|&b| is_blank(b));
+        self.at = end;
+    }
+
+    /// `%d`: an optional sign and decimal digits. A value beyond `i32` (which the C library
+    /// leaves undefined) fails like a missing number: no value is invented.
+    #[inline]
+    fn int(&mut self) -> Option<i32> {
+        self.skip_blanks();
+        let start = self.at;
+        let digits_at = start + self.sign(start);
+        let count = self.digits(digits_at);
+        if count == 0 {
+            return None;
+        }
+        let mut value: i64 = 0;
+        for &d in &self.text[digits_at..digits_at + count] {
+            value = value * 10 + i64::from(d - b'0');
+            if value > 1 << 31 {
+                return None;
+            }
+        }
+        if self.text[start] == b'-' {
+            value = -value;
+        }
+        let value = i32::try_from(value).ok()?;
+        self.took(digits_at + count);
+        Some(value)
+    }
+
+    /// `%f`, as the C library's `strtod` reads a decimal number: an optional sign, digits with
+    /// an optional `.` (at least one digit in all), then an exponent if digits follow its `e`
+    /// (`1.62921e-007`). No `inf`, `nan` or hexadecimal forms (the games' runtime has none);
+    /// MSVC's `1.#QNAN` reads as `1.`. Rounded once to `f32`.
+    #[inline]
+    fn float(&mut self) -> Option<f32> {
+        self.float_by(true)
+    }
+
+    /// [`float`](Self::float) through the general parser alone.
+    #[cfg(test)]
+    fn float_general(&mut self) -> Option<f32> {
+        self.float_by(false)
+    }
+
+    #[inline(always)]
+    fn float_by(&mut self, short_path: bool) -> Option<f32> {
+        self.skip_blanks();
+        let start = self.at;
+        let int_at = start + self.sign(start);
+        let int_digits = self.digits(int_at);
+        let mut end = int_at + int_digits;
+        let mut frac_digits = 0;
+        if self.text.get(end) == Some(&b'.') {
+            frac_digits = self.digits(end + 1);
+            end += 1 + frac_digits;
+        }
+        if int_digits + frac_digits == 0 {
+            return None;
+        }
+        let mut exponent = None;
+        if matches!(self.text.get(end), Some(b'e' | b'E')) {
+            let exp_at = end + 1 + self.sign(end + 1);
+            let exp_digits = self.digits(exp_at);
+            if exp_digits > 0 {
+                exponent = Some((exp_at, exp_digits));
+                end = exp_at + exp_digits;
+            }
+        }
+        let short = match short_path {
+            true => self.exact(start, int_at, int_digits, frac_digits, exponent),
+            false => None,
+        };
+        let value = match short {
+            Some(value) => value,
+            // ASCII by construction; the standard parser reads every form taken above.
+            None => core::str::from_utf8(&self.text[start..end])
+                .ok()?
+                .parse()
+                .ok()?,
+        };
+        self.took(end);
+        Some(value)
+    }
+
+    /// The common short number without the general parser: digits worth less than 2^24 times
+    /// a power of ten up to 10^10, both exact in an `f32`, so that one multiplication or
+    /// division rounds correctly, as the parser does. `None` for any other number.
+    #[inline]
+    fn exact(
+        &self,
+        start: usize,
+        int_at: usize,
+        int_digits: usize,
+        frac_digits: usize,
+        exponent: Option<(usize, usize)>,
+    ) -> Option<f32> {
+        const POWERS: [f32; 11] = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10];
+        let mut mantissa = self.small_value(int_at, int_digits, 0)?;
+        if frac_digits > 0 {
+            mantissa = self.small_value(int_at + int_digits + 1, frac_digits, mantissa)?;
+        }
+        let mut power = -(frac_digits as i32);
+        if let Some((at, count)) = exponent {
+            let value = self.small_value(at, count, 0)? as i32;
+            power += if self.text[at - 1] == b'-' {
+                -value
+            } else {
+                value
+            };
+        }
+        let magnitude = mantissa as f32;
+        let scaled = match power {
+            0..=10 => magnitude * POWERS[power as usize],
+            -10..=-1 => magnitude / POWERS[(-power) as usize],
+            _ => return None,
+        };
+        Some(if self.text[start] == b'-' {
+            -scaled
+        } else {
+            scaled
+        })
+    }
+
+    /// `%s`: the next run of non-blank bytes.
+    #[inline]
+    fn word(&mut self) -> Option<&'a [u8]> {
+        self.skip_blanks();
+        let start = self.at;
+        let len = self.text[start..]
+            .iter()
+            .take_while(|&&b| !is_blank(b))
+            .count();
+        if len == 0 {
+            return None;
+        }
+        self.at = start + len;
+        Some(&self.text[start..start + len])
+    }
+
+    fn floats<const N: usize>(&mut self) -> Option<[f32; N]> {
+        let mut out = [0.0; N];
+        for value in &mut out {
+            *value = self.float()?;
+        }
+        Some(out)
+    }
+
+    /// What follows the last conversion: its index, unless it is only blanks (or a comment,
+    /// with `comments`).
+    fn rest(&mut self, comments: bool) -> Option<usize> {
+        self.skip_blanks();
+        match self.text.get(self.at) {
+            None => None,
+            Some(b'#') if comments => None,
+            Some(_) => Some(self.at),
+        }
+    }
 }
 
-/// An `inst` line in one of its three layouts, told apart by the field count:
-/// San Andreas `id, model, interior, pos×3, rot×4, lod` (11);
-/// Vice City `id, model, interior, pos×3, scale×3, rot×4` (13);
-/// GTA III `id, model, pos×3, scale×3, rot×4` (12).
-fn instance<'a>(f: &[&'a [u8]]) -> Option<IplInstance<'a>> {
-    if !matches!(f.len(), 11..=13) {
-        return None;
-    }
-    let model_id = int(f[0])?;
-    let model_name = Some(f[1]);
-    let (interior, rest) = match f.len() {
-        12 => (0, &f[2..]),
-        _ => (int(f[2])? as u32, &f[3..]),
+/// An `inst` line in the layout of `game` (docs/FORMATS.md §4):
+/// San Andreas `"%d %s %d %f %f %f %f %f %f %f %d"` (id, model, interior, pos×3, rot×4, lod);
+/// Vice City `id, model, interior, pos×3, scale×3, rot×4`;
+/// GTA III `id, model, pos×3, scale×3, rot×4`.
+fn instance<'a>(s: &mut Scanner<'a>, game: Game) -> Option<IplInstance<'a>> {
+    let model_id = s.int()?;
+    let model_name = Some(s.word()?);
+    let interior = match game {
+        Game::Iii => 0,
+        Game::ViceCity | Game::SanAndreas => s.int()? as u32,
     };
-    let position = floats::<3>(&rest[..3])?;
-    let (scale, rotation, lod) = if f.len() == 11 {
-        (None, floats::<4>(&rest[3..7])?, int(rest[7])?)
-    } else {
-        (
-            Some(floats::<3>(&rest[3..6])?),
-            floats::<4>(&rest[6..10])?,
-            -1,
-        )
+    let position = s.floats::<3>()?;
+    let (scale, rotation, lod) = match game {
+        Game::SanAndreas => (None, s.floats::<4>()?, s.int()?),
+        Game::Iii | Game::ViceCity => (Some(s.floats::<3>()?), s.floats::<4>()?, -1),
     };
     Some(IplInstance {
         position,
@@ -96,15 +283,13 @@ fn instance<'a>(f: &[&'a [u8]]) -> Option<IplInstance<'a>> {
     })
 }
 
-/// A `cars` line: `pos×3, angle, model, colour×2, flags, alarm, door lock, min/max delay`.
-fn car(f: &[&[u8]]) -> Option<IplCar> {
-    if f.len() != 12 {
-        return None;
-    }
-    let [x, y, z, angle] = floats::<4>(&f[..4])?;
+/// A `cars` line, `"%f %f %f %f %d %d %d %d %d %d %d %d"`: pos×3, angle, model, colour×2,
+/// flags, alarm, door lock, min/max delay.
+fn car(s: &mut Scanner<'_>) -> Option<IplCar> {
+    let [x, y, z, angle] = s.floats::<4>()?;
     let mut ints = [0; 8];
-    for (value, field) in ints.iter_mut().zip(&f[4..]) {
-        *value = int(field)?;
+    for value in &mut ints {
+        *value = s.int()?;
     }
     let [model_id, primary_color, secondary_color, flags, alarm_chance, door_lock_chance, min_delay, max_delay] =
         ints;
@@ -122,17 +307,106 @@ fn car(f: &[&[u8]]) -> Option<IplCar> {
     })
 }
 
+/// The layout a line of `count` fields has, if any.
+fn layout_of(count: usize) -> Option<Game> {
+    match count {
+        11 => Some(Game::SanAndreas),
+        12 => Some(Game::Iii),
+        13 => Some(Game::ViceCity),
+        _ => None,
+    }
+}
+
+/// Whether `text` scans whole (every conversion a whole field, nothing after the last) as an
+/// `inst` line of `game`.
+fn inst_scans_whole(text: &[u8], game: Game) -> bool {
+    let mut s = Scanner::new(text);
+    instance(&mut s, game).is_some() && s.whole && s.rest(false).is_none()
+}
+
+/// Whether `text` scans whole as a placement record: an `inst` line of its field count's
+/// layout, or a `cars` line.
+fn is_record(text: &[u8]) -> bool {
+    let count = fields(text).take(14).count();
+    if layout_of(count).is_some_and(|game| inst_scans_whole(text, game)) {
+        return true;
+    }
+    let mut s = Scanner::new(text);
+    count == 12 && car(&mut s).is_some() && s.whole
+}
+
 fn starts_with_ignore_case(text: &[u8], prefix: &str) -> bool {
     text.get(..prefix.len())
         .is_some_and(|head| head.eq_ignore_ascii_case(prefix.as_bytes()))
 }
 
+/// The section a keyword line opens, as an index into [`SECTIONS`].
+fn keyword(text: &[u8]) -> Option<u8> {
+    let name = fields(text).next().unwrap_or_default();
+    SECTIONS
+        .iter()
+        .position(|s| name.eq_ignore_ascii_case(s.as_bytes()))
+        .map(|i| i as u8)
+}
+
+/// The line from its first non-blank byte; empty for a blank line or a comment.
+fn content(unit: &[u8]) -> &[u8] {
+    let start = unit
+        .iter()
+        .position(|&b| !is_blank(b))
+        .unwrap_or(unit.len());
+    match &unit[start..] {
+        [b'#', ..] => &[],
+        text => text,
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Stage {
+    /// Not yet known to be a placement file: no event so far.
+    Sniff,
+    /// Known: reporting the warnings of the lines the sniff passed over (then the line that
+    /// decided, from the start).
+    Replay,
+    Lines,
+    Done,
+}
+
+/// What one line gives: an event after which the line is done, or a warning before it.
+enum Outcome {
+    Event(Flow),
+    Warning(Flow),
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct IplText {
+    stage: Stage,
+    /// The open section, an index into [`SECTIONS`].
+    section: Option<u8>,
+    /// Lines decoded so far.
+    line: u32,
+    /// The layout of `inst` lines, once decided (or named by the caller).
+    layout: Option<Game>,
+    /// The current line's warning was reported; its event comes next.
+    warned: bool,
+    /// Sniff: the lines outside any section seen so far, by offset (each one's warning is
+    /// reported once the text is known to be a placement file).
+    strays: [u64; SNIFF_LINES - 1],
+    stray_count: u8,
+    replayed: u8,
+}
+
 impl IplText {
-    pub(crate) fn new() -> Self {
+    pub(crate) fn new(game: Option<Game>) -> Self {
         IplText {
-            stage: Stage::Start,
+            stage: Stage::Sniff,
             section: None,
             line: 0,
+            layout: game,
+            warned: false,
+            strays: [0; SNIFF_LINES - 1],
+            stray_count: 0,
+            replayed: 0,
         }
     }
 
@@ -141,22 +415,64 @@ impl IplText {
         self.line + 1
     }
 
-    fn line_event<V: Visitor>(
+    /// A line longer than [`MAX_LINE`] at `at`: no placement file has one.
+    pub(crate) fn too_long(&self, at: u64) -> Error {
+        match self.stage {
+            Stage::Sniff => Error::new(ErrorKind::BadMagic, 0),
+            _ => Error::new(ErrorKind::Limit, at),
+        }
+    }
+
+    /// Before any event: blank lines and comments pass; a section keyword or a record line
+    /// makes the text a placement file (the file event; the line is then decoded from the
+    /// start); another line is remembered, and the [`SNIFF_LINES`]th such is not one. So is
+    /// text that ends with only such lines; text of blank lines and comments alone is an empty
+    /// placement file (the games load one).
+    fn sniff<V: Visitor>(
         &mut self,
-        text: &[u8],
+        unit: &[u8],
         at: u64,
         visitor: &mut V,
-    ) -> Result<Flow, Error> {
-        if text.is_empty() || text.starts_with(b"#") {
-            return Ok(Flow::Continue);
+    ) -> Result<Stepped, Error> {
+        let text = content(unit);
+        let is_placement = if unit.is_empty() {
+            // The end of input.
+            self.stray_count == 0
+        } else if text.is_empty() {
+            self.line += 1;
+            return Ok(Stepped::new(unit.len(), Flow::Continue));
+        } else {
+            keyword(text).is_some() || is_record(text)
+        };
+        if is_placement {
+            self.stage = Stage::Replay;
+            let flow = visitor.file(&FileInfo {
+                format: Format::IplText,
+                name: None,
+                animation_count: 0,
+                instance_count: None,
+                car_count: None,
+            });
+            return Ok(Stepped::new(0, flow));
+        }
+        let count = usize::from(self.stray_count);
+        if unit.is_empty() || count == self.strays.len() {
+            return Err(Error::new(ErrorKind::BadMagic, 0));
+        }
+        self.strays[count] = at;
+        self.stray_count += 1;
+        self.line += 1;
+        Ok(Stepped::new(unit.len(), Flow::Continue))
+    }
+
+    fn line_event<V: Visitor>(&mut self, unit: &[u8], at: u64, visitor: &mut V) -> Outcome {
+        let text = content(unit);
+        if text.is_empty() {
+            return Outcome::Event(Flow::Continue);
         }
         let Some(section) = self.section else {
-            let name = fields(text).next().unwrap_or_default();
-            self.section = SECTIONS
-                .iter()
-                .position(|s| name.eq_ignore_ascii_case(s.as_bytes()))
-                .map(|i| i as u8);
-            return Ok(match self.section {
+            self.section = keyword(text);
+            return Outcome::Event(match self.section {
                 Some(_) => Flow::Continue,
                 None => visitor.warning(Warning {
                     kind: WarningKind::LineOutsideSection,
@@ -166,35 +482,83 @@ impl IplText {
         };
         if starts_with_ignore_case(text, "end") {
             self.section = None;
-            return Ok(Flow::Continue);
+            return Outcome::Event(Flow::Continue);
         }
         let name = SECTIONS[usize::from(section)];
-        let malformed = Error::new(ErrorKind::Malformed, at);
-        match name {
-            "inst" | "cars" => {
-                let mut list: Vec<&[u8], MAX_FIELDS> = Vec::new();
-                for field in fields(text) {
-                    list.push(field).map_err(|_| malformed)?;
-                }
-                if name == "inst" {
-                    Ok(visitor.instance(&instance(&list).ok_or(malformed)?))
-                } else {
-                    Ok(visitor.car(&car(&list).ok_or(malformed)?))
+        let line = SectionLine {
+            section: name,
+            text: unit.trim_ascii(),
+        };
+        // The scanner reads the line from its first non-blank byte (where `text` starts).
+        let text_at = at + (unit.len() - text.len()) as u64;
+        let mut s = Scanner::new(text);
+        match section {
+            INST => {
+                let game = self.inst_layout(text);
+                match instance(&mut s, game) {
+                    Some(inst) => self.record(&mut s, text_at, visitor, |v| v.instance(&inst)),
+                    None => self.malformed(&line, at, visitor),
                 }
             }
-            _ => Ok(visitor.section_line(&SectionLine {
-                section: name,
-                text,
-            })),
+            CARS => match car(&mut s) {
+                Some(car) => self.record(&mut s, text_at, visitor, |v| v.car(&car)),
+                None => self.malformed(&line, at, visitor),
+            },
+            _ => Outcome::Event(visitor.section_line(&line)),
         }
+    }
+
+    /// A record scanned: first a warning for text after its last field that is no comment
+    /// (at that text), then the record's event.
+    fn record<V: Visitor>(
+        &self,
+        s: &mut Scanner<'_>,
+        text_at: u64,
+        visitor: &mut V,
+        event: impl FnOnce(&mut V) -> Flow,
+    ) -> Outcome {
+        match s.rest(true) {
+            Some(i) if !self.warned => Outcome::Warning(visitor.warning(Warning {
+                kind: WarningKind::TrailingText,
+                offset: text_at + i as u64,
+            })),
+            _ => Outcome::Event(event(visitor)),
+        }
+    }
+
+    /// A conversion failed: the game reads stale values, so no record; a warning at the line,
+    /// then the line passed through.
+    fn malformed<V: Visitor>(&self, line: &SectionLine<'_>, at: u64, visitor: &mut V) -> Outcome {
+        if self.warned {
+            Outcome::Event(visitor.section_line(line))
+        } else {
+            Outcome::Warning(visitor.warning(Warning {
+                kind: WarningKind::MalformedLine,
+                offset: at,
+            }))
+        }
+    }
+
+    /// The layout of an `inst` line: the file's once decided (or named); else this line's, if
+    /// it has 11, 12 or 13 fields and scans whole under that layout (which decides for the
+    /// file); else a guess for this line alone.
+    fn inst_layout(&mut self, text: &[u8]) -> Game {
+        if let Some(game) = self.layout {
+            return game;
+        }
+        let count = fields(text).take(14).count();
+        if let Some(game) = layout_of(count).filter(|&game| inst_scans_whole(text, game)) {
+            self.layout = Some(game);
+            return game;
+        }
+        guess(text)
     }
 }
 
 impl Step for IplText {
     fn want(&self) -> Want {
         match self.stage {
-            Stage::Start => Want::Unit(0),
-            Stage::Lines => Want::Line(MAX_LINE),
+            Stage::Sniff | Stage::Replay | Stage::Lines => Want::Line(MAX_LINE),
             Stage::Done => Want::Done,
         }
     }
@@ -207,34 +571,146 @@ impl Step for IplText {
         at: u64,
         visitor: &mut V,
     ) -> Result<Stepped, Error> {
-        let flow = match self.stage {
-            Stage::Start => {
+        // A NUL ends the text (archive entries are padded with zeros to their sector): the
+        // bytes before it are the last line, and the input ends there; what follows is
+        // trailing data (zeros: padding, reported by nobody).
+        if let Some(nul) = unit.iter().position(|&b| b == 0) {
+            let line = &unit[..nul];
+            return self.step(line, at, visitor);
+        }
+        match self.stage {
+            Stage::Sniff => self.sniff(unit, at, visitor),
+            Stage::Replay => {
+                let i = usize::from(self.replayed);
+                if i < usize::from(self.stray_count) {
+                    self.replayed += 1;
+                    let flow = visitor.warning(Warning {
+                        kind: WarningKind::LineOutsideSection,
+                        offset: self.strays[i],
+                    });
+                    return Ok(Stepped::new(0, flow));
+                }
                 self.stage = Stage::Lines;
-                visitor.file(&FileInfo {
-                    format: Format::IplText,
-                    name: None,
-                    animation_count: 0,
-                    instance_count: None,
-                    car_count: None,
-                })
+                self.step(unit, at, visitor)
             }
             Stage::Lines if unit.is_empty() => {
                 self.stage = Stage::Done;
-                match self.section {
+                let flow = match self.section {
                     Some(_) => visitor.warning(Warning {
                         kind: WarningKind::UnclosedSection,
                         offset: at,
                     }),
                     None => Flow::Continue,
+                };
+                Ok(Stepped::new(0, flow))
+            }
+            Stage::Lines => match self.line_event(unit, at, visitor) {
+                Outcome::Warning(flow) => {
+                    self.warned = true;
+                    Ok(Stepped::new(0, flow))
+                }
+                Outcome::Event(flow) => {
+                    self.warned = false;
+                    self.line += 1;
+                    Ok(Stepped::new(unit.len(), flow))
+                }
+            },
+            Stage::Done => Ok(Stepped::new(unit.len(), Flow::Continue)),
+        }
+    }
+}
+
+/// The layout of an `inst` line that does not decide the file's: the first that reads it with
+/// nothing but a comment after the last field, the longest first (a line with a trailing
+/// comment has more fields than its layout); else the first that reads it at all, San Andreas
+/// first (whose files have such lines).
+fn guess(text: &[u8]) -> Game {
+    const LONGEST_FIRST: [Game; 3] = [Game::ViceCity, Game::Iii, Game::SanAndreas];
+    let clean = |game| {
+        let mut s = Scanner::new(text);
+        instance(&mut s, game).is_some() && s.rest(true).is_none()
+    };
+    if let Some(game) = LONGEST_FIRST.into_iter().find(|&g| clean(g)) {
+        return game;
+    }
+    [Game::SanAndreas, Game::ViceCity, Game::Iii]
+        .into_iter()
+        .find(|&game| instance(&mut Scanner::new(text), game).is_some())
+        .unwrap_or(Game::SanAndreas)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Scanner;
+
+    /// The short-number path gives the standard parser's `f32` for numbers of every shape
+    /// around its bounds (digits near 2^24, powers near 10^±10, signs, MSVC exponents).
+    #[test]
+    fn short_numbers_read_as_the_standard_parser_reads_them() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut next = |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        let mut text = [0u8; 40];
+        for _ in 0..200_000 {
+            let mut len = 0;
+            let mut push = |b: u8, len: &mut usize| {
+                text[*len] = b;
+                *len += 1;
+            };
+            match next(3) {
+                0 => push(b'-', &mut len),
+                1 => push(b'+', &mut len),
+                _ => {}
+            }
+            for _ in 0..next(10) {
+                push(b'0' + next(10) as u8, &mut len);
+            }
+            if next(2) == 0 {
+                push(b'.', &mut len);
+                for _ in 0..next(10) {
+                    push(b'0' + next(10) as u8, &mut len);
                 }
             }
-            Stage::Lines => {
-                let flow = self.line_event(unit.trim_ascii(), at, visitor)?;
-                self.line += 1;
-                flow
+            if next(3) == 0 {
+                push(b'e', &mut len);
+                if next(2) == 0 {
+                    push(b'-', &mut len);
+                }
+                for _ in 0..1 + next(3) {
+                    push(b'0' + next(10) as u8, &mut len);
+                }
             }
-            Stage::Done => Flow::Continue,
-        };
-        Ok(Stepped::new(unit.len(), flow))
+            let number = &text[..len];
+            let got = Scanner::new(number).float();
+            let mut s = Scanner::new(number);
+            // What the general parser makes of the same prefix.
+            let expected = s.float_general();
+            assert_eq!(
+                got.map(f32::to_bits),
+                expected.map(f32::to_bits),
+                "{}",
+                core::str::from_utf8(number).unwrap()
+            );
+        }
+        // At the bounds.
+        for number in [
+            &b"16777216"[..],
+            b"16777217",
+            b"1677721.7",
+            b"9999999e10",
+            b"1e-10",
+            b"1e-11",
+            b"-0",
+            b"-0.0e-000",
+            b"2.173596769e-008",
+        ] {
+            let got = Scanner::new(number).float();
+            let expected = Scanner::new(number).float_general();
+            assert_eq!(got.map(f32::to_bits), expected.map(f32::to_bits));
+        }
     }
 }

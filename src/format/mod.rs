@@ -4,6 +4,7 @@
 //! [`fields`], the keyframe track of every animation format in [`track`].
 
 pub(crate) mod anpk;
+pub(crate) mod bones;
 pub(crate) mod fields;
 pub(crate) mod ifp2;
 pub(crate) mod ipl_binary;
@@ -13,14 +14,15 @@ pub(crate) mod stories;
 pub(crate) mod track;
 
 use self::protocol::{Ran, Step, Stepped, Want};
+use crate::decoder::Game;
 use crate::error::{Error, ErrorKind};
-use crate::event::{Flow, Visitor};
+use crate::event::{Flow, Format, Visitor};
 
 /// The machine of the format in use.
 #[derive(Clone, Debug)]
 pub(crate) enum Machine {
-    /// Waiting for the magic.
-    Sniff,
+    /// Waiting for the magic; text IPL: the game the caller named.
+    Sniff(Option<Game>),
     Ifp2(ifp2::Ifp2),
     Anpk(anpk::Anpk),
     Stories(stories::Stories),
@@ -30,9 +32,9 @@ pub(crate) enum Machine {
 
 /// Calls `$call` on the machine of the format in use; `$sniff` while sniffing.
 macro_rules! dispatch {
-    ($machine:expr, $m:ident => $call:expr, Sniff => $sniff:expr) => {
+    ($machine:expr, $m:ident => $call:expr, Sniff($game:pat) => $sniff:expr) => {
         match $machine {
-            Machine::Sniff => $sniff,
+            Machine::Sniff($game) => $sniff,
             Machine::Ifp2($m) => $call,
             Machine::Anpk($m) => $call,
             Machine::Stories($m) => $call,
@@ -56,11 +58,19 @@ impl Machine {
         }
     }
 
+    /// The error for a line longer than the machine's bound (only line machines ask for lines).
+    pub(crate) fn too_long(&self, at: u64) -> Error {
+        match self {
+            Machine::IplText(m) => m.too_long(at),
+            _ => Error::new(ErrorKind::Limit, at),
+        }
+    }
+
     /// What the machine wants next; while sniffing, the magic (a text file may be shorter than
     /// one: at the end of input, what there is).
     #[inline(always)]
     pub(crate) fn want(&self) -> Want {
-        dispatch!(self, m => m.want(), Sniff => Want::Peek(MAGIC_SIZE))
+        dispatch!(self, m => m.want(), Sniff(_) => Want::Peek(MAGIC_SIZE))
     }
 
     /// The machine's fast path over the units that lie whole in `input`
@@ -73,7 +83,7 @@ impl Machine {
             at,
             error: None,
         };
-        dispatch!(self, m => m.run_whole(input, at, visitor), Sniff => idle)
+        dispatch!(self, m => m.run_whole(input, at, visitor), Sniff(_) => idle)
     }
 
     /// Runs one step on `unit`, which starts at absolute offset `at` and is exactly what
@@ -85,12 +95,16 @@ impl Machine {
         at: u64,
         visitor: &mut V,
     ) -> Result<Stepped, Error> {
-        dispatch!(self, m => m.step(unit, at, visitor), Sniff => {
-            // At the end of input: nothing, or the start of a binary magic, is cut short.
+        dispatch!(self, m => m.step(unit, at, visitor), Sniff(game) => {
+            // At the end of input: nothing at all has no format; the start of a binary magic
+            // is a binary file cut short.
+            if unit.is_empty() {
+                return Err(Error::new(ErrorKind::Empty, at));
+            }
             if unit.len() < MAGIC_SIZE && BINARY_MAGICS.iter().any(|m| m.starts_with(unit)) {
                 return Err(Error::new(ErrorKind::Truncated, at));
             }
-            *self = sniff(unit).ok_or(Error::new(ErrorKind::BadMagic, at))?;
+            *self = sniff(unit, *game).ok_or(Error::new(ErrorKind::BadMagic, at))?;
             // The machine reads its header, magic included, as its own first unit.
             Ok(Stepped::new(0, Flow::Continue))
         })
@@ -98,7 +112,7 @@ impl Machine {
 }
 
 #[inline]
-fn sniff(magic: &[u8]) -> Option<Machine> {
+fn sniff(magic: &[u8], game: Option<Game>) -> Option<Machine> {
     match magic {
         b"ANP3" => Some(Machine::Ifp2(ifp2::Ifp2::new(ifp2::Version::Anp3))),
         b"ANP2" => Some(Machine::Ifp2(ifp2::Ifp2::new(ifp2::Version::Anp2))),
@@ -107,9 +121,22 @@ fn sniff(magic: &[u8]) -> Option<Machine> {
         b"mina" => Some(Machine::Stories(stories::Stories::new())),
         b"bnry" => Some(Machine::IplBinary(ipl_binary::IplBinary::new())),
         _ if !magic.is_empty() && magic.iter().all(|&b| is_text(b)) => {
-            Some(Machine::IplText(ipl_text::IplText::new()))
+            Some(Machine::IplText(ipl_text::IplText::new(game)))
         }
         _ => None,
+    }
+}
+
+/// The format the decoder would pick for a file that starts with `magic` (the archive layer
+/// names its entries with it, so both sniff alike).
+pub(crate) fn sniff_format(magic: &[u8]) -> Option<Format> {
+    match sniff(magic, None)? {
+        Machine::Ifp2(m) => Some(m.format()),
+        Machine::Anpk(_) => Some(Format::Anpk),
+        Machine::Stories(_) => Some(Format::Anim),
+        Machine::IplBinary(_) => Some(Format::IplBinary),
+        Machine::IplText(_) => Some(Format::IplText),
+        Machine::Sniff(_) => None,
     }
 }
 

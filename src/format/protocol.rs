@@ -19,8 +19,9 @@ pub(crate) enum Want {
     /// A unit that may be missing at the end of the input: the step may decline it
     /// (consume nothing), and at the end of input it is given the shorter rest.
     Peek(usize),
-    /// A line: the bytes up to and including the next `\n`, at most this many. At the end of
-    /// input the step gets the last line without one, then an empty unit.
+    /// A line: the bytes up to and including the next `\n` (or NUL: see [`ends_line`]), at most
+    /// this many. At the end of input the step gets the last line without one, then an empty
+    /// unit.
     Line(usize),
     /// Move to this absolute offset, then take a step with no input: skipping forward over the
     /// bytes at hand; a seek, for a caller that can, backward or beyond the chunk.
@@ -89,7 +90,7 @@ pub(crate) trait Step {
                 {
                     whole(rest.len(), size.saturating_mul(count as usize), size)
                 }
-                Want::Line(max) => match rest.iter().take(max).position(|&b| b == b'\n') {
+                Want::Line(max) => match rest.iter().take(max).position(ends_line) {
                     Some(end) => end + 1,
                     None => break,
                 },
@@ -126,6 +127,13 @@ pub(crate) trait Step {
             error: None,
         }
     }
+}
+
+/// The bytes that end a line unit: a line break, and a NUL, after which a text has no more
+/// lines (archive entries are padded with zeros to their sector; the step ends the text there).
+#[inline]
+pub(crate) fn ends_line(byte: &u8) -> bool {
+    matches!(*byte, b'\n' | 0)
 }
 
 /// The bytes of records a step is given at the least: all `count` records when the carry

@@ -102,6 +102,34 @@ pub fn mixed() -> Package {
     )
 }
 
+/// Vice City's `ped.ifp` has an animation with two `Root` objects: here a repeat without
+/// frames and one with frames, in another case; the next animation may use the names again.
+pub fn duplicate_bones() -> Package {
+    use FrameType::{Kr00, Krt0};
+    package(
+        "ped",
+        vec![
+            anim(
+                "run_dup",
+                vec![
+                    bone("Root", Some(0), Krt0, frames(Krt0, 2, 1.0)),
+                    bone("Spine", None, Kr00, frames(Kr00, 1, 2.0)),
+                    bone("Root", None, Kr00, vec![]),
+                    bone("Head", Some(5), Kr00, frames(Kr00, 1, 3.0)),
+                    bone("ROOT", Some(0), Krt0, frames(Krt0, 1, 4.0)),
+                ],
+            ),
+            anim(
+                "again",
+                vec![
+                    bone("Root", Some(0), Kr00, frames(Kr00, 1, 5.0)),
+                    bone("Spine", None, Kr00, vec![]),
+                ],
+            ),
+        ],
+    )
+}
+
 pub fn bytes(p: &Package) -> Vec<u8> {
     encode::anpk(p).expect("encodable")
 }
@@ -232,6 +260,7 @@ pub fn fixtures() -> Vec<(String, Vec<u8>)> {
     for n in [0, 3, 4, 5, 255] {
         out.push((format!("names of {n}"), bytes(&named(n))));
     }
+    out.push(("duplicate bones".into(), bytes(&duplicate_bones())));
     // Containers.
     let second = bytes(&second());
     out.push(("ANLF".into(), anlf(&[base.clone(), second.clone()])));

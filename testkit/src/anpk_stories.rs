@@ -178,7 +178,12 @@ struct Anpk<'a> {
     d: &'a [u8],
     log: Vec<Ev>,
     map: AnpkMap,
+    /// The current animation's first object names, lower case (the duplicate check).
+    names: Vec<Vec<u8>>,
 }
+
+/// Objects of an ANPK animation whose names the duplicate check keeps (the crate's bound).
+pub const ANPK_NAMED_BONES: usize = 6;
 
 type Step<T> = Result<T, Ev>;
 
@@ -239,6 +244,9 @@ impl<'a> Anpk<'a> {
     }
 
     fn file(&mut self) -> Step<u64> {
+        if self.d.is_empty() {
+            return fail(ErrorKind::Empty, 0);
+        }
         let magic = self.get(0, 4)?;
         match magic {
             b"ANPK" => self.block(0),
@@ -350,6 +358,7 @@ impl<'a> Anpk<'a> {
                 info,
                 ..AnimMap::default()
             });
+        self.names.clear();
         // The INFO payload after the count is skipped: it must be there all the same.
         self.get(pos, skip)?;
         pos += skip;
@@ -361,6 +370,19 @@ impl<'a> Anpk<'a> {
         let block = self.map.blocks.last_mut().unwrap();
         block.animations.last_mut().unwrap().end = pos;
         Ok(pos)
+    }
+
+    /// A name repeating one of the animation's first names kept: a warning at the object.
+    fn check_name(&mut self, name: &[u8], at: u64) {
+        let name = name.to_ascii_lowercase();
+        if name.is_empty() {
+            return;
+        }
+        if self.names.contains(&name) {
+            self.warn(WarningKind::DuplicateBone, at);
+        } else if self.names.len() < ANPK_NAMED_BONES {
+            self.names.push(name);
+        }
     }
 
     fn object(&mut self, index: u32, at: u64) -> Step<u64> {
@@ -410,6 +432,7 @@ impl<'a> Anpk<'a> {
             if u64::from(u32_at(k, 4)) != count as u64 * size {
                 self.warn(WarningKind::SizeMismatch, pos + 4);
             }
+            self.check_name(&name, at);
             self.log.push(bone(frame_type, count as u32));
             obj.keyframes = Some(pos);
             pos += 8;
@@ -432,6 +455,7 @@ impl<'a> Anpk<'a> {
                 pos += size;
             }
         } else {
+            self.check_name(&name, at);
             self.log.push(bone(FrameType::Kr00, 0));
             // An empty keyframe chunk may stand here; it is used only if all 8 bytes are.
             if let Ok(chunk) = self.get(pos, 8) {
@@ -457,6 +481,7 @@ pub fn anpk_reference(data: &[u8]) -> AnpkRef {
         d: data,
         log: Vec::new(),
         map: AnpkMap::default(),
+        names: Vec::new(),
     };
     match a.file() {
         Ok(end) => {
@@ -600,6 +625,9 @@ impl<'a> Stories<'a> {
     }
 
     fn file(&mut self) -> Step<()> {
+        if self.d.is_empty() {
+            return fail(ErrorKind::Empty, 0);
+        }
         // The magic is the first field of the header, which is read as one unit.
         if self.d.len() >= 4 && &self.d[..4] != b"mina" {
             return fail(ErrorKind::BadMagic, 0);

@@ -10,7 +10,9 @@ use std::io::Cursor;
 
 #[cfg(feature = "std")]
 use gtastream::{io, Package, Placement};
-use gtastream::{Decoder, Error, ErrorKind, Format, Options, Status, REREAD_FACTOR, REREAD_SLACK};
+use gtastream::{
+    Decoder, Error, ErrorKind, Format, Game, Options, Status, REREAD_FACTOR, REREAD_SLACK,
+};
 
 pub use crate::log::{Ev, Policy, Recorder};
 
@@ -64,6 +66,28 @@ pub struct Plan {
     /// Abort at this non-keyframe event.
     pub abort_at: Option<u64>,
     pub can_seek: bool,
+    /// Text IPL: the game named by the caller (`Options::game`).
+    pub game: Option<Game>,
+}
+
+/// The game of flags bits 2..=3 (0: decided by the file), and back. (Bit 1 is the `capi`
+/// target's.)
+fn game_of(flags: u8) -> Option<Game> {
+    match (flags >> 2) & 3 {
+        1 => Some(Game::Iii),
+        2 => Some(Game::ViceCity),
+        3 => Some(Game::SanAndreas),
+        _ => None,
+    }
+}
+
+fn game_bits(game: Option<Game>) -> u8 {
+    match game {
+        None => 0,
+        Some(Game::Iii) => 1 << 2,
+        Some(Game::ViceCity) => 2 << 2,
+        Some(Game::SanAndreas) => 3 << 2,
+    }
 }
 
 impl Plan {
@@ -74,6 +98,7 @@ impl Plan {
             pause_mask: 0,
             abort_at: None,
             can_seek,
+            game: None,
         }
     }
 
@@ -95,8 +120,8 @@ impl Plan {
 
     /// Splits a `chunking` fuzz input into its plan and the file:
     /// `n` (1 + low 3 bits: how many size bytes), the size bytes, a pause mask, an abort byte
-    /// (bit 7 set: abort at the event of the low 7 bits), a flags byte (bit 0: cannot seek),
-    /// then the file.
+    /// (bit 7 set: abort at the event of the low 7 bits), a flags byte (bit 0: cannot seek;
+    /// bits 2..=3: the game of a text IPL, 0 decided by the file), then the file.
     pub fn parse(input: &[u8]) -> Option<(Plan, &[u8])> {
         let (&n, rest) = input.split_first()?;
         let n = usize::from(n & 7) + 1;
@@ -114,6 +139,7 @@ impl Plan {
             pause_mask,
             abort_at: (abort & 0x80 != 0).then_some(u64::from(abort & 0x7f)),
             can_seek: flags & 1 == 0,
+            game: game_of(flags),
         };
         Some((plan, data))
     }
@@ -131,7 +157,7 @@ impl Plan {
         }
         out.push(self.pause_mask);
         out.push(self.abort_at.map_or(0, |a| 0x80 | a as u8));
-        out.push(u8::from(!self.can_seek));
+        out.push(u8::from(!self.can_seek) | game_bits(self.game));
         out
     }
 }
@@ -254,28 +280,41 @@ impl Outcome {
     }
 }
 
-/// Decodes `data` whole, seeking where asked.
+/// Decodes `data` cut as `cut` says, seeking where asked (the game told by the file).
 pub fn drive_cut(data: &[u8], cut: &Cut, policy: Policy, can_seek: bool) -> Outcome {
+    let options = Options {
+        can_seek,
+        ..Options::DEFAULT
+    };
+    drive_cut_with(data, cut, policy, options)
+}
+
+/// [`drive_cut`] with a decoder made with `options`.
+pub fn drive_cut_with(data: &[u8], cut: &Cut, policy: Policy, options: Options) -> Outcome {
     let mut turn = 0;
     let mut next_end = |pos: usize| {
         turn += 1;
         cut.end(pos, turn - 1, data.len())
     };
-    drive_with(data, &mut next_end, policy, Options { can_seek })
+    drive_with(data, &mut next_end, policy, options)
 }
 
 /// Decodes `data` as a fuzz `plan` says.
 pub fn drive(data: &[u8], plan: &Plan) -> Outcome {
-    drive_cut(
+    let options = Options {
+        can_seek: plan.can_seek,
+        game: plan.game,
+    };
+    drive_cut_with(
         data,
         &Cut::Sizes(plan.sizes.clone()),
         plan.policy(),
-        plan.can_seek,
+        options,
     )
 }
 
-/// The driver. Feeds `data` to a decoder made with `options` in chunks (`next_end(p)` is the end of the chunk that
-/// starts at `p`; `p` itself gives an empty feed), answering events as `policy` says; re-feeds
+/// The driver. Feeds `data` to a decoder made with `options` in chunks (`next_end(p)` is the
+/// end of the chunk that starts at `p`; `p` itself gives an empty feed), answering events as `policy` says; re-feeds
 /// the rest after a pause (also when nothing is left: the decoder may want to seek back rather
 /// than end), restarts at the offset a seek asks for, goes on feeding after `Done`, finishes.
 /// Checks on the way:

@@ -363,6 +363,7 @@ impl Reference {
         match self.outcome.expect("reference finished") {
             Err((e, need)) if need <= cut => log.push(Ev::Error(e.kind, e.offset)),
             Ok(end) if end <= cut => log.push(Ev::End),
+            _ if cut == 0 => log.push(Ev::error(ErrorKind::Empty, 0)),
             _ => log.push(Ev::error(ErrorKind::Truncated, self.unit_containing(cut))),
         }
         log
@@ -388,6 +389,9 @@ struct Ref<'a> {
 struct Stop;
 
 const LIMIT: u64 = 1 << 32;
+
+/// Bones of an IFP2 animation whose names the duplicate check keeps (the crate's bound).
+pub const IFP2_NAMED_BONES: usize = 20;
 
 impl<'a> Ref<'a> {
     /// Reads the next unit of `len` bytes.
@@ -521,9 +525,13 @@ fn reference_body(s: &mut Ref<'_>) -> Result<(), Stop> {
             s.r.units.push((0, FILE_HEADER as u64));
             return Err(s.fail(ErrorKind::BadMagic, 0, 4));
         }
-        // Fewer than 4 bytes: nothing, or a cut magic, is truncated; bytes that begin no
-        // format are a bad magic (known only at the end of input).
-        None if s.data.is_empty() || cut_magic(s.data) => {
+        // Nothing at all is its own error; fewer than 4 bytes: a cut magic is truncated;
+        // bytes that begin no format are a bad magic (known only at the end of input).
+        None if s.data.is_empty() => {
+            s.r.units.push((0, FILE_HEADER as u64));
+            return Err(s.fail(ErrorKind::Empty, 0, u64::MAX));
+        }
+        None if cut_magic(s.data) => {
             s.unit(FILE_HEADER)?;
             unreachable!()
         }
@@ -573,6 +581,8 @@ fn reference_body(s: &mut Ref<'_>) -> Result<(), Stop> {
         });
         let mut frame_bytes: u64 = 0;
         let mut packed = false;
+        // The names of the animation's first bones, folded to lower case.
+        let mut names: Vec<Vec<u8>> = Vec::new();
         for b in 0..bones {
             let (bat, h) = s.unit(BONE_HEADER)?;
             let bend = bat + BONE_HEADER as u64;
@@ -587,6 +597,14 @@ fn reference_body(s: &mut Ref<'_>) -> Result<(), Stop> {
             }
             frame_bytes += count as u64 * fsize as u64;
             packed |= t >= 3;
+            let name = cname(&h[..24]).to_ascii_lowercase();
+            if !name.is_empty() {
+                if names.contains(&name) {
+                    s.emit(Ev::warning(WarningKind::DuplicateBone, bat));
+                } else if names.len() < IFP2_NAMED_BONES {
+                    names.push(name);
+                }
+            }
             s.emit(Ev::Bone {
                 index: b,
                 name: Some(cname(&h[..24])),
@@ -832,6 +850,22 @@ pub fn anp2_all_types() -> FileSpec {
     )
 }
 
+/// An animation with two `Root` bones, as a real Vice City `ped.ifp` has (here in ANP3).
+pub fn duplicate_bone() -> FileSpec {
+    FileSpec::anp3(
+        "ped",
+        vec![AnimSpec::new(
+            "dup",
+            vec![
+                BoneSpec::new("Root", 3, 0, vec![p3([0, 0, 0, ONE], 0)]),
+                BoneSpec::new("Pelvis", 3, 1, vec![p3([0, 0, 0, ONE], 0)]),
+                BoneSpec::new("Root", 4, 0, vec![p4([0, 0, 0, ONE], 0, [1, 2, 3])]),
+            ],
+        )
+        .flags(1)],
+    )
+}
+
 /// Files real tools leave behind: each decodes, with warnings.
 pub fn sloppy_specs() -> Vec<(&'static str, FileSpec)> {
     let correct_size = anp3_packed().build().len() as u32 - 8;
@@ -844,6 +878,7 @@ pub fn sloppy_specs() -> Vec<(&'static str, FileSpec)> {
         ("flags_clear_packed", flags_clear_packed()),
         ("flags_clear_float", flags_clear_float()),
         ("time_backwards", time_backwards()),
+        ("duplicate_bone", duplicate_bone()),
         ("all_oddities", all_oddities()),
         (
             "anp2_sloppy",

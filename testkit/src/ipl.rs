@@ -13,7 +13,7 @@
 //! - [`binary_fixtures`] / [`text_fixtures`]: every file the chunking, truncation, pause,
 //!   allocation and `Placement` tests run over.
 
-use gtastream::{Decoder, ErrorKind, Format, Options, WarningKind};
+use gtastream::{Decoder, ErrorKind, Format, Game, Options, WarningKind};
 
 use crate::driver::drive_with;
 use crate::log::Policy;
@@ -498,9 +498,18 @@ pub fn reference(data: &[u8]) -> Reference {
 
 /// The reference decoding of `data`; `can_seek` as in `Options`.
 pub fn reference_with(data: &[u8], can_seek: bool) -> Reference {
+    reference_full(data, can_seek, None)
+}
+
+/// The reference decoding of `data` for a caller that names the game of a text file.
+pub fn reference_game(data: &[u8], game: Game) -> Reference {
+    reference_full(data, true, Some(game))
+}
+
+fn reference_full(data: &[u8], can_seek: bool, game: Option<Game>) -> Reference {
     if data.is_empty() {
         return Reference {
-            events: vec![(Ev::Error(ErrorKind::Truncated, 0), None)],
+            events: vec![(Ev::Error(ErrorKind::Empty, 0), None)],
             line: None,
             seeks: false,
         };
@@ -521,7 +530,7 @@ pub fn reference_with(data: &[u8], can_seek: bool) -> Reference {
     if head == b"bnry" {
         reference_bnry(data, can_seek)
     } else if head.iter().all(|&b| is_text_byte(b)) {
-        reference_text(data)
+        reference_text(data, game)
     } else {
         Reference {
             events: vec![(Ev::Error(ErrorKind::BadMagic, 0), None)],
@@ -662,98 +671,236 @@ fn reference_bnry(data: &[u8], can_seek: bool) -> Reference {
     out
 }
 
+/// A blank as the games read a line: control characters and commas (FORMATS.md §4).
 fn is_blank(b: u8) -> bool {
-    matches!(b, b' ' | b'\t' | b'\r' | b'\n')
+    b <= b' ' || b == b','
 }
 
-/// A line without its line break and the blanks around it.
-pub fn trim(mut s: &[u8]) -> &[u8] {
-    while let [first, rest @ ..] = s {
-        if !is_blank(*first) {
-            break;
-        }
-        s = rest;
-    }
-    while let [rest @ .., last] = s {
-        if !is_blank(*last) {
-            break;
-        }
-        s = rest;
-    }
-    s
+/// A line without its line break and the blanks around it (as `SectionLine::text`).
+pub fn trim(s: &[u8]) -> &[u8] {
+    s.trim_ascii()
 }
 
-/// The fields of a line: runs between commas, spaces and tabs.
+/// The fields of a line: runs between blanks.
 pub fn split_fields(s: &[u8]) -> Vec<&[u8]> {
-    s.split(|&b| b == b',' || b == b' ' || b == b'\t')
+    s.split(|&b| is_blank(b))
         .filter(|f| !f.is_empty())
         .collect()
 }
 
-fn number<T: core::str::FromStr>(field: &[u8]) -> Option<T> {
-    std::str::from_utf8(field).ok()?.parse().ok()
+/// One `sscanf` conversion on a line where every blank is already a space.
+#[derive(Clone, Copy)]
+enum Conv {
+    Int,
+    Float,
+    Word,
 }
 
-fn numbers<const N: usize>(fields: &[&[u8]]) -> Option<[f32; N]> {
-    let mut out = [0.0; N];
-    for (o, f) in out.iter_mut().zip(fields) {
-        *o = number(f)?;
-    }
-    Some(out)
+/// A value a conversion read.
+#[derive(Clone, Copy)]
+enum Val<'a> {
+    I(i32),
+    F(f32),
+    W(&'a [u8]),
 }
 
-fn text_inst(f: &[&[u8]]) -> Option<Inst> {
-    if !matches!(f.len(), 11..=13) {
-        return None;
+/// Runs `convs` over `line` (blanks as spaces) as `sscanf` does: the values, whether each
+/// took a whole field, and the index where the text after the last one starts (blanks
+/// skipped). `None` if a conversion fails.
+fn sscanf<'a>(line: &'a [u8], convs: &[Conv]) -> Option<(Vec<Val<'a>>, bool, usize)> {
+    let mut pos = 0;
+    let mut whole = true;
+    let mut out = Vec::new();
+    for conv in convs {
+        while pos < line.len() && line[pos] == b' ' {
+            pos += 1;
+        }
+        let rest = &line[pos..];
+        // The longest prefix of `rest` the conversion accepts.
+        let len = match conv {
+            Conv::Word => rest.iter().take_while(|&&b| b != b' ').count(),
+            Conv::Int => (1..=rest.len())
+                .rev()
+                .find(|&n| is_int(&rest[..n]))
+                .unwrap_or(0),
+            Conv::Float => (1..=rest.len())
+                .rev()
+                .find(|&n| is_float(&rest[..n]))
+                .unwrap_or(0),
+        };
+        if len == 0 {
+            return None;
+        }
+        let token = &rest[..len];
+        let text = std::str::from_utf8(token);
+        out.push(match conv {
+            Conv::Word => Val::W(token),
+            Conv::Int => Val::I(text.ok()?.parse().ok()?),
+            Conv::Float => Val::F(text.ok()?.parse().ok()?),
+        });
+        pos += len;
+        whole &= pos == line.len() || line[pos] == b' ';
     }
-    let id = number(f[0])?;
-    let name = f[1];
-    Some(match f.len() {
-        11 => Inst::sa(
-            id,
+    while pos < line.len() && line[pos] == b' ' {
+        pos += 1;
+    }
+    Some((out, whole, pos))
+}
+
+/// `[+-]?[0-9]+`
+fn is_int(t: &[u8]) -> bool {
+    let digits = t.strip_prefix(b"+").or(t.strip_prefix(b"-")).unwrap_or(t);
+    !digits.is_empty() && digits.iter().all(u8::is_ascii_digit)
+}
+
+/// `[+-]?(digits[.digits?] | .digits)([eE][+-]?digits)?`
+fn is_float(t: &[u8]) -> bool {
+    let t = t.strip_prefix(b"+").or(t.strip_prefix(b"-")).unwrap_or(t);
+    let (mantissa, exponent) = match t.iter().position(|&b| b == b'e' || b == b'E') {
+        Some(i) => (&t[..i], Some(&t[i + 1..])),
+        None => (t, None),
+    };
+    let mut parts = mantissa.splitn(2, |&b| b == b'.');
+    let int = parts.next().unwrap_or_default();
+    let frac = parts.next().unwrap_or_default();
+    let digits = |s: &[u8]| s.iter().all(u8::is_ascii_digit);
+    let mantissa_ok = digits(int) && digits(frac) && int.len() + frac.len() > 0;
+    let exponent_ok = exponent.is_none_or(|e| {
+        let e = e.strip_prefix(b"+").or(e.strip_prefix(b"-")).unwrap_or(e);
+        !e.is_empty() && digits(e)
+    });
+    mantissa_ok && exponent_ok
+}
+
+use Conv::{Float as F, Int as I, Word as W};
+const SA: [Conv; 11] = [I, W, I, F, F, F, F, F, F, F, I];
+const VC: [Conv; 13] = [I, W, I, F, F, F, F, F, F, F, F, F, F];
+const III: [Conv; 12] = [I, W, F, F, F, F, F, F, F, F, F, F];
+const CARS: [Conv; 12] = [F, F, F, F, I, I, I, I, I, I, I, I];
+
+/// The layouts (FORMATS.md §4), by game.
+fn layout(game: Game) -> &'static [Conv] {
+    match game {
+        Game::SanAndreas => &SA,
+        Game::ViceCity => &VC,
+        Game::Iii => &III,
+    }
+}
+
+fn inst_of(vals: &[Val<'_>], game: Game) -> Inst {
+    let f = |k: usize| match vals[k] {
+        Val::F(v) => v,
+        _ => unreachable!(),
+    };
+    let i = |k: usize| match vals[k] {
+        Val::I(v) => v,
+        _ => unreachable!(),
+    };
+    let name = match vals[1] {
+        Val::W(w) => w,
+        _ => unreachable!(),
+    };
+    match game {
+        Game::SanAndreas => Inst::sa(
+            i(0),
             name,
-            number::<i32>(f[2])? as u32,
-            numbers(&f[3..6])?,
-            numbers(&f[6..10])?,
-            number(f[10])?,
+            i(2) as u32,
+            [f(3), f(4), f(5)],
+            [f(6), f(7), f(8), f(9)],
+            i(10),
         ),
-        13 => Inst::vc(
-            id,
+        Game::ViceCity => Inst::vc(
+            i(0),
             name,
-            number::<i32>(f[2])? as u32,
-            numbers(&f[3..6])?,
-            numbers(&f[6..9])?,
-            numbers(&f[9..13])?,
+            i(2) as u32,
+            [f(3), f(4), f(5)],
+            [f(6), f(7), f(8)],
+            [f(9), f(10), f(11), f(12)],
         ),
-        12 => Inst::iii(
-            id,
+        Game::Iii => Inst::iii(
+            i(0),
             name,
-            numbers(&f[2..5])?,
-            numbers(&f[5..8])?,
-            numbers(&f[8..12])?,
+            [f(2), f(3), f(4)],
+            [f(5), f(6), f(7)],
+            [f(8), f(9), f(10), f(11)],
         ),
+    }
+}
+
+fn car_of(vals: &[Val<'_>]) -> Car {
+    let f = |k: usize| match vals[k] {
+        Val::F(v) => v,
+        _ => unreachable!(),
+    };
+    let i = |k: usize| match vals[k] {
+        Val::I(v) => v,
+        _ => unreachable!(),
+    };
+    Car::new(
+        [f(0), f(1), f(2)],
+        f(3),
+        [i(4), i(5), i(6), i(7), i(8), i(9), i(10), i(11)],
+    )
+}
+
+/// The layout of its field count, if the line has 11, 12 or 13 fields and scans whole under it.
+fn deciding_layout(line: &[u8]) -> Option<Game> {
+    let game = match split_fields(line).len() {
+        11 => Game::SanAndreas,
+        12 => Game::Iii,
+        13 => Game::ViceCity,
         _ => return None,
-    })
+    };
+    sscanf(line, layout(game))
+        .filter(|&(_, whole, rest)| whole && rest == line.len())
+        .map(|_| game)
 }
 
-fn text_car(f: &[&[u8]]) -> Option<Car> {
-    if f.len() != 12 {
-        return None;
+/// The guess for an `inst` line before the file's layout is known (the crate's documented
+/// rule): the longest layout that leaves nothing or a comment, else the first that reads it,
+/// San Andreas first.
+fn guessed_layout(line: &[u8]) -> Game {
+    for game in [Game::ViceCity, Game::Iii, Game::SanAndreas] {
+        if let Some((_, _, rest)) = sscanf(line, layout(game)) {
+            if rest == line.len() || line[rest] == b'#' {
+                return game;
+            }
+        }
     }
-    let [x, y, z, angle] = numbers(&f[..4])?;
-    let mut ints = [0; 8];
-    for (v, field) in ints.iter_mut().zip(&f[4..]) {
-        *v = number(field)?;
+    for game in [Game::SanAndreas, Game::ViceCity, Game::Iii] {
+        if sscanf(line, layout(game)).is_some() {
+            return game;
+        }
     }
-    Some(Car::new([x, y, z], angle, ints))
+    Game::SanAndreas
 }
 
-fn reference_text(data: &[u8]) -> Reference {
+/// Whether a line (blanks as spaces) is a placement record: an `inst` line that decides a
+/// layout, or a `cars` line of 12 fields that scans with every conversion whole.
+fn is_record_line(line: &[u8]) -> bool {
+    deciding_layout(line).is_some()
+        || (split_fields(line).len() == 12
+            && sscanf(line, &CARS).is_some_and(|(_, whole, _)| whole))
+}
+
+/// Lines other than blanks and comments within which a text file shows itself a placement
+/// file (the crate's `SNIFF_LINES`).
+pub const SNIFF: usize = 8;
+
+fn reference_text(data: &[u8], game: Option<Game>) -> Reference {
     let mut out = Reference {
-        events: vec![(Ev::text_file(), Some(0))],
+        events: vec![],
         line: Some(0),
         seeks: false,
     };
+    let refused = |line| Reference {
+        events: vec![(Ev::Error(ErrorKind::BadMagic, 0), None)],
+        line,
+        seeks: false,
+    };
+    let mut layout_of_file = game;
+    let mut known = false;
+    let mut strays: Vec<(u64, u64)> = Vec::new();
     let mut section: Option<&'static str> = None;
     let mut start = 0;
     let mut number = 0;
@@ -770,48 +917,107 @@ fn reference_text(data: &[u8]) -> Reference {
         };
         let at = start as u64;
         if too_long {
+            if !known {
+                return refused(Some(number));
+            }
             out.events.push((Ev::Error(ErrorKind::Limit, at), None));
             return out;
         }
-        let end = Some((start + len) as u64);
+        let line_end = (start + len) as u64;
+        let end = Some(line_end);
         start += len;
-        let text = trim(&rest[..len]);
-        if text.is_empty() || text[0] == b'#' {
+        let raw = &rest[..len];
+        // The line as the game sees it: blanks as spaces, from the first non-blank.
+        let spaced: Vec<u8> = raw
+            .iter()
+            .map(|&b| if is_blank(b) { b' ' } else { b })
+            .collect();
+        let first = spaced
+            .iter()
+            .position(|&b| b != b' ')
+            .unwrap_or(spaced.len());
+        let line = &spaced[first..];
+        let line_text_at = at + first as u64;
+        if line.is_empty() || line[0] == b'#' {
             continue;
         }
+        let first_field = split_fields(line)[0];
+        let keyword = SECTION_NAMES
+            .iter()
+            .copied()
+            .find(|s| first_field.eq_ignore_ascii_case(s.as_bytes()));
+        if !known {
+            if keyword.is_none() && !is_record_line(line) {
+                if strays.len() == SNIFF - 1 {
+                    return refused(Some(number));
+                }
+                strays.push((at, line_end));
+                continue;
+            }
+            known = true;
+            out.events.push((Ev::text_file(), Some(0)));
+            for &(s, e) in &strays {
+                out.events
+                    .push((Ev::Warning(WarningKind::LineOutsideSection, s), Some(e)));
+            }
+        }
         let Some(open) = section else {
-            let first = split_fields(text)[0];
-            section = SECTION_NAMES
-                .iter()
-                .copied()
-                .find(|s| first.eq_ignore_ascii_case(s.as_bytes()));
+            section = keyword;
             if section.is_none() {
                 out.events
                     .push((Ev::Warning(WarningKind::LineOutsideSection, at), end));
             }
             continue;
         };
-        if text.len() >= 3 && text[..3].eq_ignore_ascii_case(b"end") {
+        if line.len() >= 3 && line[..3].eq_ignore_ascii_case(b"end") {
             section = None;
             continue;
         }
-        let fields = split_fields(text);
-        let ev = match open {
-            "inst" => text_inst(&fields).map(Ev::Instance),
-            "cars" => text_car(&fields).map(Ev::Car),
-            _ => Some(Ev::Line {
-                section: open,
-                text: text.to_vec(),
-                fields: fields.iter().map(|f| f.to_vec()).collect(),
-            }),
+        let text = trim(raw);
+        let passed = Ev::Line {
+            section: open,
+            text: text.to_vec(),
+            fields: split_fields(text).iter().map(|f| f.to_vec()).collect(),
         };
-        match ev {
-            Some(ev) => out.events.push((ev, end)),
+        let scanned = match open {
+            "inst" => {
+                let game = layout_of_file.unwrap_or_else(|| match deciding_layout(line) {
+                    Some(g) => {
+                        layout_of_file = Some(g);
+                        g
+                    }
+                    None => guessed_layout(line),
+                });
+                sscanf(line, layout(game)).map(|(v, _, r)| (Ev::Instance(inst_of(&v, game)), r))
+            }
+            "cars" => sscanf(line, &CARS).map(|(v, _, r)| (Ev::Car(car_of(&v)), r)),
+            _ => {
+                out.events.push((passed, end));
+                continue;
+            }
+        };
+        match scanned {
+            Some((record, r)) => {
+                if r < line.len() && line[r] != b'#' {
+                    out.events.push((
+                        Ev::Warning(WarningKind::TrailingText, line_text_at + r as u64),
+                        end,
+                    ));
+                }
+                out.events.push((record, end));
+            }
             None => {
-                out.events.push((Ev::Error(ErrorKind::Malformed, at), None));
-                return out;
+                out.events
+                    .push((Ev::Warning(WarningKind::MalformedLine, at), end));
+                out.events.push((passed, end));
             }
         }
+    }
+    if !known {
+        if !strays.is_empty() {
+            return refused(out.line);
+        }
+        out.events.push((Ev::text_file(), Some(0)));
     }
     if section.is_some() {
         out.events.push((
@@ -967,16 +1173,14 @@ pub fn binary_fixtures() -> Vec<(String, Vec<u8>)> {
     out.into_iter().map(|(n, b)| (n.to_string(), b)).collect()
 }
 
-/// The text file with every section, the three `inst` layouts and the quirks (LF endings).
+/// The text file with every section, San Andreas `inst` lines and the quirks (LF endings).
 pub fn text_all_sections() -> Vec<u8> {
     let lines: &[&[u8]] = &[
-        b"# gtastream text IPL: every section, three inst layouts\n",
+        b"# gtastream text IPL: every section\n",
         b"inst\n",
         b"1, lod_a, 0, 1.0, 2.0, 3.0, 0, 0, 0, 1, -1\n",
         b"2 lod_b 13 -1.5e2 +3 .5 0 0 0.5 1 5\n",
         b"3\tmdl_tab\t256\t4.25\t-8\t16\t0\t0\t-0.5\t0.75\t0\n",
-        b"4, vc_obj, 2, 10, 20, 30, 1, 1.5, 2, 0, 0, 0, 1\n",
-        b"5, iii_obj, 100.5, -200.25, 7, 2, 2, 2, 0, 0, 1, 0\n",
         b"\n",
         b"  # indented comment\n",
         b"6,mdl_commas,1,1,2,3,0,0,0,1,2\n",
@@ -1032,6 +1236,51 @@ pub fn text_all_sections() -> Vec<u8> {
         b"\n",
     ];
     lines.concat()
+}
+
+/// A Vice City file: 13-field `inst` lines (the first decides), one with a trailing comment.
+pub fn vice_city() -> Vec<u8> {
+    b"# vc\ninst\n4, vc_obj, 2, 10, 20, 30, 1, 1.5, 2, 0, 0, 0, 1\n\
+      5, vc_two, 0, -1.5, 2.5e1, 3, 1, 1, 1, 0, 0, 0.5, 0.8660254 # note\n\
+      6, vc_bad, 0, 1, 2\nend\n"
+        .to_vec()
+}
+
+/// A GTA III file: 12-field `inst` lines.
+pub fn gta_iii() -> Vec<u8> {
+    b"inst\n5, iii_obj, 100.5, -200.25, 7, 2, 2, 2, 0, 0, 1, 0\n\
+      6 iii_two 1 2 3 1 1 1 0 0 0 1\nend\n"
+        .to_vec()
+}
+
+/// What real San Andreas files hold, each line between good ones: a locale decimal comma, a
+/// trailing comment, a broken float, a line cut short, a bad `cars` line.
+pub fn sa_quirks() -> Vec<u8> {
+    let lines: &[&[u8]] = &[
+        b"# IPL generated from Max file\n",
+        b"inst\n",
+        b"1, good_a, 0, 1.0, 2.0, 3.0, 0, 0, 0, 1, -1\n",
+        b"2, comma, 0, 2225.2, -1185.7, 2499,8149, 0.0, 0.0, 1.0, 1.62921e-007, -1\n",
+        b"3, comment, 0, 1.5, 2.5, 3.5, 0, 0, 0, 1.0, -1   #### Aavts3_crb6qm11\n",
+        b"4, broken, 0, 2\xb550.66, 1, 2, 0, 0, 0, 1, -1\n",
+        b"5, cut_short, 0, 1.0, 2.0\n",
+        b"6, good_b, 13, -8.742277657e-08, 2.173596769e-008, 5.48026173142e-05, 0, 0, 0, 1, 0\n",
+        b"end\n",
+        b"cars\n",
+        b"1.0, 2.0, 3.0, 0.5, 400, -1, -1, 0, 0, 0, 0, 0\n",
+        b"1.0, 2.0, 3.0, 0.5, 400, -1, -1, 0, 0, 0\n",
+        b"4.0, 5.0, 6.0, 1.#QNAN, 401, -1, -1, 0, 0, 0, 0, 0\n",
+        b"7.0, 8.0, 9.0, 0.25, 402, 1, 2, 3, 4, 5, 6, 7\n",
+        b"end",
+    ];
+    lines.concat()
+}
+
+/// Text that is no placement file: a `Cargo.toml`'s first lines.
+pub fn not_placement() -> Vec<u8> {
+    b"[package]\nname = \"demo\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n\
+      [dependencies]\nnom = \"8\"\nheapless = \"0.9\"\n"
+        .to_vec()
 }
 
 /// `text` with every LF turned into CR LF.
@@ -1107,7 +1356,19 @@ pub fn text_fixtures() -> Vec<(String, Vec<u8>)> {
         ("blank first lines, CRLF", {
             b"\r\n\r\ncull\r\n1 2\r\nend\r\n".to_vec()
         }),
+        ("vice city", vice_city()),
+        ("gta iii", gta_iii()),
+        ("san andreas quirks", sa_quirks()),
+        ("san andreas quirks, CRLF", crlf(&sa_quirks())),
+        ("inst lines before the keyword", {
+            b"1, a, 0, 0, 0, 0, 0, 0, 0, 1, -1\r\ninst\r\n2, b, 0, 0, 0, 0, 0, 0, 0, 1, -1".to_vec()
+        }),
+        ("not a placement file", not_placement()),
+        ("stray lines, then a keyword", {
+            b"one\ntwo\nthree\nfour\nfive\nsix\nseven\ncull\n1\nend\n".to_vec()
+        }),
         ("two bytes", b"ab".to_vec()),
+        ("one byte", b"\n".to_vec()),
         ("one line break", b"\n".to_vec()),
         ("section name only", b"inst".to_vec()),
     ];

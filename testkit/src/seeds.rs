@@ -294,10 +294,26 @@ fn text_seeds() -> Vec<(String, Vec<u8>)> {
               cull\n1, 2, 3, 4, 5, 6\nend\n";
     let vc = "inst\r\n100, lamp, 0, 1, 2, 3, 1, 1, 1, 0, 0, 0, 1\r\nend\r\nzone\r\nz, 0\r\nend\r\n";
     let gta3 = "inst\n200\tbench\t1 2 3\t1 1 1\t0 0 0 1\nend\nstray line\ninst\n";
+    // What real files do to the line scanner: a locale decimal comma, a trailing comment,
+    // a broken float, a line cut short, a bad `cars` line, MSVC exponents and NaN.
+    let quirks: &[u8] = b"inst\r\n1, a, 0, 1.0, 2.0, 3.0, 0, 0, 0, 1, -1\r\n\
+        2, comma, 0, 2225.2, -1185.7, 2499,8149, 0.0, 0.0, 1.0, 1.62921e-007, -1\r\n\
+        3, c, 0, 1.5, 2.5, 3.5, 0, 0, 0, 1.0, -1   #### Aavts3_crb6qm11\r\n\
+        4, broken, 0, 2\xb550.66, 1, 2, 0, 0, 0, 1, -1\r\n\
+        5, cut, 0, 1.0, 2.0\r\n\
+        6, e, 13, -8.742277657e-08, 2.173596769e-008, 1e, +.5, -0., 0, 1, 2147483648\r\nend\r\n\
+        cars\r\n1.0, 2.0, 3.0, 1.#QNAN, 400, -1, -1, 0, 0, 0, 0, 0\r\n1 2 3 4 5 6 7\r\nend";
+    // Lines before any section, and text that is no placement file.
+    let strays = "a\nb\nc\nd\ne\nf\ng\n1 2 3 4 5 6 7 8 9 10 11 12\n";
+    let markdown = "# Title\n\nSome prose, with commas.\n\n## More\n\n- a list\n";
     vec![
         ("ipl-sa".into(), sa.as_bytes().to_vec()),
         ("ipl-vc".into(), vc.as_bytes().to_vec()),
         ("ipl-gta3".into(), gta3.as_bytes().to_vec()),
+        ("ipl-quirks".into(), quirks.to_vec()),
+        ("ipl-strays".into(), strays.as_bytes().to_vec()),
+        ("not-ipl".into(), markdown.as_bytes().to_vec()),
+        ("empty".into(), Vec::new()),
     ]
 }
 
@@ -319,12 +335,20 @@ pub fn plans() -> Vec<(&'static str, Plan)> {
         pause_mask,
         abort_at,
         can_seek,
+        game: None,
     };
     vec![
         ("bytes", plan(&[1], 0, None, true)),
         ("mixed", plan(&[7, 0, 3, 64, 1], 0b1010_0101, None, true)),
         ("abort", plan(&[5, 256], 0b0001_0000, Some(6), true)),
         ("stream", plan(&[13], 0b0100_0000, None, false)),
+        (
+            "sa",
+            Plan {
+                game: Some(gtastream::Game::SanAndreas),
+                ..plan(&[9, 2], 0b0010_0100, None, true)
+            },
+        ),
     ]
 }
 

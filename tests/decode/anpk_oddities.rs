@@ -538,3 +538,51 @@ fn zeros_after_the_content_are_silent_and_other_bytes_warn_once() {
         [(WarningKind::TrailingData, base.len() as u64 + 100)]
     );
 }
+
+#[test]
+fn a_repeated_object_name_is_a_warning_at_the_second_object() {
+    let file = bytes(&duplicate_bones());
+    let m = map(&file);
+    let objects = &m.blocks[0].animations[0].objects;
+    let log = check("duplicate bones", &file);
+    assert_eq!(log.last(), Some(&Ev::End));
+    assert_eq!(
+        warnings(&log),
+        [
+            (WarningKind::DuplicateBone, objects[2].cpan),
+            (WarningKind::DuplicateBone, objects[4].cpan),
+        ]
+    );
+    // Each warning comes right before the bone it is about; every bone is still reported.
+    for (i, ev) in log.iter().enumerate() {
+        if let Ev::Warning(WarningKind::DuplicateBone, _) = ev {
+            assert!(
+                matches!(&log[i + 1], Ev::Bone { name: Some(n), .. } if n.eq_ignore_ascii_case(b"root")),
+                "{:?}",
+                log[i + 1]
+            );
+        }
+    }
+    let bones = log.iter().filter(|e| matches!(e, Ev::Bone { .. })).count();
+    assert_eq!(bones, 7);
+}
+
+#[test]
+fn names_are_kept_for_the_first_objects_only() {
+    use FrameType::Kr00;
+    // The first six names are kept (the documented bound): a repeat of the seventh is not
+    // seen, a repeat of the first still is, after any number of objects.
+    let mut bones: Vec<_> = (0..10)
+        .map(|k| bone(&format!("b{k}"), None, Kr00, vec![]))
+        .collect();
+    bones.push(bone("b6", None, Kr00, vec![]));
+    bones.push(bone("B0", None, Kr00, vec![]));
+    let file = bytes(&package("p", vec![anim("a", bones)]));
+    let m = map(&file);
+    let objects = &m.blocks[0].animations[0].objects;
+    let log = check("kept names", &file);
+    assert_eq!(
+        warnings(&log),
+        [(WarningKind::DuplicateBone, objects[11].cpan)]
+    );
+}

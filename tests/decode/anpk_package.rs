@@ -113,7 +113,8 @@ fn truncated_files_fail_to_parse_as_they_fail_to_decode() {
     // (Where the error must be is the streaming tests' business; here, that `parse` says the
     // same as the decoder.)
     let file = bytes(&mixed());
-    for cut in (0..file.len()).step_by(3) {
+    // (Cut at 0 nothing is left: the empty input's own error, in tests/errors.rs.)
+    for cut in (3..file.len()).step_by(3) {
         let log = log_of(&file[..cut], &Feed::Chunk(5));
         let e = Package::parse(&file[..cut]).unwrap_err();
         assert_eq!(Some((e.kind, e.offset)), error_of(&log), "cut at {cut}");

@@ -80,9 +80,9 @@ fn zero_or_garbage_magic_is_bad_magic() {
     for magic in [[0u8; 4], [0xFF; 4], *b"ANP\0", *b"\0NPK"] {
         expect_error(&with_tag(&f.bytes, 0, &magic), BadMagic, 0);
     }
-    // Four printable bytes are the start of a text file, whatever follows.
-    let text = expect_ok(&with_tag(&f.bytes, 0, b"ANP4"));
-    assert!(text.lines[0].starts_with("file text"));
+    // Four printable bytes are the start of a text file, whatever follows; but a text file
+    // must show a section keyword or a placement record, and this one does not.
+    expect_error(&with_tag(&f.bytes, 0, b"ANP4"), BadMagic, 0);
 }
 
 /// One object without keyframes followed by an 8-byte chunk `tag`, `size`; the chunk counted
@@ -282,8 +282,9 @@ fn text_line_length_bounds() {
         text.extend(b"end\n");
         expect_error(&text, Limit, 5);
     }
-    // The first line, and a last line without a line break.
-    expect_error(&inst_line(MAX_LINE), Limit, 0);
+    // The first line (before anything shows a placement file: none), and a last line
+    // without a line break.
+    expect_error(&inst_line(MAX_LINE), BadMagic, 0);
     let mut text = b"cull\n".to_vec();
     text.extend(inst_line(MAX_LINE));
     expect_error(&text, Limit, 5);
@@ -306,9 +307,9 @@ fn text_line_number_of_a_line_too_long() {
     let (error, line) = line_of_error(&text);
     assert_eq!(error.map(|e| (e.kind, e.offset)), Some((Limit, 5)));
     assert_eq!(line, Some(2));
-    let mut text = b"inst\n".to_vec();
-    text.extend(b"1, 2\n");
+    let mut text = b"cull\n# c\n".to_vec();
+    text.extend(inst_line(MAX_LINE));
     let (error, line) = line_of_error(&text);
-    assert_eq!(error.map(|e| (e.kind, e.offset)), Some((Malformed, 5)));
-    assert_eq!(line, Some(2));
+    assert_eq!(error.map(|e| (e.kind, e.offset)), Some((Limit, 9)));
+    assert_eq!(line, Some(3));
 }

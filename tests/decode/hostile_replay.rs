@@ -14,13 +14,34 @@ fn plans() -> Vec<Plan> {
             plans.push(Plan::chunks(size, can_seek));
         }
     }
-    plans.push(Plan {
-        sizes: vec![1],
-        pause_mask: 0xFF,
-        abort_at: None,
-        can_seek: true,
-    });
+    for game in [None, Some(gtastream::Game::ViceCity)] {
+        plans.push(Plan {
+            sizes: vec![1],
+            pause_mask: 0xFF,
+            abort_at: None,
+            can_seek: true,
+            game,
+        });
+    }
     plans
+}
+
+#[test]
+fn plans_read_back_from_their_prefix() {
+    for plan in plans() {
+        if plan.sizes.len() > 8 {
+            continue;
+        }
+        let mut input = plan.to_prefix();
+        input.extend_from_slice(b"inst\n");
+        let (back, file) = Plan::parse(&input).expect("a plan");
+        assert_eq!(
+            (back.game, back.can_seek, back.pause_mask),
+            (plan.game, plan.can_seek, plan.pause_mask),
+            "{plan:?}"
+        );
+        assert_eq!(file, b"inst\n");
+    }
 }
 
 #[test]
@@ -69,16 +90,26 @@ fn truncated_seeds_pass_the_decode_checks() {
 
 /// `decode`: a text `inst` line with fewer than two fields panicked (index out of bounds) in
 /// `src/format/ipl_text.rs`, `instance()`, which read `f[0]` and `f[1]` before checking the
-/// field count. Fixed in d42afcd; now `Malformed` at the line.
+/// field count. Fixed in d42afcd; now a `MalformedLine` warning at the line (a line of
+/// commas and tabs only is blank for the games).
 #[test]
 fn regression_text_inst_line_with_too_few_fields() {
     for input in [&b"inst\n1\nend\n"[..], b"inst\n,,,\nend\n", b"inst\n\t,\n"] {
         check_decode(input);
-        let error = gtastream::Placement::parse(input).expect_err("malformed");
-        assert_eq!(
-            (error.kind, error.offset),
-            (gtastream::ErrorKind::Malformed, 5)
-        );
+        let placement = gtastream::Placement::parse(input).expect("a placement file");
+        assert!(placement.instances.is_empty());
+        let malformed: Vec<_> = placement
+            .warnings
+            .iter()
+            .filter(|w| w.kind == gtastream::WarningKind::MalformedLine)
+            .map(|w| w.offset)
+            .collect();
+        let expected: &[u64] = if input == b"inst\n1\nend\n" {
+            &[5]
+        } else {
+            &[]
+        };
+        assert_eq!(malformed, expected);
     }
 }
 

@@ -64,8 +64,23 @@ fn check_placement(file: &[u8], log: &[Ev]) {
                     Ev::Animation { .. } | Ev::Bone { .. } | Ev::Frame { .. }
                 )));
             }
+            DuplicateBone => {
+                // Right before the bone, whose header starts at the warning's offset.
+                assert!(matches!(after, Ev::Bone { .. }), "{w:?} before {after:?}");
+                let at = w.offset as usize;
+                assert!(file[at..].starts_with(&bone_name(after)));
+            }
             other => panic!("unexpected warning kind {other:?}"),
         }
+    }
+}
+
+fn bone_name(ev: &Ev) -> Vec<u8> {
+    match ev {
+        Ev::Bone {
+            name: Some(name), ..
+        } => name.clone(),
+        other => panic!("not a named bone: {other:?}"),
     }
 }
 
@@ -372,4 +387,54 @@ fn every_sloppy_fixture_decodes_with_warnings() {
             "{name}: no warning expected"
         );
     }
+}
+
+#[test]
+fn a_repeated_bone_name_is_reported_at_the_second_bone() {
+    // 36 "a" | 72 "Root" | 108 "L Thigh" | 144 "root": the third repeats the first (names
+    // are looked up without regard to case); 180 "b" | 216 "Root" again: a new animation.
+    let none = || BoneSpec::new("Root", 1, 0, vec![]);
+    let file = FileSpec::anp3(
+        "ped",
+        vec![
+            AnimSpec::new(
+                "a",
+                vec![
+                    none(),
+                    BoneSpec::new("L Thigh", 1, -1, vec![]),
+                    BoneSpec::new("root", 1, -1, vec![]),
+                ],
+            ),
+            AnimSpec::new("b", vec![none()]),
+        ],
+    )
+    .build();
+    assert_eq!(file.len(), 252);
+    assert_eq!(decode(&file), [(DuplicateBone, 144)]);
+    // ANP2: the same, with 28-byte animation headers.
+    let file = FileSpec::anp2(
+        "ped",
+        vec![AnimSpec::new(
+            "a",
+            vec![
+                none(),
+                BoneSpec::new("Root", 3, 2, vec![p3([0, 0, 0, 1], 0)]),
+            ],
+        )],
+    )
+    .build();
+    assert_eq!(decode(&file), [(DuplicateBone, 36 + 28 + 36)]);
+}
+
+#[test]
+fn the_first_twenty_names_of_an_animation_are_kept() {
+    // A repeat of the 21st name goes unseen (the documented bound); a repeat of the first is
+    // seen however late.
+    let mut bones: Vec<BoneSpec> = (0..24)
+        .map(|k| BoneSpec::new(&format!("bone{k}"), 1, -1, vec![]))
+        .collect();
+    bones.push(BoneSpec::new("bone20", 1, -1, vec![]));
+    bones.push(BoneSpec::new("BONE0", 1, -1, vec![]));
+    let file = FileSpec::anp3("p", vec![AnimSpec::new("a", bones)]).build();
+    assert_eq!(decode(&file), [(DuplicateBone, 72 + 25 * 36)]);
 }

@@ -36,7 +36,10 @@ fn fixture(name: &str) -> Vec<u8> {
 }
 
 fn no_seek() -> Options {
-    Options { can_seek: false }
+    Options {
+        can_seek: false,
+        ..Options::DEFAULT
+    }
 }
 
 // ---- Byte level ------------------------------------------------------------------------------
@@ -608,7 +611,7 @@ fn sniffing() {
     };
     let outside = Ev::Warning(WarningKind::LineOutsideSection, 0);
     let cases: Vec<(Vec<u8>, Vec<Ev>)> = vec![
-        (b"".to_vec(), vec![Ev::Error(ErrorKind::Truncated, 0)]),
+        (b"".to_vec(), vec![Ev::Error(ErrorKind::Empty, 0)]),
         // The binary magic alone: its header is missing.
         (b"bnry".to_vec(), vec![Ev::Error(ErrorKind::Truncated, 0)]),
         (
@@ -621,19 +624,20 @@ fn sniffing() {
         (b"bnr".to_vec(), vec![Ev::Error(ErrorKind::Truncated, 0)]),
         (b"AN".to_vec(), vec![Ev::Error(ErrorKind::Truncated, 0)]),
         (b"min".to_vec(), vec![Ev::Error(ErrorKind::Truncated, 0)]),
-        // Shorter than a magic, printable, and no magic's start: a text file of one line.
-        (b"bx".to_vec(), text_file(&[outside.clone(), Ev::End])),
-        (b"ab".to_vec(), text_file(&[outside.clone(), Ev::End])),
+        // Shorter than a magic, printable, and no magic's start: text, but no placement file
+        // (no section keyword, no record).
+        (b"bx".to_vec(), vec![Ev::Error(ErrorKind::BadMagic, 0)]),
+        (b"ab".to_vec(), vec![Ev::Error(ErrorKind::BadMagic, 0)]),
+        (b"c\n".to_vec(), vec![Ev::Error(ErrorKind::BadMagic, 0)]),
+        // Case matters: printable, so text.
+        (b"BNRY\n".to_vec(), vec![Ev::Error(ErrorKind::BadMagic, 0)]),
         (
-            b"c
-"
-            .to_vec(),
+            b"BNRY\ncull\nend".to_vec(),
             text_file(&[outside.clone(), Ev::End]),
         ),
-        // Case matters: printable, so text.
-        (b"BNRY\n".to_vec(), text_file(&[outside.clone(), Ev::End])),
         (b"\t\r\n ".to_vec(), text_file(&[Ev::End])),
-        (b"~".to_vec(), text_file(&[outside.clone(), Ev::End])),
+        (b"~".to_vec(), vec![Ev::Error(ErrorKind::BadMagic, 0)]),
+        (b"#".to_vec(), text_file(&[Ev::End])),
         // A byte that is neither printable nor a line break among the first four: no format.
         (b"bnr\0".to_vec(), vec![Ev::Error(ErrorKind::BadMagic, 0)]),
         (b"\0nry".to_vec(), vec![Ev::Error(ErrorKind::BadMagic, 0)]),

@@ -92,7 +92,10 @@ fn fixed_chunk_sizes_equal_whole() {
 fn without_seeking_every_cut_gives_the_reference_result() {
     for (name, file) in binary_fixtures() {
         let expected = reference_with(&file, false).log();
-        let no_seek = Options { can_seek: false };
+        let no_seek = Options {
+            can_seek: false,
+            ..Options::DEFAULT
+        };
         assert_eq!(
             drive(&file, &whole, no_seek, false).events,
             expected,

@@ -239,17 +239,37 @@ fn header_warnings_are_kept() {
 #[test]
 fn failures_are_the_decoder_errors() {
     let error = |kind, offset| Err(Error { kind, offset });
-    assert_eq!(Placement::parse(b""), error(ErrorKind::Truncated, 0));
+    assert_eq!(Placement::parse(b""), error(ErrorKind::Empty, 0));
+    assert_eq!(
+        Placement::parse(b"[package]\n"),
+        error(ErrorKind::BadMagic, 0)
+    );
     assert_eq!(Placement::parse(b"\x80abc"), error(ErrorKind::BadMagic, 0));
     assert_eq!(
         Placement::parse(&vanilla()[..200]),
         error(ErrorKind::Truncated, 196)
     );
     assert_eq!(
-        Placement::parse(b"cars\n1 2 3\nend\n"),
-        error(ErrorKind::Malformed, 5)
+        Placement::parse(&[&b"cars\n"[..], &[b'1'; 300]].concat()),
+        error(ErrorKind::Limit, 5)
     );
-    assert_eq!(Placement::parse(&[b'#'; 300]), error(ErrorKind::Limit, 0));
+    // Before a section keyword or a record, an over-long line shows no placement file.
+    assert_eq!(
+        Placement::parse(&[b'#'; 300]),
+        error(ErrorKind::BadMagic, 0)
+    );
+    // A bad line is no failure: a warning, the line kept.
+    let placement = Placement::parse(b"cars\n1 2 3\nend\n").unwrap();
+    assert!(placement.cars.is_empty());
+    assert_eq!(
+        placement.warnings,
+        [Warning {
+            kind: WarningKind::MalformedLine,
+            offset: 5
+        }]
+    );
+    assert_eq!(placement.section_lines.len(), 1);
+    assert_eq!(placement.section_lines[0].text, "1 2 3");
 }
 
 /// A minimal ANP3 package: header, name, no animations (FORMATS.md §2).
@@ -290,7 +310,7 @@ fn placement_files_are_refused_by_package() {
         vanilla(),
         text_all_sections(),
         text_warnings(),
-        b"ab".to_vec(),
+        b"\n".to_vec(),
     ] {
         assert!(Placement::parse(&file).is_ok());
         assert_eq!(Package::parse(&file), bad_magic, "{file:?}");

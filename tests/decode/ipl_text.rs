@@ -6,7 +6,9 @@
 
 use core::f32::consts::FRAC_PI_2;
 
-use gtastream::{Decoder, ErrorKind, Options, Progress, Status, WarningKind, MAX_LINE};
+use gtastream::{
+    Decoder, ErrorKind, Game, Options, Progress, Status, WarningKind, MAX_LINE, SNIFF_LINES,
+};
 use testkit::ipl::*;
 
 const ROT0: [f32; 4] = [0.0, 0.0, 0.0, 1.0];
@@ -18,6 +20,17 @@ fn check(file: &[u8], expected: &[Ev]) {
     assert_eq!(log_bytewise(file), expected, "decoder, byte by byte");
     assert_eq!(log_slice(file), expected, "decoder, decode_slice");
     assert_eq!(reference(file).log(), expected, "reference decoder");
+}
+
+/// The decoder told the game, whole and byte by byte.
+fn log_game(file: &[u8], game: Game) -> Vec<Ev> {
+    let options = Options {
+        game: Some(game),
+        ..Options::default()
+    };
+    let whole_log = drive(file, &whole, options, false).events;
+    assert_eq!(drive(file, &bytewise, options, false).events, whole_log);
+    whole_log
 }
 
 /// `expected` between the file event and `End`.
@@ -43,6 +56,19 @@ fn unclosed(at: u64) -> Ev {
     Ev::Warning(WarningKind::UnclosedSection, at)
 }
 
+/// Text that is no placement file.
+fn refused() -> Vec<Ev> {
+    vec![Ev::Error(ErrorKind::BadMagic, 0)]
+}
+
+fn malformed(at: u64) -> Ev {
+    Ev::Warning(WarningKind::MalformedLine, at)
+}
+
+fn trailing(at: u64) -> Ev {
+    Ev::Warning(WarningKind::TrailingText, at)
+}
+
 fn line_number(file: &[u8]) -> Option<u32> {
     drive(file, &whole, Options::default(), false).line
 }
@@ -66,21 +92,6 @@ fn all_sections_events() -> Vec<Ev> {
             [4.25, -8.0, 16.0],
             [0.0, 0.0, -0.5, 0.75],
             0,
-        )),
-        Ev::Instance(Inst::vc(
-            4,
-            b"vc_obj",
-            2,
-            [10.0, 20.0, 30.0],
-            [1.0, 1.5, 2.0],
-            ROT0,
-        )),
-        Ev::Instance(Inst::iii(
-            5,
-            b"iii_obj",
-            [100.5, -200.25, 7.0],
-            [2.0, 2.0, 2.0],
-            [0.0, 0.0, 1.0, 0.0],
         )),
         Ev::Instance(Inst::sa(6, b"mdl_commas", 1, [1.0, 2.0, 3.0], ROT0, 2)),
         Ev::Instance(Inst::sa(7, b"spaced", 0, [1.0, 1.0, 1.0], ROT0, -1)),
@@ -229,8 +240,14 @@ fn section_names_are_whole_fields() {
         b"cull, x\n1\nend\n",
         &text(&[Ev::line("cull", b"1", &[b"1"])]),
     );
-    check(b"instx\nend\n", &text(&[outside(0), outside(6)]));
-    check(b"in st\n", &text(&[outside(0)]));
+    check(
+        b"instx\nend\ncull\n",
+        &text(&[outside(0), outside(6), unclosed(15)]),
+    );
+    check(b"in st\nzone\nend\n", &text(&[outside(0)]));
+    // Without a section keyword, no placement file.
+    check(b"instx\nend\n", &refused());
+    check(b"in st\n", &refused());
 }
 
 #[test]
@@ -283,10 +300,10 @@ fn fields_are_split_by_commas_and_blanks() {
 #[test]
 fn names_are_raw_bytes() {
     check(
-        b"inst\n1, \xe9\xff\x01, 0, 0, 0, 0, 0, 0, 0, 1, -1\nend\n",
+        b"inst\n1, \xe9\xff, 0, 0, 0, 0, 0, 0, 0, 1, -1\nend\n",
         &text(&[Ev::Instance(Inst::sa(
             1,
-            b"\xe9\xff\x01",
+            b"\xe9\xff",
             0,
             [0.0; 3],
             ROT0,
@@ -304,7 +321,11 @@ fn line_breaks_among_the_first_four_bytes() {
     // The first bytes decide the format; lines that end within them are lines like any other,
     // however the input is cut (whole, byte by byte, at every split).
     let cases: Vec<(Vec<u8>, Vec<Ev>)> = vec![
-        (b"a\nb\n".to_vec(), text(&[outside(0), outside(2)])),
+        (b"a\nb\n".to_vec(), refused()),
+        (
+            b"a\nb\ncull".to_vec(),
+            text(&[outside(0), outside(2), unclosed(8)]),
+        ),
         (
             b"\r\n\r\ninst\r\n1, a, 0, 0, 0, 0, 0, 0, 0, 1, -1\r\nend\r\n".to_vec(),
             text(&[Ev::Instance(Inst::sa(1, b"a", 0, [0.0; 3], ROT0, -1))]),
@@ -313,9 +334,10 @@ fn line_breaks_among_the_first_four_bytes() {
             b"end\nzone\nz\nend\n".to_vec(),
             text(&[outside(0), Ev::line("zone", b"z", &[b"z"])]),
         ),
+        (cat(&[b"\n", &[b' '; 256], b"\n"]), refused()),
         (
-            cat(&[b"\n", &[b' '; 256], b"\n"]),
-            failing(&[Ev::Error(ErrorKind::Limit, 1)]),
+            cat(&[b"cull\n", &[b' '; 256], b"\n"]),
+            failing(&[Ev::Error(ErrorKind::Limit, 5)]),
         ),
     ];
     for (file, expected) in cases {
@@ -388,7 +410,8 @@ fn an_unclosed_section_warns_at_the_end_of_input() {
 #[test]
 fn short_text_files() {
     check(b"\n", &text(&[]));
-    check(b"ab", &text(&[outside(0)]));
+    check(b"ab", &refused());
+    check(b"a", &refused());
     check(b"#", &text(&[]));
     check(b"  ", &text(&[]));
 }
@@ -446,16 +469,21 @@ fn a_line_of_257_bytes_is_a_limit_error_at_its_offset() {
         check(&file, &failing(&[Ev::Error(ErrorKind::Limit, 5)]));
     }
     // Any line: a comment, a blank line, a line outside sections.
-    let comment = cat(&[b"#", &[b'x'; 255], b"\n"]);
-    check(&comment, &failing(&[Ev::Error(ErrorKind::Limit, 0)]));
-    check(&comment[1..], &text(&[outside(0)]));
-    let blank = cat(&[b"#abc\n", &[b' '; 256], b"\n"]);
-    check(&blank, &failing(&[Ev::Error(ErrorKind::Limit, 5)]));
-    let stray = cat(&[b"stray\n", &[b'y'; 300], b"\n"]);
+    let comment = cat(&[b"cull\nend\n#", &[b'x'; 255], b"\n"]);
+    check(&comment, &failing(&[Ev::Error(ErrorKind::Limit, 9)]));
+    let blank = cat(&[b"cull\n#abc\n", &[b' '; 256], b"\n"]);
+    check(&blank, &failing(&[Ev::Error(ErrorKind::Limit, 10)]));
+    let stray = cat(&[b"cull\nend\nstray\n", &[b'y'; 300], b"\n"]);
     check(
         &stray,
-        &failing(&[outside(0), Ev::Error(ErrorKind::Limit, 6)]),
+        &failing(&[outside(9), Ev::Error(ErrorKind::Limit, 15)]),
     );
+    // Before a section keyword or a record shows a placement file, such a line shows none:
+    // the games read lines of at most 256 bytes.
+    let comment = cat(&[b"#", &[b'x'; 255], b"\n"]);
+    check(&comment, &refused());
+    check(&cat(&[b"# ok\n", &[b' '; 256], b"\n"]), &refused());
+    check(&cat(&[b"stray\n", &[b'y'; 300], b"\ncull\n"]), &refused());
     // Far longer, in a file fed in one piece.
     let huge = cat(&[b"inst\n", &[b'7'; 5000]]);
     check(&huge, &failing(&[Ev::Error(ErrorKind::Limit, 5)]));
@@ -491,77 +519,324 @@ fn line_number_of_a_too_long_line() {
     assert_eq!(line_number(&file), Some(3));
 }
 
-// ---- Malformed lines -------------------------------------------------------------------------
+// ---- Lines as the games read them (FORMATS.md §4) --------------------------------------------
+
+/// The offset of the first occurrence of `needle` in `file`.
+fn find(file: &[u8], needle: &[u8]) -> u64 {
+    file.windows(needle.len())
+        .position(|w| w == needle)
+        .expect("needle in file") as u64
+}
+
+/// A line passed through with its fields.
+fn passed(section: &'static str, line: &[u8]) -> Ev {
+    let text = trim(line);
+    Ev::Line {
+        section,
+        text: text.to_vec(),
+        fields: split_fields(text).iter().map(|f| f.to_vec()).collect(),
+    }
+}
+
+fn inst_a() -> Ev {
+    Ev::Instance(Inst::sa(1, b"a", 0, [0.0; 3], ROT0, -1))
+}
 
 #[test]
-fn malformed_inst_lines() {
+fn a_line_the_game_cannot_read_is_a_warning_and_decoding_goes_on() {
     let good: &[u8] = b"1, a, 0, 0, 0, 0, 0, 0, 0, 1, -1\n";
     let bad_lines: &[&[u8]] = &[
-        // Field counts other than 11, 12, 13.
+        // Cut short: the LOD (or more) is missing.
         b"1, a, 0, 0, 0, 0, 0, 0, 0, 1",
-        b"1, a, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 7",
-        b"1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20",
+        b"1, a, 0, 1.0, 2.0",
+        b"1",
+        b"1 2",
+        b"-5, m",
         b"cars",
-        // A number that is not one.
+        // A conversion that finds no number where it starts.
         b"x, a, 0, 0, 0, 0, 0, 0, 0, 1, -1",
-        b"1.5, a, 0, 0, 0, 0, 0, 0, 0, 1, -1",
-        b"2147483648, a, 0, 0, 0, 0, 0, 0, 0, 1, -1",
-        b"1, a, 1.5, 0, 0, 0, 0, 0, 0, 1, -1",
         b"1, a, 0, 0, y, 0, 0, 0, 0, 1, -1",
-        b"1, a, 0, 0, 0, 1.0.0, 0, 0, 0, 1, -1",
         b"1, a, 0, 0, 0, 0, 0, 0, 0, one, -1",
-        b"1, a, 0, 0, 0, 0, 0, 0, 0, 1, -1.0",
         b"1, a, 0, 0, 0, 0, 0, 0, 0, 1, -",
-        // Vice City: a bad scale; GTA III: a bad rotation.
-        b"4, vc, 0, 1, 2, 3, 1, s, 1, 0, 0, 0, 1",
-        b"5, iii, 1, 2, 3, 1, 1, 1, 0, 0, 0, w",
-        // Twelve fields (GTA III), but the id is not an integer.
-        b"5.0, iii, 1, 2, 3, 1, 1, 1, 0, 0, 0, 1",
+        // `%d` reads 1, `%s` reads ".5", then `%d` fails on "a".
+        b"1.5, a, 0, 0, 0, 0, 0, 0, 0, 1, -1",
+        // Beyond `i32`: no value is invented.
+        b"2147483648, a, 0, 0, 0, 0, 0, 0, 0, 1, -1",
+        // A broken float: `%f` reads 2, the next `%f` fails on the µ.
+        b"1, a, 0, 2\xb550.66, 1, 2, 0, 0, 0, 1, -1",
+        // No `inf` or `nan`.
+        b"1, a, 0, inf, 0, 0, 0, 0, 0, 1, -1",
     ];
     for bad in bad_lines {
-        let file = cat(&[b"inst\n", good, bad, b"\nend\n"]);
+        let file = cat(&[b"inst\n", good, bad, b"\n", good, b"end\n"]);
         let at = (5 + good.len()) as u64;
         check(
             &file,
-            &failing(&[
-                Ev::Instance(Inst::sa(1, b"a", 0, [0.0; 3], ROT0, -1)),
-                Ev::Error(ErrorKind::Malformed, at),
-            ]),
-        );
-        assert_eq!(
-            line_number(&file),
-            Some(3),
-            "{}",
-            String::from_utf8_lossy(bad)
+            &text(&[inst_a(), malformed(at), passed("inst", bad), inst_a()]),
         );
     }
 }
 
 #[test]
-fn inst_lines_of_fewer_than_two_fields_are_malformed() {
-    // A malformed line is an error, never a panic: one field, two fields, no field at all.
-    for bad in [&b"1"[..], b"1 2", b"-5, m", b",", b" , ,"] {
-        let file = cat(&[b"inst\n", bad, b"\nend\n"]);
-        let result = std::panic::catch_unwind(|| log(&file));
-        assert_eq!(
-            result.ok(),
-            Some(failing(&[Ev::Error(ErrorKind::Malformed, 5)])),
-            "{:?}",
-            String::from_utf8_lossy(bad)
-        );
-        assert_eq!(
-            reference(&file).log(),
-            failing(&[Ev::Error(ErrorKind::Malformed, 5)])
-        );
+fn a_pause_after_the_warning_leaves_the_line_number_at_the_bad_line() {
+    let file = b"inst\n1, a, 0, 0, 0, 0, 0, 0, 0, 1, -1\n1, a\nend\n";
+    let mut decoder = Decoder::new();
+    let mut rec = Recorder::new(testkit::log::Policy::PauseEvery);
+    let mut at = 0;
+    loop {
+        let progress = decoder.feed(&file[at..], &mut rec).unwrap();
+        at += progress.consumed;
+        if rec.events.last() == Some(&malformed(38)) {
+            assert_eq!(decoder.line(), Some(3));
+            assert_eq!(decoder.position(), 38);
+            break;
+        }
+        assert_eq!(progress.status, Status::Paused);
     }
 }
 
 #[test]
-fn malformed_cars_lines() {
+fn what_follows_the_last_field_is_ignored() {
+    let good: &[u8] = b"1, a, 0, 0, 0, 0, 0, 0, 0, 1, -1\n";
+    let sa = |interior, position, rotation, lod| {
+        Ev::Instance(Inst::sa(1, b"a", interior, position, rotation, lod))
+    };
+    // (line, what the game reads, where the ignored text starts if it is no comment)
+    let cases: Vec<(&[u8], Ev, Option<usize>)> = vec![
+        (
+            b"1, a, 0, 0, 0, 0, 0, 0, 0, 1, -1   #### Aavts3_crb6qm11",
+            inst_a(),
+            None,
+        ),
+        (b"1, a, 0, 0, 0, 0, 0, 0, 0, 1, -1#c", inst_a(), None),
+        (b"1, a, 0, 0, 0, 0, 0, 0, 0, 1, -1 ,,\t", inst_a(), None),
+        (b"1, a, 0, 0, 0, 0, 0, 0, 0, 1, -1 // c", inst_a(), Some(33)),
+        // `%d` reads -1 and leaves ".0".
+        (b"1, a, 0, 0, 0, 0, 0, 0, 0, 1, -1.0", inst_a(), Some(32)),
+        // `%d` reads the interior 1 from "1.5"; `%f` reads 0.5 from ".5"; all shifts.
+        (
+            b"1, a, 1.5, 0, 0, 0, 0, 0, 0, 1, -1",
+            sa(1, [0.5, 0.0, 0.0], [0.0; 4], 1),
+            Some(32),
+        ),
+        // Fourteen fields: eleven read.
+        (
+            b"1, a, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 7",
+            sa(0, [0.0; 3], [0.0; 4], 0),
+            Some(33),
+        ),
+    ];
+    for (line, event, rest) in cases {
+        let file = cat(&[b"inst\n", good, line, b"\nend\n"]);
+        let line_at = 5 + good.len();
+        let mut events = vec![inst_a()];
+        if let Some(i) = rest {
+            events.push(trailing((line_at + i) as u64));
+        }
+        events.push(event);
+        check(&file, &text(&events));
+    }
+}
+
+/// The decimal-comma line of a real San Andreas file.
+const COMMA_LINE: &[u8] =
+    b"2, comma, 0, 2225.2, -1185.7, 2499,8149, 0.0, 0.0, 1.0, 1.62921e-007, -1\n";
+
+#[test]
+fn a_decimal_comma_line_gives_the_values_the_game_reads() {
+    // The layout is San Andreas (decided by the first line): z = 2499, rx = 8149, ..., and
+    // `%d` reads the LOD 1 from "1.62921e-007"; the rest is ignored, with a warning.
+    let file = cat(&[
+        b"inst\n",
+        b"1, a, 0, 0, 0, 0, 0, 0, 0, 1, -1\n",
+        COMMA_LINE,
+        b"end\n",
+    ]);
+    let expected = text(&[
+        inst_a(),
+        trailing(find(&file, b".62921e")),
+        Ev::Instance(Inst::sa(
+            2,
+            b"comma",
+            0,
+            [2225.2, -1185.7, 2499.0],
+            [8149.0, 0.0, 0.0, 1.0],
+            1,
+        )),
+    ]);
+    check(&file, &expected);
+}
+
+#[test]
+fn the_first_inst_line_decides_the_layout_and_the_option_overrides_it() {
+    // The decimal-comma line first: twelve fields that scan whole as a GTA III line, so
+    // GTA III it is for the whole file (what the file says; the caller may know better).
+    let file = cat(&[
+        b"inst\n",
+        COMMA_LINE,
+        b"1, a, 0, 0, 0, 0, 0, 0, 0, 1, -1\n",
+        b"end\n",
+    ]);
+    let as_iii = Ev::Instance(Inst::iii(
+        2,
+        b"comma",
+        [0.0, 2225.2, -1185.7],
+        [2499.0, 8149.0, 0.0],
+        [0.0, 1.0, 1.62921e-7, -1.0],
+    ));
+    // The SA line read as GTA III: a 12th conversion finds nothing.
+    let second_at = 5 + COMMA_LINE.len() as u64;
+    check(
+        &file,
+        &text(&[
+            as_iii,
+            malformed(second_at),
+            passed("inst", b"1, a, 0, 0, 0, 0, 0, 0, 0, 1, -1"),
+        ]),
+    );
+    // Named San Andreas, both lines read as the game reads them.
+    let expected = text(&[
+        trailing(find(&file, b".62921e")),
+        Ev::Instance(Inst::sa(
+            2,
+            b"comma",
+            0,
+            [2225.2, -1185.7, 2499.0],
+            [8149.0, 0.0, 0.0, 1.0],
+            1,
+        )),
+        inst_a(),
+    ]);
+    assert_eq!(log_game(&file, Game::SanAndreas), expected);
+    assert_eq!(reference_game(&file, Game::SanAndreas).log(), expected);
+    // Named Vice City, the SA line is cut short (13 conversions).
+    let vc = log_game(&file, Game::ViceCity);
+    assert_eq!(vc, reference_game(&file, Game::ViceCity).log());
+    assert!(vc.contains(&malformed(second_at)), "{vc:?}");
+}
+
+#[test]
+fn the_first_line_of_each_layout() {
+    check(
+        &vice_city(),
+        &text(&[
+            Ev::Instance(Inst::vc(
+                4,
+                b"vc_obj",
+                2,
+                [10.0, 20.0, 30.0],
+                [1.0, 1.5, 2.0],
+                ROT0,
+            )),
+            // Thirteen fields and a comment.
+            Ev::Instance(Inst::vc(
+                5,
+                b"vc_two",
+                0,
+                [-1.5, 25.0, 3.0],
+                [1.0; 3],
+                [0.0, 0.0, 0.5, 0.8660254],
+            )),
+            malformed(find(&vice_city(), b"6, vc_bad")),
+            passed("inst", b"6, vc_bad, 0, 1, 2"),
+        ]),
+    );
+    check(
+        &gta_iii(),
+        &text(&[
+            Ev::Instance(Inst::iii(
+                5,
+                b"iii_obj",
+                [100.5, -200.25, 7.0],
+                [2.0, 2.0, 2.0],
+                [0.0, 0.0, 1.0, 0.0],
+            )),
+            Ev::Instance(Inst::iii(6, b"iii_two", [1.0, 2.0, 3.0], [1.0; 3], ROT0)),
+        ]),
+    );
+    // San Andreas decided, a Vice City line is read as San Andreas: ten floats' worth of
+    // fields, then the LOD from the 11th field; the rest ignored.
+    let file =
+        b"inst\n1, a, 0, 0, 0, 0, 0, 0, 0, 1, -1\n4, vc, 2, 1, 2, 3, 1, 1, 1, 0, 0, 0, 1\nend\n";
+    check(
+        file,
+        &text(&[
+            inst_a(),
+            trailing(find(file, b"0, 1\nend")),
+            Ev::Instance(Inst::sa(
+                4,
+                b"vc",
+                2,
+                [1.0, 2.0, 3.0],
+                [1.0, 1.0, 1.0, 0.0],
+                0,
+            )),
+        ]),
+    );
+    // A first line that decides nothing (a trailing comment) is read by a guess; the next
+    // line decides.
+    let file = b"inst\n1, a, 0, 1, 2, 3, 0, 0, 0, 1, -1 # c\n4, vc, 2, 1, 2, 3, 1, 1, 1, 0, 0, 0, 1\nend\n";
+    check(
+        file,
+        &text(&[
+            Ev::Instance(Inst::sa(1, b"a", 0, [1.0, 2.0, 3.0], ROT0, -1)),
+            Ev::Instance(Inst::vc(4, b"vc", 2, [1.0, 2.0, 3.0], [1.0; 3], ROT0)),
+        ]),
+    );
+}
+
+// The numbers as the file writes them, which read to the same `f32`s.
+#[allow(clippy::excessive_precision)]
+#[test]
+fn a_real_san_andreas_file_loses_no_good_line() {
+    let file = sa_quirks();
+    let line_at = |needle: &[u8]| find(&file, needle);
+    check(
+        &file,
+        &text(&[
+            Ev::Instance(Inst::sa(1, b"good_a", 0, [1.0, 2.0, 3.0], ROT0, -1)),
+            trailing(find(&file, b".62921e")),
+            Ev::Instance(Inst::sa(
+                2,
+                b"comma",
+                0,
+                [2225.2, -1185.7, 2499.0],
+                [8149.0, 0.0, 0.0, 1.0],
+                1,
+            )),
+            Ev::Instance(Inst::sa(3, b"comment", 0, [1.5, 2.5, 3.5], ROT0, -1)),
+            malformed(line_at(b"4, broken")),
+            passed("inst", b"4, broken, 0, 2\xb550.66, 1, 2, 0, 0, 0, 1, -1"),
+            malformed(line_at(b"5, cut_short")),
+            passed("inst", b"5, cut_short, 0, 1.0, 2.0"),
+            Ev::Instance(Inst::sa(
+                6,
+                b"good_b",
+                13,
+                [-8.742277657e-08, 2.173596769e-008, 5.48026173142e-05],
+                ROT0,
+                0,
+            )),
+            Ev::Car(Car::new([1.0, 2.0, 3.0], 0.5, [400, -1, -1, 0, 0, 0, 0, 0])),
+            malformed(line_at(b"1.0, 2.0, 3.0, 0.5, 400, -1, -1, 0, 0, 0\n")),
+            passed("cars", b"1.0, 2.0, 3.0, 0.5, 400, -1, -1, 0, 0, 0"),
+            // MSVC's "1.#QNAN": `%f` reads 1., then `%d` fails on "#QNAN".
+            malformed(line_at(b"4.0, 5.0")),
+            passed(
+                "cars",
+                b"4.0, 5.0, 6.0, 1.#QNAN, 401, -1, -1, 0, 0, 0, 0, 0",
+            ),
+            Ev::Car(Car::new([7.0, 8.0, 9.0], 0.25, [402, 1, 2, 3, 4, 5, 6, 7])),
+        ]),
+    );
+}
+
+#[test]
+fn bad_cars_lines() {
     let good: &[u8] = b"0 0 0 0 1 2 3 0 0 0 0 0\r\n";
+    let good_car = || Ev::Car(Car::new([0.0; 3], 0.0, [1, 2, 3, 0, 0, 0, 0, 0]));
     let bad_lines: &[&[u8]] = &[
         b"0 0 0 0 1 2 3 0 0 0 0",
-        b"0 0 0 0 1 2 3 0 0 0 0 0 0",
         b"0 0 0 0 1.5 2 3 0 0 0 0 0",
         b"0 0 z 0 1 2 3 0 0 0 0 0",
         b"0 0 0 0 1 2 3 0 0 0 0 -",
@@ -569,22 +844,16 @@ fn malformed_cars_lines() {
         b"inst",
     ];
     for bad in bad_lines {
-        let file = cat(&[b"# cars\r\ncars\r\n", good, bad, b"\r\nend\r\n"]);
+        let file = cat(&[b"# cars\r\ncars\r\n", good, bad, b"\r\n", good, b"end\r\n"]);
         let at = (14 + good.len()) as u64;
         check(
             &file,
-            &failing(&[
-                Ev::Car(Car::new([0.0; 3], 0.0, [1, 2, 3, 0, 0, 0, 0, 0])),
-                Ev::Error(ErrorKind::Malformed, at),
-            ]),
-        );
-        assert_eq!(
-            line_number(&file),
-            Some(4),
-            "{}",
-            String::from_utf8_lossy(bad)
+            &text(&[good_car(), malformed(at), passed("cars", bad), good_car()]),
         );
     }
+    // A 13th field is ignored, with a warning.
+    let file = cat(&[b"cars\n", b"0 0 0 0 1 2 3 0 0 0 0 0 0\n", b"end\n"]);
+    check(&file, &text(&[trailing(29), good_car()]));
 }
 
 #[test]
@@ -608,15 +877,92 @@ fn numbers_in_the_forms_the_games_write() {
             [-1, -1, -1, i32::MIN, 0, 0, 0, 0],
         ))]),
     );
+    // An exponent without digits is no exponent: `%f` reads 1 and the next field starts at
+    // "e"; three-digit MSVC exponents read whole.
+    check(
+        b"inst\n1, m, 0, 1e, 2, 3, 0, 0, 0, 1, -1\nend\n",
+        &text(&[
+            malformed(5),
+            passed("inst", b"1, m, 0, 1e, 2, 3, 0, 0, 0, 1, -1"),
+        ]),
+    );
+    check(
+        b"inst\n1, m, 0, 1e+005, 2E-003, 3, 0, 0, 0, 1, -1\nend\n",
+        &text(&[Ev::Instance(Inst::sa(
+            1,
+            b"m",
+            0,
+            [1e5, 2e-3, 3.0],
+            ROT0,
+            -1,
+        ))]),
+    );
+}
+
+// ---- What is a placement file ------------------------------------------------------------------
+
+#[test]
+fn text_that_is_no_placement_file_is_refused() {
+    check(&not_placement(), &refused());
+    check(&crlf(&not_placement()), &refused());
+    // A Markdown file: headings are comments, the rest is prose.
+    let markdown =
+        b"# gtastream\n\nA streaming decoder.\n\n## Usage\n\nRun it:\n\n```\ncargo run\n```\n";
+    check(markdown, &refused());
+    // Seven stray lines, then a keyword: a placement file; eight: none.
+    assert_eq!(SNIFF_LINES, 8);
+    let lines = |n: usize| {
+        let mut out: Vec<u8> = (0..n)
+            .flat_map(|k| format!("stray {k}\n").into_bytes())
+            .collect();
+        out.extend_from_slice(b"cull\n1\nend\n");
+        out
+    };
+    let seven = lines(7);
+    let mut events: Vec<Ev> = (0..7).map(|k| outside(8 * k)).collect();
+    events.push(Ev::line("cull", b"1", &[b"1"]));
+    check(&seven, &text(&events));
+    check(&lines(8), &refused());
+    // Blank lines and comments do not count.
+    let padded = cat(&[&b"\n# c\n\n".repeat(50), &seven]);
+    assert_eq!(log(&padded).len(), text(&events).len());
+}
+
+#[test]
+fn every_real_kind_of_placement_file_is_accepted() {
+    // A real EMPTY.IPL: one line break. Comments only.
+    check(b"\n", &text(&[]));
+    check(b"# empty\r\n", &text(&[]));
+    // No header comment, no final line break.
+    check(b"cull\n1\nend", &text(&[Ev::line("cull", b"1", &[b"1"])]));
+    // `inst` lines before an `inst` keyword: skipped by the game, but a placement file.
+    let file = b"1, a, 0, 0, 0, 0, 0, 0, 0, 1, -1\r\n2, b, 0, 0, 0, 0, 0, 0, 0, 1, -1\r\n";
+    check(file, &text(&[outside(0), outside(34)]));
+    // A `cars` record alone.
+    check(b"0 0 0 0 1 2 3 0 0 0 0 0", &text(&[outside(0)]));
+}
+
+#[test]
+fn empty_input_is_its_own_error() {
+    check(b"", &[Ev::Error(ErrorKind::Empty, 0)]);
+    let mut decoder = Decoder::new();
+    let error = decoder.finish(&mut Recorder::default()).unwrap_err();
+    assert_eq!((error.kind, error.offset), (ErrorKind::Empty, 0));
+    assert_eq!(error.kind.name(), "empty");
+    // Empty feeds change nothing.
+    let mut decoder = Decoder::new();
+    let mut rec = Recorder::default();
+    decoder.feed(b"", &mut rec).unwrap();
+    assert_eq!(decoder.finish(&mut rec).unwrap_err().kind, ErrorKind::Empty);
 }
 
 #[test]
 fn errors_stop_the_decoder_and_stay() {
-    let file = b"inst\n1, a, 0\nend\ncull\nx\nend\n";
+    let file = cat(&[b"inst\n", &[b'7'; 300], b"\nend\ncull\nx\nend\n"]);
     let mut decoder = Decoder::new();
     let mut rec = Recorder::default();
-    let error = decoder.feed(file, &mut rec).unwrap_err();
-    assert_eq!((error.kind, error.offset), (ErrorKind::Malformed, 5));
+    let error = decoder.feed(&file, &mut rec).unwrap_err();
+    assert_eq!((error.kind, error.offset), (ErrorKind::Limit, 5));
     assert_eq!(decoder.error(), Some(error));
     assert_eq!(decoder.line(), Some(2));
     assert_eq!(decoder.feed(b"cull\n", &mut rec), Err(error));
@@ -636,4 +982,34 @@ fn every_text_fixture_matches_the_reference_decoder() {
         assert_eq!(log(&file), expected, "{name}");
         assert_eq!(log_slice(&file), expected, "{name}: decode_slice");
     }
+}
+
+/// Archive entries are padded with zeros to their sector: a NUL ends the text, the zeros after
+/// it are padding (no warning), and other bytes after it are trailing data.
+#[test]
+fn a_nul_ends_the_text_and_zero_padding_is_silent() {
+    let file = text_all_sections();
+    let mut padded = file.clone();
+    padded.resize(file.len().next_multiple_of(2048) + 2048, 0);
+    assert_eq!(log(&padded), all_sections_events());
+    assert_eq!(log_bytewise(&padded), all_sections_events());
+    assert_eq!(log_slice(&padded), all_sections_events());
+    // The line before the NUL is the last one, read as a line without a break.
+    let cut = b"cull\n1 2\0\0\0";
+    assert_eq!(
+        log(cut),
+        text(&[Ev::line("cull", b"1 2", &[b"1", b"2"]), unclosed(8)])
+    );
+    assert_eq!(log_bytewise(cut), log(cut));
+    // Something other than zeros after the NUL is stale data, reported once.
+    let mut stale = padded.clone();
+    let at = file.len() + 100;
+    stale[at] = b'x';
+    let mut expected = all_sections_events();
+    expected.insert(
+        expected.len() - 1,
+        Ev::Warning(WarningKind::TrailingData, at as u64),
+    );
+    assert_eq!(log(&stale), expected);
+    assert_eq!(log_bytewise(&stale), expected);
 }

@@ -5,6 +5,7 @@ mod anpk_bytes;
 mod anpk_oddities;
 mod anpk_package;
 mod anpk_streaming;
+mod archive;
 mod bounded_work;
 mod chunking;
 mod errors;

@@ -224,7 +224,8 @@ fn the_hand_file_without_seeking_fails_at_the_table_after_the_file_event() {
 #[test]
 fn the_hand_file_cut_anywhere_is_truncated_at_the_first_unit_missing() {
     let full = hand_log();
-    for cut in 0..HAND.len() {
+    // (Cut at 0 nothing is left: the empty input's own error, in tests/errors.rs.)
+    for cut in 1..HAND.len() {
         let expected_at = HAND_UNITS
             .iter()
             .find(|(at, len)| at + len > cut as u64)

@@ -189,8 +189,9 @@ fn a_caller_that_cannot_seek_gets_seek_required_and_nothing_wrong_before() {
 #[test]
 fn every_truncation_is_truncated_at_the_first_unit_missing() {
     for (name, file) in variants() {
-        // Also inside the magic: the start of a binary magic cut short is a truncation.
-        for cut in 0..file.len() {
+        // Also inside the magic: the start of a binary magic cut short is a truncation. (Cut
+        // at 0 nothing is left: the empty input's own error, in tests/errors.rs.)
+        for cut in 1..file.len() {
             let data = &file[..cut];
             let expected = stories_reference(data).log();
             let Some((ErrorKind::Truncated, at)) = error_of(&expected) else {

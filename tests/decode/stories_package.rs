@@ -64,7 +64,7 @@ fn the_parsed_sample_holds_what_was_written() {
 #[test]
 fn parse_fails_where_decoding_fails() {
     let file = write(&sample(), Layout::Grouped, false, 0);
-    for cut in (0..file.len()).step_by(7) {
+    for cut in (7..file.len()).step_by(7) {
         let e = Package::parse(&file[..cut]).unwrap_err();
         let expected = error_of(&stories_reference(&file[..cut]).log());
         assert_eq!(Some((e.kind, e.offset)), expected, "cut at {cut}");
@@ -181,7 +181,10 @@ mod readers {
             let expected = stories_reference(&file).no_seek_log();
             for can_seek in [false, true] {
                 let mut log = Recorder::new(Policy::Continue);
-                let mut decoder = Decoder::with_options(Options { can_seek });
+                let mut decoder = Decoder::with_options(Options {
+                    can_seek,
+                    ..Options::DEFAULT
+                });
                 let mut reader: &[u8] = &file;
                 let e = match decode_stream(&mut decoder, &mut reader, &mut log) {
                     Err(ReadError::Decode(e)) => e,

@@ -76,7 +76,10 @@ impl Visitor for Sums {
 /// Decodes `data` from memory in chunks of `chunk` bytes, following seeks (with `can_seek`)
 /// and re-feeding after pauses; returns whether it ended cleanly.
 fn run(data: &[u8], chunk: usize, can_seek: bool, sums: &mut Sums) -> bool {
-    let mut decoder = Decoder::with_options(Options { can_seek });
+    let mut decoder = Decoder::with_options(Options {
+        can_seek,
+        ..Options::DEFAULT
+    });
     let mut pos = 0;
     let mut paused = false;
     while pos < data.len() || paused {

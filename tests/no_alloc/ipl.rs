@@ -141,7 +141,10 @@ fn feeding_allocates_nothing() {
             let want = expected(file, can_seek);
             for chunk in [usize::MAX, 1, 2, 7, 64] {
                 for pause in [false, true] {
-                    let mut decoder = Decoder::with_options(Options { can_seek });
+                    let mut decoder = Decoder::with_options(Options {
+                        can_seek,
+                        ..Options::DEFAULT
+                    });
                     let mut tally = Tally {
                         pause,
                         ..Tally::default()
@@ -200,17 +203,21 @@ fn errors_allocate_nothing() {
         &testkit::ipl::samples_car(1),
         100,
     );
-    let cases: [(&[u8], bool); 7] = [
+    let cases: [(&[u8], bool); 8] = [
         (b"\x80bad", true),
         (b"", true),
         (&long_line, true),
-        (b"inst\n1 a 0 0 0 0 0 0 0 1 x\n", true),
+        (&b"not a placement file\n"[..], true),
+        (b"inst\n1 a 0 0 0 0 0 0 0 1\n22222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222\n", true),
         (&count_too_large, true),
         (&overlapping, false),
         (&overlapping[..150], true),
     ];
     for (file, can_seek) in cases {
-        let mut decoder = Decoder::with_options(Options { can_seek });
+        let mut decoder = Decoder::with_options(Options {
+            can_seek,
+            ..Options::DEFAULT
+        });
         let mut tally = Tally::default();
         let mut results = (true, true, true);
         let calls = allocator_calls(|| {

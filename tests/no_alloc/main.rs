@@ -6,5 +6,6 @@
 static ALLOCATOR: testkit::alloc_count::Counting = testkit::alloc_count::Counting;
 
 mod anpk_stories;
+mod archive;
 mod ifp2;
 mod ipl;

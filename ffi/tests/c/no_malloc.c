@@ -73,21 +73,21 @@ static int32_t pause_or_go(void)
     return (events % 2) ? GTS_PAUSE : GTS_CONTINUE;
 }
 
-static int32_t on_file(void *user, const gts_file_info *info)
+static int32_t GTS_CALL on_file(void *user, const gts_file_info *info)
 {
     (void)user;
     (void)info;
     return pause_or_go();
 }
 
-static int32_t on_bone(void *user, const gts_bone_info *info)
+static int32_t GTS_CALL on_bone(void *user, const gts_bone_info *info)
 {
     (void)user;
     (void)info;
     return pause_or_go();
 }
 
-static int32_t on_keyframes(void *user, const gts_keyframe *frames, size_t count)
+static int32_t GTS_CALL on_keyframes(void *user, const gts_keyframe *frames, size_t count)
 {
     (void)user;
     (void)frames;
@@ -95,21 +95,21 @@ static int32_t on_keyframes(void *user, const gts_keyframe *frames, size_t count
     return pause_or_go();
 }
 
-static int32_t on_keyframes_raw(void *user, const gts_raw_keyframes *raw)
+static int32_t GTS_CALL on_keyframes_raw(void *user, const gts_raw_keyframes *raw)
 {
     (void)user;
     (void)raw;
     return GTS_CONTINUE;
 }
 
-static int32_t on_instance(void *user, const gts_ipl_instance *instance)
+static int32_t GTS_CALL on_instance(void *user, const gts_ipl_instance *instance)
 {
     (void)user;
     (void)instance;
     return pause_or_go();
 }
 
-static int32_t on_warning(void *user, const gts_warning *warning)
+static int32_t GTS_CALL on_warning(void *user, const gts_warning *warning)
 {
     (void)user;
     (void)warning;

@@ -1,0 +1,15 @@
+// gtastream for JavaScript: the Rust library compiled to WebAssembly (bindings/js/wasm/).
+import { autoInit } from './wasm.js';
+
+// Loaded once at import (top-level await), so that every call below is synchronous.
+await autoInit();
+
+export { decode, decodeJson } from './decode.js';
+export {
+  type AnimationInfo, type BoneInfo, type Callbacks, Decoder, type DecoderOptions,
+  type DecodeStreamOptions, decodeStream, type FileInfo, type Flow, type Progress, type Status,
+  type StreamSource,
+} from './decoder.js';
+export { type IFPAnimation, type IFPBone, type IFPFrame, IFPReader } from './ifp.js';
+export type * from './types.js';
+export { DecodeError, init, type WasmSource } from './wasm.js';

@@ -1,0 +1,87 @@
+// The structure of the document `decode()` returns: what `gtastream dump --json` prints, written
+// by the library (gtastream::json). Floats that are NaN or infinite in the file are `null`.
+
+/** The file formats, by the name the command-line tool prints. */
+export type Format = 'ANP3' | 'ANP2' | 'ANPK' | 'ANIM' | 'bnry' | 'text';
+
+export interface Warning {
+  /** Stable name (`size_mismatch`, `trailing_data`, ...). */
+  kind: string;
+  reason: string;
+  /** Absolute byte offset of the field or record concerned. */
+  offset: number;
+}
+
+export interface Keyframe {
+  /** Seconds from the start of the clip. */
+  time: number | null;
+  /** Quaternion x, y, z, w. */
+  rotation: (number | null)[];
+  /** Present when the bone's frame type stores one. */
+  translation?: (number | null)[];
+  scale?: (number | null)[];
+}
+
+export interface Bone {
+  name: string | null;
+  bone_id: number | null;
+  bone_key: number | null;
+  /** `ifp2_rot`, `ifp2_rot_trans`, `ifp2_packed_rot`, `ifp2_packed_rot_trans`, `kr00`, `krt0`,
+   * `krts`, `stories_rot`, `stories_rot_trans`. */
+  frame_type: string;
+  frames: Keyframe[];
+}
+
+export interface Animation {
+  name: string;
+  frame_data_size: number | null;
+  flags: number | null;
+  duration: number | null;
+  bones: Bone[];
+}
+
+export interface Instance {
+  model_id: number;
+  model_name: string | null;
+  interior: number;
+  position: (number | null)[];
+  rotation: (number | null)[];
+  scale: (number | null)[] | null;
+  lod: number;
+}
+
+export interface Car {
+  position: (number | null)[];
+  angle: number | null;
+  model_id: number;
+  primary_color: number;
+  secondary_color: number;
+  flags: number;
+  alarm_chance: number;
+  door_lock_chance: number;
+  min_delay: number;
+  max_delay: number;
+}
+
+export interface SectionLine {
+  section: string;
+  text: string;
+}
+
+/** The whole decoded file. Animation files have `animations`; placement files `instances`,
+ * `cars` and `section_lines` (the lines of sections kept as text). */
+export interface GtaDocument {
+  format: Format | null;
+  name: string | null;
+  warnings: Warning[];
+  animations?: Animation[];
+  instances?: Instance[];
+  cars?: Car[];
+  section_lines?: SectionLine[];
+}
+
+export interface DecodeOptions {
+  /** The input can be re-read from an earlier offset (default true, as `dump` without
+   * `--no-seek`); false decodes as a stream would (`dump --no-seek`). */
+  canSeek?: boolean;
+}

@@ -1,0 +1,248 @@
+// The loader of gtastream.wasm (built from bindings/js/wasm/, see its src/lib.rs): plain exports
+// and imports, no generated glue. The module tells JavaScript everything through the imports of
+// module "gts", which hand it to whoever is listening at the time (the `sink`): one call of the
+// module runs at a time, and every call sets its own sink.
+
+/** Something went wrong where the command-line tool would fail: the file does not decode. */
+export class DecodeError extends Error {
+  /** The kind's stable name (`truncated`, `bad_magic`, ... ; docs/FORMATS.md §7). */
+  readonly kind: string;
+  /** What the kind means, in words. */
+  readonly reason: string;
+  /** Absolute byte offset of the unit that failed. */
+  readonly offset: number;
+
+  constructor(kind: string, reason: string, offset: number) {
+    super(`${reason} at offset ${offset}`);
+    this.name = 'DecodeError';
+    this.kind = kind;
+    this.reason = reason;
+    this.offset = offset;
+  }
+}
+
+/** The module's exports (names and signatures as in wasm/src/lib.rs). */
+export interface Exports {
+  memory: WebAssembly.Memory;
+  gts_alloc(len: number): number;
+  gts_free(ptr: number, len: number): void;
+  gts_json(ptr: number, len: number, canSeek: number): number;
+  gts_decoder_size(): number;
+  gts_input(): number;
+  gts_input_size(): number;
+  gts_decoder_new(canSeek: number): number;
+  gts_decoder_free(decoder: number): void;
+  gts_feed(decoder: number, len: number, keyframes: number): number;
+  gts_finish(decoder: number, keyframes: number): number;
+  gts_position(decoder: number): number;
+}
+
+/** Flow codes the event imports return. */
+export const CONTINUE = 0;
+export const PAUSE = 1;
+export const ABORT = 2;
+
+/** Receives what one call of the module reports. Event methods return a flow code. */
+export interface Sink {
+  text?(piece: string): void;
+  error?(error: DecodeError): void;
+  progress?(consumed: number, status: number, seek: number): void;
+  file?(format: string, name: string | null, animationCount: number,
+    instanceCount: number | null, carCount: number | null): number;
+  animation?(index: number, name: string, boneCount: number, frameDataSize: number | null,
+    flags: number | null, duration: number | null): number;
+  bone?(index: number, name: string | null, boneId: number | null, boneKey: number | null,
+    frameType: string, frameCount: number, hasTranslation: boolean, hasScale: boolean): number;
+  /** `floats`: `count` keyframes of 11 floats (time, rotation 4, translation 3, scale 3), a
+   * view of the module's memory valid during the call only. */
+  keyframes?(floats: Float32Array, count: number): number;
+  boneEnd?(): number;
+  animationEnd?(): number;
+  instance?(position: number[], rotation: number[], scale: number[] | null, modelId: number,
+    interior: number, lod: number, modelName: string | null): number;
+  car?(position: number[], angle: number, ints: number[]): number;
+  sectionLine?(section: string, text: string): number;
+  warning?(kind: string, reason: string, offset: number): number;
+  end?(): number;
+}
+
+let instance: Exports | undefined;
+let initError: unknown;
+let sink: Sink = {};
+let busy = false;
+/** The instance whose call is running: the imports read its memory. After `init()` loads the
+ * module again, decoders made before keep using the instance they were made in. */
+let active: Exports | undefined;
+
+const utf8 = new TextDecoder();
+
+function bytes(ptr: number, len: number): Uint8Array {
+  return new Uint8Array(active!.memory.buffer, ptr, len);
+}
+
+/** Bytes as text one character per byte (Latin-1), as the library's JSON document reads names. */
+function latin1(ptr: number, len: number): string {
+  const view = bytes(ptr, len);
+  let text = '';
+  for (let i = 0; i < len; i += 8192) {
+    text += String.fromCharCode.apply(null, view.subarray(i, i + 8192) as unknown as number[]);
+  }
+  return text;
+}
+
+function optName(ptr: number, len: number): string | null {
+  return len < 0 ? null : latin1(ptr, len);
+}
+
+function optNumber(value: number): number | null {
+  return Number.isNaN(value) ? null : value;
+}
+
+function floats(ptr: number, count: number): number[] {
+  return Array.from(new Float32Array(active!.memory.buffer, ptr, count));
+}
+
+const imports = {
+  gts: {
+    text(ptr: number, len: number) {
+      sink.text?.(utf8.decode(bytes(ptr, len)));
+    },
+    error(name: number, nameLen: number, reason: number, reasonLen: number, offset: number) {
+      sink.error?.(new DecodeError(latin1(name, nameLen), latin1(reason, reasonLen), offset));
+    },
+    progress(consumed: number, status: number, seek: number) {
+      sink.progress?.(consumed, status, seek);
+    },
+    file(format: number, formatLen: number, name: number, nameLen: number, animations: number,
+      instances: number, cars: number) {
+      return sink.file?.(latin1(format, formatLen), optName(name, nameLen), animations,
+        optNumber(instances), optNumber(cars)) ?? CONTINUE;
+    },
+    animation(index: number, name: number, nameLen: number, boneCount: number, size: number,
+      flags: number, duration: number, hasDuration: number) {
+      return sink.animation?.(index, latin1(name, nameLen), boneCount, optNumber(size),
+        optNumber(flags), hasDuration ? duration : null) ?? CONTINUE;
+    },
+    bone(index: number, name: number, nameLen: number, boneId: number, boneKey: number,
+      frameType: number, frameTypeLen: number, frameCount: number, contents: number) {
+      return sink.bone?.(index, optName(name, nameLen), optNumber(boneId), optNumber(boneKey),
+        latin1(frameType, frameTypeLen), frameCount, (contents & 1) !== 0,
+        (contents & 2) !== 0) ?? CONTINUE;
+    },
+    keyframes(ptr: number, count: number) {
+      return sink.keyframes?.(new Float32Array(active!.memory.buffer, ptr, count * 11), count)
+        ?? CONTINUE;
+    },
+    bone_end() {
+      return sink.boneEnd?.() ?? CONTINUE;
+    },
+    animation_end() {
+      return sink.animationEnd?.() ?? CONTINUE;
+    },
+    instance(ptr: number, hasScale: number, modelId: number, interior: number, lod: number,
+      name: number, nameLen: number) {
+      const f = floats(ptr, 10);
+      return sink.instance?.(f.slice(0, 3), f.slice(3, 7), hasScale ? f.slice(7, 10) : null,
+        modelId, interior, lod, optName(name, nameLen)) ?? CONTINUE;
+    },
+    car(ptr: number) {
+      const f = floats(ptr, 4);
+      const ints = Array.from(new Int32Array(active!.memory.buffer, ptr + 16, 8));
+      return sink.car?.(f.slice(0, 3), f[3], ints) ?? CONTINUE;
+    },
+    section_line(section: number, sectionLen: number, text: number, textLen: number) {
+      return sink.sectionLine?.(latin1(section, sectionLen), latin1(text, textLen)) ?? CONTINUE;
+    },
+    warning(name: number, nameLen: number, reason: number, reasonLen: number, offset: number) {
+      return sink.warning?.(latin1(name, nameLen), latin1(reason, reasonLen), offset) ?? CONTINUE;
+    },
+    end() {
+      return sink.end?.() ?? CONTINUE;
+    },
+  },
+};
+
+/** Where the module is, or the module itself. */
+export type WasmSource = URL | string | Response | BufferSource | WebAssembly.Module;
+
+async function load(source: WasmSource): Promise<WebAssembly.Instance> {
+  if (source instanceof WebAssembly.Module) {
+    return WebAssembly.instantiate(source, imports);
+  }
+  if (typeof source === 'string' || source instanceof URL) {
+    const url = new URL(source, import.meta.url);
+    if (url.protocol === 'file:') {
+      // Node (and Deno, Bun) read the file; a computed name keeps bundlers from following it.
+      const name = 'node:fs/promises';
+      const fs = (await import(/* webpackIgnore: true */ /* @vite-ignore */ name)) as {
+        readFile(path: URL): Promise<Uint8Array>;
+      };
+      source = await fs.readFile(url);
+    } else {
+      source = await fetch(url);
+    }
+  }
+  if (typeof Response !== 'undefined' && source instanceof Response) {
+    if (!source.ok) {
+      throw new Error(`gtastream: cannot load the WebAssembly module (HTTP ${source.status})`);
+    }
+    source = await source.arrayBuffer();
+  }
+  const result = await WebAssembly.instantiate(source as BufferSource, imports);
+  return result.instance;
+}
+
+/**
+ * Loads the WebAssembly module. Importing the package already loads `gtastream.wasm` from next
+ * to it; call this only when the module lives elsewhere (a bundler moved it): pass its URL, a
+ * `fetch` response, its bytes or a compiled module.
+ */
+export async function init(source?: WasmSource): Promise<void> {
+  if (source === undefined && instance) {
+    return;
+  }
+  try {
+    const loaded = await load(source ?? new URL('./gtastream.wasm', import.meta.url));
+    instance = loaded.exports as unknown as Exports;
+    initError = undefined;
+  } catch (e) {
+    initError = e;
+    throw e;
+  }
+}
+
+/** The module's exports; throws when it could not be loaded. */
+export function wasm(): Exports {
+  if (!instance) {
+    throw initError ?? new Error('gtastream: the WebAssembly module is not loaded (await init())');
+  }
+  return instance;
+}
+
+/** Runs `call` (a call of `module`) with `listener` receiving the module's reports. Calls do
+ * not nest: a callback that calls into the module (another decoder's feed, decode()) gets an
+ * error. */
+export function withSink<T>(module: Exports, listener: Sink, call: () => T): T {
+  if (busy) {
+    throw new Error('gtastream: a decoding call is already running (called from a callback?)');
+  }
+  busy = true;
+  sink = listener;
+  active = module;
+  try {
+    return call();
+  } finally {
+    sink = {};
+    active = undefined;
+    busy = false;
+  }
+}
+
+/** Loaded at import time; a failure is kept and reported by the first call needing the module. */
+export async function autoInit(): Promise<void> {
+  try {
+    await init();
+  } catch {
+    // Kept in initError.
+  }
+}

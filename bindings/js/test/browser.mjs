@@ -1,0 +1,161 @@
+// The inspector page (web/) in a real browser: serves web/ on 127.0.0.1 (a random port), drives
+// Chromium headless with playwright-core, loads samples/walk.ifp through the file input, checks
+// the animation table against decode() and that the plot was drawn, then a placement file, a
+// broken file, and a 4 MiB package while the page's thread keeps running. Saves a screenshot to
+// target/web-inspector.png. Needs `npm run build` first (it copies the package into web/).
+//   node test/browser.mjs    (CHROMIUM=/path/to/chromium to use another binary)
+import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { extname, join, normalize } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { chromium } from 'playwright-core';
+
+import { decode } from '../dist/index.js';
+import { bigAnp3, repo, sampleTextIpl } from './fixtures.mjs';
+
+const root = fileURLToPath(repo);
+const web = join(root, 'web');
+const out = join(root, 'target');
+const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css',
+  '.wasm': 'application/wasm' };
+
+statSync(join(web, 'gtastream', 'index.js')); // Built by `npm run build`.
+
+const server = createServer((request, response) => {
+  const path = normalize(decodeURIComponent(new URL(request.url, 'http://x').pathname));
+  const file = join(web, path.endsWith('/') ? `${path}index.html` : path);
+  if (!file.startsWith(web)) {
+    response.writeHead(403).end();
+    return;
+  }
+  try {
+    const body = readFileSync(file);
+    response.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
+    response.end(body);
+  } catch {
+    response.writeHead(404).end();
+  }
+});
+await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+const url = `http://127.0.0.1:${server.address().port}/`;
+
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+    '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+});
+const problems = [];
+try {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 1100 } });
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  page.on('console', (m) => m.type() === 'error' && problems.push(`console: ${m.text()}`));
+  await page.goto(url);
+
+  /** Loads a file through the input and waits until the page has shown it (or failed). */
+  async function load(name, bytes) {
+    await page.setInputFiles('#file', typeof bytes === 'string' ? bytes
+      : { name, mimeType: 'application/octet-stream', buffer: Buffer.from(bytes) });
+    await page.waitForFunction(() => ['done', 'failed'].includes(document.body.dataset.state),
+      null, { timeout: 60000 });
+  }
+  const texts = (selector) => page.$$eval(selector, (cells) => cells.map((c) => c.textContent));
+
+  // samples/walk.ifp: the animation table as decode() reads the file.
+  const walk = readFileSync(join(root, 'samples', 'walk.ifp'));
+  await load('walk.ifp', walk);
+  const doc = decode(walk);
+  assert.equal(await page.textContent('#format'), 'ANP3');
+  assert.equal(await page.textContent('#package'), doc.name);
+  assert.deepEqual(await texts('#animations tbody td:nth-child(2)'), doc.animations.map((a) => a.name));
+  assert.deepEqual(await texts('#animations tbody td:nth-child(3)'),
+    doc.animations.map((a) => String(a.bones.length)));
+  assert.deepEqual(await texts('#animations tbody td:nth-child(4)'), doc.animations.map((a) =>
+    String(a.bones.reduce((n, b) => n + b.frames.length, 0))));
+  const first = doc.animations[0];
+  assert.deepEqual(await texts('#bones tbody td:nth-child(2)'), first.bones.map((b) => b.name));
+  // The plot of the first bone: one point per keyframe and component (rotation 4, translation 3).
+  const perFrame = 4 + (first.bones[0].frames[0].translation ? 3 : 0);
+  await page.waitForFunction((n) => document.getElementById('plot').dataset.points === String(n),
+    first.bones[0].frames.length * perFrame);
+  const inked = () => page.$eval('#plot', (canvas) => {
+    const data = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+    let colored = 0;
+    for (let i = 0; i < data.length; i += 4) {
+      // Coloured ink: the series (axes and labels are grey).
+      if (data[i + 3] > 0 && Math.max(data[i], data[i + 1], data[i + 2])
+        - Math.min(data[i], data[i + 1], data[i + 2]) > 60) colored++;
+    }
+    return colored;
+  });
+  assert.ok((await inked()) > 500, 'the plot shows the curves');
+  // Another animation and bone by clicking.
+  const last = doc.animations.length - 1;
+  await page.click(`#animations tbody tr:nth-child(${last + 1})`);
+  await page.click('#bones tbody tr:nth-child(2)');
+  const bone = doc.animations[last].bones[1];
+  const lastPerFrame = 4 + (bone.frames[0]?.translation ? 3 : 0);
+  await page.waitForFunction((n) => document.getElementById('plot').dataset.points === String(n),
+    bone.frames.length * lastPerFrame);
+  assert.equal(await page.textContent('#plot-title'), `${doc.animations[last].name} / ${bone.name}`);
+  await page.click('#animations tbody tr:nth-child(1)');
+  await page.waitForFunction((n) => document.getElementById('plot').dataset.points === String(n),
+    first.bones[0].frames.length * perFrame);
+  mkdirSync(out, { recursive: true });
+  await page.screenshot({ path: join(out, 'web-inspector.png'), fullPage: true });
+
+  // A text IPL: the table and the scatter plot of instances and cars.
+  const ipl = sampleTextIpl();
+  await load('sample.ipl', ipl);
+  const placed = decode(ipl);
+  assert.equal(await page.textContent('#format'), 'text');
+  assert.deepEqual(await texts('#instances tbody td:nth-child(2)'),
+    placed.instances.map((i) => i.model_name));
+  assert.equal(await page.$eval('#map', (c) => c.dataset.points),
+    String(placed.instances.length + placed.cars.length));
+  await page.screenshot({ path: join(out, 'web-inspector-ipl.png'), fullPage: true });
+
+  // A broken file: the error with its kind and offset.
+  await load('broken.ifp', walk.subarray(0, 100));
+  const message = await page.textContent('#status');
+  assert.match(message, /truncated.*at offset \d+/);
+
+  // 4 MiB: decoded in the worker while the page's own thread keeps ticking. Given as a path, so
+  // that the browser reads it as a user's file.
+  const bigPath = join(out, 'tmp', 'web-inspector-4mib.ifp');
+  mkdirSync(join(out, 'tmp'), { recursive: true });
+  writeFileSync(bigPath, bigAnp3(4));
+  await page.evaluate(() => {
+    window.gaps = [];
+    window.states = [];
+    new MutationObserver(() => window.states.push([document.body.dataset.state, performance.now()]))
+      .observe(document.body, { attributes: true });
+    let last = performance.now();
+    window.ticker = setInterval(() => {
+      const now = performance.now();
+      window.gaps.push([now - last, now]);
+      last = now;
+    }, 10);
+  });
+  const started = Date.now();
+  await load('big.ifp', bigPath);
+  const seconds = (Date.now() - started) / 1000;
+  const gaps = await page.evaluate(() => {
+    clearInterval(window.ticker);
+    return window.gaps;
+  });
+  assert.equal(await page.evaluate(() => document.body.dataset.state), 'done');
+  // From the page's file input event on (what the harness does to set the file is not the page's).
+  const [, decodingAt] = (await page.evaluate(() => window.states)).find(([s]) => s === 'decoding');
+  const during = gaps.filter(([gap, end]) => end - gap >= decodingAt);
+  const worst = Math.max(...during.map(([gap]) => gap));
+  console.log(`4 MiB package shown in ${seconds.toFixed(2)} s; longest pause of the page's thread `
+    + `${worst.toFixed(0)} ms over ${during.length} ticks`);
+  assert.ok(worst < 500, `the page froze for ${worst} ms`);
+  assert.deepEqual(problems, []);
+  console.log(`browser test passed; screenshots in ${out}/web-inspector*.png`);
+} finally {
+  await browser.close();
+  server.close();
+}

@@ -1,0 +1,50 @@
+// The installed package against the command-line tool: for every file in DIR, decode() must give
+// the document `gtastream dump --json` prints (decodeJson() its exact text), and throw a
+// DecodeError with the tool's message where the tool fails; the same with `--no-seek` and
+// canSeek: false. Run from a folder where the packed package is installed:
+//   node compare-cli.mjs path/to/gtastream DIR
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { DecodeError, decode, decodeJson } from 'gtastream';
+import IFPReader from 'gtastream/ifp-reader';
+
+const [cli, dir] = process.argv.slice(2);
+const formats = new Set();
+let compared = 0;
+let failures = 0;
+for (const name of readdirSync(dir).sort()) {
+  const path = join(dir, name);
+  const bytes = new Uint8Array(readFileSync(path));
+  for (const noSeek of [false, true]) {
+    const args = ['dump', '--json', ...(noSeek ? ['--no-seek'] : []), path];
+    const tool = spawnSync(cli, args, { encoding: 'utf8', maxBuffer: 1 << 30 });
+    const options = { canSeek: !noSeek };
+    const label = `${name}${noSeek ? ' (no seek)' : ''}`;
+    if (tool.status === 0) {
+      assert.equal(decodeJson(bytes, options), tool.stdout, `${label}: text differs`);
+      const doc = decode(bytes, options);
+      assert.deepEqual(doc, JSON.parse(tool.stdout), label);
+      formats.add(doc.format);
+      if (doc.animations && !noSeek) {
+        const ifp = new IFPReader(bytes);
+        assert.deepEqual(ifp.animations.map((a) => [a.name, a.bones.length]),
+          doc.animations.map((a) => [a.name, a.bones.length]), label);
+      }
+    } else {
+      assert.throws(() => decode(bytes, options), (e) => {
+        assert.ok(e instanceof DecodeError, `${label}: ${e}`);
+        assert.ok(tool.stderr.includes(`: ${e.message}`), `${label}: ${tool.stderr} / ${e.message}`);
+        return true;
+      }, label);
+      failures++;
+    }
+    compared++;
+  }
+}
+console.log(`${compared} decodes equal to the tool's (${failures} failing alike); formats: ${[...formats].sort().join(' ')}`);
+for (const format of ['ANIM', 'ANP2', 'ANP3', 'ANPK', 'bnry', 'text']) {
+  assert.ok(formats.has(format), `no fixture of format ${format}`);
+}

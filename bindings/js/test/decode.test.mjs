@@ -1,0 +1,108 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import { DecodeError, decode, decodeJson } from '../dist/index.js';
+import { sameDocument } from './events.mjs';
+import { allFixtures, anp3, sampleAnp3, sampleBnry, sampleTextIpl } from './fixtures.mjs';
+
+test('an ANP3 package: names, ids, frame types and the conversions of docs/FORMATS.md §2.2', () => {
+  const doc = decode(sampleAnp3({ garbage: '=C:=C:\\3dsmax5' }));
+  assert.equal(doc.format, 'ANP3');
+  assert.equal(doc.name, 'ped');
+  assert.deepEqual(doc.warnings, []);
+  assert.deepEqual(doc.animations.map((a) => a.name), ['WALK_player', 'IDLE_stance']);
+  const [root, pelvis, thigh] = doc.animations[0].bones;
+  assert.deepEqual([root.name, root.bone_id, root.frame_type], ['Root', 0, 'ifp2_packed_rot_trans']);
+  assert.equal(pelvis.name, ' Pelvis');
+  assert.deepEqual([thigh.bone_id, thigh.frame_type, thigh.frames.length], [51, 'ifp2_packed_rot', 20]);
+  // Frame 3 of the root: q = (30, -60, 103, 4093) / 4096, t = 6 / 60 s, tr = (192, -3, 1024) / 1024.
+  sameDocument(root.frames[3], {
+    time: 6 / 60, rotation: [30 / 4096, -60 / 4096, 103 / 4096, 4093 / 4096],
+    translation: [192 / 1024, -3 / 1024, 1024 / 1024],
+  });
+  assert.equal('translation' in thigh.frames[0], false);
+  assert.equal(doc.animations[0].frame_data_size, 37 * 16 * 2 + 20 * 10);
+});
+
+test('decodeJson is the text decode() parses, ending with a newline', () => {
+  const text = decodeJson(sampleAnp3());
+  assert.ok(text.startsWith('{\n  "format": "ANP3"'));
+  assert.ok(text.endsWith('\n}\n'));
+  assert.deepEqual(JSON.parse(text), decode(sampleAnp3()));
+});
+
+test('warnings carry kind, reason and offset', () => {
+  const good = sampleAnp3();
+  const doc = decode(sampleAnp3({ trailing: [9, 9, 9] }));
+  assert.deepEqual(doc.warnings, [
+    { kind: 'trailing_data', reason: 'bytes after the last record', offset: good.length },
+  ]);
+});
+
+test('a truncated file throws DecodeError with kind, reason and offset', () => {
+  const file = sampleAnp3();
+  // Cut inside the first bone header (file header 36 + animation header 36 + 10 bytes).
+  assert.throws(() => decode(file.subarray(0, 36 + 36 + 10)), (e) => {
+    assert.ok(e instanceof DecodeError && e instanceof Error);
+    assert.equal(e.name, 'DecodeError');
+    assert.equal(e.kind, 'truncated');
+    assert.equal(e.reason, 'input ends inside a unit');
+    assert.equal(e.offset, 72);
+    assert.equal(e.message, 'input ends inside a unit at offset 72');
+    return true;
+  });
+});
+
+test('unknown magic and an unknown frame type are errors at their offsets', () => {
+  assert.throws(() => decode(Uint8Array.from([0x7f, 1, 2, 3, 0, 0, 0, 0, 0xff])),
+    { name: 'DecodeError', kind: 'bad_magic', offset: 0 });
+  const bad = anp3('p', [{ name: 'a', bones: [{ name: 'b', type: 9, id: 0, frames: [] }] }]);
+  assert.throws(() => decode(bad), { kind: 'unknown_frame_type', offset: 72 });
+});
+
+test('placement files: binary and text IPL instances and cars', () => {
+  const bin = decode(sampleBnry());
+  assert.equal(bin.format, 'bnry');
+  assert.equal(bin.animations, undefined);
+  assert.deepEqual(bin.instances[0], { model_id: 1337, model_name: null, interior: 13,
+    position: [100.5, -200.25, 10], rotation: [0, 0, 0.5, 1], scale: null, lod: -1 });
+  assert.equal(bin.instances[1].lod, 4);
+  assert.deepEqual(bin.cars, [{ position: [1, 2, 3], angle: 1.5, model_id: 400,
+    primary_color: -1, secondary_color: -1, flags: 3, alarm_chance: 0, door_lock_chance: 100,
+    min_delay: 0, max_delay: 0 }]);
+  const text = decode(sampleTextIpl());
+  assert.equal(text.format, 'text');
+  assert.deepEqual(text.instances.map((i) => [i.model_id, i.model_name, i.position]),
+    [[1337, 'box01', [10.5, -20, 3]], [615, 'veg_tree3', [-100, 250, 1]]]);
+  assert.equal(text.cars.length, 1);
+});
+
+test('accepts an ArrayBuffer and the canSeek option; every fixture decodes or throws DecodeError', () => {
+  const file = sampleAnp3();
+  assert.deepEqual(decode(file.slice().buffer), decode(file));
+  for (const [name, bytes] of allFixtures()) {
+    let seekable;
+    try {
+      seekable = decode(bytes);
+    } catch (e) {
+      assert.ok(e instanceof DecodeError, `${name}: ${e}`);
+      continue;
+    }
+    assert.ok(seekable.format, name);
+    try {
+      const stream = decode(bytes, { canSeek: false });
+      // Only Stories files point anywhere; others read the same without seeking.
+      if (seekable.format !== 'ANIM') assert.deepEqual(stream, seekable, name);
+    } catch (e) {
+      assert.ok(e instanceof DecodeError, `${name}: ${e}`);
+      assert.equal(seekable.format, 'ANIM', `${name}: only Stories files need seeks`);
+      assert.equal(e.kind, 'seek_required', name);
+    }
+  }
+});
+
+test('names are read one character per byte (Latin-1)', () => {
+  const doc = decode(anp3('caf\u00e9', [{ name: 'd\u00e9j\u00e0', bones: [] }]));
+  assert.equal(doc.name, 'caf\u00e9');
+  assert.equal(doc.animations[0].name, 'd\u00e9j\u00e0');
+});

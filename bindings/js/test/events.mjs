@@ -1,0 +1,89 @@
+// Test helpers: the decode() document rebuilt from the streaming decoder's events (test code
+// only; the package itself never builds documents), and a comparison of floats at f32 precision.
+
+/** Callbacks that gather the events into the structure of the decode() document. */
+export function gather() {
+  const doc = { format: null, name: null, warnings: [] };
+  let files = 0;
+  let animation;
+  let bone;
+  const callbacks = {
+    file(info) {
+      if (files++ === 0) {
+        doc.format = info.format;
+        doc.name = info.name;
+        if (info.format === 'bnry' || info.format === 'text') {
+          Object.assign(doc, { instances: [], cars: [], section_lines: [] });
+        } else {
+          doc.animations = [];
+        }
+      }
+    },
+    animation(info) {
+      animation = { name: info.name, frame_data_size: info.frame_data_size, flags: info.flags,
+        duration: info.duration, bones: [] };
+      doc.animations.push(animation);
+    },
+    bone(info) {
+      bone = { name: info.name, bone_id: info.bone_id, bone_key: info.bone_key,
+        frame_type: info.frame_type, frames: [] };
+      animation.bones.push(bone);
+    },
+    keyframes(frames) {
+      bone.frames.push(...frames);
+    },
+    instance(instance) {
+      doc.instances.push(instance);
+    },
+    car(car) {
+      doc.cars.push(car);
+    },
+    sectionLine(line) {
+      doc.section_lines.push(line);
+    },
+    warning(warning) {
+      doc.warnings.push(warning);
+    },
+    end() {
+      callbacks.ended = true;
+    },
+  };
+  return { doc, callbacks };
+}
+
+/** `actual` equals `expected` (a decode() document), numbers compared as f32 (the document
+ * prints the shortest text of each f32; NaN and infinities print as null). */
+export function sameDocument(actual, expected, path = '$') {
+  if (typeof expected === 'number' || (expected === null && typeof actual === 'number')) {
+    if (expected === null ? Number.isFinite(actual) : Math.fround(actual) !== Math.fround(expected)) {
+      throw new Error(`${path}: ${actual} != ${expected}`);
+    }
+    return;
+  }
+  if (Array.isArray(expected)) {
+    if (!Array.isArray(actual) || actual.length !== expected.length) {
+      throw new Error(`${path}: length ${actual?.length} != ${expected.length}`);
+    }
+    expected.forEach((e, i) => sameDocument(actual[i], e, `${path}[${i}]`));
+    return;
+  }
+  if (expected && typeof expected === 'object') {
+    const keys = Object.keys(expected);
+    const extra = Object.keys(actual).filter((k) => !keys.includes(k));
+    if (extra.length) throw new Error(`${path}: unexpected ${extra}`);
+    for (const k of keys) sameDocument(actual[k], expected[k], `${path}.${k}`);
+    return;
+  }
+  if (actual !== expected) throw new Error(`${path}: ${actual} != ${expected}`);
+}
+
+/** A reproducible random source (tests cut files differently, but the same on every run). */
+export function random(seed) {
+  let state = seed >>> 0 || 1;
+  return (n) => {
+    state ^= state << 13;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    return (state >>> 0) % n;
+  };
+}

@@ -1,0 +1,183 @@
+// Test files built in code (no game files): layouts from the seed reader's README (ANP3) and
+// docs/FORMATS.md §4 (binary and text IPL). More files of every format can be added with
+// GTASTREAM_FIXTURES=DIR (CI passes the fuzz seeds: fuzz/examples/seeds.rs).
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+export const repo = new URL('../../../', import.meta.url);
+
+class Writer {
+  constructor() {
+    this.bytes = [];
+  }
+  u8s(values) {
+    this.bytes.push(...values);
+    return this;
+  }
+  u32(value) {
+    const b = Buffer.alloc(4);
+    b.writeUInt32LE(value >>> 0);
+    return this.u8s(b);
+  }
+  i32(value) {
+    const b = Buffer.alloc(4);
+    b.writeInt32LE(value);
+    return this.u8s(b);
+  }
+  i16(value) {
+    const b = Buffer.alloc(2);
+    b.writeInt16LE(value);
+    return this.u8s(b);
+  }
+  f32(value) {
+    const b = Buffer.alloc(4);
+    b.writeFloatLE(value);
+    return this.u8s(b);
+  }
+  /** char[size]: the text, a NUL, then `garbage` bytes (as the game's tools leave), zeros. */
+  name(text, size = 24, garbage = '') {
+    const b = Buffer.alloc(size);
+    b.write(text, 'latin1');
+    if (garbage) b.write(garbage, text.length + 1, 'latin1');
+    return this.u8s(b);
+  }
+  done() {
+    return Uint8Array.from(this.bytes);
+  }
+}
+
+/**
+ * An ANP3 package. `animations`: [{name, bones: [{name, type: 3|4, id, frames: [{q: [x,y,z,w],
+ * t, tr: [x,y,z]}]}]}] with the raw i16 values; `trailing`: bytes appended after the data.
+ */
+export function anp3(packageName, animations, { trailing = [], garbage = '' } = {}) {
+  const w = new Writer();
+  w.u8s(Buffer.from('ANP3')).u32(0).name(packageName, 24, garbage).u32(animations.length);
+  for (const a of animations) {
+    const frameBytes = a.bones.reduce((n, b) => n + b.frames.length * (b.type === 4 ? 16 : 10), 0);
+    w.name(a.name, 24, garbage).u32(a.bones.length).u32(frameBytes).u32(1);
+    for (const b of a.bones) {
+      w.name(b.name, 24, garbage).u32(b.type).u32(b.frames.length).i32(b.id);
+      for (const f of b.frames) {
+        f.q.forEach((v) => w.i16(v));
+        w.i16(f.t);
+        if (b.type === 4) f.tr.forEach((v) => w.i16(v));
+      }
+    }
+  }
+  const bytes = w.done();
+  new DataView(bytes.buffer).setUint32(4, bytes.length - 8, true);
+  return Uint8Array.from([...bytes, ...trailing]);
+}
+
+/** A walk-like package: two animations, rotation-only and rotation+translation bones. */
+export function sampleAnp3(options) {
+  const frames = (n, withTr) => Array.from({ length: n }, (_, i) => ({
+    q: [i * 10, -i * 20, 100 + i, 4096 - i], t: i * 2, tr: withTr ? [i * 64, -i, 1024] : undefined,
+  }));
+  return anp3('ped', [
+    { name: 'WALK_player', bones: [
+      { name: 'Root', type: 4, id: 0, frames: frames(37, true) },
+      { name: ' Pelvis', type: 4, id: 1, frames: frames(37, true) },
+      { name: 'R Thigh', type: 3, id: 51, frames: frames(20, false) },
+    ] },
+    { name: 'IDLE_stance', bones: [{ name: 'Spine', type: 3, id: 2, frames: frames(5, false) }] },
+  ], options);
+}
+
+/** A big ANP3 (about `mib` MiB; 32 bones of 200 rotation+translation frames per animation),
+ * written straight into one buffer (the Writer is too slow at this size). */
+export function bigAnp3(mib) {
+  const perBone = 200;
+  const boneSize = 36 + perBone * 16;
+  const bones = Math.ceil((mib * 1024 * 1024) / boneSize);
+  const animations = Math.ceil(bones / 32);
+  const bytes = new Uint8Array(36 + animations * 36 + bones * boneSize);
+  const view = new DataView(bytes.buffer);
+  const name = (at, text) => bytes.set(new TextEncoder().encode(text), at);
+  name(0, 'ANP3');
+  view.setUint32(4, bytes.length - 8, true);
+  name(8, 'big');
+  view.setUint32(32, animations, true);
+  let at = 36;
+  for (let a = 0; a < animations; a++) {
+    const count = Math.min(32, bones - a * 32);
+    name(at, `anim${a}`);
+    view.setUint32(at + 24, count, true);
+    view.setUint32(at + 28, count * perBone * 16, true);
+    view.setUint32(at + 32, 1, true);
+    at += 36;
+    for (let b = 0; b < count; b++) {
+      name(at, `bone${b}`);
+      view.setUint32(at + 24, 4, true);
+      view.setUint32(at + 28, perBone, true);
+      view.setInt32(at + 32, b, true);
+      at += 36;
+      for (let f = 0; f < perBone; f++, at += 16) {
+        for (const [i, v] of [f, b, a, 4096, f, f, -f, b].entries()) view.setInt16(at + 2 * i, v, true);
+      }
+    }
+  }
+  return bytes;
+}
+
+/** A binary IPL (docs/FORMATS.md §4.1-4.3). */
+export function bnry(instances, cars) {
+  const w = new Writer();
+  const instOffset = 76;
+  const carsOffset = instOffset + instances.length * 40;
+  w.u8s(Buffer.from('bnry')).u32(instances.length).u32(0).u32(0).u32(0).u32(cars.length).u32(0);
+  w.u32(instOffset).u32(0);
+  for (let i = 0; i < 3; i++) w.u32(0).u32(0);
+  w.u32(carsOffset).u32(0).u32(0).u32(0);
+  for (const i of instances) {
+    i.position.forEach((v) => w.f32(v));
+    i.rotation.forEach((v) => w.f32(v));
+    w.i32(i.model_id).u32(i.interior).i32(i.lod);
+  }
+  for (const c of cars) {
+    c.position.forEach((v) => w.f32(v));
+    w.f32(c.angle);
+    for (const v of c.ints) w.i32(v);
+  }
+  return w.done();
+}
+
+/** A San Andreas text IPL. */
+export function textIpl(instanceLines, carLines = []) {
+  return new TextEncoder().encode(['# made in code', 'inst', ...instanceLines, 'end', 'cars',
+    ...carLines, 'end', ''].join('\r\n'));
+}
+
+export function sampleBnry() {
+  return bnry([
+    { position: [100.5, -200.25, 10], rotation: [0, 0, 0.5, 1], model_id: 1337, interior: 13, lod: -1 },
+    { position: [-1500, 2500, 3.5], rotation: [0, 0, 0, 1], model_id: 615, interior: 0, lod: 4 },
+  ], [{ position: [1, 2, 3], angle: 1.5, ints: [400, -1, -1, 3, 0, 100, 0, 0] }]);
+}
+
+export function sampleTextIpl() {
+  return textIpl([
+    '1337, box01, 0, 10.5, -20.0, 3.0, 0, 0, 0, 1, -1',
+    '615, veg_tree3, 0, -100, 250, 1, 0, 0, 0.7071, 0.7071, 0',
+  ], ['1.0, 2.0, 3.0, 90.0, 400, -1, -1, 0, 0, 0, 0, 0']);
+}
+
+/** Every test file: [name, bytes]. */
+export function allFixtures() {
+  const files = [
+    ['samples/walk.ifp', new Uint8Array(readFileSync(new URL('samples/walk.ifp', repo)))],
+    ['sample.anp3', sampleAnp3()],
+    ['trailing.anp3', sampleAnp3({ trailing: [1, 2, 3, 4, 5] })],
+    ['sample.bnry', sampleBnry()],
+    ['sample.ipl', sampleTextIpl()],
+  ];
+  const dir = process.env.GTASTREAM_FIXTURES;
+  if (dir) {
+    for (const name of readdirSync(dir).sort()) {
+      const path = join(dir, name);
+      if (statSync(path).isFile()) files.push([name, new Uint8Array(readFileSync(path))]);
+    }
+  }
+  return files;
+}

@@ -1,0 +1,30 @@
+// Compiled (not run) by `npm test`: the README's uses type-check against dist/*.d.ts.
+import IFPReaderDefault from '../../dist/ifp-reader.js';
+import {
+  type Callbacks, DecodeError, Decoder, type GtaDocument, IFPReader, type Progress, decode,
+  decodeStream,
+} from '../../dist/index.js';
+
+export async function usage(bytes: Uint8Array, file: Blob): Promise<number> {
+  const doc: GtaDocument = decode(bytes, { canSeek: false });
+  const reader: IFPReader = new IFPReaderDefault(bytes);
+  const walk = reader.getAnimation('WALK_player');
+  const q: [number, number, number, number] | undefined = walk?.bones[0]?.frames[0]?.quaternion;
+  const callbacks: Callbacks = {
+    bone: (b) => (b.frame_count > 1000 ? 'pause' : undefined),
+    keyframes: (frames) => void frames[0]?.translation?.[0],
+    warning: (w) => console.warn(w.kind, w.offset),
+  };
+  const decoder = new Decoder(callbacks, { canSeek: true });
+  const progress: Progress = decoder.feed(bytes);
+  if (typeof progress.status === 'object') return progress.status.seek;
+  decoder.finish();
+  await decodeStream(file, callbacks);
+  await decodeStream(file.stream(), {});
+  try {
+    decode(bytes);
+  } catch (e) {
+    if (e instanceof DecodeError) return e.offset + e.kind.length + e.reason.length;
+  }
+  return (doc.animations?.length ?? 0) + (q?.[3] ?? 0) + reader.packageName.length;
+}

@@ -1,0 +1,498 @@
+//! The WebAssembly side of the npm package `gtastream` (bindings/js).
+//!
+//! Plain C-ABI exports and imports, read by the hand-written loader in `bindings/js/src/wasm.ts`
+//! (no wasm-bindgen: nothing to version-match, and the module stays small). Everything the
+//! module tells JavaScript goes through the imported functions of module `gts`; the numbers and
+//! layouts they use are listed in `bindings/js/src/wasm.ts` too, and must change together.
+//!
+//! No format logic lives here or in the JavaScript: the JSON document is the library's
+//! (`gtastream::json`), and the events are the library's events, passed on field by field.
+
+#![no_std]
+
+extern crate alloc;
+
+use alloc::boxed::Box;
+use alloc::string::String;
+use alloc::vec::Vec;
+use core::cell::UnsafeCell;
+use core::fmt;
+
+use gtastream::json::{self, JsonError};
+use gtastream::{
+    AnimationInfo, BoneInfo, Decoder, Error, FileInfo, Flow, IplCar, IplInstance, Keyframes,
+    Options, SectionLine, Status, Visitor, Warning, DECODER_SIZE,
+};
+
+#[link(wasm_import_module = "gts")]
+extern "C" {
+    /// A piece of the JSON document (UTF-8), in order.
+    fn text(ptr: *const u8, len: usize);
+    /// Decoding failed: the kind's stable name and reason, and the absolute offset.
+    fn error(name: *const u8, name_len: usize, reason: *const u8, reason_len: usize, offset: f64);
+    /// What a `feed` did; `seek` is the offset asked for with status 3.
+    fn progress(consumed: usize, status: u32, seek: f64);
+
+    // The events; each returns the flow: 0 continue, 1 pause, 2 abort. A name's length is -1
+    // when the file has none; an absent number is NaN.
+    fn file(
+        format: *const u8,
+        format_len: usize,
+        name: *const u8,
+        name_len: isize,
+        animation_count: u32,
+        instance_count: f64,
+        car_count: f64,
+    ) -> u32;
+    fn animation(
+        index: u32,
+        name: *const u8,
+        name_len: usize,
+        bone_count: u32,
+        frame_data_size: f64,
+        flags: f64,
+        duration: f64,
+        has_duration: u32,
+    ) -> u32;
+    fn bone(
+        index: u32,
+        name: *const u8,
+        name_len: isize,
+        bone_id: f64,
+        bone_key: f64,
+        frame_type: *const u8,
+        frame_type_len: usize,
+        frame_count: u32,
+        contents: u32,
+    ) -> u32;
+    /// `count` frames of FRAME_FLOATS floats each at `frames`.
+    fn keyframes(frames: *const f32, count: usize) -> u32;
+    fn bone_end() -> u32;
+    fn animation_end() -> u32;
+    /// `floats`: position (3), rotation (4), scale (3, when `has_scale`).
+    fn instance(
+        floats: *const f32,
+        has_scale: u32,
+        model_id: i32,
+        interior: f64,
+        lod: i32,
+        name: *const u8,
+        name_len: isize,
+    ) -> u32;
+    /// `values`: position (3 f32), angle (f32), then the eight i32 fields in the order of
+    /// `IplCar` (model id, colours, flags, alarm, door lock, min and max delay).
+    fn car(values: *const u32) -> u32;
+    fn section_line(section: *const u8, section_len: usize, text: *const u8, len: usize) -> u32;
+    fn warning(
+        name: *const u8,
+        name_len: usize,
+        reason: *const u8,
+        reason_len: usize,
+        offset: f64,
+    ) -> u32;
+    fn end() -> u32;
+}
+
+/// Floats per keyframe handed to `keyframes`: time, rotation (x, y, z, w), translation (3),
+/// scale (3).
+const FRAME_FLOATS: usize = 11;
+/// Keyframes handed over per `keyframes` call.
+const FRAMES_PER_CALL: usize = 256;
+/// Bytes `feed` takes per call: the loader copies each chunk into this buffer, piece by piece.
+const INPUT_SIZE: usize = 64 * 1024;
+/// The JSON document goes to JavaScript in pieces of about this size.
+const TEXT_PIECE: usize = 64 * 1024;
+
+/// Memory of the module's own, reached by one thread only (wasm32-unknown-unknown has one).
+struct Shared<T>(UnsafeCell<T>);
+// SAFETY: the module runs on a single thread, and each buffer is used by one call at a time.
+unsafe impl<T> Sync for Shared<T> {}
+
+static INPUT: Shared<[u8; INPUT_SIZE]> = Shared(UnsafeCell::new([0; INPUT_SIZE]));
+static FRAMES: Shared<[f32; FRAME_FLOATS * FRAMES_PER_CALL]> =
+    Shared(UnsafeCell::new([0.0; FRAME_FLOATS * FRAMES_PER_CALL]));
+static RECORD: Shared<[u32; 12]> = Shared(UnsafeCell::new([0; 12]));
+
+fn flow(code: u32) -> Flow {
+    match code {
+        0 => Flow::Continue,
+        1 => Flow::Pause,
+        _ => Flow::Abort,
+    }
+}
+
+fn name_len(name: Option<&[u8]>) -> (*const u8, isize) {
+    match name {
+        Some(name) => (name.as_ptr(), name.len() as isize),
+        None => (core::ptr::null(), -1),
+    }
+}
+
+fn number(value: Option<impl Into<f64>>) -> f64 {
+    value.map_or(f64::NAN, Into::into)
+}
+
+fn report_error(e: Error) {
+    let (name, reason) = (e.kind.name(), e.kind.reason());
+    // SAFETY: the import reads the two static strings during the call.
+    unsafe {
+        error(
+            name.as_ptr(),
+            name.len(),
+            reason.as_ptr(),
+            reason.len(),
+            e.offset as f64,
+        )
+    }
+}
+
+/// Passes every event on to the imports; keyframes only when JavaScript listens for them
+/// (converting them is most of the work).
+struct Events {
+    keyframes: bool,
+}
+
+// SAFETY (every call below): the imports read the pointed-to bytes during the call only.
+impl Visitor for Events {
+    fn file(&mut self, info: &FileInfo<'_>) -> Flow {
+        let format = info.format.name();
+        let (name, len) = name_len(info.name);
+        flow(unsafe {
+            file(
+                format.as_ptr(),
+                format.len(),
+                name,
+                len,
+                info.animation_count,
+                number(info.instance_count),
+                number(info.car_count),
+            )
+        })
+    }
+
+    fn animation(&mut self, info: &AnimationInfo<'_>) -> Flow {
+        flow(unsafe {
+            animation(
+                info.index,
+                info.name.as_ptr(),
+                info.name.len(),
+                info.bone_count,
+                number(info.frame_data_size),
+                number(info.flags),
+                number(info.duration),
+                info.duration.is_some() as u32,
+            )
+        })
+    }
+
+    fn bone(&mut self, info: &BoneInfo<'_>) -> Flow {
+        let (name, len) = name_len(info.name);
+        let frame_type = info.frame_type.name();
+        let contents = info.has_translation() as u32 | (info.has_scale() as u32) << 1;
+        flow(unsafe {
+            bone(
+                info.index,
+                name,
+                len,
+                number(info.bone_id),
+                number(info.bone_key),
+                frame_type.as_ptr(),
+                frame_type.len(),
+                info.frame_count,
+                contents,
+            )
+        })
+    }
+
+    fn keyframes(&mut self, frames: Keyframes<'_>) -> Flow {
+        if !self.keyframes {
+            return Flow::Continue;
+        }
+        // SAFETY: FRAMES is used by this call only; the import reads it during its call.
+        let buffer = unsafe { &mut *FRAMES.0.get() };
+        let shared: *const f32 = FRAMES.0.get().cast();
+        let mut result = Flow::Continue;
+        let mut count = 0;
+        let mut hand_over = |count: usize| {
+            match flow(unsafe { keyframes(shared, count) }) {
+                Flow::Continue => {}
+                Flow::Pause => result = Flow::Pause,
+                Flow::Abort => return false,
+            }
+            true
+        };
+        for frame in frames.iter() {
+            let slot = &mut buffer[count * FRAME_FLOATS..][..FRAME_FLOATS];
+            slot[0] = frame.time;
+            slot[1..5].copy_from_slice(&frame.rotation);
+            slot[5..8].copy_from_slice(&frame.translation);
+            slot[8..11].copy_from_slice(&frame.scale);
+            count += 1;
+            if count == FRAMES_PER_CALL {
+                if !hand_over(count) {
+                    return Flow::Abort;
+                }
+                count = 0;
+            }
+        }
+        // A pause asked for in the middle of a batch takes effect after the whole batch: the
+        // decoder has already consumed it.
+        if count > 0 && !hand_over(count) {
+            return Flow::Abort;
+        }
+        result
+    }
+
+    fn bone_end(&mut self) -> Flow {
+        flow(unsafe { bone_end() })
+    }
+
+    fn animation_end(&mut self) -> Flow {
+        flow(unsafe { animation_end() })
+    }
+
+    fn instance(&mut self, i: &IplInstance<'_>) -> Flow {
+        let mut floats = [0.0f32; 10];
+        floats[..3].copy_from_slice(&i.position);
+        floats[3..7].copy_from_slice(&i.rotation);
+        if let Some(scale) = i.scale {
+            floats[7..].copy_from_slice(&scale);
+        }
+        let (name, len) = name_len(i.model_name);
+        flow(unsafe {
+            instance(
+                floats.as_ptr(),
+                i.scale.is_some() as u32,
+                i.model_id,
+                f64::from(i.interior),
+                i.lod,
+                name,
+                len,
+            )
+        })
+    }
+
+    fn car(&mut self, c: &IplCar) -> Flow {
+        // SAFETY: RECORD is used by this call only.
+        let record = unsafe { &mut *RECORD.0.get() };
+        for (slot, value) in record[..3].iter_mut().zip(c.position) {
+            *slot = value.to_bits();
+        }
+        record[3] = c.angle.to_bits();
+        let ints = [
+            c.model_id,
+            c.primary_color,
+            c.secondary_color,
+            c.flags,
+            c.alarm_chance,
+            c.door_lock_chance,
+            c.min_delay,
+            c.max_delay,
+        ];
+        for (slot, value) in record[4..].iter_mut().zip(ints) {
+            *slot = value as u32;
+        }
+        flow(unsafe { car(record.as_ptr()) })
+    }
+
+    fn section_line(&mut self, line: &SectionLine<'_>) -> Flow {
+        let section = line.section;
+        flow(unsafe {
+            section_line(
+                section.as_ptr(),
+                section.len(),
+                line.text.as_ptr(),
+                line.text.len(),
+            )
+        })
+    }
+
+    fn warning(&mut self, w: Warning) -> Flow {
+        let (name, reason) = (w.kind.name(), w.kind.reason());
+        flow(unsafe {
+            warning(
+                name.as_ptr(),
+                name.len(),
+                reason.as_ptr(),
+                reason.len(),
+                w.offset as f64,
+            )
+        })
+    }
+
+    fn end(&mut self) -> Flow {
+        flow(unsafe { end() })
+    }
+}
+
+/// Reserves `len` bytes for the caller (the file for [`gts_json`]).
+#[no_mangle]
+pub extern "C" fn gts_alloc(len: usize) -> *mut u8 {
+    let mut bytes = Vec::<u8>::with_capacity(len);
+    let ptr = bytes.as_mut_ptr();
+    core::mem::forget(bytes);
+    ptr
+}
+
+/// Gives back what [`gts_alloc`] reserved.
+///
+/// # Safety
+/// `ptr` and `len` are those of one earlier `gts_alloc`, freed once.
+#[no_mangle]
+pub unsafe extern "C" fn gts_free(ptr: *mut u8, len: usize) {
+    drop(Vec::from_raw_parts(ptr, 0, len));
+}
+
+/// Writes the JSON document to `text` in pieces as the library writes it.
+struct Pieces(String);
+
+impl Pieces {
+    fn flush(&mut self) {
+        if !self.0.is_empty() {
+            // SAFETY: the import copies the text during the call.
+            unsafe { text(self.0.as_ptr(), self.0.len()) };
+            self.0.clear();
+        }
+    }
+}
+
+impl fmt::Write for Pieces {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        if self.0.len() + s.len() > TEXT_PIECE {
+            self.flush();
+        }
+        self.0.push_str(s);
+        Ok(())
+    }
+}
+
+/// The JSON document (`gtastream dump --json`) of the `len` bytes at `ptr`, handed to `text`.
+/// Returns 0, or 1 after reporting the error to `error` (the text handed over so far, if any,
+/// is then to be dropped).
+///
+/// # Safety
+/// `ptr` points to `len` readable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn gts_json(ptr: *const u8, len: usize, can_seek: u32) -> u32 {
+    let data = core::slice::from_raw_parts(ptr, len);
+    let options = Options {
+        can_seek: can_seek != 0,
+    };
+    let mut out = Pieces(String::with_capacity(TEXT_PIECE));
+    let result = json::write(&mut out, |pass| {
+        Decoder::with_options(options).decode_slice(data, pass)
+    });
+    match result {
+        Ok(()) => {
+            out.flush();
+            0
+        }
+        Err(JsonError::Decode(e)) => {
+            report_error(e);
+            1
+        }
+        // Pieces never refuses text.
+        Err(JsonError::Write) => 1,
+    }
+}
+
+/// Bytes a decoder takes (the library's DECODER_SIZE).
+#[no_mangle]
+pub extern "C" fn gts_decoder_size() -> usize {
+    DECODER_SIZE
+}
+
+/// The buffer `gts_feed` reads its input from, and its size.
+#[no_mangle]
+pub extern "C" fn gts_input() -> *mut u8 {
+    INPUT.0.get().cast()
+}
+
+#[no_mangle]
+pub extern "C" fn gts_input_size() -> usize {
+    INPUT_SIZE
+}
+
+/// A new streaming decoder (DECODER_SIZE bytes of the module's memory).
+#[no_mangle]
+pub extern "C" fn gts_decoder_new(can_seek: u32) -> *mut Decoder {
+    Box::into_raw(Box::new(Decoder::with_options(Options {
+        can_seek: can_seek != 0,
+    })))
+}
+
+/// # Safety
+/// `decoder` comes from [`gts_decoder_new`] and is freed once.
+#[no_mangle]
+pub unsafe extern "C" fn gts_decoder_free(decoder: *mut Decoder) {
+    drop(Box::from_raw(decoder));
+}
+
+/// Feeds the first `len` bytes of the input buffer, reporting the events (keyframes when
+/// `keyframes` is not 0), then `progress`. Returns 0, or 1 after reporting the error (sticky,
+/// as the library's).
+///
+/// # Safety
+/// `decoder` comes from [`gts_decoder_new`]; `len` is at most the input buffer's size; no
+/// other call of the module runs meanwhile.
+#[no_mangle]
+pub unsafe extern "C" fn gts_feed(decoder: *mut Decoder, len: usize, keyframes: u32) -> u32 {
+    let input = &(&*INPUT.0.get())[..len.min(INPUT_SIZE)];
+    let mut events = Events {
+        keyframes: keyframes != 0,
+    };
+    match (*decoder).feed(input, &mut events) {
+        Ok(p) => {
+            let (status, seek) = match p.status {
+                Status::NeedInput => (0, 0.0),
+                Status::Paused => (1, 0.0),
+                Status::Done => (2, 0.0),
+                Status::Seek(offset) => (3, offset as f64),
+            };
+            progress(p.consumed, status, seek);
+            0
+        }
+        Err(e) => {
+            report_error(e);
+            1
+        }
+    }
+}
+
+/// Ends the input. Returns 0, or 1 after reporting the error.
+///
+/// # Safety
+/// As [`gts_feed`].
+#[no_mangle]
+pub unsafe extern "C" fn gts_finish(decoder: *mut Decoder, keyframes: u32) -> u32 {
+    let mut events = Events {
+        keyframes: keyframes != 0,
+    };
+    match (*decoder).finish(&mut events) {
+        Ok(()) => 0,
+        Err(e) => {
+            report_error(e);
+            1
+        }
+    }
+}
+
+/// Absolute offset of the next byte the decoder wants.
+///
+/// # Safety
+/// `decoder` comes from [`gts_decoder_new`].
+#[no_mangle]
+pub unsafe extern "C" fn gts_position(decoder: *const Decoder) -> f64 {
+    (*decoder).position() as f64
+}
+
+/// The allocator std would use on this target, without the rest of std (smaller module).
+#[global_allocator]
+static ALLOCATOR: dlmalloc::GlobalDlmalloc = dlmalloc::GlobalDlmalloc;
+
+/// Nothing in the module panics on purpose; should it, the call traps and the loader reports
+/// the trap as a JavaScript error.
+#[panic_handler]
+fn panic(_: &core::panic::PanicInfo<'_>) -> ! {
+    core::arch::wasm32::unreachable()
+}

@@ -1,0 +1,279 @@
+"""Type stubs of gtastream's native module (re-exported by the ``gtastream`` package)."""
+
+import os
+from typing import (
+    Any,
+    Dict,
+    Iterator,
+    List,
+    Literal,
+    Optional,
+    Protocol,
+    Tuple,
+    TypedDict,
+    Union,
+    final,
+    type_check_only,
+)
+
+import numpy
+import numpy.typing as npt
+
+__all__ = [
+    "DECODER_SIZE",
+    "Animation",
+    "Bone",
+    "DecodeError",
+    "EventReader",
+    "Package",
+    "Placement",
+    "decode",
+    "events",
+    "load",
+]
+
+_Bytes = Union[bytes, bytearray, memoryview]
+
+DECODER_SIZE: int
+"""Size of the core's decoder in bytes (what a C host reserves)."""
+
+class DecodeError(Exception):
+    """The file did not decode: the error the command-line tool reports."""
+
+    kind: str
+    """Stable name: "bad_magic", "truncated", "unknown_frame_type", "count_too_large",
+    "malformed", "seek_required", "aborted", "limit" or "finished"."""
+    reason: str
+    """Short description, e.g. "input ends inside a unit"."""
+    offset: int
+    """Absolute byte offset of the unit that failed."""
+
+@type_check_only
+class WarningDict(TypedDict):
+    """Something the games accept but the file disagrees with its format about."""
+
+    kind: str
+    """Stable name, e.g. "size_mismatch", "trailing_data", "time_backwards"."""
+    reason: str
+    offset: int
+    """Absolute byte offset of the field or record concerned."""
+
+def decode(data: _Bytes) -> Dict[str, Any]:
+    """Decode a whole file held in memory into the structure ``gtastream dump --json`` prints.
+
+    Keys: "format", "name", "warnings", then "animations" (animation files) or "instances",
+    "cars" and "section_lines" (placement files), as `gtastream dump --help` describes. NaN and
+    infinities are None; numbers are as ``json.loads`` reads them (a whole-number float such as
+    a time of 1.0 is the int 1). Raises DecodeError where the command would fail.
+    """
+
+def load(source: Union[str, "os.PathLike[str]", _Bytes]) -> Union["Package", "Placement"]:
+    """Decode a whole file (a path, or its bytes) into a Package (animation files) or a
+    Placement (item placement files). Raises DecodeError where ``dump --json`` would fail,
+    OSError when the file cannot be read."""
+
+@final
+class Package:
+    """A decoded animation file (ANP3, ANP2, ANPK, ANLF, Stories .anim)."""
+
+    @property
+    def format(self) -> Literal["ANP3", "ANP2", "ANPK", "ANIM"]:
+        """The format ("ANPK" also for ANLF containers, "ANIM" for Stories files)."""
+    @property
+    def name(self) -> Optional[str]:
+        """The package name (one character per byte); None where the format has none."""
+    @property
+    def animations(self) -> List["Animation"]:
+        """The animations in file order (an ANLF container's blocks together)."""
+    @property
+    def warnings(self) -> List[WarningDict]:
+        """Everything odd the decoder noticed, in file order."""
+    def animation(self, name: str) -> Optional["Animation"]:
+        """The first animation of that name, case-insensitively as the game compares; or None."""
+    def __len__(self) -> int: ...
+
+@final
+class Animation:
+    """One animation (clip)."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def frame_data_size(self) -> Optional[int]:
+        """ANP3 only: the declared bytes of all keyframes."""
+    @property
+    def flags(self) -> Optional[int]:
+        """ANP3 only: bit 0 = compressed."""
+    @property
+    def duration(self) -> Optional[float]:
+        """Stories only: the clip's length in seconds."""
+    @property
+    def bones(self) -> List["Bone"]:
+        """The animated bones in file order."""
+    def bone(self, name: str) -> Optional["Bone"]:
+        """The first bone of that name, case-insensitively; or None."""
+    def bone_by_id(self, bone_id: int) -> Optional["Bone"]:
+        """The first bone with that id; or None."""
+    def __len__(self) -> int: ...
+
+@final
+class Bone:
+    """One animated bone; its keyframes as numpy arrays, row i being keyframe i."""
+
+    @property
+    def name(self) -> Optional[str]:
+        """None for Stories files, which store no names."""
+    @property
+    def bone_id(self) -> Optional[int]:
+        """As stored (-1: match the bone by name); None where the format has none."""
+    @property
+    def bone_key(self) -> Optional[int]:
+        """Stories only: the 32-bit bone key."""
+    @property
+    def frame_type(self) -> str:
+        """How the keyframes were stored: "ifp2_rot", "ifp2_rot_trans", "ifp2_packed_rot",
+        "ifp2_packed_rot_trans", "kr00", "krt0", "krts", "stories_rot", "stories_rot_trans"."""
+    @property
+    def times(self) -> npt.NDArray[numpy.float32]:
+        """Seconds from the start of the clip, shape (n,)."""
+    @property
+    def rotations(self) -> npt.NDArray[numpy.float32]:
+        """Quaternions x, y, z, w in the engine convention, shape (n, 4)."""
+    @property
+    def translations(self) -> Optional[npt.NDArray[numpy.float32]]:
+        """Metres, shape (n, 3); None when the frame type stores none."""
+    @property
+    def scales(self) -> Optional[npt.NDArray[numpy.float32]]:
+        """Shape (n, 3); None when the frame type stores none (only ANPK KRTS has them)."""
+    def __len__(self) -> int:
+        """Number of keyframes."""
+
+@final
+class Placement:
+    """A decoded item placement file (binary or text IPL), as dicts of numpy columns."""
+
+    @property
+    def format(self) -> Literal["bnry", "text"]: ...
+    @property
+    def instances(self) -> Dict[str, Any]:
+        """Columns, row i being instance i:
+        "position" float32 (n, 3); "rotation" float32 (n, 4), x y z w as stored;
+        "model_id" int32 (n,); "interior" uint32 (n,) (area code in the low 8 bits);
+        "lod" int32 (n,) (-1 = none); "model_name" list of str or None (text IPL only);
+        "scale" float32 (n, 3) or None when no instance has one (GTA III / Vice City lines;
+        NaN rows for instances without)."""
+    @property
+    def cars(self) -> Dict[str, Any]:
+        """Columns, row i being car generator i: "position" float32 (n, 3); "angle" float32
+        (n,) radians; int32 (n,): "model_id", "primary_color", "secondary_color", "flags",
+        "alarm_chance", "door_lock_chance", "min_delay", "max_delay"."""
+    @property
+    def section_lines(self) -> List[Tuple[str, str]]:
+        """Text IPL: (section, text) for each line of the sections without events of their own
+        (cull, path, enex, ...), in file order."""
+    @property
+    def warnings(self) -> List[WarningDict]: ...
+
+@type_check_only
+class _BinaryFile(Protocol):
+    def read(self, n: int, /) -> bytes: ...
+
+@type_check_only
+class FileEvent(TypedDict):
+    format: Literal["ANP3", "ANP2", "ANPK", "ANIM", "bnry", "text"]
+    name: Optional[str]
+    animation_count: int
+    instance_count: Optional[int]
+    """Binary IPL only: as the header declares."""
+    car_count: Optional[int]
+
+@type_check_only
+class AnimationEvent(TypedDict):
+    index: int
+    name: str
+    bone_count: int
+    frame_data_size: Optional[int]
+    flags: Optional[int]
+    duration: Optional[float]
+
+@type_check_only
+class BoneEvent(TypedDict):
+    index: int
+    name: Optional[str]
+    bone_id: Optional[int]
+    bone_key: Optional[int]
+    frame_type: str
+    frame_count: int
+    has_translation: bool
+    has_scale: bool
+
+@type_check_only
+class InstanceEvent(TypedDict):
+    model_id: int
+    model_name: Optional[str]
+    interior: int
+    position: List[float]
+    rotation: List[float]
+    scale: Optional[List[float]]
+    lod: int
+
+@type_check_only
+class CarEvent(TypedDict):
+    position: List[float]
+    angle: float
+    model_id: int
+    primary_color: int
+    secondary_color: int
+    flags: int
+    alarm_chance: int
+    door_lock_chance: int
+    min_delay: int
+    max_delay: int
+
+@type_check_only
+class SectionLineEvent(TypedDict):
+    section: str
+    text: str
+
+_Event = Union[
+    Tuple[Literal["file"], FileEvent],
+    Tuple[Literal["animation"], AnimationEvent],
+    Tuple[Literal["bone"], BoneEvent],
+    Tuple[Literal["keyframes"], npt.NDArray[numpy.float32]],
+    Tuple[Literal["bone_end"], None],
+    Tuple[Literal["animation_end"], None],
+    Tuple[Literal["instance"], InstanceEvent],
+    Tuple[Literal["car"], CarEvent],
+    Tuple[Literal["section_line"], SectionLineEvent],
+    Tuple[Literal["warning"], WarningDict],
+    Tuple[Literal["end"], None],
+]
+"""One event: (name, payload).
+
+Order: "file"; per animation "animation", per bone "bone", "keyframes" (zero or more
+batches), "bone_end", then "animation_end"; "instance", "car" and "section_line" for placement
+files; "end" last. "warning" may come anywhere. A "keyframes" payload is a float32 array with
+one row per keyframe: time, rotation x y z w, then translation x y z if the bone's
+"has_translation", then scale x y z if "has_scale" (5, 8 or 11 columns); how a bone's keyframes
+split into batches depends on the reads, the keyframes in order do not. Floats are as decoded
+(NaN stays NaN here)."""
+
+@final
+class EventReader(Iterator[_Event]):
+    """The iterator events() returns."""
+
+    def __iter__(self) -> "EventReader": ...
+    def __next__(self) -> _Event: ...
+    @property
+    def position(self) -> int:
+        """Offset (from where reading began) of the next byte the decoder wants."""
+
+def events(f: _BinaryFile, chunk_size: int = 65536) -> EventReader:
+    """Stream the decoder's events from a binary file object, in constant memory.
+
+    Reads ``f.read(chunk_size)`` until it returns b"". If ``f.seekable()`` is true, the reader
+    seeks ``f`` where the format needs (Stories files point anywhere), offsets counting from
+    ``f.tell()`` at the call; otherwise it reads front to back, and a file that needs a seek
+    back fails with DecodeError kind "seek_required". Raises DecodeError, after the events
+    before the failure, where the file fails.
+    """

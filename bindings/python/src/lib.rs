@@ -1,0 +1,118 @@
+//! `gtastream._native`: the Rust half of the `gtastream` Python package.
+//!
+//! Every format decision stays in the core crate: `decode` returns the document the core's
+//! `json` module writes (the one `gtastream dump --json` prints), `load` copies the decoder's
+//! events into numpy arrays, and `events` hands the events over one at a time.
+
+use pyo3::create_exception;
+use pyo3::exceptions::PyException;
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict, PyMemoryView};
+
+mod events;
+mod load;
+
+create_exception!(
+    gtastream,
+    DecodeError,
+    PyException,
+    "The file did not decode. `kind` is the error's stable name (`truncated`, `bad_magic`, ...), \
+     `reason` a short description and `offset` the absolute byte offset of the unit that failed: \
+     the same error the command-line tool reports."
+);
+
+/// The `DecodeError` for a decoding error of the core, with its kind, reason and offset.
+pub(crate) fn decode_error(py: Python<'_>, error: gtastream::Error) -> PyErr {
+    let err = DecodeError::new_err(format!(
+        "{} ({}) at offset {}",
+        error.kind.reason(),
+        error.kind.name(),
+        error.offset
+    ));
+    let value = err.value(py);
+    // Setting attributes on a fresh exception instance does not fail.
+    let _ = value.setattr("kind", error.kind.name());
+    let _ = value.setattr("reason", error.kind.reason());
+    let _ = value.setattr("offset", error.offset);
+    err
+}
+
+/// Names are the stored bytes, one character per byte (Latin-1, docs/FORMATS.md §0).
+pub(crate) fn latin1(bytes: &[u8]) -> String {
+    bytes.iter().map(|&b| char::from(b)).collect()
+}
+
+/// A warning as the JSON document has it: `{"kind", "reason", "offset"}`.
+pub(crate) fn warning_dict<'py>(
+    py: Python<'py>,
+    warning: &gtastream::Warning,
+) -> PyResult<Bound<'py, PyDict>> {
+    let dict = PyDict::new(py);
+    dict.set_item(pyo3::intern!(py, "kind"), warning.kind.name())?;
+    dict.set_item(pyo3::intern!(py, "reason"), warning.kind.reason())?;
+    dict.set_item(pyo3::intern!(py, "offset"), warning.offset)?;
+    Ok(dict)
+}
+
+/// Runs `f` on the bytes of a bytes-like object: `bytes` as they are, anything else with the
+/// buffer protocol (bytearray, memoryview, mmap, array) through one copy. (`bytes(obj)` would
+/// also take an int or an iterable; `memoryview(obj)` takes only buffers.)
+pub(crate) fn with_bytes<R>(
+    data: &Bound<'_, PyAny>,
+    f: impl FnOnce(&[u8]) -> PyResult<R>,
+) -> PyResult<R> {
+    if let Ok(bytes) = data.cast::<PyBytes>() {
+        return f(bytes.as_bytes());
+    }
+    let view = data
+        .py()
+        .get_type::<PyMemoryView>()
+        .call1((data,))
+        .map_err(|_| {
+            PyTypeError::new_err(format!(
+                "expected a bytes-like object, not {}",
+                data.get_type()
+                    .name()
+                    .map_or_else(|_| "?".to_string(), |n| n.to_string())
+            ))
+        })?;
+    let copy = view
+        .call_method0(pyo3::intern!(data.py(), "tobytes"))?
+        .cast_into::<PyBytes>()?;
+    f(copy.as_bytes())
+}
+
+/// Decodes a whole file held in memory into the structure `gtastream dump --json` prints.
+///
+/// Returns a dict with "format", "name", "warnings" and either "animations" (animation
+/// files) or "instances", "cars" and "section_lines" (placement files). NaN and infinities
+/// are None; numbers are as JSON reads them (a whole-number float such as a time of 1.0
+/// comes as the int 1, as `json.loads` gives it for the command's output). Raises
+/// DecodeError where the command would fail.
+#[pyfunction]
+fn decode(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+    let text = with_bytes(data, |bytes| {
+        py.detach(|| gtastream::json::to_string(bytes, gtastream::Options::default()))
+            .map_err(|error| decode_error(py, error))
+    })?;
+    let loads = py.import("json")?.getattr("loads")?;
+    Ok(loads.call1((text,))?.unbind())
+}
+
+/// The native module; the `gtastream` package re-exports it.
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add("DecodeError", py.get_type::<DecodeError>())?;
+    m.add_function(wrap_pyfunction!(decode, m)?)?;
+    m.add_function(wrap_pyfunction!(load::load, m)?)?;
+    m.add_function(wrap_pyfunction!(events::events, m)?)?;
+    m.add_class::<load::Package>()?;
+    m.add_class::<load::Animation>()?;
+    m.add_class::<load::Bone>()?;
+    m.add_class::<load::Placement>()?;
+    m.add_class::<events::EventReader>()?;
+    m.add("DECODER_SIZE", gtastream::DECODER_SIZE)?;
+    Ok(())
+}

@@ -1,0 +1,116 @@
+"""decode() against `gtastream dump --json` on the seed files of every format, and its errors."""
+
+import json
+import math
+import re
+
+import pytest
+
+import gtastream
+from formats import ifp2
+
+FORMATS = {"ANP3", "ANP2", "ANPK", "ANIM", "bnry", "text"}
+CLI_ERROR = re.compile(r"^gtastream: .*: (?P<reason>.+) at offset (?P<offset>\d+)$")
+
+
+def cli_document(cli, path, *flags):
+    """The command's JSON as json.loads reads it, or (reason, offset) when it fails."""
+    run = cli("dump", "--json", *flags, path)
+    if run.returncode == 0:
+        return json.loads(run.stdout)
+    assert run.returncode == 1, run.stderr
+    match = CLI_ERROR.match(run.stderr.strip())
+    assert match, run.stderr
+    return match["reason"], int(match["offset"])
+
+
+def decoded(data):
+    try:
+        return gtastream.decode(data)
+    except gtastream.DecodeError as error:
+        return error.reason, error.offset
+
+
+def test_every_seed_matches_dump_json(seeds, cli, tmp_path):
+    seen = set()
+    for name, data in seeds.items():
+        path = tmp_path / name
+        path.write_bytes(data)
+        expected = cli_document(cli, path)
+        assert isinstance(expected, dict), f"{name}: the seed decodes ({expected})"
+        assert gtastream.decode(data) == expected, name
+        seen.add(expected["format"])
+    assert seen == FORMATS
+
+
+def test_cut_and_damaged_seeds_fail_where_the_command_fails(seeds, cli, tmp_path):
+    """Every seed cut at several places, and with a byte changed: decode() succeeds with the
+    command's document or fails with its reason and offset."""
+    failures = 0
+    for name, data in seeds.items():
+        variants = {f"cut{n}": data[:n] for n in sorted({0, 1, 5, len(data) // 3, len(data) - 1})}
+        for at in (4, 8, len(data) // 2):
+            if at < len(data):
+                damaged = bytearray(data)
+                damaged[at] ^= 0xA5
+                variants[f"flip{at}"] = bytes(damaged)
+        for variant, bytes_ in variants.items():
+            path = tmp_path / f"{name}-{variant}"
+            path.write_bytes(bytes_)
+            expected = cli_document(cli, path)
+            assert decoded(bytes_) == expected, f"{name} {variant}"
+            failures += isinstance(expected, tuple)
+    assert failures > len(seeds), "most cut files fail"
+
+
+def test_decode_error_attributes():
+    data = ifp2([("walk", [("root", 3, 0, [(0, 0, 0, 4096, 0)] * 3)])])
+    with pytest.raises(gtastream.DecodeError) as caught:
+        gtastream.decode(data[:-4])
+    error = caught.value
+    assert isinstance(error, Exception)
+    assert error.kind == "truncated"
+    assert error.reason == "input ends inside a unit"
+    # The last record starts 10 bytes before the end: the file header (36), the animation
+    # header (36) and the bone header (36), then two whole 10-byte records.
+    assert error.offset == 36 + 36 + 36 + 20 == len(data) - 10
+    assert "at offset 128" in str(error)
+
+    with pytest.raises(gtastream.DecodeError) as caught:
+        gtastream.decode(b"\x00\x01\x02\x03 not a file")
+    assert (caught.value.kind, caught.value.offset) == ("bad_magic", 0)
+
+    bad_type = ifp2([("walk", [("root", 7, 0, [])])])
+    with pytest.raises(gtastream.DecodeError) as caught:
+        gtastream.decode(bad_type)
+    assert (caught.value.kind, caught.value.offset) == ("unknown_frame_type", 72)
+
+
+def test_warnings_are_in_the_result():
+    frames = [(0, 0, 0, 4096, 10), (0, 0, 0, 4096, 5)]
+    data = ifp2([("walk", [("root", 3, 0, frames)])], size=999, frame_data_size=7, flags=0)
+    warnings = gtastream.decode(data)["warnings"]
+    kinds = [(w["kind"], w["offset"]) for w in warnings]
+    assert ("size_mismatch", 4) in kinds
+    assert ("frame_data_size_mismatch", 36 + 28) in kinds
+    assert ("compressed_flag_clear", 36 + 32) in kinds
+    # The second keyframe's time goes back: the record at header ends + 10.
+    assert ("time_backwards", 36 + 36 + 36 + 10) in kinds
+    assert all(w["reason"] for w in warnings)
+
+
+def test_nan_is_none():
+    nan = float("nan")
+    data = ifp2([("a", [("b", 2, 1, [(nan, 0, 0, 1, 0, math.inf, 2, 3)])])])
+    frame = gtastream.decode(data)["animations"][0]["bones"][0]["frames"][0]
+    assert frame["rotation"] == [None, 0, 0, 1]
+    assert frame["translation"] == [None, 2, 3]
+
+
+def test_bytes_like_inputs_give_the_same_document():
+    data = ifp2([("walk", [("root", 1, 0, [(0.0, 0.5, 0.0, 0.5, 0.25)])])])
+    expected = gtastream.decode(data)
+    assert gtastream.decode(bytearray(data)) == expected
+    assert gtastream.decode(memoryview(data)) == expected
+    with pytest.raises(TypeError):
+        gtastream.decode("ANP3")

@@ -1,0 +1,166 @@
+//! What a command-line argument names: a file, standard input, an IMG archive (version 2, or
+//! version 1 by its `.img` or its `.dir`), or one entry of an archive (`ARCHIVE:ENTRY`).
+
+use std::fs::File;
+use std::io::{self, Read};
+use std::path::{Path, PathBuf};
+
+use gtastream::archive::{ArchiveDecoder, ArchiveVisitor};
+use gtastream::io::{decode_archive, stream_len, ReadError};
+
+use crate::source::{CountSeeks, Failure};
+
+/// An IMG archive's files.
+#[derive(Clone, Debug)]
+pub struct Archive {
+    /// The `.img` (the only file of a version 2 archive).
+    pub img: PathBuf,
+    /// The `.dir` of a version 1 archive.
+    pub dir: Option<PathBuf>,
+    /// How the user named it.
+    pub shown: String,
+}
+
+/// What an argument names.
+pub enum Target {
+    Stdin,
+    File(PathBuf),
+    Archive(Archive),
+    /// An entry of an archive, by name (compared without case).
+    Entry(Archive, String),
+}
+
+impl Archive {
+    /// Decodes the archive into `visitor` (whatever its version), reading each file a piece
+    /// at a time; returns the seeks made.
+    pub fn decode<V: ArchiveVisitor>(&self, visitor: &mut V) -> Result<u64, Failure> {
+        let open = |path: &Path| -> Result<CountSeeks<File>, Failure> {
+            let file = File::open(path).map_err(Failure::Open)?;
+            Ok(CountSeeks::new(file))
+        };
+        let mut img = open(&self.img)?;
+        let data_len = stream_len(&mut img).map_err(|e| Failure::Read(ReadError::Io(e)))?;
+        let mut dir = match &self.dir {
+            Some(path) => Some(open(path)?),
+            None => None,
+        };
+        let mut decoder = match dir.as_mut() {
+            Some(dir) => {
+                let dir_len = stream_len(dir).map_err(|e| Failure::Read(ReadError::Io(e)))?;
+                ArchiveDecoder::version1(dir_len, data_len)
+            }
+            None => ArchiveDecoder::new(data_len),
+        };
+        let result = decode_archive(&mut decoder, dir.as_mut(), &mut img, visitor);
+        let seeks = img.seeks + dir.as_ref().map_or(0, |d| d.seeks);
+        result.map_err(Failure::Read)?;
+        Ok(seeks)
+    }
+}
+
+/// What `argument` names. A whole argument that is an existing file is a file (or an
+/// archive), so `C:\x.ifp` is never read as `ARCHIVE:ENTRY`.
+pub fn resolve(argument: &str) -> io::Result<Target> {
+    if argument == "-" {
+        return Ok(Target::Stdin);
+    }
+    let path = Path::new(argument);
+    if path.is_file() {
+        return Ok(match archive_at(path, argument)? {
+            Some(archive) => Target::Archive(archive),
+            None => Target::File(path.to_path_buf()),
+        });
+    }
+    if let Some((archive, entry)) = argument.rsplit_once(':') {
+        let archive_path = Path::new(archive);
+        if !entry.is_empty() && archive_path.is_file() {
+            return match archive_at(archive_path, archive)? {
+                Some(found) => Ok(Target::Entry(found, entry.to_string())),
+                None => Err(io::Error::other(format!("{archive} is not an IMG archive"))),
+            };
+        }
+    }
+    // Opening it gives the system's message (no such file, ...).
+    Ok(Target::File(path.to_path_buf()))
+}
+
+/// The archive whose file is at `path`: a `.dir` with its `.img`, a `VER2` file, or an
+/// `.img` with a `.dir` beside it. `None` for any other file.
+pub fn archive_at(path: &Path, shown: &str) -> io::Result<Option<Archive>> {
+    let extension = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase);
+    if extension.as_deref() == Some("dir") {
+        let img = sibling(path, "img")
+            .ok_or_else(|| io::Error::other(format!("no .img beside {}", path.display())))?;
+        return Ok(Some(Archive {
+            img,
+            dir: Some(path.to_path_buf()),
+            shown: shown.to_string(),
+        }));
+    }
+    let mut magic = [0u8; 4];
+    let mut file = File::open(path)?;
+    let read = read_up_to(&mut file, &mut magic)?;
+    if &magic[..read] == b"VER2" {
+        return Ok(Some(Archive {
+            img: path.to_path_buf(),
+            dir: None,
+            shown: shown.to_string(),
+        }));
+    }
+    if extension.as_deref() == Some("img") {
+        if let Some(dir) = sibling(path, "dir") {
+            return Ok(Some(Archive {
+                img: path.to_path_buf(),
+                dir: Some(dir),
+                shown: shown.to_string(),
+            }));
+        }
+    }
+    Ok(None)
+}
+
+/// The file beside `path` with the same stem and `extension` in any case.
+fn sibling(path: &Path, extension: &str) -> Option<PathBuf> {
+    let stem = path.file_stem()?;
+    let parent = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let mut found: Vec<PathBuf> = std::fs::read_dir(&parent)
+        .ok()?
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| {
+            p.file_stem() == Some(stem)
+                && p.extension()
+                    .and_then(|e| e.to_str())
+                    .is_some_and(|e| e.eq_ignore_ascii_case(extension))
+                && p.is_file()
+        })
+        .collect();
+    // Several spellings: the same one every run.
+    found.sort();
+    found.into_iter().next()
+}
+
+fn read_up_to(reader: &mut impl Read, buffer: &mut [u8]) -> io::Result<usize> {
+    let mut read = 0;
+    while read < buffer.len() {
+        match reader.read(&mut buffer[read..]) {
+            Ok(0) => break,
+            Ok(n) => read += n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(read)
+}
+
+/// Whether `name` (an entry's stored bytes) is `wanted`, without case.
+pub fn same_name(name: &[u8], wanted: &str) -> bool {
+    name.eq_ignore_ascii_case(wanted.as_bytes())
+        || crate::names::latin1(name).eq_ignore_ascii_case(wanted)
+}

@@ -1,0 +1,142 @@
+//! Shared pieces of the archive commands: a progress bar on stderr (only when stderr is a
+//! terminal), and a macro that forwards an entry's events to the visitor collecting it.
+
+use std::io::IsTerminal;
+
+use indicatif::{ProgressBar, ProgressStyle};
+
+/// A bar over `len` steps (entries of an archive, or inputs), drawn on stderr when stderr is
+/// a terminal; hidden otherwise, so that logs and pipes get no control characters.
+pub fn progress(len: u64) -> ProgressBar {
+    if !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(len);
+    if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} {wide_msg}") {
+        bar.set_style(style);
+    }
+    bar
+}
+
+/// Implements `gtastream::Visitor` for `$type` by handing every event to `$target` (an
+/// expression of `self` that gives a `&mut impl Visitor`, or `None` to drop the event).
+macro_rules! forward_visitor {
+    ([$($generics:tt)*] $type:ty, |$this:ident| $target:expr) => {
+        impl<$($generics)*> gtastream::Visitor for $type {
+            fn file(&mut self, info: &gtastream::FileInfo<'_>) -> gtastream::Flow {
+                let $this = self;
+                $target.map_or(gtastream::Flow::Continue, |v| v.file(info))
+            }
+            fn animation(&mut self, info: &gtastream::AnimationInfo<'_>) -> gtastream::Flow {
+                let $this = self;
+                $target.map_or(gtastream::Flow::Continue, |v| v.animation(info))
+            }
+            fn bone(&mut self, info: &gtastream::BoneInfo<'_>) -> gtastream::Flow {
+                let $this = self;
+                $target.map_or(gtastream::Flow::Continue, |v| v.bone(info))
+            }
+            fn keyframes(&mut self, frames: gtastream::Keyframes<'_>) -> gtastream::Flow {
+                let $this = self;
+                $target.map_or(gtastream::Flow::Continue, |v| v.keyframes(frames))
+            }
+            fn bone_end(&mut self) -> gtastream::Flow {
+                let $this = self;
+                $target.map_or(gtastream::Flow::Continue, |v| v.bone_end())
+            }
+            fn animation_end(&mut self) -> gtastream::Flow {
+                let $this = self;
+                $target.map_or(gtastream::Flow::Continue, |v| v.animation_end())
+            }
+            fn instance(&mut self, i: &gtastream::IplInstance<'_>) -> gtastream::Flow {
+                let $this = self;
+                $target.map_or(gtastream::Flow::Continue, |v| v.instance(i))
+            }
+            fn car(&mut self, car: &gtastream::IplCar) -> gtastream::Flow {
+                let $this = self;
+                $target.map_or(gtastream::Flow::Continue, |v| v.car(car))
+            }
+            fn section_line(&mut self, line: &gtastream::SectionLine<'_>) -> gtastream::Flow {
+                let $this = self;
+                $target.map_or(gtastream::Flow::Continue, |v| v.section_line(line))
+            }
+            fn warning(&mut self, warning: gtastream::Warning) -> gtastream::Flow {
+                let $this = self;
+                $target.map_or(gtastream::Flow::Continue, |v| v.warning(warning))
+            }
+            fn end(&mut self) -> gtastream::Flow {
+                let $this = self;
+                $target.map_or(gtastream::Flow::Continue, |v| v.end())
+            }
+        }
+    };
+    ($type:ty, |$this:ident| $target:expr) => {
+        $crate::walk::forward_visitor!([] $type, |$this| $target);
+    };
+}
+
+pub(crate) use forward_visitor;
+
+/// Decodes only the first entry named `wanted` (without case) into `inner`, then stops.
+pub struct Only<V> {
+    wanted: String,
+    pub inner: V,
+    pub state: OnlyState,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OnlyState {
+    Looking,
+    Inside,
+    Done(Result<(), gtastream::Error>),
+}
+
+impl<V> Only<V> {
+    pub fn new(wanted: &str, inner: V) -> Self {
+        Only {
+            wanted: wanted.to_string(),
+            inner,
+            state: OnlyState::Looking,
+        }
+    }
+
+    fn target(&mut self) -> Option<&mut V> {
+        (self.state == OnlyState::Inside).then_some(&mut self.inner)
+    }
+
+    /// The entry's result once the archive was read: not found is an error message.
+    pub fn outcome(
+        &self,
+        archive_result: Result<u64, crate::source::Failure>,
+    ) -> Result<(), String> {
+        match self.state {
+            OnlyState::Done(Ok(())) => Ok(()),
+            OnlyState::Done(Err(error)) => Err(error.to_string()),
+            _ => match archive_result {
+                Err(failure) => Err(failure.to_string()),
+                Ok(_) => Err(format!("no entry named {:?}", self.wanted)),
+            },
+        }
+    }
+}
+
+forward_visitor!([V: gtastream::Visitor] Only<V>, |this| this.target());
+
+impl<V> gtastream::archive::ArchiveVisitor for Only<V>
+where
+    Only<V>: gtastream::Visitor,
+{
+    fn entry(&mut self, entry: &gtastream::archive::Entry<'_>) -> gtastream::archive::Choice {
+        if self.state == OnlyState::Looking && crate::target::same_name(entry.name, &self.wanted) {
+            self.state = OnlyState::Inside;
+            gtastream::archive::Choice::Decode
+        } else {
+            gtastream::archive::Choice::Skip
+        }
+    }
+
+    fn entry_end(&mut self, result: Result<(), gtastream::Error>) -> gtastream::Flow {
+        self.state = OnlyState::Done(result);
+        // The entry is all that was wanted: the rest of the directory is not read.
+        gtastream::Flow::Abort
+    }
+}

@@ -1,0 +1,478 @@
+//! The archive commands (issue 12): `ls`, `info` over archives and several inputs, `dump` of
+//! `ARCHIVE:ENTRY`, `extract`, and `-` for standard input, on IMG archives of both versions
+//! built in code, with junk, out-of-order data and a broken entry.
+
+#[path = "../../benches/inputs/mod.rs"]
+mod inputs;
+#[allow(dead_code)]
+mod support;
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use support::Json;
+
+const SECTOR: usize = 2048;
+
+fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_gtastream"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+/// Runs with `input` piped to standard input.
+fn run_piped(args: &[&str], input: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gtastream"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.to_vec();
+    let writer = std::thread::spawn(move || {
+        // The tool may stop reading early (an archive is refused): a broken pipe is fine.
+        let _ = stdin.write_all(&input);
+    });
+    let output = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    output
+}
+
+fn stdout(output: &Output) -> &str {
+    std::str::from_utf8(&output.stdout).expect("stdout is UTF-8")
+}
+
+fn stderr(output: &Output) -> &str {
+    std::str::from_utf8(&output.stderr).expect("stderr is UTF-8")
+}
+
+/// A scratch folder of its own for each test.
+fn scratch(test: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join("archive")
+        .join(test);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn write(dir: &Path, name: &str, bytes: &[u8]) -> String {
+    let path = dir.join(name);
+    std::fs::write(&path, bytes).unwrap();
+    path.to_str().unwrap().to_owned()
+}
+
+/// The entries of the test archive: every format, a model, junk, a broken package.
+fn entries() -> Vec<(&'static str, Vec<u8>)> {
+    // A bone count no file can hold.
+    let mut broken = inputs::anp3(3000, 6).bytes;
+    broken[60..64].copy_from_slice(&[0xFF, 0xFF, 0xFF, 0x7F]);
+    let mut text = inputs::ipl_text(3000, 5).bytes;
+    // Whole sectors of text: zero padding is not text (see the README).
+    text.resize(text.len().div_ceil(SECTOR) * SECTOR, b'\n');
+    vec![
+        ("walk.ifp", inputs::anp3(3000, 1).bytes),
+        ("PED.IFP", inputs::anpk(5000, 2).bytes),
+        ("clip.anim", inputs::stories(4000, 3).bytes),
+        ("countn2_stream0.ipl", inputs::ipl_binary(2500, 4).bytes),
+        ("city.ipl", text),
+        ("car.dff", [0x10, 0, 0, 0].repeat(30)),
+        ("junk.bin", vec![0xEE; 500]),
+        ("broken.ifp", broken),
+    ]
+}
+
+/// (sector, sectors) of each entry: data in reverse order of the directory, after room for
+/// a version 2 directory in sector 0.
+fn layout(entries: &[(&str, Vec<u8>)]) -> Vec<(u32, u32)> {
+    let sizes: Vec<u32> = entries
+        .iter()
+        .map(|(_, b)| b.len().div_ceil(SECTOR) as u32)
+        .collect();
+    let mut at = 1 + sizes.iter().sum::<u32>();
+    sizes
+        .iter()
+        .map(|&n| {
+            at -= n;
+            (at, n)
+        })
+        .collect()
+}
+
+fn data(entries: &[(&str, Vec<u8>)]) -> Vec<u8> {
+    let places = layout(entries);
+    let end = places.iter().map(|(a, n)| (a + n) as usize).max().unwrap() * SECTOR;
+    let mut out = vec![0u8; end];
+    for ((_, bytes), (at, _)) in entries.iter().zip(&places) {
+        let at = *at as usize * SECTOR;
+        out[at..at + bytes.len()].copy_from_slice(bytes);
+    }
+    out
+}
+
+fn name_field(name: &str) -> [u8; 24] {
+    let mut field = [0u8; 24];
+    field[..name.len()].copy_from_slice(name.as_bytes());
+    // Garbage after the NUL, as real archives have.
+    if name.len() + 2 < 24 {
+        field[name.len() + 1] = b'x';
+    }
+    field
+}
+
+fn v2(entries: &[(&str, Vec<u8>)]) -> Vec<u8> {
+    let mut out = data(entries);
+    out[..4].copy_from_slice(b"VER2");
+    out[4..8].copy_from_slice(&(entries.len() as u32).to_le_bytes());
+    for (i, ((name, _), (at, n))) in entries.iter().zip(layout(entries)).enumerate() {
+        let r = 8 + 32 * i;
+        out[r..r + 4].copy_from_slice(&at.to_le_bytes());
+        out[r + 4..r + 6].copy_from_slice(&(n as u16).to_le_bytes());
+        out[r + 8..r + 32].copy_from_slice(&name_field(name));
+    }
+    out
+}
+
+fn v1_dir(entries: &[(&str, Vec<u8>)]) -> Vec<u8> {
+    let mut out = Vec::new();
+    for ((name, _), (at, n)) in entries.iter().zip(layout(entries)) {
+        out.extend_from_slice(&at.to_le_bytes());
+        out.extend_from_slice(&n.to_le_bytes());
+        out.extend_from_slice(&name_field(name));
+    }
+    out
+}
+
+/// The test archive as version 2 (`test.img`) and version 1 (`old.img` + `old.DIR`).
+fn archives(dir: &Path) -> (String, String, String) {
+    let entries = entries();
+    let v2 = write(dir, "test.img", &v2(&entries));
+    let img = write(dir, "old.img", &data(&entries));
+    let dir_file = write(dir, "old.DIR", &v1_dir(&entries));
+    (v2, img, dir_file)
+}
+
+#[test]
+fn ls_lists_every_entry_of_both_versions() {
+    let dir = scratch("ls");
+    let (v2, img, dir_file) = archives(&dir);
+    let entries = entries();
+    let places = layout(&entries);
+    let formats = [
+        Some("ANP3"),
+        Some("ANPK"),
+        Some("ANIM"),
+        Some("bnry"),
+        Some("text"),
+        None,
+        None,
+        Some("ANP3"),
+    ];
+    for (path, version) in [(&v2, "VER2"), (&img, "VER1"), (&dir_file, "VER1")] {
+        let output = run(&["ls", "--json", path]);
+        assert!(output.status.success(), "{}", stderr(&output));
+        assert_eq!(stderr(&output), "");
+        let json = Json::parse(stdout(&output)).unwrap();
+        assert_eq!(json.keys(), ["format", "entries"]);
+        assert_eq!(json.get("format").str(), version);
+        let listed = json.get("entries").arr();
+        assert_eq!(listed.len(), entries.len());
+        for (i, entry) in listed.iter().enumerate() {
+            assert_eq!(entry.keys(), ["name", "offset", "size", "format"]);
+            assert_eq!(entry.get("name").str(), entries[i].0);
+            let (at, n) = places[i];
+            assert_eq!(
+                entry.get("offset"),
+                &Json::Num((at as usize * SECTOR).to_string())
+            );
+            assert_eq!(
+                entry.get("size"),
+                &Json::Num((n as usize * SECTOR).to_string())
+            );
+            match formats[i] {
+                Some(format) => assert_eq!(entry.get("format").str(), format),
+                None => assert_eq!(entry.get("format"), &Json::Null),
+            }
+        }
+        let output = run(&["ls", path]);
+        assert!(output.status.success());
+        let lines: Vec<&str> = stdout(&output).lines().collect();
+        assert_eq!(lines.len(), entries.len());
+        for (i, line) in lines.iter().enumerate() {
+            let fields: Vec<&str> = line.split_whitespace().collect();
+            let (at, n) = places[i];
+            assert_eq!(
+                fields,
+                [
+                    entries[i].0,
+                    &(at as usize * SECTOR).to_string(),
+                    &(n as usize * SECTOR).to_string(),
+                    formats[i].unwrap_or("-")
+                ]
+            );
+        }
+    }
+    // Not an archive.
+    let output = run(&["ls", &write(&dir, "plain.ifp", &entries[0].1)]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(stderr(&output).contains("not an IMG archive"));
+}
+
+#[test]
+fn dump_of_an_entry_is_the_dump_of_the_extracted_file() {
+    let dir = scratch("dump");
+    let (v2, img, dir_file) = archives(&dir);
+    let entries = entries();
+    for (name, bytes) in &entries[..5] {
+        // The extracted entry: its whole sectors.
+        let mut extracted = bytes.clone();
+        extracted.resize(bytes.len().div_ceil(SECTOR) * SECTOR, 0);
+        let loose = write(&dir, &format!("loose_{name}"), &extracted);
+        let expected = run(&["dump", "--json", &loose]);
+        assert!(expected.status.success(), "{name}: {}", stderr(&expected));
+        for archive in [&v2, &img, &dir_file] {
+            for spelled in [name.to_string(), name.to_uppercase(), name.to_lowercase()] {
+                let output = run(&["dump", "--json", &format!("{archive}:{spelled}")]);
+                assert!(output.status.success(), "{spelled}: {}", stderr(&output));
+                assert_eq!(output.stdout, expected.stdout, "{archive}:{spelled}");
+            }
+        }
+    }
+    // The broken entry fails as the extracted file does, with nothing on stdout.
+    let output = run(&["dump", "--json", &format!("{v2}:broken.ifp")]);
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(stdout(&output), "");
+    assert!(
+        stderr(&output).starts_with(&format!("gtastream: {v2}:broken.ifp: ")),
+        "{}",
+        stderr(&output)
+    );
+    let output = run(&["dump", "--json", &format!("{v2}:missing.ifp")]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(stderr(&output).contains("no entry named \"missing.ifp\""));
+    // A whole argument that is a file is that file, colon or not.
+    let odd = write(&dir, "a:walk.ifp", &entries[0].1);
+    let output = run(&["dump", "--json", &odd]);
+    assert!(output.status.success(), "{}", stderr(&output));
+}
+
+#[test]
+fn info_reports_archives_and_files_and_fails_after_all() {
+    let dir = scratch("info");
+    let (v2_path, img, _) = archives(&dir);
+    let entries = entries();
+    let loose = write(&dir, "walk.ifp", &entries[0].1);
+    let output = run(&["info", "--json", &loose, &v2_path, &img]);
+    // The broken entry makes the status 1, after every input was reported.
+    assert_eq!(output.status.code(), Some(1));
+    let err = stderr(&output);
+    assert_eq!(err.lines().count(), 2, "{err}");
+    assert!(err.contains(&format!("{v2_path}:broken.ifp: ")), "{err}");
+    assert!(err.contains(&format!("{img}:broken.ifp: ")), "{err}");
+    // One JSON document per input.
+    let text = stdout(&output);
+    let documents: Vec<&str> = text.split_inclusive("\n}\n").collect();
+    assert_eq!(documents.len(), 3);
+    let file = Json::parse(documents[0]).unwrap();
+    assert_eq!(
+        file.keys(),
+        [
+            "format",
+            "animations",
+            "bones",
+            "keyframes",
+            "instances",
+            "cars",
+            "warnings",
+            "error"
+        ]
+    );
+    assert_eq!(file.get("format").str(), "ANP3");
+    assert_eq!(file.get("error"), &Json::Null);
+    let expected_frames = inputs::anp3(3000, 1).items;
+    assert_eq!(
+        file.get("keyframes"),
+        &Json::Num(expected_frames.to_string())
+    );
+    for (document, version) in [(documents[1], "VER2"), (documents[2], "VER1")] {
+        let archive = Json::parse(document).unwrap();
+        assert_eq!(
+            archive.keys(),
+            ["format", "entries", "warnings", "totals", "error"]
+        );
+        assert_eq!(archive.get("format").str(), version);
+        let listed = archive.get("entries").arr();
+        assert_eq!(listed.len(), entries.len());
+        for (entry, (name, _)) in listed.iter().zip(&entries) {
+            assert_eq!(entry.get("name").str(), *name);
+            assert_eq!(&entry.keys()[1..], &file.keys()[..]);
+        }
+        // The broken entry's error; the others decode.
+        let error = listed[7].get("error");
+        assert_eq!(error.keys(), ["kind", "reason", "offset"]);
+        for entry in &listed[..7] {
+            assert_eq!(entry.get("error"), &Json::Null);
+        }
+        assert_eq!(listed[0].get("keyframes"), file.get("keyframes"));
+        // The generator counts instances and cars together.
+        let records = [listed[3].get("instances"), listed[3].get("cars")]
+            .iter()
+            .map(|n| match n {
+                Json::Num(n) => n.parse::<u64>().unwrap(),
+                other => panic!("{other:?}"),
+            })
+            .sum::<u64>();
+        assert_eq!(records, inputs::ipl_binary(2500, 4).items);
+        let totals = archive.get("totals");
+        assert_eq!(
+            totals.keys(),
+            [
+                "entries",
+                "formats",
+                "animations",
+                "bones",
+                "keyframes",
+                "instances",
+                "cars",
+                "warnings",
+                "failed"
+            ]
+        );
+        assert_eq!(totals.get("entries"), &Json::Num("8".into()));
+        assert_eq!(totals.get("failed"), &Json::Num("1".into()));
+        let formats = totals.get("formats");
+        assert_eq!(formats.get("ANP3"), &Json::Num("2".into()));
+        assert_eq!(formats.get("other"), &Json::Num("2".into()));
+        // Totals are the sums of the entries.
+        for key in ["animations", "bones", "keyframes", "instances", "cars"] {
+            let sum: u64 = listed
+                .iter()
+                .map(|e| match e.get(key) {
+                    Json::Num(n) => n.parse::<u64>().unwrap(),
+                    other => panic!("{other:?}"),
+                })
+                .sum();
+            assert_eq!(totals.get(key), &Json::Num(sum.to_string()), "{key}");
+        }
+    }
+    // Text: totals, and a line per entry with --entries; no bar when stderr is not a terminal.
+    let output = run(&["info", "--entries", &v2_path]);
+    assert_eq!(output.status.code(), Some(1));
+    let text = stdout(&output);
+    assert!(text.contains("  archive:     VER2"), "{text}");
+    assert!(text.contains("  entries:     8 ("), "{text}");
+    assert!(text.contains("  failed:      1"), "{text}");
+    for (name, _) in &entries {
+        assert!(
+            text.lines().any(|l| l.trim_start().starts_with(name)),
+            "{name}"
+        );
+    }
+    assert!(!stderr(&output).contains('\u{1b}'));
+    // Without the broken entry, success.
+    let good: Vec<(&str, Vec<u8>)> = entries[..7].to_vec();
+    let good = write(&dir, "good.img", &v2(&good));
+    let output = run(&["info", &good, &loose]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(stderr(&output), "");
+}
+
+#[test]
+fn extract_writes_the_entries_bytes() {
+    let dir = scratch("extract");
+    let (v2, _, dir_file) = archives(&dir);
+    let entries = entries();
+    let out = dir.join("all");
+    let output = run(&["extract", &v2, "-o", out.to_str().unwrap()]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(stdout(&output).lines().count(), entries.len());
+    for (name, bytes) in &entries {
+        let written = std::fs::read(out.join(name)).unwrap();
+        assert_eq!(
+            written.len(),
+            bytes.len().div_ceil(SECTOR) * SECTOR,
+            "{name}"
+        );
+        assert_eq!(&written[..bytes.len()], &bytes[..], "{name}");
+        assert!(written[bytes.len()..].iter().all(|&b| b == 0));
+    }
+    // By name, any case, from the version 1 pair named by its .dir; a missing name fails.
+    let some = dir.join("some");
+    let output = run(&[
+        "extract",
+        &dir_file,
+        "WALK.ifp",
+        "nothing.here",
+        "-o",
+        some.to_str().unwrap(),
+    ]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(stderr(&output).contains("no entry named \"nothing.here\""));
+    let names: Vec<String> = std::fs::read_dir(&some)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    assert_eq!(names, ["walk.ifp"]);
+}
+
+#[test]
+fn duplicate_and_hostile_names_stay_in_the_folder() {
+    let dir = scratch("names");
+    let first = inputs::anp3(2500, 1).bytes;
+    let second = inputs::anpk(2500, 2).bytes;
+    let entries = vec![
+        ("same.ifp", first.clone()),
+        ("SAME.ifp", second),
+        ("../up.ifp", first.clone()),
+    ];
+    let img = write(&dir, "dup.img", &v2(&entries));
+    let out = dir.join("out");
+    let output = run(&["extract", &img, "-o", out.to_str().unwrap()]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(stderr(&output).contains("has the name of an earlier entry"));
+    let mut names: Vec<String> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    assert_eq!(names, [".._up.ifp", "same.ifp"]);
+    assert_eq!(
+        &std::fs::read(out.join("same.ifp")).unwrap()[..first.len()],
+        &first[..]
+    );
+    assert!(!dir.join("up.ifp").exists());
+}
+
+#[test]
+fn standard_input_is_read_front_to_back() {
+    let dir = scratch("stdin");
+    let entries = entries();
+    for (name, bytes) in &entries[..5] {
+        let path = write(&dir, name, bytes);
+        for args in [&["dump", "--json"][..], &["info", "--json"][..]] {
+            let expected = run(&[args, &[path.as_str()]].concat());
+            let piped = run_piped(&[args, &["-"]].concat(), bytes);
+            if *name == "clip.anim" {
+                // Stories files need seeks: a clear error naming the offset.
+                assert_eq!(piped.status.code(), Some(1));
+                assert!(stderr(&piped).contains("cannot seek"), "{}", stderr(&piped));
+                continue;
+            }
+            assert!(piped.status.success(), "{name}: {}", stderr(&piped));
+            assert_eq!(piped.stdout, expected.stdout, "{name} {args:?}");
+        }
+    }
+    // An archive on a pipe is refused clearly.
+    let img = v2(&entries);
+    let output = run_piped(&["info", "-"], &img);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        stderr(&output).contains("standard input"),
+        "{}",
+        stderr(&output)
+    );
+}

@@ -1,0 +1,268 @@
+// The inspector page: hands the file to the worker (worker.js decodes it with the gtastream
+// package), shows what comes back, and draws the plots on canvases.
+const worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
+const $ = (id) => document.getElementById(id);
+let result = null;
+let selected = { animation: -1, bone: -1 };
+
+function cell(row, text) {
+  const td = document.createElement('td');
+  td.textContent = text;
+  row.appendChild(td);
+}
+
+function fill(table, rows, onPick) {
+  const body = table.tBodies[0];
+  body.replaceChildren();
+  rows.forEach((values, index) => {
+    const row = document.createElement('tr');
+    values.forEach((v) => cell(row, v));
+    if (onPick) row.addEventListener('click', () => onPick(index));
+    body.appendChild(row);
+  });
+}
+
+function mark(table, index) {
+  [...table.tBodies[0].rows].forEach((row, i) => row.classList.toggle('selected', i === index));
+}
+
+const seconds = (s) => (s === null || s === undefined || Number.isNaN(s) ? '–' : s.toFixed(3));
+const number = (v) => (v === null || v === undefined ? '–' : v.toFixed(2));
+const bytes = (n) => (n < 1024 * 1024 ? `${(n / 1024).toFixed(1)} KiB` : `${(n / 1048576).toFixed(2)} MiB`);
+
+function status(text, isError = false) {
+  $('status').textContent = text;
+  $('status').classList.toggle('error', isError);
+}
+
+function open(file) {
+  if (!file) return;
+  status(`Decoding ${file.name}…`);
+  document.body.dataset.state = 'decoding';
+  result = null;
+  for (const id of ['summary', 'warnings-section', 'animation-section', 'placement-section']) {
+    $(id).hidden = true;
+  }
+  $('file-name').textContent = file.name;
+  worker.postMessage({ type: 'open', file });
+}
+
+worker.onmessage = ({ data }) => {
+  if (data.type === 'opened') {
+    show(data.result);
+  } else if (data.type === 'failed') {
+    const e = data.error;
+    const img = /\.img$/i.test($('file-name').textContent)
+      ? ' (IMG archives are not supported yet)' : '';
+    status(e.kind ? `Cannot decode: ${e.reason} (${e.kind}) at offset ${e.offset}${img}`
+      : `Cannot decode: ${e.message}`, true);
+    document.body.dataset.state = 'failed';
+  } else if (data.type === 'bone' && data.animation === selected.animation
+    && data.bone === selected.bone) {
+    plotBone(data.frames, data.translation);
+  }
+};
+
+function show(r) {
+  result = r;
+  status('Decoded.');
+  $('summary').hidden = false;
+  $('format').textContent = r.format;
+  $('package').textContent = r.name ?? '–';
+  $('size').textContent = `${bytes(r.size)} (${r.size} bytes)`;
+  $('time').textContent = `${(r.seconds * 1000).toFixed(0)} ms`;
+  $('warnings-section').hidden = r.warnings.length === 0;
+  fill($('warnings'), r.warnings.map((w) => [w.kind, w.reason,
+    `${w.offset} (0x${w.offset.toString(16)})`]));
+  const animated = r.format !== 'bnry' && r.format !== 'text';
+  if (animated) {
+    $('animation-section').hidden = false;
+    fill($('animations'), r.animations.map((a, i) => [i, a.name, a.bones.length, a.frames,
+      seconds(a.duration)]), pickAnimation);
+    pickAnimation(0);
+  } else {
+    showPlacements(r);
+  }
+  document.body.dataset.state = 'done';
+}
+
+function pickAnimation(index) {
+  const a = result.animations[index];
+  selected = { animation: index, bone: -1 };
+  mark($('animations'), index);
+  if (!a) {
+    fill($('bones'), []);
+    clearPlot('No animations.');
+    return;
+  }
+  $('bones-title').textContent = `Bones of ${a.name}`;
+  fill($('bones'), a.bones.map((b, i) => [i, b.name ?? '–', b.id ?? b.key ?? '–', b.type,
+    b.frames, seconds(b.duration)]), (bone) => pickBone(index, bone));
+  pickBone(index, 0);
+}
+
+function pickBone(animation, bone) {
+  selected = { animation, bone };
+  mark($('bones'), bone);
+  const b = result.animations[animation].bones[bone];
+  if (!b) {
+    clearPlot('No bones.');
+    return;
+  }
+  $('plot-title').textContent = `${result.animations[animation].name} / ${b.name ?? `bone ${bone}`}`;
+  worker.postMessage({ type: 'bone', animation, bone });
+}
+
+/** [min, max] of the finite values (no spreading: files have more values than arguments fit). */
+function extent(values) {
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const v of values) {
+    if (Number.isFinite(v)) {
+      if (v < lo) lo = v;
+      if (v > hi) hi = v;
+    }
+  }
+  return [lo, hi];
+}
+
+const COLORS = ['#d62728', '#2ca02c', '#1f77b4', '#9467bd'];
+
+function clearPlot(text) {
+  const canvas = $('plot');
+  const g = canvas.getContext('2d');
+  g.clearRect(0, 0, canvas.width, canvas.height);
+  g.fillStyle = '#666';
+  g.font = '14px system-ui';
+  g.fillText(text, 20, 30);
+  canvas.dataset.points = '0';
+}
+
+/** One panel: `series` of [label, values] against `times`, in the box x, y, w, h. */
+function panel(g, box, title, times, series) {
+  const [x, y, w, h] = box;
+  let [lo, hi] = extent(series.flatMap(([, v]) => v));
+  lo = Math.min(lo, 0);
+  hi = Math.max(hi, 0);
+  if (hi - lo < 1e-6) {
+    lo -= 1;
+    hi += 1;
+  }
+  const end = Math.max(times[times.length - 1] ?? 0, 1e-3);
+  const px = (t) => x + (t / end) * w;
+  const py = (v) => y + h - ((v - lo) / (hi - lo)) * h;
+  g.strokeStyle = '#999';
+  g.lineWidth = 1;
+  g.strokeRect(x, y, w, h);
+  g.fillStyle = '#333';
+  g.font = '12px system-ui';
+  g.fillText(title, x, y - 6);
+  g.fillText(hi.toFixed(2), x - 44, y + 10);
+  g.fillText(lo.toFixed(2), x - 44, y + h);
+  g.fillText('0 s', x, y + h + 14);
+  g.fillText(`${end.toFixed(2)} s`, x + w - 40, y + h + 14);
+  if (lo < 0 && hi > 0) {
+    g.strokeStyle = '#ddd';
+    g.beginPath();
+    g.moveTo(x, py(0));
+    g.lineTo(x + w, py(0));
+    g.stroke();
+  }
+  let points = 0;
+  series.forEach(([label, values], s) => {
+    g.strokeStyle = COLORS[s];
+    g.fillStyle = COLORS[s];
+    g.lineWidth = 1.5;
+    g.beginPath();
+    values.forEach((v, i) => {
+      if (!Number.isFinite(v)) return;
+      if (i === 0) g.moveTo(px(times[i]), py(v));
+      else g.lineTo(px(times[i]), py(v));
+      points++;
+    });
+    g.stroke();
+    if (values.length < 80) {
+      values.forEach((v, i) => Number.isFinite(v) && g.fillRect(px(times[i]) - 1.5, py(v) - 1.5, 3, 3));
+    }
+    g.fillText(label, x + w + 10, y + 14 + s * 16);
+  });
+  return points;
+}
+
+function plotBone(frames, translation) {
+  const canvas = $('plot');
+  const g = canvas.getContext('2d');
+  g.clearRect(0, 0, canvas.width, canvas.height);
+  const count = frames.length / 8;
+  const column = (k) => Array.from({ length: count }, (_, i) => frames[i * 8 + k]);
+  const times = column(0);
+  const w = canvas.width - 120;
+  let points = panel(g, [60, 24, w, translation ? 170 : 370], 'Rotation (quaternion)', times,
+    [['x', column(1)], ['y', column(2)], ['z', column(3)], ['w', column(4)]]);
+  if (translation) {
+    points += panel(g, [60, 244, w, 170], 'Translation', times,
+      [['x', column(5)], ['y', column(6)], ['z', column(7)]]);
+  }
+  canvas.dataset.points = String(points);
+}
+
+const SHOWN_ROWS = 1000;
+
+function showPlacements(r) {
+  $('placement-section').hidden = false;
+  $('placement-counts').textContent = `${r.instances.length} instances, ${r.cars.length} car generators`
+    + (r.lines ? `, ${r.lines} other section lines` : '');
+  fill($('instances'), r.instances.slice(0, SHOWN_ROWS).map(([id, name, interior, x, y, z, lod]) =>
+    [id, name ?? '–', interior, number(x), number(y), number(z), lod]));
+  $('instances-more').textContent = r.instances.length > SHOWN_ROWS
+    ? `First ${SHOWN_ROWS} of ${r.instances.length} shown.` : '';
+  drawMap(r);
+}
+
+/** Top-down scatter of the instances (x east, y north) and car generators. */
+function drawMap(r) {
+  const canvas = $('map');
+  const g = canvas.getContext('2d');
+  g.clearRect(0, 0, canvas.width, canvas.height);
+  const points = [...r.instances.map((i) => [i[3], i[4]]), ...r.cars.map((c) => [c[1], c[2]])]
+    .filter(([x, y]) => Number.isFinite(x) && Number.isFinite(y));
+  if (!points.length) {
+    canvas.dataset.points = '0';
+    return;
+  }
+  let [x0, x1] = extent(points.map((p) => p[0]));
+  let [y0, y1] = extent(points.map((p) => p[1]));
+  const span = Math.max(x1 - x0, y1 - y0, 1) * 1.1;
+  const [cx, cy] = [(x0 + x1) / 2, (y0 + y1) / 2];
+  [x0, y0] = [cx - span / 2, cy - span / 2];
+  const size = canvas.width;
+  const px = (x) => ((x - x0) / span) * size;
+  const py = (y) => size - ((y - y0) / span) * size;
+  // Few points are drawn larger, so that a small file is still readable.
+  const dot = points.length < 500 ? 6 : 3;
+  const instanceColor = 'rgba(31, 119, 180, 0.7)';
+  g.fillStyle = instanceColor;
+  for (const i of r.instances) g.fillRect(px(i[3]) - dot / 2, py(i[4]) - dot / 2, dot, dot);
+  g.fillStyle = '#d62728';
+  for (const c of r.cars) g.fillRect(px(c[1]) - dot, py(c[2]) - dot, dot * 2, dot * 2);
+  g.fillStyle = '#333';
+  g.font = '12px system-ui';
+  g.fillText(`x ${x0.toFixed(0)} … ${(x0 + span).toFixed(0)}, y ${y0.toFixed(0)} … ${(y0 + span).toFixed(0)}`, 6, 14);
+  g.fillStyle = instanceColor;
+  g.fillText('■ instances', 6, size - 22);
+  g.fillStyle = '#d62728';
+  g.fillText('■ car generators', 6, size - 8);
+  canvas.dataset.points = String(points.length);
+}
+
+$('file').addEventListener('change', (e) => open(e.target.files[0]));
+document.addEventListener('dragover', (e) => {
+  e.preventDefault();
+  document.body.classList.add('dragging');
+});
+document.addEventListener('dragleave', () => document.body.classList.remove('dragging'));
+document.addEventListener('drop', (e) => {
+  e.preventDefault();
+  document.body.classList.remove('dragging');
+  open(e.dataTransfer.files[0]);
+});
