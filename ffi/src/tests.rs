@@ -1274,6 +1274,15 @@ fn header_numbers_follow_the_kinds_table() {
         .map(|k| (k.name().to_string(), k.code()))
         .collect();
     assert_eq!(archive_warnings, expected);
+    let writing: Vec<_> = enumerators("GTS_ERR_")
+        .into_iter()
+        .filter(|(_, value)| (300..400).contains(value))
+        .collect();
+    let expected: Vec<_> = gtastream_core::encode::EncodeErrorKind::ALL
+        .iter()
+        .map(|k| (k.name().to_string(), k.code()))
+        .collect();
+    assert_eq!(writing, expected);
 }
 
 /// Callbacks that count and never allocate.
