@@ -8,6 +8,7 @@ mod anpk_streaming;
 mod archive;
 mod bounded_work;
 mod chunking;
+mod encode_roundtrip;
 mod errors;
 mod hostile_counts;
 mod hostile_markers;

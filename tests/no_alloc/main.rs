@@ -7,5 +7,6 @@ static ALLOCATOR: testkit::alloc_count::Counting = testkit::alloc_count::Countin
 
 mod anpk_stories;
 mod archive;
+mod encode;
 mod ifp2;
 mod ipl;

@@ -1,71 +1,13 @@
-//! The streaming encoders never allocate: a counting global allocator (this test binary only)
-//! counts the allocations made on this thread while a decoder feeds an encoder that writes
-//! into a caller's buffer, for every output format, input cut in pieces of several sizes.
+//! The streaming encoders never allocate: the kit's counting allocator counts the allocations
+//! made on this thread while a decoder feeds an encoder that writes into a caller's buffer, for
+//! every output format, input cut in pieces of several sizes.
 
-mod ipl_support;
-mod stories_writer;
-
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
+#![cfg(feature = "alloc")]
 
 use gtastream::encode::{self, EncodeOptions, Encoder, SliceSink};
 use gtastream::{Decoder, Format, FrameType, Keyframe, Package, Status};
-
-thread_local! {
-    static ARMED: Cell<bool> = const { Cell::new(false) };
-    static COUNT: Cell<usize> = const { Cell::new(0) };
-}
-
-struct Counting;
-
-fn note() {
-    // `try_with`: the allocator may run while thread-locals are being torn down.
-    let _ = ARMED.try_with(|armed| {
-        if armed.get() {
-            let _ = COUNT.try_with(|c| c.set(c.get() + 1));
-        }
-    });
-}
-
-// SAFETY: every call is forwarded unchanged to the system allocator; counting has no effect on
-// the memory handed out.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        note();
-        // SAFETY: forwarded with the caller's layout.
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        note();
-        // SAFETY: forwarded with the caller's layout.
-        unsafe { System.alloc_zeroed(layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        note();
-        // SAFETY: `ptr` came from this allocator, that is from `System`, with `layout`.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        note();
-        // SAFETY: `ptr` came from this allocator, that is from `System`, with `layout`.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-}
-
-#[global_allocator]
-static ALLOCATOR: Counting = Counting;
-
-/// Allocations (and frees) made by `f` on this thread.
-fn allocations<T>(f: impl FnOnce() -> T) -> (usize, T) {
-    COUNT.with(|c| c.set(0));
-    ARMED.with(|a| a.set(true));
-    let out = f();
-    ARMED.with(|a| a.set(false));
-    (COUNT.with(|c| c.get()), out)
-}
+use testkit::alloc_count::allocations;
+use testkit::{ipl, stories};
 
 fn package(format: Format) -> Package {
     let types: &[FrameType] = if format == Format::Anpk {
@@ -143,18 +85,15 @@ fn encoders_never_allocate() {
             animation_targets.clone(),
         ));
     }
-    let mut anims = stories_writer::sample();
+    let mut anims = stories::sample();
     for a in &mut anims {
         a.name = &a.name[..a.name.len().min(23)];
     }
     inputs.push((
-        stories_writer::write(&anims, stories_writer::Layout::Backward, true, 0),
+        stories::write(&anims, stories::Layout::Backward, true, 0),
         animation_targets.clone(),
     ));
-    inputs.push((
-        ipl_support::vanilla(),
-        vec![Format::IplBinary, Format::IplText],
-    ));
+    inputs.push((ipl::vanilla(), vec![Format::IplBinary, Format::IplText]));
     let text = b"inst\n1, a, 0, 1.5, 2, 3, 0, 0, 0, 1, -1\nend\ncars\n1, 2, 3, 0.5, 400, -1, -1, 0, 0, 0, 0, 0\nend\n";
     inputs.push((text.to_vec(), vec![Format::IplBinary, Format::IplText]));
     let mut buf = vec![0u8; 1 << 20];

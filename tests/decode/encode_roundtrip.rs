@@ -3,16 +3,14 @@
 //! formats keep every keyframe; binary ↔ text IPL keeps every value; the output does not
 //! depend on how the input was cut.
 
-mod anpk_fixtures;
-mod common;
-mod ipl_support;
-mod stories_writer;
+#![cfg(feature = "alloc")]
 
 use gtastream::encode::{self, EncodeError, EncodeOptions, Encoder, Lost};
 use gtastream::{
     AnimationInfo, BoneInfo, Decoder, ErrorKind, FileInfo, Flow, Format, FrameType, IplCar,
     IplInstance, Keyframe, Keyframes, Package, SectionLine, Visitor, WarningKind,
 };
+use testkit::{anpk, ifp2, ipl, stories};
 
 /// One entry per event, one per keyframe (batches follow the input's cuts), values as bits so
 /// that NaN and −0 compare exactly; warnings are left out (a writer writes clean files).
@@ -212,7 +210,7 @@ fn content(events: &[Ev]) -> Vec<Ev> {
 }
 
 fn stories_files() -> Vec<(String, Vec<u8>)> {
-    use stories_writer::{sample, write, Layout};
+    use stories::{sample, write, Layout};
     let mut out = Vec::new();
     for layout in [Layout::DepthFirst, Layout::Grouped, Layout::Backward] {
         for vcs in [false, true] {
@@ -224,12 +222,12 @@ fn stories_files() -> Vec<(String, Vec<u8>)> {
 
 /// Every fixture of every format that decodes.
 fn all_fixtures() -> Vec<(String, Vec<u8>)> {
-    let mut all: Vec<(String, Vec<u8>)> = common::fixtures()
+    let mut all: Vec<(String, Vec<u8>)> = ifp2::fixtures()
         .into_iter()
         .map(|(n, b)| (n.to_string(), b))
         .collect();
-    all.extend(anpk_fixtures::fixtures());
-    all.extend(ipl_support::all_fixtures());
+    all.extend(anpk::fixtures());
+    all.extend(ipl::all_fixtures());
     all.extend(stories_files());
     all.into_iter()
         .filter(|(_, data)| events(data).is_ok())
@@ -442,17 +440,14 @@ fn conversions_between_animation_formats_keep_every_keyframe() {
         }
     }
     // Stories files, their names cut to fit IFP2 (the sample fills all 24 bytes of one).
-    for layout in [
-        stories_writer::Layout::DepthFirst,
-        stories_writer::Layout::Backward,
-    ] {
-        let mut anims = stories_writer::sample();
+    for layout in [stories::Layout::DepthFirst, stories::Layout::Backward] {
+        let mut anims = stories::sample();
         for a in &mut anims {
             a.name = &a.name[..a.name.len().min(23)];
         }
         sources.push((
             format!("stories {layout:?}"),
-            stories_writer::write(&anims, layout, true, 0),
+            stories::write(&anims, layout, true, 0),
         ));
     }
     let targets = [Format::Anp3, Format::Anp2, Format::Anpk];
@@ -566,7 +561,7 @@ fn packed_frames_are_written_only_when_exact() {
 
 #[test]
 fn a_name_too_long_is_refused_by_name() {
-    let mut p = anpk_fixtures::mixed();
+    let mut p = anpk::mixed();
     p.animations[1].name = "an_animation_name_of_29_bytes".into();
     let data = encode::write(&p).unwrap();
     for to in [Format::Anp3, Format::Anp2] {
@@ -589,7 +584,7 @@ fn a_name_too_long_is_refused_by_name() {
 #[test]
 fn stories_bones_are_named_from_their_keys() {
     use gtastream::bone_names::{standard_bone_names, stories_bone_key};
-    use stories_writer::{frame, write, Anim, BoneRow, Layout};
+    use stories::{frame, write, Anim, BoneRow, Layout};
     let q = [0.5, -0.25, 0.0, 0.8125];
     let known = stories_bone_key(b"Bip01 L Clavicle");
     let unknown = 0x1A2B_3C4D;
@@ -631,7 +626,7 @@ fn stories_bones_are_named_from_their_keys() {
 #[test]
 fn binary_and_text_ipl_keep_every_value() {
     let mut checked = 0;
-    for (name, data) in ipl_support::binary_fixtures() {
+    for (name, data) in ipl::binary_fixtures() {
         let Ok(before) = events(&data) else { continue };
         let text = match convert(&data, Format::IplText, EncodeOptions::default()) {
             Ok(text) => text,
@@ -745,7 +740,7 @@ fn text_floats_read_back_exactly() {
 
 #[test]
 fn animations_and_placements_do_not_mix() {
-    let anp3 = encode::write(&anpk_fixtures::mixed()).unwrap();
+    let anp3 = encode::write(&anpk::mixed()).unwrap();
     assert_eq!(
         convert(&anp3, Format::IplText, EncodeOptions::default()),
         Err(EncodeError::CannotConvert(Format::Anpk, Format::IplText))
@@ -777,7 +772,7 @@ fn anpk_to_anp3(input: &std::path::Path, output: &std::path::Path) -> Result<(),
 fn the_readme_example_converts_a_file() {
     let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
     let (input, output) = (dir.join("readme.anpk"), dir.join("readme.anp3"));
-    let source = encode::write(&anpk_fixtures::mixed()).unwrap();
+    let source = encode::write(&anpk::mixed()).unwrap();
     std::fs::write(&input, &source).unwrap();
     anpk_to_anp3(&input, &output).unwrap();
     let written = std::fs::read(&output).unwrap();
@@ -785,7 +780,7 @@ fn the_readme_example_converts_a_file() {
         written,
         convert(&source, Format::Anp3, EncodeOptions::default()).unwrap()
     );
-    let mut long = anpk_fixtures::mixed();
+    let mut long = anpk::mixed();
     long.animations[0].name = "x".repeat(24);
     std::fs::write(&input, encode::write(&long).unwrap()).unwrap();
     let error = anpk_to_anp3(&input, &output).unwrap_err();
@@ -847,7 +842,7 @@ fn floats_on_the_packed_steps_are_packed_again() {
             assert_eq!(convert_ahead(&data, Format::Anpk), plain, "{name}");
         }
     }
-    let ipl = ipl_support::vanilla();
+    let ipl = ipl::vanilla();
     assert_eq!(
         convert_ahead(&ipl, Format::IplText),
         convert(&ipl, Format::IplText, EncodeOptions::default()).unwrap()
