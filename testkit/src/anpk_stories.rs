@@ -3,10 +3,10 @@
 //!
 //! - [`decode`]: the kit's driver ([`crate::driver`]) cut as a [`Feed`] says, following seeks,
 //!   logging with the kit's log ([`crate::log`]).
-//! - [`anpk_reference`]: a whole-buffer ANPK/ANLF decoder written from FORMATS.md §1 and the
+//! - [`anpk_reference`]: a whole-buffer ANPK/ANLF decoder written from docs/FORMATS.md §1 and the
 //!   project's rules (counts and sizes drive decoding, tags are only checked), with a map of
 //!   where every chunk lies, for patching fixtures.
-//! - [`stories_reference`]: a random-access Stories decoder written from FORMATS.md §3, which
+//! - [`stories_reference`]: a random-access Stories decoder written from docs/FORMATS.md §3, which
 //!   also records the order in which a front-to-back decoder must read the units (for seeks,
 //!   `SeekRequired` and truncation offsets).
 //!
@@ -124,7 +124,7 @@ fn first_non_zero(d: &[u8], from: u64) -> Option<u64> {
 }
 
 // ------------------------------------------------------------------------------------------
-// ANPK reference (FORMATS.md §1)
+// ANPK reference (docs/FORMATS.md §1)
 
 /// Where an ANPK file's chunks lie.
 #[derive(Clone, Debug, Default)]
@@ -499,7 +499,7 @@ pub fn anpk_reference(data: &[u8]) -> AnpkRef {
 }
 
 // ------------------------------------------------------------------------------------------
-// Stories reference (FORMATS.md §3)
+// Stories reference (docs/FORMATS.md §3)
 
 /// One step of a front-to-back decoder of a Stories file: a unit it reads, or an event.
 #[derive(Clone, Debug, PartialEq)]

@@ -4,7 +4,7 @@
 //!   line per event (**one per keyframe**: batches depend on the cuts by design), and the work
 //!   counted ([`Work`]).
 //! - [`decode_all`] / [`expect_error`] / [`expect_ok`]: every way of cutting gives one outcome.
-//! - Writers of fixtures in every format that also say, from FORMATS.md alone, where each unit
+//! - Writers of fixtures in every format that also say, from docs/FORMATS.md alone, where each unit
 //!   lies and in which order a decoder reads them ([`Fixture::units`]), so expected offsets
 //!   never come from the decoder under test.
 
@@ -185,7 +185,7 @@ impl Fixture {
     }
 }
 
-/// IFP2 frame sizes by type (FORMATS.md §2).
+/// IFP2 frame sizes by type (docs/FORMATS.md §2).
 pub fn ifp2_frame_size(frame_type: u32) -> u64 {
     ifp2::frame_size(frame_type).unwrap_or_else(|| panic!("type {frame_type}")) as u64
 }
@@ -255,7 +255,7 @@ pub fn ifp2(anp3: bool, animations: &[&[(u32, usize)]]) -> Fixture {
     f
 }
 
-/// ANPK keyframe sizes by tag (FORMATS.md §1).
+/// ANPK keyframe sizes by tag (docs/FORMATS.md §1).
 pub fn anpk_frame_size(tag: &[u8; 4]) -> u64 {
     match tag {
         b"KR00" => 20,
@@ -343,7 +343,7 @@ pub fn anpk(animations: &[&[Object]]) -> Fixture {
     f
 }
 
-/// A Stories file and its units in reading order (FORMATS.md §3): the header, the offset
+/// A Stories file and its units in reading order (docs/FORMATS.md §3): the header, the offset
 /// table's entries (and the entry that ends it, when one is read), one pass over the
 /// relocation table (it lists every entry), then per animation its entry again, its record,
 /// and per bone its row and keyframes. Every table entry must be valid and listed.
@@ -443,7 +443,7 @@ pub fn stories_clips() -> Vec<stories::Anim> {
     ]
 }
 
-/// Sizes of the binary IPL records (FORMATS.md §4).
+/// Sizes of the binary IPL records (docs/FORMATS.md §4).
 pub const BNRY_HEADER: u64 = 76;
 pub const INSTANCE: u64 = 40;
 pub const CAR: u64 = 48;

@@ -5,7 +5,7 @@
 //! - [`FileSpec`] / [`AnimSpec`] / [`BoneSpec`] / [`Frame`]: an IFP2 (ANP3/ANP2) fixture described
 //!   as values and written with [`Writer`]; every redundant field can be overridden to make the
 //!   sloppy files real tools write.
-//! - [`reference`]: a small whole-buffer decoder written from FORMATS.md §2 alone, independent of
+//! - [`reference`]: a small whole-buffer decoder written from docs/FORMATS.md §2 alone, independent of
 //!   the crate, that says which events (with which offsets) a correct decoder must report and
 //!   how many bytes each one needs.
 //! - [`decode_chunks`] / [`log_whole`] / [`log_split`] / [`log_bytewise`]: the kit's driver
@@ -15,7 +15,7 @@ use gtastream::{Error, ErrorKind, Format, FrameType, Keyframe, RawFrame, Warning
 
 use crate::driver::{drive_cut, Cut};
 
-/// Sizes of the IFP2 units (FORMATS.md §2).
+/// Sizes of the IFP2 units (docs/FORMATS.md §2).
 pub const NAME: usize = 24;
 pub const FILE_HEADER: usize = 36;
 pub const ANIM_HEADER_ANP3: usize = 36;
@@ -323,7 +323,7 @@ pub fn log_bytewise(data: &[u8]) -> Vec<Ev> {
 }
 
 // ------------------------------------------------------------------------------------------
-// Reference decoder (FORMATS.md §2, whole buffer, written independently of the crate)
+// Reference decoder (docs/FORMATS.md §2, whole buffer, written independently of the crate)
 
 /// What a correct decoder reports for a whole input.
 #[derive(Clone, Debug, Default)]
@@ -436,7 +436,7 @@ fn cname(field: &[u8]) -> Vec<u8> {
     field.split(|&b| b == 0).next().unwrap().to_vec()
 }
 
-/// Decodes one stored keyframe as FORMATS.md §2 says.
+/// Decodes one stored keyframe as docs/FORMATS.md §2 says.
 pub fn reference_frame(t: u32, rec: &[u8]) -> (Keyframe, Option<RawFrame>) {
     let mut k = Keyframe::default();
     match t {

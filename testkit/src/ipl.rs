@@ -3,12 +3,12 @@
 //!
 //! - [`hex`]: hand-written bytes, `// comments` allowed.
 //! - [`Inst`] / [`Car`] and [`instance_bytes`] / [`car_bytes`] / [`bnry`]: binary fixtures
-//!   written field by field from FORMATS.md §4 (little-endian), never by the crate.
+//!   written field by field from docs/FORMATS.md §4 (little-endian), never by the crate.
 //! - [`drive`]: the kit's driver ([`crate::driver`]) with a file cut at chosen offsets; it
 //!   re-feeds after pauses, follows seeks, keeps feeding after `Done` (trailing bytes),
 //!   finishes, and checks the driver-level contract; events in the kit's log ([`crate::log`]).
 //! - [`reference`]: a small whole-buffer decoder of both placement formats written from the
-//!   spec alone (FORMATS.md §4 and the issue), independent of the crate: which events, at which
+//!   spec alone (docs/FORMATS.md §4 and the issue), independent of the crate: which events, at which
 //!   offsets, a correct decoder reports for any bytes, and where each record or line ends.
 //! - [`binary_fixtures`] / [`text_fixtures`]: every file the chunking, truncation, pause,
 //!   allocation and `Placement` tests run over.
@@ -18,14 +18,14 @@ use gtastream::{Decoder, ErrorKind, Format, Game, Options, WarningKind};
 use crate::driver::drive_with;
 use crate::log::Policy;
 
-/// Unit sizes of the binary format (FORMATS.md §4).
+/// Unit sizes of the binary format (docs/FORMATS.md §4).
 pub const HEADER: usize = 76;
 pub const INSTANCE: usize = 40;
 pub const CAR: usize = 48;
 /// Longest text line, line break included (the issue).
 pub const LINE_MAX: usize = 256;
 
-/// The text IPL section names (FORMATS.md §4).
+/// The text IPL section names (docs/FORMATS.md §4).
 pub const SECTION_NAMES: [&str; 13] = [
     "inst", "cull", "path", "grge", "enex", "pick", "cars", "jump", "tcyc", "auzo", "mult", "occl",
     "zone",
@@ -303,7 +303,7 @@ impl Car {
     }
 }
 
-/// The 40 bytes of a binary instance (FORMATS.md §4).
+/// The 40 bytes of a binary instance (docs/FORMATS.md §4).
 pub fn instance_bytes(i: &Inst) -> [u8; INSTANCE] {
     let mut out = Vec::with_capacity(INSTANCE);
     for v in i.position.iter().chain(&i.rotation) {
@@ -315,7 +315,7 @@ pub fn instance_bytes(i: &Inst) -> [u8; INSTANCE] {
     out.try_into().unwrap()
 }
 
-/// The 48 bytes of a binary car generator (FORMATS.md §4).
+/// The 48 bytes of a binary car generator (docs/FORMATS.md §4).
 pub fn car_bytes(c: &Car) -> [u8; CAR] {
     let mut out = Vec::with_capacity(CAR);
     for v in c.position.iter().chain([&c.angle]) {
@@ -540,7 +540,7 @@ fn reference_full(data: &[u8], can_seek: bool, game: Option<Game>) -> Reference 
     }
 }
 
-/// The magics of the binary formats (FORMATS.md §1–4), placements last.
+/// The magics of the binary formats (docs/FORMATS.md §1–4), placements last.
 pub const BINARY_MAGICS: [&[u8]; 6] = [b"ANP3", b"ANP2", b"ANPK", b"ANLF", b"mina", b"bnry"];
 
 /// Printable ASCII, tab, CR and LF.
@@ -671,7 +671,7 @@ fn reference_bnry(data: &[u8], can_seek: bool) -> Reference {
     out
 }
 
-/// A blank as the games read a line: control characters and commas (FORMATS.md §4).
+/// A blank as the games read a line: control characters and commas (docs/FORMATS.md §4).
 fn is_blank(b: u8) -> bool {
     b <= b' ' || b == b','
 }
@@ -778,7 +778,7 @@ const VC: [Conv; 13] = [I, W, I, F, F, F, F, F, F, F, F, F, F];
 const III: [Conv; 12] = [I, W, F, F, F, F, F, F, F, F, F, F];
 const CARS: [Conv; 12] = [F, F, F, F, I, I, I, I, I, I, I, I];
 
-/// The layouts (FORMATS.md §4), by game.
+/// The layouts (docs/FORMATS.md §4), by game.
 fn layout(game: Game) -> &'static [Conv] {
     match game {
         Game::SanAndreas => &SA,

@@ -1,4 +1,4 @@
-//! ANPK byte by byte: files written by hand from FORMATS.md §1 (header, INFO with its count
+//! ANPK byte by byte: files written by hand from docs/FORMATS.md §1 (header, INFO with its count
 //! and padded name, NAME, DGAN, INFO, CPAN, ANIM of 44 and 48 bytes, KR00/KRT0/KRTS frames),
 //! with the values every field must decode to, worked out by hand: conjugated quaternions,
 //! time last, scale reported. Then the same files cut at every byte and split at every offset.

@@ -4,7 +4,7 @@
 //! chunks mix; objects without frames may be followed by an empty keyframe chunk; names are
 //! delivered whole up to 255 characters; negative counts, other ANIM sizes and unknown
 //! keyframe tags are errors at the unit that holds them. Expected offsets are worked out from
-//! the layout FORMATS.md gives (and checked against the reference decoder's map).
+//! the layout docs/FORMATS.md gives (and checked against the reference decoder's map).
 #![cfg(feature = "alloc")]
 
 use gtastream::{ErrorKind, Format, FrameType, WarningKind};
@@ -26,7 +26,7 @@ fn check(what: &str, file: &[u8]) -> Vec<Ev> {
 
 #[test]
 fn the_encoder_lays_out_chunks_as_the_spec_says() {
-    // The map the offsets below come from, checked by hand against FORMATS.md §1 for the
+    // The map the offsets below come from, checked by hand against docs/FORMATS.md §1 for the
     // start of `mixed`: ANPK(8) INFO(8) count(4) "ped\0"(4), then NAME.
     let file = bytes(&mixed());
     let m = map(&file);

@@ -1,7 +1,7 @@
 //! Hostile counts: 0, −1 and 0xFFFFFFFF (the same bits for 32-bit fields; for the i16 counts of
 //! Stories files −1, i16::MIN and i16::MAX), and the largest count that still fits a 4 GiB file
 //! and one more, in every count field of every format. Each ends in the defined error or
-//! warning at the offset FORMATS.md puts it: errors at the unit holding the count, warnings at
+//! warning at the offset docs/FORMATS.md puts it: errors at the unit holding the count, warnings at
 //! the field they name, trailing data at its first non-zero byte. Every case is decoded whole,
 //! byte by byte and in several chunk sizes, with the same result.
 

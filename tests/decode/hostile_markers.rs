@@ -1,7 +1,7 @@
 //! Hostile markers, names and sizes: zero and garbage ANPK chunk tags (the engines never check
 //! them: a warning, except the keyframe tag that names the frame type), names that fill their
 //! field without a NUL, an oversized INFO chunk, NAME lengths past `MAX_NAME`, and text lines
-//! longer than `MAX_LINE`. Expected offsets follow FORMATS.md: a tag warning points at its
+//! longer than `MAX_LINE`. Expected offsets follow docs/FORMATS.md: a tag warning points at its
 //! chunk, a name or line error at the unit that holds it.
 
 use gtastream::ErrorKind::{BadMagic, CountTooLarge, Limit, Malformed, UnknownFrameType};

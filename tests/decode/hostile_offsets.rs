@@ -1,7 +1,7 @@
 //! Hostile offsets in the formats that reach records through file offsets (Stories `.anim`,
 //! binary IPL): past the end, into the header, at themselves, and round in cycles (several
 //! pointers at the same bytes, tables pointing back at tables). Each ends in the defined error,
-//! warning or event sequence, at the offset FORMATS.md gives; a caller that cannot seek gets
+//! warning or event sequence, at the offset docs/FORMATS.md gives; a caller that cannot seek gets
 //! `SeekRequired` naming the first offset behind it.
 
 use gtastream::ErrorKind::{CountTooLarge, Malformed, SeekRequired, Truncated};

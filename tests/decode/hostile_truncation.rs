@@ -1,6 +1,6 @@
 //! Every truncation of a fixture of every format (sampled for big fixtures), fed whole, byte by
 //! byte and in several chunk sizes: decoding fails with `Truncated` at the start of the first
-//! unit, in reading order, that the cut leaves incomplete (FORMATS.md gives the units and the
+//! unit, in reading order, that the cut leaves incomplete (docs/FORMATS.md gives the units and the
 //! order; `Fixture::units` lists them), after exactly the events of the complete units before
 //! it. And the driver contract: errors are sticky, `finish` twice is `Finished`.
 

@@ -1,5 +1,5 @@
 //! Byte-level cases: files written out byte by byte, with every expected value worked out by
-//! hand from FORMATS.md §2 (never taken from the decoder's own output).
+//! hand from docs/FORMATS.md §2 (never taken from the decoder's own output).
 
 use gtastream::{Decoder, Flow, Format, FrameType, Keyframe, Keyframes, RawFrame, Status, Visitor};
 use testkit::ifp2::{log_whole, Bits, Ev, Writer};

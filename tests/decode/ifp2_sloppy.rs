@@ -1,6 +1,6 @@
 //! Files that break the redundant fields, as modding tools write them. Each must decode fully,
 //! with exactly the expected warnings at offsets worked out by hand from the file's layout
-//! (FORMATS.md §2), each in its place in the event order.
+//! (docs/FORMATS.md §2), each in its place in the event order.
 
 use gtastream::WarningKind::{self, *};
 use testkit::ifp2::*;

@@ -1,4 +1,4 @@
-//! Binary IPL (`bnry`, FORMATS.md §4): byte-level cases written out in hex, every record field
+//! Binary IPL (`bnry`, docs/FORMATS.md §4): byte-level cases written out in hex, every record field
 //! at its offset, every header field's role, the section layouts (vanilla, padded, gaps, cars
 //! first, empty, overlapping), seeks, trailing bytes, counts too large, and sniffing. Expected
 //! values are worked out by hand from the spec; the reference decoder of `testkit::ipl` is checked

@@ -272,7 +272,7 @@ fn failures_are_the_decoder_errors() {
     assert_eq!(placement.section_lines[0].text, "1 2 3");
 }
 
-/// A minimal ANP3 package: header, name, no animations (FORMATS.md §2).
+/// A minimal ANP3 package: header, name, no animations (docs/FORMATS.md §2).
 fn anp3() -> Vec<u8> {
     let mut b = b"ANP3".to_vec();
     b.extend_from_slice(&28u32.to_le_bytes());

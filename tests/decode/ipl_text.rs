@@ -1,4 +1,4 @@
-//! Text IPL (FORMATS.md §4 and the issue): every section, the three `inst` layouts, `cars`,
+//! Text IPL (docs/FORMATS.md §4 and the issue): every section, the three `inst` layouts, `cars`,
 //! pass-through lines with their fields, line endings, comments, blank lines, case, line
 //! lengths at the bound, warnings and malformed lines, each with its offset and line number.
 //! Expected events are written out by hand; the reference decoder of `testkit::ipl` is checked
@@ -519,7 +519,7 @@ fn line_number_of_a_too_long_line() {
     assert_eq!(line_number(&file), Some(3));
 }
 
-// ---- Lines as the games read them (FORMATS.md §4) --------------------------------------------
+// ---- Lines as the games read them (docs/FORMATS.md §4) --------------------------------------------
 
 /// The offset of the first occurrence of `needle` in `file`.
 fn find(file: &[u8], needle: &[u8]) -> u64 {

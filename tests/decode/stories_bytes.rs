@@ -1,4 +1,4 @@
-//! Stories `.anim` byte by byte: a file written by hand from FORMATS.md §3 (header, offset
+//! Stories `.anim` byte by byte: a file written by hand from docs/FORMATS.md §3 (header, offset
 //! table, record, bone rows, half-float keyframes, relocation table) with the values every
 //! field must decode to, worked out by hand; then the rules on bone rows (flags, ids, counts,
 //! garbage offsets), half floats of every kind, and time as a running sum of deltas.

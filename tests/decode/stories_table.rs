@@ -1,4 +1,4 @@
-//! The end of the Stories offset table (FORMATS.md §3): its length is not stored; it ends at the
+//! The end of the Stories offset table (docs/FORMATS.md §3): its length is not stored; it ends at the
 //! first zero entry, entry outside `[0x20, fileEnd)`, position not listed in the relocation
 //! table, or position where the lowest animation seen so far begins. Each rule is exercised
 //! where the others would let the table go on, with the count worked out by hand, and the
