@@ -401,9 +401,6 @@ pub unsafe extern "C" fn gts_json(ptr: *const u8, len: usize, can_seek: u32) -> 
     }
 }
 
-/// Bytes before the directory records of a VER2 archive (`VER2`, the entry count).
-const HEADER_SIZE: u64 = 8;
-
 /// Bytes a decoder takes (the library's DECODER_SIZE).
 #[no_mangle]
 pub extern "C" fn gts_decoder_size() -> usize {
@@ -588,6 +585,9 @@ impl Listing {
         self.out.flush();
     }
 }
+
+/// Bytes before the directory records of a VER2 archive (`VER2`, the entry count).
+const HEADER_SIZE: u64 = 8;
 
 /// Where an entry search stands.
 #[derive(Clone, Copy, PartialEq, Eq)]
