@@ -6,7 +6,7 @@
 //! ```
 //!
 //! The file is procedural (see `sample/demo.rs`) and encoded by `gtastream::encode::ifp2`;
-//! `tests/samples.rs` checks that the committed copy is byte-identical to what this makes.
+//! `tests/decode/samples.rs` checks that the committed copy is byte-identical to what this makes.
 
 #[path = "sample/demo.rs"]
 mod demo;

@@ -206,6 +206,18 @@ mod tests {
             WarningKind::name,
             WarningKind::from_code,
         );
+        check(
+            crate::encode::EncodeErrorKind::ALL,
+            crate::encode::EncodeErrorKind::code,
+            crate::encode::EncodeErrorKind::name,
+            crate::encode::EncodeErrorKind::from_code,
+        );
+        check(
+            crate::archive::ArchiveWarningKind::ALL,
+            crate::archive::ArchiveWarningKind::code,
+            crate::archive::ArchiveWarningKind::name,
+            crate::archive::ArchiveWarningKind::from_code,
+        );
         assert_eq!(ErrorKind::from_code(0), None);
         assert_eq!(WarningKind::from_code(0), None);
     }

@@ -1,5 +1,5 @@
 //! Keyframes: how each format stores them ([`FrameType`]), and their decoding into
-//! [`Keyframe`]s with the conversions of FORMATS.md.
+//! [`Keyframe`]s with the conversions of docs/FORMATS.md.
 
 use crate::format::fields::f32_at;
 
@@ -123,7 +123,7 @@ impl FrameType {
 pub struct Keyframe {
     /// Seconds from the start of the clip.
     pub time: f32,
-    /// Quaternion `x, y, z, w` in the engine convention (FORMATS.md).
+    /// Quaternion `x, y, z, w` in the engine convention (docs/FORMATS.md).
     pub rotation: [f32; 4],
     /// Game units (metres).
     pub translation: [f32; 3],
@@ -142,7 +142,7 @@ pub struct RawFrame {
     pub translation: [i16; 3],
 }
 
-/// Divisors of the packed IFP2 encoding (FORMATS.md §2).
+/// Divisors of the packed IFP2 encoding (docs/FORMATS.md §2).
 pub(crate) const PACKED_ROTATION_SCALE: f32 = 4096.0;
 pub(crate) const PACKED_TIME_SCALE: f32 = 60.0;
 pub(crate) const PACKED_TRANSLATION_SCALE: f32 = 1024.0;
@@ -365,7 +365,7 @@ pub(crate) fn half_to_f32(bits: u16) -> f32 {
     f32::from_bits(sign | magnitude)
 }
 
-// One decoder per frame type, on a record of exactly its size (FORMATS.md).
+// One decoder per frame type, on a record of exactly its size (docs/FORMATS.md).
 
 #[inline(always)]
 fn packed_rotation<const N: usize>(r: &[u8; N]) -> [f32; 4] {

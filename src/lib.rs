@@ -10,7 +10,7 @@
 //! readers.
 //! [`archive::ArchiveDecoder`] reads IMG archives and decodes their entries the same way.
 //!
-//! The formats and the conversions applied are specified in the project's FORMATS.md.
+//! The formats and the conversions applied are specified in docs/FORMATS.md in the repository.
 #![no_std]
 // docs.rs (package.metadata.docs.rs) marks the items of each feature.
 #![cfg_attr(docsrs, feature(doc_cfg))]

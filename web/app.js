@@ -35,16 +35,20 @@ function status(text, isError = false) {
   $('status').classList.toggle('error', isError);
 }
 
-function open(file) {
+/** Opens the first file, or an IMG archive's `.img` and `.dir` given together. */
+function open(fileList) {
+  const files = [...(fileList ?? [])];
+  const file = files.find((f) => !/\.dir$/i.test(f.name)) ?? files[0];
   if (!file) return;
   status(`Decoding ${file.name}…`);
   document.body.dataset.state = 'decoding';
   result = null;
-  for (const id of ['summary', 'warnings-section', 'animation-section', 'placement-section']) {
+  for (const id of ['summary', 'warnings-section', 'animation-section', 'placement-section',
+    'archive-section']) {
     $(id).hidden = true;
   }
   $('file-name').textContent = file.name;
-  worker.postMessage({ type: 'open', file });
+  worker.postMessage({ type: 'open', files: files.length > 1 ? files : [file] });
 }
 
 worker.onmessage = ({ data }) => {
@@ -53,7 +57,7 @@ worker.onmessage = ({ data }) => {
   } else if (data.type === 'failed') {
     const e = data.error;
     const img = /\.img$/i.test($('file-name').textContent)
-      ? ' (IMG archives are not supported yet)' : '';
+      ? ' (a version 1 archive: open its .img and .dir together)' : '';
     status(e.kind ? `Cannot decode: ${e.reason} (${e.kind}) at offset ${e.offset}${img}`
       : `Cannot decode: ${e.message}`, true);
     document.body.dataset.state = 'failed';
@@ -75,7 +79,9 @@ function show(r) {
   fill($('warnings'), r.warnings.map((w) => [w.kind, w.reason,
     `${w.offset} (0x${w.offset.toString(16)})`]));
   const animated = r.format !== 'bnry' && r.format !== 'text';
-  if (animated) {
+  if (r.entries) {
+    showArchive(r);
+  } else if (animated) {
     $('animation-section').hidden = false;
     fill($('animations'), r.animations.map((a, i) => [i, a.name, a.bones.length, a.frames,
       seconds(a.duration)]), pickAnimation);
@@ -208,6 +214,14 @@ function plotBone(frames, translation) {
 
 const SHOWN_ROWS = 1000;
 
+function showArchive(r) {
+  $('archive-section').hidden = false;
+  $('archive-count').textContent = `${r.entries.length} entries`
+    + (r.entries.length > SHOWN_ROWS ? `, first ${SHOWN_ROWS} shown` : '');
+  fill($('entries'), r.entries.slice(0, SHOWN_ROWS).map((e) => [e.name, e.offset, e.size,
+    e.format ?? '–']));
+}
+
 function showPlacements(r) {
   $('placement-section').hidden = false;
   $('placement-counts').textContent = `${r.instances.length} instances, ${r.cars.length} car generators`
@@ -255,7 +269,7 @@ function drawMap(r) {
   canvas.dataset.points = String(points.length);
 }
 
-$('file').addEventListener('change', (e) => open(e.target.files[0]));
+$('file').addEventListener('change', (e) => open(e.target.files));
 document.addEventListener('dragover', (e) => {
   e.preventDefault();
   document.body.classList.add('dragging');
@@ -264,5 +278,5 @@ document.addEventListener('dragleave', () => document.body.classList.remove('dra
 document.addEventListener('drop', (e) => {
   e.preventDefault();
   document.body.classList.remove('dragging');
-  open(e.dataTransfer.files[0]);
+  open(e.dataTransfer.files);
 });

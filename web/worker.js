@@ -1,7 +1,7 @@
-// Decodes the file off the page's thread with the package's streaming decoder (constant memory
+// Decodes the file (or lists the IMG archive) off the page's thread with the package's streaming decoder (constant memory
 // for decoding; a File is read in pieces, seeks included), and keeps what the page shows:
 // summaries are posted at once, a bone's keyframes when the page asks for them.
-import { DecodeError, decodeStream } from './gtastream/index.js';
+import { DecodeError, decodeStream, ls } from './gtastream/index.js';
 
 let animations = [];
 
@@ -24,7 +24,25 @@ class Frames {
   }
 }
 
-async function open(file) {
+/** An IMG archive: a VER2 `.img`, or a version 1 `.img` opened together with its `.dir`. Its
+ * entries are listed from memory (the archive is read whole). Null for any other file. */
+async function listing(files) {
+  const dir = files.find((f) => /\.dir$/i.test(f.name));
+  const img = files.find((f) => f !== dir);
+  if (!img) return null;
+  const magic = new TextDecoder().decode(await img.slice(0, 4).arrayBuffer());
+  if (magic !== 'VER2' && !dir) return null;
+  const started = performance.now();
+  const read = async (f) => new Uint8Array(await f.arrayBuffer());
+  const list = ls(await read(img), magic === 'VER2' ? undefined : await read(dir));
+  return { format: list.format, name: null, size: img.size, warnings: [], entries: list.entries,
+    seconds: (performance.now() - started) / 1000 };
+}
+
+async function open(files) {
+  const archive = await listing(files);
+  if (archive) return archive;
+  const file = files[0];
   const started = performance.now();
   const result = { format: null, name: null, size: file.size, warnings: [], animations: [],
     instances: [], cars: [], lines: 0 };
@@ -81,7 +99,7 @@ async function open(file) {
 self.onmessage = async ({ data }) => {
   if (data.type === 'open') {
     try {
-      self.postMessage({ type: 'opened', result: await open(data.file) });
+      self.postMessage({ type: 'opened', result: await open(data.files) });
     } catch (e) {
       const error = e instanceof DecodeError
         ? { kind: e.kind, reason: e.reason, offset: e.offset, message: e.message }

@@ -11,7 +11,7 @@
  * affects them alike:
  *
  *   (a) a hand-written loop over the whole buffer. ANP3: it converts every keyframe as
- *       FORMATS.md says (quaternion / 4096, time / 60, translation / 1024) and sums every
+ *       docs/FORMATS.md says (quaternion / 4096, time / 60, translation / 1024) and sums every
  *       component. Binary IPL: it reads every field of every instance and car generator and
  *       sums them;
  *   (b) gtastream through the C API, fed 4 KiB pieces of the buffer, with callbacks
@@ -99,7 +99,7 @@ static int16_t i16_at(const uint8_t *p)
 }
 
 /*
- * ANP3, eight sums (FORMATS.md section 2): a 36-byte file header (magic, size, name[24], animation count),
+ * ANP3, eight sums (docs/FORMATS.md section 2): a 36-byte file header (magic, size, name[24], animation count),
  * per animation a 36-byte header (name[24], bone count, frameDataSize, flags), per bone a
  * 36-byte header (name[24], frame type, frame count, bone id) and its keyframes. Types 3 and 4
  * only. Returns 0, or -1 for a file it cannot read.
@@ -272,7 +272,7 @@ typedef struct ipl_section {
 } ipl_section;
 
 /*
- * Binary IPL (FORMATS.md section 4): the 76-byte header names the offset and count of the
+ * Binary IPL (docs/FORMATS.md section 4): the 76-byte header names the offset and count of the
  * instances (40-byte records) and of the car generators (48-byte records); the section at the
  * lower offset is read first. Fills `s` in file order; returns 0, or -1 for a file this loop
  * does not read (a section past the end, or one that starts inside the other: the library

@@ -3,12 +3,14 @@
 //! over OUT only once complete, so a failure leaves nothing half-written.
 
 use std::fs::{self, File};
-use std::io::{BufWriter, Write};
+use std::io::{BufWriter, Cursor, Read, Seek, Write};
 use std::path::{Path, PathBuf};
 
-use gtastream::encode::{EncodeOptions, Encoder, IoSink, Lookahead};
+use gtastream::encode::{EncodeOptions, Encoder, IoSink, Lookahead, ReadAt};
 use gtastream::io::{decode_reader, ReadError};
 use gtastream::{Decoder, ErrorKind, Format};
+
+use crate::target::{self, Target};
 
 pub const ABOUT: &str = "Write a file in another format (lossless unless --quantize)";
 
@@ -27,8 +29,12 @@ was); other bones are written as floats.
 1/60 s, 1/1024 m). A scale (ANPK KRTS) written to ANP3/ANP2 is dropped with a warning.
 Stories bones are named from their keys (standard skeleton names, else bone_XXXXXXXX).
 
+IN may be an entry of an IMG archive (ARCHIVE:ENTRY, name in any case) or - for standard
+input; those are read into memory.
+
 Examples:
   gtastream convert --to anp3 ped.ifp ped_sa.ifp
+  gtastream convert --to text gta3.img:countn2_stream0.ipl countn2.ipl
   gtastream convert --to text sector_stream0.ipl sector.ipl";
 
 /// A target format from its name, in any case.
@@ -65,10 +71,60 @@ fn temp_beside(output: &Path) -> PathBuf {
     output.with_file_name(format!(".{name}.{pid}.gtastream-tmp"))
 }
 
-/// Converts `input` to `to` in `output`; returns the warnings to print (one line each).
-pub fn run(input: &Path, output: &Path, to: Format, quantize: bool) -> Result<String, String> {
-    let at_input = |what: &dyn std::fmt::Display| format!("{}: {what}", input.display());
-    let mut reader = File::open(input).map_err(|e| at_input(&e))?;
+/// Converts `input` (a file, `ARCHIVE:ENTRY` or `-`) to `to` in `output`; returns the warnings
+/// to print (one line each).
+pub fn run(input: &str, output: &Path, to: Format, quantize: bool) -> Result<String, String> {
+    let at_input = |what: &dyn std::fmt::Display| format!("{input}: {what}");
+    match target::resolve(input).map_err(|e| at_input(&e))? {
+        Target::File(path) => {
+            let reader = File::open(&path).map_err(|e| at_input(&e))?;
+            // A second handle reads one bone ahead (see `convert`).
+            let ahead = File::open(&path).map_err(|e| at_input(&e))?;
+            convert(reader, ahead, input, output, to, quantize)
+        }
+        // An entry, or standard input (which cannot be read twice), is read into memory.
+        Target::Entry(archive, name) => {
+            let bytes = archive.entry_bytes(&name).map_err(|e| at_input(&e))?;
+            convert(
+                Cursor::new(&bytes[..]),
+                &bytes[..],
+                input,
+                output,
+                to,
+                quantize,
+            )
+        }
+        Target::Stdin => {
+            let mut bytes = Vec::new();
+            std::io::stdin()
+                .lock()
+                .read_to_end(&mut bytes)
+                .map_err(|e| at_input(&e))?;
+            convert(
+                Cursor::new(&bytes[..]),
+                &bytes[..],
+                input,
+                output,
+                to,
+                quantize,
+            )
+        }
+        Target::Archive(_) => Err(at_input(
+            &"an IMG archive: name one entry (ARCHIVE:ENTRY), or see `gtastream ls`",
+        )),
+    }
+}
+
+/// Converts what `reader` holds (`ahead` reads the same bytes) to `to` in `output`.
+fn convert(
+    mut reader: impl Read + Seek,
+    ahead: impl ReadAt,
+    input: &str,
+    output: &Path,
+    to: Format,
+    quantize: bool,
+) -> Result<String, String> {
+    let at_input = |what: &dyn std::fmt::Display| format!("{input}: {what}");
     let temp_path = temp_beside(output);
     let file = File::create(&temp_path).map_err(|e| format!("{}: {e}", temp_path.display()))?;
     let mut temp = Temp(Some(temp_path.clone()));
@@ -76,9 +132,8 @@ pub fn run(input: &Path, output: &Path, to: Format, quantize: bool) -> Result<St
         IoSink::new(BufWriter::new(file)).map_err(|e| format!("{}: {e}", output.display()))?;
     let mut encoder =
         Encoder::new(to, sink, EncodeOptions::quantize(quantize)).map_err(|e| at_input(&e))?;
-    // A second handle reads one bone ahead, so float keyframes that lie exactly on the packed
-    // steps are written packed (docs/FORMATS.md §9.2).
-    let ahead = File::open(input).map_err(|e| at_input(&e))?;
+    // `ahead` reads one bone ahead, so float keyframes that lie exactly on the packed steps are
+    // written packed (docs/FORMATS.md §9.2).
     let mut visitor = Lookahead::new(&mut encoder, ahead);
     let decoded = decode_reader(&mut Decoder::new(), &mut reader, &mut visitor);
     let write_failed = |encoder: &Encoder<IoSink<BufWriter<File>>>| match encoder.sink().error() {
@@ -112,8 +167,7 @@ pub fn run(input: &Path, output: &Path, to: Format, quantize: bool) -> Result<St
                 n => format!(" ({} more)", n - 1),
             };
             format!(
-                "gtastream: {}: warning: {} in the output at offset {}{more}\n",
-                input.display(),
+                "gtastream: {input}: warning: {} in the output at offset {}{more}\n",
                 first.kind.reason(),
                 first.offset
             )

@@ -211,8 +211,8 @@ enum Command {
         /// ANP3/ANP2: write every bone packed, rounding values to the packed steps.
         #[arg(long)]
         quantize: bool,
-        /// The file to read.
-        input: PathBuf,
+        /// The file to read, ARCHIVE:ENTRY, or - for standard input.
+        input: String,
         /// The file to write (replaced only once complete).
         output: PathBuf,
     },

@@ -32,7 +32,7 @@ pub fn frame_type_label(frame_type: FrameType) -> String {
     format!("{id} ({parts}, {} bytes)", frame_type.size())
 }
 
-/// Bytes as text, one character per byte (Latin-1), as FORMATS.md says tools print names.
+/// Bytes as text, one character per byte (Latin-1), as docs/FORMATS.md says tools print names.
 pub fn latin1(bytes: &[u8]) -> String {
     bytes.iter().map(|&b| char::from(b)).collect()
 }

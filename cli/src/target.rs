@@ -2,10 +2,10 @@
 //! version 1 by its `.img` or its `.dir`), or one entry of an archive (`ARCHIVE:ENTRY`).
 
 use std::fs::File;
-use std::io::{self, Read};
+use std::io::{self, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 
-use gtastream::archive::{ArchiveDecoder, ArchiveVisitor};
+use gtastream::archive::{ArchiveDecoder, ArchiveVisitor, Choice};
 use gtastream::io::{decode_archive, stream_len, ReadError};
 
 use crate::source::{CountSeeks, Failure};
@@ -55,6 +55,40 @@ impl Archive {
         let seeks = img.seeks + dir.as_ref().map_or(0, |d| d.seeks);
         result.map_err(Failure::Read)?;
         Ok(seeks)
+    }
+}
+
+impl Archive {
+    /// The bytes of the first entry named `wanted` (without case), as `extract` writes them:
+    /// its sectors, cut at the end of the `.img`.
+    pub fn entry_bytes(&self, wanted: &str) -> Result<Vec<u8>, Failure> {
+        struct Find<'w> {
+            wanted: &'w str,
+            found: Option<(u64, u64)>,
+        }
+        impl gtastream::Visitor for Find<'_> {}
+        impl ArchiveVisitor for Find<'_> {
+            fn entry(&mut self, entry: &gtastream::archive::Entry<'_>) -> Choice {
+                if self.found.is_none() && same_name(entry.name, self.wanted) {
+                    self.found = Some((entry.offset, entry.size));
+                }
+                Choice::Skip
+            }
+        }
+        let mut find = Find {
+            wanted,
+            found: None,
+        };
+        self.decode(&mut find)?;
+        let (offset, size) = find
+            .found
+            .ok_or_else(|| Failure::Other(format!("no entry named {wanted}")))?;
+        let mut img = File::open(&self.img).map_err(Failure::Open)?;
+        let io = |e| Failure::Read(ReadError::Io(e));
+        img.seek(SeekFrom::Start(offset)).map_err(io)?;
+        let mut bytes = Vec::new();
+        img.take(size).read_to_end(&mut bytes).map_err(io)?;
+        Ok(bytes)
     }
 }
 

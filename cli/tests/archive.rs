@@ -71,9 +71,8 @@ fn entries() -> Vec<(&'static str, Vec<u8>)> {
     // A bone count no file can hold.
     let mut broken = inputs::anp3(3000, 6).bytes;
     broken[60..64].copy_from_slice(&[0xFF, 0xFF, 0xFF, 0x7F]);
-    let mut text = inputs::ipl_text(3000, 5).bytes;
-    // Whole sectors of text: zero padding is not text (see the README).
-    text.resize(text.len().div_ceil(SECTOR) * SECTOR, b'\n');
+    // Text ends at its sector's zero padding (a NUL ends a text).
+    let text = inputs::ipl_text(3000, 5).bytes;
     vec![
         ("walk.ifp", inputs::anp3(3000, 1).bytes),
         ("PED.IFP", inputs::anpk(5000, 2).bytes),
@@ -258,6 +257,45 @@ fn dump_of_an_entry_is_the_dump_of_the_extracted_file() {
     let odd = write(&dir, "a:walk.ifp", &entries[0].1);
     let output = run(&["dump", "--json", &odd]);
     assert!(output.status.success(), "{}", stderr(&output));
+}
+
+#[test]
+fn convert_reads_an_entry_as_the_extracted_file() {
+    let dir = scratch("convert");
+    let (v2, img, dir_file) = archives(&dir);
+    for (name, to) in [("PED.IFP", "anp3"), ("countn2_stream0.ipl", "text")] {
+        let bytes = &entries().into_iter().find(|(n, _)| *n == name).unwrap().1;
+        let mut extracted = bytes.clone();
+        extracted.resize(bytes.len().div_ceil(SECTOR) * SECTOR, 0);
+        let loose = write(&dir, &format!("loose_{name}"), &extracted);
+        let expected_path = dir.join(format!("expected_{name}"));
+        let output = run(&[
+            "convert",
+            "--to",
+            to,
+            &loose,
+            expected_path.to_str().unwrap(),
+        ]);
+        assert!(output.status.success(), "{name}: {}", stderr(&output));
+        let expected = std::fs::read(&expected_path).unwrap();
+        for archive in [&v2, &img, &dir_file] {
+            let out = dir.join(format!("out_{to}"));
+            let entry = format!("{archive}:{}", name.to_lowercase());
+            let output = run(&["convert", "--to", to, &entry, out.to_str().unwrap()]);
+            assert!(output.status.success(), "{entry}: {}", stderr(&output));
+            assert_eq!(std::fs::read(&out).unwrap(), expected, "{entry}");
+        }
+    }
+    // A whole archive is not one file to convert.
+    let out = dir.join("whole");
+    let output = run(&["convert", "--to", "anp3", &v2, out.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        stderr(&output).contains("name one entry"),
+        "{}",
+        stderr(&output)
+    );
+    assert!(!out.exists());
 }
 
 #[test]

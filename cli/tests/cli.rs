@@ -776,7 +776,7 @@ fn stories_anims() -> Vec<Anim> {
             name: "walk",
             duration: 1.5,
             bones: vec![
-                stories::Bone {
+                stories::BoneRow {
                     flags: 0x01 | 0x02 | 0x10,
                     key: 0xABCD_0005,
                     frames: vec![
@@ -792,16 +792,19 @@ fn stories_anims() -> Vec<Anim> {
                         ),
                         f([H_HALF; 4], H_ONE, Some([0, 0, H_ONE])),
                     ],
+                    garbage_offset: 0,
                 },
-                stories::Bone {
+                stories::BoneRow {
                     flags: 0x01,
                     key: 0x1234_5678,
                     frames: vec![f(q, H_HALF, None), f(q, H_HALF, None)],
+                    garbage_offset: 0,
                 },
-                stories::Bone {
+                stories::BoneRow {
                     flags: 0x01 | 0x10,
                     key: 0xFFFF_FFFF,
                     frames: vec![],
+                    garbage_offset: 0,
                 },
             ],
         },
@@ -969,7 +972,7 @@ fn stories_grid(n: usize, bones: usize) -> Vec<Anim> {
             name: ["a", "b", "c", "d", "e", "f", "g", "h"][i],
             duration: 1.0,
             bones: (0..bones)
-                .map(|j| stories::Bone {
+                .map(|j| stories::BoneRow {
                     flags: if j % 2 == 0 { 0x03 } else { 0x01 },
                     key: j as u32,
                     frames: if j % 3 == 2 {
@@ -981,6 +984,7 @@ fn stories_grid(n: usize, bones: usize) -> Vec<Anim> {
                         }
                         frames
                     },
+                    garbage_offset: 0,
                 })
                 .collect(),
         })

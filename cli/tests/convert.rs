@@ -5,7 +5,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use gtastream::encode;
-use gtastream::{Animation, Bone, Format, FrameType, Keyframe, Package};
+use gtastream::{Format, FrameType, Keyframe, Package};
+use testkit::anpk::{anim, bone, package};
 
 fn run(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_gtastream"))
@@ -30,16 +31,6 @@ fn s(path: &Path) -> &str {
     path.to_str().unwrap()
 }
 
-fn bone(name: &str, frame_type: FrameType, frames: Vec<Keyframe>) -> Bone {
-    Bone {
-        name: Some(name.into()),
-        bone_id: Some(2),
-        bone_key: None,
-        frame_type,
-        frames,
-    }
-}
-
 /// Float keyframes (ANPK `KRT0`, `KR00`) with values that are not on the packed steps.
 fn anpk_package(animation_name: &str) -> Package {
     let frames = |n: usize| -> Vec<Keyframe> {
@@ -52,21 +43,16 @@ fn anpk_package(animation_name: &str) -> Package {
             })
             .collect()
     };
-    Package {
-        format: Format::Anpk,
-        name: Some("ped".into()),
-        animations: vec![Animation {
-            name: animation_name.into(),
-            frame_data_size: None,
-            flags: None,
-            duration: None,
-            bones: vec![
-                bone("Root", FrameType::Krt0, frames(5)),
-                bone("L Hand", FrameType::Kr00, frames(3)),
+    package(
+        "ped",
+        vec![anim(
+            animation_name,
+            vec![
+                bone("Root", Some(2), FrameType::Krt0, frames(5)),
+                bone("L Hand", Some(2), FrameType::Kr00, frames(3)),
             ],
-        }],
-        warnings: Vec::new(),
-    }
+        )],
+    )
 }
 
 /// The keyframes of every bone, as bits.
@@ -139,8 +125,13 @@ fn anp3_through_anpk_comes_back_packed_and_whole() {
     let mut p = anpk_package("walk");
     p.format = Format::Anp3;
     p.animations[0].bones = vec![
-        bone("Root", FrameType::Ifp2PackedRotTrans, frames.clone()),
-        bone("Spine", FrameType::Ifp2PackedRot, frames),
+        bone(
+            "Root",
+            Some(2),
+            FrameType::Ifp2PackedRotTrans,
+            frames.clone(),
+        ),
+        bone("Spine", Some(2), FrameType::Ifp2PackedRot, frames),
     ];
     let source = dir.join("walk.ifp");
     std::fs::write(&source, encode::write(&p).unwrap()).unwrap();

@@ -1,6 +1,6 @@
 //! The procedural "demo" package behind `samples/walk.ifp`.
 //!
-//! Shared by `examples/make_sample.rs` (which writes the file) and `tests/samples.rs` (which
+//! Shared by `examples/make_sample.rs` (which writes the file) and `tests/decode/samples.rs` (which
 //! checks that the committed file is exactly what this code makes), so the sample is provably
 //! ours: every byte comes from the formulas below and `gtastream::encode::ifp2`.
 //!

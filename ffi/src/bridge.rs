@@ -442,6 +442,14 @@ const fn core_warning(code: u32) -> WarningKind {
     }
 }
 
+/// The core's encoding error kind of a C status, at compile time.
+const fn core_encode(code: u32) -> gtastream_core::encode::EncodeErrorKind {
+    match gtastream_core::encode::EncodeErrorKind::from_code(code) {
+        Some(kind) => kind,
+        None => panic!("a C writing status that the core does not define"),
+    }
+}
+
 /// The core's error kind of a C status, at compile time.
 const fn core_error(code: u32) -> ErrorKind {
     match ErrorKind::from_code(code) {
@@ -551,39 +559,43 @@ pub(crate) const STATUSES: &[(gts_status, &CStr, &CStr)] = {
         ),
         (
             GTS_ERR_UNSUPPORTED_FORMAT,
-            c"GTS_ERR_UNSUPPORTED_FORMAT",
-            c"cannot write this format from these events",
+            c_text!(stringify!(GTS_ERR_UNSUPPORTED_FORMAT)),
+            c_text!(core_encode(GTS_ERR_UNSUPPORTED_FORMAT as u32).reason()),
         ),
         (
             GTS_ERR_NAME_TOO_LONG,
-            c"GTS_ERR_NAME_TOO_LONG",
-            c"name does not fit its field",
+            c_text!(stringify!(GTS_ERR_NAME_TOO_LONG)),
+            c_text!(core_encode(GTS_ERR_NAME_TOO_LONG as u32).reason()),
         ),
         (
             GTS_ERR_UNSUPPORTED_FRAME_TYPE,
-            c"GTS_ERR_UNSUPPORTED_FRAME_TYPE",
-            c"frame type cannot be written",
+            c_text!(stringify!(GTS_ERR_UNSUPPORTED_FRAME_TYPE)),
+            c_text!(core_encode(GTS_ERR_UNSUPPORTED_FRAME_TYPE as u32).reason()),
         ),
         (
             GTS_ERR_OUT_OF_RANGE,
-            c"GTS_ERR_OUT_OF_RANGE",
-            c"packed keyframe value out of range",
+            c_text!(stringify!(GTS_ERR_OUT_OF_RANGE)),
+            c_text!(core_encode(GTS_ERR_OUT_OF_RANGE as u32).reason()),
         ),
         (
             GTS_ERR_NOT_REPRESENTABLE,
-            c"GTS_ERR_NOT_REPRESENTABLE",
-            c"value cannot be written exactly",
+            c_text!(stringify!(GTS_ERR_NOT_REPRESENTABLE)),
+            c_text!(core_encode(GTS_ERR_NOT_REPRESENTABLE as u32).reason()),
         ),
         (
             GTS_ERR_TOO_MANY,
-            c"GTS_ERR_TOO_MANY",
-            c"count or size does not fit 32 bits",
+            c_text!(stringify!(GTS_ERR_TOO_MANY)),
+            c_text!(core_encode(GTS_ERR_TOO_MANY as u32).reason()),
         ),
         (
             GTS_ERR_OUT_OF_ORDER,
-            c"GTS_ERR_OUT_OF_ORDER",
-            c"event has no place in the output format",
+            c_text!(stringify!(GTS_ERR_OUT_OF_ORDER)),
+            c_text!(core_encode(GTS_ERR_OUT_OF_ORDER as u32).reason()),
         ),
-        (GTS_ERR_WRITE, c"GTS_ERR_WRITE", c"the sink failed"),
+        (
+            GTS_ERR_WRITE,
+            c_text!(stringify!(GTS_ERR_WRITE)),
+            c_text!(core_encode(GTS_ERR_WRITE as u32).reason()),
+        ),
     ]
 };

@@ -88,20 +88,12 @@ struct Slot {
 const _: () = assert!(size_of::<Slot>() <= size_of::<gts_encoder>());
 const _: () = assert!(align_of::<Slot>() <= align_of::<gts_encoder>());
 
+/// The status of an encoding error: the one whose number is its kind's (the core's table).
 fn status(error: EncodeError) -> gts_status {
-    use gts_status::*;
-    match error {
-        EncodeError::UnsupportedFormat(_) | EncodeError::CannotConvert(..) => {
-            GTS_ERR_UNSUPPORTED_FORMAT
-        }
-        EncodeError::NameTooLong(_) | EncodeError::BadName => GTS_ERR_NAME_TOO_LONG,
-        EncodeError::UnsupportedFrameType(_) => GTS_ERR_UNSUPPORTED_FRAME_TYPE,
-        EncodeError::OutOfRange => GTS_ERR_OUT_OF_RANGE,
-        EncodeError::NotRepresentable(_) => GTS_ERR_NOT_REPRESENTABLE,
-        EncodeError::TooMany => GTS_ERR_TOO_MANY,
-        EncodeError::Sink => GTS_ERR_WRITE,
-        _ => GTS_ERR_OUT_OF_ORDER,
-    }
+    crate::bridge::STATUSES
+        .iter()
+        .find(|row| row.0 as u32 == error.kind().code())
+        .map_or(gts_status::GTS_ERR_OTHER, |row| row.0)
 }
 
 /// Runs `f` on the encoder in `e`'s storage: checks the pointer, the tag and re-entry, marks

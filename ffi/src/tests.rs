@@ -7,7 +7,6 @@
 //! purpose in a way the library promises to detect.
 #![allow(clippy::undocumented_unsafe_blocks)]
 
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 use std::ffi::{c_void, CStr};
 use std::ptr::{null, null_mut};
@@ -25,8 +24,6 @@ mod fixtures;
 
 thread_local! {
     static PANIC_NEXT: Cell<bool> = const { Cell::new(false) };
-    static COUNTING: Cell<bool> = const { Cell::new(false) };
-    static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
 }
 
 /// Panics once if a test asked for it (to test that panics stop at the boundary).
@@ -36,23 +33,10 @@ pub(crate) fn maybe_panic() {
     }
 }
 
-/// The system allocator, counting the allocations of a thread while it asks for it.
-struct CountingAllocator;
-
-unsafe impl GlobalAlloc for CountingAllocator {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        if COUNTING.with(Cell::get) {
-            ALLOCATIONS.with(|n| n.set(n.get() + 1));
-        }
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) }
-    }
-}
-
+/// The test kit's counting allocator: the system allocator, counting the calls of a thread
+/// while it asks for it.
 #[global_allocator]
-static ALLOCATOR: CountingAllocator = CountingAllocator;
+static ALLOCATOR: testkit::alloc_count::Counting = testkit::alloc_count::Counting;
 
 // ---------------------------------------------------------------------------------------------
 // Events, recorded the same way from the C callbacks and from the core's visitor.
@@ -1290,6 +1274,15 @@ fn header_numbers_follow_the_kinds_table() {
         .map(|k| (k.name().to_string(), k.code()))
         .collect();
     assert_eq!(archive_warnings, expected);
+    let writing: Vec<_> = enumerators("GTS_ERR_")
+        .into_iter()
+        .filter(|(_, value)| (300..400).contains(value))
+        .collect();
+    let expected: Vec<_> = gtastream_core::encode::EncodeErrorKind::ALL
+        .iter()
+        .map(|k| (k.name().to_string(), k.code()))
+        .collect();
+    assert_eq!(writing, expected);
 }
 
 /// Callbacks that count and never allocate.
@@ -1317,39 +1310,39 @@ fn decoding_through_the_c_api_never_allocates() {
         let mut d = gts_decoder {
             opaque: [0; GTS_DECODER_WORDS],
         };
-        ALLOCATIONS.with(|n| n.set(0));
-        COUNTING.with(|c| c.set(true));
-        unsafe {
-            gts_decoder_init(
-                &mut d,
-                size_of::<gts_decoder>(),
-                &cb,
-                (&mut frames as *mut usize).cast(),
-            );
-        }
-        for &chunk in if cfg!(miri) {
-            &[4096][..]
-        } else {
-            &[1, 4096][..]
-        } {
-            unsafe { gts_decoder_reset(&mut d) };
-            let mut at = 0;
-            while at < fixture.bytes.len() {
-                let end = fixture.bytes.len().min(at + chunk);
-                let mut consumed = 0;
-                let piece = &fixture.bytes[at..end];
-                let status =
-                    unsafe { gts_decoder_feed(&mut d, piece.as_ptr(), piece.len(), &mut consumed) };
-                match status {
-                    gts_status::GTS_OK => at = end,
-                    gts_status::GTS_SEEK => at = unsafe { gts_decoder_position(&d) } as usize,
-                    _ => break,
-                }
+        let (calls, ()) = testkit::alloc_count::allocations(|| {
+            unsafe {
+                gts_decoder_init(
+                    &mut d,
+                    size_of::<gts_decoder>(),
+                    &cb,
+                    (&mut frames as *mut usize).cast(),
+                );
             }
-            unsafe { gts_decoder_finish(&mut d) };
-        }
-        COUNTING.with(|c| c.set(false));
-        assert_eq!(ALLOCATIONS.with(Cell::get), 0, "{}", fixture.name);
+            for &chunk in if cfg!(miri) {
+                &[4096][..]
+            } else {
+                &[1, 4096][..]
+            } {
+                unsafe { gts_decoder_reset(&mut d) };
+                let mut at = 0;
+                while at < fixture.bytes.len() {
+                    let end = fixture.bytes.len().min(at + chunk);
+                    let mut consumed = 0;
+                    let piece = &fixture.bytes[at..end];
+                    let status = unsafe {
+                        gts_decoder_feed(&mut d, piece.as_ptr(), piece.len(), &mut consumed)
+                    };
+                    match status {
+                        gts_status::GTS_OK => at = end,
+                        gts_status::GTS_SEEK => at = unsafe { gts_decoder_position(&d) } as usize,
+                        _ => break,
+                    }
+                }
+                unsafe { gts_decoder_finish(&mut d) };
+            }
+        });
+        assert_eq!(calls, 0, "{}", fixture.name);
     }
 }
 
@@ -1832,9 +1825,7 @@ fn the_drivers_never_allocate() {
     };
     let mut source = TestSource::new(&data, 100);
     let mut buffer = [0u8; 256];
-    ALLOCATIONS.with(|n| n.set(0));
-    COUNTING.with(|c| c.set(true));
-    let statuses = unsafe {
+    let (calls, statuses) = testkit::alloc_count::allocations(|| unsafe {
         gts_decoder_init(
             &mut d,
             size_of::<gts_decoder>(),
@@ -1852,9 +1843,8 @@ fn the_drivers_never_allocate() {
             buffer.len(),
         );
         (buffer_status, io_status)
-    };
-    COUNTING.with(|c| c.set(false));
-    assert_eq!(ALLOCATIONS.with(Cell::get), 0);
+    });
+    assert_eq!(calls, 0);
     assert_eq!(statuses, (gts_status::GTS_OK, gts_status::GTS_OK));
     assert!(frames > 0);
 }

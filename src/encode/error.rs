@@ -136,3 +136,45 @@ impl fmt::Display for EncodeError {
 }
 
 impl core::error::Error for EncodeError {}
+
+crate::error::kinds! {
+    /// The kind of an [`EncodeError`]: its stable name and number (the C status), whatever
+    /// the details the error carries.
+    pub enum EncodeErrorKind {
+        /// The format cannot be written, or not from these events (animations to a placement
+        /// format or the reverse).
+        UnsupportedFormat = 300, "unsupported_format", "cannot write this format from these events";
+        /// A name does not fit its field with its NUL, or is not Latin-1.
+        NameTooLong = 301, "name_too_long", "name does not fit its field";
+        /// A frame type the target format cannot store.
+        UnsupportedFrameType = 302, "unsupported_frame_type", "frame type cannot be written";
+        /// A packed value outside the range of `i16`.
+        OutOfRange = 303, "out_of_range", "packed keyframe value out of range";
+        /// A value the target cannot hold exactly.
+        NotRepresentable = 304, "not_representable", "value cannot be written exactly";
+        /// More records or bytes than the format's 32-bit fields hold.
+        TooMany = 305, "too_many", "count or size does not fit 32 bits";
+        /// An event where the format has no place for it (or after `end`).
+        OutOfOrder = 306, "out_of_order", "event has no place in the output format";
+        /// The sink failed.
+        Write = 307, "write", "the sink failed";
+    }
+}
+
+impl EncodeError {
+    /// The error's kind: its stable name and number.
+    pub const fn kind(&self) -> EncodeErrorKind {
+        match self {
+            EncodeError::UnsupportedFormat(_) | EncodeError::CannotConvert(..) => {
+                EncodeErrorKind::UnsupportedFormat
+            }
+            EncodeError::NameTooLong(_) | EncodeError::BadName => EncodeErrorKind::NameTooLong,
+            EncodeError::UnsupportedFrameType(_) => EncodeErrorKind::UnsupportedFrameType,
+            EncodeError::OutOfRange => EncodeErrorKind::OutOfRange,
+            EncodeError::NotRepresentable(_) => EncodeErrorKind::NotRepresentable,
+            EncodeError::TooMany => EncodeErrorKind::TooMany,
+            EncodeError::OutOfOrder => EncodeErrorKind::OutOfOrder,
+            EncodeError::Sink => EncodeErrorKind::Write,
+        }
+    }
+}

@@ -23,7 +23,7 @@ mod sink;
 #[cfg(feature = "alloc")]
 mod package;
 
-pub use error::{EncodeError, Lost, NameTooLong};
+pub use error::{EncodeError, EncodeErrorKind, Lost, NameTooLong};
 pub use lookahead::{Lookahead, ReadAt};
 #[cfg(feature = "alloc")]
 pub use package::{anpk, ifp2, write};

@@ -1,5 +1,5 @@
 //! IFP version 1: GTA III / Vice City `ANPK` animation packages, and GTA III's `ANLF`
-//! container of several (FORMATS.md §1).
+//! container of several (docs/FORMATS.md §1).
 //!
 //! A tree of chunks (`tag`, `u32 size`, payload padded to 4). Decoding follows the counts and
 //! the sizes the engines read (INFO, NAME, ANIM, keyframe chunk); the tags and the other sizes

@@ -1,4 +1,4 @@
-//! IFP version 2: San Andreas `ANP3` and `ANP2` animation packages (FORMATS.md §2).
+//! IFP version 2: San Andreas `ANP3` and `ANP2` animation packages (docs/FORMATS.md §2).
 //!
 //! Units: the 36-byte file header, a 36-byte (ANP3) or 28-byte (ANP2) animation header, a
 //! 36-byte bone header, then the bone's keyframes as records of the frame type's size.

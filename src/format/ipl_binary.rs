@@ -1,4 +1,4 @@
-//! San Andreas binary item placement files, `bnry` (FORMATS.md §4).
+//! San Andreas binary item placement files, `bnry` (docs/FORMATS.md §4).
 //!
 //! A 76-byte header, then instances (40 bytes) and car generators (48 bytes) at the offsets it
 //! gives. The sections are read in file order (vanilla files: instances, then cars right

@@ -1,4 +1,4 @@
-//! Stories `.anim` files: GTA Liberty City Stories and Vice City Stories (FORMATS.md §3).
+//! Stories `.anim` files: GTA Liberty City Stories and Vice City Stories (docs/FORMATS.md §3).
 //!
 //! A relocatable memory image: records are reached through u32 file offsets, in any order.
 //! The machine walks them in event order and asks the decoder to go to each one

@@ -85,3 +85,23 @@ export interface DecodeOptions {
    * `--no-seek`); false decodes as a stream would (`dump --no-seek`). */
   canSeek?: boolean;
 }
+
+/** One entry of an IMG archive, as `gtastream ls --json` lists it. */
+export interface ArchiveEntry {
+  /** The name in the directory, one character per byte (Latin-1). */
+  name: string;
+  /** Absolute offset of the entry's first byte in the `.img`. */
+  offset: number;
+  /** Bytes of the entry the `.img` holds: its whole sectors, cut at the end of the file. */
+  size: number;
+  /** The format found in the entry's first bytes; null for content gtastream does not decode
+   * (models, textures, collisions, empty entries). */
+  format: Format | null;
+}
+
+/** An IMG archive's directory: what `gtastream ls --json` prints. */
+export interface ArchiveListing {
+  /** `VER2` (San Andreas, one `.img`) or `VER1` (GTA III and Vice City, `.img` and `.dir`). */
+  format: 'VER2' | 'VER1';
+  entries: ArchiveEntry[];
+}

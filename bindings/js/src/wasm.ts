@@ -35,6 +35,9 @@ export interface Exports {
   gts_feed(decoder: number, len: number, keyframes: number): number;
   gts_finish(decoder: number, keyframes: number): number;
   gts_position(decoder: number): number;
+  gts_ls(img: number, imgLen: number, dir: number, dirLen: number, hasDir: number): number;
+  gts_entry_json(img: number, imgLen: number, dir: number, dirLen: number, hasDir: number,
+    name: number, nameLen: number): number;
 }
 
 /** Flow codes the event imports return. */

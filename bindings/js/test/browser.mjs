@@ -1,7 +1,7 @@
 // The inspector page (web/) in a real browser: serves web/ on 127.0.0.1 (a random port), drives
 // Chromium headless with playwright-core, loads samples/walk.ifp through the file input, checks
 // the animation table against decode() and that the plot was drawn, then a placement file, a
-// broken file, and a 4 MiB package while the page's thread keeps running. Saves a screenshot to
+// broken file, IMG archives (VER2, and a version 1 .img with its .dir), and a 4 MiB package while the page's thread keeps running. Saves a screenshot to
 // target/web-inspector.png. Needs `npm run build` first (it copies the package into web/).
 //   node test/browser.mjs    (CHROMIUM=/path/to/chromium to use another binary)
 import assert from 'node:assert/strict';
@@ -12,8 +12,10 @@ import { fileURLToPath } from 'node:url';
 
 import { chromium } from 'playwright-core';
 
-import { decode } from '../dist/index.js';
-import { bigAnp3, repo, sampleTextIpl } from './fixtures.mjs';
+import { decode, ls } from '../dist/index.js';
+import {
+  bigAnp3, imgVer1, imgVer2, repo, sampleAnp3, sampleBnry, sampleTextIpl,
+} from './fixtures.mjs';
 
 const root = fileURLToPath(repo);
 const web = join(root, 'web');
@@ -115,6 +117,24 @@ try {
   assert.equal(await page.$eval('#map', (c) => c.dataset.points),
     String(placed.instances.length + placed.cars.length));
   await page.screenshot({ path: join(out, 'web-inspector-ipl.png'), fullPage: true });
+
+  // IMG archives: their entries as ls() lists them.
+  const entries = [['ped.ifp', sampleAnp3()], ['sector.ipl', sampleBnry()], ['x.dff', [1, 2]]];
+  const sa = imgVer2(entries);
+  await load('gta3.img', sa);
+  assert.equal(await page.textContent('#format'), 'VER2');
+  assert.deepEqual(await texts('#entries tbody td:nth-child(1)'), ls(sa).entries.map((e) => e.name));
+  assert.deepEqual(await texts('#entries tbody td:nth-child(4)'), ['ANP3', 'bnry', '–']);
+  const vc = imgVer1(entries);
+  await page.setInputFiles('#file', [
+    { name: 'gta3.img', mimeType: 'application/octet-stream', buffer: Buffer.from(vc.img) },
+    { name: 'gta3.dir', mimeType: 'application/octet-stream', buffer: Buffer.from(vc.dir) },
+  ]);
+  await page.waitForFunction(() => document.body.dataset.state === 'done'
+    && document.getElementById('format').textContent === 'VER1', null, { timeout: 60000 });
+  assert.deepEqual(await texts('#entries tbody td:nth-child(3)'),
+    ls(vc.img, vc.dir).entries.map((e) => String(e.size)));
+  await page.screenshot({ path: join(out, 'web-inspector-img.png'), fullPage: true });
 
   // A broken file: the error with its kind and offset.
   await load('broken.ifp', walk.subarray(0, 100));

@@ -181,3 +181,55 @@ export function allFixtures() {
   }
   return files;
 }
+
+const SECTOR = 2048;
+
+function name24(record, at, name) {
+  record.set(Buffer.from(name, 'latin1'), at);
+}
+
+/** Data of each entry at its own sectors, from `first` on; the directory records. */
+function layout(list, first) {
+  let sector = first;
+  const records = [];
+  const parts = [];
+  for (const [name, bytes] of list) {
+    const sectors = Math.ceil(bytes.length / SECTOR);
+    records.push({ name, sector, sectors });
+    const padded = new Uint8Array(sectors * SECTOR);
+    padded.set(bytes);
+    parts.push(padded);
+    sector += sectors;
+  }
+  return { records, data: Buffer.concat(parts) };
+}
+
+/** A VER2 archive (San Andreas) of the [name, bytes] entries, each at whole sectors. */
+export function imgVer2(list) {
+  const dirSectors = Math.ceil((8 + 32 * list.length) / SECTOR);
+  const { records, data } = layout(list, dirSectors);
+  const img = new Uint8Array(dirSectors * SECTOR + data.length);
+  const view = new DataView(img.buffer);
+  img.set(Buffer.from('VER2'), 0);
+  view.setUint32(4, list.length, true);
+  records.forEach((r, i) => {
+    view.setUint32(8 + 32 * i, r.sector, true);
+    view.setUint16(8 + 32 * i + 4, r.sectors, true);
+    name24(img, 8 + 32 * i + 8, r.name);
+  });
+  img.set(data, dirSectors * SECTOR);
+  return img;
+}
+
+/** A version 1 archive (GTA III, Vice City): { img, dir }. */
+export function imgVer1(list) {
+  const { records, data } = layout(list, 0);
+  const dir = new Uint8Array(32 * list.length);
+  const view = new DataView(dir.buffer);
+  records.forEach((r, i) => {
+    view.setUint32(32 * i, r.sector, true);
+    view.setUint32(32 * i + 4, r.sectors, true);
+    name24(dir, 32 * i + 8, r.name);
+  });
+  return { img: new Uint8Array(data), dir };
+}

@@ -1,6 +1,6 @@
 //! Test support: a tiny, strict JSON reader for checking the tool's output (it rejects
 //! anything RFC 8259 does not allow: raw control characters in strings, leading zeros,
-//! trailing commas, ...), and a writer of Stories files.
+//! trailing commas, ...), and Stories files (the test kit's writer).
 
 pub mod stories;
 

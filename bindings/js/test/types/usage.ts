@@ -1,8 +1,8 @@
 // Compiled (not run) by `npm test`: the README's uses type-check against dist/*.d.ts.
 import IFPReaderDefault from '../../dist/ifp-reader.js';
 import {
-  type Callbacks, DecodeError, Decoder, type GtaDocument, IFPReader, type Progress, decode,
-  decodeStream,
+  type ArchiveListing, type Callbacks, DecodeError, Decoder, type GtaDocument, IFPReader, type Progress, decode,
+  decodeEntry, decodeStream, ls,
 } from '../../dist/index.js';
 
 export async function usage(bytes: Uint8Array, file: Blob): Promise<number> {
@@ -26,5 +26,9 @@ export async function usage(bytes: Uint8Array, file: Blob): Promise<number> {
   } catch (e) {
     if (e instanceof DecodeError) return e.offset + e.kind.length + e.reason.length;
   }
-  return (doc.animations?.length ?? 0) + (q?.[3] ?? 0) + reader.packageName.length;
+  const listing: ArchiveListing = ls(bytes, bytes.subarray(0, 32));
+  const first = listing.entries[0];
+  const entry: GtaDocument | undefined = first && decodeEntry(bytes, first.name);
+  return (entry?.animations?.length ?? 0) + (first?.size ?? 0) + (doc.animations?.length ?? 0)
+    + (q?.[3] ?? 0) + reader.packageName.length;
 }

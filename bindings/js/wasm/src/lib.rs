@@ -18,6 +18,9 @@ use alloc::vec::Vec;
 use core::cell::UnsafeCell;
 use core::fmt;
 
+use gtastream::archive::{
+    ArchiveDecoder, ArchiveInfo, ArchiveVersion, ArchiveVisitor, Choice, Entry, RECORD_SIZE,
+};
 use gtastream::json::{self, JsonError};
 use gtastream::{
     AnimationInfo, BoneInfo, Decoder, Error, FileInfo, Flow, IplCar, IplInstance, Keyframes,
@@ -377,10 +380,12 @@ pub unsafe extern "C" fn gts_json(ptr: *const u8, len: usize, can_seek: u32) -> 
     let data = core::slice::from_raw_parts(ptr, len);
     let options = Options {
         can_seek: can_seek != 0,
+        game: None,
     };
     let mut out = Pieces(String::with_capacity(TEXT_PIECE));
     let result = json::write(&mut out, |pass| {
-        Decoder::with_options(options).decode_slice(data, pass)
+        let mut only = Only::new(Search::Inside, "", pass);
+        Decoder::with_options(options).decode_slice(data, &mut only)
     });
     match result {
         Ok(()) => {
@@ -418,6 +423,7 @@ pub extern "C" fn gts_input_size() -> usize {
 pub extern "C" fn gts_decoder_new(can_seek: u32) -> *mut Decoder {
     Box::into_raw(Box::new(Decoder::with_options(Options {
         can_seek: can_seek != 0,
+        game: None,
     })))
 }
 
@@ -441,7 +447,7 @@ pub unsafe extern "C" fn gts_feed(decoder: *mut Decoder, len: usize, keyframes: 
     let mut events = Events {
         keyframes: keyframes != 0,
     };
-    match (*decoder).feed(input, &mut events) {
+    match (*decoder).feed(input, &mut Only::new(Search::Inside, "", &mut events)) {
         Ok(p) => {
             let (status, seek) = match p.status {
                 Status::NeedInput => (0, 0.0),
@@ -468,7 +474,7 @@ pub unsafe extern "C" fn gts_finish(decoder: *mut Decoder, keyframes: u32) -> u3
     let mut events = Events {
         keyframes: keyframes != 0,
     };
-    match (*decoder).finish(&mut events) {
+    match (*decoder).finish(&mut Only::new(Search::Inside, "", &mut events)) {
         Ok(()) => 0,
         Err(e) => {
             report_error(e);
@@ -484,6 +490,302 @@ pub unsafe extern "C" fn gts_finish(decoder: *mut Decoder, keyframes: u32) -> u3
 #[no_mangle]
 pub unsafe extern "C" fn gts_position(decoder: *const Decoder) -> f64 {
     (*decoder).position() as f64
+}
+
+/// The archive in memory: a VER2 `.img`, or a version 1 `.img` with its `.dir` (`has_dir`).
+///
+/// # Safety
+/// Each pointer points to its length of readable bytes (`dir` only read when `has_dir`).
+unsafe fn archive_of<'a>(
+    img: *const u8,
+    img_len: usize,
+    dir: *const u8,
+    dir_len: usize,
+    has_dir: u32,
+) -> (&'a [u8], &'a [u8], impl Fn() -> ArchiveDecoder) {
+    let img = core::slice::from_raw_parts(img, img_len);
+    let dir: &[u8] = if has_dir != 0 {
+        core::slice::from_raw_parts(dir, dir_len)
+    } else {
+        &[]
+    };
+    let (version1, dir_len) = (has_dir != 0, dir.len() as u64);
+    let decoder = move || {
+        if version1 {
+            ArchiveDecoder::version1(dir_len, img_len as u64)
+        } else {
+            ArchiveDecoder::new(img_len as u64)
+        }
+    };
+    (dir, img, decoder)
+}
+
+/// Writes `value` as a JSON string, one character per byte (Latin-1), escaped as the
+/// command-line tool escapes it.
+fn json_string(out: &mut Pieces, value: &[u8]) {
+    let mut text = String::with_capacity(value.len() + 2);
+    text.push('"');
+    for c in value.iter().map(|&b| char::from(b)) {
+        match c {
+            '"' => text.push_str("\\\""),
+            '\\' => text.push_str("\\\\"),
+            c if c.is_control() => {
+                let _ = fmt::Write::write_fmt(&mut text, format_args!("\\u{:04x}", u32::from(c)));
+            }
+            c => text.push(c),
+        }
+    }
+    text.push('"');
+    let _ = fmt::Write::write_str(out, &text);
+}
+
+/// The listing of `gtastream ls --json`, laid out as the tool lays it out.
+struct Listing {
+    out: Pieces,
+    entries: u32,
+}
+
+impl Listing {
+    fn archive(&mut self, info: &ArchiveInfo) {
+        let _ = fmt::Write::write_fmt(
+            &mut self.out,
+            format_args!(
+                "{{\n  \"format\": \"{}\",\n  \"entries\": [",
+                info.version.name()
+            ),
+        );
+    }
+
+    fn entry(&mut self, entry: &Entry<'_>) {
+        let out = &mut self.out;
+        let separator = if self.entries == 0 { "" } else { "," };
+        let _ = fmt::Write::write_fmt(out, format_args!("{separator}\n    {{\"name\": "));
+        json_string(out, entry.name);
+        let _ = fmt::Write::write_fmt(
+            out,
+            format_args!(
+                ", \"offset\": {}, \"size\": {}, \"format\": ",
+                entry.offset, entry.size
+            ),
+        );
+        let _ = match entry.format {
+            Some(format) => fmt::Write::write_fmt(out, format_args!("\"{}\"}}", format.name())),
+            None => fmt::Write::write_str(out, "null}"),
+        };
+        self.entries += 1;
+    }
+
+    fn end(mut self) {
+        let close = if self.entries == 0 {
+            "]\n}\n"
+        } else {
+            "\n  ]\n}\n"
+        };
+        let _ = fmt::Write::write_str(&mut self.out, close);
+        self.out.flush();
+    }
+}
+
+/// Bytes before the directory records of a VER2 archive (`VER2`, the entry count).
+const HEADER_SIZE: u64 = 8;
+
+/// Where an entry search stands.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Search {
+    /// Listing: every entry is skipped.
+    Listing,
+    Looking,
+    /// Events go to `inner` (from the start for a file decoded on its own).
+    Inside,
+    Done(Result<(), Error>),
+}
+
+/// The one visitor every decoder of the module reports to, so that the module holds one copy
+/// of the decoder's code however many uses it has: passes on the events of the entry named `wanted`
+/// (ASCII case ignored, names read one character per byte, as `gtastream dump ARCHIVE:ENTRY`
+/// matches them), or of the whole file, or lists the archive.
+struct Only<'a> {
+    wanted: &'a str,
+    inner: &'a mut dyn Visitor,
+    search: Search,
+    listing: Option<&'a mut Listing>,
+    /// Where the directory ends (the offset of a "no such entry" error).
+    directory_end: u64,
+}
+
+impl<'a> Only<'a> {
+    fn new(search: Search, wanted: &'a str, inner: &'a mut dyn Visitor) -> Self {
+        Only {
+            wanted,
+            inner,
+            search,
+            listing: None,
+            directory_end: 0,
+        }
+    }
+
+    fn inner(&mut self) -> Option<&mut dyn Visitor> {
+        (self.search == Search::Inside).then_some(&mut *self.inner)
+    }
+}
+
+macro_rules! forward {
+    ($($name:ident($($arg:ident: $ty:ty),*);)*) => {
+        $(fn $name(&mut self, $($arg: $ty),*) -> Flow {
+            self.inner().map_or(Flow::Continue, |v| v.$name($($arg),*))
+        })*
+    };
+}
+
+impl Visitor for Only<'_> {
+    forward! {
+        file(info: &FileInfo<'_>);
+        animation(info: &AnimationInfo<'_>);
+        bone(info: &BoneInfo<'_>);
+        keyframes(frames: Keyframes<'_>);
+        bone_end();
+        animation_end();
+        instance(i: &IplInstance<'_>);
+        car(c: &IplCar);
+        section_line(line: &SectionLine<'_>);
+        warning(w: Warning);
+        end();
+    }
+}
+
+impl ArchiveVisitor for Only<'_> {
+    fn archive(&mut self, info: &ArchiveInfo) -> Flow {
+        let header = match info.version {
+            ArchiveVersion::V2 => HEADER_SIZE,
+            ArchiveVersion::V1 => 0,
+        };
+        self.directory_end = header + u64::from(info.entry_count) * RECORD_SIZE;
+        if let Some(listing) = self.listing.as_mut() {
+            listing.archive(info);
+        }
+        Flow::Continue
+    }
+
+    fn entry(&mut self, entry: &Entry<'_>) -> Choice {
+        if let Some(listing) = self.listing.as_mut() {
+            listing.entry(entry);
+            return Choice::Skip;
+        }
+        let same = entry.name.len() == self.wanted.chars().count()
+            && entry
+                .name
+                .iter()
+                .zip(self.wanted.chars())
+                .all(|(&b, c)| char::from(b).eq_ignore_ascii_case(&c));
+        if self.search == Search::Looking && same {
+            self.search = Search::Inside;
+            Choice::Decode
+        } else {
+            Choice::Skip
+        }
+    }
+
+    fn entry_end(&mut self, result: Result<(), Error>) -> Flow {
+        self.search = Search::Done(result);
+        // The entry is all that was wanted: the rest of the directory is not read.
+        Flow::Abort
+    }
+}
+
+/// Takes no events (a listing reports none).
+struct NoEvents;
+
+impl Visitor for NoEvents {}
+
+/// The entry listing of an archive (`gtastream ls --json`), handed to `text`. Returns 0, or 1
+/// after reporting the error to `error` (the text is then to be dropped).
+///
+/// # Safety
+/// As [`archive_of`].
+#[no_mangle]
+pub unsafe extern "C" fn gts_ls(
+    img: *const u8,
+    img_len: usize,
+    dir: *const u8,
+    dir_len: usize,
+    has_dir: u32,
+) -> u32 {
+    let (dir, img, decoder) = archive_of(img, img_len, dir, dir_len, has_dir);
+    let mut listing = Listing {
+        out: Pieces(String::with_capacity(TEXT_PIECE)),
+        entries: 0,
+    };
+    let mut none = NoEvents;
+    let mut only = Only::new(Search::Listing, "", &mut none);
+    only.listing = Some(&mut listing);
+    if let Err(e) = decoder().decode_slices(dir, img, &mut only) {
+        report_error(e);
+        return 1;
+    }
+    listing.end();
+    0
+}
+
+/// Why an entry's document could not be written.
+enum EntryError {
+    Decode(Error),
+    NotFound(u64),
+}
+
+/// The JSON document of the archive's entry named by the `name_len` bytes (UTF-8) at `name`
+/// (`gtastream dump --json ARCHIVE:ENTRY`), handed to `text`. Returns 0, or 1 after reporting
+/// the error to `error` (an entry that is not there: kind `no_such_entry`).
+///
+/// # Safety
+/// As [`archive_of`]; `name` points to `name_len` bytes of UTF-8.
+#[no_mangle]
+pub unsafe extern "C" fn gts_entry_json(
+    img: *const u8,
+    img_len: usize,
+    dir: *const u8,
+    dir_len: usize,
+    has_dir: u32,
+    name: *const u8,
+    name_len: usize,
+) -> u32 {
+    let (dir, img, decoder) = archive_of(img, img_len, dir, dir_len, has_dir);
+    let wanted = core::str::from_utf8(core::slice::from_raw_parts(name, name_len)).unwrap_or("");
+    let mut out = Pieces(String::with_capacity(TEXT_PIECE));
+    // Each pass reads the archive again and decodes the entry again.
+    let result = json::write(&mut out, |pass| {
+        let mut only = Only::new(Search::Looking, wanted, pass);
+        let archive = decoder().decode_slices(dir, img, &mut only);
+        match (only.search, archive) {
+            (Search::Done(result), _) => result.map_err(EntryError::Decode),
+            (_, Err(e)) => Err(EntryError::Decode(e)),
+            (_, Ok(())) => Err(EntryError::NotFound(only.directory_end)),
+        }
+    });
+    match result {
+        Ok(()) => {
+            out.flush();
+            0
+        }
+        Err(JsonError::Decode(EntryError::Decode(e))) => {
+            report_error(e);
+            1
+        }
+        Err(JsonError::Decode(EntryError::NotFound(offset))) => {
+            let kind = "no_such_entry";
+            let mut reason = String::from("no entry named \"");
+            reason.push_str(wanted);
+            reason.push('"');
+            error(
+                kind.as_ptr(),
+                kind.len(),
+                reason.as_ptr(),
+                reason.len(),
+                offset as f64,
+            );
+            1
+        }
+        Err(JsonError::Write) => 1,
+    }
 }
 
 /// The allocator std would use on this target, without the rest of std (smaller module).

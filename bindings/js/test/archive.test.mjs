@@ -1,0 +1,125 @@
+// IMG archives built here from the fixtures, against the command-line tool: ls() must give what
+// `gtastream ls --json` prints, decodeEntry() what `dump --json ARCHIVE:ENTRY` prints and what
+// decode() gives for the extracted entry. The tool: $GTASTREAM_CLI, else target/release/gtastream
+// (built here when missing).
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+import { DecodeError, decode, decodeEntry, decodeEntryJson, ls, lsJson } from '../dist/index.js';
+import { allFixtures, imgVer1 as ver1, imgVer2 as ver2, repo, sampleAnp3 } from './fixtures.mjs';
+
+const SECTOR = 2048;
+
+function cli() {
+  if (process.env.GTASTREAM_CLI) return process.env.GTASTREAM_CLI;
+  const root = fileURLToPath(repo);
+  const built = join(root, 'target', 'release', 'gtastream');
+  if (!existsSync(built)) {
+    execFileSync('cargo', ['build', '--release', '-p', 'gtastream-cli'], { cwd: root, stdio: 'inherit' });
+  }
+  return built;
+}
+
+/** The entries: every fixture, one that fails to decode, one of no known format, a Latin-1 name. */
+function entries() {
+  const list = allFixtures().map(([name, bytes]) => [name.split('/').pop(), bytes]);
+  list.push(['cut.ifp', sampleAnp3().subarray(0, 36 + 36 + 10)]);
+  list.push(['model.dff', Uint8Array.from([0x10, 0, 0, 0, 1, 2, 3, 4])]);
+  list.push(['caf\u00e9.ifp', sampleAnp3()]);
+  // Names fit the 24-byte field and differ in any case (a lookup finds the first).
+  const seen = new Set();
+  return list.filter(([name]) => {
+    const key = name.toLowerCase();
+    const fits = name.length < 24 && !seen.has(key);
+    seen.add(key);
+    return fits;
+  });
+}
+
+const work = mkdtempSync(join(tmpdir(), 'gtastream-archive-'));
+after(() => rmSync(work, { recursive: true, force: true }));
+
+const list = entries();
+const v2 = ver2(list);
+const v1 = ver1(list);
+const v2Path = join(work, 'sa.img');
+const v1Path = join(work, 'vc.img');
+writeFileSync(v2Path, v2);
+writeFileSync(v1Path, v1.img);
+writeFileSync(join(work, 'vc.dir'), v1.dir);
+const archives = [['VER2', v2Path, v2, undefined], ['VER1', v1Path, v1.img, v1.dir]];
+const empty = ver2([]);
+const emptyPath = join(work, 'empty.img');
+writeFileSync(emptyPath, empty);
+
+const tool = (...args) => spawnSync(cli(), args, { encoding: 'utf8', maxBuffer: 1 << 30 });
+
+test('ls() lists a VER2 archive and a version 1 pair as `gtastream ls --json` does', () => {
+  for (const [format, path, img, dir] of archives) {
+    const printed = tool('ls', '--json', path);
+    assert.equal(printed.status, 0, printed.stderr);
+    assert.equal(lsJson(img, dir), printed.stdout, format);
+    const listing = ls(img, dir);
+    assert.deepEqual(listing, JSON.parse(printed.stdout), format);
+    assert.equal(listing.format, format);
+    assert.deepEqual(listing.entries.map((e) => e.name), list.map(([name]) => name));
+    assert.deepEqual(listing.entries.find((e) => e.name === 'model.dff').format, null);
+    assert.equal(listing.entries.find((e) => e.name === 'sample.anp3').format, 'ANP3');
+  }
+  const printed = tool('ls', '--json', emptyPath);
+  assert.equal(lsJson(empty), printed.stdout);
+  assert.deepEqual(ls(empty), { format: 'VER2', entries: [] });
+});
+
+test('decodeEntry() is decode() of the extracted entry and `dump --json ARCHIVE:ENTRY`', () => {
+  const failed = new Set();
+  for (const [format, path, img, dir] of archives) {
+    for (const entry of ls(img, dir).entries) {
+      // Any case finds the entry (ASCII letters only, as the tool).
+      const asked = entry.name.replace(/[a-z]/g, (c) => c.toUpperCase());
+      const label = `${format} ${entry.name}`;
+      const printed = tool('dump', '--json', `${path}:${asked}`);
+      const extracted = img.subarray(entry.offset, entry.offset + entry.size);
+      assert.equal(extracted.length % SECTOR, 0, label);
+      if (printed.status === 0) {
+        assert.equal(decodeEntryJson(img, asked, dir), printed.stdout, label);
+        assert.deepEqual(decodeEntry(img, asked, dir), decode(extracted), label);
+      } else {
+        failed.add(entry.name);
+        assert.throws(() => decodeEntry(img, asked, dir), (e) => {
+          assert.ok(e instanceof DecodeError, `${label}: ${e}`);
+          assert.ok(printed.stderr.includes(`: ${e.message}`), `${label}: ${printed.stderr} / ${e.message}`);
+          // Offsets count from the entry's first byte: the extracted entry fails alike.
+          assert.throws(() => decode(extracted), { kind: e.kind, offset: e.offset }, label);
+          return true;
+        }, label);
+      }
+    }
+  }
+  // The cut entry and the model fail; the built-in fixtures decode.
+  assert.ok(failed.has('cut.ifp') && failed.has('model.dff'), [...failed].join(' '));
+  for (const name of ['walk.ifp', 'sample.anp3', 'sample.bnry', 'sample.ipl', 'caf\u00e9.ifp']) {
+    assert.ok(!failed.has(name), name);
+  }
+});
+
+test('an entry that is not there, and an archive that is not one, throw DecodeError', () => {
+  for (const [format, , img, dir] of archives) {
+    assert.throws(() => decodeEntry(img, 'missing.ifp', dir), (e) => {
+      assert.ok(e instanceof DecodeError, `${format}: ${e}`);
+      assert.equal(e.kind, 'no_such_entry');
+      assert.match(e.message, /no entry named "missing\.ifp"/);
+      return true;
+    });
+    assert.throws(() => decodeEntry(img, 'caf\u00c9.ifp', dir), { kind: 'no_such_entry' },
+      'only ASCII letters match in any case');
+  }
+  const notArchive = sampleAnp3();
+  assert.throws(() => ls(notArchive), { name: 'DecodeError', kind: 'bad_magic', offset: 0 });
+  assert.throws(() => decodeEntry(notArchive, 'sample.anp3'), { kind: 'bad_magic', offset: 0 });
+});

@@ -1,0 +1,32 @@
+//! The decoding tests of gtastream, one binary (linking one is much faster than thirty), one
+//! module per topic. The shared support is the test kit (`testkit/`).
+
+mod anpk_bytes;
+mod anpk_oddities;
+mod anpk_package;
+mod anpk_streaming;
+mod archive;
+mod bounded_work;
+mod chunking;
+mod encode_roundtrip;
+mod errors;
+mod hostile_counts;
+mod hostile_markers;
+mod hostile_offsets;
+mod hostile_replay;
+mod hostile_truncation;
+mod ifp2_bytes;
+mod ifp2_sloppy;
+mod ipl_binary;
+mod ipl_chunking;
+mod ipl_placement;
+mod ipl_text;
+mod ipl_truncation;
+mod package;
+mod pause;
+mod samples;
+mod stories_bytes;
+mod stories_layouts;
+mod stories_package;
+mod stories_table;
+mod truncation;
