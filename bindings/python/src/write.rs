@@ -22,31 +22,18 @@ create_exception!(
     EncodeError,
     PyException,
     "The file cannot be written as asked, because that would lose or change something. `kind` \
-     is the error's stable name (`name_too_long`, `not_representable`, `cannot_convert`, ...); \
-     the message says what cannot be written, as `gtastream convert` does."
+     is the error's stable name (`name_too_long`, `not_representable`, `unsupported_format`, \
+     ...: the core's EncodeErrorKind), `reason` its short description; the message says what \
+     cannot be written, as `gtastream convert` does."
 );
 
-/// The stable name of an encoding error of the core.
-fn kind_name(error: &CoreError) -> &'static str {
-    match error {
-        CoreError::UnsupportedFormat(_) => "unsupported_format",
-        CoreError::BadName => "bad_name",
-        CoreError::NameTooLong(_) => "name_too_long",
-        CoreError::UnsupportedFrameType(_) => "unsupported_frame_type",
-        CoreError::OutOfRange => "out_of_range",
-        CoreError::NotRepresentable(_) => "not_representable",
-        CoreError::TooMany => "too_many",
-        CoreError::OutOfOrder => "out_of_order",
-        CoreError::Sink => "sink",
-        CoreError::CannotConvert(..) => "cannot_convert",
-        _ => "other",
-    }
-}
-
+/// The `EncodeError` for an encoding error of the core: its kind, reason and message.
 fn encode_error(py: Python<'_>, error: CoreError) -> PyErr {
     let err = EncodeError::new_err(error.to_string());
-    // Setting an attribute on a fresh exception instance does not fail.
-    let _ = err.value(py).setattr("kind", kind_name(&error));
+    let value = err.value(py);
+    // Setting attributes on a fresh exception instance does not fail.
+    let _ = value.setattr("kind", error.kind().name());
+    let _ = value.setattr("reason", error.kind().reason());
     err
 }
 

@@ -170,10 +170,10 @@ def test_other_errors():
     package = gtastream.load(sample_ifp2())
     with pytest.raises(gtastream.EncodeError) as caught:
         gtastream.write(package, format="text")
-    assert caught.value.kind == "cannot_convert"
+    assert caught.value.kind == "unsupported_format"
     with pytest.raises(gtastream.EncodeError) as caught:
         gtastream.convert(sample_ifp2(), "bnry")
-    assert caught.value.kind == "cannot_convert"
+    assert caught.value.kind == "unsupported_format"
     with pytest.raises(ValueError, match="not a format"):
         gtastream.write(package, format="mina")
     with pytest.raises(TypeError):

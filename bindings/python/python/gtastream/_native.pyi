@@ -56,9 +56,11 @@ class EncodeError(Exception):
     long for its field, a value the target cannot hold exactly, ...); nothing is written."""
 
     kind: str
-    """Stable name: "name_too_long", "not_representable", "out_of_range", "bad_name",
-    "cannot_convert", "unsupported_format", "unsupported_frame_type", "too_many",
-    "out_of_order" or "sink"."""
+    """Stable name: "unsupported_format" (also animations to a placement format or the
+    reverse), "name_too_long" (also a name that is not Latin-1), "unsupported_frame_type",
+    "out_of_range", "not_representable", "too_many", "out_of_order" or "write"."""
+    reason: str
+    """Short description of the kind; the message (``str(error)``) gives the details."""
 
 @type_check_only
 class WarningDict(TypedDict):
