@@ -54,6 +54,7 @@ pub fn events(py: Python<'_>, f: Py<PyAny>, chunk_size: usize) -> PyResult<Event
         chunk: None,
         at: 0,
         queue: VecDeque::new(),
+        failed: None,
         state: State::Running,
     })
 }
@@ -80,6 +81,9 @@ pub struct EventReader {
     /// Events decoded but not yet handed out: the decoder pauses after each event, so this
     /// holds one or two (`finish` cannot pause).
     queue: VecDeque<Py<PyAny>>,
+    /// An error raised once the events queued before it are handed out (the decoder can report
+    /// a batch of keyframes and then fail in the same call).
+    failed: Option<PyErr>,
     state: State,
 }
 
@@ -94,13 +98,16 @@ impl EventReader {
             if let Some(event) = self.queue.pop_front() {
                 return Ok(Some(event));
             }
+            if let Some(error) = self.failed.take() {
+                return Err(error);
+            }
             if self.state == State::Over {
                 return Ok(None);
             }
             if let Err(error) = self.step(py) {
                 self.state = State::Over;
                 self.chunk = None;
-                return Err(error);
+                self.failed = Some(error);
             }
         }
     }

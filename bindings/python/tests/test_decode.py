@@ -37,9 +37,10 @@ def test_every_seed_matches_dump_json(seeds, cli, tmp_path):
         path = tmp_path / name
         path.write_bytes(data)
         expected = cli_document(cli, path)
-        assert isinstance(expected, dict), f"{name}: the seed decodes ({expected})"
-        assert gtastream.decode(data) == expected, name
-        seen.add(expected["format"])
+        # Some seeds are refused (an empty file, text that is not a placement): the same error.
+        assert decoded(data) == expected, name
+        if isinstance(expected, dict):
+            seen.add(expected["format"])
     assert seen == FORMATS
 
 

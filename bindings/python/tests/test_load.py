@@ -86,7 +86,13 @@ def test_load_agrees_with_decode_on_every_animation_seed(seeds):
     """The arrays hold the same numbers as decode()'s frames (NaN where decode has None)."""
     checked = set()
     for name, data in seeds.items():
-        document = gtastream.decode(data)
+        try:
+            document = gtastream.decode(data)
+        except gtastream.DecodeError as error:
+            with pytest.raises(gtastream.DecodeError) as caught:
+                gtastream.load(data)
+            assert (caught.value.kind, caught.value.offset) == (error.kind, error.offset)
+            continue
         loaded = gtastream.load(data)
         if document["format"] in ("bnry", "text"):
             continue
@@ -144,10 +150,12 @@ def test_placement_columns_binary():
 
 
 def test_placement_columns_text():
-    text = (b"# mixed games\r\n"
+    # A file has the layout of its first instance line (docs/FORMATS.md §4.5): San Andreas
+    # here, Vice City (with a scale) below.
+    text = (b"# San Andreas\r\n"
             b"inst\n"
-            b"1337, LODroad, 0, 1.0, 2.0, 3.0, 0.0, 0.0, 0.0, 1.0, -1\n"      # San Andreas
-            b"99, door, 2, 4, 5, 6, 1, 1, 2, 0, 0, 0.7, 0.7\n"                 # Vice City
+            b"1337, LODroad, 0, 1.0, 2.0, 3.0, 0.0, 0.0, 0.0, 1.0, -1\n"
+            b"99, door, 2, 4, 5, 6, 0, 0, 0.7, 0.7, 3\n"
             b"end\n"
             b"cull\n"
             b"1, 2, 3, 4\n"
@@ -161,11 +169,13 @@ def test_placement_columns_text():
     assert inst["model_name"] == ["LODroad", "door"]
     assert inst["model_id"].tolist() == [1337, 99]
     assert inst["interior"].tolist() == [0, 2]
-    assert inst["lod"].tolist() == [-1, -1]
+    assert inst["lod"].tolist() == [-1, 3]
     np.testing.assert_array_equal(inst["rotation"], f32([[0, 0, 0, 1], [0, 0, 0.7, 0.7]]))
-    # Only the Vice City line has a scale: the San Andreas row is NaN.
-    assert np.isnan(inst["scale"][0]).all()
-    np.testing.assert_array_equal(inst["scale"][1], f32([1, 1, 2]))
+    assert inst["scale"] is None
+    vice_city = gtastream.load(b"inst\n99, door, 2, 4, 5, 6, 1, 1, 2, 0, 0, 0.7, 0.7\nend\n")
+    assert vice_city.instances["lod"].tolist() == [-1]
+    np.testing.assert_array_equal(vice_city.instances["scale"], f32([[1, 1, 2]]))
+    np.testing.assert_array_equal(vice_city.instances["rotation"], f32([[0, 0, 0.7, 0.7]]))
     assert placement.section_lines == [("cull", "1, 2, 3, 4")]
     assert placement.cars["angle"].tolist() == [0.25]
     assert placement.cars["model_id"].tolist() == [-1]
@@ -192,7 +202,7 @@ def test_load_errors_and_warnings():
     assert (caught.value.kind, caught.value.offset) == ("truncated", 36)
     with pytest.raises(gtastream.DecodeError) as caught:
         gtastream.load(b"")
-    assert caught.value.kind == "truncated"
+    assert caught.value.kind == "empty"
     sloppy = ifp2([("a", [("b", 3, 0, [(0, 0, 0, 4096, 0)])])], size=1) + b"\x07" * 9
     package = gtastream.load(sloppy)
     assert [w["kind"] for w in package.warnings] == ["size_mismatch", "trailing_data"]
