@@ -576,14 +576,24 @@ mod tests {
         0
     }
 
-    fn new_encoder(format: gts_format, buf: &mut Buf) -> Box<gts_encoder> {
+    /// A sink over `buf`, which the test then reaches only through the same raw pointer, as a
+    /// C caller would (a reference to it would be invalidated by the sink's writes).
+    fn new_buf() -> *mut Buf {
+        Box::into_raw(Box::new(Buf {
+            bytes: Vec::new(),
+            reenter: core::ptr::null_mut(),
+            reentered: None,
+        }))
+    }
+
+    fn new_encoder(format: gts_format, buf: *mut Buf) -> Box<gts_encoder> {
         let mut e = Box::new(gts_encoder {
             opaque: [0; GTS_ENCODER_WORDS],
         });
         let sink = gts_sink {
             write: Some(write),
             patch: Some(patch),
-            user: (buf as *mut Buf).cast(),
+            user: buf.cast(),
         };
         // SAFETY: valid storage and sink; `buf` outlives the encoder's use in each test.
         let st = unsafe { gts_encoder_init(&mut *e, gts_encoder_size(), format as u32, &sink, 0) };
@@ -611,12 +621,8 @@ mod tests {
 
     #[test]
     fn writes_what_the_rust_encoder_writes_and_refuses_misuse() {
-        let mut buf = Buf {
-            bytes: Vec::new(),
-            reenter: core::ptr::null_mut(),
-            reentered: None,
-        };
-        let mut e = new_encoder(gts_format::GTS_FORMAT_ANPK, &mut buf);
+        let buf = new_buf();
+        let mut e = new_encoder(gts_format::GTS_FORMAT_ANPK, buf);
         let name = b"walk";
         let file = gts_file_info {
             format: gts_format::GTS_FORMAT_ANP3,
@@ -659,17 +665,19 @@ mod tests {
                 gts_status::GTS_OK
             );
             // A sink callback that calls back in is refused.
-            buf.reenter = &mut *e;
+            // One raw pointer for the call and for the sink's call back in, as a C caller has.
+            let ep: *mut gts_encoder = &raw mut *e;
+            (*buf).reenter = ep;
             assert_eq!(
-                gts_encoder_keyframes(&mut *e, frames.as_ptr(), 1),
+                gts_encoder_keyframes(ep, frames.as_ptr(), 1),
                 gts_status::GTS_OK
             );
-            buf.reenter = core::ptr::null_mut();
-            assert_eq!(buf.reentered, Some(gts_status::GTS_ERR_REENTRANT));
+            (*buf).reenter = core::ptr::null_mut();
+            assert_eq!((*buf).reentered, Some(gts_status::GTS_ERR_REENTRANT));
             assert_eq!(gts_encoder_bone_end(&mut *e), gts_status::GTS_OK);
             assert_eq!(gts_encoder_animation_end(&mut *e), gts_status::GTS_OK);
             assert_eq!(gts_encoder_end(&mut *e), gts_status::GTS_OK);
-            assert_eq!(gts_encoder_written(&mut *e), buf.bytes.len() as u64);
+            assert_eq!(gts_encoder_written(&mut *e), (*buf).bytes.len() as u64);
             assert_eq!(gts_encoder_end(&mut *e), gts_status::GTS_ERR_OUT_OF_ORDER);
         }
         // The Rust encoder, the same events.
@@ -695,15 +703,13 @@ mod tests {
         rust.bone_end().unwrap();
         rust.animation_end().unwrap();
         rust.end().unwrap();
-        assert_eq!(buf.bytes, rust.into_sink());
+        // SAFETY: the encoder is done with `buf`, which nothing else holds.
+        let written = unsafe { Box::from_raw(buf) }.bytes;
+        assert_eq!(written, rust.into_sink());
 
         // Errors: a name too long, then it sticks; bad arguments.
-        let mut buf = Buf {
-            bytes: Vec::new(),
-            reenter: core::ptr::null_mut(),
-            reentered: None,
-        };
-        let mut e = new_encoder(gts_format::GTS_FORMAT_ANP3, &mut buf);
+        let buf = new_buf();
+        let mut e = new_encoder(gts_format::GTS_FORMAT_ANP3, buf);
         // SAFETY: every pointer below is NULL or to a live local of the right type.
         unsafe {
             assert_eq!(gts_encoder_file(&mut *e, &file), gts_status::GTS_OK);
@@ -752,6 +758,7 @@ mod tests {
                 gts_encoder_init(&mut blank, gts_encoder_size(), 4, &sink, 0),
                 gts_status::GTS_ERR_UNSUPPORTED_FORMAT
             );
+            drop(Box::from_raw(buf));
         }
     }
 }
