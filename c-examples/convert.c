@@ -22,12 +22,12 @@ typedef struct job {
 } job;
 
 /* The sink: append to the FILE, or overwrite earlier bytes and return to the end. */
-static int32_t sink_write(void *user, const uint8_t *bytes, size_t len)
+static int32_t GTS_CALL sink_write(void *user, const uint8_t *bytes, size_t len)
 {
     return fwrite(bytes, 1, len, (FILE *)user) == len ? 0 : 1;
 }
 
-static int32_t sink_patch(void *user, uint64_t offset, const uint8_t *bytes, size_t len)
+static int32_t GTS_CALL sink_patch(void *user, uint64_t offset, const uint8_t *bytes, size_t len)
 {
     FILE *out = (FILE *)user;
     if (offset > LONG_MAX || fseek(out, (long)offset, SEEK_SET) != 0) {
@@ -49,43 +49,43 @@ static int32_t forward(job *j, gts_status st)
     return GTS_CONTINUE;
 }
 
-static int32_t on_file(void *user, const gts_file_info *info)
+static int32_t GTS_CALL on_file(void *user, const gts_file_info *info)
 {
     job *j = (job *)user;
     return forward(j, gts_encoder_file(&j->encoder, info));
 }
 
-static int32_t on_animation(void *user, const gts_animation_info *info)
+static int32_t GTS_CALL on_animation(void *user, const gts_animation_info *info)
 {
     job *j = (job *)user;
     return forward(j, gts_encoder_animation(&j->encoder, info));
 }
 
-static int32_t on_bone(void *user, const gts_bone_info *info)
+static int32_t GTS_CALL on_bone(void *user, const gts_bone_info *info)
 {
     job *j = (job *)user;
     return forward(j, gts_encoder_bone(&j->encoder, info));
 }
 
-static int32_t on_keyframes(void *user, const gts_keyframe *frames, size_t count)
+static int32_t GTS_CALL on_keyframes(void *user, const gts_keyframe *frames, size_t count)
 {
     job *j = (job *)user;
     return forward(j, gts_encoder_keyframes(&j->encoder, frames, count));
 }
 
-static int32_t on_bone_end(void *user)
+static int32_t GTS_CALL on_bone_end(void *user)
 {
     job *j = (job *)user;
     return forward(j, gts_encoder_bone_end(&j->encoder));
 }
 
-static int32_t on_animation_end(void *user)
+static int32_t GTS_CALL on_animation_end(void *user)
 {
     job *j = (job *)user;
     return forward(j, gts_encoder_animation_end(&j->encoder));
 }
 
-static int32_t on_end(void *user)
+static int32_t GTS_CALL on_end(void *user)
 {
     job *j = (job *)user;
     return forward(j, gts_encoder_end(&j->encoder));
