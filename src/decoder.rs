@@ -242,6 +242,15 @@ impl Decoder {
     }
 
     fn finish_input<V: Visitor>(&mut self, visitor: &mut V) -> Result<(), Error> {
+        // No input follows, so nothing can be sought: a record behind the position is
+        // `seek_required` at once (the steps would otherwise move there and find no bytes).
+        let can_seek = core::mem::replace(&mut self.options.can_seek, false);
+        let result = self.finish_steps(visitor);
+        self.options.can_seek = can_seek;
+        result
+    }
+
+    fn finish_steps<V: Visitor>(&mut self, visitor: &mut V) -> Result<(), Error> {
         loop {
             if self.run(&[], visitor)?.status == Status::Paused {
                 continue;
