@@ -134,6 +134,8 @@ pub(crate) struct Text {
     started: bool,
     section: Option<&'static str>,
     layout: Option<Layout>,
+    /// Lines written so far (an error names the line it would have written).
+    lines: u32,
 }
 
 impl Text {
@@ -142,6 +144,7 @@ impl Text {
             started: false,
             section: None,
             layout: None,
+            lines: 0,
         }
     }
 
@@ -164,9 +167,11 @@ impl Text {
         if self.section != Some(section) {
             if self.section.is_some() {
                 out.put(b"end\n")?;
+                self.lines += 1;
             }
             out.put(section.as_bytes())?;
             out.put(b"\n")?;
+            self.lines += 1;
             self.section = Some(section);
         }
         Ok(())
@@ -206,7 +211,7 @@ impl Text {
             line.int(instance.lod)?;
         }
         self.open(out, "inst")?;
-        line.finish(out)
+        self.put(out, &mut line)
     }
 
     pub(crate) fn car<S: Sink>(
@@ -230,7 +235,7 @@ impl Text {
             line.int(value)?;
         }
         self.open(out, "cars")?;
-        line.finish(out)
+        self.put(out, &mut line)
     }
 
     /// A line of a passed-through section, written as given: it must read back as the same
@@ -256,10 +261,28 @@ impl Text {
         if changed {
             return Err(EncodeError::NotRepresentable(Lost::Line));
         }
+        // A NUL ends the text for the decoder (archive padding): every later line would be
+        // lost on reading. The error names the line it would have been, after the `end` and
+        // the section name it needs.
+        if text.contains(&0) {
+            let opening = match self.section {
+                Some(open) if open == section => 0,
+                Some(_) => 2,
+                None => 1,
+            };
+            return Err(EncodeError::NulInLine(self.lines + opening + 1));
+        }
         let mut line = Line::new();
         line.bytes(text)?;
         self.open(out, section)?;
-        line.finish(out)
+        self.put(out, &mut line)
+    }
+
+    /// Writes a finished line.
+    fn put<S: Sink>(&mut self, out: &mut Out<S>, line: &mut Line) -> Result<(), EncodeError> {
+        line.finish(out)?;
+        self.lines += 1;
+        Ok(())
     }
 
     pub(crate) fn end<S: Sink>(&mut self, out: &mut Out<S>) -> Result<(), EncodeError> {

@@ -848,3 +848,27 @@ fn floats_on_the_packed_steps_are_packed_again() {
         convert(&ipl, Format::IplText, EncodeOptions::default()).unwrap()
     );
 }
+
+#[test]
+fn a_text_line_holding_a_nul_is_refused_by_its_line_number() {
+    // The decoder ends a text at its first NUL (archive padding), so every later line would be
+    // lost on reading back: the encoder names the line instead of writing it.
+    let mut e = Encoder::new(Format::IplText, Vec::new(), EncodeOptions::default()).unwrap();
+    e.file(None).unwrap();
+    e.section_line("cull", b"1 2 3").unwrap();
+    let error = e.section_line("cull", b"4 \x00 5").unwrap_err();
+    assert_eq!(error, EncodeError::NulInLine(3));
+    assert_eq!(
+        error.kind(),
+        gtastream::encode::EncodeErrorKind::NotRepresentable
+    );
+    assert!(error.to_string().contains("line 3"), "{error}");
+    // In another section, after the `end` and the section name it would need.
+    let mut e = Encoder::new(Format::IplText, Vec::new(), EncodeOptions::default()).unwrap();
+    e.file(None).unwrap();
+    e.section_line("cull", b"1 2 3").unwrap();
+    assert_eq!(
+        e.section_line("grge", b"\x00"),
+        Err(EncodeError::NulInLine(5))
+    );
+}
