@@ -155,7 +155,7 @@ impl Decoder {
             position: 0,
             carry: Carry::new(),
             need: 0,
-            machine: Machine::Sniff(options.game),
+            machine: Machine::Sniff(options.game, false),
             state: State::Running,
             trailing_seen: false,
             furthest: 0,

@@ -291,7 +291,10 @@ fn open_archive(argument: &str) -> Result<target::Archive, String> {
         Ok(Some(archive)) => Ok(archive),
         Ok(None) => Err(failed(
             argument,
-            "not an IMG archive (no VER2 magic, no .dir beside it)",
+            match target::foreign_kind(Path::new(argument)) {
+                Some(kind) => kind.reason(),
+                None => "not an IMG archive (no VER2 magic, no .dir beside it)",
+            },
         )),
         Err(error) => Err(failed(argument, error)),
     }

@@ -156,6 +156,22 @@ pub fn archive_at(path: &Path, shown: &str) -> io::Result<Option<Archive>> {
     Ok(None)
 }
 
+/// The kind of error that names the file at `path` as one of another format (another tool's
+/// or game's archive, a model, ...), as the decoder tells it by the file's first bytes.
+pub fn foreign_kind(path: &Path) -> Option<gtastream::ErrorKind> {
+    let mut head = [0u8; gtastream::archive::SNIFF_SIZE];
+    let read = read_up_to(&mut File::open(path).ok()?, &mut head).ok()?;
+    let kind = gtastream::Decoder::new()
+        .decode_slice(&head[..read], &mut Ignore)
+        .err()?
+        .kind;
+    kind.is_foreign().then_some(kind)
+}
+
+/// A visitor that keeps nothing.
+struct Ignore;
+impl gtastream::Visitor for Ignore {}
+
 /// The file beside `path` with the same stem and `extension` in any case.
 fn sibling(path: &Path, extension: &str) -> Option<PathBuf> {
     let stem = path.file_stem()?;
