@@ -23,7 +23,7 @@ const TARGETS: [Format; 5] = [
 struct Values {
     frames: Vec<[u32; 11]>,
     records: Vec<Vec<u32>>,
-    lines: Vec<(&'static str, Vec<u8>)>,
+    lines: Vec<(String, Vec<u8>)>,
 }
 
 impl Visitor for Values {
@@ -73,7 +73,7 @@ impl Visitor for Values {
         Flow::Continue
     }
     fn section_line(&mut self, l: &SectionLine<'_>) -> Flow {
-        self.lines.push((l.section, l.text.to_vec()));
+        self.lines.push((l.section.to_owned(), l.text.to_vec()));
         Flow::Continue
     }
 }

@@ -31,7 +31,7 @@ enum Ev {
     AnimationEnd,
     Instance(Vec<u32>, Option<Vec<u8>>),
     Car(Vec<u32>),
-    Line(&'static str, Vec<u8>),
+    Line(String, Vec<u8>),
     End,
 }
 
@@ -130,7 +130,7 @@ impl Visitor for Log {
         Flow::Continue
     }
     fn section_line(&mut self, l: &SectionLine<'_>) -> Flow {
-        self.0.push(Ev::Line(l.section, l.text.to_vec()));
+        self.0.push(Ev::Line(l.section.to_owned(), l.text.to_vec()));
         Flow::Continue
     }
     fn end(&mut self) -> Flow {

@@ -22,7 +22,7 @@ struct Collector {
     animations: Vec<AnimationData>,
     instances: Instances,
     cars: Cars,
-    lines: Vec<(&'static str, String)>,
+    lines: Vec<(String, String)>,
     /// Input bytes not yet spent on reserving frames for declared counts.
     budget: usize,
 }
@@ -189,7 +189,7 @@ impl Visitor for Collector {
     }
 
     fn section_line(&mut self, line: &SectionLine<'_>) -> Flow {
-        self.lines.push((line.section, latin1(line.text)));
+        self.lines.push((line.section.to_owned(), latin1(line.text)));
         Flow::Continue
     }
 
