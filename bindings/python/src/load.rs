@@ -519,7 +519,7 @@ fn build(py: Python<'_>, collected: Collector) -> PyResult<Py<PyAny>> {
         py,
         lines
             .into_iter()
-            .map(|(section, text)| PyTuple::new(py, [section, text.as_str()]))
+            .map(|(section, text)| PyTuple::new(py, [section, text]))
             .collect::<PyResult<Vec<_>>>()?,
     )?;
     Ok(Py::new(
