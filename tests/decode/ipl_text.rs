@@ -1179,6 +1179,7 @@ fn text_that_is_no_placement_file_is_still_refused() {
 }
 
 #[test]
+#[cfg(feature = "alloc")]
 fn unknown_sections_and_outside_lines_write_back() {
     use gtastream::encode::{EncodeOptions, Encoder};
     use gtastream::Format;
