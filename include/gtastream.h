@@ -805,8 +805,9 @@ typedef struct gts_raw_keyframes {
  */
 typedef struct gts_section_line {
     /**
-     * The section's name, lower case (`cull`, `grge`, ...): `section_len` bytes, not
-     * NUL-terminated.
+     * The section's name, lower case (`cull`, `grge`, ...; a section the games do not know:
+     * the bare word that opened it, `wanted`): `section_len` bytes, not NUL-terminated;
+     * `section_len` 0 for a line outside any section.
      */
     const char *section;
     /**

@@ -403,8 +403,9 @@ pub struct gts_ipl_car {
 /// passed through for tools.
 #[repr(C)]
 pub struct gts_section_line {
-    /// The section's name, lower case (`cull`, `grge`, ...): `section_len` bytes, not
-    /// NUL-terminated.
+    /// The section's name, lower case (`cull`, `grge`, ...; a section the games do not know:
+    /// the bare word that opened it, `wanted`): `section_len` bytes, not NUL-terminated;
+    /// `section_len` 0 for a line outside any section.
     pub section: *const c_char,
     /// Bytes of `section`.
     pub section_len: usize,
