@@ -3,6 +3,7 @@
 mod convert;
 mod dump;
 mod extract;
+mod img;
 mod info;
 mod json;
 mod ls;
@@ -203,6 +204,11 @@ enum Command {
         #[arg(short, long, default_value = ".")]
         output: PathBuf,
     },
+    #[command(about = img::ABOUT, long_about = img::LONG_ABOUT)]
+    Img {
+        #[command(subcommand)]
+        command: img::Command,
+    },
     #[command(about = convert::ABOUT, long_about = convert::LONG_ABOUT)]
     Convert {
         /// The output format: anp3, anp2, anpk, bnry or text (any case).
@@ -262,6 +268,7 @@ fn main() -> ExitCode {
             entries,
             output,
         } => open_archive(archive).and_then(|archive| extract::run(&archive, entries, output)),
+        Command::Img { command } => img::run(command),
         Command::Convert {
             to,
             quantize,
