@@ -508,10 +508,12 @@ fn readme_commands_on_the_sample() {
     assert!(stdout(&output).contains("warnings:    none"));
 }
 
-/// The first code block after `marker` in the README.
-fn readme_block(marker: &str) -> String {
-    let readme = include_str!("../../README.md");
-    let after = &readme[readme.find(marker).expect("marker in the README")..];
+const README: &str = include_str!("../../README.md");
+const RUST_GUIDE: &str = include_str!("../../docs/RUST.md");
+
+/// The first code block after `marker` in `doc` (the README or a guide).
+fn doc_block(doc: &str, marker: &str) -> String {
+    let after = &doc[doc.find(marker).expect("marker in the document")..];
     let start = after.find("```").unwrap();
     let body = &after[start..];
     let body = &body[body.find('\n').unwrap() + 1..];
@@ -532,13 +534,13 @@ fn readme_shows_the_real_output() {
     };
     let info = run_in_root(&["info", "samples/walk.ifp"]);
     assert!(info.status.success(), "{}", stderr(&info));
-    assert_eq!(stdout(&info), readme_block("`info` prints:"));
+    assert_eq!(stdout(&info), doc_block(README, "`info` prints:"));
     let dump = run_in_root(&["dump", "--json", "samples/walk.ifp"]);
     assert!(dump.status.success(), "{}", stderr(&dump));
-    let shown = readme_block("and `dump --json` begins:");
+    let shown = doc_block(README, "and `dump --json` begins:");
     assert!(stdout(&dump).starts_with(&shown), "{shown}");
-    // The Stories excerpt is the start of the document the Stories test checks.
-    assert!(STORIES_JSON.starts_with(&readme_block("A Stories file, as `dump --json`")));
+    // The Stories excerpt of docs/RUST.md is the start of the document the Stories test checks.
+    assert!(STORIES_JSON.starts_with(&doc_block(RUST_GUIDE, "A Stories file, as `dump --json`")));
 }
 
 #[test]
@@ -991,17 +993,17 @@ fn stories_grid(n: usize, bones: usize) -> Vec<Anim> {
         .collect()
 }
 
-/// The seek counts of README "Seeking (Stories files)": `info` reports what the decoder asked
+/// The seek counts of docs/RUST.md "Seeking (Stories files)": `info` reports what the decoder asked
 /// for, the same as feeding from memory; each within the bound derived from the machine.
 #[test]
 fn seek_counts() {
-    // README: seeks ≤ 1 + ⌈C/512⌉ + N + B + K for C candidate entries.
+    // docs/RUST.md: seeks ≤ 1 + ⌈C/512⌉ + N + B + K for C candidate entries.
     let bound = |candidates: u64, n: u64, bones: u64, keyed: u64| {
         1 + candidates.div_ceil(512) + n + bones + keyed
     };
     let mut seen = Vec::new();
     // (animations, bones each, entries listed in the relocation table, seeks depth-first and
-    // backward: the README's table)
+    // backward: the table of docs/RUST.md)
     for (n, b, listed, expected) in [
         (2, 5, 2, [8, 12]),
         (4, 6, 4, [20, 24]),

@@ -293,7 +293,7 @@ fn every_format() -> Vec<(&'static str, Vec<u8>, Format)> {
 }
 
 /// A text file filled with blank lines to a whole number of sectors: the text decoder reads
-/// zero padding as one long line (a `Limit` error; see the README's "Archives").
+/// zero padding as one long line (a `Limit` error; see docs/RUST.md, "Archives").
 fn sector_sized(mut text: Vec<u8>) -> Vec<u8> {
     text.resize(text.len().div_ceil(SECTOR) * SECTOR, b'\n');
     text

@@ -751,7 +751,7 @@ fn animations_and_placements_do_not_mix() {
     ));
 }
 
-/// The README's "Writing" example, as written there.
+/// The "Writing" example of docs/RUST.md, as written there.
 fn anpk_to_anp3(input: &std::path::Path, output: &std::path::Path) -> Result<(), String> {
     use gtastream::encode::IoSink;
     use gtastream::io::decode_reader;
