@@ -12,8 +12,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 use support::Json;
-
-const SECTOR: usize = 2048;
+use testkit::img::{Img, SECTOR};
 
 fn run(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_gtastream"))
@@ -85,73 +84,38 @@ fn entries() -> Vec<(&'static str, Vec<u8>)> {
     ]
 }
 
-/// (sector, sectors) of each entry: data in reverse order of the directory, after room for
-/// a version 2 directory in sector 0.
+/// The archive of `entries`: data in reverse order of the directory, after room for a
+/// version 2 directory in sector 0, and garbage after each name's NUL, as real archives have.
+fn img(entries: &[(&str, Vec<u8>)]) -> Img {
+    let mut img = Img::reversed(entries);
+    for (record, (name, _)) in img.records.iter_mut().zip(entries) {
+        if name.len() + 2 < 24 {
+            record.name[name.len() + 1] = b'x';
+        }
+    }
+    img
+}
+
+/// (sector, sectors) of each entry.
 fn layout(entries: &[(&str, Vec<u8>)]) -> Vec<(u32, u32)> {
-    let sizes: Vec<u32> = entries
+    img(entries)
+        .records
         .iter()
-        .map(|(_, b)| b.len().div_ceil(SECTOR) as u32)
-        .collect();
-    let mut at = 1 + sizes.iter().sum::<u32>();
-    sizes
-        .iter()
-        .map(|&n| {
-            at -= n;
-            (at, n)
-        })
+        .map(|r| (r.offset, r.size))
         .collect()
 }
 
-fn data(entries: &[(&str, Vec<u8>)]) -> Vec<u8> {
-    let places = layout(entries);
-    let end = places.iter().map(|(a, n)| (a + n) as usize).max().unwrap() * SECTOR;
-    let mut out = vec![0u8; end];
-    for ((_, bytes), (at, _)) in entries.iter().zip(&places) {
-        let at = *at as usize * SECTOR;
-        out[at..at + bytes.len()].copy_from_slice(bytes);
-    }
-    out
-}
-
-fn name_field(name: &str) -> [u8; 24] {
-    let mut field = [0u8; 24];
-    field[..name.len()].copy_from_slice(name.as_bytes());
-    // Garbage after the NUL, as real archives have.
-    if name.len() + 2 < 24 {
-        field[name.len() + 1] = b'x';
-    }
-    field
-}
-
 fn v2(entries: &[(&str, Vec<u8>)]) -> Vec<u8> {
-    let mut out = data(entries);
-    out[..4].copy_from_slice(b"VER2");
-    out[4..8].copy_from_slice(&(entries.len() as u32).to_le_bytes());
-    for (i, ((name, _), (at, n))) in entries.iter().zip(layout(entries)).enumerate() {
-        let r = 8 + 32 * i;
-        out[r..r + 4].copy_from_slice(&at.to_le_bytes());
-        out[r + 4..r + 6].copy_from_slice(&(n as u16).to_le_bytes());
-        out[r + 8..r + 32].copy_from_slice(&name_field(name));
-    }
-    out
-}
-
-fn v1_dir(entries: &[(&str, Vec<u8>)]) -> Vec<u8> {
-    let mut out = Vec::new();
-    for ((name, _), (at, n)) in entries.iter().zip(layout(entries)) {
-        out.extend_from_slice(&at.to_le_bytes());
-        out.extend_from_slice(&n.to_le_bytes());
-        out.extend_from_slice(&name_field(name));
-    }
-    out
+    img(entries).v2()
 }
 
 /// The test archive as version 2 (`test.img`) and version 1 (`old.img` + `old.DIR`).
 fn archives(dir: &Path) -> (String, String, String) {
-    let entries = entries();
-    let v2 = write(dir, "test.img", &v2(&entries));
-    let img = write(dir, "old.img", &data(&entries));
-    let dir_file = write(dir, "old.DIR", &v1_dir(&entries));
+    let archive = img(&entries());
+    let (dir_bytes, data) = archive.v1();
+    let v2 = write(dir, "test.img", &archive.v2());
+    let img = write(dir, "old.img", &data);
+    let dir_file = write(dir, "old.DIR", &dir_bytes);
     (v2, img, dir_file)
 }
 
