@@ -468,13 +468,94 @@ fn standard_input_is_read_front_to_back() {
             assert_eq!(piped.stdout, expected.stdout, "{name} {args:?}");
         }
     }
-    // An archive on a pipe is refused clearly.
-    let img = v2(&entries);
-    let output = run_piped(&["info", "-"], &img);
+    // An archive on a pipe is read into memory: what the file gives (named `-`).
+    let (v2, _, dir_file) = archives(&dir);
+    let bytes = std::fs::read(&v2).unwrap();
+    for args in [&["ls"][..], &["ls", "--json"], &["info", "--entries"]] {
+        let expected = run(&[args, &[v2.as_str()]].concat());
+        let piped = run_piped(&[args, &["-"]].concat(), &bytes);
+        assert_eq!(piped.status.code(), expected.status.code(), "{args:?}");
+        let shown = |o: &Output| stdout(o).replace(&v2, "-");
+        assert_eq!(shown(&piped), shown(&expected), "{args:?}");
+        assert!(!stdout(&piped).is_empty());
+    }
+    // A version 1 archive is two files: refused clearly.
+    let output = run_piped(&["ls", "-"], &std::fs::read(&dir_file).unwrap());
     assert_eq!(output.status.code(), Some(1));
     assert!(
-        stderr(&output).contains("standard input"),
+        stderr(&output).contains("standard input is not a VER2 archive"),
         "{}",
         stderr(&output)
     );
+}
+
+#[test]
+fn extract_from_a_pipe_and_to_standard_output() {
+    let dir = scratch("extract_pipe");
+    let (v2, _, _) = archives(&dir);
+    let entries = entries();
+    let bytes = std::fs::read(&v2).unwrap();
+    // From a pipe, into a folder: the same files as from the archive's file.
+    let out = dir.join("piped");
+    let output = run_piped(&["extract", "-", "-o", out.to_str().unwrap()], &bytes);
+    assert!(output.status.success(), "{}", stderr(&output));
+    for (name, entry) in &entries {
+        let written = std::fs::read(out.join(name)).unwrap();
+        assert_eq!(&written[..entry.len()], &entry[..], "{name}");
+    }
+    // One entry to standard output, from a file and from a pipe: its bytes, nothing else.
+    let (name, entry) = &entries[1];
+    let wanted = entry.len().div_ceil(SECTOR) * SECTOR;
+    for output in [
+        run(&["extract", &v2, name, "-o", "-"]),
+        run_piped(&["extract", "-", name, "-o", "-"], &bytes),
+    ] {
+        assert!(output.status.success(), "{}", stderr(&output));
+        assert_eq!(output.stdout.len(), wanted);
+        assert_eq!(&output.stdout[..entry.len()], &entry[..]);
+    }
+    // Standard output holds one entry: none or two named is a clear error.
+    for names in [&[][..], &["walk.ifp", "PED.IFP"]] {
+        let output = run(&[&["extract", v2.as_str()], names, &["-o", "-"]].concat());
+        assert_eq!(output.status.code(), Some(1));
+        assert!(
+            stderr(&output).contains("name exactly one"),
+            "{}",
+            stderr(&output)
+        );
+        assert!(output.stdout.is_empty());
+    }
+}
+
+#[test]
+fn extract_replaces_existing_files_only_with_force() {
+    let dir = scratch("extract_force");
+    let (v2, _, _) = archives(&dir);
+    let entries = entries();
+    let out = dir.join("out");
+    std::fs::create_dir_all(&out).unwrap();
+    let kept = out.join("PED.IFP");
+    std::fs::write(&kept, b"mine").unwrap();
+    // Refused, naming the file; nothing at all is extracted.
+    let output = run(&["extract", &v2, "-o", out.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(1));
+    let message = stderr(&output);
+    assert!(
+        message.contains(&format!("{}: exists (--force replaces it)", kept.display())),
+        "{message}"
+    );
+    assert_eq!(std::fs::read(&kept).unwrap(), b"mine");
+    let names: Vec<_> = std::fs::read_dir(&out).unwrap().collect();
+    assert_eq!(names.len(), 1);
+    // With --force, replaced by the entry's bytes; no temporary file is left.
+    let output = run(&["extract", &v2, "-o", out.to_str().unwrap(), "--force"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let (_, ped) = &entries[1];
+    assert_eq!(&std::fs::read(&kept).unwrap()[..ped.len()], &ped[..]);
+    let names: Vec<String> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    assert_eq!(names.len(), entries.len(), "{names:?}");
+    assert!(names.iter().all(|n| !n.contains("gtastream-tmp")));
 }

@@ -257,3 +257,26 @@ fn binary_and_text_placements() {
          cars\n1, 2, 3, 0.5, 400, -1, -1, 0, 0, 0, 0, 0\nend\n"
     );
 }
+
+#[test]
+fn a_dash_output_is_standard_output() {
+    let dir = scratch("stdout");
+    let source = dir.join("walk.ifp");
+    std::fs::write(&source, encode::write(&anpk_package("walk")).unwrap()).unwrap();
+    let file = dir.join("walk_sa.ifp");
+    let output = run(&["convert", "--to", "anp3", s(&source), s(&file)]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    // The same bytes on stdout, and no file named `-`.
+    let output = run(&["convert", "--to", "anp3", s(&source), "-"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(output.stdout, std::fs::read(&file).unwrap());
+    assert!(!std::path::Path::new("-").exists());
+    assert!(!dir.join("-").exists());
+    // A failure writes nothing there.
+    let long = dir.join("long.ifp");
+    let name = "an_animation_name_of_29_bytes";
+    std::fs::write(&long, encode::write(&anpk_package(name)).unwrap()).unwrap();
+    let output = run(&["convert", "--to", "anp3", s(&long), "-"]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(output.stdout.is_empty());
+}
