@@ -7,47 +7,11 @@ mod inputs;
 #[allow(dead_code)]
 mod support;
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
-use support::Json;
+use support::{run, run_piped, stderr, stdout, Json};
 use testkit::img::{Img, SECTOR};
-
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_gtastream"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-/// Runs with `input` piped to standard input.
-fn run_piped(args: &[&str], input: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_gtastream"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    let mut stdin = child.stdin.take().unwrap();
-    let input = input.to_vec();
-    let writer = std::thread::spawn(move || {
-        // The tool may stop reading early (an archive is refused): a broken pipe is fine.
-        let _ = stdin.write_all(&input);
-    });
-    let output = child.wait_with_output().unwrap();
-    writer.join().unwrap();
-    output
-}
-
-fn stdout(output: &Output) -> &str {
-    std::str::from_utf8(&output.stdout).expect("stdout is UTF-8")
-}
-
-fn stderr(output: &Output) -> &str {
-    std::str::from_utf8(&output.stderr).expect("stderr is UTF-8")
-}
 
 /// A scratch folder of its own for each test.
 fn scratch(test: &str) -> PathBuf {

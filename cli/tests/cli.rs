@@ -1,29 +1,15 @@
 //! The `gtastream` binary, run as a user runs it, on fixtures built in code by the encoder.
 
+#[allow(dead_code)]
 mod support;
 
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::Command;
 
 use gtastream::{Format, FrameType, Keyframe, Package};
 use support::stories::{self, Anim, Frame, Layout};
-use support::Json;
+use support::{run, stderr, stdout, Json};
 use testkit::anpk::{anim, bone, kf};
-
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_gtastream"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn stdout(output: &Output) -> &str {
-    std::str::from_utf8(&output.stdout).expect("stdout is UTF-8")
-}
-
-fn stderr(output: &Output) -> &str {
-    std::str::from_utf8(&output.stderr).expect("stderr is UTF-8")
-}
 
 /// Writes `bytes` to a file of that name in the tests' scratch directory.
 fn fixture(name: &str, bytes: &[u8]) -> String {

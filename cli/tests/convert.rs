@@ -1,23 +1,15 @@
 //! `gtastream convert`: every target, format names in any case, lossless conversions that come
 //! back to the same keyframes, one-line errors with nothing written, `--quantize`.
 
+#[allow(dead_code)]
+mod support;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
 use gtastream::encode;
 use gtastream::{Format, FrameType, Keyframe, Package};
+use support::{run, stderr};
 use testkit::anpk::{anim, bone, package};
-
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_gtastream"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn stderr(output: &Output) -> &str {
-    std::str::from_utf8(&output.stderr).expect("stderr is UTF-8")
-}
 
 /// A scratch directory of its own for each test, emptied.
 fn scratch(name: &str) -> PathBuf {

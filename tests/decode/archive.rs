@@ -26,6 +26,22 @@ fn run(
     (log.events, result)
 }
 
+/// [`run`] on a version 2 archive.
+fn run_v2(data: &[u8], choose: fn(&Entry<'_>) -> Choice) -> (Vec<Ev>, Result<(), Error>) {
+    run(ArchiveDecoder::new(data.len() as u64), &[], data, choose)
+}
+
+/// [`run_chunked`] on a version 2 archive.
+fn run_v2_chunked(data: &[u8], log: Recorder, chunk: usize) -> (Vec<Ev>, Result<(), Error>) {
+    run_chunked(
+        ArchiveDecoder::new(data.len() as u64),
+        &[],
+        data,
+        log,
+        chunk,
+    )
+}
+
 /// Feeds the archive in pieces of `chunk` bytes; the log and the archive's result.
 fn run_chunked(
     mut archive: ArchiveDecoder,
@@ -116,12 +132,7 @@ fn mixed() -> Img {
 fn entries_decode_as_the_extracted_files() {
     let img = mixed();
     let data = img.v2();
-    let (log, result) = run(
-        ArchiveDecoder::new(data.len() as u64),
-        &[],
-        &data,
-        decode_all,
-    );
+    let (log, result) = run_v2(&data, decode_all);
     result.unwrap();
     assert_eq!(log[0], archive_event(ArchiveVersion::V2, img.records.len()));
     // Split the log at the entry events, and compare each part with the extracted entry.
@@ -169,32 +180,15 @@ fn entries_decode_as_the_extracted_files() {
 fn every_cut_and_pause_gives_the_same_events() {
     let img = mixed();
     let data = img.v2();
-    let (whole, result) = run(
-        ArchiveDecoder::new(data.len() as u64),
-        &[],
-        &data,
-        decode_all,
-    );
+    let (whole, result) = run_v2(&data, decode_all);
     result.unwrap();
     for chunk in [1, 2, 3, 7, 31, 32, 33, 100, 2047, 2048, 4096, 1 << 20] {
-        let (log, result) = run_chunked(
-            ArchiveDecoder::new(data.len() as u64),
-            &[],
-            &data,
-            Recorder::default(),
-            chunk,
-        );
+        let (log, result) = run_v2_chunked(&data, Recorder::default(), chunk);
         result.unwrap();
         assert_eq!(log, whole, "chunk {chunk}");
     }
     for chunk in [1, 5, 4096] {
-        let (log, result) = run_chunked(
-            ArchiveDecoder::new(data.len() as u64),
-            &[],
-            &data,
-            Recorder::new(Policy::PauseEvery),
-            chunk,
-        );
+        let (log, result) = run_v2_chunked(&data, Recorder::new(Policy::PauseEvery), chunk);
         result.unwrap();
         assert_eq!(log, whole, "paused, chunk {chunk}");
     }
@@ -212,7 +206,7 @@ fn version1_reads_the_dir_and_the_img() {
         decode_all,
     );
     result.unwrap();
-    let (log2, _) = run(ArchiveDecoder::new(v2.len() as u64), &[], &v2, decode_all);
+    let (log2, _) = run_v2(&v2, decode_all);
     // Same entries and events; only the version differs (version 1's data has no header,
     // which lies in sector 0, before every entry).
     assert_eq!(
@@ -237,7 +231,7 @@ fn version1_reads_the_dir_and_the_img() {
 fn skipped_entries_are_listed_with_their_formats() {
     let img = mixed();
     let data = img.v2();
-    let (log, result) = run(ArchiveDecoder::new(data.len() as u64), &[], &data, skip_all);
+    let (log, result) = run_v2(&data, skip_all);
     result.unwrap();
     assert_eq!(log.len(), 1 + img.records.len());
     for (i, ((entry, bytes, format), ev)) in every_format().iter().zip(&log[1..]).enumerate() {
@@ -338,12 +332,7 @@ fn oddities_are_warnings_and_never_stop_the_others() {
     });
     img.records.push(last);
     let data = img.v2();
-    let (log, result) = run(
-        ArchiveDecoder::new(data.len() as u64),
-        &[],
-        &data,
-        decode_all,
-    );
+    let (log, result) = run_v2(&data, decode_all);
     result.unwrap();
     let warning = |kind, i: u32| Ev::ArchiveWarning(kind, 8 + 32 * u64::from(i), i);
     use ArchiveWarningKind::{EmptyEntry, EntryOverlapsDirectory, EntryPastEnd, UnterminatedName};
@@ -387,13 +376,7 @@ fn oddities_are_warnings_and_never_stop_the_others() {
         } if name == b"far.ifp")));
     // Every cut gives the same.
     for chunk in [1, 13, 2048] {
-        let (cut, result) = run_chunked(
-            ArchiveDecoder::new(data.len() as u64),
-            &[],
-            &data,
-            Recorder::default(),
-            chunk,
-        );
+        let (cut, result) = run_v2_chunked(&data, Recorder::default(), chunk);
         result.unwrap();
         assert_eq!(cut, log, "chunk {chunk}");
     }
@@ -405,12 +388,7 @@ fn a_cut_directory_keeps_its_whole_records() {
     img.add("a.ifp", &inputs::anp3(2500, 9).bytes);
     // Version 2: a count far beyond the file.
     let data = img.v2_count(u32::MAX);
-    let (log, result) = run(
-        ArchiveDecoder::new(data.len() as u64),
-        &[],
-        &data,
-        decode_known,
-    );
+    let (log, result) = run_v2(&data, decode_known);
     result.unwrap();
     let records = (data.len() - 8) / 32;
     assert_eq!(log[0], archive_event(ArchiveVersion::V2, records));
@@ -460,12 +438,7 @@ fn a_cut_directory_keeps_its_whole_records() {
 fn archive_errors() {
     // Not an archive.
     let anp3 = inputs::anp3(2500, 10).bytes;
-    let (log, result) = run(
-        ArchiveDecoder::new(anp3.len() as u64),
-        &[],
-        &anp3,
-        decode_all,
-    );
+    let (log, result) = run_v2(&anp3, decode_all);
     assert_eq!(
         result,
         Err(Error {
@@ -566,12 +539,7 @@ fn io_reader_decodes_archives() {
     use std::io::Cursor;
     let img = mixed();
     let data = img.v2();
-    let (expected, _) = run(
-        ArchiveDecoder::new(data.len() as u64),
-        &[],
-        &data,
-        decode_all,
-    );
+    let (expected, _) = run_v2(&data, decode_all);
     let mut reader = Cursor::new(data.clone());
     let len = gtastream::io::stream_len(&mut reader).unwrap();
     let mut log = Recorder::default();
@@ -650,7 +618,7 @@ fn text_sniffing_skips_printable_binary_magics() {
     img.add("short.ipl", b"end\n");
     img.add("a.ipl", b"inst\nend\n");
     let data = img.v2();
-    let (log, _) = run(ArchiveDecoder::new(data.len() as u64), &[], &data, skip_all);
+    let (log, _) = run_v2(&data, skip_all);
     let formats: Vec<bool> = log[1..]
         .iter()
         .map(|e| {

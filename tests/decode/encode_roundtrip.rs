@@ -739,3 +739,63 @@ fn floats_on_the_packed_steps_are_packed_again() {
         convert(&ipl, Format::IplText, EncodeOptions::default()).unwrap()
     );
 }
+
+/// The kit's log modes that the tests above rely on: an exact log tells NaN payloads apart
+/// (the default one only through the stored bytes), and a log without warnings is the log
+/// with its warnings taken out.
+#[test]
+fn the_exact_log_tells_nan_payloads_apart() {
+    let frame = anpk::kf(f32::NAN, [0.0, 0.0, 0.0, 1.0], [0.0; 3], [0.0; 3]);
+    let bone = anpk::bone("b", Some(0), FrameType::Ifp2Rot, vec![frame]);
+    let package = Package {
+        format: Format::Anp3,
+        ..anpk::package("p", vec![anpk::anim("a", vec![bone])])
+    };
+    let quiet = encode::write(&package).unwrap();
+    let nan = f32::NAN.to_le_bytes();
+    let at = quiet.windows(4).position(|w| w == nan).unwrap();
+    let mut loud = quiet.clone();
+    loud[at..at + 4].copy_from_slice(&0x7FC0_0001u32.to_le_bytes());
+    let log = |data: &[u8], recorder: Recorder| {
+        let mut recorder = recorder;
+        Decoder::new().decode_slice(data, &mut recorder).unwrap();
+        // Without the stored bytes, which tell the files apart in any mode.
+        let values = recorder.events.into_iter().map(|e| match e {
+            Ev::Frame {
+                frame_type,
+                frame,
+                raw,
+                exact,
+                ..
+            } => Ev::Frame {
+                frame_type,
+                bytes: Vec::new(),
+                frame,
+                raw,
+                exact,
+            },
+            other => other,
+        });
+        values.collect::<Vec<Ev>>()
+    };
+    assert_eq!(
+        log(&quiet, Recorder::default()),
+        log(&loud, Recorder::default())
+    );
+    let exact = || Recorder::default().exact();
+    assert_ne!(log(&quiet, exact()), log(&loud, exact()));
+    assert_eq!(log(&quiet, exact()), log(&quiet, exact()));
+
+    let (_, sloppy) = ifp2::fixtures()
+        .into_iter()
+        .find(|(_, data)| has_warnings(data))
+        .unwrap();
+    let mut all = Recorder::default();
+    let _ = Decoder::new().decode_slice(&sloppy, &mut all);
+    let mut quiet = Recorder::default().without_warnings();
+    let _ = Decoder::new().decode_slice(&sloppy, &mut quiet);
+    assert!(all.events.len() > quiet.events.len());
+    assert_eq!(quiet.events, testkit::log::without_warnings(&all.events));
+    // Warnings are still visitor calls: a policy counts them alike.
+    assert_eq!(quiet.calls, all.calls);
+}
