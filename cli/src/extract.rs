@@ -139,7 +139,8 @@ pub fn run(archive: &Archive, wanted: &[String], output: &Path, force: bool) -> 
             })
             .collect();
         if !existing.is_empty() {
-            return finish(existing);
+            failed.extend(existing);
+            return finish(failed);
         }
     }
     fs::create_dir_all(output).map_err(|e| format!("{}: {e}", output.display()))?;
