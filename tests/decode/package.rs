@@ -5,71 +5,8 @@ use gtastream::encode::{self, EncodeError};
 use gtastream::{
     Animation, Bone, ErrorKind, Format, FrameType, Keyframe, Package, Warning, WarningKind,
 };
+use testkit::anpk_stories::package_from_log;
 use testkit::ifp2::*;
-
-fn latin1(bytes: &[u8]) -> String {
-    bytes.iter().map(|&b| char::from(b)).collect()
-}
-
-/// The package a correct decoder makes of a log (built here from the reference's events).
-fn package_from_log(log: &[Ev]) -> Package {
-    let mut package = None::<Package>;
-    for ev in log {
-        match ev {
-            Ev::File { format, name, .. } => {
-                package = Some(Package {
-                    format: *format,
-                    name: name.as_deref().map(latin1),
-                    animations: Vec::new(),
-                    warnings: Vec::new(),
-                })
-            }
-            Ev::Animation {
-                name,
-                frame_data_size,
-                flags,
-                duration,
-                ..
-            } => package.as_mut().unwrap().animations.push(Animation {
-                name: latin1(name),
-                frame_data_size: *frame_data_size,
-                flags: *flags,
-                duration: duration.map(f32::from_bits),
-                bones: Vec::new(),
-            }),
-            Ev::Bone {
-                name,
-                bone_id,
-                bone_key,
-                frame_type,
-                ..
-            } => {
-                let anim = package.as_mut().unwrap().animations.last_mut().unwrap();
-                anim.bones.push(Bone {
-                    name: name.as_deref().map(latin1),
-                    bone_id: *bone_id,
-                    bone_key: *bone_key,
-                    frame_type: *frame_type,
-                    frames: Vec::new(),
-                });
-            }
-            Ev::Frame { frame, .. } => {
-                let anim = package.as_mut().unwrap().animations.last_mut().unwrap();
-                anim.bones.last_mut().unwrap().frames.push(frame.0);
-            }
-            Ev::Warning(kind, offset) => {
-                package.as_mut().unwrap().warnings.push(gtastream::Warning {
-                    kind: *kind,
-                    offset: *offset,
-                })
-            }
-            Ev::BoneEnd | Ev::AnimationEnd | Ev::End => {}
-            Ev::Error(kind, offset) => panic!("the fixture fails: {kind:?} at {offset}"),
-            Ev::Instance(_) | Ev::Car(_) | Ev::Line { .. } => panic!("a placement event"),
-        }
-    }
-    package.unwrap()
-}
 
 fn parse(file: &[u8]) -> Package {
     Package::parse(file).unwrap_or_else(|e| panic!("parse failed: {e}"))
