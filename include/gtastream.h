@@ -5,8 +5,8 @@
  * Link with libgtastream.a (plus the system libraries `pkg-config --libs --static gtastream`
  * lists) or libgtastream.so; with CMake, find_package(gtastream) and gtastream::gtastream. The
  * decoder lives in storage the caller owns; the library never allocates. Names and pointers
- * given to a callback are valid during that call only. See the "Install" and "C and C++"
- * sections of README.md; include/gtastream.hpp is a C++17 wrapper.
+ * given to a callback are valid during that call only. See docs/C.md (building, linking,
+ * the API); include/gtastream.hpp is a C++17 wrapper.
  *
  * SPDX-License-Identifier: MIT OR Apache-2.0
  */

@@ -1,5 +1,5 @@
 //! IMG archives: the directory's entries as events, and each entry the visitor wants decoded
-//! by an inner [`Decoder`] (README, "Archives"; docs/FORMATS.md, "IMG archives").
+//! by an inner [`Decoder`] (docs/RUST.md, "Archives"; docs/FORMATS.md, "IMG archives").
 //!
 //! The archive decoder is one more push decoder: the caller feeds bytes from
 //! [`ArchiveDecoder::position`] of [`ArchiveDecoder::input`], and follows [`Status::Seek`] to

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use clap::Subcommand;
 use gtastream::archive::edit::{self, ArchivePaths, EditReport, NewEntry};
 
-use crate::target::archive_at;
+use crate::target::{archive_at, Archive, Img};
 use crate::walk::progress;
 
 pub const ABOUT: &str = "Make and edit IMG archives: new, add, rm, rebuild";
@@ -108,10 +108,12 @@ pub fn run(command: &Command) -> Result<(), String> {
 /// The archive's files, for an archive that exists.
 fn paths_of(argument: &str) -> Result<ArchivePaths, String> {
     match archive_at(Path::new(argument), argument) {
-        Ok(Some(archive)) => Ok(ArchivePaths {
-            img: archive.img,
-            dir: archive.dir,
-        }),
+        Ok(Some(Archive {
+            img: Img::File(img),
+            dir,
+            ..
+        })) => Ok(ArchivePaths { img, dir }),
+        Ok(Some(_)) => Err(format!("{argument}: an archive is edited in its file")),
         Ok(None) => Err(format!(
             "{argument}: not an IMG archive (no VER2 magic, no .dir beside it)"
         )),

@@ -1,18 +1,27 @@
-//! IMG archives built byte by byte from docs/FORMATS.md §5: records placed anywhere, sizes and
-//! second size fields as given, junk where asked. The writer under test never builds them.
+//! IMG archives built in code (docs/FORMATS.md, archives): an [`Img`] is records and a data
+//! file, written as version 2 (one `.img`) or version 1 (`.dir` and `.img`), with every field
+//! of a record settable so that tests can build the oddities real archives have; and the
+//! driver that feeds an archive decoder in pieces ([`feed_in_pieces`]).
 
-const SECTOR: usize = 2048;
+use gtastream::archive::{ArchiveDecoder, ArchiveVisitor, Input};
+use gtastream::{Error, Status};
+
+/// The size of a sector: offsets and sizes in a directory count sectors.
+pub const SECTOR: usize = 2048;
 
 /// A directory record as written.
 #[derive(Clone, Debug)]
 pub struct Record {
+    /// In sectors.
     pub offset: u32,
+    /// In sectors (version 2 writes its low 16 bits).
     pub size: u32,
     /// Version 2's second size field.
     pub size2: u16,
     pub name: [u8; 24],
 }
 
+/// A name field: `text`, then zeros.
 pub fn name(text: &str) -> [u8; 24] {
     let mut field = [0u8; 24];
     field[..text.len()].copy_from_slice(text.as_bytes());
@@ -45,19 +54,36 @@ impl Img {
         self
     }
 
-    /// The next free sector after everything placed so far, at least `first`.
-    pub fn next_sector(&self, first: u32) -> u32 {
-        (self.data.len().div_ceil(SECTOR) as u32).max(first)
-    }
-
+    /// Puts `bytes` after everything placed so far, leaving sector 0 to a version 2
+    /// directory (of up to 63 records).
     pub fn add(&mut self, entry: &str, bytes: &[u8]) -> &mut Self {
-        let at = self.next_sector(self.first_data_sector());
+        let at = (self.data.len().div_ceil(SECTOR) as u32).max(1);
         self.add_at(entry, at, bytes)
     }
 
-    /// Room for a version 2 directory of up to 63 records in sector 0.
-    pub fn first_data_sector(&self) -> u32 {
-        1
+    /// Entries placed in the reverse order of their records (data out of directory order),
+    /// after room for a version 2 directory in sector 0.
+    pub fn reversed<N: AsRef<str>>(entries: &[(N, Vec<u8>)]) -> Img {
+        let mut img = Img::default();
+        let sectors = |b: &[u8]| b.len().div_ceil(SECTOR) as u32;
+        let mut at = 1 + entries.iter().map(|(_, b)| sectors(b)).sum::<u32>();
+        for (entry, bytes) in entries {
+            at -= sectors(bytes);
+            img.add_at(entry.as_ref(), at, bytes);
+        }
+        img
+    }
+
+    /// Entries placed one after the other in directory order, after room for a version 2
+    /// directory of all of them.
+    pub fn in_order<N: AsRef<str>>(entries: &[(N, Vec<u8>)]) -> Img {
+        let mut img = Img::default();
+        let mut at = (8 + 32 * entries.len()).div_ceil(SECTOR) as u32;
+        for (entry, bytes) in entries {
+            img.add_at(entry.as_ref(), at, bytes);
+            at += img.records.last().unwrap().size;
+        }
+        img
     }
 
     /// The version 2 file: header and records over the front of the data.
@@ -65,6 +91,7 @@ impl Img {
         self.v2_count(self.records.len() as u32)
     }
 
+    /// The version 2 file with `count` in its header, whatever the records.
     pub fn v2_count(&self, count: u32) -> Vec<u8> {
         let mut out = self.data.clone();
         let directory = 8 + 32 * self.records.len();
@@ -92,5 +119,38 @@ impl Img {
             dir.extend_from_slice(&r.name);
         }
         (dir, self.data.clone())
+    }
+}
+
+/// Feeds `archive` pieces of at most `chunk` bytes of the file it asks for (`dir` or `data`),
+/// from the position it wants, resuming pauses, until it is done or the input ends; then
+/// finishes it.
+pub fn feed_in_pieces<V: ArchiveVisitor>(
+    archive: &mut ArchiveDecoder,
+    dir: &[u8],
+    data: &[u8],
+    chunk: usize,
+    visitor: &mut V,
+) -> Result<(), Error> {
+    loop {
+        let file = match archive.input() {
+            Input::Directory => dir,
+            Input::Data => data,
+        };
+        let at = usize::try_from(archive.position()).unwrap_or(usize::MAX);
+        let rest = file.get(at..).unwrap_or_default();
+        let mut piece = &rest[..rest.len().min(chunk)];
+        if piece.is_empty() {
+            return archive.finish(visitor);
+        }
+        loop {
+            let progress = archive.feed(piece, visitor)?;
+            piece = &piece[progress.consumed..];
+            match progress.status {
+                Status::Paused => continue,
+                Status::Done => return archive.finish(visitor),
+                Status::NeedInput | Status::Seek(_) => break,
+            }
+        }
     }
 }

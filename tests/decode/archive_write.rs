@@ -316,7 +316,7 @@ fn odd_archive() -> Img {
     // Junk in sector 1, between the directory and the first data.
     img.data[SECTOR..SECTOR + 5].copy_from_slice(b"JUNK!");
     // The last entry declares 4 sectors; the file ends 100 bytes into its first.
-    let start = img.next_sector(1) as usize;
+    let start = img.data.len().div_ceil(SECTOR);
     img.data.resize(start * SECTOR + 100, 0x5C);
     img.records.push(Record {
         offset: start as u32,

@@ -8,6 +8,7 @@ mod inputs;
 
 use gtastream::archive::{ArchiveDecoder, ArchiveVisitor, ArchiveWarning, Choice, Entry, Input};
 use gtastream::{Error, Flow, Keyframes, Status, Visitor, Warning};
+use testkit::img::Img;
 
 /// Allocations (and frees) made by `f` on this thread.
 fn allocations(f: impl FnOnce()) -> usize {
@@ -55,32 +56,14 @@ impl ArchiveVisitor for Counts {
 
 /// A version 2 archive of `files` (and their `.dir`/`.img` as version 1).
 fn archive(files: &[Vec<u8>]) -> (Vec<u8>, Vec<u8>, Vec<u8>) {
-    // Data after the version 2 directory.
-    let mut data = vec![0u8; (8 + 32 * files.len()).div_ceil(2048) * 2048];
-    let mut dir = Vec::new();
-    for (i, file) in files.iter().enumerate() {
-        let sector = data.len() / 2048;
-        let sectors = file.len().div_ceil(2048);
-        data.extend_from_slice(file);
-        data.resize((sector + sectors) * 2048, 0);
-        dir.extend_from_slice(&(sector as u32).to_le_bytes());
-        dir.extend_from_slice(&(sectors as u32).to_le_bytes());
-        let mut name = [0u8; 24];
-        name[..5].copy_from_slice(format!("e{i:04}").as_bytes());
-        dir.extend_from_slice(&name);
-    }
-    let mut v2 = data.clone();
-    v2[..4].copy_from_slice(b"VER2");
-    v2[4..8].copy_from_slice(&(files.len() as u32).to_le_bytes());
-    for i in 0..files.len() {
-        let record = &dir[32 * i..32 * i + 32];
-        let at = 8 + 32 * i;
-        v2[at..at + 4].copy_from_slice(&record[..4]);
-        v2[at + 4..at + 6].copy_from_slice(&record[4..6]);
-        v2[at + 6..at + 8].copy_from_slice(&[0, 0]);
-        v2[at + 8..at + 32].copy_from_slice(&record[8..]);
-    }
-    (v2, dir, data)
+    let named: Vec<(String, Vec<u8>)> = files
+        .iter()
+        .enumerate()
+        .map(|(i, file)| (format!("e{i:04}"), file.clone()))
+        .collect();
+    let img = Img::in_order(&named);
+    let (dir, data) = img.v1();
+    (img.v2(), dir, data)
 }
 
 fn chunked(

@@ -103,7 +103,8 @@ class Package:
     def warnings(self) -> List[WarningDict]:
         """Everything odd the decoder noticed, in file order."""
     def animation(self, name: str) -> Optional["Animation"]:
-        """The first animation of that name, case-insensitively as the game compares; or None."""
+        """The first animation of that name, or None: ASCII case aside, as the game compares, and
+        ASCII whitespace around either name ignored (``gtastream::name_matches``)."""
     def __len__(self) -> int: ...
 
 @final
@@ -125,7 +126,8 @@ class Animation:
     def bones(self) -> List["Bone"]:
         """The animated bones in file order."""
     def bone(self, name: str) -> Optional["Bone"]:
-        """The first bone of that name, case-insensitively; or None."""
+        """The first bone of that name, or None, compared as ``Package.animation`` compares:
+        ``"pelvis"`` finds the ``" Pelvis"`` of a real San Andreas file."""
     def bone_by_id(self, bone_id: int) -> Optional["Bone"]:
         """The first bone with that id; or None."""
     def __len__(self) -> int: ...
