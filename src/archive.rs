@@ -24,6 +24,16 @@ use crate::format::sniff_format;
 use crate::limits::{REREAD_FACTOR, REREAD_SLACK};
 use crate::Decoder;
 
+#[cfg(feature = "std")]
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
+pub mod edit;
+mod write;
+pub use write::{
+    check_entry_name, same_entry_name, ArchiveSink, ArchiveWriteError, ArchiveWriteErrorKind,
+    ArchiveWriter, ArchiveWritten, SplitSink, MAX_ARCHIVE_SECTORS, MAX_DOT_INDEX, MAX_ENTRY_NAME,
+    MAX_V2_ENTRY_SECTORS,
+};
+
 /// Bytes in an IMG sector: offsets and sizes count these.
 pub const SECTOR: u64 = 2048;
 /// Bytes of a directory record, in both versions.

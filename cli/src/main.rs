@@ -3,6 +3,7 @@
 mod convert;
 mod dump;
 mod extract;
+mod img;
 mod info;
 mod json;
 mod ls;
@@ -229,6 +230,11 @@ enum Command {
         #[arg(short, long)]
         force: bool,
     },
+    #[command(about = img::ABOUT, long_about = img::LONG_ABOUT)]
+    Img {
+        #[command(subcommand)]
+        command: img::Command,
+    },
     #[command(about = convert::ABOUT, long_about = convert::LONG_ABOUT)]
     Convert {
         /// The output format: anp3, anp2, anpk, bnry or text (any case).
@@ -290,6 +296,7 @@ fn main() -> ExitCode {
             force,
         } => open_archive(archive)
             .and_then(|archive| extract::run(&archive, entries, output, *force)),
+        Command::Img { command } => img::run(command),
         Command::Convert {
             to,
             quantize,

@@ -8,7 +8,7 @@ mod inputs;
 mod support;
 
 use std::path::{Path, PathBuf};
-use std::process::Output;
+use std::process::{Command, Output, Stdio};
 
 use support::{run, run_piped, stderr, stdout, Json};
 use testkit::img::{Img, SECTOR};
@@ -451,6 +451,193 @@ fn standard_input_is_read_front_to_back() {
         "{}",
         stderr(&output)
     );
+}
+
+// ---- gtastream img (issue 25) ----
+
+/// (name, size, format) of each entry, as `ls --json` lists them.
+fn listing(archive: &str) -> Vec<(String, i64, String)> {
+    let out = run(&["ls", "--json", archive]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    Json::parse(stdout(&out))
+        .unwrap()
+        .get("entries")
+        .arr()
+        .iter()
+        .map(|e| {
+            let format = match e.get("format") {
+                Json::Null => "-",
+                format => format.str(),
+            };
+            (
+                e.get("name").str().to_owned(),
+                e.get("size").i64(),
+                format.to_owned(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn img_new_add_rm_rebuild() {
+    for v1 in [false, true] {
+        let dir = scratch(if v1 { "img_v1" } else { "img_v2" });
+        let walk = write(&dir, "walk.ifp", &inputs::anp3(3000, 1).bytes);
+        let ipl = write(&dir, "sector.ipl", &inputs::ipl_binary(2500, 4).bytes);
+        let archive = dir.join("custom.img").to_str().unwrap().to_owned();
+        let mut new = vec!["img", "new", archive.as_str(), walk.as_str(), ipl.as_str()];
+        if v1 {
+            new.insert(2, "--v1");
+        }
+        let out = run(&new);
+        assert!(out.status.success(), "{}", stderr(&out));
+        assert!(
+            stderr(&out).contains("2 entries, 2 added"),
+            "{}",
+            stderr(&out)
+        );
+        assert_eq!(dir.join("custom.dir").exists(), v1);
+        let walk_size = inputs::anp3(3000, 1).bytes.len().div_ceil(SECTOR) as i64 * 2048;
+        assert_eq!(
+            listing(&archive)[0],
+            ("walk.ifp".into(), walk_size, "ANP3".into())
+        );
+        // A second `new` is refused: the archive exists.
+        let again = run(&new);
+        assert!(!again.status.success());
+        assert!(stderr(&again).contains("exists"), "{}", stderr(&again));
+
+        // Replace in place (a name in another case), then append.
+        let replacement = write(&dir, "WALK.IFP", &inputs::anpk(5000, 2).bytes);
+        let text = write(
+            &dir,
+            "map.ipl",
+            b"inst\n1, a, 0, 1, 2, 3, 0, 0, 0, 1, -1\nend\n",
+        );
+        let out = run(&["img", "add", &archive, &replacement, &text]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let names: Vec<(String, String)> = listing(&archive)
+            .into_iter()
+            .map(|(n, _, f)| (n, f))
+            .collect();
+        assert_eq!(
+            names,
+            [
+                ("WALK.IFP", "ANPK"),
+                ("sector.ipl", "bnry"),
+                ("map.ipl", "text")
+            ]
+            .map(|(n, f)| (n.to_owned(), f.to_owned()))
+        );
+        // The entry's bytes are the file's, padded to its sector.
+        let extracted = dir.join("out");
+        let out = run(&[
+            "extract",
+            &archive,
+            "map.ipl",
+            "-o",
+            extracted.to_str().unwrap(),
+        ]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let bytes = std::fs::read(extracted.join("map.ipl")).unwrap();
+        assert!(bytes.starts_with(b"inst\n1, a"));
+        assert_eq!(bytes.len(), SECTOR);
+
+        let out = run(&["img", "rm", &archive, "SECTOR.IPL"]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        assert_eq!(listing(&archive).len(), 2);
+        let out = run(&["img", "rebuild", &archive]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        assert!(
+            stderr(&out).contains("2 entries, 2 kept"),
+            "{}",
+            stderr(&out)
+        );
+    }
+}
+
+#[test]
+fn img_refusals_name_the_entry_and_change_nothing() {
+    let dir = scratch("img_refusals");
+    let walk = write(&dir, "walk.ifp", &inputs::anp3(3000, 1).bytes);
+    let archive = dir.join("a.img").to_str().unwrap().to_owned();
+    assert!(run(&["img", "new", &archive, &walk]).status.success());
+    let before = std::fs::read(&archive).unwrap();
+    let long = write(&dir, "a_name_far_too_long_for_it.ifp", b"x");
+    let out = run(&["img", "add", &archive, &long]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("entry name longer than 23 bytes")
+            && stderr(&out).contains("a_name_far_too_long_for_it.ifp"),
+        "{}",
+        stderr(&out)
+    );
+    let out = run(&["img", "rm", &archive, "missing.dff"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("no entry named missing.dff"),
+        "{}",
+        stderr(&out)
+    );
+    let out = run(&["img", "add", &walk, &walk]);
+    assert!(
+        stderr(&out).contains("not an IMG archive"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(std::fs::read(&archive).unwrap(), before);
+}
+
+/// Kills `img add` at many moments: each time the archive is the old one or the new one,
+/// whole (version 2: one rename; version 1: the pending directory completed by the next
+/// command).
+#[test]
+fn img_add_killed_at_any_moment_leaves_the_old_or_the_new_archive() {
+    for v1 in [false, true] {
+        let dir = scratch(if v1 { "img_kill_v1" } else { "img_kill_v2" });
+        // 24 entries of 1 MiB: enough writes for kills to land everywhere.
+        let mut files = Vec::new();
+        for i in 0..24u8 {
+            files.push(write(&dir, &format!("e{i:02}.dat"), &vec![i; 1 << 20]));
+        }
+        let archive = dir.join("big.img").to_str().unwrap().to_owned();
+        let mut new = vec!["img".to_owned(), "new".to_owned()];
+        if v1 {
+            new.push("--v1".to_owned());
+        }
+        new.push(archive.clone());
+        new.extend(files.iter().cloned());
+        let args: Vec<&str> = new.iter().map(String::as_str).collect();
+        assert!(run(&args).status.success());
+        let old = listing(&archive);
+        let added = write(&dir, "added.dat", &vec![0xAD; 3 << 20]);
+        let mut with_added = old.clone();
+        with_added.push(("added.dat".to_owned(), 3 << 20, "-".to_owned()));
+        let mut outcomes = [0u32; 2];
+        for step in 0..16u64 {
+            let mut child = Command::new(env!("CARGO_BIN_EXE_gtastream"))
+                .args(["img", "add", &archive, &added])
+                .stderr(Stdio::null())
+                .spawn()
+                .unwrap();
+            std::thread::sleep(std::time::Duration::from_millis(step * 7));
+            let _ = child.kill();
+            let _ = child.wait();
+            // The next command completes an interrupted version 1 commit.
+            let out = run(&["img", "rebuild", &archive]);
+            assert!(out.status.success(), "{}", stderr(&out));
+            let now = listing(&archive);
+            if now == old {
+                outcomes[0] += 1;
+            } else {
+                assert_eq!(now, with_added, "after a kill at step {step}");
+                outcomes[1] += 1;
+                // Back to the old archive for the next kill.
+                assert!(run(&["img", "rm", &archive, "added.dat"]).status.success());
+            }
+        }
+        assert_eq!(outcomes.iter().sum::<u32>(), 16);
+    }
 }
 
 #[test]

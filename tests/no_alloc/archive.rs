@@ -135,3 +135,41 @@ fn the_state_is_small_and_fixed() {
         assert_eq!(counts.ok as usize, files.len());
     }
 }
+
+/// The archive writer never allocates either: both versions into caller buffers.
+#[test]
+fn writing_an_archive_does_not_allocate() {
+    use gtastream::archive::{ArchiveVersion, ArchiveWriter, SplitSink};
+    use gtastream::encode::SliceSink;
+
+    let data = [0x5Au8; 5000];
+    let mut img = vec![0u8; 8 * 2048];
+    let mut dir = vec![0u8; 64];
+    let mut v2 = vec![0u8; 8 * 2048];
+    let count = allocations(|| {
+        let mut sink = SliceSink::new(&mut v2);
+        let mut writer = ArchiveWriter::new(ArchiveVersion::V2, 2);
+        for entry in [&b"a.ifp"[..], b"b.ipl"] {
+            writer.begin_entry(&mut sink, entry).unwrap();
+            for piece in data.chunks(333) {
+                writer.write(&mut sink, piece).unwrap();
+            }
+            writer.end_entry(&mut sink).unwrap();
+        }
+        writer.finish(&mut sink).unwrap();
+        let mut pair = SplitSink {
+            img: SliceSink::new(&mut img),
+            dir: SliceSink::new(&mut dir),
+        };
+        let mut writer = ArchiveWriter::new(ArchiveVersion::V1, 0);
+        for entry in [&b"a.ifp"[..], b"b.ipl"] {
+            writer.begin_entry(&mut pair, entry).unwrap();
+            writer.write(&mut pair, &data).unwrap();
+            writer.end_entry(&mut pair).unwrap();
+        }
+        writer.finish(&mut pair).unwrap();
+    });
+    assert_eq!(count, 0);
+    assert_eq!(&v2[..4], b"VER2");
+    assert_eq!(&dir[8..13], b"a.ifp");
+}
