@@ -6,7 +6,6 @@ use std::path::{Path, PathBuf};
 use clap::Subcommand;
 use gtastream::archive::edit::{self, ArchivePaths, EditReport, NewEntry};
 
-use crate::target::{archive_at, Archive, Img};
 use crate::walk::progress;
 
 pub const ABOUT: &str = "Make and edit IMG archives: new, add, rm, rebuild";
@@ -107,13 +106,8 @@ pub fn run(command: &Command) -> Result<(), String> {
 
 /// The archive's files, for an archive that exists.
 fn paths_of(argument: &str) -> Result<ArchivePaths, String> {
-    match archive_at(Path::new(argument), argument) {
-        Ok(Some(Archive {
-            img: Img::File(img),
-            dir,
-            ..
-        })) => Ok(ArchivePaths { img, dir }),
-        Ok(Some(_)) => Err(format!("{argument}: an archive is edited in its file")),
+    match ArchivePaths::find(Path::new(argument)) {
+        Ok(Some(paths)) => Ok(paths),
         Ok(None) => Err(format!(
             "{argument}: not an IMG archive (no VER2 magic, no .dir beside it)"
         )),

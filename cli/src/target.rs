@@ -7,6 +7,7 @@ use std::io::{self, Cursor, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
+use gtastream::archive::edit::ArchivePaths;
 use gtastream::archive::{ArchiveDecoder, ArchiveVisitor, Choice};
 use gtastream::io::{decode_archive, stream_len, ReadError};
 
@@ -180,66 +181,14 @@ fn stdin() -> io::Result<Target> {
     }))
 }
 
-/// The archive whose file is at `path`: a `.dir` with its `.img`, a `VER2` file, or an
-/// `.img` with a `.dir` beside it. `None` for any other file.
+/// The archive whose file is at `path` (the library's rule, `ArchivePaths::find`). `None` for
+/// any other file.
 pub fn archive_at(path: &Path, shown: &str) -> io::Result<Option<Archive>> {
-    let extension = path
-        .extension()
-        .and_then(|e| e.to_str())
-        .map(str::to_ascii_lowercase);
-    if extension.as_deref() == Some("dir") {
-        let img = sibling(path, "img")
-            .ok_or_else(|| io::Error::other(format!("no .img beside {}", path.display())))?;
-        return Ok(Some(Archive {
-            img: Img::File(img),
-            dir: Some(path.to_path_buf()),
-            shown: shown.to_string(),
-        }));
-    }
-    let mut magic = [0u8; 4];
-    let mut file = File::open(path)?;
-    let read = read_up_to(&mut file, &mut magic)?;
-    if &magic[..read] == b"VER2" {
-        return Ok(Some(Archive {
-            img: Img::File(path.to_path_buf()),
-            dir: None,
-            shown: shown.to_string(),
-        }));
-    }
-    if extension.as_deref() == Some("img") {
-        if let Some(dir) = sibling(path, "dir") {
-            return Ok(Some(Archive {
-                img: Img::File(path.to_path_buf()),
-                dir: Some(dir),
-                shown: shown.to_string(),
-            }));
-        }
-    }
-    Ok(None)
-}
-
-/// The file beside `path` with the same stem and `extension` in any case.
-fn sibling(path: &Path, extension: &str) -> Option<PathBuf> {
-    let stem = path.file_stem()?;
-    let parent = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let mut found: Vec<PathBuf> = std::fs::read_dir(&parent)
-        .ok()?
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| {
-            p.file_stem() == Some(stem)
-                && p.extension()
-                    .and_then(|e| e.to_str())
-                    .is_some_and(|e| e.eq_ignore_ascii_case(extension))
-                && p.is_file()
-        })
-        .collect();
-    // Several spellings: the same one every run.
-    found.sort();
-    found.into_iter().next()
+    Ok(ArchivePaths::find(path)?.map(|found| Archive {
+        img: Img::File(found.img),
+        dir: found.dir,
+        shown: shown.to_string(),
+    }))
 }
 
 fn read_up_to(reader: &mut impl Read, buffer: &mut [u8]) -> io::Result<usize> {

@@ -42,6 +42,46 @@ pub struct ArchivePaths {
 }
 
 impl ArchivePaths {
+    /// The archive whose file is at `path`: a `.dir` with the `.img` beside it, a file that
+    /// starts with `VER2`, or an `.img` with a `.dir` beside it (same stem, extension in any
+    /// case). `None` for any other file; an error if the file cannot be read, or a `.dir` has
+    /// no `.img`.
+    pub fn find(path: &Path) -> io::Result<Option<ArchivePaths>> {
+        let extension = path
+            .extension()
+            .and_then(|e| e.to_str())
+            .map(str::to_ascii_lowercase);
+        if extension.as_deref() == Some("dir") {
+            let img = sibling(path, "img")
+                .ok_or_else(|| io::Error::other(format!("no .img beside {}", path.display())))?;
+            return Ok(Some(ArchivePaths {
+                img,
+                dir: Some(path.to_path_buf()),
+            }));
+        }
+        let mut magic = [0u8; 4];
+        let mut file = File::open(path)?;
+        let mut read = 0;
+        while read < magic.len() {
+            match read_some(&mut file, &mut magic[read..])? {
+                0 => break,
+                n => read += n,
+            }
+        }
+        let dir = match extension.as_deref() {
+            _ if &magic[..read] == b"VER2" => None,
+            Some("img") => match sibling(path, "dir") {
+                Some(dir) => Some(dir),
+                None => return Ok(None),
+            },
+            _ => return Ok(None),
+        };
+        Ok(Some(ArchivePaths {
+            img: path.to_path_buf(),
+            dir,
+        }))
+    }
+
     /// The archive's version.
     pub fn version(&self) -> ArchiveVersion {
         if self.dir.is_some() {
@@ -606,6 +646,30 @@ fn read_some(reader: &mut impl Read, buffer: &mut [u8]) -> io::Result<usize> {
             result => return result,
         }
     }
+}
+
+/// The file beside `path` with the same stem and `extension` in any case (the first in byte
+/// order if several spellings are there, so every run finds the same).
+fn sibling(path: &Path, extension: &str) -> Option<PathBuf> {
+    let stem = path.file_stem()?;
+    let parent = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let mut found: Vec<PathBuf> = fs::read_dir(parent)
+        .ok()?
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| {
+            p.file_stem() == Some(stem)
+                && p.extension()
+                    .and_then(|e| e.to_str())
+                    .is_some_and(|e| e.eq_ignore_ascii_case(extension))
+                && p.is_file()
+        })
+        .collect();
+    found.sort();
+    found.into_iter().next()
 }
 
 /// `NAME.gtastream-new` beside `path`: where the new file is written.
