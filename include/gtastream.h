@@ -1382,7 +1382,8 @@ size_t GTS_CALL gts_encoder_size(void);
  * call returns it, and the bytes written so far are not a valid file.
  *
  * Returns `GTS_OK`, `GTS_ERR_INVALID_ARGUMENT` (NULL or misaligned pointer, a sink callback
- * NULL), `GTS_ERR_SIZE_MISMATCH` or `GTS_ERR_UNSUPPORTED_FORMAT`.
+ * NULL), `GTS_ERR_SIZE_MISMATCH` or `GTS_ERR_UNSUPPORTED_FORMAT` (or `GTS_ERR_REENTRANT` when
+ * called from a sink callback of the same encoder).
  *
  * Pointers: `encoder` is NULL or points to `size_of_encoder` writable bytes, not in use by a
  * running call; `sink` is NULL or points to a `gts_sink`.

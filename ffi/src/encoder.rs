@@ -3,14 +3,14 @@
 //! event as it is), and writes through the caller's `gts_sink` callbacks (docs/FORMATS.md §9).
 
 use core::ffi::c_void;
-use core::mem::{align_of, size_of};
-use core::ptr::{addr_of, addr_of_mut};
-use std::panic::{catch_unwind, AssertUnwindSafe};
+use core::mem::size_of;
+use core::ptr::addr_of;
 
 use gtastream_core::encode::{BoneHeader, EncodeError, EncodeOptions, Encoder, Sink, SinkError};
 use gtastream_core::{Format, FrameType, IplCar, IplInstance, Keyframe};
 
 use crate::bridge::warning_kind;
+use crate::handle::{status, Handle, Object, ToStatus};
 use crate::types::{
     gts_animation_info, gts_bone_info, gts_file_info, gts_ipl_car, gts_ipl_instance, gts_keyframe,
     gts_section_line, gts_status, gts_warning, gts_warning_kind,
@@ -72,32 +72,19 @@ impl Sink for CSink {
     }
 }
 
-/// Marks storage set up by `gts_encoder_init`: "gtsenc" and the layout's version.
-const TAG: u64 = 0x6774_7365_6e63_0001;
-
-#[repr(C)]
-struct Slot {
-    tag: u64,
-    /// Non-zero while a call runs (a sink callback may call back in: refused).
-    busy: u8,
-    /// Non-zero once a panic was caught.
-    panicked: u8,
+/// What a `gts_encoder` holds besides the handle's header.
+struct EncoderState {
     encoder: Encoder<CSink>,
 }
 
-const _: () = assert!(size_of::<Slot>() <= size_of::<gts_encoder>());
-const _: () = assert!(align_of::<Slot>() <= align_of::<gts_encoder>());
-
-/// The status of an encoding error: the one whose number is its kind's (the core's table).
-fn status(error: EncodeError) -> gts_status {
-    crate::bridge::STATUSES
-        .iter()
-        .find(|row| row.0 as u32 == error.kind().code())
-        .map_or(gts_status::GTS_ERR_OTHER, |row| row.0)
+impl Object for EncoderState {
+    type Storage = gts_encoder;
+    /// "gtsenc" and the layout's version.
+    const TAG: u64 = 0x6774_7365_6e63_0002;
 }
 
-/// Runs `f` on the encoder in `e`'s storage: checks the pointer, the tag and re-entry, marks
-/// the encoder busy, catches panics.
+/// Runs `f` on the encoder in `e`'s storage (checked by the handle: the pointer, the tag,
+/// re-entry, a panic before), busy meanwhile, panics caught.
 ///
 /// # Safety
 /// `e` is NULL or points to a `gts_encoder` (set up by `gts_encoder_init`, by the caller's
@@ -106,47 +93,8 @@ unsafe fn with<R>(
     e: *mut gts_encoder,
     f: impl FnOnce(&mut Encoder<CSink>) -> Result<R, EncodeError>,
 ) -> Result<R, gts_status> {
-    let slot = e.cast::<Slot>();
-    if slot.is_null() || !slot.is_aligned() {
-        return Err(gts_status::GTS_ERR_INVALID_ARGUMENT);
-    }
-    // SAFETY: `slot` points to the caller's storage; `tag`, `busy` and `panicked` are plain
-    // integers, valid for any bytes.
-    let (tag, busy, panicked) = unsafe {
-        (
-            addr_of!((*slot).tag).read(),
-            addr_of!((*slot).busy).read(),
-            addr_of!((*slot).panicked).read(),
-        )
-    };
-    if tag != TAG {
-        return Err(gts_status::GTS_ERR_NOT_INITIALIZED);
-    }
-    if busy != 0 {
-        return Err(gts_status::GTS_ERR_REENTRANT);
-    }
-    if panicked != 0 {
-        return Err(gts_status::GTS_ERR_PANIC);
-    }
-    // SAFETY: the tag says `gts_encoder_init` wrote a `Slot` here. The `&mut` covers the
-    // `encoder` field only; a sink callback that calls back in reads `tag` and `busy`.
-    unsafe {
-        addr_of_mut!((*slot).busy).write(1);
-        let encoder = &mut *addr_of_mut!((*slot).encoder);
-        let result = catch_unwind(AssertUnwindSafe(|| f(encoder)));
-        addr_of_mut!((*slot).busy).write(0);
-        match result {
-            Ok(result) => result.map_err(status),
-            Err(_) => {
-                addr_of_mut!((*slot).panicked).write(1);
-                Err(gts_status::GTS_ERR_PANIC)
-            }
-        }
-    }
-}
-
-fn done(result: Result<(), gts_status>) -> gts_status {
-    result.err().unwrap_or(gts_status::GTS_OK)
+    // SAFETY: the caller's contract.
+    unsafe { Handle::<EncoderState>::new(e) }?.call(|state| f(&mut state.encoder))
 }
 
 /// `len` bytes at `ptr` (NULL allowed when `len` is 0).
@@ -195,7 +143,8 @@ pub extern "C" fn gts_encoder_size() -> usize {
 /// call returns it, and the bytes written so far are not a valid file.
 ///
 /// Returns `GTS_OK`, `GTS_ERR_INVALID_ARGUMENT` (NULL or misaligned pointer, a sink callback
-/// NULL), `GTS_ERR_SIZE_MISMATCH` or `GTS_ERR_UNSUPPORTED_FORMAT`.
+/// NULL), `GTS_ERR_SIZE_MISMATCH` or `GTS_ERR_UNSUPPORTED_FORMAT` (or `GTS_ERR_REENTRANT` when
+/// called from a sink callback of the same encoder).
 ///
 /// Pointers: `encoder` is NULL or points to `size_of_encoder` writable bytes, not in use by a
 /// running call; `sink` is NULL or points to a `gts_sink`.
@@ -207,42 +156,31 @@ pub unsafe extern "C" fn gts_encoder_init(
     sink: *const gts_sink,
     flags: u32,
 ) -> gts_status {
-    let slot = encoder.cast::<Slot>();
-    if slot.is_null() || !slot.is_aligned() || sink.is_null() || !sink.is_aligned() {
-        return gts_status::GTS_ERR_INVALID_ARGUMENT;
-    }
-    if size_of_encoder != size_of::<gts_encoder>() {
-        return gts_status::GTS_ERR_SIZE_MISMATCH;
-    }
-    // SAFETY: non-NULL, aligned, a valid `gts_sink` (the caller's contract).
-    let sink = unsafe { sink.read() };
-    if sink.write.is_none() || sink.patch.is_none() {
-        return gts_status::GTS_ERR_INVALID_ARGUMENT;
-    }
-    let format = match format {
-        1 => Format::Anp3,
-        2 => Format::Anp2,
-        3 => Format::Anpk,
-        5 => Format::IplBinary,
-        6 => Format::IplText,
-        _ => return gts_status::GTS_ERR_UNSUPPORTED_FORMAT,
-    };
-    let options = EncodeOptions::quantize(flags & GTS_ENCODE_QUANTIZE != 0);
-    let encoder = match Encoder::new(format, CSink(sink), options) {
-        Ok(encoder) => encoder,
-        Err(error) => return status(error),
-    };
-    // SAFETY: `slot` points to `sizeof(gts_encoder)` writable bytes (checked size, caller's
-    // contract); the old contents need no drop.
+    // SAFETY: `encoder` is NULL or points to `size_of_encoder` writable bytes (the caller's
+    // contract).
     unsafe {
-        slot.write(Slot {
-            tag: TAG,
-            busy: 0,
-            panicked: 0,
-            encoder,
+        Handle::init(encoder, size_of_encoder, || {
+            if sink.is_null() || !sink.is_aligned() {
+                return Err(gts_status::GTS_ERR_INVALID_ARGUMENT);
+            }
+            // SAFETY: non-NULL, aligned, a valid `gts_sink` (the caller's contract).
+            let sink = sink.read();
+            if sink.write.is_none() || sink.patch.is_none() {
+                return Err(gts_status::GTS_ERR_INVALID_ARGUMENT);
+            }
+            let format = match format {
+                1 => Format::Anp3,
+                2 => Format::Anp2,
+                3 => Format::Anpk,
+                5 => Format::IplBinary,
+                6 => Format::IplText,
+                _ => return Err(gts_status::GTS_ERR_UNSUPPORTED_FORMAT),
+            };
+            let options = EncodeOptions::quantize(flags & GTS_ENCODE_QUANTIZE != 0);
+            let encoder = Encoder::new(format, CSink(sink), options).map_err(|e| e.to_status())?;
+            Ok(EncoderState { encoder })
         })
-    };
-    gts_status::GTS_OK
+    }
 }
 
 /// The file begins (`info->name` if `info->has_name`). `info->format` says what the events
@@ -257,7 +195,7 @@ pub unsafe extern "C" fn gts_encoder_file(
     info: *const gts_file_info,
 ) -> gts_status {
     // SAFETY: the caller's contract (see above).
-    done(unsafe {
+    status(unsafe {
         arg(info).and_then(|info| {
             // Read as an integer: a value C put there need not be an enumerator.
             let source = match addr_of!(info.format).cast::<u32>().read() {
@@ -295,7 +233,7 @@ pub unsafe extern "C" fn gts_encoder_animation(
     info: *const gts_animation_info,
 ) -> gts_status {
     // SAFETY: the caller's contract.
-    done(unsafe {
+    status(unsafe {
         arg(info).and_then(|info| with(encoder, |e| e.animation(bytes(info.name, info.name_len)?)))
     })
 }
@@ -340,7 +278,7 @@ pub unsafe extern "C" fn gts_encoder_bone(
         return gts_status::GTS_ERR_UNSUPPORTED_FRAME_TYPE;
     };
     // SAFETY: the caller's contract.
-    done(unsafe {
+    status(unsafe {
         with(encoder, |e| {
             let name = match info.has_name {
                 true => Some(bytes(info.name, info.name_len)?),
@@ -374,7 +312,7 @@ pub unsafe extern "C" fn gts_encoder_keyframes(
         unsafe { core::slice::from_raw_parts(frames, count) }
     };
     // SAFETY: the caller's contract.
-    done(unsafe {
+    status(unsafe {
         with(encoder, |e| {
             frames.iter().try_for_each(|f| {
                 e.keyframe(&Keyframe {
@@ -392,14 +330,14 @@ pub unsafe extern "C" fn gts_encoder_keyframes(
 #[no_mangle]
 pub unsafe extern "C" fn gts_encoder_bone_end(encoder: *mut gts_encoder) -> gts_status {
     // SAFETY: the caller's contract.
-    done(unsafe { with(encoder, |e| e.bone_end()) })
+    status(unsafe { with(encoder, |e| e.bone_end()) })
 }
 
 /// The current animation ends.
 #[no_mangle]
 pub unsafe extern "C" fn gts_encoder_animation_end(encoder: *mut gts_encoder) -> gts_status {
     // SAFETY: the caller's contract.
-    done(unsafe { with(encoder, |e| e.animation_end()) })
+    status(unsafe { with(encoder, |e| e.animation_end()) })
 }
 
 /// A placed object.
@@ -412,7 +350,7 @@ pub unsafe extern "C" fn gts_encoder_instance(
     instance: *const gts_ipl_instance,
 ) -> gts_status {
     // SAFETY: the caller's contract.
-    done(unsafe {
+    status(unsafe {
         arg(instance).and_then(|i| {
             with(encoder, |e| {
                 let mut out = IplInstance::default();
@@ -440,7 +378,7 @@ pub unsafe extern "C" fn gts_encoder_car(
     car: *const gts_ipl_car,
 ) -> gts_status {
     // SAFETY: the caller's contract.
-    done(unsafe {
+    status(unsafe {
         arg(car).and_then(|c| {
             with(encoder, |e| {
                 let mut out = IplCar::default();
@@ -471,7 +409,7 @@ pub unsafe extern "C" fn gts_encoder_section_line(
     line: *const gts_section_line,
 ) -> gts_status {
     // SAFETY: the caller's contract.
-    done(unsafe {
+    status(unsafe {
         arg(line).and_then(|l| {
             with(encoder, |e| {
                 let section = bytes(l.section, l.section_len)?;
@@ -488,7 +426,7 @@ pub unsafe extern "C" fn gts_encoder_section_line(
 #[no_mangle]
 pub unsafe extern "C" fn gts_encoder_end(encoder: *mut gts_encoder) -> gts_status {
     // SAFETY: the caller's contract.
-    done(unsafe { with(encoder, |e| e.end()) })
+    status(unsafe { with(encoder, |e| e.end()) })
 }
 
 /// Bytes written so far (0 for an encoder not set up).
