@@ -314,37 +314,26 @@ impl<T: Object> Handle<T> {
     }
 
     /// `run` for a call that can fail: its error as a status.
-    pub(crate) fn call<R, E: ToStatus>(
+    pub(crate) fn call<R, E: Into<gts_status>>(
         self,
         f: impl FnOnce(&mut T) -> Result<R, E>,
     ) -> Result<R, gts_status> {
-        self.run(f)?.map_err(E::to_status)
+        self.run(f)?.map_err(E::into)
     }
 }
 
-/// An error the C caller gets as a `gts_status`.
-pub(crate) trait ToStatus {
-    fn to_status(self) -> gts_status;
-}
-
-impl ToStatus for gts_status {
-    fn to_status(self) -> gts_status {
-        self
+impl From<Error> for gts_status {
+    fn from(error: Error) -> gts_status {
+        error_status(error.kind)
     }
 }
 
-impl ToStatus for Error {
-    fn to_status(self) -> gts_status {
-        error_status(self.kind)
-    }
-}
-
-impl ToStatus for EncodeError {
+impl From<EncodeError> for gts_status {
     /// The status whose number is the error kind's (the core's table).
-    fn to_status(self) -> gts_status {
+    fn from(error: EncodeError) -> gts_status {
         STATUSES
             .iter()
-            .find(|row| row.0 as u32 == self.kind().code())
+            .find(|row| row.0 as u32 == error.kind().code())
             .map_or(gts_status::GTS_ERR_OTHER, |row| row.0)
     }
 }
