@@ -10,7 +10,7 @@ use gtastream_core::encode::{BoneHeader, EncodeError, EncodeOptions, Encoder, Si
 use gtastream_core::{Format, FrameType, IplCar, IplInstance, Keyframe};
 
 use crate::bridge::warning_kind;
-use crate::handle::{status, Handle, Object};
+use crate::handle::{status, Handle, Object, Sticky};
 use crate::types::{
     gts_animation_info, gts_bone_info, gts_file_info, gts_ipl_car, gts_ipl_instance, gts_keyframe,
     gts_section_line, gts_status, gts_warning, gts_warning_kind,
@@ -78,7 +78,7 @@ struct EncoderState {
     /// The first error of an event, the core's or one of the C arguments' (which the core
     /// never saw): returned by every later event, so that no event is left out of a file
     /// without the caller hearing of it.
-    error: Option<gts_status>,
+    error: Sticky,
 }
 
 impl Object for EncoderState {
@@ -94,16 +94,10 @@ impl EncoderState {
         &mut self,
         f: impl FnOnce(&mut Encoder<CSink>) -> Result<(), gts_status>,
     ) -> Result<(), gts_status> {
-        if let Some(error) = self.error {
-            return Err(error);
-        }
-        let result = if self.encoder.is_finished() {
-            Err(gts_status::GTS_ERR_OUT_OF_ORDER)
-        } else {
-            f(&mut self.encoder)
-        };
-        self.error = result.err();
-        result
+        self.error.run(|| match self.encoder.is_finished() {
+            true => Err(gts_status::GTS_ERR_OUT_OF_ORDER),
+            false => f(&mut self.encoder),
+        })
     }
 }
 
@@ -218,7 +212,7 @@ pub unsafe extern "C" fn gts_encoder_init(
             let encoder = Encoder::new(format, CSink(sink), options)?;
             Ok(EncoderState {
                 encoder,
-                error: None,
+                error: Sticky::default(),
             })
         })
     }

@@ -11,8 +11,10 @@
 //! A new kind of object is a state type, `impl Object` (its storage type and tag), and entry
 //! points that go through `Handle::init`, `Handle::new` and then `read` (getters), `configure`
 //! (options before the first call), `reset`, or `run`/`call` (anything that may reach a
-//! callback); `feed` is the whole of a streaming `*_feed` entry point. The state borrows its
-//! callbacks out of itself inside `run` (see `DecoderState::parts`).
+//! callback). An object fed its input (`impl Streaming`) gets its whole `*_feed` and
+//! `*_finish` entry points from [`feed`] and [`finish`]; one whose every error must stick (an
+//! encoder: a refused event is a lost one) keeps a [`Sticky`]. The state borrows its callbacks
+//! out of itself inside `run` (see `DecoderState::parts`).
 //!
 //! Aliasing: no `&mut Slot` is ever made. While a call runs, the one `&mut T` covers the
 //! `state` field only, so a callback that calls back in can still read the `tag` and `busy`
@@ -335,6 +337,25 @@ impl From<EncodeError> for gts_status {
             .iter()
             .find(|row| row.0 as u32 == error.kind().code())
             .map_or(gts_status::GTS_ERR_OTHER, |row| row.0)
+    }
+}
+
+/// The first error of an object whose errors stick: every call after it returns it again.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct Sticky(Option<gts_status>);
+
+impl Sticky {
+    /// Runs `f` unless a call failed before (that error again); keeps its error.
+    pub(crate) fn run<R>(
+        &mut self,
+        f: impl FnOnce() -> Result<R, gts_status>,
+    ) -> Result<R, gts_status> {
+        if let Some(error) = self.0 {
+            return Err(error);
+        }
+        let result = f();
+        self.0 = result.as_ref().err().copied();
+        result
     }
 }
 
