@@ -585,27 +585,28 @@ pub(crate) mod tests {
         }
     }
 
-    #[test]
-    fn writes_what_the_rust_encoder_writes_and_refuses_misuse() {
-        let buf = new_buf();
-        let mut e = new_encoder(gts_format::GTS_FORMAT_ANPK, buf);
-        let name = b"walk";
-        let file = gts_file_info {
-            format: gts_format::GTS_FORMAT_ANP3,
-            format_name: c"ANP3".as_ptr(),
-            name: name.as_ptr().cast(),
-            name_len: 4,
-            has_name: true,
+    /// A file of `format` (what the events come from), without a name.
+    pub(crate) fn file_info(format: gts_format) -> gts_file_info {
+        gts_file_info {
+            format,
+            // Not read by the encoder.
+            format_name: c"".as_ptr(),
+            name: core::ptr::null(),
+            name_len: 0,
+            has_name: false,
             animation_count: 0,
             instance_count: 0,
             has_instance_count: false,
             car_count: 0,
             has_car_count: false,
-        };
-        let anim = gts_animation_info {
+        }
+    }
+
+    pub(crate) fn animation_info(name: &[u8]) -> gts_animation_info {
+        gts_animation_info {
             index: 0,
             name: name.as_ptr().cast(),
-            name_len: 4,
+            name_len: name.len(),
             bone_count: 0,
             frame_data_size: 0,
             has_frame_data_size: false,
@@ -613,7 +614,21 @@ pub(crate) mod tests {
             has_flags: false,
             duration: 0.0,
             has_duration: false,
+        }
+    }
+
+    #[test]
+    fn writes_what_the_rust_encoder_writes_and_refuses_misuse() {
+        let buf = new_buf();
+        let mut e = new_encoder(gts_format::GTS_FORMAT_ANPK, buf);
+        let name = b"walk";
+        let file = gts_file_info {
+            name: name.as_ptr().cast(),
+            name_len: 4,
+            has_name: true,
+            ..file_info(gts_format::GTS_FORMAT_ANP3)
         };
+        let anim = animation_info(name);
         let frames = [gts_keyframe {
             time: 0.5,
             rotation: [0.5, 0.25, -0.125, 1.0],

@@ -1956,38 +1956,8 @@ fn empty_input_and_text_that_is_no_placement_file() {
 
 mod encoder_errors {
     use super::*;
-    use crate::encoder::tests::{bone, new_buf, new_encoder, Buf};
+    use crate::encoder::tests::{animation_info, bone, file_info, new_buf, new_encoder, Buf};
     use core::ptr::addr_of_mut;
-
-    fn file_info(format: gts_format) -> gts_file_info {
-        gts_file_info {
-            format,
-            format_name: c"".as_ptr(),
-            name: null(),
-            name_len: 0,
-            has_name: false,
-            animation_count: 0,
-            instance_count: 0,
-            has_instance_count: false,
-            car_count: 0,
-            has_car_count: false,
-        }
-    }
-
-    fn animation_info(name: &[u8]) -> gts_animation_info {
-        gts_animation_info {
-            index: 0,
-            name: name.as_ptr().cast(),
-            name_len: name.len(),
-            bone_count: 0,
-            frame_data_size: 0,
-            has_frame_data_size: false,
-            flags: 0,
-            has_flags: false,
-            duration: 0.0,
-            has_duration: false,
-        }
-    }
 
     const FRAME: gts_keyframe = gts_keyframe {
         time: 0.0,
