@@ -336,10 +336,7 @@ fn open_archive(argument: &str) -> Result<target::Archive, String> {
         Ok(Some(archive)) => Ok(archive),
         Ok(None) => Err(failed(
             argument,
-            match target::foreign_kind(Path::new(argument)) {
-                Some(kind) => kind.reason(),
-                None => "not an IMG archive (no VER2 magic, no .dir beside it)",
-            },
+            target::not_an_archive(Path::new(argument)),
         )),
         Err(error) => Err(failed(argument, error)),
     }

@@ -193,6 +193,15 @@ pub fn foreign_kind(path: &Path) -> Option<gtastream::ErrorKind> {
     kind.is_foreign().then_some(kind)
 }
 
+/// Why the file at `path` is no IMG archive: the format it is of, when the decoder names it
+/// (another tool's or game's archive), else that it has neither magic nor `.dir`.
+pub fn not_an_archive(path: &Path) -> &'static str {
+    match foreign_kind(path) {
+        Some(kind) => kind.reason(),
+        None => "not an IMG archive (no VER2 magic, no .dir beside it)",
+    }
+}
+
 /// A visitor that keeps nothing.
 struct Ignore;
 impl gtastream::Visitor for Ignore {}

@@ -786,11 +786,21 @@ fn archives_of_other_tools_and_games_get_a_clear_message() {
         ("gta_iv.img", gta4, "GTA IV IMG archive: not supported"),
     ] {
         let path = write(&dir, name, &bytes);
-        for command in ["ls", "info"] {
-            let output = run(&[command, &path]);
-            assert_eq!(output.status.code(), Some(1), "{command}");
+        let entry = write(&dir, "walk.ifp", &inputs::anp3(3000, 1).bytes);
+        for command in [
+            &["ls", &path][..],
+            &["info", &path],
+            &["img", "add", &path, &entry],
+        ] {
+            let output = run(command);
+            assert_eq!(output.status.code(), Some(1), "{command:?}");
             let err = stderr(&output);
-            assert!(err.contains(&format!("{path}: {said}")), "{command}: {err}");
+            assert!(
+                err.contains(&format!("{path}: {said}")),
+                "{command:?}: {err}"
+            );
         }
+        // Nothing was written into it.
+        assert_eq!(std::fs::read(&path).unwrap(), bytes);
     }
 }
