@@ -21,6 +21,7 @@
 #[macro_use]
 mod bridge;
 mod archive;
+mod archive_writer;
 mod encoder;
 mod handle;
 mod storage;
@@ -35,6 +36,7 @@ use core::mem::size_of;
 use gtastream_core::{Decoder, Error, Status};
 
 pub use crate::archive::*;
+pub use crate::archive_writer::*;
 use crate::bridge::{error_status, Bridge, STATUSES};
 pub use crate::encoder::*;
 use crate::handle::{overlaps, status, Handle};
