@@ -89,6 +89,9 @@ kinds! {
         /// The input is empty (`finish` before any byte): there is nothing to tell the format
         /// by.
         Empty = 109, "empty", "empty input";
+        /// The input is text, and this build of the library leaves text IPL out (the core's
+        /// cargo feature `ipl-text`, on by default, is off).
+        Unsupported = 110, "unsupported", "format not built in (text IPL: feature ipl-text)";
     }
 }
 

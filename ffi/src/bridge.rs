@@ -521,6 +521,11 @@ pub(crate) const STATUSES: &[(gts_status, &CStr, &CStr)] = {
             c_text!(stringify!(GTS_ERR_EMPTY)),
             c_text!(core_error(GTS_ERR_EMPTY as u32).reason()),
         ),
+        (
+            GTS_ERR_UNSUPPORTED,
+            c_text!(stringify!(GTS_ERR_UNSUPPORTED)),
+            c_text!(core_error(GTS_ERR_UNSUPPORTED as u32).reason()),
+        ),
         (GTS_ERR_OTHER, c"GTS_ERR_OTHER", c"decoding error"),
         (
             GTS_ERR_INVALID_ARGUMENT,

@@ -14,6 +14,7 @@
 //! lines looked at before that are remembered by their offsets only (for their warnings), so
 //! the state stays fixed.
 
+use super::fields::{is_blank, line_fields as fields};
 use super::protocol::{Step, Stepped, Want};
 use crate::decoder::Game;
 use crate::limits::{MAX_LINE, SNIFF_LINES};
@@ -29,18 +30,6 @@ const SECTIONS: [&str; 13] = [
 ];
 const INST: u8 = 0;
 const CARS: u8 = 6;
-
-/// A blank for the games' line reader: every control character and comma becomes a space.
-#[inline(always)]
-fn is_blank(b: u8) -> bool {
-    b <= b' ' || b == b','
-}
-
-/// The fields of a line: runs of bytes between blanks (commas and control characters too).
-pub(crate) fn fields(text: &[u8]) -> impl Iterator<Item = &[u8]> {
-    text.split(|&b| is_blank(b))
-        .filter(|field| !field.is_empty())
-}
 
 /// A line read as `sscanf` reads it: each conversion skips blanks, then takes the longest
 /// prefix of what follows that it accepts, which may end inside a field; the next conversion

@@ -8,6 +8,7 @@ pub(crate) mod bones;
 pub(crate) mod fields;
 pub(crate) mod ifp2;
 pub(crate) mod ipl_binary;
+#[cfg(feature = "ipl-text")]
 pub(crate) mod ipl_text;
 pub(crate) mod protocol;
 pub(crate) mod stories;
@@ -27,6 +28,7 @@ pub(crate) enum Machine {
     Anpk(anpk::Anpk),
     Stories(stories::Stories),
     IplBinary(ipl_binary::IplBinary),
+    #[cfg(feature = "ipl-text")]
     IplText(ipl_text::IplText),
 }
 
@@ -39,6 +41,7 @@ macro_rules! dispatch {
             Machine::Anpk($m) => $call,
             Machine::Stories($m) => $call,
             Machine::IplBinary($m) => $call,
+            #[cfg(feature = "ipl-text")]
             Machine::IplText($m) => $call,
         }
     };
@@ -53,6 +56,7 @@ impl Machine {
     /// Text formats: the number of the current line.
     pub(crate) fn line(&self) -> Option<u32> {
         match self {
+            #[cfg(feature = "ipl-text")]
             Machine::IplText(m) => Some(m.line()),
             _ => None,
         }
@@ -61,6 +65,7 @@ impl Machine {
     /// The error for a line longer than the machine's bound (only line machines ask for lines).
     pub(crate) fn too_long(&self, at: u64) -> Error {
         match self {
+            #[cfg(feature = "ipl-text")]
             Machine::IplText(m) => m.too_long(at),
             _ => Error::new(ErrorKind::Limit, at),
         }
@@ -104,39 +109,51 @@ impl Machine {
             if unit.len() < MAGIC_SIZE && BINARY_MAGICS.iter().any(|m| m.starts_with(unit)) {
                 return Err(Error::new(ErrorKind::Truncated, at));
             }
-            *self = sniff(unit, *game).ok_or(Error::new(ErrorKind::BadMagic, at))?;
+            *self = sniff(unit, *game).map_err(|kind| Error::new(kind, at))?;
             // The machine reads its header, magic included, as its own first unit.
             Ok(Stepped::new(0, Flow::Continue))
         })
     }
 }
 
+/// The machine of the file that starts with `magic`: `BadMagic` for no known format,
+/// `Unsupported` for text when text IPL is not built in.
 #[inline]
-fn sniff(magic: &[u8], game: Option<Game>) -> Option<Machine> {
-    match magic {
-        b"ANP3" => Some(Machine::Ifp2(ifp2::Ifp2::new(ifp2::Version::Anp3))),
-        b"ANP2" => Some(Machine::Ifp2(ifp2::Ifp2::new(ifp2::Version::Anp2))),
-        b"ANPK" => Some(Machine::Anpk(anpk::Anpk::new(false))),
-        b"ANLF" => Some(Machine::Anpk(anpk::Anpk::new(true))),
-        b"mina" => Some(Machine::Stories(stories::Stories::new())),
-        b"bnry" => Some(Machine::IplBinary(ipl_binary::IplBinary::new())),
-        _ if !magic.is_empty() && magic.iter().all(|&b| is_text(b)) => {
-            Some(Machine::IplText(ipl_text::IplText::new(game)))
-        }
-        _ => None,
-    }
+fn sniff(magic: &[u8], game: Option<Game>) -> Result<Machine, ErrorKind> {
+    Ok(match magic {
+        b"ANP3" => Machine::Ifp2(ifp2::Ifp2::new(ifp2::Version::Anp3)),
+        b"ANP2" => Machine::Ifp2(ifp2::Ifp2::new(ifp2::Version::Anp2)),
+        b"ANPK" => Machine::Anpk(anpk::Anpk::new(false)),
+        b"ANLF" => Machine::Anpk(anpk::Anpk::new(true)),
+        b"mina" => Machine::Stories(stories::Stories::new()),
+        b"bnry" => Machine::IplBinary(ipl_binary::IplBinary::new()),
+        _ if !magic.is_empty() && magic.iter().all(|&b| is_text(b)) => return text(game),
+        _ => return Err(ErrorKind::BadMagic),
+    })
+}
+
+#[cfg(feature = "ipl-text")]
+fn text(game: Option<Game>) -> Result<Machine, ErrorKind> {
+    Ok(Machine::IplText(ipl_text::IplText::new(game)))
+}
+
+#[cfg(not(feature = "ipl-text"))]
+fn text(_: Option<Game>) -> Result<Machine, ErrorKind> {
+    Err(ErrorKind::Unsupported)
 }
 
 /// The format the decoder would pick for a file that starts with `magic` (the archive layer
-/// names its entries with it, so both sniff alike).
+/// names its entries with it, so both sniff alike), whether or not it is built in.
 pub(crate) fn sniff_format(magic: &[u8]) -> Option<Format> {
-    match sniff(magic, None)? {
-        Machine::Ifp2(m) => Some(m.format()),
-        Machine::Anpk(_) => Some(Format::Anpk),
-        Machine::Stories(_) => Some(Format::Anim),
-        Machine::IplBinary(_) => Some(Format::IplBinary),
-        Machine::IplText(_) => Some(Format::IplText),
-        Machine::Sniff(_) => None,
+    match sniff(magic, None) {
+        Ok(Machine::Ifp2(m)) => Some(m.format()),
+        Ok(Machine::Anpk(_)) => Some(Format::Anpk),
+        Ok(Machine::Stories(_)) => Some(Format::Anim),
+        Ok(Machine::IplBinary(_)) => Some(Format::IplBinary),
+        #[cfg(feature = "ipl-text")]
+        Ok(Machine::IplText(_)) => Some(Format::IplText),
+        Err(ErrorKind::Unsupported) => Some(Format::IplText),
+        Ok(Machine::Sniff(_)) | Err(_) => None,
     }
 }
 
