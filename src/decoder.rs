@@ -202,8 +202,12 @@ impl Decoder {
 
     /// Consumes `input`, reporting events to `visitor`, until the input is used up, the visitor
     /// pauses, or the content is complete. Errors are sticky: every later call returns them.
+    #[inline]
     pub fn feed<V: Visitor>(&mut self, input: &[u8], visitor: &mut V) -> Result<Progress, Error> {
         self.check_running()?;
+        if let Some(progress) = self.append(input) {
+            return Ok(progress);
+        }
         let result = self.run(input, visitor);
         if let Err(error) = result {
             self.state = State::Failed(error);
@@ -287,19 +291,25 @@ impl Decoder {
         self.position - self.carry.len() as u64
     }
 
-    fn run<V: Visitor>(&mut self, input: &[u8], visitor: &mut V) -> Result<Progress, Error> {
-        // A piece that does not complete the unit the carry waits for is only appended: the
-        // cost of a small piece (a byte from a decompressor) is a copy.
-        let need = usize::from(core::mem::take(&mut self.need));
-        if !input.is_empty() && self.carry.len() + input.len() < need {
-            self.carry.extend(input);
-            self.advance(input.len());
-            self.need = need as u16;
-            return Ok(Progress {
-                consumed: input.len(),
-                status: Status::NeedInput,
-            });
+    /// A piece that does not complete the unit the carry waits for is only appended: the cost
+    /// of a small piece (a byte from a decompressor) is a copy, in the caller's `feed` (no
+    /// call of `run`, no event).
+    #[inline(always)]
+    fn append(&mut self, input: &[u8]) -> Option<Progress> {
+        if input.is_empty() || self.carry.len() + input.len() >= usize::from(self.need) {
+            return None;
         }
+        self.carry.extend(input);
+        self.advance(input.len());
+        Some(Progress {
+            consumed: input.len(),
+            status: Status::NeedInput,
+        })
+    }
+
+    fn run<V: Visitor>(&mut self, input: &[u8], visitor: &mut V) -> Result<Progress, Error> {
+        // Set again when the carry waits for a unit (see `append`).
+        self.need = 0;
         let mut rest = input;
         loop {
             // The units that lie whole in the input, in one loop (the bulk of a file).
