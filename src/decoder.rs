@@ -215,6 +215,19 @@ impl Decoder {
         result
     }
 
+    /// [`feed`](Self::feed) for a piece that cannot complete the unit the decoder waits for: the
+    /// piece is kept, no event can come (so no visitor is needed), and the progress is what
+    /// `feed` would return. `None`, with nothing done, for any other piece and for a decoder
+    /// that stopped: give that piece to `feed`. For hosts whose visitor costs something to set
+    /// up for each call (the C library's callbacks and panic boundary).
+    #[inline]
+    pub fn feed_buffered(&mut self, input: &[u8]) -> Option<Progress> {
+        match self.state {
+            State::Running => self.append(input),
+            State::Failed(_) | State::Finished => None,
+        }
+    }
+
     /// Ends the input: runs the steps that need no more bytes, then reports `end`.
     /// A unit cut short is a [`ErrorKind::Truncated`] error at its offset; a record behind the
     /// position that a `feed` would have asked to seek to is [`ErrorKind::SeekRequired`] (after
@@ -582,7 +595,11 @@ impl Carry {
     #[inline]
     fn drop_front(&mut self, n: usize) {
         let len = self.0.len();
-        let n = n.min(len);
+        if n >= len {
+            // The common case (a unit or batch taken whole): no call to move nothing.
+            self.0.clear();
+            return;
+        }
         self.0.copy_within(n..len, 0);
         self.0.truncate(len - n);
     }
