@@ -365,6 +365,11 @@ typedef enum gts_status {
      */
     GTS_ERR_GTA4_IMG = 114,
     /**
+     * The input is text IPL and the library was built without it (never, as this repository
+     * builds it: the core's `ipl-text` feature is on).
+     */
+    GTS_ERR_UNSUPPORTED = 115,
+    /**
      * A decoding error this version of the C library has no number for.
      */
     GTS_ERR_OTHER = 199,

@@ -105,6 +105,9 @@ kinds! {
             "Fastman92 IMG archive (VERF): not supported, its directory is encrypted";
         /// The input is a GTA IV IMG archive (version 3).
         Gta4Img = 114, "gta4_img", "GTA IV IMG archive: not supported";
+        /// The input is text, and this build of the library leaves text IPL out (the core's
+        /// cargo feature `ipl-text`, on by default, is off).
+        Unsupported = 115, "unsupported", "format not built in (text IPL: feature ipl-text)";
     }
 }
 

@@ -203,7 +203,7 @@ pub struct SectionLine<'a> {
 impl<'a> SectionLine<'a> {
     /// The fields of the line: separated by commas and blanks.
     pub fn fields(&self) -> impl Iterator<Item = &'a [u8]> + 'a {
-        crate::format::ipl_text::fields(self.text)
+        crate::format::fields::line_fields(self.text)
     }
 }
 

@@ -7,7 +7,8 @@
 //! identical however the input is cut. [`encode::Encoder`] takes the same events and writes a
 //! file back, in constant memory too. With the `alloc` feature, `Package` decodes a whole
 //! file into owned values and `encode::write` writes one back; with `std`, `io` decodes from
-//! readers.
+//! readers. Text IPL (decoding and writing) is the default feature `ipl-text`: embedded
+//! builds that leave it out (`default-features = false`) drop its float parser and printer.
 //! [`archive::ArchiveDecoder`] reads IMG archives and decodes their entries the same way.
 //!
 //! The formats and the conversions applied are specified in docs/FORMATS.md in the repository;

@@ -557,6 +557,11 @@ pub(crate) const STATUSES: &[(gts_status, &CStr, &CStr)] = {
             c_text!(stringify!(GTS_ERR_GTA4_IMG)),
             c_text!(core_error(GTS_ERR_GTA4_IMG as u32).reason()),
         ),
+        (
+            GTS_ERR_UNSUPPORTED,
+            c_text!(stringify!(GTS_ERR_UNSUPPORTED)),
+            c_text!(core_error(GTS_ERR_UNSUPPORTED as u32).reason()),
+        ),
         (GTS_ERR_OTHER, c"GTS_ERR_OTHER", c"decoding error"),
         (
             GTS_ERR_INVALID_ARGUMENT,

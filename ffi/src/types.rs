@@ -96,6 +96,9 @@ pub enum gts_status {
     GTS_ERR_FASTMAN92_IMG = 113,
     /// The input is a GTA IV IMG archive: not supported.
     GTS_ERR_GTA4_IMG = 114,
+    /// The input is text IPL and the library was built without it (never, as this repository
+    /// builds it: the core's `ipl-text` feature is on).
+    GTS_ERR_UNSUPPORTED = 115,
     /// A decoding error this version of the C library has no number for.
     GTS_ERR_OTHER = 199,
     /// A NULL or misaligned pointer where one is required, `data == NULL` with `len > 0`, or

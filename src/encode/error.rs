@@ -75,7 +75,8 @@ impl Lost {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum EncodeError {
-    /// The writer does not produce this format.
+    /// The writer does not produce this format (Stories `.anim`; text IPL when the core's
+    /// `ipl-text` feature is off).
     UnsupportedFormat(Format),
     /// A name with a character above U+00FF (whole-file API: names are Latin-1 strings).
     BadName,

@@ -16,6 +16,7 @@ mod anpk;
 mod error;
 mod ifp2;
 mod ipl_binary;
+#[cfg(feature = "ipl-text")]
 mod ipl_text;
 mod lookahead;
 mod sink;
@@ -183,6 +184,7 @@ enum Kind {
     Ifp2(ifp2::Ifp2),
     Anpk(anpk::Anpk),
     Bnry(ipl_binary::Bnry),
+    #[cfg(feature = "ipl-text")]
     Text(ipl_text::Text),
 }
 
@@ -203,13 +205,15 @@ pub struct Encoder<S> {
 }
 
 impl<S: Sink> Encoder<S> {
-    /// An encoder writing `format` to `sink` (`Format::Anim` is not written: §9.5).
+    /// An encoder writing `format` to `sink` (`Format::Anim` is not written: §9.5; nor is
+    /// `Format::IplText` without the `ipl-text` feature).
     pub fn new(format: Format, sink: S, options: EncodeOptions) -> Result<Self, EncodeError> {
         let kind = match format {
             Format::Anp3 => Kind::Ifp2(ifp2::Ifp2::new(true)),
             Format::Anp2 => Kind::Ifp2(ifp2::Ifp2::new(false)),
             Format::Anpk => Kind::Anpk(anpk::Anpk::new()),
             Format::IplBinary => Kind::Bnry(ipl_binary::Bnry::new()),
+            #[cfg(feature = "ipl-text")]
             Format::IplText => Kind::Text(ipl_text::Text::new()),
             format => return Err(EncodeError::UnsupportedFormat(format)),
         };
@@ -299,6 +303,7 @@ impl<S: Sink> Encoder<S> {
                 Kind::Ifp2(e) => e.file(out, name)?,
                 Kind::Anpk(e) => e.file(out, name)?,
                 Kind::Bnry(e) => e.file(out)?,
+                #[cfg(feature = "ipl-text")]
                 Kind::Text(e) => e.file()?,
             }
             Ok(None)
@@ -439,6 +444,7 @@ impl<S: Sink> Encoder<S> {
         self.run(|kind, out, _| {
             match kind {
                 Kind::Bnry(e) => e.instance(out, instance)?,
+                #[cfg(feature = "ipl-text")]
                 Kind::Text(e) => e.instance(out, instance)?,
                 _ => return Err(EncodeError::OutOfOrder),
             }
@@ -451,6 +457,7 @@ impl<S: Sink> Encoder<S> {
         self.run(|kind, out, _| {
             match kind {
                 Kind::Bnry(e) => e.car(out, car)?,
+                #[cfg(feature = "ipl-text")]
                 Kind::Text(e) => e.car(out, car)?,
                 _ => return Err(EncodeError::OutOfOrder),
             }
@@ -459,16 +466,14 @@ impl<S: Sink> Encoder<S> {
     }
 
     /// A line of a text IPL section without an event of its own (`section` lower case).
+    // Without text IPL no target takes the line.
+    #[cfg_attr(not(feature = "ipl-text"), allow(unused_variables))]
     pub fn section_line(&mut self, section: &str, text: &[u8]) -> Result<(), EncodeError> {
-        self.run(|kind, out, _| {
-            match kind {
-                Kind::Text(e) => e.section_line(out, section, text)?,
-                Kind::Bnry(_) => {
-                    return Err(EncodeError::NotRepresentable(Lost::SectionLine));
-                }
-                _ => return Err(EncodeError::OutOfOrder),
-            }
-            Ok(None)
+        self.run(|kind, out, _| match kind {
+            #[cfg(feature = "ipl-text")]
+            Kind::Text(e) => e.section_line(out, section, text).map(|()| None),
+            Kind::Bnry(_) => Err(EncodeError::NotRepresentable(Lost::SectionLine)),
+            _ => Err(EncodeError::OutOfOrder),
         })
     }
 
@@ -479,6 +484,7 @@ impl<S: Sink> Encoder<S> {
                 Kind::Ifp2(e) => e.end(out)?,
                 Kind::Anpk(e) => e.end(out)?,
                 Kind::Bnry(e) => e.end(out)?,
+                #[cfg(feature = "ipl-text")]
                 Kind::Text(e) => e.end(out)?,
             }
             Ok(None)

@@ -128,6 +128,18 @@ pub(crate) fn first_of(bytes: &[u8], a: u8, b: u8) -> Option<usize> {
         .map(|i| done + i)
 }
 
+/// A blank for the games' text line reader: every control character and comma becomes a space.
+#[inline(always)]
+pub(crate) fn is_blank(b: u8) -> bool {
+    b <= b' ' || b == b','
+}
+
+/// The fields of a text line: runs of bytes between blanks (commas and control characters too).
+pub(crate) fn line_fields(text: &[u8]) -> impl Iterator<Item = &[u8]> {
+    text.split(|&b| is_blank(b))
+        .filter(|field| !field.is_empty())
+}
+
 #[cfg(test)]
 mod tests {
     use super::{c_name, first_of};

@@ -19,6 +19,7 @@
 //! headings are none). The lines looked at before that are remembered by their offsets only
 //! (for their warnings; their text is not passed through), so the state stays fixed.
 
+use super::fields::{is_blank, line_fields as fields};
 use super::protocol::{Step, Stepped, Want};
 use crate::decoder::Game;
 use crate::limits::{MAX_LINE, MAX_SECTION_NAME, SNIFF_LINES};
@@ -36,18 +37,6 @@ const INST: u8 = 0;
 const CARS: u8 = 6;
 /// The open section is one the games do not know, named by a bare word.
 const UNKNOWN: u8 = u8::MAX;
-
-/// A blank for the games' line reader: every control character and comma becomes a space.
-#[inline(always)]
-fn is_blank(b: u8) -> bool {
-    b <= b' ' || b == b','
-}
-
-/// The fields of a line: runs of bytes between blanks (commas and control characters too).
-pub(crate) fn fields(text: &[u8]) -> impl Iterator<Item = &[u8]> {
-    text.split(|&b| is_blank(b))
-        .filter(|field| !field.is_empty())
-}
 
 /// A line read as `sscanf` reads it: each conversion skips blanks, then takes the longest
 /// prefix of what follows that it accepts, which may end inside a field; the next conversion

@@ -8,6 +8,7 @@ pub(crate) mod bones;
 pub(crate) mod fields;
 pub(crate) mod ifp2;
 pub(crate) mod ipl_binary;
+#[cfg(feature = "ipl-text")]
 pub(crate) mod ipl_text;
 pub(crate) mod protocol;
 pub(crate) mod stories;
@@ -28,6 +29,7 @@ pub(crate) enum Machine {
     Anpk(anpk::Anpk),
     Stories(stories::Stories),
     IplBinary(ipl_binary::IplBinary),
+    #[cfg(feature = "ipl-text")]
     IplText(ipl_text::IplText),
 }
 
@@ -40,6 +42,7 @@ macro_rules! dispatch {
             Machine::Anpk($m) => $call,
             Machine::Stories($m) => $call,
             Machine::IplBinary($m) => $call,
+            #[cfg(feature = "ipl-text")]
             Machine::IplText($m) => $call,
         }
     };
@@ -62,6 +65,7 @@ impl Machine {
     /// Text formats: the number of the current line.
     pub(crate) fn line(&self) -> Option<u32> {
         match self {
+            #[cfg(feature = "ipl-text")]
             Machine::IplText(m) => Some(m.line()),
             _ => None,
         }
@@ -70,6 +74,7 @@ impl Machine {
     /// The error for a line longer than the machine's bound (only line machines ask for lines).
     pub(crate) fn too_long(&self, at: u64) -> Error {
         match self {
+            #[cfg(feature = "ipl-text")]
             Machine::IplText(m) => m.too_long(at),
             _ => Error::new(ErrorKind::Limit, at),
         }
@@ -147,7 +152,7 @@ fn machine(head: &[u8], game: Option<Game>) -> Result<Machine, ErrorKind> {
         // Before text: a collision file's magic is printable.
         Err(kind)
     } else if magic.iter().all(|&b| is_text(b)) {
-        Ok(Machine::IplText(ipl_text::IplText::new(game)))
+        text(game)
     } else {
         Err(ErrorKind::BadMagic)
     }
@@ -161,9 +166,21 @@ pub(crate) fn sniff_format(head: &[u8]) -> Result<Format, ErrorKind> {
         Machine::Anpk(_) => Format::Anpk,
         Machine::Stories(_) => Format::Anim,
         Machine::IplBinary(_) => Format::IplBinary,
+        #[cfg(feature = "ipl-text")]
         Machine::IplText(_) => Format::IplText,
         Machine::Sniff(..) => return Err(ErrorKind::BadMagic),
     })
+}
+
+#[cfg(feature = "ipl-text")]
+fn text(game: Option<Game>) -> Result<Machine, ErrorKind> {
+    Ok(Machine::IplText(ipl_text::IplText::new(game)))
+}
+
+/// Text IPL is not built in: text is `Unsupported`.
+#[cfg(not(feature = "ipl-text"))]
+fn text(_: Option<Game>) -> Result<Machine, ErrorKind> {
+    Err(ErrorKind::Unsupported)
 }
 
 /// The kind of error naming a file of a format that is not ours, by its first bytes

@@ -1403,9 +1403,20 @@ pub fn text_fixtures() -> Vec<(String, Vec<u8>)> {
     out.into_iter().map(|(n, b)| (n.to_string(), b)).collect()
 }
 
-/// Every fixture, binary then text.
+/// Every fixture, binary then text (text only if the core reads it: [`text_built_in`]).
 pub fn all_fixtures() -> Vec<(String, Vec<u8>)> {
     let mut all = binary_fixtures();
-    all.extend(text_fixtures());
+    if text_built_in() {
+        all.extend(text_fixtures());
+    }
     all
+}
+
+/// Whether the core under test was built with text IPL (its default feature `ipl-text`):
+/// without it, text input is an `Unsupported` error.
+pub fn text_built_in() -> bool {
+    struct Quiet;
+    impl gtastream::Visitor for Quiet {}
+    let result = gtastream::Decoder::new().decode_slice(b"inst\nend\n", &mut Quiet);
+    result.map_err(|e| e.kind) != Err(gtastream::ErrorKind::Unsupported)
 }

@@ -180,6 +180,7 @@ fn bnry_huge_counts() {
 }
 
 #[test]
+#[cfg(feature = "ipl-text")]
 fn text_many_short_lines() {
     // A section keyword makes it a placement file; the lines after it are outside sections
     // (each a warning, then the line).

@@ -13,6 +13,34 @@ fn only_error(log: &[Ev]) -> (ErrorKind, u64) {
 
 // ---- Bad magic -----------------------------------------------------------------------------
 
+/// Without the `ipl-text` feature, text is recognised but not decoded: the `Unsupported` error
+/// at 0, with no event, however it is fed, as a placement file or not; and the encoder does not
+/// write text.
+#[test]
+#[cfg(not(feature = "ipl-text"))]
+fn text_without_the_feature_is_unsupported() {
+    use gtastream::encode::{EncodeError, EncodeOptions, Encoder, SliceSink};
+    for text in [
+        &b"inst\n1, a, 0, 0, 0, 0, 0, 0, 0, 1, -1\nend\n"[..],
+        b"hello",
+        b"#",
+    ] {
+        let expected = [Ev::error(ErrorKind::Unsupported, 0)];
+        assert_eq!(log_whole(text), expected, "{text:?}");
+        assert_eq!(log_bytewise(text), expected, "{text:?} byte by byte");
+    }
+    let mut buf = [0u8; 64];
+    let encoder = Encoder::new(
+        Format::IplText,
+        SliceSink::new(&mut buf),
+        EncodeOptions::default(),
+    );
+    assert!(matches!(
+        encoder,
+        Err(EncodeError::UnsupportedFormat(Format::IplText))
+    ));
+}
+
 #[test]
 fn bad_magic_is_an_error_at_zero_with_no_events() {
     // Four printable bytes may begin a text IPL file, so a bad magic is one with a byte that
@@ -124,13 +152,11 @@ fn foreign_files_are_named() {
             "{file:02x?}"
         );
     }
-    // `col3`, `VERG` are text to the sniff: text that is no placement file.
+    // `col3`, `VERG` are text to the sniff: text that is no placement file (or, without text
+    // IPL built in, text the build does not read).
+    let text = crate::text_error(ErrorKind::BadMagic);
     for file in [&b"col3\x41\x01\x00\x00"[..], b"VERG\x02\x00\x00\x00"] {
-        assert_eq!(
-            log_whole(file),
-            [Ev::error(ErrorKind::BadMagic, 0)],
-            "{file:02x?}"
-        );
+        assert_eq!(log_whole(file), [Ev::error(text, 0)], "{file:02x?}");
     }
     // The message names the format.
     let e = Decoder::new().decode_slice(b"VERF\0\0\0\0", &mut Recorder::new(Policy::Continue));

@@ -21,6 +21,7 @@ mod ifp2_sloppy;
 mod ipl_binary;
 mod ipl_chunking;
 mod ipl_placement;
+#[cfg(feature = "ipl-text")]
 mod ipl_text;
 mod ipl_truncation;
 mod package;
@@ -31,3 +32,13 @@ mod stories_layouts;
 mod stories_package;
 mod stories_table;
 mod truncation;
+
+/// The error text input gives: `kind` when text IPL is built in (the core's default feature
+/// `ipl-text`), else `Unsupported` whatever the text.
+fn text_error(kind: gtastream::ErrorKind) -> gtastream::ErrorKind {
+    if cfg!(feature = "ipl-text") {
+        kind
+    } else {
+        gtastream::ErrorKind::Unsupported
+    }
+}
