@@ -18,8 +18,8 @@ use super::protocol::{Step, Stepped, Want};
 use crate::decoder::Game;
 use crate::limits::{MAX_LINE, SNIFF_LINES};
 use crate::{
-    Error, ErrorKind, FileInfo, Flow, Format, IplCar, IplInstance, SectionLine, Visitor, Warning,
-    WarningKind,
+    Error, ErrorKind, FileInfo, Flow, Format, IplCar, IplInstance, SectionLine, Unit, UnitKind,
+    Visitor, Warning, WarningKind,
 };
 
 /// The sections of text IPL files.
@@ -452,6 +452,7 @@ impl IplText {
                 animation_count: 0,
                 instance_count: None,
                 car_count: None,
+                info_size: None,
             });
             return Ok(Stepped::new(0, flow));
         }
@@ -470,6 +471,12 @@ impl IplText {
         if text.is_empty() {
             return Outcome::Event(Flow::Continue);
         }
+        visitor.unit(&Unit {
+            kind: UnitKind::Line,
+            offset: at,
+            line: Some(self.line + 1),
+            bytes: unit.trim_ascii_end(),
+        });
         let Some(section) = self.section else {
             self.section = keyword(text);
             return Outcome::Event(match self.section {
