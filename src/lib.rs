@@ -24,6 +24,8 @@ extern crate std;
 
 pub mod archive;
 pub mod bone_names;
+pub mod check;
+pub mod context;
 mod decoder;
 mod error;
 mod event;

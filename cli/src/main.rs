@@ -1,5 +1,6 @@
 //! `gtastream`: inspect GTA animation packages from the command line.
 
+mod check;
 mod convert;
 mod dump;
 mod extract;
@@ -145,6 +146,15 @@ impl GameArg {
 const NO_SEEK_HELP: &str = "Read the file front to back only, as a reader that cannot seek would: \
      a file that needs a seek (every Stories file) fails with the offset it needs";
 
+/// The games `check` knows, as `--game` names them.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum CheckGame {
+    Sa,
+    Vc,
+    Iii,
+    Mta,
+}
+
 #[derive(Parser)]
 #[command(name = "gtastream", version, about = ABOUT, long_about = LONG_ABOUT)]
 struct Cli {
@@ -202,6 +212,18 @@ enum Command {
         /// The folder to write to (made if missing).
         #[arg(short, long, default_value = ".")]
         output: PathBuf,
+    },
+    #[command(about = check::ABOUT, long_about = check::LONG_ABOUT)]
+    Check {
+        /// The games to check for (repeat for several); all that load the format if none.
+        #[arg(long, value_enum)]
+        game: Vec<CheckGame>,
+        /// Print one JSON document.
+        #[arg(long)]
+        json: bool,
+        /// Files, archives, ARCHIVE:ENTRY, or - for standard input.
+        #[arg(required = true)]
+        inputs: Vec<String>,
     },
     #[command(about = convert::ABOUT, long_about = convert::LONG_ABOUT)]
     Convert {
@@ -262,6 +284,27 @@ fn main() -> ExitCode {
             entries,
             output,
         } => open_archive(archive).and_then(|archive| extract::run(&archive, entries, output)),
+        Command::Check { game, json, inputs } => {
+            use gtastream::check::Games;
+            let games = if game.is_empty() {
+                Games::ALL
+            } else {
+                game.iter().fold(Games::NONE, |set, g| {
+                    set.union(match g {
+                        CheckGame::Sa => Games::SA,
+                        CheckGame::Vc => Games::VC,
+                        CheckGame::Iii => Games::III,
+                        CheckGame::Mta => Games::MTA,
+                    })
+                })
+            };
+            match check::run(inputs, games, *json) {
+                Ok(outcome) if outcome.unreadable => return ExitCode::from(2),
+                Ok(outcome) if outcome.errors => return ExitCode::FAILURE,
+                Ok(_) => return ExitCode::SUCCESS,
+                Err(message) => Err(message),
+            }
+        }
         Command::Convert {
             to,
             quantize,

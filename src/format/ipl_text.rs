@@ -349,6 +349,13 @@ fn keyword(text: &[u8]) -> Option<u8> {
         .map(|i| i as u8)
 }
 
+/// Whether `field` names a section (any case), as the decoder reads section headers.
+pub(crate) fn is_keyword(field: &[u8]) -> bool {
+    SECTIONS
+        .iter()
+        .any(|s| field.eq_ignore_ascii_case(s.as_bytes()))
+}
+
 /// The line from its first non-blank byte; empty for a blank line or a comment.
 fn content(unit: &[u8]) -> &[u8] {
     let start = unit
