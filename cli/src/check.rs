@@ -136,7 +136,6 @@ fn check_input(input: &str, games: Games) -> Result<(Option<&'static str>, Vec<F
     if format.is_none() {
         format = checker.format().map(|f| f.name());
     }
-    drop(checker);
     match unreadable {
         Some(message) => Err(message),
         None => Ok((format, findings)),

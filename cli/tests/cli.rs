@@ -1293,3 +1293,58 @@ fn game_option_fixes_the_inst_layout() {
     let output = run(&["info", "--game", "lcs", &path]);
     assert_eq!(output.status.code(), Some(2));
 }
+
+/// `check`: status 0 for a clean file, 1 for an error finding, 2 for an unreadable input; the
+/// JSON document and the text line carry the rule, games, offset, animation and bone.
+#[test]
+fn check_statuses_json_and_lines() {
+    let sample = concat!(env!("CARGO_MANIFEST_DIR"), "/../samples/walk.ifp");
+    assert_eq!(run(&["check", sample]).status.code(), Some(0));
+    // SA text IPL: an id past the model table is an error at its line.
+    let ipl = fixture(
+        "check_ids.ipl",
+        b"inst\n20000, x, 0, 0, 0, 0, 0, 0, 0, 1, -1\nend\n",
+    );
+    let out = run(&["check", "--json", &ipl]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let doc = Json::parse(stdout(&out)).unwrap();
+    let input = &doc.get("inputs").arr()[0];
+    assert_eq!(input.get("format").str(), "text");
+    let finding = input
+        .get("findings")
+        .arr()
+        .iter()
+        .find(|f| f.get("rule").str() == "iplsa.inst.id_range")
+        .expect("the id rule");
+    assert_eq!(finding.get("severity").str(), "error");
+    assert_eq!(finding.get("games").arr()[0].str(), "sa");
+    assert_eq!(finding.get("offset").i64(), 5);
+    assert_eq!(
+        finding.keys(),
+        [
+            "rule",
+            "severity",
+            "games",
+            "offset",
+            "entry",
+            "animation",
+            "bone",
+            "message"
+        ]
+    );
+    assert!(finding.get("message").str().starts_with("line 2: "));
+    // A III file (12 fields), checked for III only: one text line per finding.
+    let iii = fixture(
+        "check_iii.ipl",
+        b"inst\n20000, x, 0, 0, 0, 1, 1, 1, 0, 0, 0, 1\nend\n",
+    );
+    let text = run(&["check", "--game", "iii", &iii]);
+    assert!(stdout(&text).contains(": error ipl3.inst.id_range (iii) at 5, line 2: "));
+    // A game that does not load the format has nothing to say.
+    assert_eq!(
+        run(&["check", "--game", "mta", &ipl]).status.code(),
+        Some(0)
+    );
+    let missing = run(&["check", "no/such/file.ifp"]);
+    assert_eq!(missing.status.code(), Some(2));
+}

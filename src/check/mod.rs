@@ -22,7 +22,6 @@
 //!     checker.failed(error);
 //! }
 //! checker.finish();
-//! drop(checker);
 //! assert_eq!(errors, 0);
 //! ```
 
@@ -293,6 +292,8 @@ pub struct Checker<S> {
     /// Games that load the current file (the format's, within the archive's).
     file_games: Games,
     animations: u64,
+    /// The games that load some file of the input (for the totals).
+    loaded_by: Games,
     animation_names: NameTable<ANIMATION_TABLE>,
     animation: AnimationState,
     bone: BoneState,
@@ -315,6 +316,7 @@ impl<S: FnMut(&Finding)> Checker<S> {
             format: None,
             file_games: Games::NONE,
             animations: 0,
+            loaded_by: Games::NONE,
             animation_names: NameTable::new(),
             animation: AnimationState::default(),
             bone: BoneState::default(),
@@ -390,7 +392,7 @@ impl<S: FnMut(&Finding)> Checker<S> {
                 let at = 0;
                 self.emit_full(
                     Rule::AnimsTotalOverLimit,
-                    game,
+                    game.and(self.loaded_by),
                     at,
                     Some(total),
                     Some(limit),
@@ -400,6 +402,7 @@ impl<S: FnMut(&Finding)> Checker<S> {
             }
         }
         self.animations = 0;
+        self.loaded_by = Games::NONE;
         let Some(archive) = self.archive.take() else {
             return;
         };
@@ -723,11 +726,9 @@ impl<S: FnMut(&Finding)> Checker<S> {
                     self.emit_value(Rule::IplsaJumpPickGrge, games, at, v, l);
                 }
             }
-            b"path" => {
-                if self.ipl.once & ONCE_PATH == 0 {
-                    self.ipl.once |= ONCE_PATH;
-                    self.emit(Rule::IplsaPathStops, games, at);
-                }
+            b"path" if self.ipl.once & ONCE_PATH == 0 => {
+                self.ipl.once |= ONCE_PATH;
+                self.emit(Rule::IplsaPathStops, games, at);
             }
             _ => {}
         }
@@ -1048,6 +1049,7 @@ impl<S: FnMut(&Finding)> Visitor for Checker<S> {
             None => Games::ALL,
         };
         self.file_games = games_of(info.format).and(within);
+        self.loaded_by = self.loaded_by.union(self.file_games);
         self.ipl = IplState::default();
         self.once = 0;
         if info.format.is_animation() {

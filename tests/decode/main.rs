@@ -7,6 +7,7 @@ mod anpk_package;
 mod anpk_streaming;
 mod archive;
 mod bounded_work;
+mod checks;
 mod chunking;
 mod encode_roundtrip;
 mod errors;
