@@ -119,11 +119,25 @@ impl fmt::Display for Finding {
         if let Some(error) = self.error {
             write!(f, " ({})", error.reason())?;
         }
-        match (self.value, self.limit) {
+        match (self.value.map(Number), self.limit.map(Number)) {
             (Some(v), Some(l)) => write!(f, " (value {v}, limit {l})"),
             (Some(v), None) => write!(f, " (value {v})"),
             (None, Some(l)) => write!(f, " (limit {l})"),
             (None, None) => Ok(()),
+        }
+    }
+}
+
+/// A value as short as it reads: values from `f32` fields print as `f32`.
+struct Number(f64);
+
+impl fmt::Display for Number {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let single = self.0 as f32;
+        if f64::from(single) == self.0 {
+            write!(f, "{single}")
+        } else {
+            write!(f, "{}", self.0)
         }
     }
 }
@@ -892,10 +906,13 @@ impl<S: FnMut(&Finding)> Checker<S> {
                 } else if ![*b"DFF", *b"TXD", *b"COL", *b"IFP"].contains(&kind) {
                     self.emit(Rule::Img1ExtExact, Games::VC, at);
                 }
-                let long = base.len() >= 20;
-                if long && kind == *b"TXD" {
-                    self.emit(Rule::Img1SlotNameLen, Games::III.union(Games::VC), at);
-                } else if long && kind == *b"COL" {
+                // Each game's view of the name: III reads all 24 bytes, VC up to byte 23.
+                if let Some(d) = iii_dot {
+                    if d >= 20 && ext3(&iii_name[d + 1..]) == *b"TXD" {
+                        self.emit(Rule::Img1SlotNameLen, Games::III, at);
+                    }
+                }
+                if base.len() >= 20 && (kind == *b"TXD" || kind == *b"COL") {
                     self.emit(Rule::Img1SlotNameLen, Games::VC, at);
                 }
                 if sectors >= 1 << 21 {

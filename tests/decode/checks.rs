@@ -5,6 +5,7 @@
 use gtastream::archive::ArchiveDecoder;
 use gtastream::check::{Checker, Finding, Games, Level, Rule};
 use gtastream::Decoder;
+use gtastream::Keyframe;
 use testkit::driver::Cut;
 use testkit::ifp2::{f1, p3, AnimSpec, BoneSpec, FileSpec};
 
@@ -61,175 +62,14 @@ fn ticks(times: &[i16]) -> Vec<u8> {
     anp3(vec![AnimSpec::new("walk", vec![packed(times)])])
 }
 
-/// `rule` fires on `bad` and not on `good` (loose files named demo.ifp).
-fn pair(rule: Rule, bad: &[u8], good: &[u8]) {
-    let (b, g) = (check(bad, "demo.ifp"), check(good, "demo.ifp"));
-    assert!(fires(&b, rule), "{} does not fire: {b:?}", rule.id());
-    assert!(
-        !fires(&g, rule),
-        "{} fires on the near miss: {g:?}",
-        rule.id()
-    );
-}
-
-#[test]
-fn timing_rules() {
-    pair(Rule::TimeZeroDuration, &ticks(&[0]), &ticks(&[1]));
-    pair(
-        Rule::TimeSeqNonpositiveSpan,
-        &ticks(&[5, 5]),
-        &ticks(&[5, 6]),
-    );
-    pair(
-        Rule::TimeSeqLastNonpositive,
-        &ticks(&[-5, 0]),
-        &ticks(&[-5, 1]),
-    );
-    pair(
-        Rule::TimeDecreasing,
-        &ticks(&[0, 10, 5, 20]),
-        &ticks(&[0, 5, 10, 20]),
-    );
-    pair(
-        Rule::TimeDuplicate,
-        &ticks(&[0, 5, 5, 10]),
-        &ticks(&[0, 5, 6, 10]),
-    );
-    pair(Rule::TimeFirstNotZero, &ticks(&[5, 10]), &ticks(&[0, 10]));
-}
-
-#[test]
-fn anp3_field_rules() {
-    let anim = || AnimSpec::new("walk", vec![packed(&[0, 5])]);
-    let bytes = anim().written_frame_bytes() as u32;
-    pair(
-        Rule::Anp3FrameDataTooSmall,
-        &anp3(vec![anim().frame_data_size(bytes - 1)]),
-        &anp3(vec![anim().frame_data_size(bytes)]),
-    );
-    pair(
-        Rule::Anp3CompressFlagMismatch,
-        &anp3(vec![anim().flags(0)]),
-        &anp3(vec![anim().flags(1)]),
-    );
-    let float = || {
-        BoneSpec::new(
-            "Root",
-            1,
-            0,
-            vec![f1([0.0, 0.0, 0.0, 1.0], 0.0), f1([0.0, 0.0, 0.0, 1.0], 1.0)],
-        )
-    };
-    pair(
-        Rule::Anp2CompressedTypes,
-        &FileSpec::anp2("demo", vec![anim()]).build(),
-        &FileSpec::anp2("demo", vec![AnimSpec::new("walk", vec![float()])]).build(),
-    );
-    pair(
-        Rule::MtaFloatFrames,
-        &anp3(vec![AnimSpec::new("walk", vec![float()]).flags(0)]),
-        &anp3(vec![anim()]),
-    );
-    let long = "a".repeat(24);
-    pair(
-        Rule::Anp3NameUnterminated,
-        &anp3(vec![AnimSpec::new(&long, vec![packed(&[0, 5])])]),
-        &anp3(vec![AnimSpec::new(&long[..23], vec![packed(&[0, 5])])]),
-    );
-    pair(
-        Rule::AnimNoSequences,
-        &anp3(vec![AnimSpec::new("walk", vec![])]),
-        &anp3(vec![anim()]),
-    );
-    pair(
-        Rule::SeqZeroFrames,
-        &anp3(vec![AnimSpec::new("walk", vec![packed(&[])])]),
-        &anp3(vec![anim()]),
-    );
-    pair(
-        Rule::AnimDuplicateName,
-        &anp3(vec![anim(), AnimSpec::new("WALK", vec![packed(&[0, 5])])]),
-        &anp3(vec![anim(), AnimSpec::new("run", vec![packed(&[0, 5])])]),
-    );
-    let nan = BoneSpec::new(
-        "Root",
-        1,
-        0,
-        vec![f1([f32::NAN, 0.0, 0.0, 1.0], 0.0), f1([0.0; 4], 1.0)],
-    );
-    pair(
-        Rule::ValueNan,
-        &anp3(vec![AnimSpec::new("walk", vec![nan]).flags(0)]),
-        &anp3(vec![AnimSpec::new("walk", vec![float()]).flags(0)]),
-    );
-    // Float frames under the compressed flag are packed by SA: 546.1 s is the last tick.
-    let late = |t: f32| {
-        BoneSpec::new(
-            "Root",
-            1,
-            0,
-            vec![f1([0.0, 0.0, 0.0, 1.0], 0.0), f1([0.0, 0.0, 0.0, 1.0], t)],
-        )
-    };
-    pair(
-        Rule::TimeTickOverflow,
-        &anp3(vec![AnimSpec::new("walk", vec![late(547.0)]).flags(1)]),
-        &anp3(vec![AnimSpec::new("walk", vec![late(546.0)]).flags(1)]),
-    );
-    let big = |c: f32| {
-        BoneSpec::new(
-            "Root",
-            1,
-            0,
-            vec![f1([c, 0.0, 0.0, 1.0], 0.0), f1([0.0, 0.0, 0.0, 1.0], 1.0)],
-        )
-    };
-    pair(
-        Rule::ValueQuatRange,
-        &anp3(vec![AnimSpec::new("walk", vec![big(8.0)]).flags(1)]),
-        &anp3(vec![AnimSpec::new("walk", vec![big(7.9)]).flags(1)]),
-    );
-}
-
-#[test]
-fn block_rules() {
-    let file = |name: &str| {
-        FileSpec::anp3(name, vec![AnimSpec::new("walk", vec![packed(&[0, 5])])]).build()
-    };
-    let ped = check(&file("notped"), "ped.ifp");
-    assert!(fires(&ped, Rule::BlockPedName));
-    assert!(!fires(&check(&file("PED"), "ped.ifp"), Rule::BlockPedName));
-    assert!(fires(
-        &check(&file("other"), "demo.ifp"),
-        Rule::BlockNameMismatchLoose
-    ));
-    assert!(!fires(
-        &check(&file("DEMO"), "demo.ifp"),
-        Rule::BlockNameMismatchLoose
-    ));
-    let long = check(&file(&"b".repeat(16)), "x.ifp");
-    let rule = long
-        .iter()
-        .find(|f| f.rule == Rule::BlockNameTooLong)
-        .unwrap();
-    assert_eq!(
-        rule.games,
-        Games::SA,
-        "16 characters are too long for SA only"
-    );
-    assert!(!fires(
-        &check(&file(&"b".repeat(15)), "x.ifp"),
-        Rule::BlockNameTooLong
-    ));
-}
-
 /// A VER2 archive of these entries (name, content), each in its own sectors.
 fn img(entries: &[(&str, &[u8])]) -> Vec<u8> {
     let sectors = |n: usize| n.div_ceil(2048).max(1);
-    let mut out = vec![0u8; 2048];
+    let directory = sectors(8 + 32 * entries.len());
+    let mut out = vec![0u8; directory * 2048];
     out[..4].copy_from_slice(b"VER2");
     out[4..8].copy_from_slice(&(entries.len() as u32).to_le_bytes());
-    let mut at = 1;
+    let mut at = directory;
     for (i, (name, data)) in entries.iter().enumerate() {
         let r = 8 + 32 * i;
         out[r..r + 4].copy_from_slice(&(at as u32).to_le_bytes());
@@ -245,161 +85,560 @@ fn img(entries: &[(&str, &[u8])]) -> Vec<u8> {
     out
 }
 
-#[test]
-fn archive_rules() {
-    let block = |name: &str| {
-        FileSpec::anp3(name, vec![AnimSpec::new("walk", vec![packed(&[0, 5])])]).build()
-    };
-    let found = check_archive(&img(&[("walk.ifp", &block("other"))]));
-    let mismatch = found
+/// An input of a case: a loose file by name, a version 2 archive, or a version 1 one.
+enum Input {
+    File(&'static str, Vec<u8>),
+    Img(Vec<u8>),
+    V1(Vec<u8>, Vec<u8>),
+}
+
+impl Input {
+    fn findings(&self) -> Vec<Finding> {
+        match self {
+            Input::File(name, data) => check(data, name),
+            Input::Img(img) => check_archive(img),
+            Input::V1(dir, img) => {
+                let mut found = Vec::new();
+                let mut checker = Checker::new(Games::ALL, |f: &Finding| found.push(*f));
+                let mut decoder = ArchiveDecoder::version1(dir.len() as u64, img.len() as u64);
+                if let Err(error) = decoder.decode_slices(dir, img, &mut checker) {
+                    checker.failed(error);
+                }
+                checker.finish();
+                found
+            }
+        }
+    }
+}
+
+fn file(data: Vec<u8>) -> Input {
+    Input::File("demo.ifp", data)
+}
+
+fn text(data: &str) -> Input {
+    Input::File("demo.ipl", data.as_bytes().to_vec())
+}
+
+/// A version 1 archive: `.dir` records (name, offset and size in sectors), an `.img` of
+/// `sectors` zero sectors.
+fn v1(records: &[(&[u8], u32, u32)], sectors: usize) -> Input {
+    let mut dir = Vec::new();
+    for (name, offset, size) in records {
+        dir.extend_from_slice(&offset.to_le_bytes());
+        dir.extend_from_slice(&size.to_le_bytes());
+        let mut field = [0u8; 24];
+        field[..name.len()].copy_from_slice(name);
+        dir.extend_from_slice(&field);
+    }
+    Input::V1(dir, vec![0; sectors * 2048])
+}
+
+fn anpk(p: &gtastream::Package) -> Vec<u8> {
+    testkit::anpk::bytes(p)
+}
+
+fn anpk_bone(
+    name: &str,
+    id: Option<i32>,
+    t: gtastream::FrameType,
+    frames: Vec<Keyframe>,
+) -> gtastream::Bone {
+    testkit::anpk::bone(name, id, t, frames)
+}
+
+fn key(time: f32, translation: [f32; 3], scale: [f32; 3]) -> Keyframe {
+    testkit::anpk::kf(time, [0.0, 0.0, 0.0, 1.0], translation, scale)
+}
+
+/// An ANPK block `name` of animations named `names`, each of one KR00 bone of two keys.
+fn anpk_named(block: &str, names: &[String]) -> Vec<u8> {
+    use gtastream::FrameType::Kr00;
+    let anims = names
         .iter()
-        .find(|f| f.rule == Rule::BlockNameMismatch)
-        .unwrap();
-    assert_eq!(mismatch.context.entry.unwrap().name.as_bytes(), b"walk.ifp");
-    assert_eq!(mismatch.offset, 2048, "absolute: the entry's first byte");
-    assert!(!fires(
-        &check_archive(&img(&[("walk.ifp", &block("walk"))])),
-        Rule::BlockNameMismatch
-    ));
+        .map(|n| {
+            let frames = vec![key(0.0, [0.0; 3], [1.0; 3]), key(1.0, [0.0; 3], [1.0; 3])];
+            testkit::anpk::anim(n, vec![anpk_bone("b", Some(0), Kr00, frames)])
+        })
+        .collect();
+    anpk(&testkit::anpk::package(block, anims))
+}
 
-    let dup = check_archive(&img(&[("a.dff", b"x"), ("A.DFF", b"y")]));
-    assert!(fires(&dup, Rule::Img2Duplicate));
-    assert!(!fires(
-        &check_archive(&img(&[("a.dff", b"x"), ("b.dff", b"y")])),
-        Rule::Img2Duplicate
-    ));
-    let col = check_archive(&img(&[("a.col", b"x"), ("a.col", b"y")]));
-    assert!(fires(&col, Rule::Img2ColNoDedupe));
+fn anpk_one(bone: gtastream::Bone) -> Vec<u8> {
+    anpk(&testkit::anpk::package(
+        "demo",
+        vec![testkit::anpk::anim("a", vec![bone])],
+    ))
+}
 
-    assert!(fires(
-        &check_archive(&img(&[("nodot", b"x")])),
-        Rule::Img2NameRules
-    ));
-    assert!(fires(
-        &check_archive(&img(&[("a.xyz", b"x")])),
-        Rule::Img2ExtKinds
-    ));
-    assert!(!fires(
-        &check_archive(&img(&[("a.txd", b"x")])),
-        Rule::Img2ExtKinds
-    ));
-    assert!(fires(
-        &check_archive(&img(&[("nodes64.dat", b"x")])),
-        Rule::Img2DatName
-    ));
-    assert!(!fires(
-        &check_archive(&img(&[("nodes63.dat", b"x")])),
-        Rule::Img2DatName
-    ));
-    let long = format!("{}.col", "c".repeat(18));
-    assert!(fires(
-        &check_archive(&img(&[(&long, b"x")])),
-        Rule::Img2SlotNameLen
-    ));
-    assert!(!fires(
-        &check_archive(&img(&[(&long[1..], b"x")])),
-        Rule::Img2SlotNameLen
-    ));
+fn bnry(lod: i32, id: i32, car_model: i32) -> Vec<u8> {
+    bnry_at([0.0; 3], lod, id, car_model)
+}
 
+fn bnry_at(position: [f32; 3], lod: i32, id: i32, car_model: i32) -> Vec<u8> {
+    use testkit::ipl::{Car, Inst};
+    let inst = Inst::binary(position, [0.0, 0.0, 0.0, 1.0], id, 0, lod);
+    let mut car = Car::zero();
+    car.model_id = car_model;
+    testkit::ipl::bnry(&[inst], 0x4C, &[car], 0x4C + 40)
+}
+
+fn names(n: usize, prefix: &str) -> Vec<String> {
+    (0..n).map(|i| format!("{prefix}{i}")).collect()
+}
+
+/// Every rule: an input it fires on, and a near miss it does not fire on.
+fn cases() -> Vec<(Rule, Input, Input)> {
+    use gtastream::FrameType::{Kr00, Krt0, Krts};
+    let anim = || AnimSpec::new("walk", vec![packed(&[0, 5])]);
+    let bytes = anim().written_frame_bytes() as u32;
+    let float = |c: f32, t: f32| {
+        BoneSpec::new(
+            "Root",
+            1,
+            0,
+            vec![f1([c, 0.0, 0.0, 1.0], 0.0), f1([0.0, 0.0, 0.0, 1.0], t)],
+        )
+    };
+    let floats = |flags: u32, bone: BoneSpec| {
+        file(anp3(vec![AnimSpec::new("walk", vec![bone]).flags(flags)]))
+    };
+    let block = |name: &str| FileSpec::anp3(name, vec![anim()]).build();
+    let long = "a".repeat(24);
+    let mut bad_type = ticks(&[0, 5]);
+    let type_at = 36 + 36 + 24;
+    bad_type[type_at] = 9;
+    let truncated = ticks(&[0, 5]);
+    let kr01 = {
+        let mut b = anpk_named("demo", &names(1, "a"));
+        let at = b.windows(4).position(|w| w == b"KR00").unwrap();
+        b[at..at + 4].copy_from_slice(b"KR01");
+        b
+    };
+    let sa = |line: &str| text(&format!("inst\n{line}\nend\n"));
+    let good_sa = "1, name, 0, 0, 0, 0, 0, 0, 0, 1, -1";
+    let sa_at = |x: &str, lod: &str| sa(&format!("1, name, 0, {x}, 0, 0, 0, 0, 0, 1, {lod}"));
+    let iii = |line: &str| text(&format!("inst\n{line}\nend\n"));
+    let iii_at = |x: &str, w: &str, s: &str| {
+        iii(&format!("1, name, {x}, 0, 0, {s}, {s}, {s}, 0, 0, 0, {w}"))
+    };
+    let vc_at = |x: &str| {
+        text(&format!(
+            "inst\n1, name, 0, {x}, 0, 0, 1, 1, 1, 0, 0, 0, 1\nend\n"
+        ))
+    };
+    let sa_section = |section: &str, line: &str| {
+        text(&format!("inst\n{good_sa}\nend\n{section}\n{line}\nend\n"))
+    };
+    let iii_section = |section: &str, line: &str| {
+        text(&format!(
+            "inst\n1, name, 0, 0, 0, 1, 1, 1, 0, 0, 0, 1\nend\n{section}\n{line}\nend\n"
+        ))
+    };
+    let vc_section = |section: &str, line: &str| {
+        text(&format!(
+            "inst\n1, name, 0, 0, 0, 0, 1, 1, 1, 0, 0, 0, 1\nend\n{section}\n{line}\nend\n"
+        ))
+    };
+    let fields = |n: usize| vec!["1"; n].join(", ");
+    let many = |n: usize, ext: &str| {
+        let names: Vec<String> = (0..n).map(|i| format!("e{i}.{ext}")).collect();
+        let entries: Vec<(&str, &[u8])> = names.iter().map(|n| (n.as_str(), &b""[..])).collect();
+        Input::Img(img(&entries))
+    };
+    let v1_many = |n: usize, ext: &str| {
+        let names: Vec<String> = (0..n).map(|i| format!("e{i}.{ext}")).collect();
+        let records: Vec<(&[u8], u32, u32)> = names.iter().map(|n| (n.as_bytes(), 0, 0)).collect();
+        v1(&records, 1)
+    };
     let mut second = img(&[("a.dff", b"x")]);
-    second[14..16].copy_from_slice(&1u16.to_le_bytes());
-    assert!(fires(&check_archive(&second), Rule::Img2SizeField));
     second[14..16].copy_from_slice(&2u16.to_le_bytes());
-    assert!(fires(
-        &check_archive(&second),
-        Rule::Img2StreamBufferOverflow
-    ));
-    assert!(!fires(
-        &check_archive(&img(&[("a.dff", b"x")])),
-        Rule::Img2SizeField
-    ));
-
+    let mut size_field = img(&[("a.dff", b"x")]);
+    size_field[14..16].copy_from_slice(&1u16.to_le_bytes());
     let mut overlap = img(&[("a.dff", b"x"), ("b.dff", b"y")]);
     overlap[40..44].copy_from_slice(&1u32.to_le_bytes());
-    assert!(fires(&check_archive(&overlap), Rule::Img2DataOverlap));
-    assert!(!fires(
-        &check_archive(&img(&[("a.dff", b"x"), ("b.dff", b"y")])),
-        Rule::Img2DataOverlap
-    ));
-
+    let mut on_directory = img(&[("a.dff", b"x")]);
+    on_directory[8..12].copy_from_slice(&0u32.to_le_bytes());
     let mut zero = img(&[("a.dff", b"x")]);
     zero[12..14].copy_from_slice(&0u16.to_le_bytes());
-    assert!(fires(&check_archive(&zero), Rule::Img2ZeroSize));
-}
-
-fn ipl(text: &str) -> Vec<Finding> {
-    check(text.as_bytes(), "demo.ipl")
+    let mut far = img(&[("a.dff", b"x")]);
+    far[8..12].copy_from_slice(&(1u32 << 21).to_le_bytes());
+    let mut count = img(&[("a.dff", b"x")]);
+    count[4..8].copy_from_slice(&200u32.to_le_bytes());
+    let two = |a: &str, b: &str| Input::Img(img(&[(a, b"x"), (b, b"y")]));
+    let one = |a: &str| Input::Img(img(&[(a, b"x")]));
+    let dir_cut = match v1(&[(b"a.dff", 1, 1)], 2) {
+        Input::V1(mut dir, img) => {
+            dir.extend_from_slice(&[0; 8]);
+            Input::V1(dir, img)
+        }
+        other => other,
+    };
+    let stream_name = "x".repeat(18);
+    vec![
+        (Rule::DecodeFailed, file(truncated[..truncated.len() - 3].to_vec()), file(truncated.clone())),
+        (Rule::Incomplete, file(bad_type.clone()), file(ticks(&[0, 5]))),
+        (
+            Rule::TableFull,
+            file(anp3(names(400, "a").iter().map(|n| AnimSpec::new(n, vec![packed(&[0, 5])])).collect())),
+            file(anp3(names(300, "a").iter().map(|n| AnimSpec::new(n, vec![packed(&[0, 5])])).collect())),
+        ),
+        (
+            Rule::AnpkChunkTooBig,
+            file(anpk_named(&"n".repeat(253), &names(1, "a"))),
+            file(anpk_named(&"n".repeat(251), &names(1, "a"))),
+        ),
+        (
+            Rule::AnpkStructOverrun,
+            file(anpk_named(&"n".repeat(16), &names(1, "a"))),
+            file(anpk_one(anpk_bone("b", Some(0), Kr00, vec![key(0.0, [0.0; 3], [1.0; 3])]))),
+        ),
+        (
+            Rule::MtaAnpkStructOverrun,
+            file(anpk_named("demo", &["a".repeat(24)])),
+            file(anpk_named("demo", &["a".repeat(23)])),
+        ),
+        (Rule::AnpkKfrmUnknown, file(kr01), file(anpk_named("demo", &names(1, "a")))),
+        (
+            Rule::AnpkKfrmOnZeroFrames,
+            file(testkit::anpk::with_empty_chunks(b"K000", true)),
+            file(anpk(&testkit::anpk::mixed())),
+        ),
+        (
+            Rule::AnpkAnimSize,
+            file(anpk_one(anpk_bone("b", None, Kr00, vec![key(0.0, [0.0; 3], [1.0; 3])]))),
+            file(anpk_one(anpk_bone("b", Some(0), Kr00, vec![key(0.0, [0.0; 3], [1.0; 3])]))),
+        ),
+        (
+            Rule::Anp3FrameDataTooSmall,
+            file(anp3(vec![anim().frame_data_size(bytes - 1)])),
+            file(anp3(vec![anim().frame_data_size(bytes)])),
+        ),
+        (Rule::Anp3FrameTypeInvalid, file(bad_type), file(ticks(&[0, 5]))),
+        (
+            Rule::Anp3CompressFlagMismatch,
+            file(anp3(vec![anim().flags(0)])),
+            file(anp3(vec![anim().flags(1)])),
+        ),
+        (
+            Rule::Anp2CompressedTypes,
+            file(FileSpec::anp2("demo", vec![anim()]).build()),
+            file(FileSpec::anp2("demo", vec![AnimSpec::new("walk", vec![float(0.0, 1.0)])]).build()),
+        ),
+        (
+            Rule::Anp3FramesOverU16,
+            file(anp3(vec![AnimSpec::new("walk", vec![packed(&vec![0; 65536])])])),
+            file(anp3(vec![AnimSpec::new("walk", vec![packed(&vec![0; 65535])])])),
+        ),
+        (
+            Rule::Anp3SeqsOverU16,
+            file(anp3(vec![AnimSpec::new("walk", vec![packed(&[0, 5]); 65536])])),
+            file(anp3(vec![AnimSpec::new("walk", vec![packed(&[0, 5]); 65535])])),
+        ),
+        (
+            Rule::Anp3NameUnterminated,
+            file(anp3(vec![AnimSpec::new(&long, vec![packed(&[0, 5])])])),
+            file(anp3(vec![AnimSpec::new(&long[..23], vec![packed(&[0, 5])])])),
+        ),
+        (Rule::MtaFloatFrames, floats(0, float(0.0, 1.0)), file(anp3(vec![anim()]))),
+        (
+            Rule::BlockNameMismatch,
+            Input::Img(img(&[("walk.ifp", &block("other"))])),
+            Input::Img(img(&[("walk.ifp", &block("WALK"))])),
+        ),
+        (
+            Rule::BlockNameMismatchLoose,
+            Input::File("demo.ifp", block("other")),
+            Input::File("demo.ifp", block("DEMO")),
+        ),
+        (
+            Rule::BlockNameTooLong,
+            Input::File("x.ifp", block(&"b".repeat(16))),
+            Input::File("x.ifp", block(&"b".repeat(15))),
+        ),
+        (
+            Rule::BlockPedName,
+            Input::File("ped.ifp", block("notped")),
+            Input::File("ped.ifp", block("PED")),
+        ),
+        (
+            Rule::AnimDuplicateName,
+            file(anp3(vec![anim(), AnimSpec::new("WALK", vec![packed(&[0, 5])])])),
+            file(anp3(vec![anim(), AnimSpec::new("run", vec![packed(&[0, 5])])])),
+        ),
+        (
+            Rule::AnimNameTooLong,
+            file(anpk_named("demo", &["a".repeat(24)])),
+            file(anpk_named("demo", &["a".repeat(23)])),
+        ),
+        (
+            Rule::AnimsTotalOverLimit,
+            file(anpk_named("demo", &names(251, "a"))),
+            file(anpk_named("demo", &names(250, "a"))),
+        ),
+        (Rule::BlocksOverLimit, many(181, "ifp"), many(180, "ifp")),
+        (
+            Rule::AnimNoSequences,
+            file(anp3(vec![AnimSpec::new("walk", vec![])])),
+            file(anp3(vec![anim()])),
+        ),
+        (
+            Rule::SeqZeroFrames,
+            file(anp3(vec![AnimSpec::new("walk", vec![packed(&[])])])),
+            file(anp3(vec![anim()])),
+        ),
+        (
+            Rule::SeqDuplicateBone,
+            file(anpk(&testkit::anpk::duplicate_bones())),
+            file(anpk(&testkit::anpk::mixed())),
+        ),
+        (Rule::TimeZeroDuration, file(ticks(&[0])), file(ticks(&[1]))),
+        (Rule::TimeSeqNonpositiveSpan, file(ticks(&[5, 5])), file(ticks(&[5, 6]))),
+        (Rule::TimeSeqLastNonpositive, file(ticks(&[-5, 0])), file(ticks(&[-5, 1]))),
+        (Rule::TimeDecreasing, file(ticks(&[0, 10, 5, 20])), file(ticks(&[0, 5, 10, 20]))),
+        (Rule::TimeDuplicate, file(ticks(&[0, 5, 5, 10])), file(ticks(&[0, 5, 6, 10]))),
+        (Rule::TimeFirstNotZero, file(ticks(&[5, 10])), file(ticks(&[0, 10]))),
+        // Float frames under the compressed flag are packed by SA: 546.1 s is the last tick.
+        (Rule::TimeTickOverflow, floats(1, float(0.0, 547.0)), floats(1, float(0.0, 546.0))),
+        (Rule::ValueQuatRange, floats(1, float(8.0, 1.0)), floats(1, float(7.9, 1.0))),
+        (
+            Rule::ValueTransRange,
+            file(anpk_one(anpk_bone("b", Some(0), Krt0, vec![key(0.0, [32.0, 0.0, 0.0], [1.0; 3])]))),
+            file(anpk_one(anpk_bone("b", Some(0), Krt0, vec![key(0.0, [31.9, 0.0, 0.0], [1.0; 3])]))),
+        ),
+        (Rule::ValueNan, floats(0, float(f32::NAN, 1.0)), floats(0, float(0.0, 1.0))),
+        (
+            Rule::ValueScaleIgnored,
+            file(anpk_one(anpk_bone("b", Some(0), Krts, vec![key(0.0, [0.0; 3], [2.0; 3])]))),
+            file(anpk_one(anpk_bone("b", Some(0), Krts, vec![key(0.0, [0.0; 3], [1.0; 3])]))),
+        ),
+        (Rule::Img1PartialRecord, dir_cut, v1(&[(b"a.dff", 1, 1)], 2)),
+        (Rule::Img1NameNoDot, v1(&[(b"nodot", 1, 1)], 2), v1(&[(b"a.dff", 1, 1)], 2)),
+        (
+            Rule::Img1NameRules,
+            v1(&[(b"abcdefghijklmnopqrstu.d", 1, 1)], 2),
+            v1(&[(b"abcdefghijklmnopqrst.d", 1, 1)], 2),
+        ),
+        (
+            Rule::Img1NameUnterminated,
+            v1(&[(b"abcdefghijklmnopqrst.dff", 1, 1)], 2),
+            v1(&[(b"abcdefghijklmnopqrs.dff", 1, 1)], 2),
+        ),
+        (Rule::Img1ExtExact, v1(&[(b"a.Dff", 1, 1)], 2), v1(&[(b"a.dff", 1, 1)], 2)),
+        (
+            Rule::Img1Duplicate,
+            v1(&[(b"a.dff", 1, 1), (b"A.DFF", 2, 1)], 3),
+            v1(&[(b"a.dff", 1, 1), (b"b.dff", 2, 1)], 3),
+        ),
+        (
+            Rule::Img1SlotNameLen,
+            v1(&[(b"abcdefghijklmnopqrst.txd", 1, 1)], 2),
+            v1(&[(b"abcdefghijklmnopqrs.txd", 1, 1)], 2),
+        ),
+        (Rule::Img1SlotsOverLimit, v1_many(851, "txd"), v1_many(850, "txd")),
+        (
+            Rule::Img1OffsetRange,
+            v1(&[(b"a.dff", 1 << 21, 1)], 2),
+            v1(&[(b"a.dff", (1 << 21) - 1, 1)], 2),
+        ),
+        (
+            Rule::Img1DataOverlap,
+            v1(&[(b"a.dff", 1, 2), (b"b.dff", 2, 1)], 3),
+            v1(&[(b"a.dff", 1, 1), (b"b.dff", 2, 1)], 3),
+        ),
+        (Rule::Img2CountVsSize, Input::Img(count), one("a.dff")),
+        (Rule::Img2NameRules, one("nodot"), one("a.dff")),
+        (Rule::Img2ExtKinds, one("a.xyz"), one("a.txd")),
+        (Rule::Img2SizeField, Input::Img(size_field), one("a.dff")),
+        (Rule::Img2StreamBufferOverflow, Input::Img(second), one("a.dff")),
+        (Rule::Img2ZeroSize, Input::Img(zero), one("a.dff")),
+        (Rule::Img2Duplicate, two("a.dff", "A.DFF"), two("a.dff", "b.dff")),
+        (Rule::Img2ColNoDedupe, two("a.col", "a.col"), two("a.col", "b.col")),
+        (Rule::Img2RrrScmSlots, many(83, "scm"), many(82, "scm")),
+        (Rule::Img2DatName, one("nodes64.dat"), one("nodes63.dat")),
+        (Rule::Img2SlotNameLen, one(&format!("{stream_name}.col")), one(&format!("{}.col", &stream_name[1..]))),
+        (Rule::Img2OffsetRange, Input::Img(far), one("a.dff")),
+        (Rule::Img2DataOverlap, Input::Img(overlap), two("a.dff", "b.dff")),
+        (Rule::Ipl3Sections, iii_section("cars", "1"), iii_section("pick", "1")),
+        (Rule::IplvcSections, vc_section("cars", "1"), vc_section("occl", &fields(7))),
+        (Rule::IplsaSections, sa_section("zzzz", "1"), sa_section("cull", &fields(11))),
+        (
+            Rule::Ipl3MissingEnd,
+            text("inst\n1, name, 0, 0, 0, 1, 1, 1, 0, 0, 0, 1\npick\nend\n"),
+            text("inst\n1, name, 0, 0, 0, 1, 1, 1, 0, 0, 0, 1\nend\npick\nend\n"),
+        ),
+        (
+            Rule::IplsaMissingEnd,
+            text(&format!("inst\n{good_sa}\n")),
+            text(&format!("inst\n{good_sa}\nend\n")),
+        ),
+        (
+            Rule::Ipl3InstFields,
+            text("inst\n1, name, 0, 0, 0, 1, 1, 1, 0, 0, 0, 1\n1, name, 0, 0, 0, 1, 1, 1, 0, 0, 0\nend\n"),
+            text("inst\n1, name, 0, 0, 0, 1, 1, 1, 0, 0, 0, 1\nend\n"),
+        ),
+        (
+            Rule::IplvcInstFields,
+            text("inst\n1, name, 0, 0, 0, 0, 1, 1, 1, 0, 0, 0, 1\n1, name, 0, 0, 0, 1, 1, 1, 0, 0, 0\nend\n"),
+            text("inst\n1, name, 0, 0, 0, 0, 1, 1, 1, 0, 0, 0, 1\n1, name, 0, 0, 0, 1, 1, 1, 0, 0, 0, 1\nend\n"),
+        ),
+        (
+            Rule::IplsaInstFields,
+            text(&format!("inst\n{good_sa}\n1, name, 0, 0, 0, 0, 0, 0, 0, 1\nend\n")),
+            sa(good_sa),
+        ),
+        (
+            Rule::Ipl3InstNameLen,
+            iii(&format!("1, {}, 0, 0, 0, 1, 1, 1, 0, 0, 0, 1", "n".repeat(24))),
+            iii(&format!("1, {}, 0, 0, 0, 1, 1, 1, 0, 0, 0, 1", "n".repeat(23))),
+        ),
+        (
+            Rule::IplsaInstNameLen,
+            sa(&format!("1, {}, 0, 0, 0, 0, 0, 0, 0, 1, -1", "n".repeat(24))),
+            sa(&format!("1, {}, 0, 0, 0, 0, 0, 0, 0, 1, -1", "n".repeat(23))),
+        ),
+        (
+            Rule::Ipl3InstIdRange,
+            iii("5500, name, 0, 0, 0, 1, 1, 1, 0, 0, 0, 1"),
+            iii("5499, name, 0, 0, 0, 1, 1, 1, 0, 0, 0, 1"),
+        ),
+        (
+            Rule::IplvcInstIdRange,
+            text("inst\n6500, name, 0, 0, 0, 0, 1, 1, 1, 0, 0, 0, 1\nend\n"),
+            text("inst\n6499, name, 0, 0, 0, 0, 1, 1, 1, 0, 0, 0, 1\nend\n"),
+        ),
+        (
+            Rule::IplsaInstIdRange,
+            sa("20000, name, 0, 0, 0, 0, 0, 0, 0, 1, -1"),
+            sa("19999, name, 0, 0, 0, 0, 0, 0, 0, 1, -1"),
+        ),
+        (Rule::Ipl3InstScaleIgnored, iii_at("0", "1", "2"), iii_at("0", "1", "1")),
+        (Rule::Ipl3InstQuat, iii_at("0", "1.5", "1"), iii_at("0", "1", "1")),
+        (Rule::Ipl3InstOutsideWorld, iii_at("2000", "1", "1"), iii_at("1999", "1", "1")),
+        (Rule::IplvcInstOutsideWorld, vc_at("1600"), vc_at("1599")),
+        // Text cannot hold a NaN the game reads: binary IPLs can.
+        (
+            Rule::IplsaPosNan,
+            Input::File("x.ipl", bnry_at([f32::NAN, 0.0, 0.0], -1, 1, 400)),
+            Input::File("x.ipl", bnry_at([2999.0, 0.0, 0.0], -1, 1, 400)),
+        ),
+        (Rule::IplsaPosOffMap, sa_at("3000", "-1"), sa_at("2999", "-1")),
+        (Rule::IplsaLodRange, sa_at("0", "1"), sa_at("0", "0")),
+        (
+            Rule::IplsaInstCount,
+            text(&format!("inst\n{}end\n", format!("{good_sa}\n").repeat(4097))),
+            text(&format!("inst\n{}end\n", format!("{good_sa}\n").repeat(4096))),
+        ),
+        (Rule::IplsaPathStops, sa_section("path", "1"), sa_section("pick", &fields(4))),
+        (
+            Rule::IplsaCars,
+            sa_section("cars", "0, 0, 0, 0, 399, -1, -1, 0, 0, 0, 0, 0"),
+            sa_section("cars", "0, 0, 0, 0, 400, -1, -1, 0, 0, 0, 0, 0"),
+        ),
+        (Rule::Ipl3ZoneFields, iii_section("zone", &fields(8)), iii_section("zone", &fields(9))),
+        (Rule::IplsaZoneFields, sa_section("zone", &fields(9)), sa_section("zone", &fields(10))),
+        (Rule::Ipl3CullFields, iii_section("cull", &fields(10)), iii_section("cull", &fields(11))),
+        (Rule::IplsaCull, sa_section("cull", &fields(12)), sa_section("cull", &fields(14))),
+        (Rule::IplvcOcclFields, vc_section("occl", &fields(6)), vc_section("occl", &fields(7))),
+        (Rule::IplsaEnexFields, sa_section("enex", &fields(17)), sa_section("enex", &fields(18))),
+        (Rule::IplsaAuzoName, sa_section("auzo", "abcdefgh, 1"), sa_section("auzo", "abcdefg, 1")),
+        (Rule::IplsaTcyc, sa_section("tcyc", &fields(7)), sa_section("tcyc", &fields(8))),
+        (Rule::IplsaJumpPickGrge, sa_section("pick", &fields(5)), sa_section("pick", &fields(4))),
+        (
+            Rule::BnryBounds,
+            Input::File("x.ipl", bnry(-1, 1, 400)[..0x4C + 40].to_vec()),
+            Input::File("x.ipl", bnry(-1, 1, 400)),
+        ),
+        (
+            Rule::BnryInstIdRange,
+            Input::File("x.ipl", bnry(-1, 20000, 400)),
+            Input::File("x.ipl", bnry(-1, 19999, 400)),
+        ),
+        (
+            Rule::BnryLodNoParent,
+            Input::File("x.ipl", bnry(0, 1, 400)),
+            Input::File("x_stream0.ipl", bnry(0, 1, 400)),
+        ),
+        (
+            Rule::BnryLodRange,
+            Input::File("x_stream0.ipl", bnry(-2, 1, 400)),
+            Input::File("x_stream0.ipl", bnry(-1, 1, 400)),
+        ),
+        (
+            Rule::BnryCarsModel,
+            Input::File("x.ipl", bnry(-1, 1, 631)),
+            Input::File("x.ipl", bnry(-1, 1, 630)),
+        ),
+        (
+            Rule::BnryName,
+            Input::Img(img(&[(&format!("{stream_name}.ipl"), &bnry(-1, 1, 400))])),
+            Input::Img(img(&[(&format!("{}.ipl", &stream_name[1..]), &bnry(-1, 1, 400))])),
+        ),
+    ]
 }
 
 #[test]
-fn text_ipl_rules() {
-    let sa = |fields: &str| format!("inst\n{fields}\nend\n");
-    let good = "1, name, 0, 0, 0, 0, 0, 0, 0, 1, -1";
-    assert!(errors(&ipl(&sa(good))).is_empty(), "{:?}", ipl(&sa(good)));
-    assert!(fires(
-        &ipl(&sa("20000, name, 0, 0, 0, 0, 0, 0, 0, 1, -1")),
-        Rule::IplsaInstIdRange
-    ));
-    assert!(!fires(
-        &ipl(&sa("19999, name, 0, 0, 0, 0, 0, 0, 0, 1, -1")),
-        Rule::IplsaInstIdRange
-    ));
-    let lod = ipl(&sa("1, name, 0, 0, 0, 0, 0, 0, 0, 1, 1"));
-    let f = lod.iter().find(|f| f.rule == Rule::IplsaLodRange).unwrap();
-    assert_eq!(f.context.line, Some(2));
-    assert!(!fires(
-        &ipl(&sa("1, name, 0, 0, 0, 0, 0, 0, 0, 1, 0")),
-        Rule::IplsaLodRange
-    ));
-    assert!(fires(
-        &ipl(&sa("1, name, 0, 3000, 0, 0, 0, 0, 0, 1, -1")),
-        Rule::IplsaPosOffMap
-    ));
-    assert!(!fires(
-        &ipl(&sa("1, name, 0, 2999, 0, 0, 0, 0, 0, 1, -1")),
-        Rule::IplsaPosOffMap
-    ));
-    assert!(fires(
-        &ipl(&format!("inst\n{good}\n")),
-        Rule::IplsaMissingEnd
-    ));
-    assert!(fires(
-        &ipl(&format!("inst\n{good}\ncars\nend\n")),
-        Rule::IplsaMissingEnd
-    ));
-    let name = format!("1, {}, 0, 0, 0, 0, 0, 0, 0, 1, -1", "n".repeat(24));
-    assert!(fires(&ipl(&sa(&name)), Rule::IplsaInstNameLen));
-    assert!(fires(
-        &ipl(&format!("inst\n{good}\nend\nzzzz\nend\n")),
-        Rule::IplsaSections
-    ));
-    assert!(!fires(
-        &ipl(&format!("inst\n{good}\nend\ncull\nend\n")),
-        Rule::IplsaSections
-    ));
-    assert!(fires(
-        &ipl(&format!("inst\n{good}\nend\npath\n1, 2\nend\n")),
-        Rule::IplsaPathStops
-    ));
-    // III: 12 fields; the world ends at 2000.
-    let iii = |x: &str| format!("inst\n1, name, {x}, 0, 0, 1, 1, 1, 0, 0, 0, 1\nend\n");
-    assert!(fires(&ipl(&iii("2000")), Rule::Ipl3InstOutsideWorld));
-    assert!(!fires(&ipl(&iii("1999")), Rule::Ipl3InstOutsideWorld));
+fn every_rule_fires_and_its_near_miss_does_not() {
+    let cases = cases();
+    for (rule, bad, good) in &cases {
+        let (b, g) = (bad.findings(), good.findings());
+        let ids = |f: &[Finding]| f.iter().map(|f| f.rule.id()).take(20).collect::<Vec<_>>();
+        assert!(
+            fires(&b, *rule),
+            "{} does not fire: {:?}",
+            rule.id(),
+            ids(&b)
+        );
+        assert!(
+            !fires(&g, *rule),
+            "{} fires on its near miss: {:?}",
+            rule.id(),
+            ids(&g)
+        );
+    }
+    let missing: Vec<&str> = Rule::ALL
+        .iter()
+        .filter(|r| !cases.iter().any(|(c, _, _)| c == *r))
+        .map(|r| r.id())
+        .collect();
+    assert!(missing.is_empty(), "rules without a case: {missing:?}");
+}
+
+/// A finding names its entry, animation and bone (index and name) and its absolute offset.
+#[test]
+fn findings_carry_their_context() {
+    let found = check_archive(&img(&[(
+        "walk.ifp",
+        &FileSpec::anp3(
+            "walk",
+            vec![AnimSpec::new("run", vec![packed(&[0, 1]), packed(&[5, 6])])],
+        )
+        .build(),
+    )]));
+    let f = found
+        .iter()
+        .find(|f| f.rule == Rule::TimeFirstNotZero)
+        .unwrap();
+    assert_eq!(f.context.entry.unwrap().name.as_bytes(), b"walk.ifp");
+    let animation = f.context.animation.unwrap();
+    assert_eq!(
+        (animation.index, animation.name.as_bytes()),
+        (0, &b"run"[..])
+    );
+    assert_eq!(f.context.bone.unwrap().index, 1);
+    // The second bone's first frame: entry at 2048, header 36, animation 36, first bone 36
+    // and two frames of 10, second bone's header 36.
+    assert_eq!(f.offset, 2048 + 36 + 36 + (36 + 20) + 36);
+    let mut line = String::new();
+    f.write_line(&mut line, "anim.img").unwrap();
     assert!(
-        !fires(&ipl(&iii("2000")), Rule::IplsaPosOffMap),
-        "a III file is not an SA one"
+        line.starts_with("anim.img:walk.ifp: note ifp.time.first_not_zero (sa) at 2212"),
+        "{line}"
+    );
+    assert!(
+        line.ends_with(", animation 0 \"run\", bone 1 \"Root\": a bone's first key is after 0: each loop holds the pose that much longer (value 0.083333336)"),
+        "{line}"
     );
 }
-
-#[test]
-fn anpk_rules() {
-    let k000 = testkit::anpk::with_empty_chunks(b"K000", true);
-    let plain = testkit::anpk::bytes(&testkit::anpk::mixed());
-    let name = "demo.ifp";
-    assert!(fires(&check(&k000, name), Rule::AnpkKfrmOnZeroFrames));
-    assert!(!fires(&check(&plain, name), Rule::AnpkKfrmOnZeroFrames));
-}
-
 #[test]
 fn shipped_shapes_give_no_error() {
     let walk = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/samples/walk.ifp")).unwrap();
