@@ -580,9 +580,18 @@ impl<S: FnMut(&Finding)> Checker<S> {
     fn frames(&mut self, frames: Keyframes<'_>) {
         let frame_type = frames.frame_type();
         let size = frame_type.size() as u64;
+        let batch_at = self.bone.batch_at;
+        self.bone.batch_at = batch_at + frames.len() as u64 * size;
+        if let Some(raw) = frames.raw() {
+            // Packed frames are finite and never packed again: only their times matter.
+            for (i, frame) in raw.enumerate() {
+                let time = f32::from(frame.time) / 60.0;
+                self.key_time(time, batch_at + i as u64 * size);
+            }
+            return;
+        }
         let has_translation = frame_type.has_translation();
         let scale = frame_type.has_scale();
-        let batch_at = self.bone.batch_at;
         for (i, key) in frames.iter().enumerate() {
             let at = batch_at + i as u64 * size;
             let values = key.rotation.iter().chain(&key.translation);
@@ -590,24 +599,7 @@ impl<S: FnMut(&Finding)> Checker<S> {
                 self.once_per_bone(1, Rule::ValueNan, Games::ALL, at, None);
             }
             let t = key.time;
-            if self.bone.keys == 0 {
-                self.bone.first = t;
-                if t > 0.0 {
-                    self.emit_value(
-                        Rule::TimeFirstNotZero,
-                        Games::ALL,
-                        at,
-                        Some(f64::from(t)),
-                        None,
-                    );
-                }
-            } else if t < self.bone.last {
-                self.bone.decreasing.get_or_insert(at);
-            } else if t == self.bone.last {
-                self.once_per_bone(2, Rule::TimeDuplicate, Games::ALL, at, Some(f64::from(t)));
-            }
-            self.bone.last = t;
-            self.bone.keys += 1;
+            self.key_time(t, at);
             if self.bone.packs {
                 if f64::from(t) * 60.0 + 0.5 > 32767.0 {
                     let v = Some(f64::from(t));
@@ -628,7 +620,29 @@ impl<S: FnMut(&Finding)> Checker<S> {
                 self.once_per_file(ONCE_SCALE, Rule::ValueScaleIgnored, Games::ALL, at);
             }
         }
-        self.bone.batch_at = batch_at + frames.len() as u64 * size;
+    }
+
+    /// The timing rules of one key of the current bone, at `at`.
+    #[inline]
+    fn key_time(&mut self, t: f32, at: u64) {
+        if self.bone.keys == 0 {
+            self.bone.first = t;
+            if t > 0.0 {
+                self.emit_value(
+                    Rule::TimeFirstNotZero,
+                    Games::ALL,
+                    at,
+                    Some(f64::from(t)),
+                    None,
+                );
+            }
+        } else if t < self.bone.last {
+            self.bone.decreasing.get_or_insert(at);
+        } else if t == self.bone.last {
+            self.once_per_bone(2, Rule::TimeDuplicate, Games::ALL, at, Some(f64::from(t)));
+        }
+        self.bone.last = t;
+        self.bone.keys += 1;
     }
 
     fn text_line(&mut self, text: &[u8]) {
