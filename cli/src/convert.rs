@@ -6,6 +6,7 @@ use std::fs::{self, File};
 use std::io::{BufWriter, Cursor, Read, Seek, Write};
 use std::path::{Path, PathBuf};
 
+use gtastream::check::{Checker, Finding, Games};
 use gtastream::encode::{EncodeOptions, Encoder, IoSink, Lookahead, ReadAt};
 use gtastream::io::{decode_reader, ReadError};
 use gtastream::{Decoder, ErrorKind, Format};
@@ -28,6 +29,12 @@ was); other bones are written as floats.
 --quantize writes every ANP3/ANP2 bone packed, rounding each value to its step (1/4096,
 1/60 s, 1/1024 m). A scale (ANPK KRTS) written to ANP3/ANP2 is dropped with a warning.
 Stories bones are named from their keys (standard skeleton names, else bone_XXXXXXXX).
+
+The output is checked against the games' loading rules (as `gtastream check`, for the games
+given with --game, else every game that loads the format): each finding is a warning line
+on stderr, naming the way out where there is one (an ANP3 of float frames crashes MTA:
+--quantize; packed frames in ANP2 are misread by San Andreas: write ANP3). --check refuses
+the output when a finding is an error: OUT is left as it was and the status is 1.
 
 IN may be an entry of an IMG archive (ARCHIVE:ENTRY, name in any case) or - for standard
 input; those are read into memory.
@@ -71,16 +78,29 @@ fn temp_beside(output: &Path) -> PathBuf {
     output.with_file_name(format!(".{name}.{pid}.gtastream-tmp"))
 }
 
+/// What is checked of the output: for these games; refused at an error finding if `refuse`.
+#[derive(Clone, Copy)]
+pub struct Check {
+    pub games: Games,
+    pub refuse: bool,
+}
+
 /// Converts `input` (a file, `ARCHIVE:ENTRY` or `-`) to `to` in `output`; returns the warnings
 /// to print (one line each).
-pub fn run(input: &str, output: &Path, to: Format, quantize: bool) -> Result<String, String> {
+pub fn run(
+    input: &str,
+    output: &Path,
+    to: Format,
+    quantize: bool,
+    check: Check,
+) -> Result<String, String> {
     let at_input = |what: &dyn std::fmt::Display| format!("{input}: {what}");
     match target::resolve(input).map_err(|e| at_input(&e))? {
         Target::File(path) => {
             let reader = File::open(&path).map_err(|e| at_input(&e))?;
             // A second handle reads one bone ahead (see `convert`).
             let ahead = File::open(&path).map_err(|e| at_input(&e))?;
-            convert(reader, ahead, input, output, to, quantize)
+            convert(reader, ahead, input, output, to, quantize, check)
         }
         // An entry, or standard input (which cannot be read twice), is read into memory.
         Target::Entry(archive, name) => {
@@ -92,6 +112,7 @@ pub fn run(input: &str, output: &Path, to: Format, quantize: bool) -> Result<Str
                 output,
                 to,
                 quantize,
+                check,
             )
         }
         Target::Stdin => {
@@ -107,6 +128,7 @@ pub fn run(input: &str, output: &Path, to: Format, quantize: bool) -> Result<Str
                 output,
                 to,
                 quantize,
+                check,
             )
         }
         Target::Archive(_) => Err(at_input(
@@ -123,6 +145,7 @@ fn convert(
     output: &Path,
     to: Format,
     quantize: bool,
+    check: Check,
 ) -> Result<String, String> {
     let at_input = |what: &dyn std::fmt::Display| format!("{input}: {what}");
     let temp_path = temp_beside(output);
@@ -157,20 +180,49 @@ fn convert(
         .and_then(|()| writer.get_ref().sync_all())
         .map_err(|e| format!("{}: {e}", output.display()))?;
     drop(writer);
+    let (findings, errors) = check_output(&temp_path, output, check.games)?;
+    if check.refuse && errors > 0 {
+        return Err(format!(
+            "{findings}gtastream: {}: refused (--check): {errors} error finding(s) for the games checked",
+            output.display()
+        ));
+    }
     fs::rename(&temp_path, output).map_err(|e| format!("{}: {e}", output.display()))?;
     temp.0 = None;
-    Ok(match warnings.first {
-        None => String::new(),
-        Some(first) => {
-            let more = match warnings.count {
-                1 => String::new(),
-                n => format!(" ({} more)", n - 1),
-            };
-            format!(
-                "gtastream: {input}: warning: {} in the output at offset {}{more}\n",
-                first.kind.reason(),
-                first.offset
-            )
-        }
-    })
+    Ok(findings
+        + &match warnings.first {
+            None => String::new(),
+            Some(first) => {
+                let more = match warnings.count {
+                    1 => String::new(),
+                    n => format!(" ({} more)", n - 1),
+                };
+                format!(
+                    "gtastream: {input}: warning: {} in the output at offset {}{more}\n",
+                    first.kind.reason(),
+                    first.offset
+                )
+            }
+        })
+}
+
+/// The checker's findings on the written file, as warning lines, and how many are errors.
+fn check_output(written: &Path, output: &Path, games: Games) -> Result<(String, u32), String> {
+    let shown = output.display().to_string();
+    let mut lines = String::new();
+    let mut checker = Checker::new(games, |f: &Finding| {
+        lines.push_str("gtastream: ");
+        let _ = f.write_line(&mut lines, &shown);
+        lines.push('\n');
+    });
+    let access = crate::source::Access {
+        seek: true,
+        game: None,
+    };
+    if let Err(failure) = crate::source::decode(written, access, &mut checker) {
+        return Err(format!("{shown}: the output does not read back: {failure}"));
+    }
+    checker.finish();
+    let errors = checker.errors();
+    Ok((lines, errors))
 }

@@ -233,6 +233,12 @@ enum Command {
         /// ANP3/ANP2: write every bone packed, rounding values to the packed steps.
         #[arg(long)]
         quantize: bool,
+        /// Refuse the output when the checker finds an error in it for the games checked.
+        #[arg(long)]
+        check: bool,
+        /// The games the output is checked for (repeat for several); all that load it if none.
+        #[arg(long, value_enum)]
+        game: Vec<CheckGame>,
         /// The file to read, ARCHIVE:ENTRY, or - for standard input.
         input: String,
         /// The file to write (replaced only once complete).
@@ -285,20 +291,7 @@ fn main() -> ExitCode {
             output,
         } => open_archive(archive).and_then(|archive| extract::run(&archive, entries, output)),
         Command::Check { game, json, inputs } => {
-            use gtastream::check::Games;
-            let games = if game.is_empty() {
-                Games::ALL
-            } else {
-                game.iter().fold(Games::NONE, |set, g| {
-                    set.union(match g {
-                        CheckGame::Sa => Games::SA,
-                        CheckGame::Vc => Games::VC,
-                        CheckGame::Iii => Games::III,
-                        CheckGame::Mta => Games::MTA,
-                    })
-                })
-            };
-            match check::run(inputs, games, *json) {
+            match check::run(inputs, check_games(game), *json) {
                 Ok(outcome) if outcome.unreadable => return ExitCode::from(2),
                 Ok(outcome) if outcome.errors => return ExitCode::FAILURE,
                 Ok(_) => return ExitCode::SUCCESS,
@@ -308,9 +301,17 @@ fn main() -> ExitCode {
         Command::Convert {
             to,
             quantize,
+            check,
+            game,
             input,
             output,
-        } => convert::run(input, output, *to, *quantize).map(|warnings| eprint!("{warnings}")),
+        } => {
+            let check = convert::Check {
+                games: check_games(game),
+                refuse: *check,
+            };
+            convert::run(input, output, *to, *quantize, check).map(|warnings| eprint!("{warnings}"))
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -321,6 +322,22 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// The games named with `--game`; all if none.
+fn check_games(named: &[CheckGame]) -> gtastream::check::Games {
+    use gtastream::check::Games;
+    if named.is_empty() {
+        return Games::ALL;
+    }
+    named.iter().fold(Games::NONE, |set, g| {
+        set.union(match g {
+            CheckGame::Sa => Games::SA,
+            CheckGame::Vc => Games::VC,
+            CheckGame::Iii => Games::III,
+            CheckGame::Mta => Games::MTA,
+        })
+    })
 }
 
 /// The message for a failure concerning `path`.

@@ -1348,3 +1348,69 @@ fn check_statuses_json_and_lines() {
     let missing = run(&["check", "no/such/file.ifp"]);
     assert_eq!(missing.status.code(), Some(2));
 }
+
+/// `convert` checks what it wrote: float frames in ANP3 are named for MTA (with the way out),
+/// packed frames in ANP2 for San Andreas; `--check` refuses an output with an error finding and
+/// leaves OUT as it was.
+#[test]
+fn convert_consults_the_checker() {
+    // Float keyframes off the packed steps stay floats in ANP3.
+    let frames = vec![
+        frame(0.0, [0.1, 0.2, 0.3, 0.9], [0.0; 3]),
+        frame(0.0123, [0.2, 0.1, 0.3, 0.9], [0.0; 3]),
+    ];
+    let package = Package {
+        format: Format::Anpk,
+        name: Some("demo".into()),
+        animations: vec![animation("a", vec![bone("b", 0, FrameType::Kr00, frames)])],
+        warnings: Vec::new(),
+    };
+    let anpk = fixture(
+        "check_convert.ifp",
+        &gtastream::encode::anpk(&package).unwrap(),
+    );
+    let anp3 = fixture("check_convert_out.ifp", b"");
+    let out = run(&["convert", "--to", "anp3", &anpk, &anp3]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("warning mta.ifp.float_frames (mta)"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(stderr(&out).contains("--quantize"), "{}", stderr(&out));
+    let quantized = run(&["convert", "--quantize", "--to", "anp3", &anpk, &anp3]);
+    assert!(
+        !stderr(&quantized).contains("mta.ifp.float_frames"),
+        "{}",
+        stderr(&quantized)
+    );
+    let anp2 = fixture("check_convert_out2.ifp", b"");
+    let packed = run(&["convert", "--to", "anp2", &anp3, &anp2]);
+    assert!(
+        stderr(&packed).contains("ifp.anp2.compressed_types (sa)"),
+        "{}",
+        stderr(&packed)
+    );
+    // An id past SA's model table, written to a binary IPL: refused with --check.
+    let ipl = fixture(
+        "check_convert.ipl",
+        b"inst\n20000, x, 0, 0, 0, 0, 0, 0, 0, 1, -1\nend\n",
+    );
+    let bnry = fixture("check_convert_out.ipl", b"before");
+    let refused = run(&["convert", "--check", "--to", "bnry", &ipl, &bnry]);
+    assert_eq!(refused.status.code(), Some(1));
+    assert!(
+        stderr(&refused).contains("error bnry.inst.id_range (sa)"),
+        "{}",
+        stderr(&refused)
+    );
+    assert!(
+        stderr(&refused).contains("refused (--check)"),
+        "{}",
+        stderr(&refused)
+    );
+    assert_eq!(std::fs::read(&bnry).unwrap(), b"before");
+    let written = run(&["convert", "--to", "bnry", &ipl, &bnry]);
+    assert!(written.status.success());
+    assert_ne!(std::fs::read(&bnry).unwrap(), b"before");
+}
