@@ -21,6 +21,7 @@
 #[macro_use]
 mod bridge;
 mod archive;
+mod check;
 mod encoder;
 mod storage;
 mod types;
@@ -35,6 +36,7 @@ use gtastream_core::{Decoder, Error, Status};
 
 pub use crate::archive::*;
 use crate::bridge::{error_status, Bridge, STATUSES};
+pub use crate::check::*;
 pub use crate::encoder::*;
 use crate::storage::{Handle, IoPending, NO_CALLBACKS, NO_IO_PENDING};
 pub use crate::types::*;

@@ -106,6 +106,12 @@ impl<'a, W: Write> Document<'a, W> {
     }
 }
 
+/// Writes a finding's message as the JSON document gives it (before escaping): the place
+/// (animation and bone names, or the line) and the reason.
+pub fn write_message(out: &mut impl Write, f: &Finding) -> fmt::Result {
+    write!(out, "{}", Message(f))
+}
+
 /// The message: the place (animation and bone names, or the line) and the reason.
 struct Message<'a>(&'a Finding);
 

@@ -194,6 +194,14 @@ macro_rules! rules {
                 match self { $(Rule::$variant => $source,)* }
             }
 
+            /// [`id`](Self::id), [`reason`](Self::reason) and [`source`](Self::source) with a
+            /// final NUL, for the C API's static strings.
+            pub const fn texts_nul(self) -> [&'static str; 3] {
+                match self { $(Rule::$variant => [
+                    concat!($id, "\0"), concat!($reason, "\0"), concat!($source, "\0")
+                ],)* }
+            }
+
             /// The rule's number in the C API: its place in the table, from 1.
             pub fn code(self) -> u32 {
                 Rule::ALL.iter().position(|&r| r == self).map_or(0, |i| i as u32 + 1)
