@@ -778,8 +778,7 @@ between neighbours in directory order. Duplicate bones are those the decoder rep
 the names of an animation's first bones).
 ";
 
-const LEFT_OUT: &str = "\
-
+const LEFT_OUT: &str = "
 ## Rules of ENGINE-RULES.md left out, and why
 
 - Need other files: `ifp.block.collision` (the blocks already loaded), `ifp.anim.required_missing`
