@@ -10,7 +10,45 @@
 
 use core::fmt::{self, Write};
 
-use super::Finding;
+use super::{Checker, Finding, Games};
+use crate::archive::ArchiveDecoder;
+use crate::Decoder;
+
+/// The whole document of one file (or version 2 archive, `VER2`) held in memory, named
+/// `name` (its stem is the block name the game expects), for `games`: what the bindings'
+/// `check()` return. The bytes are checked twice, once for the format, once for the findings,
+/// so nothing is gathered in memory.
+pub fn write_document(out: &mut impl Write, data: &[u8], name: &str, games: Games) -> fmt::Result {
+    let archive = data.starts_with(b"VER2");
+    let run = |sink: &mut dyn FnMut(&Finding)| {
+        let mut checker = Checker::new(games, |f: &Finding| sink(f));
+        checker.set_file_name(name.as_bytes());
+        let failed = if archive {
+            ArchiveDecoder::new(data.len() as u64).decode_slice(data, &mut checker)
+        } else {
+            Decoder::new().decode_slice(data, &mut checker)
+        };
+        if let Err(error) = failed {
+            checker.failed(error);
+        }
+        checker.finish();
+        checker.format()
+    };
+    let format = match archive {
+        true => Some("VER2"),
+        false => run(&mut |_| {}).map(|f| f.name()),
+    };
+    let mut document = Document::new(out)?;
+    document.input(name, format)?;
+    let mut result = Ok(());
+    run(&mut |f| {
+        if result.is_ok() {
+            result = document.finding(f);
+        }
+    });
+    result?;
+    document.end()
+}
 
 /// A document being written to `out`.
 pub struct Document<'a, W> {

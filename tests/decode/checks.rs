@@ -2,6 +2,8 @@
 //! in the shape the games ship give no error; findings are the same however the input is
 //! cut; docs/CHECKS.md lists the table.
 
+#![cfg(feature = "std")]
+
 use gtastream::archive::ArchiveDecoder;
 use gtastream::check::{Checker, Finding, Games, Level, Rule};
 use gtastream::Decoder;

@@ -814,40 +814,16 @@ pub unsafe extern "C" fn gts_check_json(
     name_len: usize,
     games: u32,
 ) -> u32 {
-    use gtastream::check::{json::Document, Checker, Finding, Games};
+    use gtastream::check::{json::write_document, Games};
     let data = core::slice::from_raw_parts(ptr, len);
     let name = core::str::from_utf8(core::slice::from_raw_parts(name, name_len)).unwrap_or("");
     let games = match games {
         0 => Games::ALL,
         bits => Games::from_bits(bits as u8),
     };
-    let mut findings: Vec<Finding> = Vec::new();
-    let archive = data.starts_with(b"VER2");
-    let mut checker = Checker::new(games, |f: &Finding| findings.push(*f));
-    checker.set_file_name(name.as_bytes());
-    let failed = if archive {
-        ArchiveDecoder::new(data.len() as u64).decode_slice(data, &mut checker)
-    } else {
-        Decoder::new().decode_slice(data, &mut checker)
-    };
-    if let Err(error) = failed {
-        checker.failed(error);
-    }
-    checker.finish();
-    let format = if archive {
-        Some("VER2")
-    } else {
-        checker.format().map(|f| f.name())
-    };
     let mut out = Pieces(String::with_capacity(TEXT_PIECE));
     // Pieces never refuses text.
-    if let Ok(mut document) = Document::new(&mut out) {
-        let _ = document.input(name, format);
-        for finding in &findings {
-            let _ = document.finding(finding);
-        }
-        let _ = document.end();
-    }
+    let _ = write_document(&mut out, data, name, games);
     out.flush();
     0
 }
