@@ -398,9 +398,17 @@ fn info_counts_and_warnings() {
         .skip(1)
         .map(str::trim)
         .collect();
+    // Warnings inside an animation name it, and the bone (issue 22: context in messages).
+    let place = |kind: &str| match kind {
+        "time_backwards" => ", animation 0 \"back\", bone 0 \"Root\"",
+        "frame_data_size_mismatch" | "compressed_flag_clear" => ", animation 0 \"back\"",
+        _ => "",
+    };
     let expected: Vec<String> = sloppy_warnings(end)
         .iter()
-        .map(|(reason, offset, kind)| format!("{reason} at offset {offset} ({kind})"))
+        .map(|(reason, offset, kind)| {
+            format!("{reason} at offset {offset}{} ({kind})", place(kind))
+        })
         .collect();
     assert_eq!(warnings, expected);
 }
