@@ -5,8 +5,8 @@
  * Link with libgtastream.a (plus the system libraries `pkg-config --libs --static gtastream`
  * lists) or libgtastream.so; with CMake, find_package(gtastream) and gtastream::gtastream. The
  * decoder lives in storage the caller owns; the library never allocates. Names and pointers
- * given to a callback are valid during that call only. See the "Install" and "C and C++"
- * sections of README.md; include/gtastream.hpp is a C++17 wrapper.
+ * given to a callback are valid during that call only. See docs/C.md (building, linking,
+ * the API); include/gtastream.hpp is a C++17 wrapper.
  *
  * SPDX-License-Identifier: MIT OR Apache-2.0
  */
@@ -64,6 +64,11 @@
  * `gts_archive_input`: the `.img` file (the only one of a version 2 archive).
  */
 #define GTS_INPUT_IMG 1
+
+/**
+ * Words of `gts_archive_writer`.
+ */
+#define GTS_ARCHIVE_WRITER_WORDS 24
 
 /**
  * Game bits of `gts_rule.games`, `gts_finding.games` and `gts_check_memory`'s `games`.
@@ -374,6 +379,27 @@ typedef enum gts_status {
      */
     GTS_ERR_EMPTY = 109,
     /**
+     * The input is a collision file (`COLL`, `COL2`, `COL3`, `COL4`), not a format the library
+     * reads.
+     */
+    GTS_ERR_COLLISION_FILE = 110,
+    /**
+     * The input is a RenderWare model (`.dff`), not a format the library reads.
+     */
+    GTS_ERR_RENDERWARE_MODEL = 111,
+    /**
+     * The input is a RenderWare texture dictionary (`.txd`), not a format the library reads.
+     */
+    GTS_ERR_TEXTURE_DICTIONARY = 112,
+    /**
+     * The input is a Fastman92 IMG archive (`VERF`): not supported, its directory is encrypted.
+     */
+    GTS_ERR_FASTMAN92_IMG = 113,
+    /**
+     * The input is a GTA IV IMG archive: not supported.
+     */
+    GTS_ERR_GTA4_IMG = 114,
+    /**
      * A decoding error this version of the C library has no number for.
      */
     GTS_ERR_OTHER = 199,
@@ -443,6 +469,44 @@ typedef enum gts_status {
      * A sink callback returned non-zero.
      */
     GTS_ERR_WRITE = 307,
+    /**
+     * Archive writing (400..499): an entry name of no bytes.
+     */
+    GTS_ERR_EMPTY_NAME = 400,
+    /**
+     * An entry name longer than 23 bytes (the games cut it at byte 23).
+     */
+    GTS_ERR_ENTRY_NAME_TOO_LONG = 401,
+    /**
+     * An entry name the games skip: no `.`, its first `.` past index 20, nothing after the
+     * `.`, or a NUL, control byte or path separator in it.
+     */
+    GTS_ERR_INVALID_NAME = 402,
+    /**
+     * A version 2 entry of more than 65535 sectors (its size field is 16 bits).
+     */
+    GTS_ERR_ENTRY_TOO_LARGE = 403,
+    /**
+     * The archive would grow past the 4 GiB the games reach.
+     */
+    GTS_ERR_ARCHIVE_TOO_LARGE = 404,
+    /**
+     * More entries than the version 2 writer's capacity.
+     */
+    GTS_ERR_TOO_MANY_ENTRIES = 405,
+    /**
+     * A writer call out of order (data with no entry begun, finish inside an entry, any call
+     * after finish).
+     */
+    GTS_ERR_WRITER_STATE = 406,
+    /**
+     * A sink callback of the archive writer returned non-zero.
+     */
+    GTS_ERR_ARCHIVE_SINK = 407,
+    /**
+     * The same entry name twice (the editing layer's check).
+     */
+    GTS_ERR_DUPLICATE_NAME = 408,
 } gts_status;
 
 /**
@@ -819,8 +883,9 @@ typedef struct gts_raw_keyframes {
  */
 typedef struct gts_section_line {
     /**
-     * The section's name, lower case (`cull`, `grge`, ...): `section_len` bytes, not
-     * NUL-terminated.
+     * The section's name, lower case (`cull`, `grge`, ...; a section the games do not know:
+     * the bare word that opened it, `wanted`): `section_len` bytes, not NUL-terminated;
+     * `section_len` 0 for a line outside any section.
      */
     const char *section;
     /**
@@ -1044,6 +1109,38 @@ typedef struct gts_archive {
 } gts_archive;
 
 /**
+ * Caller-owned storage of one archive writer, like `gts_encoder`: anywhere, `sizeof` it passed
+ * to `gts_archive_writer_init`, no cleanup.
+ */
+typedef struct gts_archive_writer {
+    /**
+     * Private storage; never read or written by the caller.
+     */
+    uint64_t opaque[GTS_ARCHIVE_WRITER_WORDS];
+} gts_archive_writer;
+
+/**
+ * Where an encoder's bytes go. `write` appends `len` bytes; `patch` overwrites `len` bytes
+ * already written at absolute `offset` (counted from the first byte written), for the counts
+ * and sizes known only once their record ends. Both return 0 on success; anything else fails
+ * the encoder with `GTS_ERR_WRITE`. Both are required.
+ */
+typedef struct gts_sink {
+    /**
+     * Appends bytes.
+     */
+    int32_t (GTS_CALL *write)(void *user, const uint8_t *bytes, size_t len);
+    /**
+     * Overwrites bytes already written.
+     */
+    int32_t (GTS_CALL *patch)(void *user, uint64_t offset, const uint8_t *bytes, size_t len);
+    /**
+     * Passed to both.
+     */
+    void *user;
+} gts_sink;
+
+/**
  * A rule of the checker's table (docs/CHECKS.md). The strings are static and NUL-terminated.
  */
 typedef struct gts_rule {
@@ -1133,27 +1230,6 @@ typedef struct gts_encoder {
      */
     uint64_t opaque[GTS_ENCODER_WORDS];
 } gts_encoder;
-
-/**
- * Where an encoder's bytes go. `write` appends `len` bytes; `patch` overwrites `len` bytes
- * already written at absolute `offset` (counted from the first byte written), for the counts
- * and sizes known only once their record ends. Both return 0 on success; anything else fails
- * the encoder with `GTS_ERR_WRITE`. Both are required.
- */
-typedef struct gts_sink {
-    /**
-     * Appends bytes.
-     */
-    int32_t (GTS_CALL *write)(void *user, const uint8_t *bytes, size_t len);
-    /**
-     * Overwrites bytes already written.
-     */
-    int32_t (GTS_CALL *patch)(void *user, uint64_t offset, const uint8_t *bytes, size_t len);
-    /**
-     * Passed to both.
-     */
-    void *user;
-} gts_sink;
 
 #ifdef __cplusplus
 extern "C" {
@@ -1479,6 +1555,66 @@ int32_t GTS_CALL gts_archive_input(const struct gts_archive *archive);
 uint64_t GTS_CALL gts_archive_error_offset(const struct gts_archive *archive);
 
 /**
+ * `sizeof(gts_archive_writer)` as the library knows it.
+ */
+size_t GTS_CALL gts_archive_writer_size(void);
+
+/**
+ * Sets up a writer in `*writer` of an archive of `version` 2 (San Andreas `VER2`: one file,
+ * to `*img`, whose `write` and `patch` are required; `dir` is ignored) or 1 (GTA III / Vice
+ * City: the data to `*img`, the records to `*dir`, whose `patch` may be NULL). `capacity` is
+ * the most entries a version 2 directory gets room for (the count written is the entries'
+ * number; version 1 ignores it). The sinks are copied. `size_of_writer` must be
+ * `sizeof *writer`.
+ *
+ * Then per entry `gts_archive_writer_begin`, `gts_archive_writer_write` (any number of calls)
+ * and `gts_archive_writer_end_entry`; `gts_archive_writer_finish` last. The first error
+ * sticks: every later call returns it, and the bytes written are not a valid archive.
+ *
+ * Returns `GTS_OK`, `GTS_ERR_INVALID_ARGUMENT` (a NULL or misaligned pointer, a required sink
+ * callback NULL, a version other than 1 or 2) or `GTS_ERR_SIZE_MISMATCH`.
+ */
+enum gts_status GTS_CALL gts_archive_writer_init(struct gts_archive_writer *writer,
+                                                 size_t size_of_writer,
+                                                 uint32_t version,
+                                                 uint32_t capacity,
+                                                 const struct gts_sink *img,
+                                                 const struct gts_sink *dir);
+
+/**
+ * Begins an entry named by the `name_len` bytes at `name`: 1 to 23 bytes, a `.` at index 20
+ * at the latest, no NUL, control byte or path separator (`GTS_ERR_EMPTY_NAME`,
+ * `GTS_ERR_ENTRY_NAME_TOO_LONG`, `GTS_ERR_INVALID_NAME`); `GTS_ERR_TOO_MANY_ENTRIES` past a
+ * version 2 writer's capacity.
+ */
+enum gts_status GTS_CALL gts_archive_writer_begin(struct gts_archive_writer *writer,
+                                                  const char *name,
+                                                  size_t name_len);
+
+/**
+ * Appends the `len` bytes at `data` to the entry begun (`GTS_ERR_ENTRY_TOO_LARGE` past 65535
+ * sectors of a version 2 entry, `GTS_ERR_ARCHIVE_TOO_LARGE` past 4 GiB).
+ */
+enum gts_status GTS_CALL gts_archive_writer_write(struct gts_archive_writer *writer,
+                                                  const uint8_t *data,
+                                                  size_t len);
+
+/**
+ * Ends the entry begun: pads it to its last sector and writes its record.
+ */
+enum gts_status GTS_CALL gts_archive_writer_end_entry(struct gts_archive_writer *writer);
+
+/**
+ * Ends the archive (version 2: patches the count). Every entry must have ended.
+ */
+enum gts_status GTS_CALL gts_archive_writer_finish(struct gts_archive_writer *writer);
+
+/**
+ * Entries ended so far (0 for a writer that cannot be used).
+ */
+uint32_t GTS_CALL gts_archive_writer_entries(const struct gts_archive_writer *writer);
+
+/**
  * Rules in the table.
  */
 uint32_t GTS_CALL gts_rule_count(void);
@@ -1524,10 +1660,14 @@ size_t GTS_CALL gts_encoder_size(void);
  * `gts_encoder_instance`, `gts_encoder_car`, `gts_encoder_section_line`; `gts_encoder_end`
  * last. Counts and sizes in the info structs are not used: the encoder counts, and patches the
  * fields through `sink->patch` when their record ends. The first error sticks: every later
- * call returns it, and the bytes written so far are not a valid file.
+ * call returns it, and the bytes written so far are not a valid file. That holds for every
+ * error of an event call, a bad argument included (a NULL struct, a NULL `name` with a
+ * non-zero length: `GTS_ERR_INVALID_ARGUMENT`): an event is never left out silently. Every
+ * event after `gts_encoder_end` is `GTS_ERR_OUT_OF_ORDER`, an empty keyframe batch included.
  *
  * Returns `GTS_OK`, `GTS_ERR_INVALID_ARGUMENT` (NULL or misaligned pointer, a sink callback
- * NULL), `GTS_ERR_SIZE_MISMATCH` or `GTS_ERR_UNSUPPORTED_FORMAT`.
+ * NULL), `GTS_ERR_SIZE_MISMATCH` or `GTS_ERR_UNSUPPORTED_FORMAT` (or `GTS_ERR_REENTRANT` when
+ * called from a sink callback of the same encoder).
  *
  * Pointers: `encoder` is NULL or points to `size_of_encoder` writable bytes, not in use by a
  * running call; `sink` is NULL or points to a `gts_sink`.

@@ -95,7 +95,7 @@ fn check_input(input: &str, games: Games) -> Result<(Option<&'static str>, Vec<F
     let access = Access { seek: true, game };
     let mut checker = Checker::new(games, |f: &Finding| findings.push(*f));
     let result = match &target {
-        Target::Stdin => source::decode_stdin(game, &mut checker),
+        Target::Stdin(head) => source::decode_stdin(head, game, &mut checker),
         Target::File(path) => {
             let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
             checker.set_file_name(name.unwrap_or_default().as_bytes());

@@ -1,16 +1,18 @@
 //! `gtastream convert`: decode a file and write it in another format through the streaming
 //! encoder, in constant memory. The output goes to a temporary file beside OUT that is renamed
-//! over OUT only once complete, so a failure leaves nothing half-written.
+//! over OUT only once complete, so a failure leaves nothing half-written; `-` writes to
+//! standard output, once the whole output is made (nothing is written on a failure).
 
-use std::fs::{self, File};
+use std::fs::File;
 use std::io::{BufWriter, Cursor, Read, Seek, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use gtastream::check::{Checker, Finding, Games};
-use gtastream::encode::{EncodeOptions, Encoder, IoSink, Lookahead, ReadAt};
+use gtastream::encode::{EncodeOptions, EncodeWarnings, Encoder, IoSink, Lookahead, ReadAt, Sink};
 use gtastream::io::{decode_reader, ReadError};
 use gtastream::{Decoder, ErrorKind, Format};
 
+use crate::output::{Destination, Pending};
 use crate::target::{self, Target};
 
 pub const ABOUT: &str = "Write a file in another format (lossless unless --quantize)";
@@ -37,10 +39,12 @@ on stderr, naming the way out where there is one (an ANP3 of float frames crashe
 the output when a finding is an error: OUT is left as it was and the status is 1.
 
 IN may be an entry of an IMG archive (ARCHIVE:ENTRY, name in any case) or - for standard
-input; those are read into memory.
+input; those are read into memory. OUT - writes to standard output (once the whole output
+is made: nothing is written on a failure).
 
 Examples:
   gtastream convert --to anp3 ped.ifp ped_sa.ifp
+  gtastream convert --to anp3 ped.ifp - | xxd | head
   gtastream convert --to text gta3.img:countn2_stream0.ipl countn2.ipl
   gtastream convert --to text sector_stream0.ipl sector.ipl";
 
@@ -56,26 +60,6 @@ pub fn parse_format(name: &str) -> Result<Format, String> {
             "`{name}` is not a format gtastream writes (anp3, anp2, anpk, bnry, text)"
         )),
     }
-}
-
-/// Removes the temporary file unless it was renamed.
-struct Temp(Option<PathBuf>);
-
-impl Drop for Temp {
-    fn drop(&mut self) {
-        if let Some(path) = self.0.take() {
-            let _ = fs::remove_file(path);
-        }
-    }
-}
-
-fn temp_beside(output: &Path) -> PathBuf {
-    let name = output
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let pid = std::process::id();
-    output.with_file_name(format!(".{name}.{pid}.gtastream-tmp"))
 }
 
 /// What is checked of the output: for these games; refused at an error finding if `refuse`.
@@ -115,8 +99,8 @@ pub fn run(
                 check,
             )
         }
-        Target::Stdin => {
-            let mut bytes = Vec::new();
+        Target::Stdin(head) => {
+            let mut bytes = head;
             std::io::stdin()
                 .lock()
                 .read_to_end(&mut bytes)
@@ -139,7 +123,7 @@ pub fn run(
 
 /// Converts what `reader` holds (`ahead` reads the same bytes) to `to` in `output`.
 fn convert(
-    mut reader: impl Read + Seek,
+    reader: impl Read + Seek,
     ahead: impl ReadAt,
     input: &str,
     output: &Path,
@@ -147,48 +131,45 @@ fn convert(
     quantize: bool,
     check: Check,
 ) -> Result<String, String> {
-    let at_input = |what: &dyn std::fmt::Display| format!("{input}: {what}");
-    let temp_path = temp_beside(output);
-    let file = File::create(&temp_path).map_err(|e| format!("{}: {e}", temp_path.display()))?;
-    let mut temp = Temp(Some(temp_path.clone()));
-    let sink =
-        IoSink::new(BufWriter::new(file)).map_err(|e| format!("{}: {e}", output.display()))?;
-    let mut encoder =
-        Encoder::new(to, sink, EncodeOptions::quantize(quantize)).map_err(|e| at_input(&e))?;
-    // `ahead` reads one bone ahead, so float keyframes that lie exactly on the packed steps are
-    // written packed (docs/FORMATS.md §9.2).
-    let mut visitor = Lookahead::new(&mut encoder, ahead);
-    let decoded = decode_reader(&mut Decoder::new(), &mut reader, &mut visitor);
-    let write_failed = |encoder: &Encoder<IoSink<BufWriter<File>>>| match encoder.sink().error() {
-        Some(e) => format!("{}: {e}", output.display()),
-        None => at_input(&encoder.error().map_or(String::new(), |e| e.to_string())),
-    };
-    match decoded {
-        Ok(()) => {}
-        Err(ReadError::Decode(e)) if e.kind == ErrorKind::Aborted && encoder.error().is_some() => {
-            return Err(write_failed(&encoder));
-        }
-        Err(e) => return Err(at_input(&e)),
-    }
-    if !encoder.is_finished() {
-        return Err(write_failed(&encoder));
-    }
-    let warnings = encoder.warnings();
-    let mut writer = encoder.into_sink().into_inner();
-    writer
-        .flush()
-        .and_then(|()| writer.get_ref().sync_all())
-        .map_err(|e| format!("{}: {e}", output.display()))?;
-    drop(writer);
-    let (findings, errors) = check_output(&temp_path, output, check.games)?;
-    if check.refuse && errors > 0 {
-        return Err(format!(
+    let at_output = |e: &dyn std::fmt::Display| format!("{}: {e}", output.display());
+    let refused = |findings: &str, errors: u32| {
+        format!(
             "{findings}gtastream: {}: refused (--check): {errors} error finding(s) for the games checked",
             output.display()
-        ));
-    }
-    fs::rename(&temp_path, output).map_err(|e| format!("{}: {e}", output.display()))?;
-    temp.0 = None;
+        )
+    };
+    let (findings, warnings) = match Destination::of(output) {
+        Destination::File(path) => {
+            let (pending, file) = Pending::create(path)?;
+            let sink = IoSink::new(BufWriter::new(file)).map_err(|e| at_output(&e))?;
+            let io_error = |s: &IoSink<_>| s.error().map(|e| at_output(e));
+            let (sink, warnings) = encode(reader, ahead, input, to, quantize, sink, io_error)?;
+            let mut file = sink.into_inner().into_inner().map_err(|e| at_output(&e))?;
+            file.flush().map_err(|e| at_output(&e))?;
+            let written = std::fs::read(pending.temp()).map_err(|e| at_output(&e))?;
+            let (findings, errors) = check_output(&written, output, check.games)?;
+            if check.refuse && errors > 0 {
+                // The pending file is removed: OUT stays as it was.
+                return Err(refused(&findings, errors));
+            }
+            pending.commit(file)?;
+            (findings, warnings)
+        }
+        Destination::Stdout => {
+            let (bytes, warnings) =
+                encode(reader, ahead, input, to, quantize, Vec::new(), |_| None)?;
+            let (findings, errors) = check_output(&bytes, output, check.games)?;
+            if check.refuse && errors > 0 {
+                return Err(refused(&findings, errors));
+            }
+            let mut stdout = std::io::stdout().lock();
+            stdout
+                .write_all(&bytes)
+                .and_then(|()| stdout.flush())
+                .map_err(crate::write_error)?;
+            (findings, warnings)
+        }
+    };
     Ok(findings
         + &match warnings.first {
             None => String::new(),
@@ -206,8 +187,8 @@ fn convert(
         })
 }
 
-/// The checker's findings on the written file, as warning lines, and how many are errors.
-fn check_output(written: &Path, output: &Path, games: Games) -> Result<(String, u32), String> {
+/// The checker's findings on the written bytes, as warning lines, and how many are errors.
+fn check_output(written: &[u8], output: &Path, games: Games) -> Result<(String, u32), String> {
     let shown = output.display().to_string();
     let mut lines = String::new();
     let mut checker = Checker::new(games, |f: &Finding| {
@@ -215,14 +196,46 @@ fn check_output(written: &Path, output: &Path, games: Games) -> Result<(String, 
         let _ = f.write_line(&mut lines, &shown);
         lines.push('\n');
     });
-    let access = crate::source::Access {
-        seek: true,
-        game: None,
-    };
-    if let Err(failure) = crate::source::decode(written, access, &mut checker) {
-        return Err(format!("{shown}: the output does not read back: {failure}"));
+    if let Err(error) = Decoder::new().decode_slice(written, &mut checker) {
+        return Err(format!("{shown}: the output does not read back: {error}"));
     }
     checker.finish();
     let errors = checker.errors();
     Ok((lines, errors))
+}
+
+/// Decodes `reader` into an encoder for `to` writing to `sink`; the sink once finished.
+/// `sink_error` says why the sink failed, if it did.
+fn encode<S: Sink>(
+    mut reader: impl Read + Seek,
+    ahead: impl ReadAt,
+    input: &str,
+    to: Format,
+    quantize: bool,
+    sink: S,
+    sink_error: impl Fn(&S) -> Option<String>,
+) -> Result<(S, EncodeWarnings), String> {
+    let at_input = |what: &dyn std::fmt::Display| format!("{input}: {what}");
+    let mut encoder =
+        Encoder::new(to, sink, EncodeOptions::quantize(quantize)).map_err(|e| at_input(&e))?;
+    // `ahead` reads one bone ahead, so float keyframes that lie exactly on the packed steps are
+    // written packed (docs/FORMATS.md §9.2).
+    let mut visitor = Lookahead::new(&mut encoder, ahead);
+    let decoded = decode_reader(&mut Decoder::new(), &mut reader, &mut visitor);
+    let write_failed = |encoder: &Encoder<S>| match sink_error(encoder.sink()) {
+        Some(message) => message,
+        None => at_input(&encoder.error().map_or(String::new(), |e| e.to_string())),
+    };
+    match decoded {
+        Ok(()) => {}
+        Err(ReadError::Decode(e)) if e.kind == ErrorKind::Aborted && encoder.error().is_some() => {
+            return Err(write_failed(&encoder));
+        }
+        Err(e) => return Err(at_input(&e)),
+    }
+    if !encoder.is_finished() {
+        return Err(write_failed(&encoder));
+    }
+    let warnings = encoder.warnings();
+    Ok((encoder.into_sink(), warnings))
 }
