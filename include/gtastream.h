@@ -71,6 +71,41 @@
 #define GTS_ARCHIVE_WRITER_WORDS 24
 
 /**
+ * Game bits of `gts_rule.games`, `gts_finding.games` and `gts_check_memory`'s `games`.
+ */
+#define GTS_CHECK_III 1
+
+/**
+ * Vice City.
+ */
+#define GTS_CHECK_VC 2
+
+/**
+ * San Andreas.
+ */
+#define GTS_CHECK_SA 4
+
+/**
+ * MTA:SA.
+ */
+#define GTS_CHECK_MTA 8
+
+/**
+ * A note: the game copes.
+ */
+#define GTS_LEVEL_NOTE 0
+
+/**
+ * A warning: the game loads the file, not as meant.
+ */
+#define GTS_LEVEL_WARNING 1
+
+/**
+ * An error: the game crashes or corrupts memory.
+ */
+#define GTS_LEVEL_ERROR 2
+
+/**
  * Words of `gts_encoder`.
  */
 #define GTS_ENCODER_WORDS 48
@@ -101,7 +136,7 @@
  * Version of the binary interface this header describes: compare with `gts_abi_version()` when
  * loading the shared library. It changes whenever a struct grows or a function is added.
  */
-#define GTS_ABI_VERSION 2
+#define GTS_ABI_VERSION 3
 
 /**
  * Longest name a callback gets, in bytes (package, animation, bone and model names; a longer
@@ -1111,6 +1146,86 @@ typedef struct gts_sink {
 } gts_sink;
 
 /**
+ * A rule of the checker's table (docs/CHECKS.md). The strings are static and NUL-terminated.
+ */
+typedef struct gts_rule {
+    /**
+     * The rule's number (1..=`gts_rule_count()`), as `gts_finding.rule` gives it.
+     */
+    uint32_t code;
+    /**
+     * The stable id, e.g. "ifp.time.zero_duration".
+     */
+    const char *id;
+    /**
+     * The games it concerns: `GTS_CHECK_III` 1, `GTS_CHECK_VC` 2, `GTS_CHECK_SA` 4, `GTS_CHECK_MTA` 8.
+     */
+    uint8_t games;
+    /**
+     * `GTS_LEVEL_NOTE` 0, `GTS_LEVEL_WARNING` 1, `GTS_LEVEL_ERROR` 2.
+     */
+    int level;
+    /**
+     * One line: what the game does.
+     */
+    const char *reason;
+    /**
+     * The engine code the rule rests on.
+     */
+    const char *source;
+} gts_rule;
+
+/**
+ * A finding, valid during the callback only (its strings live on the library's stack).
+ */
+typedef struct gts_finding {
+    /**
+     * The rule's number (`gts_rule_info`).
+     */
+    uint32_t rule;
+    /**
+     * `GTS_LEVEL_*`.
+     */
+    int level;
+    /**
+     * The games concerned (`GTS_CHECK_*` bits).
+     */
+    uint8_t games;
+    /**
+     * Absolute offset (in the `.img` for an archive entry).
+     */
+    uint64_t offset;
+    /**
+     * The archive entry's name, or NULL.
+     */
+    const char *entry;
+    /**
+     * The animation's index, or -1.
+     */
+    int64_t animation;
+    /**
+     * The animation's name (up to 32 bytes), or NULL.
+     */
+    const char *animation_name;
+    /**
+     * The bone's index, or -1.
+     */
+    int64_t bone;
+    /**
+     * The bone's name (up to 32 bytes), or NULL.
+     */
+    const char *bone_name;
+    /**
+     * Text formats: the line (from 1), or 0.
+     */
+    uint32_t line;
+    /**
+     * The message: place and reason, as the command line's JSON gives it (cut at 511 bytes).
+     */
+    const char *message;
+} gts_finding;
+
+/**
  * Caller-owned storage of one encoder, like `gts_decoder`: anywhere, `sizeof` it passed to
  * `gts_encoder_init`, no cleanup; it may be copied with `memcpy` between calls.
  */
@@ -1503,6 +1618,36 @@ enum gts_status GTS_CALL gts_archive_writer_finish(struct gts_archive_writer *wr
  * Entries ended so far (0 for a writer that cannot be used).
  */
 uint32_t GTS_CALL gts_archive_writer_entries(const struct gts_archive_writer *writer);
+
+/**
+ * Rules in the table.
+ */
+uint32_t GTS_CALL gts_rule_count(void);
+
+/**
+ * Fills `*out` with rule number `code` (1..=`gts_rule_count()`).
+ * Pointers: `out` points to a writable `gts_rule`.
+ * Returns `GTS_ERR_INVALID_ARGUMENT` for a NULL `out` or an unknown number.
+ */
+enum gts_status GTS_CALL gts_rule_info(uint32_t code, struct gts_rule *out);
+
+/**
+ * Checks the `len` bytes at `data`: a file, or a version 2 IMG archive (`VER2`) with its
+ * entries, for the `games` (`GTS_CHECK_*` bits; 0: every game that loads the format). `name`
+ * is the file's name (NUL-terminated, may be NULL: the block-name rules then do not apply).
+ * Each finding goes to `on_finding(user, finding)` (may be NULL: only counted); `*errors` (if not NULL) receives how many were errors. A
+ * file that does not decode is a finding, not a status.
+ * Pointers: `data` points to `len` readable bytes (may be NULL when `len` is 0); `name` is NULL
+ * or NUL-terminated; `errors` is NULL or writable.
+ * Returns `GTS_OK`, `GTS_ERR_INVALID_ARGUMENT`, or `GTS_ERR_PANIC`.
+ */
+enum gts_status GTS_CALL gts_check_memory(const uint8_t *data,
+                                          size_t len,
+                                          const char *name,
+                                          uint8_t games,
+                                          void (GTS_CALL *on_finding)(void *user, const struct gts_finding *finding),
+                                          void *user,
+                                          uint32_t *errors);
 
 /**
  * `sizeof(gts_encoder)` as the library knows it.

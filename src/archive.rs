@@ -113,6 +113,9 @@ pub struct Entry<'a> {
     /// The format the decoder would find in the entry's first bytes; `None` for content it
     /// does not decode (models, textures, collisions, empty entries).
     pub format: Option<Format>,
+    /// The directory record as stored: the engines' own reading of its fields (version 2's
+    /// second size, the name's bytes after the NUL) differs from the decoder's.
+    pub record: [u8; RECORD_SIZE as usize],
 }
 
 /// What the visitor wants done with an entry.
@@ -232,6 +235,7 @@ enum State {
 /// The directory record being handled.
 #[derive(Clone, Copy, Debug)]
 struct Current {
+    record: [u8; RECORD_SIZE as usize],
     name: [u8; ENTRY_NAME_SIZE],
     name_len: u8,
     offset: u64,
@@ -243,6 +247,7 @@ struct Current {
 
 impl Current {
     const EMPTY: Current = Current {
+        record: [0; RECORD_SIZE as usize],
         name: [0; ENTRY_NAME_SIZE],
         name_len: 0,
         offset: 0,
@@ -601,6 +606,7 @@ impl ArchiveDecoder {
                         size: current.size,
                         declared_size: current.declared,
                         format: entry_format(&head[..want]),
+                        record: current.record,
                     };
                     match visitor.entry(&entry) {
                         Choice::Skip => self.next_record(),
@@ -788,6 +794,7 @@ impl ArchiveDecoder {
             warnings |= bit(ArchiveWarningKind::EntryOverlapsDirectory);
         }
         self.current = Current {
+            record: *record,
             name,
             name_len: name_len.unwrap_or(ENTRY_NAME_SIZE) as u8,
             offset,

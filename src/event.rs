@@ -70,6 +70,9 @@ pub struct FileInfo<'a> {
     pub instance_count: Option<u32>,
     /// Binary IPL: car generators the header declares.
     pub car_count: Option<u32>,
+    /// ANPK: the block `INFO` chunk's `size` field as stored (the engines read that many bytes
+    /// into a fixed buffer).
+    pub info_size: Option<u32>,
 }
 
 /// An animation begins.
@@ -88,6 +91,10 @@ pub struct AnimationInfo<'a> {
     pub flags: Option<u32>,
     /// Stories only: the clip's length in seconds.
     pub duration: Option<f32>,
+    /// ANPK: the animation's `NAME` chunk `size` field as stored.
+    pub name_size: Option<u32>,
+    /// ANPK: the animation's `DGAN`/`INFO` chunk `size` field as stored.
+    pub info_size: Option<u32>,
 }
 
 /// A bone (animated object) of the current animation begins.
@@ -108,6 +115,8 @@ pub struct BoneInfo<'a> {
     pub frame_type: FrameType,
     /// Keyframes the bone declares.
     pub frame_count: u32,
+    /// ANPK: the `ANIM` chunk's `size` field (44 with a bone id, 48 without).
+    pub anim_size: Option<u32>,
 }
 
 impl BoneInfo<'_> {
@@ -207,6 +216,52 @@ impl<'a> SectionLine<'a> {
     }
 }
 
+/// What kind of unit a [`Unit`] is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum UnitKind {
+    /// An animation's header (its `animation` event follows).
+    Animation,
+    /// A bone's header (its `bone` event follows).
+    Bone,
+    /// A batch of keyframes (its `keyframes` event follows).
+    Keyframes,
+    /// ANPK: an empty keyframe chunk after an object of no keyframes (one exporter writes
+    /// `K000`): the decoder skips it, the engines read the next object from it. No event.
+    EmptyKeyframeChunk,
+    /// A placement record (its `instance` or `car` event follows).
+    Record,
+    /// Text IPL: a line that is not blank, section keywords and `end` included.
+    Line,
+}
+
+/// Where the decoder reads: reported to [`Visitor::unit`] before the unit's events, for tools
+/// that tell where a finding lies (the `check` module's context).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Unit<'a> {
+    /// What the unit is.
+    pub kind: UnitKind,
+    /// Absolute offset of the unit's first byte.
+    pub offset: u64,
+    /// Text formats: the line's number, from 1.
+    pub line: Option<u32>,
+    /// [`UnitKind::Line`]: the line without its line break; [`UnitKind::EmptyKeyframeChunk`]:
+    /// the chunk header; otherwise empty.
+    pub bytes: &'a [u8],
+}
+
+impl<'a> Unit<'a> {
+    pub(crate) const fn at(kind: UnitKind, offset: u64) -> Self {
+        Unit {
+            kind,
+            offset,
+            line: None,
+            bytes: &[],
+        }
+    }
+}
+
 /// Receives the decoder's events. Every method defaults to [`Flow::Continue`].
 pub trait Visitor {
     /// The file was recognised; always the first event.
@@ -253,6 +308,10 @@ pub trait Visitor {
     fn end(&mut self) -> Flow {
         Flow::Continue
     }
+    /// The decoder reads this unit: before its events, if it has any. Only a position, so
+    /// it cannot pause or abort; a unit may be reported again when its step is retried.
+    #[inline(always)]
+    fn unit(&mut self, _unit: &Unit<'_>) {}
 }
 
 impl<V: Visitor + ?Sized> Visitor for &mut V {
@@ -288,5 +347,8 @@ impl<V: Visitor + ?Sized> Visitor for &mut V {
     }
     fn end(&mut self) -> Flow {
         (**self).end()
+    }
+    fn unit(&mut self, unit: &Unit<'_>) {
+        (**self).unit(unit)
     }
 }

@@ -68,6 +68,8 @@ extern crate std;
 
 pub mod archive;
 pub mod bone_names;
+pub mod check;
+pub mod context;
 mod decoder;
 mod error;
 mod event;
@@ -91,7 +93,7 @@ pub use decoder::{Decoder, Game, Options, Progress, Status, DECODER_SIZE};
 pub use error::{Error, ErrorKind, Warning, WarningKind};
 pub use event::{
     name_matches, AnimationInfo, BoneInfo, FileInfo, Flow, Format, IplCar, IplInstance,
-    SectionLine, Visitor,
+    SectionLine, Unit, UnitKind, Visitor,
 };
 pub use keyframe::{FrameType, Keyframe, KeyframeIter, Keyframes, RawFrame};
 pub use limits::{

@@ -43,8 +43,8 @@ function open(fileList) {
   status(`Decoding ${file.name}…`);
   document.body.dataset.state = 'decoding';
   result = null;
-  for (const id of ['summary', 'warnings-section', 'animation-section', 'placement-section',
-    'archive-section']) {
+  for (const id of ['summary', 'warnings-section', 'findings-section', 'animation-section',
+    'placement-section', 'archive-section']) {
     $(id).hidden = true;
   }
   $('file-name').textContent = file.name;
@@ -78,6 +78,11 @@ function show(r) {
   $('warnings-section').hidden = r.warnings.length === 0;
   fill($('warnings'), r.warnings.map((w) => [w.kind, w.reason,
     `${w.offset} (0x${w.offset.toString(16)})`]));
+  // What the games do with the file (`gtastream check`): one row per finding.
+  const found = r.findings ?? [];
+  $('findings-section').hidden = found.length === 0;
+  fill($('findings'), found.map((f) => [f.severity, f.rule, f.games.join(', '),
+    `${f.offset} (0x${f.offset.toString(16)})`, f.entry ?? '', f.message]));
   const animated = r.format !== 'bnry' && r.format !== 'text';
   if (r.entries) {
     showArchive(r);

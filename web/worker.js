@@ -1,9 +1,20 @@
 // Decodes the file (or lists the IMG archive) off the page's thread with the package's streaming decoder (constant memory
 // for decoding; a File is read in pieces, seeks included), and keeps what the page shows:
 // summaries are posted at once, a bone's keyframes when the page asks for them.
-import { DecodeError, decodeStream, ls } from './gtastream/index.js';
+import { check, DecodeError, decodeStream, ls } from './gtastream/index.js';
 
 let animations = [];
+
+/** Files up to this size are also checked against the games' loading rules (the check reads
+ * the file into memory; the decoding above does not). */
+const CHECKED_SIZE = 256 << 20;
+
+/** The findings of `gtastream check` for the file (null when it is too large to check). */
+async function findings(file, bytes) {
+  if (file.size > CHECKED_SIZE) return null;
+  const data = bytes ?? new Uint8Array(await file.arrayBuffer());
+  return check(data, { name: file.name }).inputs[0].findings;
+}
 
 /** A growable list of keyframes as floats: time, rotation x y z w, translation x y z. */
 class Frames {
@@ -34,9 +45,12 @@ async function listing(files) {
   if (magic !== 'VER2' && !dir) return null;
   const started = performance.now();
   const read = async (f) => new Uint8Array(await f.arrayBuffer());
-  const list = ls(await read(img), magic === 'VER2' ? undefined : await read(dir));
+  const data = await read(img);
+  const list = ls(data, magic === 'VER2' ? undefined : await read(dir));
+  // The checker reads version 2 archives (a version 1 one has its directory apart).
+  const found = magic === 'VER2' ? await findings(img, data) : null;
   return { format: list.format, name: null, size: img.size, warnings: [], entries: list.entries,
-    seconds: (performance.now() - started) / 1000 };
+    findings: found, seconds: (performance.now() - started) / 1000 };
 }
 
 async function open(files) {
@@ -92,6 +106,7 @@ async function open(files) {
     return { name: a.name, duration: a.duration ?? latest,
       frames: bones.reduce((n, b) => n + b.frames, 0), bones };
   });
+  result.findings = await findings(file);
   result.seconds = (performance.now() - started) / 1000;
   return result;
 }

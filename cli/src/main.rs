@@ -1,5 +1,6 @@
 //! `gtastream`: inspect GTA animation packages from the command line.
 
+mod check;
 mod convert;
 mod dump;
 mod extract;
@@ -168,6 +169,15 @@ impl GameArg {
 const NO_SEEK_HELP: &str = "Read the file front to back only, as a reader that cannot seek would: \
      a file that needs a seek (every Stories file) fails with the offset it needs";
 
+/// The games `check` knows, as `--game` names them.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum CheckGame {
+    Sa,
+    Vc,
+    Iii,
+    Mta,
+}
+
 #[derive(Parser)]
 #[command(name = "gtastream", version, about = ABOUT, long_about = LONG_ABOUT)]
 struct Cli {
@@ -235,6 +245,18 @@ enum Command {
         #[command(subcommand)]
         command: img::Command,
     },
+    #[command(about = check::ABOUT, long_about = check::LONG_ABOUT)]
+    Check {
+        /// The games to check for (repeat for several); all that load the format if none.
+        #[arg(long, value_enum)]
+        game: Vec<CheckGame>,
+        /// Print one JSON document.
+        #[arg(long)]
+        json: bool,
+        /// Files, archives, ARCHIVE:ENTRY, or - for standard input.
+        #[arg(required = true)]
+        inputs: Vec<String>,
+    },
     #[command(about = convert::ABOUT, long_about = convert::LONG_ABOUT)]
     Convert {
         /// The output format: anp3, anp2, anpk, bnry or text (any case).
@@ -243,6 +265,12 @@ enum Command {
         /// ANP3/ANP2: write every bone packed, rounding values to the packed steps.
         #[arg(long)]
         quantize: bool,
+        /// Refuse the output when the checker finds an error in it for the games checked.
+        #[arg(long)]
+        check: bool,
+        /// The games the output is checked for (repeat for several); all that load it if none.
+        #[arg(long, value_enum)]
+        game: Vec<CheckGame>,
         /// The file to read, ARCHIVE:ENTRY, or - for standard input.
         input: String,
         /// The file to write (replaced only once complete), or - for standard output.
@@ -297,12 +325,28 @@ fn main() -> ExitCode {
         } => open_archive(archive)
             .and_then(|archive| extract::run(&archive, entries, output, *force)),
         Command::Img { command } => img::run(command),
+        Command::Check { game, json, inputs } => {
+            match check::run(inputs, check_games(game), *json) {
+                Ok(outcome) if outcome.unreadable => return ExitCode::from(2),
+                Ok(outcome) if outcome.errors => return ExitCode::FAILURE,
+                Ok(_) => return ExitCode::SUCCESS,
+                Err(message) => Err(message),
+            }
+        }
         Command::Convert {
             to,
             quantize,
+            check,
+            game,
             input,
             output,
-        } => convert::run(input, output, *to, *quantize).map(|warnings| eprint!("{warnings}")),
+        } => {
+            let check = convert::Check {
+                games: check_games(game),
+                refuse: *check,
+            };
+            convert::run(input, output, *to, *quantize, check).map(|warnings| eprint!("{warnings}"))
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -313,6 +357,22 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// The games named with `--game`; all if none.
+fn check_games(named: &[CheckGame]) -> gtastream::check::Games {
+    use gtastream::check::Games;
+    if named.is_empty() {
+        return Games::ALL;
+    }
+    named.iter().fold(Games::NONE, |set, g| {
+        set.union(match g {
+            CheckGame::Sa => Games::SA,
+            CheckGame::Vc => Games::VC,
+            CheckGame::Iii => Games::III,
+            CheckGame::Mta => Games::MTA,
+        })
+    })
 }
 
 /// The message for a failure concerning `path`.

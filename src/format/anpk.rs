@@ -15,7 +15,7 @@ use super::protocol::{Step, Stepped, Want};
 use super::track::Track;
 use crate::error::{Error, ErrorKind, Warning, WarningKind};
 use crate::limits::MAX_NAME;
-use crate::{AnimationInfo, BoneInfo, FileInfo, Flow, Format, FrameType, Visitor};
+use crate::{AnimationInfo, BoneInfo, FileInfo, Flow, Format, FrameType, Unit, UnitKind, Visitor};
 
 const CHUNK_HEADER: usize = 8;
 /// `ANPK` header and the `INFO` header with its animation count.
@@ -78,6 +78,9 @@ pub(crate) struct Anpk {
     blocks_left: u32,
     block_at: u64,
     block_size: u32,
+    /// The block `INFO` and the current `NAME` chunks' `size` fields, as stored.
+    info_size: u32,
+    name_size: u32,
     /// Padded length of the name field being read next.
     name_field: u32,
     animation_count: u32,
@@ -246,6 +249,8 @@ impl Anpk {
             blocks_left: 1,
             block_at: 0,
             block_size: 0,
+            info_size: 0,
+            name_size: 0,
             name_field: 0,
             animation_count: 0,
             animation: 0,
@@ -322,6 +327,7 @@ impl Anpk {
         }
         self.block_at = at;
         self.block_size = header.size;
+        self.info_size = header.info_size;
         self.animation_count = animation_count;
         self.animation = 0;
         self.name_field = name_field;
@@ -341,6 +347,7 @@ impl Anpk {
             return Ok(warning);
         }
         self.name_field = name_field;
+        self.name_size = size;
         self.stage = Stage::AnimationHeader;
         Ok(Stepped::new(unit.len(), Flow::Continue))
     }
@@ -379,6 +386,7 @@ impl Anpk {
         } else {
             self.after_object()
         };
+        visitor.unit(&Unit::at(UnitKind::Animation, at));
         let flow = visitor.animation(&AnimationInfo {
             index: self.animation,
             name: header.name,
@@ -386,6 +394,8 @@ impl Anpk {
             frame_data_size: None,
             flags: None,
             duration: None,
+            name_size: Some(self.name_size),
+            info_size: Some(header.info_size),
         });
         Ok(Stepped::new(unit.len(), flow))
     }
@@ -455,6 +465,7 @@ impl Anpk {
             self.names.insert(name);
         }
         self.stage = Stage::EmptyKeyframes;
+        visitor.unit(&Unit::at(UnitKind::Bone, self.object_at));
         let flow = visitor.bone(&BoneInfo {
             index: self.object,
             name: Some(name),
@@ -462,6 +473,7 @@ impl Anpk {
             bone_key: None,
             frame_type: FrameType::Kr00,
             frame_count: 0,
+            anim_size: Some(self.anim_size),
         });
         Ok(Stepped::new(unit.len(), flow))
     }
@@ -492,6 +504,7 @@ impl Anpk {
         }
         self.track = Track::new(frame_type, self.frame_count);
         self.stage = Stage::Frames;
+        visitor.unit(&Unit::at(UnitKind::Bone, self.object_at));
         let flow = visitor.bone(&BoneInfo {
             index: self.object,
             name: Some(&self.object_name),
@@ -499,6 +512,7 @@ impl Anpk {
             bone_key: None,
             frame_type,
             frame_count: self.frame_count,
+            anim_size: Some(self.anim_size),
         });
         Ok(Stepped::new(unit.len(), flow))
     }
@@ -568,6 +582,7 @@ impl Step for Anpk {
                     animation_count: self.animation_count,
                     instance_count: None,
                     car_count: None,
+                    info_size: Some(self.info_size),
                 })
             }
             Stage::NameHeader => return self.name_header(unit, at, visitor),
@@ -596,6 +611,10 @@ impl Step for Anpk {
                     size == 0 && (tag == b"K000" || FrameType::from_anpk_tag(tag).is_some())
                 });
                 let consumed = if empty_chunk.is_some() {
+                    visitor.unit(&Unit {
+                        bytes: &unit[..CHUNK_HEADER],
+                        ..Unit::at(UnitKind::EmptyKeyframeChunk, at)
+                    });
                     CHUNK_HEADER
                 } else {
                     0
@@ -637,6 +656,7 @@ impl Step for Anpk {
                     animation_count: 0,
                     instance_count: None,
                     car_count: None,
+                    info_size: None,
                 })
             }
             Stage::CheckContainerSize => {

@@ -24,8 +24,8 @@ use super::protocol::{Step, Stepped, Want};
 use crate::decoder::Game;
 use crate::limits::{MAX_LINE, MAX_SECTION_NAME, SNIFF_LINES};
 use crate::{
-    Error, ErrorKind, FileInfo, Flow, Format, IplCar, IplInstance, SectionLine, Visitor, Warning,
-    WarningKind,
+    Error, ErrorKind, FileInfo, Flow, Format, IplCar, IplInstance, SectionLine, Unit, UnitKind,
+    Visitor, Warning, WarningKind,
 };
 
 /// The sections of text IPL files.
@@ -345,6 +345,13 @@ pub(crate) fn keyword(text: &[u8]) -> Option<u8> {
         .map(|i| i as u8)
 }
 
+/// Whether `field` names a section (any case), as the decoder reads section headers.
+pub(crate) fn is_keyword(field: &[u8]) -> bool {
+    SECTIONS
+        .iter()
+        .any(|s| field.eq_ignore_ascii_case(s.as_bytes()))
+}
+
 /// Whether `text` (a line's content) is a bare word that opens a section the games do not
 /// know (a mod's `wanted`): the whole content is one word of lower-case ASCII letters, digits
 /// and `_`, starting with a letter, at most [`MAX_SECTION_NAME`] bytes, and not starting with
@@ -471,6 +478,7 @@ impl IplText {
                 animation_count: 0,
                 instance_count: None,
                 car_count: None,
+                info_size: None,
             });
             return Ok(Stepped::new(0, flow));
         }
@@ -489,6 +497,12 @@ impl IplText {
         if text.is_empty() {
             return Outcome::Event(Flow::Continue);
         }
+        visitor.unit(&Unit {
+            kind: UnitKind::Line,
+            offset: at,
+            line: Some(self.line + 1),
+            bytes: unit.trim_ascii_end(),
+        });
         let Some(section) = self.section else {
             return self.outside(unit, text, at, visitor);
         };

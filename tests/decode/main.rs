@@ -8,6 +8,7 @@ mod anpk_streaming;
 mod archive;
 mod archive_write;
 mod bounded_work;
+mod checks;
 mod chunking;
 mod encode_roundtrip;
 mod errors;

@@ -5,6 +5,9 @@ import { autoInit } from './wasm.js';
 await autoInit();
 
 export { decodeEntry, decodeEntryJson, ls, lsJson } from './archive.js';
+export {
+  check, type CheckDocument, type CheckFinding, type CheckGame, checkJson, type CheckOptions,
+} from './check.js';
 export { decode, decodeJson } from './decode.js';
 export {
   type AnimationInfo, type BoneInfo, type Callbacks, Decoder, type DecoderOptions,

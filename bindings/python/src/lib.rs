@@ -103,6 +103,43 @@ fn decode(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
     Ok(loads.call1((text,))?.unbind())
 }
 
+/// Checks a file (or a version 2 IMG archive) held in memory against the games' loading rules
+/// (docs/CHECKS.md): the structure `gtastream check --json NAME` prints, as a dict. `name`
+/// is the file's name (its stem is the block name the game expects); `games` a list of "iii",
+/// "vc", "sa", "mta" (every game that loads the format if None). A file that does not decode
+/// is a finding, not an exception.
+#[pyfunction]
+#[pyo3(signature = (data, name = None, games = None))]
+fn check(
+    py: Python<'_>,
+    data: &Bound<'_, PyAny>,
+    name: Option<&str>,
+    games: Option<Vec<String>>,
+) -> PyResult<Py<PyAny>> {
+    use gtastream::check::Games;
+    let games = match games {
+        None => Games::ALL,
+        Some(names) => names.iter().try_fold(Games::NONE, |set, name| {
+            Games::from_name(name).map(|g| set.union(g)).ok_or_else(|| {
+                pyo3::exceptions::PyValueError::new_err(format!(
+                    "{name:?} is not a game (iii, vc, sa, mta)"
+                ))
+            })
+        })?,
+    };
+    let name = name.unwrap_or("");
+    let text = with_bytes(data, |bytes| {
+        Ok(py.detach(|| {
+            let mut text = String::new();
+            // A String accepts all text.
+            let _ = gtastream::check::json::write_document(&mut text, bytes, name, games);
+            text
+        }))
+    })?;
+    let loads = py.import("json")?.getattr("loads")?;
+    Ok(loads.call1((text,))?.unbind())
+}
+
 /// The native module; the `gtastream` package re-exports it.
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -110,6 +147,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("DecodeError", py.get_type::<DecodeError>())?;
     m.add("EncodeError", py.get_type::<write::EncodeError>())?;
     m.add_function(wrap_pyfunction!(decode, m)?)?;
+    m.add_function(wrap_pyfunction!(check, m)?)?;
     m.add_function(wrap_pyfunction!(load::load, m)?)?;
     m.add_function(wrap_pyfunction!(events::events, m)?)?;
     m.add_function(wrap_pyfunction!(write::write, m)?)?;

@@ -798,3 +798,32 @@ static ALLOCATOR: dlmalloc::GlobalDlmalloc = dlmalloc::GlobalDlmalloc;
 fn panic(_: &core::panic::PanicInfo<'_>) -> ! {
     core::arch::wasm32::unreachable()
 }
+
+/// The `check` document (`gtastream check --json`) of the `len` bytes at `ptr`, a file or a
+/// version 2 archive, named by the `name_len` bytes (UTF-8) at `name`, for the `games` (bits:
+/// III 1, VC 2, SA 4, MTA 8; 0 for all), handed to `text`. Always 0: a file that does not
+/// decode is a finding.
+///
+/// # Safety
+/// `ptr` points to `len` readable bytes, `name` to `name_len` bytes of UTF-8.
+#[no_mangle]
+pub unsafe extern "C" fn gts_check_json(
+    ptr: *const u8,
+    len: usize,
+    name: *const u8,
+    name_len: usize,
+    games: u32,
+) -> u32 {
+    use gtastream::check::{json::write_document, Games};
+    let data = core::slice::from_raw_parts(ptr, len);
+    let name = core::str::from_utf8(core::slice::from_raw_parts(name, name_len)).unwrap_or("");
+    let games = match games {
+        0 => Games::ALL,
+        bits => Games::from_bits(bits as u8),
+    };
+    let mut out = Pieces(String::with_capacity(TEXT_PIECE));
+    // Pieces never refuses text.
+    let _ = write_document(&mut out, data, name, games);
+    out.flush();
+    0
+}

@@ -89,6 +89,14 @@ def decode(data: _Bytes) -> Dict[str, Any]:
     a time of 1.0 is the int 1). Raises DecodeError where the command would fail.
     """
 
+def check(
+    data: _Bytes, name: Optional[str] = None, games: Optional[List[str]] = None
+) -> Dict[str, Any]:
+    """Check a file (or a VER2 archive) held in memory against the games' loading rules: the
+    structure ``gtastream check --json NAME`` prints ({"inputs": [{"file", "format",
+    "findings": [{"rule", "severity", "games", "offset", "entry", "animation", "bone",
+    "message"}]}]}). ``games``: "iii", "vc", "sa", "mta" (all that load the format if None)."""
+
 def load(source: Union[str, "os.PathLike[str]", _Bytes]) -> Union["Package", "Placement"]:
     """Decode a whole file (a path, or its bytes) into a Package (animation files) or a
     Placement (item placement files). Raises DecodeError where ``dump --json`` would fail,
