@@ -35,7 +35,8 @@ pub use rules::{Engine, Games, Level, Rule};
 use crate::archive::{ArchiveInfo, ArchiveVersion, ArchiveVisitor, ArchiveWarning, Choice, Entry};
 use crate::archive::{ArchiveWarningKind, RECORD_SIZE};
 use crate::context::{Context, Name};
-use crate::format::ipl_text::fields;
+#[cfg(feature = "ipl-text")]
+use crate::format::fields::line_fields as fields;
 use crate::{
     AnimationInfo, BoneInfo, Error, ErrorKind, FileInfo, Flow, Format, IplCar, IplInstance,
     Keyframes, SectionLine, Unit, UnitKind, Visitor, Warning, WarningKind,
@@ -272,6 +273,7 @@ const ONCE_ANIM_SIZE: u32 = 1;
 const ONCE_ANIM_OVERRUN: u32 = 2;
 const ONCE_MTA_FLOAT: u32 = 4;
 const ONCE_SCALE: u32 = 8;
+#[cfg(feature = "ipl-text")]
 const ONCE_PATH: u32 = 16;
 const ONCE_IPL_SCALE: u32 = 32;
 
@@ -645,6 +647,8 @@ impl<S: FnMut(&Finding)> Checker<S> {
         self.bone.keys += 1;
     }
 
+    /// The text IPL rules of one line (lines come only from the text decoder).
+    #[cfg(feature = "ipl-text")]
     fn text_line(&mut self, text: &[u8]) {
         let at = self.context.offset;
         let text = text.trim_ascii();
@@ -1289,6 +1293,7 @@ impl<S: FnMut(&Finding)> Visitor for Checker<S> {
                 let at = self.context.offset;
                 self.emit(Rule::AnpkKfrmOnZeroFrames, Games::ALL, at);
             }
+            #[cfg(feature = "ipl-text")]
             UnitKind::Line => self.text_line(unit.bytes),
             _ => {}
         }
