@@ -38,6 +38,10 @@ export interface Exports {
   gts_ls(img: number, imgLen: number, dir: number, dirLen: number, hasDir: number): number;
   gts_entry_json(img: number, imgLen: number, dir: number, dirLen: number, hasDir: number,
     name: number, nameLen: number): number;
+  gts_document(ptr: number, len: number, canSeek: number, raw: number): number;
+  gts_entry_document(img: number, imgLen: number, dir: number, dirLen: number, hasDir: number,
+    name: number, nameLen: number, raw: number): number;
+  gts_listing(img: number, imgLen: number, dir: number, dirLen: number, hasDir: number): number;
 }
 
 /** Flow codes the event imports return. */
@@ -67,6 +71,13 @@ export interface Sink {
   sectionLine?(section: string, text: string): number;
   warning?(kind: string, reason: string, offset: number): number;
   end?(): number;
+  /** A document or listing in buffers (wasm/src/document.rs), copied out of the module's
+   * memory. */
+  document?(records: Float64Array, names: Uint8Array): void;
+  /** One bone's keyframe floats (f32 or f64 as asked for), as the bone ends: `ptr` and
+   * `count` in the module's memory, valid during the call only; `contents` bit 0 translation,
+   * bit 1 scale. */
+  boneValues?(memory: ArrayBuffer, ptr: number, count: number, contents: number): void;
 }
 
 let instance: Exports | undefined;
@@ -161,6 +172,14 @@ const imports = {
     },
     end() {
       return sink.end?.() ?? CONTINUE;
+    },
+    document(records: number, recordsLen: number, names: number, namesLen: number) {
+      const buffer = active!.memory.buffer;
+      sink.document?.(new Float64Array(buffer.slice(records, records + recordsLen * 8)),
+        new Uint8Array(buffer.slice(names, names + namesLen)));
+    },
+    bone_values(ptr: number, count: number, contents: number) {
+      sink.boneValues?.(active!.memory.buffer, ptr, count, contents);
     },
   },
 };

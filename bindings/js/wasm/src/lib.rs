@@ -18,6 +18,8 @@ use alloc::vec::Vec;
 use core::cell::UnsafeCell;
 use core::fmt;
 
+mod document;
+
 use gtastream::archive::{
     ArchiveDecoder, ArchiveInfo, ArchiveVersion, ArchiveVisitor, Choice, Entry, RECORD_SIZE,
 };
@@ -94,6 +96,12 @@ extern "C" {
         offset: f64,
     ) -> u32;
     fn end() -> u32;
+    /// A document or listing in buffers (src/document.rs): `records` f64s and `names` bytes;
+    /// read during the call only.
+    fn document(records: *const f64, records_len: usize, names: *const u8, names_len: usize);
+    /// One bone's keyframe floats (`count` f32 or f64, as the document was asked for), as the
+    /// bone ends; `contents`: bit 0 translation, bit 1 scale.
+    fn bone_values(values: *const u8, count: usize, contents: u32);
 }
 
 /// Floats per keyframe handed to `keyframes`: time, rotation (x, y, z, w), translation (3),
@@ -586,6 +594,30 @@ impl Listing {
     }
 }
 
+/// What a listing takes: the archive, then each entry.
+trait Lister {
+    fn archive(&mut self, info: &ArchiveInfo);
+    fn entry(&mut self, entry: &Entry<'_>);
+}
+
+impl Lister for Listing {
+    fn archive(&mut self, info: &ArchiveInfo) {
+        Listing::archive(self, info);
+    }
+    fn entry(&mut self, entry: &Entry<'_>) {
+        Listing::entry(self, entry);
+    }
+}
+
+impl Lister for document::Listing {
+    fn archive(&mut self, info: &ArchiveInfo) {
+        document::Listing::archive(self, info);
+    }
+    fn entry(&mut self, entry: &Entry<'_>) {
+        document::Listing::entry(self, entry);
+    }
+}
+
 /// Bytes before the directory records of a VER2 archive (`VER2`, the entry count).
 const HEADER_SIZE: u64 = 8;
 
@@ -608,7 +640,7 @@ struct Only<'a> {
     wanted: &'a str,
     inner: &'a mut dyn Visitor,
     search: Search,
-    listing: Option<&'a mut Listing>,
+    listing: Option<&'a mut dyn Lister>,
     /// Where the directory ends (the offset of a "no such entry" error).
     directory_end: u64,
 }
@@ -732,6 +764,45 @@ enum EntryError {
     NotFound(u64),
 }
 
+/// Decodes the archive's entry named `wanted` into `events`.
+fn find_entry(
+    dir: &[u8],
+    img: &[u8],
+    decoder: &impl Fn() -> ArchiveDecoder,
+    wanted: &str,
+    events: &mut dyn Visitor,
+) -> Result<(), EntryError> {
+    let mut only = Only::new(Search::Looking, wanted, events);
+    let archive = decoder().decode_slices(dir, img, &mut only);
+    match (only.search, archive) {
+        (Search::Done(result), _) => result.map_err(EntryError::Decode),
+        (_, Err(e)) => Err(EntryError::Decode(e)),
+        (_, Ok(())) => Err(EntryError::NotFound(only.directory_end)),
+    }
+}
+
+fn report_entry_error(e: EntryError, wanted: &str) {
+    match e {
+        EntryError::Decode(e) => report_error(e),
+        EntryError::NotFound(offset) => {
+            let kind = "no_such_entry";
+            let mut reason = String::from("no entry named \"");
+            reason.push_str(wanted);
+            reason.push('"');
+            // SAFETY: the import reads the two strings during the call.
+            unsafe {
+                error(
+                    kind.as_ptr(),
+                    kind.len(),
+                    reason.as_ptr(),
+                    reason.len(),
+                    offset as f64,
+                )
+            };
+        }
+    }
+}
+
 /// The JSON document of the archive's entry named by the `name_len` bytes (UTF-8) at `name`
 /// (`gtastream dump --json ARCHIVE:ENTRY`), handed to `text`. Returns 0, or 1 after reporting
 /// the error to `error` (an entry that is not there: kind `no_such_entry`).
@@ -753,13 +824,7 @@ pub unsafe extern "C" fn gts_entry_json(
     let mut out = Pieces(String::with_capacity(TEXT_PIECE));
     // Each pass reads the archive again and decodes the entry again.
     let result = json::write(&mut out, |pass| {
-        let mut only = Only::new(Search::Looking, wanted, pass);
-        let archive = decoder().decode_slices(dir, img, &mut only);
-        match (only.search, archive) {
-            (Search::Done(result), _) => result.map_err(EntryError::Decode),
-            (_, Err(e)) => Err(EntryError::Decode(e)),
-            (_, Ok(())) => Err(EntryError::NotFound(only.directory_end)),
-        }
+        find_entry(dir, img, &decoder, wanted, pass)
     });
     match result {
         Ok(()) => {
@@ -770,22 +835,99 @@ pub unsafe extern "C" fn gts_entry_json(
             report_error(e);
             1
         }
-        Err(JsonError::Decode(EntryError::NotFound(offset))) => {
-            let kind = "no_such_entry";
-            let mut reason = String::from("no entry named \"");
-            reason.push_str(wanted);
-            reason.push('"');
-            error(
-                kind.as_ptr(),
-                kind.len(),
-                reason.as_ptr(),
-                reason.len(),
-                offset as f64,
-            );
+        Err(JsonError::Decode(e)) => {
+            report_entry_error(e, wanted);
             1
         }
         Err(JsonError::Write) => 1,
     }
+}
+
+/// Hands a finished document over to `document`.
+fn hand_over(doc: document::Document) {
+    let (records, names) = doc.finish();
+    // SAFETY: the import copies the buffers during the call.
+    unsafe { document(records.as_ptr(), records.len(), names.as_ptr(), names.len()) };
+}
+
+/// The document of the `len` bytes at `ptr` in buffers (src/document.rs), handed to
+/// `bone_values` and `document`: keyframe values as f32 when `raw`, else as the JSON
+/// document's f64. Returns 0,
+/// or 1 after reporting the error to `error`.
+///
+/// # Safety
+/// `ptr` points to `len` readable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn gts_document(ptr: *const u8, len: usize, can_seek: u32, raw: u32) -> u32 {
+    let data = core::slice::from_raw_parts(ptr, len);
+    let options = Options {
+        can_seek: can_seek != 0,
+        game: None,
+    };
+    let mut doc = document::Document::new(raw != 0);
+    let mut only = Only::new(Search::Inside, "", &mut doc);
+    if let Err(e) = Decoder::with_options(options).decode_slice(data, &mut only) {
+        report_error(e);
+        return 1;
+    }
+    hand_over(doc);
+    0
+}
+
+/// The document of the archive's entry named by the `name_len` bytes (UTF-8) at `name`, in
+/// buffers as [`gts_document`] gives them. Returns 0, or 1 after reporting the error.
+///
+/// # Safety
+/// As [`gts_entry_json`].
+#[no_mangle]
+pub unsafe extern "C" fn gts_entry_document(
+    img: *const u8,
+    img_len: usize,
+    dir: *const u8,
+    dir_len: usize,
+    has_dir: u32,
+    name: *const u8,
+    name_len: usize,
+    raw: u32,
+) -> u32 {
+    let (dir, img, decoder) = archive_of(img, img_len, dir, dir_len, has_dir);
+    let wanted = core::str::from_utf8(core::slice::from_raw_parts(name, name_len)).unwrap_or("");
+    let mut doc = document::Document::new(raw != 0);
+    if let Err(e) = find_entry(dir, img, &decoder, wanted, &mut doc) {
+        report_entry_error(e, wanted);
+        return 1;
+    }
+    hand_over(doc);
+    0
+}
+
+/// The archive's listing in buffers (src/document.rs), handed to `document`. Returns 0, or 1
+/// after reporting the error.
+///
+/// # Safety
+/// As [`archive_of`].
+#[no_mangle]
+pub unsafe extern "C" fn gts_listing(
+    img: *const u8,
+    img_len: usize,
+    dir: *const u8,
+    dir_len: usize,
+    has_dir: u32,
+) -> u32 {
+    let (dir, img, decoder) = archive_of(img, img_len, dir, dir_len, has_dir);
+    let mut listing = document::Listing::default();
+    let mut none = NoEvents;
+    let mut only = Only::new(Search::Listing, "", &mut none);
+    only.listing = Some(&mut listing);
+    if let Err(e) = decoder().decode_slices(dir, img, &mut only) {
+        report_error(e);
+        return 1;
+    }
+    let records = &listing.records;
+    let names = &listing.names;
+    // SAFETY: the import copies the buffers during the call.
+    unsafe { document(records.as_ptr(), records.len(), names.as_ptr(), names.len()) };
+    0
 }
 
 /// The allocator std would use on this target, without the rest of std (smaller module).
