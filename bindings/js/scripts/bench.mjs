@@ -121,12 +121,24 @@ const ways = {
   none: () => 0,
 };
 
+/** Bytes: this process's peak resident set (Linux's VmHWM, which, unlike maxRSS, does not
+ * start from the parent's peak when a child process is started). */
+function peakResident() {
+  try {
+    const hwm = /VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'));
+    if (hwm) return Number(hwm[1]) * 1024;
+  } catch {
+    // Not Linux.
+  }
+  return process.resourceUsage().maxRSS * 1024;
+}
+
 if (memoryOf !== undefined) {
   const kept = await ways[memoryOf]();
   globalThis.gc();
   const usage = process.memoryUsage();
   console.log(JSON.stringify({
-    peak: process.resourceUsage().maxRSS * 1024,
+    peak: peakResident(),
     retained: usage.heapUsed + usage.external + usage.arrayBuffers,
     kept: typeof kept,
   }));

@@ -100,3 +100,38 @@ export function decodeEntryJson(img: Bytes, name: string, dir?: Bytes): string {
   return run(img, dir, (m, i, il, d, dl, hd) =>
     withName(m, name, (ptr, len) => m.gts_entry_json(i, il, d, dl, hd, ptr, len)));
 }
+
+/**
+ * Lists an archive read in pieces (`Blob.slice`: a `File` of any size): only the directory and
+ * each entry's first bytes are read, as the library's archive decoder asks for them. The same
+ * listing as {@link ls}; a version 1 archive needs its `.dir` as `dir`.
+ */
+export async function lsBlob(img: Blob, dir?: Blob): Promise<ArchiveListing> {
+  const module = wasm();
+  const stream = module.gts_listing_new(dir ? 1 : 0, dir?.size ?? 0, img.size);
+  const input = module.gts_input();
+  const size = module.gts_input_size();
+  try {
+    for (;;) {
+      const file = module.gts_listing_input(stream) === 1 ? img : dir!;
+      const position = module.gts_listing_position(stream);
+      const wanted = module.gts_listing_wanted(stream);
+      const len = Math.min(size, wanted < 0 ? size : wanted, file.size - position);
+      if (len <= 0) break;
+      const bytes = new Uint8Array(await file.slice(position, position + len).arrayBuffer());
+      let status = 0;
+      let failure: DecodeError | undefined;
+      new Uint8Array(module.memory.buffer, input, bytes.length).set(bytes);
+      withSink(module, {
+        progress: (_consumed, s) => (status = s),
+        error: (e) => (failure = e),
+      }, () => module.gts_listing_feed(stream, bytes.length));
+      if (failure) throw failure;
+      // 2: every record read. Otherwise the decoder's position says where to read next.
+      if (status === 2) break;
+    }
+    return toListing(buffersOf(module, () => module.gts_listing_finish(stream)));
+  } finally {
+    module.gts_listing_free(stream);
+  }
+}

@@ -4,7 +4,7 @@ import { autoInit } from './wasm.js';
 // Loaded once at import (top-level await), so that every call below is synchronous.
 await autoInit();
 
-export { decodeEntry, decodeEntryJson, ls, lsJson } from './archive.js';
+export { decodeEntry, decodeEntryJson, ls, lsBlob, lsJson } from './archive.js';
 export { decode, decodeJson } from './decode.js';
 export {
   type AnimationInfo, type BoneInfo, type Callbacks, Decoder, type DecoderOptions,

@@ -42,6 +42,13 @@ export interface Exports {
   gts_entry_document(img: number, imgLen: number, dir: number, dirLen: number, hasDir: number,
     name: number, nameLen: number, raw: number): number;
   gts_listing(img: number, imgLen: number, dir: number, dirLen: number, hasDir: number): number;
+  gts_listing_new(version1: number, dirLen: number, imgLen: number): number;
+  gts_listing_free(stream: number): void;
+  gts_listing_input(stream: number): number;
+  gts_listing_position(stream: number): number;
+  gts_listing_wanted(stream: number): number;
+  gts_listing_feed(stream: number, len: number): number;
+  gts_listing_finish(stream: number): number;
 }
 
 /** Flow codes the event imports return. */

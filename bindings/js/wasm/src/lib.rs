@@ -930,6 +930,114 @@ pub unsafe extern "C" fn gts_listing(
     0
 }
 
+/// An archive listed as it is read (`gts_listing_*`): the library's push decoder, fed the
+/// bytes it asks for, and the listing it fills.
+pub struct ListingStream {
+    decoder: ArchiveDecoder,
+    listing: document::Listing,
+}
+
+/// A listing of an archive read in pieces: a VER2 `.img` of `img_len` bytes, or (`version1`) a
+/// `.dir` of `dir_len` bytes and its `.img`. Ask `gts_listing_input`, `_position` and
+/// `_wanted` what to feed next.
+#[no_mangle]
+pub extern "C" fn gts_listing_new(version1: u32, dir_len: f64, img_len: f64) -> *mut ListingStream {
+    let decoder = if version1 != 0 {
+        ArchiveDecoder::version1(dir_len as u64, img_len as u64)
+    } else {
+        ArchiveDecoder::new(img_len as u64)
+    };
+    Box::into_raw(Box::new(ListingStream {
+        decoder,
+        listing: document::Listing::default(),
+    }))
+}
+
+/// # Safety
+/// `stream` comes from [`gts_listing_new`] and is freed once.
+#[no_mangle]
+pub unsafe extern "C" fn gts_listing_free(stream: *mut ListingStream) {
+    drop(Box::from_raw(stream));
+}
+
+/// The file the next bytes come from: 0 the `.dir`, 1 the `.img`.
+///
+/// # Safety
+/// `stream` comes from [`gts_listing_new`].
+#[no_mangle]
+pub unsafe extern "C" fn gts_listing_input(stream: *const ListingStream) -> u32 {
+    u32::from((*stream).decoder.input() == gtastream::archive::Input::Data)
+}
+
+/// Offset in that file of the next byte wanted.
+///
+/// # Safety
+/// As [`gts_listing_input`].
+#[no_mangle]
+pub unsafe extern "C" fn gts_listing_position(stream: *const ListingStream) -> f64 {
+    (*stream).decoder.position() as f64
+}
+
+/// At most how many bytes from the position are of use (-1: no bound).
+///
+/// # Safety
+/// As [`gts_listing_input`].
+#[no_mangle]
+pub unsafe extern "C" fn gts_listing_wanted(stream: *const ListingStream) -> f64 {
+    (*stream).decoder.wanted().map_or(-1.0, |w| w as f64)
+}
+
+/// Feeds the first `len` bytes of the input buffer, then reports `progress`. Returns 0, or 1
+/// after reporting the error.
+///
+/// # Safety
+/// As [`gts_listing_input`]; `len` is at most the input buffer's size.
+#[no_mangle]
+pub unsafe extern "C" fn gts_listing_feed(stream: *mut ListingStream, len: usize) -> u32 {
+    let stream = &mut *stream;
+    let input = &(&*INPUT.0.get())[..len.min(INPUT_SIZE)];
+    let mut none = NoEvents;
+    let mut only = Only::new(Search::Listing, "", &mut none);
+    only.listing = Some(&mut stream.listing);
+    match stream.decoder.feed(input, &mut only) {
+        Ok(p) => {
+            let (status, seek) = match p.status {
+                Status::NeedInput => (0, 0.0),
+                Status::Paused => (1, 0.0),
+                Status::Done => (2, 0.0),
+                Status::Seek(offset) => (3, offset as f64),
+            };
+            progress(p.consumed, status, seek);
+            0
+        }
+        Err(e) => {
+            report_error(e);
+            1
+        }
+    }
+}
+
+/// Ends the input and hands the listing to `document`. Returns 0, or 1 after reporting the
+/// error.
+///
+/// # Safety
+/// As [`gts_listing_input`].
+#[no_mangle]
+pub unsafe extern "C" fn gts_listing_finish(stream: *mut ListingStream) -> u32 {
+    let stream = &mut *stream;
+    let mut none = NoEvents;
+    let mut only = Only::new(Search::Listing, "", &mut none);
+    only.listing = Some(&mut stream.listing);
+    if let Err(e) = stream.decoder.finish(&mut only) {
+        report_error(e);
+        return 1;
+    }
+    let (records, names) = (&stream.listing.records, &stream.listing.names);
+    // SAFETY: the import copies the buffers during the call.
+    document(records.as_ptr(), records.len(), names.as_ptr(), names.len());
+    0
+}
+
 /// The allocator std would use on this target, without the rest of std (smaller module).
 #[global_allocator]
 static ALLOCATOR: dlmalloc::GlobalDlmalloc = dlmalloc::GlobalDlmalloc;
