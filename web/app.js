@@ -80,6 +80,19 @@ worker.onmessage = ({ data }) => {
     status(e.kind ? `Cannot decode: ${e.reason} (${e.kind}) at offset ${e.offset}${img}`
       : `Cannot decode: ${e.message}`, true);
     document.body.dataset.state = 'failed';
+  } else if (data.type === 'converted') {
+    // A download of the converted bytes, named after the file with the format's extension.
+    const base = ($('entry-name').textContent !== '–' ? $('entry-name').textContent
+      : $('file-name').textContent).replace(/\.[^.]*$/, '');
+    const extension = { ANP3: 'ifp', ANP2: 'ifp', ANPK: 'ifp', bnry: 'ipl', text: 'ipl' }[data.format];
+    const link = document.createElement('a');
+    link.href = URL.createObjectURL(new Blob([data.bytes], { type: 'application/octet-stream' }));
+    link.download = `${base}.${data.format.toLowerCase()}.${extension}`;
+    link.click();
+    setTimeout(() => URL.revokeObjectURL(link.href), 60000);
+    status(`Saved as ${data.format} (${data.bytes.length} bytes).`);
+  } else if (data.type === 'convert-failed') {
+    status(`Cannot save: ${data.message}`, true);
   } else if (data.type === 'bone' && data.animation === selected.animation
     && data.bone === selected.bone) {
     plotBone(data.frames, data.translation);
@@ -94,6 +107,11 @@ function show(r) {
     $(id).hidden = true;
   }
   $('entry-name').textContent = r.entry ?? '–';
+  // "Save as": the formats the package writes for this kind of file (an archive is not saved).
+  const targets = r.entries ? [] : ['bnry', 'text'].includes(r.format) ? ['bnry', 'text']
+    : r.format === null ? [] : ['ANP3', 'ANP2', 'ANPK'];
+  $('save-tools').hidden = targets.length === 0;
+  $('save-format').replaceChildren(...targets.map((t) => new Option(t, t)));
   $('back').hidden = !(r.entry && archiveResult);
   $('summary').hidden = false;
   $('format').textContent = r.format;
@@ -312,6 +330,10 @@ function drawMap(r) {
 
 $('file').addEventListener('change', (e) => open(e.target.files));
 $('back').addEventListener('click', () => archiveResult && show(archiveResult));
+$('save').addEventListener('click', () => {
+  status(`Converting to ${$('save-format').value}…`);
+  worker.postMessage({ type: 'convert', format: $('save-format').value });
+});
 $('filter').addEventListener('input', () => {
   if (!result) return;
   if (result.entries) showArchive(result);

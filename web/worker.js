@@ -2,11 +2,13 @@
 // decoders (constant memory; a File is read in pieces with Blob.slice, seeks included), and keeps
 // what the page shows: summaries are posted at once, a bone's keyframes when the page asks for
 // them. An archive's entry is opened as a slice of the archive: nothing else of it is read.
-import { DecodeError, decodeStream, lsBlob } from './gtastream/index.js';
+import { DecodeError, EncodeError, convert, decodeStream, lsBlob } from './gtastream/index.js';
 
 let animations = [];
 /** The archive last listed: its files and entries. */
 let archive = null;
+/** The file (or entry) last decoded, for "save as". */
+let opened = null;
 
 /** A growable list of keyframes as floats: time, rotation x y z w, translation x y z. */
 class Frames {
@@ -57,6 +59,7 @@ async function openEntry(index) {
 }
 
 async function decodeFile(file) {
+  opened = file;
   const started = performance.now();
   const result = { format: null, name: null, size: file.size, warnings: [], animations: [],
     instances: [], cars: [], lines: 0 };
@@ -120,6 +123,14 @@ self.onmessage = async ({ data }) => {
         ? { kind: e.kind, reason: e.reason, offset: e.offset, message: e.message }
         : { message: String(e && e.message ? e.message : e) };
       self.postMessage({ type: 'failed', error });
+    }
+  } else if (data.type === 'convert') {
+    try {
+      const bytes = convert(new Uint8Array(await opened.arrayBuffer()), data.format);
+      self.postMessage({ type: 'converted', format: data.format, bytes }, [bytes.buffer]);
+    } catch (e) {
+      const kind = e instanceof DecodeError || e instanceof EncodeError ? ` (${e.kind})` : '';
+      self.postMessage({ type: 'convert-failed', message: `${e.message}${kind}` });
     }
   } else if (data.type === 'bone') {
     const b = animations[data.animation]?.bones[data.bone];

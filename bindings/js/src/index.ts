@@ -5,6 +5,7 @@ import { autoInit } from './wasm.js';
 await autoInit();
 
 export { decodeEntry, decodeEntryJson, ls, lsBlob, lsJson } from './archive.js';
+export { type ConvertOptions, convert, type TargetFormat } from './convert.js';
 export { decode, decodeJson } from './decode.js';
 export {
   type AnimationInfo, type BoneInfo, type Callbacks, Decoder, type DecoderOptions,
@@ -13,4 +14,4 @@ export {
 } from './decoder.js';
 export { type IFPAnimation, type IFPBone, type IFPFrame, IFPReader } from './ifp.js';
 export type * from './types.js';
-export { DecodeError, init, type WasmSource } from './wasm.js';
+export { DecodeError, EncodeError, init, type WasmSource } from './wasm.js';

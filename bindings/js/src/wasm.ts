@@ -21,6 +21,18 @@ export class DecodeError extends Error {
   }
 }
 
+/** A file could not be written in the format asked for (`convert`): `kind` is the encoder
+ * error's stable name (`not_representable`, `cannot_convert`, ...). */
+export class EncodeError extends Error {
+  readonly kind: string;
+
+  constructor(kind: string, message: string) {
+    super(message);
+    this.name = 'EncodeError';
+    this.kind = kind;
+  }
+}
+
 /** The module's exports (names and signatures as in wasm/src/lib.rs). */
 export interface Exports {
   memory: WebAssembly.Memory;
@@ -49,6 +61,7 @@ export interface Exports {
   gts_listing_wanted(stream: number): number;
   gts_listing_feed(stream: number, len: number): number;
   gts_listing_finish(stream: number): number;
+  gts_convert(ptr: number, len: number, format: number, formatLen: number, quantize: number): number;
 }
 
 /** Flow codes the event imports return. */
@@ -85,6 +98,9 @@ export interface Sink {
    * `count` in the module's memory, valid during the call only; `contents` bit 0 translation,
    * bit 1 scale. */
   boneValues?(memory: ArrayBuffer, ptr: number, count: number, contents: number): void;
+  /** A conversion's bytes, copied out of the module's memory. */
+  output?(bytes: Uint8Array): void;
+  encodeError?(error: EncodeError): void;
 }
 
 let instance: Exports | undefined;
@@ -187,6 +203,12 @@ const imports = {
     },
     bone_values(ptr: number, count: number, contents: number) {
       sink.boneValues?.(active!.memory.buffer, ptr, count, contents);
+    },
+    output(ptr: number, len: number) {
+      sink.output?.(new Uint8Array(active!.memory.buffer.slice(ptr, ptr + len)));
+    },
+    encode_error(kind: number, kindLen: number, message: number, messageLen: number) {
+      sink.encodeError?.(new EncodeError(latin1(kind, kindLen), utf8.decode(bytes(message, messageLen))));
     },
   },
 };

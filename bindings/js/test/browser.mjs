@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 
 import { chromium } from 'playwright-core';
 
-import { decode, ls } from '../dist/index.js';
+import { convert, decode, ls } from '../dist/index.js';
 import {
   bigAnp3, imgVer1, imgVer2, repo, sampleAnp3, sampleBnry, sampleTextIpl,
 } from './fixtures.mjs';
@@ -112,6 +112,14 @@ try {
   mkdirSync(out, { recursive: true });
   await page.screenshot({ path: join(out, 'web-inspector.png'), fullPage: true });
 
+  // "Save as": the file converted by the package's encoder, downloaded.
+  assert.deepEqual(await texts('#save-format option'), ['ANP3', 'ANP2', 'ANPK']);
+  await page.selectOption('#save-format', 'ANPK');
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#save')]);
+  assert.equal(download.suggestedFilename(), 'walk.anpk.ifp');
+  const saved = readFileSync(await download.path());
+  assert.deepEqual(new Uint8Array(saved), convert(walk, 'ANPK'));
+
   // A text IPL: the table and the scatter plot of instances and cars.
   const ipl = sampleTextIpl();
   await load('sample.ipl', ipl);
@@ -153,6 +161,13 @@ try {
   await waitDone();
   assert.equal(await page.textContent('#format'), 'bnry');
   assert.equal(await page.textContent('#entry-name'), 'sector.ipl');
+  // An entry saves as the other placement format, converted from its slice.
+  await page.selectOption('#save-format', 'text');
+  const [savedIpl] = await Promise.all([page.waitForEvent('download'), page.click('#save')]);
+  assert.equal(savedIpl.suggestedFilename(), 'sector.text.ipl');
+  const sector = ls(sa).entries[1];
+  assert.deepEqual(new Uint8Array(readFileSync(await savedIpl.path())),
+    convert(sa.subarray(sector.offset, sector.offset + sector.size), 'text'));
   await page.click('#back');
   await page.fill('#filter', '');
   // An entry of no known format: the error, and the listing stays.

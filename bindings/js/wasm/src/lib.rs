@@ -102,6 +102,10 @@ extern "C" {
     /// One bone's keyframe floats (`count` f32 or f64, as the document was asked for), as the
     /// bone ends; `contents`: bit 0 translation, bit 1 scale.
     fn bone_values(values: *const u8, count: usize, contents: u32);
+    /// The bytes a conversion wrote.
+    fn output(bytes: *const u8, len: usize);
+    /// A conversion could not write the file: the encoder error's kind name and its message.
+    fn encode_error(kind: *const u8, kind_len: usize, message: *const u8, message_len: usize);
 }
 
 /// Floats per keyframe handed to `keyframes`: time, rotation (x, y, z, w), translation (3),
@@ -1035,6 +1039,72 @@ pub unsafe extern "C" fn gts_listing_finish(stream: *mut ListingStream) -> u32 {
     let (records, names) = (&stream.listing.records, &stream.listing.names);
     // SAFETY: the import copies the buffers during the call.
     document(records.as_ptr(), records.len(), names.as_ptr(), names.len());
+    0
+}
+
+/// Converts the `len` bytes at `ptr` to the format named by the `format_len` bytes at `format`
+/// (the library's name of a format it writes, any case: ANP3, ANP2, ANPK, bnry, text), the
+/// decoder's events straight into the library's encoder, as `gtastream convert` does; the bytes
+/// go to `output`. Returns 0; 1 after reporting a decoding error to `error` or an encoding one
+/// to `encode_error`; 2 when the name is not of a format the library writes.
+///
+/// # Safety
+/// Each pointer points to its length of readable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn gts_convert(
+    ptr: *const u8,
+    len: usize,
+    format: *const u8,
+    format_len: usize,
+    quantize: u32,
+) -> u32 {
+    use gtastream::encode::{EncodeOptions, Encoder, Lookahead};
+    use gtastream::{ErrorKind, Format};
+    let data = core::slice::from_raw_parts(ptr, len);
+    let name = core::slice::from_raw_parts(format, format_len);
+    let writable = [
+        Format::Anp3,
+        Format::Anp2,
+        Format::Anpk,
+        Format::IplBinary,
+        Format::IplText,
+    ];
+    let Some(format) = writable
+        .into_iter()
+        .find(|f| f.name().as_bytes().eq_ignore_ascii_case(name))
+    else {
+        return 2;
+    };
+    let report = |e: gtastream::encode::EncodeError| {
+        let (kind, message) = (e.kind().name(), alloc::format!("{e}"));
+        // SAFETY: the import reads the two strings during the call.
+        encode_error(kind.as_ptr(), kind.len(), message.as_ptr(), message.len());
+        1
+    };
+    let mut encoder = match Encoder::new(format, Vec::new(), EncodeOptions::quantize(quantize != 0))
+    {
+        Ok(encoder) => encoder,
+        Err(e) => return report(e),
+    };
+    // The same bytes read a second time, one bone ahead, as the command does.
+    let decoded = Decoder::new().decode_slice(data, &mut Lookahead::new(&mut encoder, data));
+    match decoded {
+        Err(e) if e.kind == ErrorKind::Aborted && encoder.error().is_some() => {}
+        Err(e) => {
+            report_error(e);
+            return 1;
+        }
+        Ok(()) => {}
+    }
+    if !encoder.is_finished() {
+        return report(
+            encoder
+                .error()
+                .unwrap_or(gtastream::encode::EncodeError::OutOfOrder),
+        );
+    }
+    let bytes = encoder.into_sink();
+    output(bytes.as_ptr(), bytes.len());
     0
 }
 
