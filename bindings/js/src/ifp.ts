@@ -97,15 +97,17 @@ class Bone implements IFPBone {
   readonly boneKey: number | null;
   readonly frameType: string;
   #values: Float32Array;
+  #at: number;
   #head: BoneHead;
   #frames: IFPFrame[] | undefined;
 
-  constructor(head: BoneHead, values: Float32Array) {
+  constructor(head: BoneHead, values: Float32Array, at: number) {
     this.boneId = head.boneId;
     this.boneName = head.name ?? '';
     this.boneKey = head.boneKey;
     this.frameType = head.frameType;
     this.#values = values;
+    this.#at = at;
     this.#head = head;
   }
 
@@ -115,7 +117,7 @@ class Bone implements IFPBone {
       const Frame = scale ? ScaleFrame : translation ? TranslationFrame : RotationFrame;
       const step = stride(this.#head);
       const frames = new Array<IFPFrame>(frameCount);
-      for (let i = 0, at = 0; i < frameCount; i++, at += step) {
+      for (let i = 0, at = this.#at; i < frameCount; i++, at += step) {
         frames[i] = new Frame(this.#values, at);
       }
       this.#frames = frames;
@@ -148,9 +150,21 @@ export class IFPReader {
   #byName = new Map<string, IFPAnimation>();
 
   constructor(data: Uint8Array | ArrayBuffer) {
-    const values: Float32Array[] = [];
-    const buffers = documentBuffers(data, true, true, (memory, ptr, count) =>
-      values.push(new Float32Array(memory, ptr, count).slice()));
+    // Every bone's floats, one after the other, in one array (grown as they come).
+    let all = new Float32Array(1 << 16);
+    let used = 0;
+    const starts: number[] = [];
+    const buffers = documentBuffers(data, true, true, (memory, ptr, count) => {
+      if (used + count > all.length) {
+        const grown = new Float32Array(Math.max(all.length * 2, used + count));
+        grown.set(all.subarray(0, used));
+        all = grown;
+      }
+      all.set(new Float32Array(memory, ptr, count), used);
+      starts.push(used);
+      used += count;
+    });
+    const values = all.slice(0, used);
     const r = new Reader(buffers);
     const { placement, doc } = readHead(r);
     if (placement || doc.format === null) {
@@ -171,11 +185,11 @@ export class IFPReader {
       let latest = 0;
       for (let m = r.number(); m > 0; m--) {
         const head = readBone(r);
-        const own = values[bone++];
-        bones.push(new Bone(head, own));
+        const start = starts[bone++];
+        bones.push(new Bone(head, values, start));
         const step = stride(head);
-        for (let at = 0; at < own.length; at += step) {
-          const time = own[at];
+        for (let i = 0, at = start; i < head.frameCount; i++, at += step) {
+          const time = values[at];
           if (time > latest && time !== Infinity) latest = time;
         }
       }
