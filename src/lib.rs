@@ -30,6 +30,8 @@ mod event;
 mod format;
 mod keyframe;
 mod limits;
+pub mod skeleton;
+mod summary;
 
 pub mod encode;
 #[cfg(feature = "std")]
@@ -49,6 +51,7 @@ pub use event::{
     AnimationInfo, BoneInfo, FileInfo, Flow, Format, IplCar, IplInstance, SectionLine, Visitor,
 };
 pub use keyframe::{FrameType, Keyframe, KeyframeIter, Keyframes, RawFrame};
+pub use summary::{AnimationSummary, Summarize, Summarizer};
 pub use limits::{MAX_BATCH, MAX_LINE, MAX_NAME, REREAD_FACTOR, REREAD_SLACK, SNIFF_LINES};
 #[cfg(feature = "alloc")]
 #[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]

@@ -4,7 +4,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use crate::{
-    AnimationInfo, BoneInfo, Decoder, Error, ErrorKind, FileInfo, Flow, Format, FrameType,
+    AnimationInfo, AnimationSummary, Summarizer, BoneInfo, Decoder, Error, ErrorKind, FileInfo, Flow, Format, FrameType,
     Keyframe, Keyframes, Visitor, Warning,
 };
 
@@ -73,6 +73,15 @@ impl Package {
         })
     }
 
+    /// Each animation's summary, in file order.
+    pub fn summaries(&self) -> impl Iterator<Item = AnimationSummary> + '_ {
+        self.animations.iter().zip(0..).map(|(animation, index)| {
+            let mut summary = animation.summary();
+            summary.index = index;
+            summary
+        })
+    }
+
     /// The animation of that name, compared case-insensitively as the game does.
     pub fn animation(&self, name: &str) -> Option<&Animation> {
         self.animations
@@ -89,6 +98,27 @@ impl Animation {
                 .as_deref()
                 .is_some_and(|n| n.eq_ignore_ascii_case(name))
         })
+    }
+
+    /// What the animation is: its length by the games' rule, the bones it defines and how
+    /// they are stored (the summary a streaming decode reports, from the same code).
+    /// (Its `index` is 0: [`Package::summaries`] numbers them.)
+    pub fn summary(&self) -> AnimationSummary {
+        let mut summarizer = Summarizer::new();
+        for bone in &self.bones {
+            // Latin-1 names: the standard names are ASCII, so UTF-8 bytes compare alike.
+            let name = bone.name.as_deref().map(str::as_bytes);
+            summarizer.begin_bone(bone.bone_id, name, bone.frame_type);
+            if let Some(last) = bone.frames.last() {
+                summarizer.add_keys(bone.frames.len() as u64, last.time);
+            }
+        }
+        summarizer.animation_end()
+    }
+
+    /// The animation's length in seconds, as the games compute it ([`AnimationSummary::length`]).
+    pub fn length(&self) -> f32 {
+        self.summary().length
     }
 
     /// The bone with that id (the skin's HAnim node id): the reliable way to match a skeleton.
