@@ -51,7 +51,6 @@ pub use event::{
     AnimationInfo, BoneInfo, FileInfo, Flow, Format, IplCar, IplInstance, SectionLine, Visitor,
 };
 pub use keyframe::{FrameType, Keyframe, KeyframeIter, Keyframes, RawFrame};
-pub use summary::{AnimationSummary, Summarize, Summarizer};
 pub use limits::{MAX_BATCH, MAX_LINE, MAX_NAME, REREAD_FACTOR, REREAD_SLACK, SNIFF_LINES};
 #[cfg(feature = "alloc")]
 #[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
@@ -59,3 +58,4 @@ pub use package::{Animation, Bone, Package, PackageBuilder};
 #[cfg(feature = "alloc")]
 #[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
 pub use placement::{Instance, Placement, PlacementBuilder, RawLine};
+pub use summary::{AnimationSummary, Summarize, Summarizer};

@@ -4,8 +4,8 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use crate::{
-    AnimationInfo, AnimationSummary, Summarizer, BoneInfo, Decoder, Error, ErrorKind, FileInfo, Flow, Format, FrameType,
-    Keyframe, Keyframes, Visitor, Warning,
+    AnimationInfo, AnimationSummary, BoneInfo, Decoder, Error, ErrorKind, FileInfo, Flow, Format,
+    FrameType, Keyframe, Keyframes, Summarizer, Visitor, Warning,
 };
 
 /// A decoded animation package. The blocks of an `ANLF` container are merged into one

@@ -169,16 +169,20 @@ pub(crate) const NAME_COUNT: usize = {
 
 /// The index in [`BONES`] of the bone with HAnim id `id`.
 pub fn by_id(id: i32) -> Option<usize> {
-    BONES.iter().position(|b| b.id.is_some_and(|i| i32::from(i) == id))
+    BONES
+        .iter()
+        .position(|b| b.id.is_some_and(|i| i32::from(i) == id))
 }
 
 /// The index in [`BONES`] of the bone one of whose names is `name`, compared trimmed (ASCII
 /// blanks and NULs) and ASCII case-insensitively.
 pub fn by_name(name: &[u8]) -> Option<usize> {
     let name = trim(name);
-    BONES
-        .iter()
-        .position(|b| b.names.iter().any(|n| n.as_bytes().eq_ignore_ascii_case(name)))
+    BONES.iter().position(|b| {
+        b.names
+            .iter()
+            .any(|n| n.as_bytes().eq_ignore_ascii_case(name))
+    })
 }
 
 /// The standard bone a track binds to, as San Andreas binds it: by its id when it stores one
@@ -224,7 +228,10 @@ mod tests {
         assert_eq!(named(b" Pelvis").id, Some(1));
         assert_eq!(named(b"NORMAL").id, Some(0));
         assert_eq!(named(b"bip01 l calf\0").id, Some(42));
-        assert_eq!(named(b"L Calf").parent().map(StandardBone::name), Some("L Thigh"));
+        assert_eq!(
+            named(b"L Calf").parent().map(StandardBone::name),
+            Some("L Thigh")
+        );
         assert_eq!(named(b"R Forearm").id, Some(23));
         assert_eq!(BONES[by_id(302).unwrap()].name(), "L breast");
         assert_eq!(BONES[by_id(54).unwrap()].parent().unwrap().id, Some(53));

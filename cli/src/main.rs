@@ -91,7 +91,8 @@ JSON layout:
      \"bones\": [{\"name\": \"Root\", \"bone_id\": 0, \"bone_key\": null,
        \"frame_type\": \"ifp2_packed_rot_trans\",
        \"frames\": [{\"time\": 0.5, \"rotation\": [x, y, z, w],
-                   \"translation\": [x, y, z], \"scale\": [x, y, z]}]}]}]}
+                   \"translation\": [x, y, z], \"scale\": [x, y, z]}]}],
+     \"summary\": {\"length\": 0.5, \"bones\": 1, ...see docs/ANIMATION.md}}]}
 
 \"translation\" and \"scale\" appear only when the bone's frame type stores them.
 Times are seconds from the start of the clip, rotations quaternions in the engine

@@ -239,7 +239,8 @@ fn dump_json_exact_text() {
             {"time": 1, "rotation": [0, 0, 0.5, 0.5], "translation": [1, 0.5, -0.25]}
           ]
         }
-      ]
+      ],
+      "summary": {"length": 1, "bones": 1, "empty_bones": 0, "keyframes": 2, "bones_with_id": 1, "bones_without_id": 0, "unmatched_bones": 0, "standard_bones": ["Head"], "storage": {"packed": 1, "float": 0, "translation": 1, "scale": 0}, "mixed": false}
     }
   ]
 }
@@ -480,8 +481,10 @@ fn info_reads_large_files_in_pieces() {
         .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
         .collect();
     for line in [
-        "\"long\" 1 bones 10000 keyframes 166.650 s",
-        "\"short\" 1 bones 0 keyframes 0.000 s",
+        "\"long\" 1 bones 10000 keyframes 166.650 s (length 166.650 s, 1 standard bones, 0 \
+         unmatched, packed)",
+        "\"short\" 1 bones 0 keyframes 0.000 s (length 0.000 s, 1 standard bones, 0 unmatched, \
+         packed)",
     ] {
         assert!(words.iter().any(|l| l == line), "{line:?} in\n{text}");
     }
@@ -666,7 +669,8 @@ fn dump_json_anpk_exact_text() {
           "frame_type": "kr00",
           "frames": []
         }
-      ]
+      ],
+      "summary": {"length": 1, "bones": 4, "empty_bones": 1, "keyframes": 4, "bones_with_id": 3, "bones_without_id": 1, "unmatched_bones": 0, "standard_bones": ["Root", "Spine1", "Head", "R Brow"], "storage": {"packed": 0, "float": 4, "translation": 2, "scale": 1}, "mixed": false}
     }
   ]
 }
@@ -857,14 +861,16 @@ const STORIES_JSON: &str = r#"{
           "frame_type": "stories_rot",
           "frames": []
         }
-      ]
+      ],
+      "summary": {"length": 1.5, "bones": 3, "empty_bones": 1, "keyframes": 5, "bones_with_id": 1, "bones_without_id": 2, "unmatched_bones": 2, "standard_bones": ["Head"], "storage": {"packed": 0, "float": 3, "translation": 1, "scale": 0}, "mixed": false}
     },
     {
       "name": "idle",
       "frame_data_size": null,
       "flags": null,
       "duration": 0.25,
-      "bones": []
+      "bones": [],
+      "summary": {"length": 0, "bones": 0, "empty_bones": 0, "keyframes": 0, "bones_with_id": 0, "bones_without_id": 0, "unmatched_bones": 0, "standard_bones": [], "storage": {"packed": 0, "float": 0, "translation": 0, "scale": 0}, "mixed": false}
     }
   ]
 }

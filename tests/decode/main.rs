@@ -29,4 +29,5 @@ mod stories_bytes;
 mod stories_layouts;
 mod stories_package;
 mod stories_table;
+mod summary;
 mod truncation;

@@ -38,6 +38,23 @@ export interface Animation {
   flags: number | null;
   duration: number | null;
   bones: Bone[];
+  /** What the animation is (docs/ANIMATION.md): its length by the games' rule, the bones it
+   * defines, how they are stored. */
+  summary: AnimationSummary;
+}
+
+export interface AnimationSummary {
+  length: number | null;
+  bones: number;
+  empty_bones: number;
+  keyframes: number;
+  bones_with_id: number;
+  bones_without_id: number;
+  unmatched_bones: number;
+  /** Names of the standard skeleton bones it defines (gtastream::skeleton). */
+  standard_bones: string[];
+  storage: { packed: number; float: number; translation: number; scale: number };
+  mixed: boolean;
 }
 
 export interface Instance {
