@@ -89,6 +89,13 @@ kinds! {
         /// The input is empty (`finish` before any byte): there is nothing to tell the format
         /// by.
         Empty = 109, "empty", "empty input";
+        /// Sampling: the file has no animation of the name or index asked for.
+        NotFound = 110, "not_found", "no such animation";
+        /// Sampling a looped animation that the games would play for ever without getting
+        /// to the time asked for (length 0, or a bone whose keys never advance: the games hang
+        /// there, `ifp.time.zero_duration`, `ifp.time.seq_nonpositive_span`). The offset is the
+        /// bone's first keyframe (0 for the animation's length).
+        Endless = 111, "endless", "looped playback never reaches the time (the games hang)";
     }
 }
 

@@ -344,6 +344,57 @@ fn close(out: &mut impl Write, has_items: bool, indent: usize, bracket: char) ->
     out.write_char(bracket)
 }
 
+/// The pose document of `gtastream sample --json` and the bindings' `sample()` (docs/ANIMATION.md):
+/// `{"animation", "time", "bones": [{"name", "bone_id", "rotation", "translation"}]}`, one bone a
+/// line, in the file's bone order, ending with a newline. `time` is the one asked for. Nothing
+/// is written if sampling fails.
+pub fn write_pose<const N: usize>(
+    out: &mut impl Write,
+    sampler: &crate::Sampler<'_, N>,
+    time: f32,
+    looped: bool,
+) -> Result<(), JsonError<Error>> {
+    sampler
+        .sample(time, looped, |_| {})
+        .map_err(JsonError::Decode)?;
+    let mut bones = 0;
+    let mut failed = false;
+    let text = |r: fmt::Result| r.map_err(|_| JsonError::Write);
+    text(out.write_str("{\"animation\": "))?;
+    text(string(out, sampler.name()))?;
+    text(out.write_str(", \"time\": "))?;
+    text(float(out, time))?;
+    text(out.write_str(", \"bones\": ["))?;
+    let written = sampler.sample(time, looped, |pose| {
+        if failed {
+            return;
+        }
+        bones += 1;
+        let line = (|| {
+            out.write_str(if bones == 1 { "\n  " } else { ",\n  " })?;
+            out.write_str("{\"name\": ")?;
+            opt_string(out, pose.name)?;
+            out.write_str(", \"bone_id\": ")?;
+            opt_number(out, pose.bone_id)?;
+            out.write_str(", \"rotation\": ")?;
+            floats(out, &pose.rotation)?;
+            out.write_str(", \"translation\": ")?;
+            match &pose.translation {
+                Some(t) => floats(out, t)?,
+                None => out.write_str("null")?,
+            }
+            out.write_char('}')
+        })();
+        failed = line.is_err();
+    });
+    written.map_err(JsonError::Decode)?;
+    if failed {
+        return Err(JsonError::Write);
+    }
+    text(close(out, bones > 0, 0, ']'))?;
+    text(out.write_str("}\n"))
+}
+
 /// An animation's summary (docs/ANIMATION.md): one line.
 pub(crate) fn write_summary(out: &mut impl Write, s: &AnimationSummary) -> fmt::Result {
     out.write_str("{\"length\": ")?;

@@ -30,6 +30,7 @@ mod event;
 mod format;
 mod keyframe;
 mod limits;
+mod sample;
 pub mod skeleton;
 mod summary;
 
@@ -58,4 +59,5 @@ pub use package::{Animation, Bone, Package, PackageBuilder};
 #[cfg(feature = "alloc")]
 #[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
 pub use placement::{Instance, Placement, PlacementBuilder, RawLine};
+pub use sample::{BonePose, Sampler, MAX_SAMPLE_STEPS};
 pub use summary::{AnimationSummary, Summarize, Summarizer};

@@ -4,8 +4,8 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use crate::{
-    AnimationInfo, AnimationSummary, BoneInfo, Decoder, Error, ErrorKind, FileInfo, Flow, Format,
-    FrameType, Keyframe, Keyframes, Summarizer, Visitor, Warning,
+    AnimationInfo, AnimationSummary, BoneInfo, BonePose, Decoder, Error, ErrorKind, FileInfo, Flow,
+    Format, FrameType, Keyframe, Keyframes, Summarizer, Visitor, Warning,
 };
 
 /// A decoded animation package. The blocks of an `ANLF` container are merged into one
@@ -119,6 +119,39 @@ impl Animation {
     /// The animation's length in seconds, as the games compute it ([`AnimationSummary::length`]).
     pub fn length(&self) -> f32 {
         self.summary().length
+    }
+
+    /// The pose of every bone that has keys at `time` seconds, in file order, computed as the
+    /// games compute it (the same code as [`Sampler`](crate::Sampler); docs/ANIMATION.md).
+    /// Errors carry offset 0 (the values no longer know where they were stored).
+    pub fn sample(
+        &self,
+        time: f32,
+        looped: bool,
+        mut f: impl FnMut(&BonePose<'_>),
+    ) -> Result<(), Error> {
+        let time = crate::sample::wrap(time, self.length(), looped)?;
+        for (index, bone) in (0u32..).zip(&self.bones) {
+            if bone.frames.is_empty() {
+                continue;
+            }
+            let (rotation, translation) = crate::sample::pose(
+                bone.frames.iter().copied(),
+                bone.frames.len(),
+                bone.frame_type.has_translation(),
+                time,
+                looped,
+            )
+            .map_err(|kind| Error { kind, offset: 0 })?;
+            f(&BonePose {
+                index,
+                name: bone.name.as_deref().map(str::as_bytes),
+                bone_id: bone.bone_id,
+                rotation,
+                translation,
+            });
+        }
+        Ok(())
     }
 
     /// The bone with that id (the skin's HAnim node id): the reliable way to match a skeleton.

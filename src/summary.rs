@@ -146,6 +146,7 @@ impl Summarizer {
         self.last = None;
     }
 
+    #[cfg(feature = "alloc")]
     pub(crate) fn add_keys(&mut self, count: u64, last_time: f32) {
         self.current.keyframes += count;
         self.last = Some(last_time);

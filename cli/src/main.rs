@@ -8,6 +8,7 @@ mod json;
 mod ls;
 mod names;
 mod report;
+mod sample;
 mod source;
 mod target;
 mod walk;
@@ -108,6 +109,23 @@ An archive's entry, ARCHIVE:ENTRY, prints exactly what the extracted entry print
 
 Nothing is printed unless the whole file decodes.";
 
+const SAMPLE_ABOUT: &str = "Print the pose of an animation at a time, as the games compute it";
+
+const SAMPLE_LONG_ABOUT: &str = "\
+Print the pose of an animation at a time, as the games compute it: every bone that has
+keys, in the file's order, with its rotation (a quaternion x, y, z, w; flips removed as at
+load, the games' slerp, not normalised) and its translation where its keys carry one.
+Playback starts at each bone's first key; a bone past its last key holds it; with --loop
+the time wraps by the animation's length (the largest last-key time over its bones) and
+each bone wraps on its own keys. docs/ANIMATION.md gives the rules.
+
+--json prints
+  {\"animation\": NAME, \"time\": T, \"bones\": [{\"name\": NAME, \"bone_id\": ID | null,
+   \"rotation\": [x, y, z, w], \"translation\": [x, y, z] | null}]}
+
+A looped animation the games would play for ever without reaching the time (length 0, or
+a bone whose keys never advance) fails with `looped playback never reaches the time`.";
+
 const LS_ABOUT: &str = "List an IMG archive's entries: name, offset, size and format";
 
 const LS_LONG_ABOUT: &str = "\
@@ -204,6 +222,23 @@ enum Command {
         #[arg(short, long, default_value = ".")]
         output: PathBuf,
     },
+    #[command(about = SAMPLE_ABOUT, long_about = SAMPLE_LONG_ABOUT)]
+    Sample {
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+        /// The animation, by name (any case; surrounding blanks ignored).
+        #[arg(long)]
+        animation: String,
+        /// Seconds from the start.
+        #[arg(long, allow_negative_numbers = true)]
+        time: f32,
+        /// Play looped: the time wraps by the animation's length, each bone on its own keys.
+        #[arg(long = "loop")]
+        looped: bool,
+        /// The animation file (ANP3, ANP2, ANPK, Stories .anim), or - for standard input.
+        file: String,
+    },
     #[command(about = convert::ABOUT, long_about = convert::LONG_ABOUT)]
     Convert {
         /// The output format: anp3, anp2, anpk, bnry or text (any case).
@@ -263,6 +298,13 @@ fn main() -> ExitCode {
             entries,
             output,
         } => open_archive(archive).and_then(|archive| extract::run(&archive, entries, output)),
+        Command::Sample {
+            json,
+            animation,
+            time,
+            looped,
+            file,
+        } => sample::run(file, animation, *time, *looped, *json),
         Command::Convert {
             to,
             quantize,

@@ -85,6 +85,11 @@ pub enum gts_status {
     GTS_ERR_FINISHED = 108,
     /// The input is empty: `gts_decoder_finish` before any byte was fed.
     GTS_ERR_EMPTY = 109,
+    /// Sampling: the file has no animation of the name or index asked for.
+    GTS_ERR_NOT_FOUND = 110,
+    /// Sampling a looped animation that the games would play for ever without reaching the
+    /// time asked for (length 0, or a bone whose keys never advance).
+    GTS_ERR_ENDLESS = 111,
     /// A decoding error this version of the C library has no number for.
     GTS_ERR_OTHER = 199,
     /// A NULL or misaligned pointer where one is required, `data == NULL` with `len > 0`, or
