@@ -29,7 +29,7 @@ use crate::keyframe::{FrameType, Keyframe, Keyframes};
 use crate::summary::Summarizer;
 use crate::Decoder;
 
-/// The pose of one bone.
+/// The pose of one bone (its name borrowed from the sampler or the package).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct BonePose<'a> {
     /// The bone's 0-based position in its animation.
@@ -48,11 +48,34 @@ pub struct BonePose<'a> {
 /// (a time millions of lengths past the start): beyond, [`ErrorKind::Limit`].
 pub const MAX_SAMPLE_STEPS: u32 = 1 << 22;
 
+/// Longest bone name kept in the sampler when the decoder hands it out of its own buffer
+/// (ANPK's 28-byte object name field).
+const INLINE_NAME: usize = 28;
+
+/// A bone's name: in place in the file, or a copy (ANPK names reach the visitor from the
+/// decoder's buffer).
+#[derive(Clone, Copy, Debug)]
+enum Name<'a> {
+    None,
+    InFile(&'a [u8]),
+    Copy([u8; INLINE_NAME], u8),
+}
+
+impl<'a> Name<'a> {
+    fn get(&self) -> Option<&[u8]> {
+        match self {
+            Name::None => None,
+            Name::InFile(name) => Some(name),
+            Name::Copy(bytes, len) => bytes.get(..usize::from(*len)),
+        }
+    }
+}
+
 /// One bone's keys in the file.
 #[derive(Clone, Copy, Debug)]
 struct Track<'a> {
     index: u32,
-    name: Option<&'a [u8]>,
+    name: Name<'a>,
     bone_id: Option<i32>,
     frame_type: FrameType,
     /// The bone's records, whole, in place in the file.
@@ -154,7 +177,7 @@ impl<'a, const BONES: usize> Sampler<'a, BONES> {
         &self,
         time: f32,
         looped: bool,
-        mut f: impl FnMut(&BonePose<'a>),
+        mut f: impl FnMut(&BonePose<'_>),
     ) -> Result<(), Error> {
         let time = wrap(time, self.length, looped)?;
         for track in &self.tracks {
@@ -169,13 +192,13 @@ impl<'a, const BONES: usize> Sampler<'a, BONES> {
         bone: usize,
         time: f32,
         looped: bool,
-    ) -> Option<Result<BonePose<'a>, Error>> {
+    ) -> Option<Result<BonePose<'_>, Error>> {
         let track = self.tracks.get(bone)?;
         Some(wrap(time, self.length, looped).and_then(|t| track_pose(track, t, looped)))
     }
 }
 
-fn track_pose<'a>(track: &Track<'a>, time: f32, looped: bool) -> Result<BonePose<'a>, Error> {
+fn track_pose<'t>(track: &'t Track<'_>, time: f32, looped: bool) -> Result<BonePose<'t>, Error> {
     let (rotation, translation) = pose(
         track.keys(),
         track.len(),
@@ -186,7 +209,7 @@ fn track_pose<'a>(track: &Track<'a>, time: f32, looped: bool) -> Result<BonePose
     .map_err(|kind| Error::new(kind, track.offset))?;
     Ok(BonePose {
         index: track.index,
-        name: track.name,
+        name: track.name.get(),
         bone_id: track.bone_id,
         rotation,
         translation,
@@ -445,9 +468,18 @@ impl<const BONES: usize> Visitor for Indexer<'_, '_, BONES> {
             // Stories names are the standard names of their keys, not bytes of the file.
             (Some(_), Some(key)) => {
                 crate::bone_names::stories_bone_name(key, info.bone_id.is_some())
+                    .map_or(Name::None, Name::InFile)
             }
-            (Some(name), None) => self.in_data(name).map(|(_, name)| name),
-            (None, _) => None,
+            (Some(name), None) => match self.in_data(name) {
+                Some((_, name)) => Name::InFile(name),
+                None => {
+                    let mut copy = [0; INLINE_NAME];
+                    let len = name.len().min(INLINE_NAME);
+                    copy[..len].copy_from_slice(&name[..len]);
+                    Name::Copy(copy, len as u8)
+                }
+            },
+            (None, _) => Name::None,
         };
         self.push(Track {
             index: info.index,

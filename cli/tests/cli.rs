@@ -1299,3 +1299,77 @@ fn game_option_fixes_the_inst_layout() {
     let output = run(&["info", "--game", "lcs", &path]);
     assert_eq!(output.status.code(), Some(2));
 }
+
+/// `sample`: the pose at a time, worked out by hand. Root: identity at 0 s and 180° about z at
+/// 2 s, so at 1 s θ = acos 0 and both slerp weights are sin(π/4); the translation halfway.
+/// Head: one key, held. Names match in any case, trimmed; --loop wraps by the length (2 s).
+#[test]
+fn sample_json_by_hand() {
+    let package = Package {
+        format: Format::Anp3,
+        name: Some("s".into()),
+        animations: vec![animation(
+            "walk",
+            vec![
+                bone(
+                    "Root",
+                    0,
+                    FrameType::Ifp2RotTrans,
+                    vec![
+                        frame(0.0, IDENTITY, [0.0; 3]),
+                        frame(2.0, [0.0, 0.0, 1.0, 0.0], [2.0, 0.0, -2.0]),
+                    ],
+                ),
+                bone(
+                    "Head",
+                    5,
+                    FrameType::Ifp2Rot,
+                    vec![frame(0.0, [0.5; 4], [0.0; 3])],
+                ),
+            ],
+        )],
+        warnings: vec![],
+    };
+    let path = fixture("sample.ifp", &gtastream::encode::ifp2(&package).unwrap());
+    let expected = r#"{"animation": "walk", "time": TIME, "bones": [
+  {"name": "Root", "bone_id": 0, "rotation": [0, 0, 0.70710677, 0.70710677], "translation": [1, 0, -1]},
+  {"name": "Head", "bone_id": 5, "rotation": [0.5, 0.5, 0.5, 0.5], "translation": null}
+]}
+"#;
+    for (args, time) in [
+        (
+            &[
+                "sample",
+                "--json",
+                "--animation",
+                "walk",
+                "--time",
+                "1",
+                &path,
+            ][..],
+            "1",
+        ),
+        (
+            &[
+                "sample",
+                "--json",
+                "--animation",
+                " WALK",
+                "--time",
+                "5",
+                "--loop",
+                &path,
+            ][..],
+            "5",
+        ),
+    ] {
+        let output = run(args);
+        assert!(output.status.success(), "{}", stderr(&output));
+        assert_eq!(stdout(&output), expected.replace("TIME", time), "{args:?}");
+    }
+    let text = run(&["sample", "--animation", "walk", "--time", "1", &path]);
+    assert!(stdout(&text).contains("Root"), "{}", stdout(&text));
+    let missing = run(&["sample", "--animation", "run", "--time", "1", &path]);
+    assert_eq!(missing.status.code(), Some(1));
+    assert!(stderr(&missing).contains("no animation named \"run\""));
+}

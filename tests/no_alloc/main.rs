@@ -10,3 +10,4 @@ mod archive;
 mod encode;
 mod ifp2;
 mod ipl;
+mod sample;
