@@ -238,48 +238,47 @@ pub(crate) fn wrap(time: f32, length: f32, looped: bool) -> Result<f32, Error> {
     Ok(t)
 }
 
-/// Where `FindKeyFrame` leaves a bone: frames A (next) and B (previous), A's delta, and the
-/// time remaining until A.
+/// Where `FindKeyFrame` leaves a bone: keys A (next) and B (previous), flip-free, A's delta,
+/// and the time remaining until A.
 struct Interval {
-    a: usize,
-    b: usize,
+    a: Keyframe,
+    b: Keyframe,
     delta: f32,
     remaining: f32,
 }
 
-/// `FindKeyFrame(time)` over the keys (`len` ≥ 1 of them); `None`: past the last key, not
-/// looped.
+/// `FindKeyFrame(time)` over the keys (`len` ≥ 1 of them), in one pass that also removes the
+/// flips (`RemoveQuaternionFlips` runs from key 0, so a lap starts it again); `None`: past the
+/// last key, not looped.
 fn find_key_frame(
     keys: impl Iterator<Item = Keyframe> + Clone,
     len: usize,
     time: f32,
     looped: bool,
 ) -> Result<Option<Interval>, ErrorKind> {
-    let mut it = keys.clone();
+    let mut it = unflipped(keys.clone());
     let Some(first) = it.next() else {
         return Ok(None);
     };
     if len < 2 {
         // One key: A = B = 0, and the node's remaining time is its initial 0.
         return Ok(Some(Interval {
-            a: 0,
-            b: 0,
+            a: first,
+            b: first,
             delta: first.time,
             remaining: 0.0,
         }));
     }
-    let mut previous = first.time;
-    let mut delta = it.next().map_or(0.0, |k| k.time - previous);
-    previous += delta;
-    let (mut a, mut b) = (1, 0);
+    let (mut b, mut a) = (first, it.next().unwrap_or(first));
+    let mut delta = a.time - b.time;
+    let mut index = 1;
     let mut t = time;
     let mut at_last_wrap: Option<f32> = None;
     let mut steps = 0u32;
     while t > delta {
         t -= delta;
-        b = a;
-        a += 1;
-        if a >= len {
+        index += 1;
+        if index >= len {
             if !looped {
                 return Ok(None);
             }
@@ -288,16 +287,16 @@ fn find_key_frame(
                 return Err(ErrorKind::Endless);
             }
             at_last_wrap = Some(t);
-            a = 0;
-            b = 0;
-            it = keys.clone();
-            let first = it.next().map_or(0.0, |k| k.time);
-            delta = first;
-            previous = first;
+            // A = B = 0: key 0's delta is its absolute time.
+            it = unflipped(keys.clone());
+            index = 0;
+            a = it.next().unwrap_or(first);
+            b = a;
+            delta = a.time;
         } else {
-            let time_a = it.next().map_or(previous, |k| k.time);
-            delta = time_a - previous;
-            previous = time_a;
+            b = a;
+            a = it.next().unwrap_or(b);
+            delta = a.time - b.time;
         }
         steps += 1;
         if steps > MAX_SAMPLE_STEPS {
@@ -327,31 +326,26 @@ pub(crate) fn pose(
     } else {
         find_key_frame(keys.clone(), len, time, looped)?
     };
-    let translation = |k: &Keyframe| has_translation.then_some(k.translation);
-    let Some(iv) = interval else {
+    let Some(Interval {
+        a,
+        b,
+        delta,
+        remaining,
+    }) = interval
+    else {
         // Past the end: the last key, flip-free.
         let last = unflipped(keys).last().unwrap_or_default();
-        return Ok((last.rotation, translation(&last)));
+        return Ok((last.rotation, has_translation.then_some(last.translation)));
     };
-    // Keys A and B with the load-time flip removal applied.
-    let (mut ka, mut kb) = (Keyframe::default(), Keyframe::default());
-    for (i, key) in unflipped(keys).take(iv.a.max(iv.b) + 1).enumerate() {
-        if i == iv.a {
-            ka = key;
-        }
-        if i == iv.b {
-            kb = key;
-        }
-    }
-    let f = if iv.delta == 0.0 {
+    let f = if delta == 0.0 {
         0.0
     } else {
-        (iv.delta - iv.remaining) / iv.delta
+        (delta - remaining) / delta
     };
     let translation = has_translation.then(|| {
-        core::array::from_fn(|i| kb.translation[i] + f * (ka.translation[i] - kb.translation[i]))
+        core::array::from_fn(|i| b.translation[i] + f * (a.translation[i] - b.translation[i]))
     });
-    Ok((slerp(kb.rotation, ka.rotation, f), translation))
+    Ok((slerp(b.rotation, a.rotation, f), translation))
 }
 
 /// The keys with `RemoveQuaternionFlips` applied.
