@@ -2,6 +2,7 @@
 //! fixtures of every storage kind: float and packed IFP2, ANPK, Stories. Every pose is also
 //! checked against `Animation::sample` over the decoded `Package` (the same rules on owned
 //! values): the two agree bit for bit.
+#![cfg(feature = "alloc")]
 
 use gtastream::{encode, ErrorKind, FrameType, Package, Sampler};
 use testkit::anpk::{anim, bone, kf, package};

@@ -1,5 +1,6 @@
 //! The per-animation summary: hand-computed values on a fixture of every storage class, the
 //! same under every cut of the input (the kit's `feed_cut`), and the same from `Package`.
+#![cfg(feature = "alloc")]
 
 use gtastream::{AnimationSummary, Flow, Package, Summarize, Visitor};
 use testkit::driver::{feed_cut, Cut};
