@@ -22,6 +22,7 @@
 mod bridge;
 mod archive;
 mod encoder;
+mod sample;
 mod storage;
 mod types;
 
@@ -36,6 +37,7 @@ use gtastream_core::{Decoder, Error, Status};
 pub use crate::archive::*;
 use crate::bridge::{error_status, Bridge, STATUSES};
 pub use crate::encoder::*;
+pub use crate::sample::*;
 use crate::storage::{Handle, IoPending, NO_CALLBACKS, NO_IO_PENDING};
 pub use crate::types::*;
 
