@@ -5,7 +5,7 @@ import { autoInit } from './wasm.js';
 await autoInit();
 
 export { decodeEntry, decodeEntryJson, ls, lsJson } from './archive.js';
-export { decode, decodeJson } from './decode.js';
+export { decode, decodeJson, sample } from './decode.js';
 export {
   type AnimationInfo, type BoneInfo, type Callbacks, Decoder, type DecoderOptions,
   type DecodeStreamOptions, decodeStream, type FileInfo, type Flow, type Progress, type Status,

@@ -122,3 +122,21 @@ export interface ArchiveListing {
   format: 'VER2' | 'VER1';
   entries: ArchiveEntry[];
 }
+
+/** Options of `sample()`. */
+export interface SampleOptions {
+  /** Play looped: the time wraps by the animation's length, each bone on its own keys. */
+  loop?: boolean;
+}
+
+/** The pose of one animation at a time (`gtastream sample --json`). */
+export interface Pose {
+  animation: string;
+  time: number | null;
+  bones: {
+    name: string | null;
+    bone_id: number | null;
+    rotation: (number | null)[];
+    translation: (number | null)[] | null;
+  }[];
+}

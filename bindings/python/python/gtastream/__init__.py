@@ -9,6 +9,8 @@ The decoding is done by the Rust library gtastream; this package adds no format 
 - ``events(f)`` streams the decoder's events from a binary file object in constant memory.
 - ``write(obj, path=None, format=None)`` writes a :class:`Package` as ANP3, ANP2 or ANPK,
   a :class:`Placement` as binary or text IPL, losslessly (the bytes when ``path`` is None).
+- ``sample(data, animation, time, loop=False)`` gives the games' pose at a time (the structure
+  ``gtastream sample --json`` prints), or, for many times, numpy arrays (docs/ANIMATION.md).
 - ``convert(data, format)`` gives the bytes ``gtastream convert --to FORMAT`` writes.
 - :class:`DecodeError` is raised where a file does not decode (``.kind``, ``.reason``,
   ``.offset``); :class:`EncodeError` where it cannot be written as asked (``.kind``).
@@ -27,6 +29,7 @@ from ._native import (
     convert,
     events,
     load,
+    sample,
     write,
 )
 
@@ -43,5 +46,6 @@ __all__ = [
     "convert",
     "events",
     "load",
+    "sample",
     "write",
 ]
