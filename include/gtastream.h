@@ -5,8 +5,8 @@
  * Link with libgtastream.a (plus the system libraries `pkg-config --libs --static gtastream`
  * lists) or libgtastream.so; with CMake, find_package(gtastream) and gtastream::gtastream. The
  * decoder lives in storage the caller owns; the library never allocates. Names and pointers
- * given to a callback are valid during that call only. See the "Install" and "C and C++"
- * sections of README.md; include/gtastream.hpp is a C++17 wrapper.
+ * given to a callback are valid during that call only. See docs/C.md (building, linking,
+ * the API); include/gtastream.hpp is a C++17 wrapper.
  *
  * SPDX-License-Identifier: MIT OR Apache-2.0
  */
@@ -64,6 +64,11 @@
  * `gts_archive_input`: the `.img` file (the only one of a version 2 archive).
  */
 #define GTS_INPUT_IMG 1
+
+/**
+ * Words of `gts_archive_writer`.
+ */
+#define GTS_ARCHIVE_WRITER_WORDS 24
 
 /**
  * Words of `gts_encoder`.
@@ -422,6 +427,44 @@ typedef enum gts_status {
      * A sink callback returned non-zero.
      */
     GTS_ERR_WRITE = 307,
+    /**
+     * Archive writing (400..499): an entry name of no bytes.
+     */
+    GTS_ERR_EMPTY_NAME = 400,
+    /**
+     * An entry name longer than 23 bytes (the games cut it at byte 23).
+     */
+    GTS_ERR_ENTRY_NAME_TOO_LONG = 401,
+    /**
+     * An entry name the games skip: no `.`, its first `.` past index 20, nothing after the
+     * `.`, or a NUL, control byte or path separator in it.
+     */
+    GTS_ERR_INVALID_NAME = 402,
+    /**
+     * A version 2 entry of more than 65535 sectors (its size field is 16 bits).
+     */
+    GTS_ERR_ENTRY_TOO_LARGE = 403,
+    /**
+     * The archive would grow past the 4 GiB the games reach.
+     */
+    GTS_ERR_ARCHIVE_TOO_LARGE = 404,
+    /**
+     * More entries than the version 2 writer's capacity.
+     */
+    GTS_ERR_TOO_MANY_ENTRIES = 405,
+    /**
+     * A writer call out of order (data with no entry begun, finish inside an entry, any call
+     * after finish).
+     */
+    GTS_ERR_WRITER_STATE = 406,
+    /**
+     * A sink callback of the archive writer returned non-zero.
+     */
+    GTS_ERR_ARCHIVE_SINK = 407,
+    /**
+     * The same entry name twice (the editing layer's check).
+     */
+    GTS_ERR_DUPLICATE_NAME = 408,
 } gts_status;
 
 /**
@@ -1023,15 +1066,15 @@ typedef struct gts_archive {
 } gts_archive;
 
 /**
- * Caller-owned storage of one encoder, like `gts_decoder`: anywhere, `sizeof` it passed to
- * `gts_encoder_init`, no cleanup; it may be copied with `memcpy` between calls.
+ * Caller-owned storage of one archive writer, like `gts_encoder`: anywhere, `sizeof` it passed
+ * to `gts_archive_writer_init`, no cleanup.
  */
-typedef struct gts_encoder {
+typedef struct gts_archive_writer {
     /**
      * Private storage; never read or written by the caller.
      */
-    uint64_t opaque[GTS_ENCODER_WORDS];
-} gts_encoder;
+    uint64_t opaque[GTS_ARCHIVE_WRITER_WORDS];
+} gts_archive_writer;
 
 /**
  * Where an encoder's bytes go. `write` appends `len` bytes; `patch` overwrites `len` bytes
@@ -1053,6 +1096,17 @@ typedef struct gts_sink {
      */
     void *user;
 } gts_sink;
+
+/**
+ * Caller-owned storage of one encoder, like `gts_decoder`: anywhere, `sizeof` it passed to
+ * `gts_encoder_init`, no cleanup; it may be copied with `memcpy` between calls.
+ */
+typedef struct gts_encoder {
+    /**
+     * Private storage; never read or written by the caller.
+     */
+    uint64_t opaque[GTS_ENCODER_WORDS];
+} gts_encoder;
 
 /**
  * The pose of one bone, as `gts_sample` writes it.
@@ -1467,6 +1521,66 @@ int32_t GTS_CALL gts_archive_input(const struct gts_archive *archive);
 uint64_t GTS_CALL gts_archive_error_offset(const struct gts_archive *archive);
 
 /**
+ * `sizeof(gts_archive_writer)` as the library knows it.
+ */
+size_t GTS_CALL gts_archive_writer_size(void);
+
+/**
+ * Sets up a writer in `*writer` of an archive of `version` 2 (San Andreas `VER2`: one file,
+ * to `*img`, whose `write` and `patch` are required; `dir` is ignored) or 1 (GTA III / Vice
+ * City: the data to `*img`, the records to `*dir`, whose `patch` may be NULL). `capacity` is
+ * the most entries a version 2 directory gets room for (the count written is the entries'
+ * number; version 1 ignores it). The sinks are copied. `size_of_writer` must be
+ * `sizeof *writer`.
+ *
+ * Then per entry `gts_archive_writer_begin`, `gts_archive_writer_write` (any number of calls)
+ * and `gts_archive_writer_end_entry`; `gts_archive_writer_finish` last. The first error
+ * sticks: every later call returns it, and the bytes written are not a valid archive.
+ *
+ * Returns `GTS_OK`, `GTS_ERR_INVALID_ARGUMENT` (a NULL or misaligned pointer, a required sink
+ * callback NULL, a version other than 1 or 2) or `GTS_ERR_SIZE_MISMATCH`.
+ */
+enum gts_status GTS_CALL gts_archive_writer_init(struct gts_archive_writer *writer,
+                                                 size_t size_of_writer,
+                                                 uint32_t version,
+                                                 uint32_t capacity,
+                                                 const struct gts_sink *img,
+                                                 const struct gts_sink *dir);
+
+/**
+ * Begins an entry named by the `name_len` bytes at `name`: 1 to 23 bytes, a `.` at index 20
+ * at the latest, no NUL, control byte or path separator (`GTS_ERR_EMPTY_NAME`,
+ * `GTS_ERR_ENTRY_NAME_TOO_LONG`, `GTS_ERR_INVALID_NAME`); `GTS_ERR_TOO_MANY_ENTRIES` past a
+ * version 2 writer's capacity.
+ */
+enum gts_status GTS_CALL gts_archive_writer_begin(struct gts_archive_writer *writer,
+                                                  const char *name,
+                                                  size_t name_len);
+
+/**
+ * Appends the `len` bytes at `data` to the entry begun (`GTS_ERR_ENTRY_TOO_LARGE` past 65535
+ * sectors of a version 2 entry, `GTS_ERR_ARCHIVE_TOO_LARGE` past 4 GiB).
+ */
+enum gts_status GTS_CALL gts_archive_writer_write(struct gts_archive_writer *writer,
+                                                  const uint8_t *data,
+                                                  size_t len);
+
+/**
+ * Ends the entry begun: pads it to its last sector and writes its record.
+ */
+enum gts_status GTS_CALL gts_archive_writer_end_entry(struct gts_archive_writer *writer);
+
+/**
+ * Ends the archive (version 2: patches the count). Every entry must have ended.
+ */
+enum gts_status GTS_CALL gts_archive_writer_finish(struct gts_archive_writer *writer);
+
+/**
+ * Entries ended so far (0 for a writer that cannot be used).
+ */
+uint32_t GTS_CALL gts_archive_writer_entries(const struct gts_archive_writer *writer);
+
+/**
  * `sizeof(gts_encoder)` as the library knows it.
  */
 size_t GTS_CALL gts_encoder_size(void);
@@ -1482,10 +1596,14 @@ size_t GTS_CALL gts_encoder_size(void);
  * `gts_encoder_instance`, `gts_encoder_car`, `gts_encoder_section_line`; `gts_encoder_end`
  * last. Counts and sizes in the info structs are not used: the encoder counts, and patches the
  * fields through `sink->patch` when their record ends. The first error sticks: every later
- * call returns it, and the bytes written so far are not a valid file.
+ * call returns it, and the bytes written so far are not a valid file. That holds for every
+ * error of an event call, a bad argument included (a NULL struct, a NULL `name` with a
+ * non-zero length: `GTS_ERR_INVALID_ARGUMENT`): an event is never left out silently. Every
+ * event after `gts_encoder_end` is `GTS_ERR_OUT_OF_ORDER`, an empty keyframe batch included.
  *
  * Returns `GTS_OK`, `GTS_ERR_INVALID_ARGUMENT` (NULL or misaligned pointer, a sink callback
- * NULL), `GTS_ERR_SIZE_MISMATCH` or `GTS_ERR_UNSUPPORTED_FORMAT`.
+ * NULL), `GTS_ERR_SIZE_MISMATCH` or `GTS_ERR_UNSUPPORTED_FORMAT` (or `GTS_ERR_REENTRANT` when
+ * called from a sink callback of the same encoder).
  *
  * Pointers: `encoder` is NULL or points to `size_of_encoder` writable bytes, not in use by a
  * running call; `sink` is NULL or points to a `gts_sink`.

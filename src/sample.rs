@@ -112,10 +112,11 @@ pub struct Sampler<'a, const BONES: usize = 64> {
 }
 
 impl<'a, const BONES: usize> Sampler<'a, BONES> {
-    /// The first animation of `data` named `name`, compared as the games look animations up:
-    /// ASCII case-insensitively (and here trimmed of blanks). [`ErrorKind::NotFound`] if none.
+    /// The first animation of `data` named `name`, compared as [`crate::name_matches`] does
+    /// (ASCII case aside, as the games look animations up; surrounding blanks ignored).
+    /// [`ErrorKind::NotFound`] if none.
     pub fn new(data: &'a [u8], name: &[u8]) -> Result<Self, Error> {
-        Self::find(data, Wanted::Name(crate::skeleton::trim(name)))
+        Self::find(data, Wanted::Name(name))
     }
 
     /// The animation at `index` (0-based, in file order).
@@ -441,7 +442,7 @@ impl<const BONES: usize> Visitor for Indexer<'_, '_, BONES> {
             return Flow::Continue;
         }
         let matches = match self.wanted {
-            Wanted::Name(name) => crate::skeleton::trim(info.name).eq_ignore_ascii_case(name),
+            Wanted::Name(name) => crate::name_matches(info.name, name),
             Wanted::Index(index) => index == position,
         };
         if matches {

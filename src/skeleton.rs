@@ -15,8 +15,8 @@
 //!
 //! The parents are the frame trees of the games' ped models. Besides the games' own spellings,
 //! a bone lists the 3ds Max biped names exporters write (`Bip01 L Thigh`) and SA's `Normal`
-//! for the root. Names are compared trimmed and ASCII case-insensitively (real files write
-//! ` Pelvis`, `NORMAL`): [`by_name`]. The Stories name keys ([`crate::bone_names`]) are made
+//! for the root. Names are compared as [`name_matches`](crate::name_matches) does, trimmed and
+//! ASCII case-insensitively (real files write ` Pelvis`, `NORMAL`): [`by_name`]. The Stories name keys ([`crate::bone_names`]) are made
 //! from these names too.
 
 use crate::Game;
@@ -174,14 +174,13 @@ pub fn by_id(id: i32) -> Option<usize> {
         .position(|b| b.id.is_some_and(|i| i32::from(i) == id))
 }
 
-/// The index in [`BONES`] of the bone one of whose names is `name`, compared trimmed (ASCII
-/// blanks and NULs) and ASCII case-insensitively.
+/// The index in [`BONES`] of the bone one of whose names is `name`, compared as
+/// [`name_matches`](crate::name_matches) does: ASCII case and surrounding blanks aside.
 pub fn by_name(name: &[u8]) -> Option<usize> {
-    let name = trim(name);
     BONES.iter().position(|b| {
         b.names
             .iter()
-            .any(|n| n.as_bytes().eq_ignore_ascii_case(name))
+            .any(|n| crate::name_matches(name, n.as_bytes()))
     })
 }
 
@@ -192,14 +191,6 @@ pub fn find(bone_id: Option<i32>, name: Option<&[u8]>) -> Option<usize> {
         Some(id) if id >= 0 => by_id(id),
         _ => by_name(name?),
     }
-}
-
-/// `name` without leading and trailing ASCII blanks and NULs.
-pub fn trim(name: &[u8]) -> &[u8] {
-    let keep = |b: &u8| !b.is_ascii_whitespace() && *b != 0;
-    let start = name.iter().position(keep).unwrap_or(name.len());
-    let end = name.iter().rposition(keep).map_or(start, |i| i + 1);
-    &name[start..end]
 }
 
 #[cfg(test)]
@@ -227,7 +218,7 @@ mod tests {
         let named = |name: &[u8]| BONES[by_name(name).expect("standard")];
         assert_eq!(named(b" Pelvis").id, Some(1));
         assert_eq!(named(b"NORMAL").id, Some(0));
-        assert_eq!(named(b"bip01 l calf\0").id, Some(42));
+        assert_eq!(named(b"bip01 l calf ").id, Some(42));
         assert_eq!(
             named(b"L Calf").parent().map(StandardBone::name),
             Some("L Thigh")
@@ -245,7 +236,6 @@ mod tests {
         assert_eq!(find(Some(-1), Some(b"Head")), by_id(5));
         assert_eq!(find(Some(5), Some(b"Jaw")), by_id(5));
         assert_eq!(find(None, None), None);
-        assert_eq!(trim(b"  \0"), b"");
     }
 
     /// No two names (aliases included) are equal case-insensitively: each name binds once.

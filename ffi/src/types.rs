@@ -128,6 +128,26 @@ pub enum gts_status {
     GTS_ERR_OUT_OF_ORDER = 306,
     /// A sink callback returned non-zero.
     GTS_ERR_WRITE = 307,
+    /// Archive writing (400..499): an entry name of no bytes.
+    GTS_ERR_EMPTY_NAME = 400,
+    /// An entry name longer than 23 bytes (the games cut it at byte 23).
+    GTS_ERR_ENTRY_NAME_TOO_LONG = 401,
+    /// An entry name the games skip: no `.`, its first `.` past index 20, nothing after the
+    /// `.`, or a NUL, control byte or path separator in it.
+    GTS_ERR_INVALID_NAME = 402,
+    /// A version 2 entry of more than 65535 sectors (its size field is 16 bits).
+    GTS_ERR_ENTRY_TOO_LARGE = 403,
+    /// The archive would grow past the 4 GiB the games reach.
+    GTS_ERR_ARCHIVE_TOO_LARGE = 404,
+    /// More entries than the version 2 writer's capacity.
+    GTS_ERR_TOO_MANY_ENTRIES = 405,
+    /// A writer call out of order (data with no entry begun, finish inside an entry, any call
+    /// after finish).
+    GTS_ERR_WRITER_STATE = 406,
+    /// A sink callback of the archive writer returned non-zero.
+    GTS_ERR_ARCHIVE_SINK = 407,
+    /// The same entry name twice (the editing layer's check).
+    GTS_ERR_DUPLICATE_NAME = 408,
 }
 
 /// The file formats, recognised by their magic.

@@ -12,6 +12,9 @@ The decoding is done by the Rust library gtastream; this package adds no format 
 - ``sample(data, animation, time, loop=False)`` gives the games' pose at a time (the structure
   ``gtastream sample --json`` prints), or, for many times, numpy arrays (docs/ANIMATION.md).
 - ``convert(data, format)`` gives the bytes ``gtastream convert --to FORMAT`` writes.
+- ``write_archive(entries)`` builds an IMG archive in memory; ``img_new``, ``img_add``,
+  ``img_remove`` and ``img_rebuild`` make and edit archives on disk as ``gtastream img``
+  does (written beside, checked, renamed); :class:`ArchiveError` says why one cannot be.
 - :class:`DecodeError` is raised where a file does not decode (``.kind``, ``.reason``,
   ``.offset``); :class:`EncodeError` where it cannot be written as asked (``.kind``).
 """
@@ -19,6 +22,7 @@ The decoding is done by the Rust library gtastream; this package adds no format 
 from ._native import (
     DECODER_SIZE,
     Animation,
+    ArchiveError,
     Bone,
     DecodeError,
     EncodeError,
@@ -28,14 +32,20 @@ from ._native import (
     decode,
     convert,
     events,
+    img_add,
+    img_new,
+    img_rebuild,
+    img_remove,
     load,
     sample,
     write,
+    write_archive,
 )
 
 __all__ = [
     "DECODER_SIZE",
     "Animation",
+    "ArchiveError",
     "Bone",
     "DecodeError",
     "EncodeError",
@@ -45,7 +55,12 @@ __all__ = [
     "decode",
     "convert",
     "events",
+    "img_add",
+    "img_new",
+    "img_rebuild",
+    "img_remove",
     "load",
     "sample",
     "write",
+    "write_archive",
 ]
