@@ -1,7 +1,12 @@
 // Decodes the file (or lists the IMG archive) off the page's thread with the package's streaming decoder (constant memory
 // for decoding; a File is read in pieces, seeks included), and keeps what the page shows:
 // summaries are posted at once, a bone's keyframes when the page asks for them.
-import { DecodeError, decodeStream, ls } from './gtastream/index.js';
+import { DecodeError, decodeStream, ls, sample } from './gtastream/index.js';
+
+/** The open animation file, and its bytes once a pose is asked for (the sampler reads the
+ * file from memory). */
+let source = null;
+let sourceBytes = null;
 
 let animations = [];
 
@@ -43,6 +48,8 @@ async function open(files) {
   const archive = await listing(files);
   if (archive) return archive;
   const file = files[0];
+  source = file;
+  sourceBytes = null;
   const started = performance.now();
   const result = { format: null, name: null, size: file.size, warnings: [], animations: [],
     instances: [], cars: [], lines: 0 };
@@ -105,6 +112,17 @@ self.onmessage = async ({ data }) => {
         ? { kind: e.kind, reason: e.reason, offset: e.offset, message: e.message }
         : { message: String(e && e.message ? e.message : e) };
       self.postMessage({ type: 'failed', error });
+    }
+  } else if (data.type === 'pose') {
+    const a = animations[data.animation];
+    if (!a || !source) return;
+    try {
+      sourceBytes ??= new Uint8Array(await source.arrayBuffer());
+      const pose = sample(sourceBytes, a.name, data.time, { loop: data.loop });
+      self.postMessage({ type: 'pose', animation: data.animation, time: data.time, pose });
+    } catch (e) {
+      self.postMessage({ type: 'pose', animation: data.animation, time: data.time,
+        error: e instanceof DecodeError ? `${e.reason} (${e.kind})` : String(e) });
     }
   } else if (data.type === 'bone') {
     const b = animations[data.animation]?.bones[data.bone];
