@@ -155,7 +155,7 @@ impl Decoder {
             position: 0,
             carry: Carry::new(),
             need: 0,
-            machine: Machine::Sniff(options.game),
+            machine: Machine::Sniff(options.game, false),
             state: State::Running,
             trailing_seen: false,
             furthest: 0,
@@ -242,6 +242,15 @@ impl Decoder {
     }
 
     fn finish_input<V: Visitor>(&mut self, visitor: &mut V) -> Result<(), Error> {
+        // No input follows, so nothing can be sought: a record behind the position is
+        // `seek_required` at once (the steps would otherwise move there and find no bytes).
+        let can_seek = core::mem::replace(&mut self.options.can_seek, false);
+        let result = self.finish_steps(visitor);
+        self.options.can_seek = can_seek;
+        result
+    }
+
+    fn finish_steps<V: Visitor>(&mut self, visitor: &mut V) -> Result<(), Error> {
         loop {
             if self.run(&[], visitor)?.status == Status::Paused {
                 continue;

@@ -194,8 +194,9 @@ pub struct IplCar {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct SectionLine<'a> {
-    /// The section's name, lower case (`cull`, `grge`, ...).
-    pub section: &'static str,
+    /// The section's name, lower case (`cull`, `grge`, ...; a section the games do not know:
+    /// the bare word that opened it, `wanted`); `""` for a line outside any section.
+    pub section: &'a str,
     /// The line without its line break and surrounding blanks.
     pub text: &'a [u8],
 }

@@ -463,7 +463,7 @@ fn krts(r: &[u8; 44]) -> Keyframe {
 #[inline(always)]
 fn stories_rot(r: &[u8; 10], clock: &mut f32) -> Keyframe {
     let [x, y, z, w] = four(0, |i| half_at(r, i));
-    *clock += half_at(r, 4);
+    *clock = add_delta(*clock, half_at(r, 4));
     Keyframe {
         time: *clock,
         rotation: [-x, -y, -z, w],
@@ -570,7 +570,7 @@ fn rising_sum<const N: usize>(bytes: &[u8], last: &mut f32, clock: &mut f32) -> 
     let mut previous = *last;
     let mut sum = *clock;
     for (i, record) in records.iter().enumerate() {
-        let time = sum + half_at(record, 4);
+        let time = add_delta(sum, half_at(record, 4));
         if time < previous {
             *last = previous;
             *clock = sum;
@@ -598,7 +598,20 @@ pub(crate) fn advance(frame_type: FrameType, bytes: &[u8], clock: &mut f32) {
 #[inline(always)]
 fn advance_by<const N: usize>(bytes: &[u8], clock: &mut f32) {
     for record in bytes.as_chunks::<N>().0 {
-        *clock += half_at(record, 4);
+        *clock = add_delta(*clock, half_at(record, 4));
+    }
+}
+
+/// A Stories running time plus the next delta. Once the sum is NaN it stays that NaN, bit for
+/// bit: the sum of two NaNs takes the payload of one operand, and which one the compiler puts
+/// first differs between the decoding paths (a batch, a cut, the clock carried between
+/// batches), so the events would depend on how the input was cut.
+#[inline(always)]
+fn add_delta(sum: f32, delta: f32) -> f32 {
+    if sum.is_nan() {
+        sum
+    } else {
+        sum + delta
     }
 }
 

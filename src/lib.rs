@@ -96,7 +96,9 @@ pub use event::{
     SectionLine, Visitor,
 };
 pub use keyframe::{FrameType, Keyframe, KeyframeIter, Keyframes, RawFrame};
-pub use limits::{MAX_BATCH, MAX_LINE, MAX_NAME, REREAD_FACTOR, REREAD_SLACK, SNIFF_LINES};
+pub use limits::{
+    MAX_BATCH, MAX_LINE, MAX_NAME, MAX_SECTION_NAME, REREAD_FACTOR, REREAD_SLACK, SNIFF_LINES,
+};
 #[cfg(feature = "alloc")]
 #[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
 pub use package::{Animation, Bone, Package, PackageBuilder};

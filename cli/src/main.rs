@@ -379,7 +379,7 @@ fn open_archive(argument: &str) -> Result<target::Archive, String> {
         Ok(Some(archive)) => Ok(archive),
         Ok(None) => Err(failed(
             argument,
-            "not an IMG archive (no VER2 magic, no .dir beside it)",
+            target::not_an_archive(Path::new(argument)),
         )),
         Err(error) => Err(failed(argument, error)),
     }

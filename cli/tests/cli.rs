@@ -1339,3 +1339,43 @@ fn sample_json_by_hand() {
     assert_eq!(missing.status.code(), Some(1));
     assert!(stderr(&missing).contains("no animation named \"run\""));
 }
+
+/// A mod's text IPL holding a section the games do not know: a placement file, its lines
+/// passed through under that section's name; a record before any section, under none.
+#[test]
+fn text_ipl_with_an_unknown_section() {
+    let path = fixture(
+        "sniff_wanted.ipl",
+        b"1, a, 0, 0, 0, 0, 0, 0, 0, 1, -1\nwanted\n3, 2\n\t1, 2488.5, -1666.25, 13.3\nend\n",
+    );
+    let output = run(&["dump", "--json", &path]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let json = Json::parse(stdout(&output)).unwrap();
+    assert_eq!(json.get("format").str(), "text");
+    let lines: Vec<(&str, &str)> = json
+        .get("section_lines")
+        .arr()
+        .iter()
+        .map(|l| (l.get("section").str(), l.get("text").str()))
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            ("", "1, a, 0, 0, 0, 0, 0, 0, 0, 1, -1"),
+            ("wanted", "3, 2"),
+            ("wanted", "1, 2488.5, -1666.25, 13.3"),
+        ]
+    );
+    // A Cargo.toml is still no placement file.
+    let path = fixture(
+        "sniff_Cargo.toml",
+        b"[package]\nname = \"x\"\nversion = \"0.1.0\"\n",
+    );
+    let output = run(&["info", &path]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        stderr(&output).contains("unknown file magic"),
+        "{}",
+        stderr(&output)
+    );
+}

@@ -533,6 +533,31 @@ pub(crate) const STATUSES: &[(gts_status, &CStr, &CStr)] = {
             c_text!(core_error(GTS_ERR_EMPTY as u32).reason()),
         ),
         (
+            GTS_ERR_COLLISION_FILE,
+            c_text!(stringify!(GTS_ERR_COLLISION_FILE)),
+            c_text!(core_error(GTS_ERR_COLLISION_FILE as u32).reason()),
+        ),
+        (
+            GTS_ERR_RENDERWARE_MODEL,
+            c_text!(stringify!(GTS_ERR_RENDERWARE_MODEL)),
+            c_text!(core_error(GTS_ERR_RENDERWARE_MODEL as u32).reason()),
+        ),
+        (
+            GTS_ERR_TEXTURE_DICTIONARY,
+            c_text!(stringify!(GTS_ERR_TEXTURE_DICTIONARY)),
+            c_text!(core_error(GTS_ERR_TEXTURE_DICTIONARY as u32).reason()),
+        ),
+        (
+            GTS_ERR_FASTMAN92_IMG,
+            c_text!(stringify!(GTS_ERR_FASTMAN92_IMG)),
+            c_text!(core_error(GTS_ERR_FASTMAN92_IMG as u32).reason()),
+        ),
+        (
+            GTS_ERR_GTA4_IMG,
+            c_text!(stringify!(GTS_ERR_GTA4_IMG)),
+            c_text!(core_error(GTS_ERR_GTA4_IMG as u32).reason()),
+        ),
+        (
             GTS_ERR_NOT_FOUND,
             c_text!(stringify!(GTS_ERR_NOT_FOUND)),
             c_text!(core_error(GTS_ERR_NOT_FOUND as u32).reason()),

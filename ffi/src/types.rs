@@ -85,11 +85,22 @@ pub enum gts_status {
     GTS_ERR_FINISHED = 108,
     /// The input is empty: `gts_decoder_finish` before any byte was fed.
     GTS_ERR_EMPTY = 109,
+    /// The input is a collision file (`COLL`, `COL2`, `COL3`, `COL4`), not a format the library
+    /// reads.
+    GTS_ERR_COLLISION_FILE = 110,
+    /// The input is a RenderWare model (`.dff`), not a format the library reads.
+    GTS_ERR_RENDERWARE_MODEL = 111,
+    /// The input is a RenderWare texture dictionary (`.txd`), not a format the library reads.
+    GTS_ERR_TEXTURE_DICTIONARY = 112,
+    /// The input is a Fastman92 IMG archive (`VERF`): not supported, its directory is encrypted.
+    GTS_ERR_FASTMAN92_IMG = 113,
+    /// The input is a GTA IV IMG archive: not supported.
+    GTS_ERR_GTA4_IMG = 114,
     /// Sampling: the file has no animation of the name or index asked for.
-    GTS_ERR_NOT_FOUND = 110,
+    GTS_ERR_NOT_FOUND = 115,
     /// Sampling a looped animation that the games would play for ever without reaching the
     /// time asked for (length 0, or a bone whose keys never advance).
-    GTS_ERR_ENDLESS = 111,
+    GTS_ERR_ENDLESS = 116,
     /// A decoding error this version of the C library has no number for.
     GTS_ERR_OTHER = 199,
     /// A NULL or misaligned pointer where one is required, `data == NULL` with `len > 0`, or
@@ -417,8 +428,9 @@ pub struct gts_ipl_car {
 /// passed through for tools.
 #[repr(C)]
 pub struct gts_section_line {
-    /// The section's name, lower case (`cull`, `grge`, ...): `section_len` bytes, not
-    /// NUL-terminated.
+    /// The section's name, lower case (`cull`, `grge`, ...; a section the games do not know:
+    /// the bare word that opened it, `wanted`): `section_len` bytes, not NUL-terminated;
+    /// `section_len` 0 for a line outside any section.
     pub section: *const c_char,
     /// Bytes of `section`.
     pub section_len: usize,

@@ -95,6 +95,9 @@ pub enum EncodeError {
     Sink,
     /// An animation file converted to a placement format, or the reverse.
     CannotConvert(Format, Format),
+    /// Text IPL: a line holding a NUL byte, which ends the text for a reader (every later
+    /// line would be lost). The number, from 1, of the line in the output.
+    NulInLine(u32),
 }
 
 impl fmt::Display for EncodeError {
@@ -131,6 +134,10 @@ impl fmt::Display for EncodeError {
             EncodeError::CannotConvert(from, to) => {
                 write!(f, "cannot convert {} to {}", from.name(), to.name())
             }
+            EncodeError::NulInLine(line) => write!(
+                f,
+                "line {line} holds a NUL byte: reading would end the text there"
+            ),
         }
     }
 }
@@ -171,7 +178,9 @@ impl EncodeError {
             EncodeError::NameTooLong(_) | EncodeError::BadName => EncodeErrorKind::NameTooLong,
             EncodeError::UnsupportedFrameType(_) => EncodeErrorKind::UnsupportedFrameType,
             EncodeError::OutOfRange => EncodeErrorKind::OutOfRange,
-            EncodeError::NotRepresentable(_) => EncodeErrorKind::NotRepresentable,
+            EncodeError::NotRepresentable(_) | EncodeError::NulInLine(_) => {
+                EncodeErrorKind::NotRepresentable
+            }
             EncodeError::TooMany => EncodeErrorKind::TooMany,
             EncodeError::OutOfOrder => EncodeErrorKind::OutOfOrder,
             EncodeError::Sink => EncodeErrorKind::Write,

@@ -626,9 +626,9 @@ fn sniffing() {
         (b"min".to_vec(), vec![Ev::Error(ErrorKind::Truncated, 0)]),
         // Shorter than a magic, printable, and no magic's start: text, but no placement file
         // (no section keyword, no record).
-        (b"bx".to_vec(), vec![Ev::Error(ErrorKind::BadMagic, 0)]),
-        (b"ab".to_vec(), vec![Ev::Error(ErrorKind::BadMagic, 0)]),
-        (b"c\n".to_vec(), vec![Ev::Error(ErrorKind::BadMagic, 0)]),
+        (b"b!".to_vec(), vec![Ev::Error(ErrorKind::BadMagic, 0)]),
+        (b"a b".to_vec(), vec![Ev::Error(ErrorKind::BadMagic, 0)]),
+        (b"C\n".to_vec(), vec![Ev::Error(ErrorKind::BadMagic, 0)]),
         // Case matters: printable, so text.
         (b"BNRY\n".to_vec(), vec![Ev::Error(ErrorKind::BadMagic, 0)]),
         (

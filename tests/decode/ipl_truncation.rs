@@ -226,6 +226,10 @@ fn a_cut_text_file_keeps_the_events_of_its_whole_lines() {
     for (name, file) in text_fixtures() {
         let full = reference(&file);
         let full_log = log(&file);
+        // (A cut of text that is no placement file may be one: `nam` is a bare word.)
+        if full_log == [Ev::Error(ErrorKind::BadMagic, 0)] {
+            continue;
+        }
         let starts = line_starts(&file);
         for cut in 1..=file.len() {
             let out = decode(&file[..cut]).events;

@@ -51,8 +51,10 @@ class DecodeError(Exception):
     """The file did not decode: the error the command-line tool reports."""
 
     kind: str
-    """Stable name: "bad_magic", "truncated", "unknown_frame_type", "count_too_large",
-    "malformed", "seek_required", "aborted", "limit" or "finished"."""
+    """Stable name (the core's, docs/FORMATS.md §7.2): "bad_magic", "truncated",
+    "unknown_frame_type", "count_too_large", "malformed", "seek_required", "aborted", "limit",
+    "finished" or "empty"; for a file of another format, "collision_file", "renderware_model",
+    "texture_dictionary", "fastman92_img" or "gta4_img"."""
     reason: str
     """Short description, e.g. "input ends inside a unit"."""
     offset: int
