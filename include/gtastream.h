@@ -118,6 +118,11 @@
 #define GTS_ENCODE_QUANTIZE 1
 
 /**
+ * Most bones `gts_sample` samples in one animation (`GTS_ERR_LIMIT` beyond).
+ */
+#define GTS_SAMPLE_MAX_BONES 128
+
+/**
  * Number of 64-bit words of a `gts_decoder`.
  *
  * The decoder keeps in this storage the Rust decoder (at most 512 bytes, a bound the core
@@ -404,6 +409,15 @@ typedef enum gts_status {
      * builds it: the core's `ipl-text` feature is on).
      */
     GTS_ERR_UNSUPPORTED = 115,
+    /**
+     * Sampling: the file has no animation of the name or index asked for.
+     */
+    GTS_ERR_NOT_FOUND = 116,
+    /**
+     * Sampling a looped animation that the games would play for ever without reaching the
+     * time asked for (length 0, or a bone whose keys never advance).
+     */
+    GTS_ERR_ENDLESS = 117,
     /**
      * A decoding error this version of the C library has no number for.
      */
@@ -1236,6 +1250,95 @@ typedef struct gts_encoder {
     uint64_t opaque[GTS_ENCODER_WORDS];
 } gts_encoder;
 
+/**
+ * The pose of one bone, as `gts_sample` writes it.
+ */
+typedef struct gts_bone_pose {
+    /**
+     * The bone's 0-based position in its animation (bones without keys are skipped).
+     */
+    uint32_t index;
+    /**
+     * The bone id as stored; meaningful when `has_bone_id` is 1.
+     */
+    int32_t bone_id;
+    /**
+     * 1 when the format stores a bone id.
+     */
+    uint8_t has_bone_id;
+    /**
+     * 1 when the bone's keys carry a translation (else `translation` is zeros).
+     */
+    uint8_t has_translation;
+    /**
+     * Quaternion x, y, z, w (not normalised, as the games blend it).
+     */
+    float rotation[4];
+    /**
+     * Translation x, y, z.
+     */
+    float translation[3];
+} gts_bone_pose;
+
+/**
+ * An animation's summary, as `gts_summarize_animation` writes it (the fields of the core's
+ * `AnimationSummary`; docs/ANIMATION.md).
+ */
+typedef struct gts_animation_summary {
+    /**
+     * Seconds, as the games compute it: the largest last-key time over the bones.
+     */
+    float length;
+    /**
+     * Bones stored, bones without keys.
+     */
+    uint32_t bones;
+    /**
+     * Bones without keys (the games play none).
+     */
+    uint32_t empty;
+    /**
+     * Keyframes over all bones.
+     */
+    uint64_t keyframes;
+    /**
+     * Bit i: the animation defines standard bone i (the core's `skeleton::BONES`).
+     */
+    uint64_t standard;
+    /**
+     * Bones that store an id (not -1).
+     */
+    uint32_t with_id;
+    /**
+     * Bones bound by name.
+     */
+    uint32_t without_id;
+    /**
+     * Bones that match no standard bone.
+     */
+    uint32_t unmatched;
+    /**
+     * Bones stored packed (IFP2 types 3, 4).
+     */
+    uint32_t packed;
+    /**
+     * Bones stored as floats.
+     */
+    uint32_t float_bones;
+    /**
+     * Bones with translation.
+     */
+    uint32_t translation;
+    /**
+     * Bones with scale.
+     */
+    uint32_t scale;
+    /**
+     * 1 when packed and float bones are mixed.
+     */
+    uint8_t mixed;
+} gts_animation_summary;
+
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
@@ -1779,6 +1882,48 @@ uint64_t GTS_CALL gts_encoder_written(struct gts_encoder *encoder);
  * Pointers: `first` is NULL or points to a writable `gts_warning`.
  */
 uint32_t GTS_CALL gts_encoder_warnings(struct gts_encoder *encoder, struct gts_warning *first);
+
+/**
+ * The pose at `time` seconds of the animation named by the `name_len` bytes at `name`
+ * (compared ASCII case-insensitively, trimmed) in the file of `len` bytes at `data`, as the
+ * games compute it (docs/ANIMATION.md); with `looped` non-zero the time wraps by the
+ * animation's length, each bone on its own keys.
+ *
+ * Writes the poses of the bones that have keys, in file order, to `out[0..min(count,
+ * capacity))`, and their number to `*count` (which may exceed `capacity`: call again with a
+ * larger array). Returns `GTS_OK`; `GTS_ERR_NOT_FOUND` (no such animation),
+ * `GTS_ERR_ENDLESS` (a looped animation the games would play for ever), `GTS_ERR_LIMIT` (more
+ * than `GTS_SAMPLE_MAX_BONES` bones), a decoding error (`*error_offset` then says where, when
+ * `error_offset` is not NULL), or `GTS_ERR_INVALID_ARGUMENT`.
+ *
+ * Pointers: `data` points to `len` readable bytes (NULL when `len` is 0), `name` to `name_len`;
+ * `out` to `capacity` writable `gts_bone_pose` (NULL when `capacity` is 0); `count` to a
+ * writable `size_t`; `error_offset` is NULL or points to a writable `uint64_t`.
+ */
+enum gts_status GTS_CALL gts_sample(const uint8_t *data,
+                                    size_t len,
+                                    const uint8_t *name,
+                                    size_t name_len,
+                                    float time,
+                                    int32_t looped,
+                                    struct gts_bone_pose *out,
+                                    size_t capacity,
+                                    size_t *count,
+                                    uint64_t *error_offset);
+
+/**
+ * The summary of the animation at `index` (0-based, file order) of the file of `len` bytes at
+ * `data`, into `*out`. Returns `GTS_OK`, `GTS_ERR_NOT_FOUND` (fewer animations), a decoding
+ * error (`*error_offset` says where, when not NULL), or `GTS_ERR_INVALID_ARGUMENT`.
+ *
+ * Pointers: `data` points to `len` readable bytes (NULL when `len` is 0); `out` to a writable
+ * `gts_animation_summary`; `error_offset` is NULL or points to a writable `uint64_t`.
+ */
+enum gts_status GTS_CALL gts_summarize_animation(const uint8_t *data,
+                                                 size_t len,
+                                                 uint32_t index,
+                                                 struct gts_animation_summary *out,
+                                                 uint64_t *error_offset);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -3,86 +3,10 @@
 //! 0xFFFFFFFF, no final xor). The keys of the standard ped and vehicle skeletons are computed
 //! here at compile time, so that decoded bones carry their names where they are known.
 
-/// The standard skeleton names: the San Andreas ped skeleton, the Vice City / GTA III `Bip01`
-/// forms of the same bones, the GTA III ped frames, and the vehicle dummies that animations
-/// move. Names that differ only in case have the same key: one spelling is kept.
-const NAMES: &[&str] = &[
-    // San Andreas ped skeleton (HAnim ids 0 to 302).
-    "Root",
-    "Pelvis",
-    "Spine",
-    "Spine1",
-    "Neck",
-    "Head",
-    "Jaw",
-    "L Brow",
-    "R Brow",
-    "Bip01 L Clavicle",
-    "L UpperArm",
-    "L ForeArm",
-    "L Hand",
-    "L Fingers",
-    "L Finger",
-    "L Finger01",
-    "Bip01 R Clavicle",
-    "R UpperArm",
-    "R ForeArm",
-    "R Hand",
-    "R Fingers",
-    "R Finger",
-    "R Finger01",
-    "L Thigh",
-    "L Calf",
-    "L Foot",
-    "L Toe0",
-    "R Thigh",
-    "R Calf",
-    "R Foot",
-    "R Toe0",
-    "Belly",
-    "L breast",
-    "R breast",
-    // Vice City and 3ds Max biped names.
-    "Bip01",
-    "Bip01 Pelvis",
-    "Bip01 Spine",
-    "Bip01 Spine1",
+/// Names that are no standard ped bone ([`crate::skeleton`]): a biped bone the games' skins
+/// lack, and the vehicle dummies that animations move.
+const OTHER_NAMES: &[&str] = &[
     "Bip01 Spine2",
-    "Bip01 Neck",
-    "Bip01 Head",
-    "Bip01 L UpperArm",
-    "Bip01 L ForeArm",
-    "Bip01 L Hand",
-    "Bip01 L Finger0",
-    "Bip01 R UpperArm",
-    "Bip01 R ForeArm",
-    "Bip01 R Hand",
-    "Bip01 R Finger0",
-    "Bip01 L Thigh",
-    "Bip01 L Calf",
-    "Bip01 L Foot",
-    "Bip01 L Toe0",
-    "Bip01 R Thigh",
-    "Bip01 R Calf",
-    "Bip01 R Foot",
-    "Bip01 R Toe0",
-    // GTA III ped frames.
-    "Swaist",
-    "Smid",
-    "Storso",
-    "Shead",
-    "Supperarml",
-    "Supperarmr",
-    "Slowerarml",
-    "Slowerarmr",
-    "SLhand",
-    "SRhand",
-    "Supperlegl",
-    "Supperlegr",
-    "Slowerlegl",
-    "Slowerlegr",
-    "Sfootl",
-    "Sfootr",
     // Vehicle dummies.
     "chassis_dummy",
     "chassis",
@@ -107,6 +31,32 @@ const NAMES: &[&str] = &[
     "ped_frontseat",
     "ped_backseat",
 ];
+
+/// The standard skeleton names (every spelling of [`crate::skeleton::BONES`]: the San Andreas
+/// and Vice City ped bones with their biped forms, the GTA III ped frames), then
+/// [`OTHER_NAMES`]. Names that differ only in case have the same key: one spelling is kept.
+const NAMES: [&str; crate::skeleton::NAME_COUNT + OTHER_NAMES.len()] = {
+    let mut names = [""; crate::skeleton::NAME_COUNT + OTHER_NAMES.len()];
+    let mut n = 0;
+    let mut i = 0;
+    while i < crate::skeleton::BONES.len() {
+        let spellings = crate::skeleton::BONES[i].names;
+        let mut j = 0;
+        while j < spellings.len() {
+            names[n] = spellings[j];
+            n += 1;
+            j += 1;
+        }
+        i += 1;
+    }
+    let mut k = 0;
+    while k < OTHER_NAMES.len() {
+        names[n] = OTHER_NAMES[k];
+        n += 1;
+        k += 1;
+    }
+    names
+};
 
 /// CRC-32 of `name` in ASCII upper case, as Stories bone keys are made.
 pub const fn stories_bone_key(name: &[u8]) -> u32 {

@@ -108,6 +108,13 @@ kinds! {
         /// The input is text, and this build of the library leaves text IPL out (the core's
         /// cargo feature `ipl-text`, on by default, is off).
         Unsupported = 115, "unsupported", "format not built in (text IPL: feature ipl-text)";
+        /// Sampling: the file has no animation of the name or index asked for.
+        NotFound = 116, "not_found", "no such animation";
+        /// Sampling a looped animation that the games would play for ever without getting
+        /// to the time asked for (length 0, or a bone whose keys never advance: the games hang
+        /// there, `ifp.time.zero_duration`, `ifp.time.seq_nonpositive_span`). The offset is the
+        /// bone's first keyframe (0 for the animation's length).
+        Endless = 117, "endless", "looped playback never reaches the time (the games hang)";
     }
 }
 

@@ -6,6 +6,7 @@
 
 use crate::error::Warning;
 use crate::keyframe::{FrameType, Keyframes};
+use crate::summary::AnimationSummary;
 
 /// What a visitor wants after an event.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -288,6 +289,11 @@ pub trait Visitor {
     fn animation_end(&mut self) -> Flow {
         Flow::Continue
     }
+    /// The summary of the animation that ends, just before its `animation_end`: reported only
+    /// through the [`Summarize`](crate::Summarize) adaptor (the decoder itself does not count).
+    fn animation_summary(&mut self, _summary: &AnimationSummary) -> Flow {
+        Flow::Continue
+    }
     /// A placed object (IPL).
     fn instance(&mut self, _instance: &IplInstance<'_>) -> Flow {
         Flow::Continue
@@ -332,6 +338,9 @@ impl<V: Visitor + ?Sized> Visitor for &mut V {
     }
     fn animation_end(&mut self) -> Flow {
         (**self).animation_end()
+    }
+    fn animation_summary(&mut self, summary: &AnimationSummary) -> Flow {
+        (**self).animation_summary(summary)
     }
     fn instance(&mut self, instance: &IplInstance<'_>) -> Flow {
         (**self).instance(instance)

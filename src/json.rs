@@ -11,8 +11,8 @@ use alloc::vec::Vec;
 use core::fmt::{self, Write};
 
 use crate::{
-    AnimationInfo, BoneInfo, Error, FileInfo, Flow, Format, IplCar, IplInstance, Keyframes,
-    Options, SectionLine, Visitor, Warning,
+    AnimationInfo, AnimationSummary, BoneInfo, Error, FileInfo, Flow, Format, IplCar, IplInstance,
+    Keyframes, Options, SectionLine, Summarizer, Visitor, Warning,
 };
 
 /// Why a document could not be written: the file failed to decode (the caller's error type:
@@ -112,6 +112,8 @@ pub struct Pass<'a, W> {
     part: Part,
     open: Open,
     failed: bool,
+    /// The animations pass: each animation's summary, written after its bones.
+    summary: Summarizer,
     // Gathered by the head pass.
     format: Option<Format>,
     name: Option<Vec<u8>>,
@@ -126,6 +128,7 @@ impl<'a, W: Write> Pass<'a, W> {
             part,
             open: Open::default(),
             failed: false,
+            summary: Summarizer::new(),
             format: None,
             name: None,
             files: 0,
@@ -180,6 +183,7 @@ impl<W: Write> Visitor for Pass<'_, W> {
     }
 
     fn animation(&mut self, info: &AnimationInfo<'_>) -> Flow {
+        self.summary.animation(info);
         self.emit(Part::Animations, |out, open| {
             open.bones = 0;
             open.next_item(out)?;
@@ -199,6 +203,7 @@ impl<W: Write> Visitor for Pass<'_, W> {
     }
 
     fn bone(&mut self, info: &BoneInfo<'_>) -> Flow {
+        self.summary.bone(info);
         self.emit(Part::Animations, |out, open| {
             open.bones += 1;
             open.frames = 0;
@@ -221,6 +226,9 @@ impl<W: Write> Visitor for Pass<'_, W> {
     }
 
     fn keyframes(&mut self, frames: Keyframes<'_>) -> Flow {
+        if self.part == Part::Animations {
+            self.summary.keyframes(frames);
+        }
         self.emit(Part::Animations, |out, open| {
             for frame in frames.iter() {
                 open.frames += 1;
@@ -254,8 +262,11 @@ impl<W: Write> Visitor for Pass<'_, W> {
     }
 
     fn animation_end(&mut self) -> Flow {
+        let summary = self.summary.animation_end();
         self.emit(Part::Animations, |out, open| {
             close(out, open.bones > 0, 6, ']')?;
+            out.write_str(",\n      \"summary\": ")?;
+            write_summary(out, &summary)?;
             out.write_str("\n    }")
         })
     }
@@ -331,6 +342,85 @@ fn close(out: &mut impl Write, has_items: bool, indent: usize, bracket: char) ->
         write!(out, "\n{:indent$}", "")?;
     }
     out.write_char(bracket)
+}
+
+/// The pose document of `gtastream sample --json` and the bindings' `sample()` (docs/ANIMATION.md):
+/// `{"animation", "time", "bones": [{"name", "bone_id", "rotation", "translation"}]}`, one bone a
+/// line, in the file's bone order, ending with a newline. `time` is the one asked for. Nothing
+/// is written if sampling fails.
+pub fn write_pose<const N: usize>(
+    out: &mut impl Write,
+    sampler: &crate::Sampler<'_, N>,
+    time: f32,
+    looped: bool,
+) -> Result<(), JsonError<Error>> {
+    sampler
+        .sample(time, looped, |_| {})
+        .map_err(JsonError::Decode)?;
+    let mut bones = 0;
+    let mut failed = false;
+    let text = |r: fmt::Result| r.map_err(|_| JsonError::Write);
+    text(out.write_str("{\"animation\": "))?;
+    text(string(out, sampler.name()))?;
+    text(out.write_str(", \"time\": "))?;
+    text(float(out, time))?;
+    text(out.write_str(", \"bones\": ["))?;
+    let written = sampler.sample(time, looped, |pose| {
+        if failed {
+            return;
+        }
+        bones += 1;
+        let line = (|| {
+            out.write_str(if bones == 1 { "\n  " } else { ",\n  " })?;
+            out.write_str("{\"name\": ")?;
+            opt_string(out, pose.name)?;
+            out.write_str(", \"bone_id\": ")?;
+            opt_number(out, pose.bone_id)?;
+            out.write_str(", \"rotation\": ")?;
+            floats(out, &pose.rotation)?;
+            out.write_str(", \"translation\": ")?;
+            match &pose.translation {
+                Some(t) => floats(out, t)?,
+                None => out.write_str("null")?,
+            }
+            out.write_char('}')
+        })();
+        failed = line.is_err();
+    });
+    written.map_err(JsonError::Decode)?;
+    if failed {
+        return Err(JsonError::Write);
+    }
+    text(close(out, bones > 0, 0, ']'))?;
+    text(out.write_str("}\n"))
+}
+
+/// An animation's summary (docs/ANIMATION.md): one line.
+pub(crate) fn write_summary(out: &mut impl Write, s: &AnimationSummary) -> fmt::Result {
+    out.write_str("{\"length\": ")?;
+    float(out, s.length)?;
+    write!(
+        out,
+        ", \"bones\": {}, \"empty_bones\": {}, \"keyframes\": {}, \"bones_with_id\": {}, \
+         \"bones_without_id\": {}, \"unmatched_bones\": {}, \"standard_bones\": [",
+        s.bones, s.empty, s.keyframes, s.with_id, s.without_id, s.unmatched
+    )?;
+    for (i, bone) in s.standard_bones().enumerate() {
+        if i > 0 {
+            out.write_str(", ")?;
+        }
+        string(out, bone.name().as_bytes())?;
+    }
+    write!(
+        out,
+        "], \"storage\": {{\"packed\": {}, \"float\": {}, \"translation\": {}, \"scale\": {}}}, \
+         \"mixed\": {}}}",
+        s.packed,
+        s.float,
+        s.translation,
+        s.scale,
+        s.is_mixed()
+    )
 }
 
 fn write_warning(out: &mut impl Write, warning: &Warning) -> fmt::Result {

@@ -210,6 +210,16 @@ impl<'a> Keyframes<'a> {
         }
     }
 
+    /// The batch's last keyframe, decoding only what it needs (Stories: the deltas before it).
+    pub(crate) fn last(&self) -> Option<Keyframe> {
+        let size = self.frame_type.size();
+        let head = self.bytes.len().checked_sub(size)?;
+        let (before, record) = self.bytes.split_at(head);
+        let mut clock = self.start;
+        advance(self.frame_type, before, &mut clock);
+        Keyframes::new(self.frame_type, record, clock).iter().next()
+    }
+
     /// The stored integers of packed keyframes; `None` for other frame types.
     #[inline]
     pub fn raw(&self) -> Option<impl ExactSizeIterator<Item = RawFrame> + 'a> {

@@ -76,6 +76,9 @@ mod event;
 mod format;
 mod keyframe;
 mod limits;
+mod sample;
+pub mod skeleton;
+mod summary;
 
 pub mod encode;
 #[cfg(feature = "std")]
@@ -105,3 +108,5 @@ pub use package::{Animation, Bone, Package, PackageBuilder};
 #[cfg(feature = "alloc")]
 #[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
 pub use placement::{Instance, Placement, PlacementBuilder, RawLine};
+pub use sample::{BonePose, Sampler, MAX_SAMPLE_STEPS};
+pub use summary::{AnimationSummary, Summarize, Summarizer};

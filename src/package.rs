@@ -4,8 +4,8 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use crate::{
-    name_matches, AnimationInfo, BoneInfo, Decoder, Error, ErrorKind, FileInfo, Flow, Format,
-    FrameType, Keyframe, Keyframes, Visitor, Warning,
+    name_matches, AnimationInfo, AnimationSummary, BoneInfo, BonePose, Decoder, Error, ErrorKind,
+    FileInfo, Flow, Format, FrameType, Keyframe, Keyframes, Summarizer, Visitor, Warning,
 };
 
 /// A decoded animation package. The blocks of an `ANLF` container are merged into one
@@ -73,6 +73,15 @@ impl Package {
         })
     }
 
+    /// Each animation's summary, in file order.
+    pub fn summaries(&self) -> impl Iterator<Item = AnimationSummary> + '_ {
+        self.animations.iter().zip(0..).map(|(animation, index)| {
+            let mut summary = animation.summary();
+            summary.index = index;
+            summary
+        })
+    }
+
     /// The first animation of that name, compared as [`name_matches`] does: ASCII case aside,
     /// as the game compares, and ASCII whitespace around either name ignored.
     pub fn animation(&self, name: &str) -> Option<&Animation> {
@@ -92,6 +101,60 @@ impl Animation {
                 .as_deref()
                 .is_some_and(|n| name_matches(n.as_bytes(), name.as_bytes()))
         })
+    }
+
+    /// What the animation is: its length by the games' rule, the bones it defines and how
+    /// they are stored (the summary a streaming decode reports, from the same code).
+    /// (Its `index` is 0: [`Package::summaries`] numbers them.)
+    pub fn summary(&self) -> AnimationSummary {
+        let mut summarizer = Summarizer::new();
+        for bone in &self.bones {
+            // Latin-1 names: the standard names are ASCII, so UTF-8 bytes compare alike.
+            let name = bone.name.as_deref().map(str::as_bytes);
+            summarizer.begin_bone(bone.bone_id, name, bone.frame_type);
+            if let Some(last) = bone.frames.last() {
+                summarizer.add_keys(bone.frames.len() as u64, last.time);
+            }
+        }
+        summarizer.animation_end()
+    }
+
+    /// The animation's length in seconds, as the games compute it ([`AnimationSummary::length`]).
+    pub fn length(&self) -> f32 {
+        self.summary().length
+    }
+
+    /// The pose of every bone that has keys at `time` seconds, in file order, computed as the
+    /// games compute it (the same code as [`Sampler`](crate::Sampler); docs/ANIMATION.md).
+    /// Errors carry offset 0 (the values no longer know where they were stored).
+    pub fn sample(
+        &self,
+        time: f32,
+        looped: bool,
+        mut f: impl FnMut(&BonePose<'_>),
+    ) -> Result<(), Error> {
+        let time = crate::sample::wrap(time, self.length(), looped)?;
+        for (index, bone) in (0u32..).zip(&self.bones) {
+            if bone.frames.is_empty() {
+                continue;
+            }
+            let (rotation, translation) = crate::sample::pose(
+                bone.frames.iter().copied(),
+                bone.frames.len(),
+                bone.frame_type.has_translation(),
+                time,
+                looped,
+            )
+            .map_err(|kind| Error { kind, offset: 0 })?;
+            f(&BonePose {
+                index,
+                name: bone.name.as_deref().map(str::as_bytes),
+                bone_id: bone.bone_id,
+                rotation,
+                translation,
+            });
+        }
+        Ok(())
     }
 
     /// The bone with that id (the skin's HAnim node id): the reliable way to match a skeleton.

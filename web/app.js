@@ -6,6 +6,8 @@ let result = null;
 /** The archive listed last, shown again by "Back to the archive". */
 let archiveResult = null;
 let selected = { animation: -1, bone: -1 };
+/** The pose player: the time shown, whether it plays, and one pose request at a time. */
+const player = { time: 0, length: 0, playing: false, pending: false, dirty: false, last: 0 };
 
 function cell(row, text) {
   const td = document.createElement('td');
@@ -93,6 +95,10 @@ worker.onmessage = ({ data }) => {
     status(`Saved as ${data.format} (${data.bytes.length} bytes).`);
   } else if (data.type === 'convert-failed') {
     status(`Cannot save: ${data.message}`, true);
+  } else if (data.type === 'pose') {
+    player.pending = false;
+    if (data.animation === selected.animation) showPose(data);
+    if (player.dirty) requestPose();
   } else if (data.type === 'bone' && data.animation === selected.animation
     && data.bone === selected.bone) {
     plotBone(data.frames, data.translation);
@@ -159,6 +165,11 @@ function pickAnimation(index) {
     return;
   }
   $('bones-title').textContent = `Bones of ${a.name}`;
+  player.length = a.duration ?? 0;
+  player.time = 0;
+  $('pose-time').max = String(player.length);
+  $('pose-time').value = '0';
+  requestPose();
   fill($('bones'), a.bones.map((b, i) => [i, b.name ?? '–', b.id ?? b.key ?? '–', b.type,
     b.frames, seconds(b.duration)]), (bone) => pickBone(index, bone));
   pickBone(index, 0);
@@ -354,3 +365,67 @@ document.addEventListener('drop', (e) => {
   document.body.classList.remove('dragging');
   open(e.dataTransfer.files);
 });
+
+/** Asks the worker for the pose at the player's time (one request at a time; a newer time
+ * waits for the answer). */
+function requestPose() {
+  if (selected.animation < 0) return;
+  if (player.pending) {
+    player.dirty = true;
+    return;
+  }
+  player.pending = true;
+  player.dirty = false;
+  worker.postMessage({ type: 'pose', animation: selected.animation, time: player.time,
+    loop: $('pose-loop').checked });
+}
+
+function showPose({ time, pose, error }) {
+  $('pose-at').textContent = `${time.toFixed(3)} s`;
+  const table = $('pose');
+  if (error) {
+    fill(table, [[`Cannot sample: ${error}`]]);
+    table.dataset.time = '';
+    return;
+  }
+  const four = (v) => (v === null ? '–' : v.toFixed(4));
+  fill(table, pose.bones.map((b) => [b.name ?? '–', b.bone_id ?? '–', ...b.rotation.map(four),
+    b.translation ? b.translation.map(four).join(' ') : '–']));
+  $('pose-title').textContent = `Pose of ${pose.animation} at ${time.toFixed(3)} s`;
+  table.dataset.time = String(time);
+}
+
+function tick(now) {
+  if (!player.playing) return;
+  const step = (now - player.last) / 1000;
+  player.last = now;
+  let t = player.time + step;
+  if (t >= player.length) {
+    if ($('pose-loop').checked && player.length > 0) {
+      t %= player.length;
+    } else {
+      t = player.length;
+      setPlaying(false);
+    }
+  }
+  player.time = t;
+  $('pose-time').value = String(t);
+  requestPose();
+  requestAnimationFrame(tick);
+}
+
+function setPlaying(playing) {
+  player.playing = playing;
+  $('play').textContent = playing ? 'Pause' : 'Play';
+  if (playing) {
+    player.last = performance.now();
+    requestAnimationFrame(tick);
+  }
+}
+
+$('play').addEventListener('click', () => setPlaying(!player.playing));
+$('pose-time').addEventListener('input', () => {
+  player.time = Number($('pose-time').value);
+  requestPose();
+});
+$('pose-loop').addEventListener('change', requestPose);

@@ -3,14 +3,16 @@
 // what the page shows: summaries are posted at once, a bone's keyframes when the page asks for
 // them. An archive's entry is opened as a slice of the archive: nothing else of it is read.
 import {
-  check, DecodeError, EncodeError, convert, decodeStream, lsBlob,
+  check, DecodeError, EncodeError, convert, decodeStream, lsBlob, sample,
 } from './gtastream/index.js';
 
 let animations = [];
 /** The archive last listed: its files and entries. */
 let archive = null;
-/** The file (or entry) last decoded, for "save as". */
+/** The file (or entry) last decoded, for "save as" and the poses. */
 let opened = null;
+/** Its bytes, once a pose is asked for (the sampler reads the file from memory). */
+let openedBytes = null;
 
 /** Files up to this size are also checked against the games' loading rules (the check reads
  * the file into memory; the decoding above does not). */
@@ -75,6 +77,7 @@ async function openEntry(index) {
 
 async function decodeFile(file) {
   opened = file;
+  openedBytes = null;
   const started = performance.now();
   const result = { format: null, name: null, size: file.size, warnings: [], animations: [],
     instances: [], cars: [], lines: 0 };
@@ -147,6 +150,17 @@ self.onmessage = async ({ data }) => {
     } catch (e) {
       const kind = e instanceof DecodeError || e instanceof EncodeError ? ` (${e.kind})` : '';
       self.postMessage({ type: 'convert-failed', message: `${e.message}${kind}` });
+    }
+  } else if (data.type === 'pose') {
+    const a = animations[data.animation];
+    if (!a || !opened) return;
+    try {
+      openedBytes ??= new Uint8Array(await opened.arrayBuffer());
+      const pose = sample(openedBytes, a.name, data.time, { loop: data.loop });
+      self.postMessage({ type: 'pose', animation: data.animation, time: data.time, pose });
+    } catch (e) {
+      self.postMessage({ type: 'pose', animation: data.animation, time: data.time,
+        error: e instanceof DecodeError ? `${e.reason} (${e.kind})` : String(e) });
     }
   } else if (data.type === 'bone') {
     const b = animations[data.animation]?.bones[data.bone];

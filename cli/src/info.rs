@@ -31,6 +31,7 @@ pub struct Summary {
     context: Context,
     /// Per animation, when asked for.
     list: Option<Vec<AnimationSummary>>,
+    summarizer: gtastream::Summarizer,
 }
 
 struct AnimationSummary {
@@ -40,6 +41,8 @@ struct AnimationSummary {
     /// The stored duration (Stories), else the latest keyframe time, in seconds.
     stored_duration: Option<f32>,
     latest: f32,
+    /// Length by the games' rule, bones and storage (set at the animation's end).
+    summary: gtastream::AnimationSummary,
 }
 
 /// The counts `info --json` prints.
@@ -88,11 +91,6 @@ impl Visitor for Summary {
         Flow::Continue
     }
 
-    fn animation_end(&mut self) -> Flow {
-        self.context.animation_end();
-        Flow::Continue
-    }
-
     fn file(&mut self, info: &FileInfo<'_>) -> Flow {
         self.context.file();
         self.format.get_or_insert(info.format);
@@ -110,8 +108,10 @@ impl Visitor for Summary {
                 keyframes: 0,
                 stored_duration: info.duration,
                 latest: 0.0,
+                summary: gtastream::AnimationSummary::default(),
             });
         }
+        self.summarizer.animation(info);
         Flow::Continue
     }
 
@@ -124,16 +124,27 @@ impl Visitor for Summary {
         if let Some(animation) = self.current() {
             animation.bones += 1;
         }
+        self.summarizer.bone(info);
         Flow::Continue
     }
 
     fn keyframes(&mut self, frames: Keyframes<'_>) -> Flow {
         self.keyframes += frames.len() as u64;
+        self.summarizer.keyframes(frames);
         if let Some(animation) = self.current() {
             animation.keyframes += frames.len() as u64;
             for frame in frames.iter() {
                 animation.latest = animation.latest.max(frame.time);
             }
+        }
+        Flow::Continue
+    }
+
+    fn animation_end(&mut self) -> Flow {
+        self.context.animation_end();
+        let summary = self.summarizer.animation_end();
+        if let Some(animation) = self.current() {
+            animation.summary = summary;
         }
         Flow::Continue
     }
@@ -241,13 +252,24 @@ pub fn report(path: &str, summary: &Summary, seeks: u64, lines: &[u32]) -> Strin
             .max()
             .unwrap_or(0);
         for animation in list {
+            let s = &animation.summary;
+            let storage = match (s.packed, s.float) {
+                (0, 0) => "no bones",
+                (_, 0) => "packed",
+                (0, _) => "float",
+                _ => "mixed packed/float",
+            };
             let _ = writeln!(
                 out,
-                "    {:<width$}  {:>3} bones  {:>6} keyframes  {:>8.3} s",
+                "    {:<width$}  {:>3} bones  {:>6} keyframes  {:>8.3} s  (length {:.3} s, \
+                 {} standard bones, {} unmatched, {storage})",
                 format!("{:?}", animation.name),
                 animation.bones,
                 animation.keyframes,
                 animation.stored_duration.unwrap_or(animation.latest),
+                s.length,
+                s.standard.count_ones(),
+                s.unmatched,
                 width = width + 2,
             );
         }

@@ -202,7 +202,8 @@ fn dump_json_exact_text() {
             {"time": 1, "rotation": [0, 0, 0.5, 0.5], "translation": [1, 0.5, -0.25]}
           ]
         }
-      ]
+      ],
+      "summary": {"length": 1, "bones": 1, "empty_bones": 0, "keyframes": 2, "bones_with_id": 1, "bones_without_id": 0, "unmatched_bones": 0, "standard_bones": ["Head"], "storage": {"packed": 1, "float": 0, "translation": 1, "scale": 0}, "mixed": false}
     }
   ]
 }
@@ -458,8 +459,10 @@ fn info_reads_large_files_in_pieces() {
         .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
         .collect();
     for line in [
-        "\"long\" 1 bones 10000 keyframes 166.650 s",
-        "\"short\" 1 bones 0 keyframes 0.000 s",
+        "\"long\" 1 bones 10000 keyframes 166.650 s (length 166.650 s, 1 standard bones, 0 \
+         unmatched, packed)",
+        "\"short\" 1 bones 0 keyframes 0.000 s (length 0.000 s, 1 standard bones, 0 unmatched, \
+         packed)",
     ] {
         assert!(words.iter().any(|l| l == line), "{line:?} in\n{text}");
     }
@@ -640,7 +643,8 @@ fn dump_json_anpk_exact_text() {
           "frame_type": "kr00",
           "frames": []
         }
-      ]
+      ],
+      "summary": {"length": 1, "bones": 4, "empty_bones": 1, "keyframes": 4, "bones_with_id": 3, "bones_without_id": 1, "unmatched_bones": 0, "standard_bones": ["Root", "Spine1", "Head", "R Brow"], "storage": {"packed": 0, "float": 4, "translation": 2, "scale": 1}, "mixed": false}
     }
   ]
 }
@@ -831,14 +835,16 @@ const STORIES_JSON: &str = r#"{
           "frame_type": "stories_rot",
           "frames": []
         }
-      ]
+      ],
+      "summary": {"length": 1.5, "bones": 3, "empty_bones": 1, "keyframes": 5, "bones_with_id": 1, "bones_without_id": 2, "unmatched_bones": 2, "standard_bones": ["Head"], "storage": {"packed": 0, "float": 3, "translation": 1, "scale": 0}, "mixed": false}
     },
     {
       "name": "idle",
       "frame_data_size": null,
       "flags": null,
       "duration": 0.25,
-      "bones": []
+      "bones": [],
+      "summary": {"length": 0, "bones": 0, "empty_bones": 0, "keyframes": 0, "bones_with_id": 0, "bones_without_id": 0, "unmatched_bones": 0, "standard_bones": [], "storage": {"packed": 0, "float": 0, "translation": 0, "scale": 0}, "mixed": false}
     }
   ]
 }
@@ -1405,6 +1411,80 @@ fn convert_consults_the_checker() {
     let written = run(&["convert", "--to", "bnry", &ipl, &bnry]);
     assert!(written.status.success());
     assert_ne!(std::fs::read(&bnry).unwrap(), b"before");
+}
+
+/// `sample`: the pose at a time, worked out by hand. Root: identity at 0 s and 180° about z at
+/// 2 s, so at 1 s θ = acos 0 and both slerp weights are sin(π/4); the translation halfway.
+/// Head: one key, held. Names match in any case, trimmed; --loop wraps by the length (2 s).
+#[test]
+fn sample_json_by_hand() {
+    let package = Package {
+        format: Format::Anp3,
+        name: Some("s".into()),
+        animations: vec![anim(
+            "walk",
+            vec![
+                bone(
+                    "Root",
+                    Some(0),
+                    FrameType::Ifp2RotTrans,
+                    vec![
+                        kf(0.0, IDENTITY, [0.0; 3], [0.0; 3]),
+                        kf(2.0, [0.0, 0.0, 1.0, 0.0], [2.0, 0.0, -2.0], [0.0; 3]),
+                    ],
+                ),
+                bone(
+                    "Head",
+                    Some(5),
+                    FrameType::Ifp2Rot,
+                    vec![kf(0.0, [0.5; 4], [0.0; 3], [0.0; 3])],
+                ),
+            ],
+        )],
+        warnings: vec![],
+    };
+    let path = fixture("sample.ifp", &gtastream::encode::ifp2(&package).unwrap());
+    let expected = r#"{"animation": "walk", "time": TIME, "bones": [
+  {"name": "Root", "bone_id": 0, "rotation": [0, 0, 0.70710677, 0.70710677], "translation": [1, 0, -1]},
+  {"name": "Head", "bone_id": 5, "rotation": [0.5, 0.5, 0.5, 0.5], "translation": null}
+]}
+"#;
+    for (args, time) in [
+        (
+            &[
+                "sample",
+                "--json",
+                "--animation",
+                "walk",
+                "--time",
+                "1",
+                &path,
+            ][..],
+            "1",
+        ),
+        (
+            &[
+                "sample",
+                "--json",
+                "--animation",
+                " WALK",
+                "--time",
+                "5",
+                "--loop",
+                &path,
+            ][..],
+            "5",
+        ),
+    ] {
+        let output = run(args);
+        assert!(output.status.success(), "{}", stderr(&output));
+        assert_eq!(stdout(&output), expected.replace("TIME", time), "{args:?}");
+    }
+    let text = run(&["sample", "--animation", "walk", "--time", "1", &path]);
+    assert!(stdout(&text).contains("Root"), "{}", stdout(&text));
+    let missing = run(&["sample", "--animation", "run", "--time", "1", &path]);
+    assert_eq!(missing.status.code(), Some(1));
+    assert!(stderr(&missing).contains("no animation named \"run\""));
 }
 
 /// A mod's text IPL holding a section the games do not know: a placement file, its lines

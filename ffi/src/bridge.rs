@@ -562,6 +562,16 @@ pub(crate) const STATUSES: &[(gts_status, &CStr, &CStr)] = {
             c_text!(stringify!(GTS_ERR_UNSUPPORTED)),
             c_text!(core_error(GTS_ERR_UNSUPPORTED as u32).reason()),
         ),
+        (
+            GTS_ERR_NOT_FOUND,
+            c_text!(stringify!(GTS_ERR_NOT_FOUND)),
+            c_text!(core_error(GTS_ERR_NOT_FOUND as u32).reason()),
+        ),
+        (
+            GTS_ERR_ENDLESS,
+            c_text!(stringify!(GTS_ERR_ENDLESS)),
+            c_text!(core_error(GTS_ERR_ENDLESS as u32).reason()),
+        ),
         (GTS_ERR_OTHER, c"GTS_ERR_OTHER", c"decoding error"),
         (
             GTS_ERR_INVALID_ARGUMENT,

@@ -25,6 +25,7 @@ mod archive_writer;
 mod check;
 mod encoder;
 mod handle;
+mod sample;
 mod storage;
 mod types;
 
@@ -42,6 +43,7 @@ use crate::bridge::{error_status, Bridge, STATUSES};
 pub use crate::check::*;
 pub use crate::encoder::*;
 use crate::handle::{overlaps, status, Handle};
+pub use crate::sample::*;
 use crate::storage::{DecoderHandle, DecoderState, IoPending, NO_CALLBACKS, NO_IO_PENDING};
 pub use crate::types::*;
 

@@ -99,6 +99,11 @@ pub enum gts_status {
     /// The input is text IPL and the library was built without it (never, as this repository
     /// builds it: the core's `ipl-text` feature is on).
     GTS_ERR_UNSUPPORTED = 115,
+    /// Sampling: the file has no animation of the name or index asked for.
+    GTS_ERR_NOT_FOUND = 116,
+    /// Sampling a looped animation that the games would play for ever without reaching the
+    /// time asked for (length 0, or a bone whose keys never advance).
+    GTS_ERR_ENDLESS = 117,
     /// A decoding error this version of the C library has no number for.
     GTS_ERR_OTHER = 199,
     /// A NULL or misaligned pointer where one is required, `data == NULL` with `len > 0`, or

@@ -732,3 +732,25 @@ pub fn check_findings(plan: &Plan, data: &[u8]) {
     }
     checker.finish();
 }
+
+/// Feeds `data` cut as `cut` says to any visitor (not the [`Recorder`]): re-feeds after pauses,
+/// seeks where asked, finishes. For checks of visitor adaptors (the summary) under every cut.
+pub fn feed_cut<V: gtastream::Visitor>(
+    data: &[u8],
+    cut: &Cut,
+    visitor: &mut V,
+) -> Result<(), Error> {
+    let mut decoder = Decoder::new();
+    let (mut at, mut turn) = (0usize, 0usize);
+    while at < data.len() {
+        let end = cut.end(at, turn, data.len()).max(at + 1).min(data.len());
+        turn += 1;
+        let progress = decoder.feed(&data[at..end], visitor)?;
+        at = match progress.status {
+            Status::Seek(offset) => usize::try_from(offset).unwrap_or(usize::MAX),
+            Status::Done => break,
+            _ => at + progress.consumed,
+        };
+    }
+    decoder.finish(visitor)
+}

@@ -27,11 +27,13 @@ mod ipl_text;
 mod ipl_truncation;
 mod package;
 mod pause;
+mod sample;
 mod samples;
 mod stories_bytes;
 mod stories_layouts;
 mod stories_package;
 mod stories_table;
+mod summary;
 mod truncation;
 
 /// The error text input gives: `kind` when text IPL is built in (the core's default feature

@@ -11,3 +11,4 @@ mod check;
 mod encode;
 mod ifp2;
 mod ipl;
+mod sample;

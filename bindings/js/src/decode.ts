@@ -1,4 +1,4 @@
-import type { DecodeOptions, GtaDocument, Keyframe } from './types.js';
+import type { DecodeOptions, GtaDocument, Keyframe, Pose, SampleOptions } from './types.js';
 import { type Buffers, buffersOf, keyframes, toDocument } from './view.js';
 import { DecodeError, type Sink, wasm, withSink } from './wasm.js';
 
@@ -56,4 +56,39 @@ export function decodeJson(data: Uint8Array | ArrayBuffer, options: DecodeOption
     module.gts_free(ptr, len);
   }
   return pieces.join('');
+}
+
+/**
+ * The pose of the animation `animation` (any case, trimmed) at `time` seconds, as the games
+ * compute it: the document `gtastream sample --json` prints (docs/ANIMATION.md). Throws a
+ * {@link DecodeError} (`not_found`, `endless`, or a decoding error) where the tool would fail.
+ */
+export function sample(data: Uint8Array | ArrayBuffer, animation: string, time: number,
+  options: SampleOptions = {}): Pose {
+  const bytes = data instanceof Uint8Array ? data : new Uint8Array(data);
+  // Names are bytes, one character per byte.
+  const name = Uint8Array.from(animation, (c) => c.charCodeAt(0) & 0xff);
+  const module = wasm();
+  const ptr = module.gts_alloc(bytes.length + name.length);
+  const pieces: string[] = [];
+  let failure: DecodeError | undefined;
+  try {
+    new Uint8Array(module.memory.buffer, ptr, bytes.length).set(bytes);
+    new Uint8Array(module.memory.buffer, ptr + bytes.length, name.length).set(name);
+    const rc = withSink(
+      module,
+      { text: (piece) => pieces.push(piece), error: (e) => (failure = e) },
+      () => module.gts_sample_json(ptr, bytes.length, ptr + bytes.length, name.length, time,
+        options.loop ? 1 : 0),
+    );
+    if (failure) {
+      throw failure;
+    }
+    if (rc !== 0) {
+      throw new Error('gtastream: the pose could not be written');
+    }
+  } finally {
+    module.gts_free(ptr, bytes.length + name.length);
+  }
+  return JSON.parse(pieces.join('')) as Pose;
 }

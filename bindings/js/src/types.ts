@@ -38,6 +38,23 @@ export interface Animation {
   flags: number | null;
   duration: number | null;
   bones: Bone[];
+  /** What the animation is (docs/ANIMATION.md): its length by the games' rule, the bones it
+   * defines, how they are stored. */
+  summary: AnimationSummary;
+}
+
+export interface AnimationSummary {
+  length: number | null;
+  bones: number;
+  empty_bones: number;
+  keyframes: number;
+  bones_with_id: number;
+  bones_without_id: number;
+  unmatched_bones: number;
+  /** Names of the standard skeleton bones it defines (gtastream::skeleton). */
+  standard_bones: string[];
+  storage: { packed: number; float: number; translation: number; scale: number };
+  mixed: boolean;
 }
 
 export interface Instance {
@@ -104,4 +121,22 @@ export interface ArchiveListing {
   /** `VER2` (San Andreas, one `.img`) or `VER1` (GTA III and Vice City, `.img` and `.dir`). */
   format: 'VER2' | 'VER1';
   entries: ArchiveEntry[];
+}
+
+/** Options of `sample()`. */
+export interface SampleOptions {
+  /** Play looped: the time wraps by the animation's length, each bone on its own keys. */
+  loop?: boolean;
+}
+
+/** The pose of one animation at a time (`gtastream sample --json`). */
+export interface Pose {
+  animation: string;
+  time: number | null;
+  bones: {
+    name: string | null;
+    bone_id: number | null;
+    rotation: (number | null)[];
+    translation: (number | null)[] | null;
+  }[];
 }

@@ -40,6 +40,8 @@ export interface Exports {
   gts_free(ptr: number, len: number): void;
   gts_json(ptr: number, len: number, canSeek: number): number;
   gts_check_json(ptr: number, len: number, name: number, nameLen: number, games: number): number;
+  gts_sample_json(ptr: number, len: number, name: number, nameLen: number, time: number,
+    looped: number): number;
   gts_decoder_size(): number;
   gts_input(): number;
   gts_input_size(): number;

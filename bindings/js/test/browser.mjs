@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 
 import { chromium } from 'playwright-core';
 
-import { convert, decode, ls } from '../dist/index.js';
+import { convert, decode, ls, sample } from '../dist/index.js';
 import {
   bigAnp3, imgVer1, imgVer2, repo, sampleAnp3, sampleBnry, sampleTextIpl,
 } from './fixtures.mjs';
@@ -109,6 +109,28 @@ try {
   await page.click('#animations tbody tr:nth-child(1)');
   await page.waitForFunction((n) => document.getElementById('plot').dataset.points === String(n),
     first.bones[0].frames.length * perFrame);
+  // The pose panel: the sampled pose at 0 s, then at a time set with the slider, as sample()
+  // computes it.
+  const four = (v) => (v === null ? '–' : v.toFixed(4));
+  const poseRows = (t) => sample(walk, first.name, t, { loop: true }).bones
+    .map((b) => [b.name, ...b.rotation.map(four)]);
+  const shownPose = async () => {
+    const rows = await page.$$eval('#pose tbody tr', (trs) => trs.map((tr) =>
+      [...tr.cells].map((c) => c.textContent)));
+    return rows.map((r) => [r[0], ...r.slice(2, 6)]);
+  };
+  await page.waitForFunction(() => document.getElementById('pose').dataset.time === '0');
+  assert.deepEqual(await shownPose(), poseRows(0));
+  await page.$eval('#pose-time', (input) => {
+    input.value = '0.5';
+    input.dispatchEvent(new Event('input'));
+  });
+  await page.waitForFunction(() => document.getElementById('pose').dataset.time === '0.5');
+  assert.deepEqual(await shownPose(), poseRows(0.5));
+  // Play moves the time on.
+  await page.click('#play');
+  await page.waitForFunction(() => Number(document.getElementById('pose').dataset.time) !== 0.5);
+  await page.click('#play');
   mkdirSync(out, { recursive: true });
   await page.screenshot({ path: join(out, 'web-inspector.png'), fullPage: true });
 

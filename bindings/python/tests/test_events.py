@@ -63,6 +63,10 @@ def rebuild(events):
 def same(a, b):
     """Equal as documents: numbers as float32 (the JSON has f32 text, None for NaN)."""
     if isinstance(a, dict):
+        # The events carry no summary (test_sample.py checks it): a rebuilt document has none.
+        if isinstance(b, dict) and ("summary" in a) != ("summary" in b):
+            a = {k: v for k, v in a.items() if k != "summary"}
+            b = {k: v for k, v in b.items() if k != "summary"}
         return isinstance(b, dict) and a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
     if isinstance(a, (list, tuple)):
         return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))

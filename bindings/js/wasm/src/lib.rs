@@ -413,6 +413,44 @@ pub unsafe extern "C" fn gts_json(ptr: *const u8, len: usize, can_seek: u32) -> 
     }
 }
 
+/// The pose document of the animation named by the `name_len` bytes at `name` in the `len`
+/// bytes at `ptr`, at `time` seconds (`gtastream sample --json`, written by the library), as
+/// text pieces; 0, or 1 after reporting the error.
+///
+/// # Safety
+/// `ptr` points to `len` readable bytes, `name` to `name_len`.
+#[no_mangle]
+pub unsafe extern "C" fn gts_sample_json(
+    ptr: *const u8,
+    len: usize,
+    name: *const u8,
+    name_len: usize,
+    time: f32,
+    looped: u32,
+) -> u32 {
+    let data = core::slice::from_raw_parts(ptr, len);
+    let name = core::slice::from_raw_parts(name, name_len);
+    let sampler = match gtastream::Sampler::<256>::new(data, name) {
+        Ok(sampler) => sampler,
+        Err(e) => {
+            report_error(e);
+            return 1;
+        }
+    };
+    let mut out = Pieces(String::with_capacity(TEXT_PIECE));
+    match json::write_pose(&mut out, &sampler, time, looped != 0) {
+        Ok(()) => {
+            out.flush();
+            0
+        }
+        Err(JsonError::Decode(e)) => {
+            report_error(e);
+            1
+        }
+        Err(JsonError::Write) => 1,
+    }
+}
+
 /// Bytes a decoder takes (the library's DECODER_SIZE).
 #[no_mangle]
 pub extern "C" fn gts_decoder_size() -> usize {

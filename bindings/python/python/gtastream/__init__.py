@@ -11,6 +11,8 @@ The decoding is done by the Rust library gtastream; this package adds no format 
 - ``events(f)`` streams the decoder's events from a binary file object in constant memory.
 - ``write(obj, path=None, format=None)`` writes a :class:`Package` as ANP3, ANP2 or ANPK,
   a :class:`Placement` as binary or text IPL, losslessly (the bytes when ``path`` is None).
+- ``sample(data, animation, time, loop=False)`` gives the games' pose at a time (the structure
+  ``gtastream sample --json`` prints), or, for many times, numpy arrays (docs/ANIMATION.md).
 - ``convert(data, format)`` gives the bytes ``gtastream convert --to FORMAT`` writes.
 - ``write_archive(entries)`` builds an IMG archive in memory; ``img_new``, ``img_add``,
   ``img_remove`` and ``img_rebuild`` make and edit archives on disk as ``gtastream img``
@@ -38,6 +40,7 @@ from ._native import (
     img_rebuild,
     img_remove,
     load,
+    sample,
     write,
     write_archive,
 )
@@ -61,6 +64,7 @@ __all__ = [
     "img_rebuild",
     "img_remove",
     "load",
+    "sample",
     "write",
     "write_archive",
 ]

@@ -31,6 +31,7 @@ __all__ = [
     "Placement",
     "convert",
     "decode",
+    "sample",
     "events",
     "img_add",
     "img_new",
@@ -79,6 +80,15 @@ class WarningDict(TypedDict):
     reason: str
     offset: int
     """Absolute byte offset of the field or record concerned."""
+
+def sample(data: _Bytes, animation: str, time: Any, loop: bool = False) -> Dict[str, Any]:
+    """The games' pose of ``animation`` (any case, trimmed) at ``time`` seconds (docs/ANIMATION.md).
+
+    A number: the structure ``gtastream sample --json`` prints, {"animation", "time", "bones":
+    [{"name", "bone_id", "rotation", "translation"}]}. A sequence or numpy array of T times:
+    {"animation", "times" (T,), "bones": [{"name", "bone_id", "rotation" float32 (T, 4),
+    "translation" (T, 3) or None}]}. Raises DecodeError ("not_found", "endless", ...).
+    """
 
 def decode(data: _Bytes) -> Dict[str, Any]:
     """Decode a whole file held in memory into the structure ``gtastream dump --json`` prints.
