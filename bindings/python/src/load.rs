@@ -189,7 +189,8 @@ impl Visitor for Collector {
     }
 
     fn section_line(&mut self, line: &SectionLine<'_>) -> Flow {
-        self.lines.push((line.section.to_owned(), latin1(line.text)));
+        self.lines
+            .push((line.section.to_owned(), latin1(line.text)));
         Flow::Continue
     }
 
