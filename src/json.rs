@@ -395,8 +395,9 @@ pub fn write_pose<const N: usize>(
     text(out.write_str("}\n"))
 }
 
-/// An animation's summary (docs/ANIMATION.md): one line.
-pub(crate) fn write_summary(out: &mut impl Write, s: &AnimationSummary) -> fmt::Result {
+/// An animation's summary (docs/ANIMATION.md) as the document writes it: one line. The bindings
+/// that build the document without its text take the summary's from here.
+pub fn write_summary(out: &mut impl Write, s: &AnimationSummary) -> fmt::Result {
     out.write_str("{\"length\": ")?;
     float(out, s.length)?;
     write!(

@@ -193,6 +193,7 @@ export class IFPReader {
           if (time > latest && time !== Infinity) latest = time;
         }
       }
+      r.name(); // no summary: made for decode() only
       animations.push({ name, duration: stored === stored ? Math.fround(stored) : latest, bones });
     }
     this.animations = animations;

@@ -4,7 +4,8 @@
 // the file's format here: the module has already decoded everything.
 
 import type {
-  Animation, ArchiveListing, Bone, Car, GtaDocument, Instance, Keyframe, SectionLine, Warning,
+  Animation, AnimationSummary, ArchiveListing, Bone, Car, GtaDocument, Instance, Keyframe,
+  SectionLine, Warning,
 } from './types.js';
 import { DecodeError, type Exports, type Sink, withSink } from './wasm.js';
 
@@ -207,7 +208,9 @@ export function toDocument(buffers: Buffers, boneFrames: Keyframe[][]): GtaDocum
         bones.push({ name: b.name, bone_id: b.boneId, bone_key: b.boneKey, frame_type: b.frameType,
           frames: boneFrames[bone++] });
       }
-      animations.push({ name, frame_data_size, flags, duration, bones });
+      // The summary, as the library's document writes it.
+      const summary = JSON.parse(r.string()) as AnimationSummary;
+      animations.push({ name, frame_data_size, flags, duration, bones, summary });
     }
     doc.animations = animations;
     return doc;

@@ -35,6 +35,9 @@ pub struct Document<'py> {
     translation: bool,
     scale: bool,
     keys: Keys<'py>,
+    /// The open animation's dict, and its summary so far (the library's `Summarizer`).
+    animation: Option<Bound<'py, PyDict>>,
+    summary: gtastream::Summarizer,
 }
 
 /// The keys of a keyframe's dict, made once.
@@ -69,6 +72,8 @@ impl<'py> Document<'py> {
                 translation: PyString::intern(py, "translation"),
                 scale: PyString::intern(py, "scale"),
             },
+            animation: None,
+            summary: gtastream::Summarizer::new(),
         }
     }
 
@@ -181,8 +186,10 @@ impl Visitor for Document<'_> {
             animation.set_item(intern!(py, "duration"), duration)?;
             let bones = PyList::empty(py);
             animation.set_item(intern!(py, "bones"), &bones)?;
-            d.animations.append(animation)?;
+            d.animations.append(&animation)?;
+            d.animation = Some(animation);
             d.bones = Some(bones);
+            d.summary.animation(info);
             Ok(())
         })
     }
@@ -203,6 +210,7 @@ impl Visitor for Document<'_> {
             d.frames = Some(frames);
             d.translation = info.frame_type.has_translation();
             d.scale = info.frame_type.has_scale();
+            d.summary.bone(info);
             Ok(())
         })
     }
@@ -210,6 +218,7 @@ impl Visitor for Document<'_> {
     fn keyframes(&mut self, frames: Keyframes<'_>) -> Flow {
         self.run(|d| {
             let py = d.py;
+            d.summary.keyframes(frames);
             let Some(list) = d.frames.clone() else {
                 return Ok(());
             };
@@ -229,6 +238,25 @@ impl Visitor for Document<'_> {
                 }
                 list.append(frame)?;
             }
+            Ok(())
+        })
+    }
+
+    /// The animation's summary, the dict the document's text of it reads as (the library
+    /// writes that text; a few small objects an animation).
+    fn animation_end(&mut self) -> Flow {
+        self.run(|d| {
+            let summary = d.summary.animation_end();
+            let Some(animation) = d.animation.take() else {
+                return Ok(());
+            };
+            let mut text = String::new();
+            // A String takes all text.
+            let _ = gtastream::json::write_summary(&mut text, &summary);
+            let loads =
+                d.py.import(intern!(d.py, "json"))?
+                    .getattr(intern!(d.py, "loads"))?;
+            animation.set_item(intern!(d.py, "summary"), loads.call1((text,))?)?;
             Ok(())
         })
     }

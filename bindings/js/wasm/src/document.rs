@@ -17,6 +17,7 @@ use alloc::boxed::Box;
 use alloc::vec::Vec;
 
 use gtastream::archive::{ArchiveInfo, Entry};
+use gtastream::Summarizer;
 use gtastream::{
     AnimationInfo, BoneInfo, FileInfo, Flow, Format, IplCar, IplInstance, Keyframes, SectionLine,
     Visitor, Warning,
@@ -81,6 +82,9 @@ pub struct Document {
     frame_count_at: usize,
     translation: bool,
     scale: bool,
+    /// The document's animations' summaries (not made for the raw floats of `IFPReader`, whose
+    /// objects have none).
+    summary: Option<Summarizer>,
 }
 
 impl Document {
@@ -105,6 +109,7 @@ impl Document {
             frame_count_at: 0,
             translation: false,
             scale: false,
+            summary: (!raw).then(Summarizer::new),
         }
     }
 
@@ -169,6 +174,9 @@ impl Visitor for Document {
     }
 
     fn animation(&mut self, info: &AnimationInfo<'_>) -> Flow {
+        if let Some(summary) = &mut self.summary {
+            summary.animation(info);
+        }
         let name = self.name(info.name);
         let duration = info.duration.map_or(f64::NAN, |d| self.numbers.convert(d));
         let number = |v: Option<u32>| v.map_or(f64::NAN, f64::from);
@@ -187,6 +195,9 @@ impl Visitor for Document {
     }
 
     fn bone(&mut self, info: &BoneInfo<'_>) -> Flow {
+        if let Some(summary) = &mut self.summary {
+            summary.bone(info);
+        }
         let name = self.opt_name(info.name);
         let frame_type = self.name(info.frame_type.name().as_bytes());
         self.translation = info.frame_type.has_translation();
@@ -209,6 +220,9 @@ impl Visitor for Document {
     }
 
     fn keyframes(&mut self, frames: Keyframes<'_>) -> Flow {
+        if let Some(summary) = &mut self.summary {
+            summary.keyframes(frames);
+        }
         let (translation, scale) = (self.translation, self.scale);
         let mut count = 0;
         match &mut self.values {
@@ -256,6 +270,20 @@ impl Visitor for Document {
             Values::Raw(v) => v.clear(),
             Values::Json(v, _) => v.clear(),
         }
+        Flow::Continue
+    }
+
+    /// After its bones, the animation's summary as the document's text of it (a name: its
+    /// bytes in `names`), or no name where none is made.
+    fn animation_end(&mut self) -> Flow {
+        let text = self.summary.as_mut().map(|summary| {
+            let mut text = alloc::string::String::new();
+            // A String takes all text.
+            let _ = gtastream::json::write_summary(&mut text, &summary.animation_end());
+            text
+        });
+        let name = self.opt_name(text.as_deref().map(str::as_bytes));
+        self.animations.records.extend([name.0, name.1]);
         Flow::Continue
     }
 
