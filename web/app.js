@@ -1,6 +1,19 @@
 // The inspector page: hands the file to the worker (worker.js decodes it with the gtastream
 // package), shows what comes back, and draws the plots on canvases.
 const worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
+/** Resolves when the worker has loaded the package: a message it got while still loading would
+ * find no handler and be lost. */
+const workerReady = new Promise((resolve) => {
+  worker.addEventListener('message', function ready({ data }) {
+    if (data.type !== 'ready') return;
+    worker.removeEventListener('message', ready);
+    resolve();
+  });
+});
+/** Posts to the worker once it is ready. */
+function send(message) {
+  workerReady.then(() => worker.postMessage(message));
+}
 const $ = (id) => document.getElementById(id);
 let result = null;
 /** The archive listed last, shown again by "Back to the archive". */
@@ -60,7 +73,7 @@ function open(fileList) {
   }
   $('file-name').textContent = file.name;
   archiveResult = null;
-  worker.postMessage({ type: 'open', files: files.length > 1 ? files : [file] });
+  send({ type: 'open', files: files.length > 1 ? files : [file] });
 }
 
 /** Opens entry `index` of the archive shown. */
@@ -69,7 +82,7 @@ function openEntry(index) {
   if (!entry) return;
   status(`Decoding ${entry.name}…`);
   document.body.dataset.state = 'decoding';
-  worker.postMessage({ type: 'entry', index });
+  send({ type: 'entry', index });
 }
 
 worker.onmessage = ({ data }) => {
@@ -184,7 +197,7 @@ function pickBone(animation, bone) {
     return;
   }
   $('plot-title').textContent = `${result.animations[animation].name} / ${b.name ?? `bone ${bone}`}`;
-  worker.postMessage({ type: 'bone', animation, bone });
+  send({ type: 'bone', animation, bone });
 }
 
 /** [min, max] of the finite values (no spreading: files have more values than arguments fit). */
@@ -348,7 +361,7 @@ $('file').addEventListener('change', (e) => open(e.target.files));
 $('back').addEventListener('click', () => archiveResult && show(archiveResult));
 $('save').addEventListener('click', () => {
   status(`Converting to ${$('save-format').value}…`);
-  worker.postMessage({ type: 'convert', format: $('save-format').value });
+  send({ type: 'convert', format: $('save-format').value });
 });
 $('filter').addEventListener('input', () => {
   if (!result) return;
@@ -376,7 +389,7 @@ function requestPose() {
   }
   player.pending = true;
   player.dirty = false;
-  worker.postMessage({ type: 'pose', animation: selected.animation, time: player.time,
+  send({ type: 'pose', animation: selected.animation, time: player.time,
     loop: $('pose-loop').checked });
 }
 

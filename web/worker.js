@@ -170,3 +170,6 @@ self.onmessage = async ({ data }) => {
       translation: b.translation, frames }, [frames.buffer]);
   }
 };
+
+// Loaded (the package's module included): the page may send now.
+self.postMessage({ type: 'ready' });
