@@ -70,6 +70,9 @@ pub struct FileInfo<'a> {
     pub instance_count: Option<u32>,
     /// Binary IPL: car generators the header declares.
     pub car_count: Option<u32>,
+    /// The header as stored (`ANP3`/`ANP2`: its 36 bytes; empty where not kept), for an
+    /// encoder that writes the file back byte for byte (docs/FORMATS.md §9.6).
+    pub raw: &'a [u8],
 }
 
 /// An animation begins.
@@ -88,6 +91,8 @@ pub struct AnimationInfo<'a> {
     pub flags: Option<u32>,
     /// Stories only: the clip's length in seconds.
     pub duration: Option<f32>,
+    /// The animation header as stored (`ANP3`: 36 bytes, `ANP2`: 28; empty where not kept).
+    pub raw: &'a [u8],
 }
 
 /// A bone (animated object) of the current animation begins.
@@ -108,6 +113,8 @@ pub struct BoneInfo<'a> {
     pub frame_type: FrameType,
     /// Keyframes the bone declares.
     pub frame_count: u32,
+    /// The bone header as stored (`ANP3`/`ANP2`: 36 bytes; empty where not kept).
+    pub raw: &'a [u8],
 }
 
 impl BoneInfo<'_> {
@@ -231,6 +238,11 @@ pub trait Visitor {
     fn warning(&mut self, _warning: Warning) -> Flow {
         Flow::Continue
     }
+    /// Bytes after the file's content, as they were fed (the pieces follow the input's cuts;
+    /// their concatenation does not): kept so that a file can be written back byte for byte.
+    fn trailing(&mut self, _bytes: &[u8]) -> Flow {
+        Flow::Continue
+    }
     /// The input ended cleanly (reported by [`Decoder::finish`](crate::Decoder::finish)).
     fn end(&mut self) -> Flow {
         Flow::Continue
@@ -267,6 +279,9 @@ impl<V: Visitor + ?Sized> Visitor for &mut V {
     }
     fn warning(&mut self, warning: Warning) -> Flow {
         (**self).warning(warning)
+    }
+    fn trailing(&mut self, bytes: &[u8]) -> Flow {
+        (**self).trailing(bytes)
     }
     fn end(&mut self) -> Flow {
         (**self).end()

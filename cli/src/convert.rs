@@ -29,6 +29,11 @@ was); other bones are written as floats.
 1/60 s, 1/1024 m). A scale (ANPK KRTS) written to ANP3/ANP2 is dropped with a warning.
 Stories bones are named from their keys (standard skeleton names, else bone_XXXXXXXX).
 
+A file written to its own format with nothing changed comes out byte for byte: the bytes
+after each name's NUL, stale size fields, `flags` and the bytes after the content are kept.
+--normalise writes a clean file instead (zeroed name tails, sizes and flags computed, nothing
+after the content).
+
 IN may be an entry of an IMG archive (ARCHIVE:ENTRY, name in any case) or - for standard
 input; those are read into memory.
 
@@ -73,14 +78,19 @@ fn temp_beside(output: &Path) -> PathBuf {
 
 /// Converts `input` (a file, `ARCHIVE:ENTRY` or `-`) to `to` in `output`; returns the warnings
 /// to print (one line each).
-pub fn run(input: &str, output: &Path, to: Format, quantize: bool) -> Result<String, String> {
+pub fn run(
+    input: &str,
+    output: &Path,
+    to: Format,
+    options: EncodeOptions,
+) -> Result<String, String> {
     let at_input = |what: &dyn std::fmt::Display| format!("{input}: {what}");
     match target::resolve(input).map_err(|e| at_input(&e))? {
         Target::File(path) => {
             let reader = File::open(&path).map_err(|e| at_input(&e))?;
             // A second handle reads one bone ahead (see `convert`).
             let ahead = File::open(&path).map_err(|e| at_input(&e))?;
-            convert(reader, ahead, input, output, to, quantize)
+            convert(reader, ahead, input, output, to, options)
         }
         // An entry, or standard input (which cannot be read twice), is read into memory.
         Target::Entry(archive, name) => {
@@ -91,7 +101,7 @@ pub fn run(input: &str, output: &Path, to: Format, quantize: bool) -> Result<Str
                 input,
                 output,
                 to,
-                quantize,
+                options,
             )
         }
         Target::Stdin => {
@@ -106,7 +116,7 @@ pub fn run(input: &str, output: &Path, to: Format, quantize: bool) -> Result<Str
                 input,
                 output,
                 to,
-                quantize,
+                options,
             )
         }
         Target::Archive(_) => Err(at_input(
@@ -122,7 +132,7 @@ fn convert(
     input: &str,
     output: &Path,
     to: Format,
-    quantize: bool,
+    options: EncodeOptions,
 ) -> Result<String, String> {
     let at_input = |what: &dyn std::fmt::Display| format!("{input}: {what}");
     let temp_path = temp_beside(output);
@@ -130,8 +140,7 @@ fn convert(
     let mut temp = Temp(Some(temp_path.clone()));
     let sink =
         IoSink::new(BufWriter::new(file)).map_err(|e| format!("{}: {e}", output.display()))?;
-    let mut encoder =
-        Encoder::new(to, sink, EncodeOptions::quantize(quantize)).map_err(|e| at_input(&e))?;
+    let mut encoder = Encoder::new(to, sink, options).map_err(|e| at_input(&e))?;
     // `ahead` reads one bone ahead, so float keyframes that lie exactly on the packed steps are
     // written packed (docs/FORMATS.md §9.2).
     let mut visitor = Lookahead::new(&mut encoder, ahead);

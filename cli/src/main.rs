@@ -17,6 +17,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
+use gtastream::encode::EncodeOptions;
 use gtastream::Game;
 
 use source::Access;
@@ -211,6 +212,10 @@ enum Command {
         /// ANP3/ANP2: write every bone packed, rounding values to the packed steps.
         #[arg(long)]
         quantize: bool,
+        /// Write a clean file: zeroed name tails, sizes and flags computed, nothing after the
+        /// content (else a file written back to its own format is kept byte for byte).
+        #[arg(long)]
+        normalise: bool,
         /// The file to read, ARCHIVE:ENTRY, or - for standard input.
         input: String,
         /// The file to write (replaced only once complete).
@@ -265,9 +270,13 @@ fn main() -> ExitCode {
         Command::Convert {
             to,
             quantize,
+            normalise,
             input,
             output,
-        } => convert::run(input, output, *to, *quantize).map(|warnings| eprint!("{warnings}")),
+        } => {
+            let options = EncodeOptions::quantize(*quantize).with_normalise(*normalise);
+            convert::run(input, output, *to, options).map(|warnings| eprint!("{warnings}"))
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

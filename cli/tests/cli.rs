@@ -47,6 +47,7 @@ fn bone(name: &str, id: i32, frame_type: FrameType, frames: Vec<Keyframe>) -> Bo
         bone_key: None,
         frame_type,
         frames,
+        raw: Vec::new(),
     }
 }
 
@@ -57,6 +58,7 @@ fn animation(name: &str, bones: Vec<Bone>) -> Animation {
         flags: None,
         duration: None,
         bones,
+        raw: Vec::new(),
     }
 }
 
@@ -116,6 +118,8 @@ fn varied_package() -> Package {
             ),
         ],
         warnings: vec![],
+        raw: Vec::new(),
+        trailing: Vec::new(),
     }
 }
 
@@ -214,6 +218,8 @@ fn dump_json_exact_text() {
             )],
         )],
         warnings: vec![],
+        raw: Vec::new(),
+        trailing: Vec::new(),
     };
     let path = fixture("tiny.ifp", &gtastream::encode::ifp2(&package).unwrap());
     let output = run(&["dump", "--json", &path]);
@@ -266,6 +272,8 @@ fn tiny_anp2() -> Vec<u8> {
             )],
         )],
         warnings: vec![],
+        raw: Vec::new(),
+        trailing: Vec::new(),
     };
     let bytes = gtastream::encode::ifp2(&package).unwrap();
     assert_eq!(bytes.len(), 132);
@@ -335,6 +343,8 @@ fn sloppy() -> (Vec<u8>, usize) {
             )],
         )],
         warnings: vec![],
+        raw: Vec::new(),
+        trailing: Vec::new(),
     };
     let mut bytes = gtastream::encode::ifp2(&package).unwrap();
     let end = bytes.len();
@@ -457,6 +467,8 @@ fn info_reads_large_files_in_pieces() {
             ),
         ],
         warnings: vec![],
+        raw: Vec::new(),
+        trailing: Vec::new(),
     };
     let bytes = gtastream::encode::ifp2(&package).unwrap();
     assert!(bytes.len() > 2 * 64 * 1024);
@@ -596,6 +608,8 @@ fn anpk_package() -> Package {
             ],
         )],
         warnings: vec![],
+        raw: Vec::new(),
+        trailing: Vec::new(),
     }
 }
 

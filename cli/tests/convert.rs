@@ -257,3 +257,38 @@ fn binary_and_text_placements() {
          cars\n1, 2, 3, 0.5, 400, -1, -1, 0, 0, 0, 0, 0\nend\n"
     );
 }
+
+/// Written to its own format, a file exported with garbage after its names, a stale size,
+/// `frameDataSize` and `flags`, and bytes after its content comes back byte for byte;
+/// `--normalise` writes the clean file.
+#[test]
+fn own_format_is_written_back_byte_for_byte_unless_normalise() {
+    use testkit::ifp2;
+    let dir = scratch("own-format");
+    let mut odd = ifp2::anp3_packed()
+        .fill(ifp2::GARBAGE)
+        .size(3)
+        .trailing(b"\x01junk");
+    odd.animations[0] = odd.animations[0].clone().flags(0).frame_data_size(99);
+    let input = dir.join("odd.ifp");
+    std::fs::write(&input, odd.build()).unwrap();
+    let kept = dir.join("kept.ifp");
+    let output = run(&["convert", "--to", "anp3", s(&input), s(&kept)]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(std::fs::read(&kept).unwrap(), odd.build());
+
+    let clean = dir.join("clean.ifp");
+    let output = run(&[
+        "convert",
+        "--to",
+        "ANP3",
+        "--normalise",
+        s(&input),
+        s(&clean),
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(
+        std::fs::read(&clean).unwrap(),
+        ifp2::anp3_packed().fill(0).build()
+    );
+}

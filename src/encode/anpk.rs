@@ -2,19 +2,11 @@
 //! ends; a bone's keyframe chunk is begun by its first keyframe, so a bone without keyframes
 //! has none.
 
-use super::{bone_name, bump, check_name, BoneHeader, EncodeError, Out, Sink};
+use super::{bone_name, bump, check_name, BoneHeader, EncodeError, Out, Sink, Stage};
 use crate::{FrameType, Keyframe, MAX_NAME};
 
 /// Object names are `char[28]`.
 const OBJECT_NAME: usize = 28;
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Stage {
-    Start,
-    File,
-    Animation,
-    Bone,
-}
 
 #[derive(Debug)]
 pub(crate) struct Anpk {
@@ -67,32 +59,20 @@ impl Anpk {
         }
     }
 
-    fn expect(&self, stage: Stage) -> Result<(), EncodeError> {
-        if self.stage != stage {
-            return Err(EncodeError::OutOfOrder);
-        }
-        Ok(())
-    }
-
     pub(crate) fn file<S: Sink>(
         &mut self,
         out: &mut Out<S>,
         name: Option<&[u8]>,
     ) -> Result<(), EncodeError> {
-        match self.stage {
-            Stage::Start => {}
-            // A later ANLF block: its animations join the first block's.
-            Stage::File => return Ok(()),
-            _ => return Err(EncodeError::OutOfOrder),
+        if !self.stage.begin_file()? {
+            return Ok(());
         }
         let name = name.unwrap_or_default();
         out.put(b"ANPK")?;
         out.reserve()?;
         padded_name(out, b"INFO", 4, name)?;
         self.animations_at = out.reserve()?;
-        name_bytes(out, name)?;
-        self.stage = Stage::File;
-        Ok(())
+        name_bytes(out, name)
     }
 
     pub(crate) fn animation<S: Sink>(
@@ -100,7 +80,7 @@ impl Anpk {
         out: &mut Out<S>,
         name: &[u8],
     ) -> Result<(), EncodeError> {
-        self.expect(Stage::File)?;
+        self.stage.go(Stage::File, Stage::Animation)?;
         bump(&mut self.animations)?;
         padded_name(out, b"NAME", 0, name)?;
         name_bytes(out, name)?;
@@ -110,7 +90,6 @@ impl Anpk {
         out.u32(8)?;
         out.zeros(8)?;
         self.bones = 0;
-        self.stage = Stage::Animation;
         Ok(())
     }
 
@@ -120,7 +99,7 @@ impl Anpk {
         bone: &BoneHeader<'_>,
         frame_type: FrameType,
     ) -> Result<(), EncodeError> {
-        self.expect(Stage::Animation)?;
+        self.stage.go(Stage::Animation, Stage::Bone)?;
         bump(&mut self.bones)?;
         out.put(b"CPAN")?;
         self.cpan_at = out.reserve()?;
@@ -137,7 +116,6 @@ impl Anpk {
         self.frames = 0;
         self.chunk_at = None;
         self.frame_type = frame_type;
-        self.stage = Stage::Bone;
         Ok(())
     }
 
@@ -146,7 +124,7 @@ impl Anpk {
         out: &mut Out<S>,
         frame: &Keyframe,
     ) -> Result<(), EncodeError> {
-        self.expect(Stage::Bone)?;
+        self.stage.go(Stage::Bone, Stage::Bone)?;
         bump(&mut self.frames)?;
         if self.chunk_at.is_none() {
             out.put(match self.frame_type {
@@ -181,7 +159,7 @@ impl Anpk {
     }
 
     pub(crate) fn bone_end<S: Sink>(&mut self, out: &mut Out<S>) -> Result<(), EncodeError> {
-        self.expect(Stage::Bone)?;
+        self.stage.go(Stage::Bone, Stage::Animation)?;
         let anim = self.cpan_at + 12;
         out.patch_u32(anim + 28, self.frames)?;
         out.patch_u32(anim + 36, self.frames.wrapping_sub(1))?;
@@ -189,20 +167,18 @@ impl Anpk {
             out.patch_size(at)?;
         }
         out.patch_size(self.cpan_at)?;
-        self.stage = Stage::Animation;
         Ok(())
     }
 
     pub(crate) fn animation_end<S: Sink>(&mut self, out: &mut Out<S>) -> Result<(), EncodeError> {
-        self.expect(Stage::Animation)?;
+        self.stage.go(Stage::Animation, Stage::File)?;
         out.patch_u32(self.dgan_at + 12, self.bones)?;
         out.patch_size(self.dgan_at)?;
-        self.stage = Stage::File;
         Ok(())
     }
 
     pub(crate) fn end<S: Sink>(&mut self, out: &mut Out<S>) -> Result<(), EncodeError> {
-        self.expect(Stage::File)?;
+        self.stage.go(Stage::File, Stage::File)?;
         out.patch_u32(self.animations_at, self.animations)?;
         out.patch_size(4)
     }

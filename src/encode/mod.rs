@@ -32,6 +32,7 @@ pub use sink::IoSink;
 pub use sink::{Sink, SinkError, SliceSink};
 
 use crate::bone_names::stories_bone_name;
+use crate::format::fields::c_name;
 use crate::{
     AnimationInfo, BoneInfo, FileInfo, Flow, Format, FrameType, IplCar, IplInstance, Keyframe,
     Keyframes, SectionLine, Visitor, Warning, WarningKind,
@@ -46,13 +47,71 @@ pub struct EncodeOptions {
     /// from zero. A value outside the `i16` range is still an error. Off: only bones whose
     /// frames came packed are written packed, and each of their values must round-trip exactly.
     pub quantize: bool,
+    /// Write clean files: the stored bytes events carry are ignored, so name fields end in
+    /// zeros and every size, `frameDataSize` and `flags` is computed (docs/FORMATS.md §9.6).
+    /// Off (the default): an unedited file is written back byte for byte.
+    pub normalise: bool,
 }
 
 impl EncodeOptions {
     /// The default options with `quantize` set as given.
     pub const fn quantize(quantize: bool) -> Self {
-        EncodeOptions { quantize }
+        EncodeOptions {
+            quantize,
+            normalise: false,
+        }
     }
+
+    /// These options with `normalise` set as given.
+    pub const fn with_normalise(self, normalise: bool) -> Self {
+        EncodeOptions { normalise, ..self }
+    }
+}
+
+/// Where an animation encoder is: which events may come next.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Stage {
+    Start,
+    File,
+    Animation,
+    Bone,
+}
+
+impl Stage {
+    /// Moves on to `to` if the encoder is at `from`, else the event is out of order.
+    pub(crate) fn go(&mut self, from: Stage, to: Stage) -> Result<(), EncodeError> {
+        if *self != from {
+            return Err(EncodeError::OutOfOrder);
+        }
+        *self = to;
+        Ok(())
+    }
+
+    /// The file event: whether the header is to be written (a later `ANLF` block's file event
+    /// writes nothing: its animations join the first block's, §9.1).
+    pub(crate) fn begin_file(&mut self) -> Result<bool, EncodeError> {
+        match *self {
+            Stage::Start => {
+                *self = Stage::File;
+                Ok(true)
+            }
+            Stage::File => Ok(false),
+            _ => Err(EncodeError::OutOfOrder),
+        }
+    }
+}
+
+/// The stored bytes of a unit, where the encoder keeps them: `raw` if it has exactly the
+/// unit's `size` (else the source was another layout, or had none).
+pub(crate) fn stored(raw: &[u8], size: usize) -> Option<&[u8]> {
+    (raw.len() == size).then_some(raw)
+}
+
+/// A 32-bit little-endian field of a stored unit.
+pub(crate) fn stored_u32(raw: &[u8], at: usize) -> u32 {
+    let mut bytes = [0; 4];
+    bytes.copy_from_slice(&raw[at..at + 4]);
+    u32::from_le_bytes(bytes)
 }
 
 /// A bone as the encoder needs it.
@@ -94,6 +153,8 @@ pub struct EncodeWarnings {
 pub(crate) struct Out<S> {
     pub(crate) sink: S,
     pub(crate) pos: u64,
+    /// Where the content ended, once bytes after it were written.
+    pub(crate) content_end: Option<u64>,
 }
 
 impl<S: Sink> Out<S> {
@@ -131,9 +192,14 @@ impl<S: Sink> Out<S> {
             .map_err(|_| EncodeError::Sink)
     }
 
-    /// A chunk size at `at` counts the bytes after the field up to here.
+    /// The content's length: the bytes written, but for those after the content.
+    pub(crate) fn content(&self) -> u64 {
+        self.content_end.unwrap_or(self.pos)
+    }
+
+    /// A chunk size at `at` counts the bytes after the field up to here (the content's end).
     pub(crate) fn patch_size(&mut self, at: u64) -> Result<(), EncodeError> {
-        let size = u32::try_from(self.pos - (at + 4)).map_err(|_| EncodeError::TooMany)?;
+        let size = u32::try_from(self.content() - (at + 4)).map_err(|_| EncodeError::TooMany)?;
         self.patch_u32(at, size)
     }
 
@@ -142,6 +208,20 @@ impl<S: Sink> Out<S> {
         check_name(name, field - 1)?;
         self.put(name)?;
         self.zeros(field - name.len())
+    }
+
+    /// A name in a fixed field, as `stored` holds it (with whatever follows its NUL) if that
+    /// field reads as the same name; else as [`fixed_name`](Self::fixed_name) writes it.
+    pub(crate) fn name_field(
+        &mut self,
+        name: &[u8],
+        field: usize,
+        stored: Option<&[u8]>,
+    ) -> Result<(), EncodeError> {
+        match stored {
+            Some(stored) if stored.len() == field && c_name(stored) == name => self.put(stored),
+            _ => self.fixed_name(name, field),
+        }
     }
 }
 
@@ -178,6 +258,26 @@ pub(crate) fn bone_name<'a>(bone: &BoneHeader<'a>, buf: &'a mut [u8; 13]) -> &'a
     &buf[..]
 }
 
+/// How a bone's target frame type is chosen.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Choice {
+    /// As §9.2 chooses for the source's type; `packable`: every value lies on the packed steps.
+    Auto { packable: bool },
+    /// Exactly this type (packed types round).
+    Exact(FrameType),
+}
+
+impl EncodeOptions {
+    /// The stored bytes an encoder may keep: none when normalising.
+    fn raw<'a>(&self, raw: &'a [u8]) -> &'a [u8] {
+        if self.normalise {
+            &[]
+        } else {
+            raw
+        }
+    }
+}
+
 #[derive(Debug)]
 enum Kind {
     Ifp2(ifp2::Ifp2),
@@ -200,6 +300,8 @@ pub struct Encoder<S> {
     error: Option<EncodeError>,
     warnings: EncodeWarnings,
     ended: bool,
+    /// As a visitor: the source is in the format written, so its stored bytes apply.
+    same_format: bool,
 }
 
 impl<S: Sink> Encoder<S> {
@@ -215,12 +317,17 @@ impl<S: Sink> Encoder<S> {
         };
         Ok(Encoder {
             format,
-            out: Out { sink, pos: 0 },
+            out: Out {
+                sink,
+                pos: 0,
+                content_end: None,
+            },
             kind,
             options,
             error: None,
             warnings: EncodeWarnings::default(),
             ended: false,
+            same_format: false,
         })
     }
 
@@ -288,15 +395,37 @@ impl<S: Sink> Encoder<S> {
         }
     }
 
+    /// As a visitor: whether the source is written back to its own format, as it was.
+    pub(crate) fn keeps_stored(&self) -> bool {
+        self.same_format && !self.options.normalise
+    }
+
+    /// A source unit's stored bytes, if the source is in the format written.
+    pub(crate) fn own<'a>(&self, raw: &'a [u8]) -> &'a [u8] {
+        if self.same_format {
+            raw
+        } else {
+            &[]
+        }
+    }
+
     fn fail(&mut self, error: EncodeError) -> EncodeError {
         *self.error.get_or_insert(error)
     }
 
     /// The file begins (an `ANLF`'s later blocks merge into the first: §9.1).
     pub fn file(&mut self, name: Option<&[u8]>) -> Result<(), EncodeError> {
-        self.run(|kind, out, _| {
+        self.file_raw(name, &[])
+    }
+
+    /// The file begins, with its header as the source stored it ([`FileInfo::raw`], in the
+    /// format written): unless [`EncodeOptions::normalise`], what the values do not fix is
+    /// written as stored (§9.6).
+    pub fn file_raw(&mut self, name: Option<&[u8]>, raw: &[u8]) -> Result<(), EncodeError> {
+        self.run(|kind, out, options| {
+            let raw = options.raw(raw);
             match kind {
-                Kind::Ifp2(e) => e.file(out, name)?,
+                Kind::Ifp2(e) => e.file(out, name, raw)?,
                 Kind::Anpk(e) => e.file(out, name)?,
                 Kind::Bnry(e) => e.file(out)?,
                 Kind::Text(e) => e.file()?,
@@ -307,9 +436,16 @@ impl<S: Sink> Encoder<S> {
 
     /// An animation begins.
     pub fn animation(&mut self, name: &[u8]) -> Result<(), EncodeError> {
-        self.run(|kind, out, _| {
+        self.animation_raw(name, &[])
+    }
+
+    /// An animation begins, with its header as stored ([`AnimationInfo::raw`]; see
+    /// [`file_raw`](Self::file_raw)).
+    pub fn animation_raw(&mut self, name: &[u8], raw: &[u8]) -> Result<(), EncodeError> {
+        self.run(|kind, out, options| {
+            let raw = options.raw(raw);
             match kind {
-                Kind::Ifp2(e) => e.animation(out, name)?,
+                Kind::Ifp2(e) => e.animation(out, name, raw)?,
                 Kind::Anpk(e) => e.animation(out, name)?,
                 _ => return Err(EncodeError::OutOfOrder),
             }
@@ -319,7 +455,13 @@ impl<S: Sink> Encoder<S> {
 
     /// A bone begins; its frames are written in the type §9.2 chooses for the source's type.
     pub fn bone(&mut self, bone: &BoneHeader<'_>) -> Result<(), EncodeError> {
-        self.bone_choosing(bone, false)
+        self.bone_in(bone, Choice::Auto { packable: false }, &[])
+    }
+
+    /// A bone begins, with its header as stored ([`BoneInfo::raw`]; see
+    /// [`file_raw`](Self::file_raw)); its frames are written as [`bone`](Self::bone) chooses.
+    pub fn bone_raw(&mut self, bone: &BoneHeader<'_>, raw: &[u8]) -> Result<(), EncodeError> {
+        self.bone_in(bone, Choice::Auto { packable: false }, raw)
     }
 
     /// A bone begins whose every value the caller knows to lie exactly on the packed steps
@@ -327,41 +469,12 @@ impl<S: Sink> Encoder<S> {
     /// value is still checked: one that is not exact is `NotRepresentable`, never rounded.
     /// Other targets: as [`bone`](Self::bone).
     pub fn bone_packable(&mut self, bone: &BoneHeader<'_>) -> Result<(), EncodeError> {
-        self.bone_choosing(bone, true)
+        self.bone_in(bone, Choice::Auto { packable: true }, &[])
     }
 
     /// The options the encoder was made with.
     pub fn options(&self) -> EncodeOptions {
         self.options
-    }
-
-    fn bone_choosing(&mut self, bone: &BoneHeader<'_>, packable: bool) -> Result<(), EncodeError> {
-        self.run(|kind, out, options| match kind {
-            Kind::Ifp2(e) => {
-                let source = bone.frame_type;
-                let packed = source.is_packed() || options.quantize || packable;
-                let target = match (packed, source.has_translation()) {
-                    (false, false) => FrameType::Ifp2Rot,
-                    (false, true) => FrameType::Ifp2RotTrans,
-                    (true, false) => FrameType::Ifp2PackedRot,
-                    (true, true) => FrameType::Ifp2PackedRotTrans,
-                };
-                e.bone(out, bone, target, options.quantize)?;
-                Ok(source.has_scale().then_some(WarningKind::ScaleDropped))
-            }
-            Kind::Anpk(e) => {
-                let target = if bone.frame_type.has_scale() {
-                    FrameType::Krts
-                } else if bone.frame_type.has_translation() {
-                    FrameType::Krt0
-                } else {
-                    FrameType::Kr00
-                };
-                e.bone(out, bone, target)?;
-                Ok(None)
-            }
-            _ => Err(EncodeError::OutOfOrder),
-        })
     }
 
     /// A bone begins, its frames to be written in exactly `frame_type` (packed types round
@@ -371,12 +484,45 @@ impl<S: Sink> Encoder<S> {
         bone: &BoneHeader<'_>,
         frame_type: FrameType,
     ) -> Result<(), EncodeError> {
-        self.run(|kind, out, _| {
-            match kind {
-                Kind::Ifp2(e) if frame_type.ifp2_type().is_some() => {
-                    e.bone(out, bone, frame_type, true)?
+        self.bone_in(bone, Choice::Exact(frame_type), &[])
+    }
+
+    /// A bone begins: its frame type chosen as `choice` says, its stored header `raw`.
+    pub(crate) fn bone_in(
+        &mut self,
+        bone: &BoneHeader<'_>,
+        choice: Choice,
+        raw: &[u8],
+    ) -> Result<(), EncodeError> {
+        self.run(|kind, out, options| {
+            let raw = options.raw(raw);
+            let source = bone.frame_type;
+            match (kind, choice) {
+                (Kind::Ifp2(e), Choice::Auto { packable }) => {
+                    let packed = source.is_packed() || options.quantize || packable;
+                    let target = match (packed, source.has_translation()) {
+                        (false, false) => FrameType::Ifp2Rot,
+                        (false, true) => FrameType::Ifp2RotTrans,
+                        (true, false) => FrameType::Ifp2PackedRot,
+                        (true, true) => FrameType::Ifp2PackedRotTrans,
+                    };
+                    e.bone(out, bone, target, options.quantize, raw)?;
+                    return Ok(source.has_scale().then_some(WarningKind::ScaleDropped));
                 }
-                Kind::Anpk(e)
+                (Kind::Ifp2(e), Choice::Exact(frame_type)) if frame_type.ifp2_type().is_some() => {
+                    e.bone(out, bone, frame_type, true, raw)?
+                }
+                (Kind::Anpk(e), Choice::Auto { .. }) => {
+                    let target = if source.has_scale() {
+                        FrameType::Krts
+                    } else if source.has_translation() {
+                        FrameType::Krt0
+                    } else {
+                        FrameType::Kr00
+                    };
+                    e.bone(out, bone, target)?
+                }
+                (Kind::Anpk(e), Choice::Exact(frame_type))
                     if matches!(
                         frame_type,
                         FrameType::Kr00 | FrameType::Krt0 | FrameType::Krts
@@ -384,7 +530,7 @@ impl<S: Sink> Encoder<S> {
                 {
                     e.bone(out, bone, frame_type)?
                 }
-                Kind::Ifp2(_) | Kind::Anpk(_) => {
+                (Kind::Ifp2(_) | Kind::Anpk(_), Choice::Exact(frame_type)) => {
                     return Err(EncodeError::UnsupportedFrameType(frame_type))
                 }
                 _ => return Err(EncodeError::OutOfOrder),
@@ -472,6 +618,22 @@ impl<S: Sink> Encoder<S> {
         })
     }
 
+    /// Bytes that followed the source's content ([`Visitor::trailing`]), written after the
+    /// content as they were (dropped when normalising). Only `end` may follow.
+    pub fn trailing(&mut self, bytes: &[u8]) -> Result<(), EncodeError> {
+        self.run(|kind, out, options| {
+            if matches!(kind, Kind::Text(_)) {
+                return Err(EncodeError::OutOfOrder);
+            }
+            if !options.normalise {
+                let end = out.content();
+                out.content_end = Some(end);
+                out.put(bytes)?;
+            }
+            Ok(None)
+        })
+    }
+
     /// The input ended: the last fields are patched and the file is complete.
     pub fn end(&mut self) -> Result<(), EncodeError> {
         self.run(|kind, out, _| {
@@ -503,13 +665,19 @@ impl<S: Sink> Visitor for Encoder<S> {
             let error = EncodeError::CannotConvert(info.format, self.format);
             return flow(Err(self.fail(error)));
         }
-        flow(Encoder::file(self, info.name))
+        // Stored bytes are kept only in their own format.
+        self.same_format = info.format == self.format;
+        flow(Encoder::file_raw(self, info.name, self.own(info.raw)))
     }
     fn animation(&mut self, info: &AnimationInfo<'_>) -> Flow {
-        flow(Encoder::animation(self, info.name))
+        flow(Encoder::animation_raw(self, info.name, self.own(info.raw)))
     }
     fn bone(&mut self, info: &BoneInfo<'_>) -> Flow {
-        flow(Encoder::bone(self, &BoneHeader::from(info)))
+        flow(Encoder::bone_raw(
+            self,
+            &BoneHeader::from(info),
+            self.own(info.raw),
+        ))
     }
     fn keyframes(&mut self, frames: Keyframes<'_>) -> Flow {
         flow(Encoder::keyframes(self, frames))
@@ -528,6 +696,12 @@ impl<S: Sink> Visitor for Encoder<S> {
     }
     fn section_line(&mut self, line: &SectionLine<'_>) -> Flow {
         flow(Encoder::section_line(self, line.section, line.text))
+    }
+    fn trailing(&mut self, bytes: &[u8]) -> Flow {
+        if !self.same_format {
+            return Flow::Continue;
+        }
+        flow(Encoder::trailing(self, bytes))
     }
     fn end(&mut self) -> Flow {
         flow(Encoder::end(self))

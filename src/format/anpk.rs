@@ -386,6 +386,7 @@ impl Anpk {
             frame_data_size: None,
             flags: None,
             duration: None,
+            raw: &[],
         });
         Ok(Stepped::new(unit.len(), flow))
     }
@@ -462,6 +463,7 @@ impl Anpk {
             bone_key: None,
             frame_type: FrameType::Kr00,
             frame_count: 0,
+            raw: &[],
         });
         Ok(Stepped::new(unit.len(), flow))
     }
@@ -499,6 +501,7 @@ impl Anpk {
             bone_key: None,
             frame_type,
             frame_count: self.frame_count,
+            raw: &[],
         });
         Ok(Stepped::new(unit.len(), flow))
     }
@@ -568,6 +571,7 @@ impl Step for Anpk {
                     animation_count: self.animation_count,
                     instance_count: None,
                     car_count: None,
+                    raw: &[],
                 })
             }
             Stage::NameHeader => return self.name_header(unit, at, visitor),
@@ -637,6 +641,7 @@ impl Step for Anpk {
                     animation_count: 0,
                     instance_count: None,
                     car_count: None,
+                    raw: &[],
                 })
             }
             Stage::CheckContainerSize => {

@@ -205,6 +205,7 @@ impl Ifp2 {
             animation_count: header.animation_count,
             instance_count: None,
             car_count: None,
+            raw: unit,
         }))
     }
 
@@ -238,6 +239,7 @@ impl Ifp2 {
             frame_data_size: anp3.then_some(header.frame_data_size),
             flags: anp3.then_some(header.flags),
             duration: None,
+            raw: unit,
         }))
     }
 
@@ -283,6 +285,7 @@ impl Ifp2 {
             bone_key: None,
             frame_type,
             frame_count: header.frame_count,
+            raw: unit,
         });
         Ok(Stepped::new(unit.len(), flow))
     }

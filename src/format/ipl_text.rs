@@ -452,6 +452,7 @@ impl IplText {
                 animation_count: 0,
                 instance_count: None,
                 car_count: None,
+                raw: &[],
             });
             return Ok(Stepped::new(0, flow));
         }

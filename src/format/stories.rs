@@ -208,6 +208,7 @@ impl Stories {
             bone_key: Some(row.key),
             frame_type,
             frame_count: u32::from(frame_count),
+            raw: &[],
         }))
     }
 
@@ -363,6 +364,7 @@ impl Step for Stories {
                     animation_count: self.entries,
                     instance_count: None,
                     car_count: None,
+                    raw: &[],
                 })
             }
             Stage::Entry => {
@@ -385,6 +387,7 @@ impl Step for Stories {
                     frame_data_size: None,
                     flags: None,
                     duration: Some(record.duration),
+                    raw: &[],
                 })
             }
             Stage::Row => self.row(unit, at, visitor)?,

@@ -51,6 +51,7 @@ pub fn bone(
         bone_key: None,
         frame_type,
         frames,
+        raw: Vec::new(),
     }
 }
 
@@ -61,6 +62,7 @@ pub fn anim(name: &str, bones: Vec<Bone>) -> Animation {
         flags: None,
         duration: None,
         bones,
+        raw: Vec::new(),
     }
 }
 
@@ -70,6 +72,8 @@ pub fn package(name: &str, animations: Vec<Animation>) -> Package {
         name: Some(name.into()),
         animations,
         warnings: Vec::new(),
+        raw: Vec::new(),
+        trailing: Vec::new(),
     }
 }
 

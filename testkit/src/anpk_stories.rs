@@ -822,6 +822,8 @@ pub fn package_from_log(log: &[Ev]) -> gtastream::Package {
                         name: name.as_deref().map(latin1),
                         animations: Vec::new(),
                         warnings: Vec::new(),
+                        raw: Vec::new(),
+                        trailing: Vec::new(),
                     });
                 }
             }
@@ -837,6 +839,7 @@ pub fn package_from_log(log: &[Ev]) -> gtastream::Package {
                 flags: *flags,
                 duration: duration.map(f32::from_bits),
                 bones: Vec::new(),
+                raw: Vec::new(),
             }),
             Ev::Bone {
                 name,
@@ -856,6 +859,7 @@ pub fn package_from_log(log: &[Ev]) -> gtastream::Package {
                     bone_key: *bone_key,
                     frame_type: *frame_type,
                     frames: Vec::new(),
+                    raw: Vec::new(),
                 }),
             Ev::Frame { frame, .. } => {
                 let a = p.unwrap().animations.last_mut().unwrap();

@@ -366,9 +366,11 @@ fn generated_with(rng: &mut Rng, format: Format, max: u64) -> Package {
                         bone_key: None,
                         frame_type,
                         frames,
+                        raw: Vec::new(),
                     }
                 })
                 .collect(),
+            raw: Vec::new(),
         })
         .collect();
     Package {
@@ -376,6 +378,8 @@ fn generated_with(rng: &mut Rng, format: Format, max: u64) -> Package {
         name: Some(rng.name(23)),
         animations,
         warnings: Vec::new(),
+        raw: Vec::new(),
+        trailing: Vec::new(),
     }
 }
 

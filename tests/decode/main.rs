@@ -24,6 +24,7 @@ mod ipl_text;
 mod ipl_truncation;
 mod package;
 mod pause;
+mod rewrite;
 mod samples;
 mod stories_bytes;
 mod stories_layouts;
