@@ -24,6 +24,11 @@ pub const GTS_ENCODER_WORDS: usize = 48;
 /// rounded: a value the target cannot hold exactly is `GTS_ERR_NOT_REPRESENTABLE`.
 pub const GTS_ENCODE_QUANTIZE: u32 = 1;
 
+/// `gts_encoder_init` flag: write a clean file, ignoring the stored bytes (`raw`) of the infos
+/// and `gts_encoder_trailing`: zeroed name tails, sizes and flags computed. Without it a file
+/// decoded and written back to its own format comes out byte for byte (docs/FORMATS.md §9.6).
+pub const GTS_ENCODE_NORMALISE: u32 = 2;
+
 /// Caller-owned storage of one encoder, like `gts_decoder`: anywhere, `sizeof` it passed to
 /// `gts_encoder_init`, no cleanup; it may be copied with `memcpy` between calls.
 #[repr(C)]
@@ -227,7 +232,8 @@ pub unsafe extern "C" fn gts_encoder_init(
         6 => Format::IplText,
         _ => return gts_status::GTS_ERR_UNSUPPORTED_FORMAT,
     };
-    let options = EncodeOptions::quantize(flags & GTS_ENCODE_QUANTIZE != 0);
+    let options = EncodeOptions::quantize(flags & GTS_ENCODE_QUANTIZE != 0)
+        .with_normalise(flags & GTS_ENCODE_NORMALISE != 0);
     let encoder = match Encoder::new(format, CSink(sink), options) {
         Ok(encoder) => encoder,
         Err(error) => return status(error),
@@ -246,8 +252,10 @@ pub unsafe extern "C" fn gts_encoder_init(
 }
 
 /// The file begins (`info->name` if `info->has_name`). `info->format` says what the events
-/// are: animations to a placement format, or the reverse, are `GTS_ERR_UNSUPPORTED_FORMAT`.
-/// The other fields are not used.
+/// are: animations to a placement format, or the reverse, are `GTS_ERR_UNSUPPORTED_FORMAT`;
+/// in the format written, the stored bytes `info->raw` (and those of the animation and bone
+/// infos, and `gts_encoder_trailing`) are kept (docs/FORMATS.md §9.6). The other fields are not
+/// used.
 ///
 /// Pointers: `encoder` as for every `gts_encoder_*` call: NULL or set up by `gts_encoder_init`;
 /// `info` is NULL or points to a `gts_file_info` whose `name` points to `name_len` bytes.
@@ -274,21 +282,23 @@ pub unsafe extern "C" fn gts_encoder_file(
                     if source.is_animation() != e.format().is_animation() {
                         return Err(EncodeError::CannotConvert(source, e.format()));
                     }
+                    e.source(source);
                 }
                 let name = match info.has_name {
                     true => Some(bytes(info.name, info.name_len)?),
                     false => None,
                 };
-                e.file(name)
+                e.file_raw(name, bytes(info.raw.cast(), info.raw_len)?)
             })
         })
     })
 }
 
-/// An animation begins (`info->name`; the other fields are not used).
+/// An animation begins (`info->name`, and `info->raw` as for `gts_encoder_file`; the other
+/// fields are not used).
 ///
 /// Pointers: `info` is NULL or points to a `gts_animation_info` whose `name` points to
-/// `name_len` bytes.
+/// `name_len` bytes, `raw` to `raw_len` bytes.
 #[no_mangle]
 pub unsafe extern "C" fn gts_encoder_animation(
     encoder: *mut gts_encoder,
@@ -296,7 +306,12 @@ pub unsafe extern "C" fn gts_encoder_animation(
 ) -> gts_status {
     // SAFETY: the caller's contract.
     done(unsafe {
-        arg(info).and_then(|info| with(encoder, |e| e.animation(bytes(info.name, info.name_len)?)))
+        arg(info).and_then(|info| {
+            with(encoder, |e| {
+                let name = bytes(info.name, info.name_len)?;
+                e.animation_raw(name, bytes(info.raw.cast(), info.raw_len)?)
+            })
+        })
     })
 }
 
@@ -317,12 +332,12 @@ fn frame_type(value: u32) -> Option<FrameType> {
 
 /// A bone begins: its name (else a Stories `bone_key` names it), `bone_id` if `has_bone_id`,
 /// and `frame_type`, the type its keyframes come from, which decides the type written
-/// (docs/FORMATS.md §9.2). Counts are not used.
+/// (docs/FORMATS.md §9.2); `raw` as for `gts_encoder_file`. Counts are not used.
 ///
 /// Returns `GTS_ERR_UNSUPPORTED_FRAME_TYPE` for a `frame_type` that is no `gts_frame_type`.
 ///
 /// Pointers: `info` is NULL or points to a `gts_bone_info` whose `name` points to `name_len`
-/// bytes when `has_name`.
+/// bytes when `has_name`, `raw` to `raw_len` bytes.
 #[no_mangle]
 pub unsafe extern "C" fn gts_encoder_bone(
     encoder: *mut gts_encoder,
@@ -346,14 +361,30 @@ pub unsafe extern "C" fn gts_encoder_bone(
                 true => Some(bytes(info.name, info.name_len)?),
                 false => None,
             };
-            e.bone(&BoneHeader {
+            let header = BoneHeader {
                 name,
                 bone_id: info.has_bone_id.then_some(info.bone_id),
                 bone_key: info.has_bone_key.then_some(info.bone_key),
                 frame_type,
-            })
+            };
+            e.bone_raw(&header, bytes(info.raw.cast(), info.raw_len)?)
         })
     })
+}
+
+/// `len` bytes that followed the source's content (the decoder's `on_trailing`), written after
+/// the content as they were; dropped with `GTS_ENCODE_NORMALISE` or from another format. Only
+/// `gts_encoder_end` may follow.
+///
+/// Pointers: `bytes` points to `len` bytes (NULL allowed when `len` is 0).
+#[no_mangle]
+pub unsafe extern "C" fn gts_encoder_trailing(
+    encoder: *mut gts_encoder,
+    bytes: *const u8,
+    len: usize,
+) -> gts_status {
+    // SAFETY: the caller's contract.
+    done(unsafe { with(encoder, |e| e.trailing(self::bytes(bytes.cast(), len)?)) })
 }
 
 /// `count` keyframes of the current bone (any number of calls).
@@ -616,6 +647,8 @@ mod tests {
             frame_count: 0,
             has_translation: false,
             has_scale: false,
+            raw: core::ptr::null(),
+            raw_len: 0,
         }
     }
 
@@ -635,6 +668,8 @@ mod tests {
             has_instance_count: false,
             car_count: 0,
             has_car_count: false,
+            raw: core::ptr::null(),
+            raw_len: 0,
         };
         let anim = gts_animation_info {
             index: 0,
@@ -647,6 +682,8 @@ mod tests {
             has_flags: false,
             duration: 0.0,
             has_duration: false,
+            raw: core::ptr::null(),
+            raw_len: 0,
         };
         let frames = [gts_keyframe {
             time: 0.5,

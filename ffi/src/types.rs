@@ -249,6 +249,12 @@ pub struct gts_file_info {
     pub car_count: u32,
     /// Whether `car_count` is known (binary IPL).
     pub has_car_count: bool,
+    /// The header as stored (ANP3/ANP2: its 36 bytes), `raw_len` bytes valid for the call; NULL
+    /// where the format keeps none. Passed to `gts_encoder_file` it lets a file be written back
+    /// byte for byte (docs/FORMATS.md §9.6); a caller filling the struct itself sets NULL.
+    pub raw: *const u8,
+    /// Bytes of `raw`.
+    pub raw_len: usize,
 }
 
 /// An animation begins.
@@ -274,6 +280,10 @@ pub struct gts_animation_info {
     pub duration: f32,
     /// Whether `duration` is stored (Stories).
     pub has_duration: bool,
+    /// The animation header as stored (as `gts_file_info.raw`).
+    pub raw: *const u8,
+    /// Bytes of `raw`.
+    pub raw_len: usize,
 }
 
 /// A bone (animated object) of the current animation begins.
@@ -307,6 +317,10 @@ pub struct gts_bone_info {
     pub has_translation: bool,
     /// Whether the keyframes carry a scale (ANPK `KRTS`; else `scale` is zero).
     pub has_scale: bool,
+    /// The bone header as stored (as `gts_file_info.raw`).
+    pub raw: *const u8,
+    /// Bytes of `raw`.
+    pub raw_len: usize,
 }
 
 /// One decoded keyframe. Parts the bone's frame type does not carry are zero.
@@ -471,6 +485,10 @@ pub struct gts_callbacks {
     /// A line of a text IPL section that has no event of its own.
     pub on_section_line:
         Option<unsafe extern "C" fn(user: *mut c_void, line: *const gts_section_line) -> i32>,
+    /// `len` bytes after the file's content, valid for the call (the pieces follow the input's
+    /// cuts): pass them to `gts_encoder_trailing` to write a file back byte for byte.
+    pub on_trailing:
+        Option<unsafe extern "C" fn(user: *mut c_void, bytes: *const u8, len: usize) -> i32>,
 }
 
 /// Reads up to `capacity` bytes into `buffer` for `gts_decode_io`: returns how many it read

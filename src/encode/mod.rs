@@ -267,17 +267,6 @@ pub(crate) enum Choice {
     Exact(FrameType),
 }
 
-impl EncodeOptions {
-    /// The stored bytes an encoder may keep: none when normalising.
-    fn raw<'a>(&self, raw: &'a [u8]) -> &'a [u8] {
-        if self.normalise {
-            &[]
-        } else {
-            raw
-        }
-    }
-}
-
 #[derive(Debug)]
 enum Kind {
     Ifp2(ifp2::Ifp2),
@@ -300,8 +289,8 @@ pub struct Encoder<S> {
     error: Option<EncodeError>,
     warnings: EncodeWarnings,
     ended: bool,
-    /// As a visitor: the source is in the format written, so its stored bytes apply.
-    same_format: bool,
+    /// The format the events come from, where known ([`source`](Self::source)).
+    source: Option<Format>,
 }
 
 impl<S: Sink> Encoder<S> {
@@ -327,7 +316,7 @@ impl<S: Sink> Encoder<S> {
             error: None,
             warnings: EncodeWarnings::default(),
             ended: false,
-            same_format: false,
+            source: None,
         })
     }
 
@@ -395,14 +384,21 @@ impl<S: Sink> Encoder<S> {
         }
     }
 
-    /// As a visitor: whether the source is written back to its own format, as it was.
-    pub(crate) fn keeps_stored(&self) -> bool {
-        self.same_format && !self.options.normalise
+    /// The events come from a file in `format` (as a visitor, the file event says so): the
+    /// stored bytes they carry are kept only if it is the format written. Unset, they are.
+    pub fn source(&mut self, format: Format) {
+        self.source = Some(format);
     }
 
-    /// A source unit's stored bytes, if the source is in the format written.
-    pub(crate) fn own<'a>(&self, raw: &'a [u8]) -> &'a [u8] {
-        if self.same_format {
+    /// Whether the source's stored bytes are kept: it is written back to its own format, and
+    /// not normalised (§9.6).
+    pub fn keeps_stored(&self) -> bool {
+        !self.options.normalise && self.source.is_none_or(|f| f == self.format)
+    }
+
+    /// A source unit's stored bytes, if they are kept.
+    fn own<'a>(&self, raw: &'a [u8]) -> &'a [u8] {
+        if self.keeps_stored() {
             raw
         } else {
             &[]
@@ -422,8 +418,8 @@ impl<S: Sink> Encoder<S> {
     /// format written): unless [`EncodeOptions::normalise`], what the values do not fix is
     /// written as stored (§9.6).
     pub fn file_raw(&mut self, name: Option<&[u8]>, raw: &[u8]) -> Result<(), EncodeError> {
-        self.run(|kind, out, options| {
-            let raw = options.raw(raw);
+        let raw = self.own(raw);
+        self.run(|kind, out, _| {
             match kind {
                 Kind::Ifp2(e) => e.file(out, name, raw)?,
                 Kind::Anpk(e) => e.file(out, name)?,
@@ -442,8 +438,8 @@ impl<S: Sink> Encoder<S> {
     /// An animation begins, with its header as stored ([`AnimationInfo::raw`]; see
     /// [`file_raw`](Self::file_raw)).
     pub fn animation_raw(&mut self, name: &[u8], raw: &[u8]) -> Result<(), EncodeError> {
-        self.run(|kind, out, options| {
-            let raw = options.raw(raw);
+        let raw = self.own(raw);
+        self.run(|kind, out, _| {
             match kind {
                 Kind::Ifp2(e) => e.animation(out, name, raw)?,
                 Kind::Anpk(e) => e.animation(out, name)?,
@@ -494,8 +490,8 @@ impl<S: Sink> Encoder<S> {
         choice: Choice,
         raw: &[u8],
     ) -> Result<(), EncodeError> {
+        let raw = self.own(raw);
         self.run(|kind, out, options| {
-            let raw = options.raw(raw);
             let source = bone.frame_type;
             match (kind, choice) {
                 (Kind::Ifp2(e), Choice::Auto { packable }) => {
@@ -619,17 +615,20 @@ impl<S: Sink> Encoder<S> {
     }
 
     /// Bytes that followed the source's content ([`Visitor::trailing`]), written after the
-    /// content as they were (dropped when normalising). Only `end` may follow.
+    /// content as they were, where stored bytes are kept (else dropped: normalising, or from
+    /// another format). Only `end` may follow.
     pub fn trailing(&mut self, bytes: &[u8]) -> Result<(), EncodeError> {
-        self.run(|kind, out, options| {
+        let keep = self.keeps_stored();
+        self.run(|kind, out, _| {
+            if !keep {
+                return Ok(None);
+            }
             if matches!(kind, Kind::Text(_)) {
                 return Err(EncodeError::OutOfOrder);
             }
-            if !options.normalise {
-                let end = out.content();
-                out.content_end = Some(end);
-                out.put(bytes)?;
-            }
+            let end = out.content();
+            out.content_end = Some(end);
+            out.put(bytes)?;
             Ok(None)
         })
     }
@@ -666,18 +665,14 @@ impl<S: Sink> Visitor for Encoder<S> {
             return flow(Err(self.fail(error)));
         }
         // Stored bytes are kept only in their own format.
-        self.same_format = info.format == self.format;
-        flow(Encoder::file_raw(self, info.name, self.own(info.raw)))
+        self.source(info.format);
+        flow(Encoder::file_raw(self, info.name, info.raw))
     }
     fn animation(&mut self, info: &AnimationInfo<'_>) -> Flow {
-        flow(Encoder::animation_raw(self, info.name, self.own(info.raw)))
+        flow(Encoder::animation_raw(self, info.name, info.raw))
     }
     fn bone(&mut self, info: &BoneInfo<'_>) -> Flow {
-        flow(Encoder::bone_raw(
-            self,
-            &BoneHeader::from(info),
-            self.own(info.raw),
-        ))
+        flow(Encoder::bone_raw(self, &BoneHeader::from(info), info.raw))
     }
     fn keyframes(&mut self, frames: Keyframes<'_>) -> Flow {
         flow(Encoder::keyframes(self, frames))
@@ -698,9 +693,6 @@ impl<S: Sink> Visitor for Encoder<S> {
         flow(Encoder::section_line(self, line.section, line.text))
     }
     fn trailing(&mut self, bytes: &[u8]) -> Flow {
-        if !self.same_format {
-            return Flow::Continue;
-        }
         flow(Encoder::trailing(self, bytes))
     }
     fn end(&mut self) -> Flow {
