@@ -80,7 +80,7 @@
 /**
  * `gts_encoder_init` flag: write a clean file, ignoring the stored bytes (`raw`) of the infos
  * and `gts_encoder_trailing`: zeroed name tails, sizes and flags computed. Without it a file
- * decoded and written back to its own format comes out byte for byte (docs/FORMATS.md §9.6).
+ * decoded and written back to its own format comes out byte for byte (docs/FORMATS.md §9.7).
  */
 #define GTS_ENCODE_NORMALISE 2
 
@@ -520,7 +520,7 @@ typedef struct gts_file_info {
     /**
      * The header as stored (ANP3/ANP2: its 36 bytes), `raw_len` bytes valid for the call; NULL
      * where the format keeps none. Passed to `gts_encoder_file` it lets a file be written back
-     * byte for byte (docs/FORMATS.md §9.6); a caller filling the struct itself sets NULL.
+     * byte for byte (docs/FORMATS.md §9.7); a caller filling the struct itself sets NULL.
      */
     const uint8_t *raw;
     /**
@@ -1435,7 +1435,7 @@ enum gts_status GTS_CALL gts_encoder_init(struct gts_encoder *encoder,
  * The file begins (`info->name` if `info->has_name`). `info->format` says what the events
  * are: animations to a placement format, or the reverse, are `GTS_ERR_UNSUPPORTED_FORMAT`;
  * in the format written, the stored bytes `info->raw` (and those of the animation and bone
- * infos, and `gts_encoder_trailing`) are kept (docs/FORMATS.md §9.6). The other fields are not
+ * infos, and `gts_encoder_trailing`) are kept (docs/FORMATS.md §9.7). The other fields are not
  * used.
  *
  * Pointers: `encoder` as for every `gts_encoder_*` call: NULL or set up by `gts_encoder_init`;

@@ -71,7 +71,7 @@ pub struct FileInfo<'a> {
     /// Binary IPL: car generators the header declares.
     pub car_count: Option<u32>,
     /// The header as stored (`ANP3`/`ANP2`: its 36 bytes; empty where not kept), for an
-    /// encoder that writes the file back byte for byte (docs/FORMATS.md §9.6).
+    /// encoder that writes the file back byte for byte (docs/FORMATS.md §9.7).
     pub raw: &'a [u8],
 }
 

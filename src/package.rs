@@ -13,7 +13,7 @@ use crate::{
 ///
 /// The package keeps its units as stored (`raw`, and the bytes after the content), so that
 /// [`encode::write`](crate::encode::write) gives an unedited file back byte for byte
-/// (docs/FORMATS.md §9.6); [`normalise`](Self::normalise) forgets them. Comparison looks at
+/// (docs/FORMATS.md §9.7); [`normalise`](Self::normalise) forgets them. Comparison looks at
 /// the values only, never at the stored bytes.
 #[derive(Clone, Debug)]
 pub struct Package {

@@ -26,7 +26,7 @@ pub const GTS_ENCODE_QUANTIZE: u32 = 1;
 
 /// `gts_encoder_init` flag: write a clean file, ignoring the stored bytes (`raw`) of the infos
 /// and `gts_encoder_trailing`: zeroed name tails, sizes and flags computed. Without it a file
-/// decoded and written back to its own format comes out byte for byte (docs/FORMATS.md §9.6).
+/// decoded and written back to its own format comes out byte for byte (docs/FORMATS.md §9.7).
 pub const GTS_ENCODE_NORMALISE: u32 = 2;
 
 /// Caller-owned storage of one encoder, like `gts_decoder`: anywhere, `sizeof` it passed to
@@ -254,7 +254,7 @@ pub unsafe extern "C" fn gts_encoder_init(
 /// The file begins (`info->name` if `info->has_name`). `info->format` says what the events
 /// are: animations to a placement format, or the reverse, are `GTS_ERR_UNSUPPORTED_FORMAT`;
 /// in the format written, the stored bytes `info->raw` (and those of the animation and bone
-/// infos, and `gts_encoder_trailing`) are kept (docs/FORMATS.md §9.6). The other fields are not
+/// infos, and `gts_encoder_trailing`) are kept (docs/FORMATS.md §9.7). The other fields are not
 /// used.
 ///
 /// Pointers: `encoder` as for every `gts_encoder_*` call: NULL or set up by `gts_encoder_init`;

@@ -251,7 +251,7 @@ pub struct gts_file_info {
     pub has_car_count: bool,
     /// The header as stored (ANP3/ANP2: its 36 bytes), `raw_len` bytes valid for the call; NULL
     /// where the format keeps none. Passed to `gts_encoder_file` it lets a file be written back
-    /// byte for byte (docs/FORMATS.md §9.6); a caller filling the struct itself sets NULL.
+    /// byte for byte (docs/FORMATS.md §9.7); a caller filling the struct itself sets NULL.
     pub raw: *const u8,
     /// Bytes of `raw`.
     pub raw_len: usize,

@@ -888,7 +888,7 @@ fn check_examples(bin: &Path) {
     }
 
     // An ANP3 as exporters leave them (garbage after the names, stale size, frameDataSize
-    // and flags, bytes after the content) comes back byte for byte (docs/FORMATS.md §9.6).
+    // and flags, bytes after the content) comes back byte for byte (docs/FORMATS.md §9.7).
     let mut odd = testkit::ifp2::anp3_packed()
         .fill(testkit::ifp2::GARBAGE)
         .size(3)

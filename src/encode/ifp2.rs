@@ -1,5 +1,5 @@
 //! `ANP3` and `ANP2` (docs/FORMATS.md §2, §9.2): counts, sizes, `frameDataSize` and `flags`
-//! are patched when their record ends. Given the units as stored (§9.6), the bytes after each
+//! are patched when their record ends. Given the units as stored (§9.7), the bytes after each
 //! name's NUL are kept, and so are the file `size`, `frameDataSize` and `flags` as long as what
 //! they describe is as long (and as packed) as in the source.
 

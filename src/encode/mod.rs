@@ -48,7 +48,7 @@ pub struct EncodeOptions {
     /// frames came packed are written packed, and each of their values must round-trip exactly.
     pub quantize: bool,
     /// Write clean files: the stored bytes events carry are ignored, so name fields end in
-    /// zeros and every size, `frameDataSize` and `flags` is computed (docs/FORMATS.md §9.6).
+    /// zeros and every size, `frameDataSize` and `flags` is computed (docs/FORMATS.md §9.7).
     /// Off (the default): an unedited file is written back byte for byte.
     pub normalise: bool,
 }
@@ -391,7 +391,7 @@ impl<S: Sink> Encoder<S> {
     }
 
     /// Whether the source's stored bytes are kept: it is written back to its own format, and
-    /// not normalised (§9.6).
+    /// not normalised (§9.7).
     pub fn keeps_stored(&self) -> bool {
         !self.options.normalise && self.source.is_none_or(|f| f == self.format)
     }
@@ -416,7 +416,7 @@ impl<S: Sink> Encoder<S> {
 
     /// The file begins, with its header as the source stored it ([`FileInfo::raw`], in the
     /// format written): unless [`EncodeOptions::normalise`], what the values do not fix is
-    /// written as stored (§9.6).
+    /// written as stored (§9.7).
     pub fn file_raw(&mut self, name: Option<&[u8]>, raw: &[u8]) -> Result<(), EncodeError> {
         let raw = self.own(raw);
         self.run(|kind, out, _| {

@@ -2,7 +2,7 @@
 //! [`Encoder`](super::Encoder) into a `Vec`. Each bone is written in its own `frame_type`
 //! (packed types round, as the package asks for them); every count, size, `frameDataSize` and
 //! `flags` comes out right. A package keeps its units as stored: unedited, it writes back to
-//! the same bytes (§9.6).
+//! the same bytes (§9.7).
 
 use alloc::vec::Vec;
 
@@ -44,7 +44,7 @@ fn latin1(name: &str) -> Result<Vec<u8>, EncodeError> {
 
 fn encode(package: &Package, format: Format) -> Result<Vec<u8>, EncodeError> {
     let mut encoder = Encoder::new(format, Vec::new(), EncodeOptions::default())?;
-    // The stored bytes apply in their own format only (§9.6).
+    // The stored bytes apply in their own format only (§9.7).
     let same = package.format == format;
     fn own(same: bool, raw: &[u8]) -> &[u8] {
         if same {

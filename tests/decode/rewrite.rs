@@ -1,4 +1,4 @@
-//! Writing a file back (docs/FORMATS.md §9.6): decoded and encoded to its own format with
+//! Writing a file back (docs/FORMATS.md §9.7): decoded and encoded to its own format with
 //! nothing edited, every fixture comes out byte for byte — garbage after names, stale sizes,
 //! `flags`, trailing bytes and all — through the streaming pipeline however the input is cut,
 //! through the reading-ahead pipeline of `convert`, and through `Package`; an edited value
