@@ -292,3 +292,31 @@ fn own_format_is_written_back_byte_for_byte_unless_normalise() {
         ifp2::anp3_packed().fill(0).build()
     );
 }
+
+/// An ANPK as exporters leave it (garbage after names, GTA III's 48-byte `ANIM` link fields,
+/// the `INFO` field after each object count) comes back byte for byte; `--normalise` cleans it.
+#[test]
+fn anpk_is_written_back_byte_for_byte_unless_normalise() {
+    let dir = scratch("own-anpk");
+    let exported = testkit::anpk::exported();
+    let input = dir.join("exported.ifp");
+    std::fs::write(&input, &exported).unwrap();
+    let kept = dir.join("kept.ifp");
+    let output = run(&["convert", "--to", "anpk", s(&input), s(&kept)]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(std::fs::read(&kept).unwrap() == exported);
+    let clean = dir.join("clean.ifp");
+    let output = run(&[
+        "convert",
+        "--to",
+        "anpk",
+        "--normalise",
+        s(&input),
+        s(&clean),
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(
+        std::fs::read(&clean).unwrap(),
+        testkit::anpk::bytes(&testkit::anpk::mixed())
+    );
+}

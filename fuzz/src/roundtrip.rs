@@ -3,11 +3,12 @@
 //! the input, nothing panics; when the encoder succeeds, its output decodes cleanly, keeps
 //! every keyframe (exactly, or on the packed steps with `quantize`; scale only in ANPK), every
 //! placement record, and writes back to the very same bytes. Written to its own format
-//! (`ANP3`, `ANP2`) without `quantize`, a file that decodes comes out byte for byte (§9.7).
+//! (`ANP3`, `ANP2`, `ANPK` but `ANLF`) without `quantize`, a file that decodes comes out byte
+//! for byte (§9.7).
 
 use gtastream::encode::{EncodeOptions, Encoder, Lookahead};
 use gtastream::{
-    Decoder, ErrorKind, FileInfo, Flow, Format, IplCar, IplInstance, Keyframes, SectionLine,
+    AnimationInfo, Decoder, ErrorKind, FileInfo, Flow, Format, IplCar, IplInstance, Keyframes, SectionLine,
     Status, Visitor,
 };
 
@@ -24,6 +25,9 @@ const TARGETS: [Format; 5] = [
 #[derive(Default, Debug, PartialEq)]
 struct Values {
     format: Option<Format>,
+    /// More than one `file` event (an `ANLF`), or an animation the decoder could not keep as
+    /// one unit (a name field of more than 248 bytes, a long `INFO`): not written back as is.
+    merged: bool,
     frames: Vec<[u32; 11]>,
     records: Vec<Vec<u32>>,
     lines: Vec<(&'static str, Vec<u8>)>,
@@ -31,7 +35,12 @@ struct Values {
 
 impl Visitor for Values {
     fn file(&mut self, info: &FileInfo<'_>) -> Flow {
+        self.merged |= self.format.is_some();
         self.format.get_or_insert(info.format);
+        Flow::Continue
+    }
+    fn animation(&mut self, info: &AnimationInfo<'_>) -> Flow {
+        self.merged |= info.raw.is_empty() && self.format == Some(Format::Anpk);
         Flow::Continue
     }
     fn keyframes(&mut self, frames: Keyframes<'_>) -> Flow {
@@ -157,7 +166,11 @@ pub fn check(input: &[u8]) -> bool {
     Decoder::new()
         .decode_slice(&written, &mut after)
         .expect("the output decodes");
-    let own = before.format == Some(to) && matches!(to, Format::Anp3 | Format::Anp2);
+    let container = data.starts_with(b"ANLF");
+    let own = before.format == Some(to)
+        && matches!(to, Format::Anp3 | Format::Anp2 | Format::Anpk)
+        && !before.merged
+        && !container;
     if own && !quantize {
         assert!(written == data, "written back to its own format, the bytes changed");
     }

@@ -11,14 +11,22 @@ use crate::{FrameType, Keyframe};
 const NAME: usize = 24;
 const FILE_HEADER: usize = 36;
 const BONE_HEADER: usize = 36;
+/// The file's animation count field.
+const ANIMATION_COUNT_AT: u64 = 32;
 
 /// What the source's stored units say of the part written so far: its length, and per
 /// animation its keyframe bytes and packedness. `None` once a unit came without its bytes.
+/// (32 bits, as the fields: the encoder's size matters to hosts; past them, nothing is kept.)
 #[derive(Clone, Copy, Debug, Default)]
 struct Source {
-    bytes: u64,
-    frame_data_size: u64,
+    bytes: u32,
+    frame_data_size: u32,
     packed: bool,
+}
+
+/// `n` more bytes in a 32-bit length: `None` past it.
+fn add(length: u32, n: u64) -> Option<u32> {
+    u32::try_from(u64::from(length) + n).ok()
 }
 
 #[derive(Debug)]
@@ -26,8 +34,6 @@ pub(crate) struct Ifp2 {
     anp3: bool,
     stage: Stage,
     animations: u32,
-    /// The file's animation count field.
-    animations_at: u64,
     /// The stored file `size`, and the source's length so far.
     size: Option<(u32, Source)>,
     bones: u32,
@@ -47,10 +53,11 @@ pub(crate) struct Ifp2 {
 
 /// Adds a stored unit of `bytes` bytes to what is known of the source.
 fn grow(source: &mut Option<(u32, Source)>, bytes: Option<u64>) {
-    match (source.as_mut(), bytes) {
-        (Some((_, s)), Some(n)) => s.bytes += n,
-        _ => *source = None,
-    }
+    let grown = source.zip(bytes).and_then(|((size, s), n)| {
+        let bytes = add(s.bytes, n)?;
+        Some((size, Source { bytes, ..s }))
+    });
+    *source = grown;
 }
 
 impl Ifp2 {
@@ -59,7 +66,6 @@ impl Ifp2 {
             anp3,
             stage: Stage::Start,
             animations: 0,
-            animations_at: 0,
             size: None,
             bones: 0,
             bones_at: 0,
@@ -94,10 +100,10 @@ impl Ifp2 {
         out.put(if self.anp3 { b"ANP3" } else { b"ANP2" })?;
         out.reserve()?;
         out.name_field(name.unwrap_or_default(), NAME, raw.map(|r| &r[8..32]))?;
-        self.animations_at = out.reserve()?;
+        out.reserve()?;
         self.size = raw.map(|r| {
             let source = Source {
-                bytes: FILE_HEADER as u64,
+                bytes: FILE_HEADER as u32,
                 ..Source::default()
             };
             (stored_u32(r, 4), source)
@@ -153,13 +159,17 @@ impl Ifp2 {
             &mut self.size,
             source.map(|(bytes, _)| BONE_HEADER as u64 + bytes),
         );
-        match (self.stored_fields.as_mut(), source) {
-            (Some((_, _, s)), Some((bytes, packed))) => {
-                s.frame_data_size += bytes;
-                s.packed |= packed;
-            }
-            _ => self.stored_fields = None,
-        }
+        self.stored_fields =
+            self.stored_fields
+                .zip(source)
+                .and_then(|((size, flags, s), (bytes, packed))| {
+                    let source = Source {
+                        frame_data_size: add(s.frame_data_size, bytes)?,
+                        packed: s.packed | packed,
+                        ..s
+                    };
+                    Some((size, flags, source))
+                });
         let mut buf = [0; 13];
         out.name_field(bone_name(bone, &mut buf), NAME, raw.map(|r| &r[..NAME]))?;
         out.u32(stored_type)?;
@@ -231,7 +241,7 @@ impl Ifp2 {
             // A stale `frameDataSize`, or `flags` other than the packedness, stays while the
             // keyframes are as long, and as packed, as the source's.
             if let Some((frame_data_size, flags, source)) = self.stored_fields {
-                if source.frame_data_size == self.frame_data_size {
+                if u64::from(source.frame_data_size) == self.frame_data_size {
                     fields.0 = frame_data_size;
                 }
                 if source.packed == self.packed {
@@ -246,10 +256,12 @@ impl Ifp2 {
 
     pub(crate) fn end<S: Sink>(&mut self, out: &mut Out<S>) -> Result<(), EncodeError> {
         self.stage.go(Stage::File, Stage::File)?;
-        out.patch_u32(self.animations_at, self.animations)?;
+        out.patch_u32(ANIMATION_COUNT_AT, self.animations)?;
         match self.size {
             // A stale size stays while the file is as long as the source's content.
-            Some((size, source)) if source.bytes == out.content() => out.patch_u32(4, size),
+            Some((size, source)) if u64::from(source.bytes) == out.content() => {
+                out.patch_u32(4, size)
+            }
             _ => out.patch_size(4),
         }
     }

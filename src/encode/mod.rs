@@ -422,7 +422,7 @@ impl<S: Sink> Encoder<S> {
         self.run(|kind, out, _| {
             match kind {
                 Kind::Ifp2(e) => e.file(out, name, raw)?,
-                Kind::Anpk(e) => e.file(out, name)?,
+                Kind::Anpk(e) => e.file(out, name, raw)?,
                 Kind::Bnry(e) => e.file(out)?,
                 Kind::Text(e) => e.file()?,
             }
@@ -442,7 +442,7 @@ impl<S: Sink> Encoder<S> {
         self.run(|kind, out, _| {
             match kind {
                 Kind::Ifp2(e) => e.animation(out, name, raw)?,
-                Kind::Anpk(e) => e.animation(out, name)?,
+                Kind::Anpk(e) => e.animation(out, name, raw)?,
                 _ => return Err(EncodeError::OutOfOrder),
             }
             Ok(None)
@@ -516,7 +516,7 @@ impl<S: Sink> Encoder<S> {
                     } else {
                         FrameType::Kr00
                     };
-                    e.bone(out, bone, target)?
+                    e.bone(out, bone, target, raw)?
                 }
                 (Kind::Anpk(e), Choice::Exact(frame_type))
                     if matches!(
@@ -524,7 +524,7 @@ impl<S: Sink> Encoder<S> {
                         FrameType::Kr00 | FrameType::Krt0 | FrameType::Krts
                     ) =>
                 {
-                    e.bone(out, bone, frame_type)?
+                    e.bone(out, bone, frame_type, raw)?
                 }
                 (Kind::Ifp2(_) | Kind::Anpk(_), Choice::Exact(frame_type)) => {
                     return Err(EncodeError::UnsupportedFrameType(frame_type))

@@ -349,3 +349,101 @@ fn another_format_is_written_clean() {
     );
     assert_eq!(anp2, clean);
 }
+
+/// ANPK files as real exporters leave them (the kit's fixtures: zero tags, stale sizes, empty
+/// keyframe chunks, garbage after names, GTA III's 48-byte `ANIM` link fields, the `INFO`
+/// field after each object count, trailing bytes...), and the hand-written ODD file. An `ANLF`
+/// is written as one `ANPK` (§9.1), so it is left out.
+fn anpk_files() -> Vec<(String, Vec<u8>)> {
+    testkit::anpk::fixtures()
+        .into_iter()
+        .filter(|(name, data)| {
+            !name.starts_with("ANLF") && Package::parse(data).is_ok() && &data[..4] == b"ANPK"
+        })
+        .collect()
+}
+
+#[test]
+fn anpk_files_write_back_byte_for_byte() {
+    let files = anpk_files();
+    assert!(files.len() >= 10, "{} files", files.len());
+    let cuts = [
+        Cut::Whole,
+        Cut::bytewise(),
+        Cut::Chunk(5),
+        Cut::Sizes(vec![0, 2, 64]),
+    ];
+    for (name, data) in files {
+        for cut in &cuts {
+            let out = rewrite_cut(&data, Format::Anpk, EncodeOptions::default(), cut);
+            assert!(
+                out == data,
+                "{name} {cut:?}: {}",
+                first_difference(&out, &data)
+            );
+        }
+        let mut encoder = Encoder::new(Format::Anpk, Vec::new(), EncodeOptions::default())
+            .expect("an ANPK encoder");
+        Decoder::new()
+            .decode_slice(&data, &mut Lookahead::new(&mut encoder, &data[..]))
+            .unwrap();
+        assert!(encoder.into_sink() == data, "{name}: through Lookahead");
+        let package = Package::parse(&data).unwrap();
+        assert!(
+            encode::write(&package).unwrap() == data,
+            "{name}: through Package"
+        );
+    }
+}
+
+#[test]
+fn anpk_normalise_writes_the_clean_file() {
+    let clean = testkit::anpk::bytes(&testkit::anpk::mixed());
+    let exported = testkit::anpk::exported();
+    assert_ne!(exported, clean);
+    let options = EncodeOptions::default().with_normalise(true);
+    assert_eq!(
+        rewrite_cut(&exported, Format::Anpk, options, &Cut::Whole),
+        clean
+    );
+    let mut package = Package::parse(&exported).unwrap();
+    package.normalise();
+    assert_eq!(encode::write(&package).unwrap(), clean);
+}
+
+#[test]
+fn anpk_an_edited_value_changes_only_its_own_bytes() {
+    let exported = testkit::anpk::exported();
+    let map = testkit::anpk::map(&exported);
+    let animation = &map.blocks[0].animations[0];
+    let object = &animation.objects[0];
+    // A bone renamed to a name of the same length as its own ("Root"): its field only.
+    let renamed = edited(&exported, Change::BoneName(b"Tail"));
+    let changed = differences(&exported, &renamed);
+    let field = object.body as usize..object.body as usize + 28;
+    assert!(!changed.is_empty() && changed.iter().all(|i| field.contains(i)));
+    assert_eq!(&renamed[field.start..field.start + 5], b"Tail\0");
+    assert!(renamed[field.start + 5..field.end].iter().all(|&b| b == 0));
+    // A keyframe value: its 4 bytes (ANPK stores −x, floats).
+    let moved = edited(&exported, Change::FirstRotationX(0.75));
+    let at = object.keyframes.unwrap() as usize + 8;
+    assert_eq!(differences(&exported, &moved), [at, at + 1, at + 2, at + 3]);
+    assert_eq!(&moved[at..at + 4], &(-0.75f32).to_le_bytes());
+    // One more keyframe: the object's counts and sizes follow, the stale last index is
+    // recomputed, the rest stays as stored.
+    let longer = edited(&exported, Change::ExtraFrame);
+    let package = Package::parse(&longer).unwrap();
+    let frames = package.animations[0].bones[0].frames.len();
+    let body = object.body as usize;
+    let u32_at = |d: &[u8], at: usize| u32::from_le_bytes(d[at..at + 4].try_into().unwrap());
+    assert_eq!(u32_at(&longer, body + 28) as usize, frames);
+    assert_eq!(u32_at(&longer, body + 32), 7);
+    assert_eq!(u32_at(&longer, body + 36) as usize, frames - 1);
+    // Before the object, only the sizes of the chunks that hold it changed.
+    let sizes = [4, animation.dgan as usize + 4, object.cpan as usize + 4];
+    let before = differences(&longer[..body], &exported[..body]);
+    assert!(!before.is_empty());
+    assert!(before
+        .iter()
+        .all(|i| sizes.iter().any(|s| (s..&(s + 4)).contains(&i))));
+}
