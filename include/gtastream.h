@@ -5,8 +5,8 @@
  * Link with libgtastream.a (plus the system libraries `pkg-config --libs --static gtastream`
  * lists) or libgtastream.so; with CMake, find_package(gtastream) and gtastream::gtastream. The
  * decoder lives in storage the caller owns; the library never allocates. Names and pointers
- * given to a callback are valid during that call only. See the "Install" and "C and C++"
- * sections of README.md; include/gtastream.hpp is a C++17 wrapper.
+ * given to a callback are valid during that call only. See docs/C.md (building, linking,
+ * the API); include/gtastream.hpp is a C++17 wrapper.
  *
  * SPDX-License-Identifier: MIT OR Apache-2.0
  */
@@ -1417,10 +1417,14 @@ size_t GTS_CALL gts_encoder_size(void);
  * `gts_encoder_instance`, `gts_encoder_car`, `gts_encoder_section_line`; `gts_encoder_end`
  * last. Counts and sizes in the info structs are not used: the encoder counts, and patches the
  * fields through `sink->patch` when their record ends. The first error sticks: every later
- * call returns it, and the bytes written so far are not a valid file.
+ * call returns it, and the bytes written so far are not a valid file. That holds for every
+ * error of an event call, a bad argument included (a NULL struct, a NULL `name` with a
+ * non-zero length: `GTS_ERR_INVALID_ARGUMENT`): an event is never left out silently. Every
+ * event after `gts_encoder_end` is `GTS_ERR_OUT_OF_ORDER`, an empty keyframe batch included.
  *
  * Returns `GTS_OK`, `GTS_ERR_INVALID_ARGUMENT` (NULL or misaligned pointer, a sink callback
- * NULL), `GTS_ERR_SIZE_MISMATCH` or `GTS_ERR_UNSUPPORTED_FORMAT`.
+ * NULL), `GTS_ERR_SIZE_MISMATCH` or `GTS_ERR_UNSUPPORTED_FORMAT` (or `GTS_ERR_REENTRANT` when
+ * called from a sink callback of the same encoder).
  *
  * Pointers: `encoder` is NULL or points to `size_of_encoder` writable bytes, not in use by a
  * running call; `sink` is NULL or points to a `gts_sink`.
@@ -1433,10 +1437,8 @@ enum gts_status GTS_CALL gts_encoder_init(struct gts_encoder *encoder,
 
 /**
  * The file begins (`info->name` if `info->has_name`). `info->format` says what the events
- * are: animations to a placement format, or the reverse, are `GTS_ERR_UNSUPPORTED_FORMAT`;
- * in the format written, the stored bytes `info->raw` (and those of the animation and bone
- * infos, and `gts_encoder_trailing`) are kept (docs/FORMATS.md §9.7). The other fields are not
- * used.
+ * are: animations to a placement format, or the reverse, are `GTS_ERR_UNSUPPORTED_FORMAT`.
+ * The other fields are not used.
  *
  * Pointers: `encoder` as for every `gts_encoder_*` call: NULL or set up by `gts_encoder_init`;
  * `info` is NULL or points to a `gts_file_info` whose `name` points to `name_len` bytes.

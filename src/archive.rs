@@ -1,5 +1,5 @@
 //! IMG archives: the directory's entries as events, and each entry the visitor wants decoded
-//! by an inner [`Decoder`] (README, "Archives"; docs/FORMATS.md, "IMG archives").
+//! by an inner [`Decoder`] (docs/RUST.md, "Archives"; docs/FORMATS.md, "IMG archives").
 //!
 //! The archive decoder is one more push decoder: the caller feeds bytes from
 //! [`ArchiveDecoder::position`] of [`ArchiveDecoder::input`], and follows [`Status::Seek`] to
@@ -23,6 +23,16 @@ use crate::event::{Flow, Format, Visitor};
 use crate::format::sniff_format;
 use crate::limits::{REREAD_FACTOR, REREAD_SLACK};
 use crate::Decoder;
+
+#[cfg(feature = "std")]
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
+pub mod edit;
+mod write;
+pub use write::{
+    check_entry_name, same_entry_name, ArchiveSink, ArchiveWriteError, ArchiveWriteErrorKind,
+    ArchiveWriter, ArchiveWritten, SplitSink, MAX_ARCHIVE_SECTORS, MAX_DOT_INDEX, MAX_ENTRY_NAME,
+    MAX_V2_ENTRY_SECTORS,
+};
 
 /// Bytes in an IMG sector: offsets and sizes count these.
 pub const SECTOR: u64 = 2048;

@@ -129,6 +129,23 @@ impl BoneInfo<'_> {
     }
 }
 
+/// Whether a stored animation or bone name is the name a caller asks for: ASCII letters
+/// compared case-insensitively, as the games compare names, and ASCII whitespace around either
+/// ignored, since real files pad names (San Andreas' `ped.ifp` stores ` Pelvis` and ` L Thigh`
+/// beside `Normal`). Other bytes compare as they are. The lookups of `Package` and of the
+/// bindings use it.
+///
+/// ```
+/// assert!(gtastream::name_matches(b" Pelvis", b"pelvis"));
+/// assert!(gtastream::name_matches(b"WALK_civi", b"walk_civi "));
+/// assert!(!gtastream::name_matches(b" L Thigh", b"LThigh"));
+/// ```
+pub fn name_matches(stored: &[u8], wanted: &[u8]) -> bool {
+    stored
+        .trim_ascii()
+        .eq_ignore_ascii_case(wanted.trim_ascii())
+}
+
 /// A placed object: a binary IPL instance or a text IPL `inst` line. (`Default` gives zeros and
 /// no name or scale: other crates cannot name every field of a `#[non_exhaustive]` struct, so
 /// an encoder's caller starts from it.)

@@ -10,7 +10,50 @@
 //! readers.
 //! [`archive::ArchiveDecoder`] reads IMG archives and decodes their entries the same way.
 //!
-//! The formats and the conversions applied are specified in docs/FORMATS.md in the repository.
+//! The formats and the conversions applied are specified in docs/FORMATS.md in the repository;
+//! docs/RUST.md there is the guide to this crate (seeking, pausing, errors, writing, archives).
+//!
+//! # Example
+//!
+//! Count the animations and keyframes of the repository's sample package, fed 100 bytes at a
+//! time (any size works, down to one byte):
+//!
+//! ```
+//! use gtastream::{AnimationInfo, Decoder, Flow, Keyframes, Visitor};
+//!
+//! #[derive(Default)]
+//! struct Count {
+//!     animations: u32,
+//!     keyframes: usize,
+//! }
+//!
+//! impl Visitor for Count {
+//!     fn animation(&mut self, _info: &AnimationInfo<'_>) -> Flow {
+//!         self.animations += 1;
+//!         Flow::Continue
+//!     }
+//!     fn keyframes(&mut self, frames: Keyframes<'_>) -> Flow {
+//!         self.keyframes += frames.len();
+//!         Flow::Continue
+//!     }
+//! }
+//!
+//! let file = include_bytes!("../samples/walk.ifp");
+//! let mut decoder = Decoder::new();
+//! let mut count = Count::default();
+//! for chunk in file.chunks(100) {
+//!     // This visitor never pauses and an IFP file never asks for a seek (Stories files do:
+//!     // `Decoder::decode_slice` follows them), so each call takes the whole chunk.
+//!     let progress = decoder.feed(chunk, &mut count)?;
+//!     assert_eq!(progress.consumed, chunk.len());
+//! }
+//! decoder.finish(&mut count)?; // a file cut short fails here, with the offset
+//! assert_eq!((count.animations, count.keyframes), (3, 207));
+//! # Ok::<(), gtastream::Error>(())
+//! ```
+//!
+//! Match bones by id ([`BoneInfo::bone_id`]) or with [`name_matches`]: real San Andreas files
+//! name the root bone `Normal` and start the other names with a space (` Pelvis`).
 #![no_std]
 // docs.rs (package.metadata.docs.rs) marks the items of each feature.
 #![cfg_attr(docsrs, feature(doc_cfg))]
@@ -46,7 +89,8 @@ mod placement;
 pub use decoder::{Decoder, Game, Options, Progress, Status, DECODER_SIZE};
 pub use error::{Error, ErrorKind, Warning, WarningKind};
 pub use event::{
-    AnimationInfo, BoneInfo, FileInfo, Flow, Format, IplCar, IplInstance, SectionLine, Visitor,
+    name_matches, AnimationInfo, BoneInfo, FileInfo, Flow, Format, IplCar, IplInstance,
+    SectionLine, Visitor,
 };
 pub use keyframe::{FrameType, Keyframe, KeyframeIter, Keyframes, RawFrame};
 pub use limits::{MAX_BATCH, MAX_LINE, MAX_NAME, REREAD_FACTOR, REREAD_SLACK, SNIFF_LINES};

@@ -4,8 +4,8 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use crate::{
-    AnimationInfo, BoneInfo, Decoder, Error, ErrorKind, FileInfo, Flow, Format, FrameType,
-    Keyframe, Keyframes, Visitor, Warning,
+    name_matches, AnimationInfo, BoneInfo, Decoder, Error, ErrorKind, FileInfo, Flow, Format,
+    FrameType, Keyframe, Keyframes, Visitor, Warning,
 };
 
 /// A decoded animation package. The blocks of an `ANLF` container are merged into one
@@ -162,21 +162,24 @@ impl Package {
         }
     }
 
-    /// The animation of that name, compared case-insensitively as the game does.
+    /// The first animation of that name, compared as [`name_matches`] does: ASCII case aside,
+    /// as the game compares, and ASCII whitespace around either name ignored.
     pub fn animation(&self, name: &str) -> Option<&Animation> {
         self.animations
             .iter()
-            .find(|a| a.name.eq_ignore_ascii_case(name))
+            .find(|a| name_matches(a.name.as_bytes(), name.as_bytes()))
     }
 }
 
 impl Animation {
-    /// The bone of that name, compared case-insensitively.
+    /// The first bone of that name, compared as [`name_matches`] does: `"pelvis"` finds the
+    /// ` Pelvis` of a real San Andreas file. Matching by [`bone_by_id`](Self::bone_by_id) is surer
+    /// where the file stores ids.
     pub fn bone(&self, name: &str) -> Option<&Bone> {
         self.bones.iter().find(|b| {
             b.name
                 .as_deref()
-                .is_some_and(|n| n.eq_ignore_ascii_case(name))
+                .is_some_and(|n| name_matches(n.as_bytes(), name.as_bytes()))
         })
     }
 

@@ -1,15 +1,17 @@
 //! `gtastream convert`: decode a file and write it in another format through the streaming
 //! encoder, in constant memory. The output goes to a temporary file beside OUT that is renamed
-//! over OUT only once complete, so a failure leaves nothing half-written.
+//! over OUT only once complete, so a failure leaves nothing half-written; `-` writes to
+//! standard output, once the whole output is made (nothing is written on a failure).
 
-use std::fs::{self, File};
+use std::fs::File;
 use std::io::{BufWriter, Cursor, Read, Seek, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use gtastream::encode::{EncodeOptions, Encoder, IoSink, Lookahead, ReadAt};
+use gtastream::encode::{EncodeOptions, EncodeWarnings, Encoder, IoSink, Lookahead, ReadAt, Sink};
 use gtastream::io::{decode_reader, ReadError};
 use gtastream::{Decoder, ErrorKind, Format};
 
+use crate::output::{Destination, Pending};
 use crate::target::{self, Target};
 
 pub const ABOUT: &str = "Write a file in another format (lossless unless --quantize)";
@@ -35,10 +37,12 @@ after each name's NUL, stale size fields, `flags` and the bytes after the conten
 after the content).
 
 IN may be an entry of an IMG archive (ARCHIVE:ENTRY, name in any case) or - for standard
-input; those are read into memory.
+input; those are read into memory. OUT - writes to standard output (once the whole output
+is made: nothing is written on a failure).
 
 Examples:
   gtastream convert --to anp3 ped.ifp ped_sa.ifp
+  gtastream convert --to anp3 ped.ifp - | xxd | head
   gtastream convert --to text gta3.img:countn2_stream0.ipl countn2.ipl
   gtastream convert --to text sector_stream0.ipl sector.ipl";
 
@@ -54,26 +58,6 @@ pub fn parse_format(name: &str) -> Result<Format, String> {
             "`{name}` is not a format gtastream writes (anp3, anp2, anpk, bnry, text)"
         )),
     }
-}
-
-/// Removes the temporary file unless it was renamed.
-struct Temp(Option<PathBuf>);
-
-impl Drop for Temp {
-    fn drop(&mut self) {
-        if let Some(path) = self.0.take() {
-            let _ = fs::remove_file(path);
-        }
-    }
-}
-
-fn temp_beside(output: &Path) -> PathBuf {
-    let name = output
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let pid = std::process::id();
-    output.with_file_name(format!(".{name}.{pid}.gtastream-tmp"))
 }
 
 /// Converts `input` (a file, `ARCHIVE:ENTRY` or `-`) to `to` in `output`; returns the warnings
@@ -104,8 +88,8 @@ pub fn run(
                 options,
             )
         }
-        Target::Stdin => {
-            let mut bytes = Vec::new();
+        Target::Stdin(head) => {
+            let mut bytes = head;
             std::io::stdin()
                 .lock()
                 .read_to_end(&mut bytes)
@@ -127,47 +111,35 @@ pub fn run(
 
 /// Converts what `reader` holds (`ahead` reads the same bytes) to `to` in `output`.
 fn convert(
-    mut reader: impl Read + Seek,
+    reader: impl Read + Seek,
     ahead: impl ReadAt,
     input: &str,
     output: &Path,
     to: Format,
     options: EncodeOptions,
 ) -> Result<String, String> {
-    let at_input = |what: &dyn std::fmt::Display| format!("{input}: {what}");
-    let temp_path = temp_beside(output);
-    let file = File::create(&temp_path).map_err(|e| format!("{}: {e}", temp_path.display()))?;
-    let mut temp = Temp(Some(temp_path.clone()));
-    let sink =
-        IoSink::new(BufWriter::new(file)).map_err(|e| format!("{}: {e}", output.display()))?;
-    let mut encoder = Encoder::new(to, sink, options).map_err(|e| at_input(&e))?;
-    // `ahead` reads one bone ahead, so float keyframes that lie exactly on the packed steps are
-    // written packed (docs/FORMATS.md §9.2).
-    let mut visitor = Lookahead::new(&mut encoder, ahead);
-    let decoded = decode_reader(&mut Decoder::new(), &mut reader, &mut visitor);
-    let write_failed = |encoder: &Encoder<IoSink<BufWriter<File>>>| match encoder.sink().error() {
-        Some(e) => format!("{}: {e}", output.display()),
-        None => at_input(&encoder.error().map_or(String::new(), |e| e.to_string())),
-    };
-    match decoded {
-        Ok(()) => {}
-        Err(ReadError::Decode(e)) if e.kind == ErrorKind::Aborted && encoder.error().is_some() => {
-            return Err(write_failed(&encoder));
+    let at_output = |e: &dyn std::fmt::Display| format!("{}: {e}", output.display());
+    let warnings = match Destination::of(output) {
+        Destination::File(path) => {
+            let (pending, file) = Pending::create(path)?;
+            let sink = IoSink::new(BufWriter::new(file)).map_err(|e| at_output(&e))?;
+            let io_error = |s: &IoSink<_>| s.error().map(|e| at_output(e));
+            let (sink, warnings) = encode(reader, ahead, input, to, options, sink, io_error)?;
+            let file = sink.into_inner().into_inner().map_err(|e| at_output(&e))?;
+            pending.commit(file)?;
+            warnings
         }
-        Err(e) => return Err(at_input(&e)),
-    }
-    if !encoder.is_finished() {
-        return Err(write_failed(&encoder));
-    }
-    let warnings = encoder.warnings();
-    let mut writer = encoder.into_sink().into_inner();
-    writer
-        .flush()
-        .and_then(|()| writer.get_ref().sync_all())
-        .map_err(|e| format!("{}: {e}", output.display()))?;
-    drop(writer);
-    fs::rename(&temp_path, output).map_err(|e| format!("{}: {e}", output.display()))?;
-    temp.0 = None;
+        Destination::Stdout => {
+            let (bytes, warnings) =
+                encode(reader, ahead, input, to, options, Vec::new(), |_| None)?;
+            let mut stdout = std::io::stdout().lock();
+            stdout
+                .write_all(&bytes)
+                .and_then(|()| stdout.flush())
+                .map_err(crate::write_error)?;
+            warnings
+        }
+    };
     Ok(match warnings.first {
         None => String::new(),
         Some(first) => {
@@ -182,4 +154,39 @@ fn convert(
             )
         }
     })
+}
+
+/// Decodes `reader` into an encoder for `to` writing to `sink`; the sink once finished.
+/// `sink_error` says why the sink failed, if it did.
+fn encode<S: Sink>(
+    mut reader: impl Read + Seek,
+    ahead: impl ReadAt,
+    input: &str,
+    to: Format,
+    options: EncodeOptions,
+    sink: S,
+    sink_error: impl Fn(&S) -> Option<String>,
+) -> Result<(S, EncodeWarnings), String> {
+    let at_input = |what: &dyn std::fmt::Display| format!("{input}: {what}");
+    let mut encoder = Encoder::new(to, sink, options).map_err(|e| at_input(&e))?;
+    // `ahead` reads one bone ahead, so float keyframes that lie exactly on the packed steps are
+    // written packed (docs/FORMATS.md §9.2).
+    let mut visitor = Lookahead::new(&mut encoder, ahead);
+    let decoded = decode_reader(&mut Decoder::new(), &mut reader, &mut visitor);
+    let write_failed = |encoder: &Encoder<S>| match sink_error(encoder.sink()) {
+        Some(message) => message,
+        None => at_input(&encoder.error().map_or(String::new(), |e| e.to_string())),
+    };
+    match decoded {
+        Ok(()) => {}
+        Err(ReadError::Decode(e)) if e.kind == ErrorKind::Aborted && encoder.error().is_some() => {
+            return Err(write_failed(&encoder));
+        }
+        Err(e) => return Err(at_input(&e)),
+    }
+    if !encoder.is_finished() {
+        return Err(write_failed(&encoder));
+    }
+    let warnings = encoder.warnings();
+    Ok((encoder.into_sink(), warnings))
 }

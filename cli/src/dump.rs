@@ -26,9 +26,9 @@ pub fn run(argument: &str, access: Access) -> Result<(), String> {
                 .map(drop)
                 .map_err(|e| e.to_string())
         }),
-        Target::Stdin => {
+        Target::Stdin(head) => {
             // A pipe cannot be read twice: the passes read what it gave, from memory.
-            let data = stdin()?;
+            let data = stdin(head)?;
             let options = Options {
                 can_seek: false,
                 game: access.game,
@@ -58,16 +58,12 @@ pub fn run(argument: &str, access: Access) -> Result<(), String> {
     }
 }
 
-/// Standard input, whole; an archive there is refused (its entries are reached by seeking).
-fn stdin() -> Result<Vec<u8>, String> {
-    let mut data = Vec::new();
+/// Standard input, whole (`data`: what was read of it already).
+fn stdin(mut data: Vec<u8>) -> Result<Vec<u8>, String> {
     io::stdin()
         .lock()
         .read_to_end(&mut data)
         .map_err(|e| failed("-", e))?;
-    if data.starts_with(b"VER2") {
-        return Err(failed("-", source::ARCHIVE_ON_STDIN));
-    }
     Ok(data)
 }
 

@@ -1,8 +1,10 @@
 //! `gtastream extract`: copies entries out of an archive, as the bytes the archive holds for
-//! them (whole sectors, cut at the end of the file), each under its own name.
+//! them (whole sectors, cut at the end of the file), each under its own name (written whole
+//! or not at all, and never over an existing file without `--force`), or one entry to
+//! standard output.
 
 use std::collections::HashSet;
-use std::fs::{self, File};
+use std::fs;
 use std::io::{self, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
@@ -10,7 +12,8 @@ use gtastream::archive::{ArchiveVisitor, ArchiveWarning, Choice, Entry};
 use gtastream::Flow;
 
 use crate::names::latin1;
-use crate::target::{same_name, Archive};
+use crate::output::{Destination, Pending};
+use crate::target::{same_name, Archive, ImgReader};
 use crate::walk::progress;
 
 /// The entries to copy: (name, offset, size).
@@ -78,8 +81,17 @@ fn file_name(name: &[u8], index: usize) -> String {
     }
 }
 
-/// Extracts the entries (all when `wanted` is empty) into `dir`, printing each path written.
-pub fn run(archive: &Archive, wanted: &[String], dir: &Path) -> Result<(), String> {
+/// Extracts the entries (all when `wanted` is empty) into the folder `output`, printing each
+/// path written; or, when `output` is `-`, the one entry named to standard output. An existing
+/// file is replaced only with `force`: otherwise nothing is written.
+pub fn run(archive: &Archive, wanted: &[String], output: &Path, force: bool) -> Result<(), String> {
+    let to_stdout = matches!(Destination::of(output), Destination::Stdout);
+    if to_stdout && wanted.len() != 1 {
+        return Err(format!(
+            "-o - writes one entry to standard output: name exactly one (got {})",
+            wanted.len()
+        ));
+    }
     let mut picker = Picker {
         wanted,
         found: vec![false; wanted.len()],
@@ -98,21 +110,56 @@ pub fn run(archive: &Archive, wanted: &[String], dir: &Path) -> Result<(), Strin
             failed.push(format!("{}: no entry named {name:?}", archive.shown));
         }
     }
-    fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let mut img = File::open(&archive.img).map_err(|e| format!("{}: {e}", archive.shown))?;
+    let mut img = archive
+        .img
+        .open()
+        .map_err(|e| format!("{}: {e}", archive.shown))?;
+    if to_stdout {
+        if let Some((_, offset, size)) = picker.picked.first() {
+            let mut bytes = Vec::new();
+            copy(&mut img, *offset, *size, &mut bytes).map_err(|e| format!("-: {e}"))?;
+            let mut stdout = io::stdout().lock();
+            stdout
+                .write_all(&bytes)
+                .and_then(|()| stdout.flush())
+                .map_err(crate::write_error)?;
+        }
+        return finish(failed);
+    }
+    let paths: Vec<PathBuf> = (picker.picked.iter().enumerate())
+        .map(|(index, (name, ..))| output.join(file_name(name, index)))
+        .collect();
+    if !force {
+        let existing: Vec<String> = (paths.iter().filter(|p| p.exists()))
+            .map(|p| {
+                format!(
+                    "{}: exists (--force replaces it); nothing extracted",
+                    p.display()
+                )
+            })
+            .collect();
+        if !existing.is_empty() {
+            failed.extend(existing);
+            return finish(failed);
+        }
+    }
+    fs::create_dir_all(output).map_err(|e| format!("{}: {e}", output.display()))?;
     let bar = progress(picker.picked.len() as u64);
     let stdout = io::stdout();
-    for (index, (name, offset, size)) in picker.picked.iter().enumerate() {
+    for ((_, offset, size), path) in picker.picked.iter().zip(&paths) {
         bar.inc(1);
-        let path: PathBuf = dir.join(file_name(name, index));
-        match copy(&mut img, *offset, *size, &path) {
+        match write(&mut img, *offset, *size, path) {
             Ok(()) => {
                 let _ = writeln!(stdout.lock(), "{}", path.display());
             }
-            Err(error) => failed.push(format!("{}: {error}", path.display())),
+            Err(error) => failed.push(error),
         }
     }
     bar.finish_and_clear();
+    finish(failed)
+}
+
+fn finish(failed: Vec<String>) -> Result<(), String> {
     if failed.is_empty() {
         Ok(())
     } else {
@@ -120,11 +167,19 @@ pub fn run(archive: &Archive, wanted: &[String], dir: &Path) -> Result<(), Strin
     }
 }
 
-fn copy(img: &mut File, offset: u64, size: u64, path: &Path) -> io::Result<()> {
+/// Writes the entry's bytes to `path`, replaced only once complete.
+fn write(img: &mut ImgReader, offset: u64, size: u64, path: &Path) -> Result<(), String> {
+    let (pending, file) = Pending::create(path)?;
+    let at_path = |e: io::Error| format!("{}: {e}", path.display());
+    let mut out = io::BufWriter::new(file);
+    copy(img, offset, size, &mut out).map_err(at_path)?;
+    let file = out.into_inner().map_err(|e| at_path(e.into_error()))?;
+    pending.commit(file)
+}
+
+fn copy(img: &mut ImgReader, offset: u64, size: u64, out: &mut impl Write) -> io::Result<()> {
     img.seek(SeekFrom::Start(offset))?;
-    let mut out = io::BufWriter::new(File::create(path)?);
-    let copied = io::copy(&mut io::Read::take(&mut *img, size), &mut out)?;
-    out.flush()?;
+    let copied = io::copy(&mut io::Read::take(&mut *img, size), out)?;
     if copied < size {
         return Err(io::Error::new(
             io::ErrorKind::UnexpectedEof,

@@ -3,10 +3,12 @@
 mod convert;
 mod dump;
 mod extract;
+mod img;
 mod info;
 mod json;
 mod ls;
 mod names;
+mod output;
 mod report;
 mod source;
 mod target;
@@ -33,7 +35,10 @@ whatever its name.
 Every command takes an IMG archive wherever it takes a file: a San Andreas archive
 (`VER2`), or a GTA III / Vice City one named by its .img or its .dir (the other file is
 found beside it). `ARCHIVE:ENTRY` names one entry (its name in any case); an argument
-that is an existing file is always that file. `-` reads standard input (front to back).
+that is an existing file is always that file. `-` as an input reads standard input (front
+to back; a VER2 archive there is read into memory), and as an output (convert OUT,
+extract -o) writes to standard output. Files are written whole or not at all (a temporary
+file beside them, renamed at the end); extract never replaces a file without --force.
 
 Examples:
   gtastream info samples/walk.ifp
@@ -121,6 +126,24 @@ models, textures, collisions, empty entries.
 the file, ...) are warnings on stderr.";
 
 const EXTRACT_ABOUT: &str = "Copy entries out of an IMG archive (all, or those named)";
+
+const EXTRACT_LONG_ABOUT: &str = "\
+Copy entries out of an IMG archive (all, or those named, by name in any case) into a folder,
+each as the bytes the archive holds for it (whole sectors), under its own name; each path
+written is printed. A name no file system takes is changed (path separators and the like
+become `_`), and a later entry of an earlier entry's name is skipped with a note.
+
+An existing file is never replaced without --force: if any would be, nothing is extracted
+and each one is named on stderr (status 1). Each file is written whole or not at all (to a
+temporary file beside it, renamed at the end).
+
+-o - writes the one entry named to standard output. An archive on standard input (-) is
+read into memory (its entries are reached by seeks); only a VER2 archive can come from a
+pipe (a version 1 archive is two files).
+
+Examples:
+  gtastream extract anim/cuts.img -o cuts/
+  gtastream extract models/gta3.img countn2_stream0.ipl -o - | gtastream info -";
 const GAME_HELP: &str = "Text IPL: the game the file is for, which fixes the layout of its inst \
      lines (sa: 11 fields, vc: 13, iii: 12). Without it, the first inst line that has 11, 12 or \
      13 fields and reads whole in that layout decides";
@@ -191,18 +214,27 @@ enum Command {
         /// Print JSON.
         #[arg(long)]
         json: bool,
-        /// The archive (a VER2 .img, or a version 1 .img or .dir).
+        /// The archive (a VER2 .img, or a version 1 .img or .dir), or - for standard input.
         archive: String,
     },
-    #[command(about = EXTRACT_ABOUT)]
+    #[command(about = EXTRACT_ABOUT, long_about = EXTRACT_LONG_ABOUT)]
     Extract {
-        /// The archive (a VER2 .img, or a version 1 .img or .dir).
+        /// The archive (a VER2 .img, or a version 1 .img or .dir), or - for standard input.
         archive: String,
         /// Entries to extract, by name in any case (all if none).
         entries: Vec<String>,
-        /// The folder to write to (made if missing).
+        /// The folder to write to (made if missing), or - to write the one entry named to
+        /// standard output.
         #[arg(short, long, default_value = ".")]
         output: PathBuf,
+        /// Replace files that already exist (otherwise nothing is extracted).
+        #[arg(short, long)]
+        force: bool,
+    },
+    #[command(about = img::ABOUT, long_about = img::LONG_ABOUT)]
+    Img {
+        #[command(subcommand)]
+        command: img::Command,
     },
     #[command(about = convert::ABOUT, long_about = convert::LONG_ABOUT)]
     Convert {
@@ -218,7 +250,7 @@ enum Command {
         normalise: bool,
         /// The file to read, ARCHIVE:ENTRY, or - for standard input.
         input: String,
-        /// The file to write (replaced only once complete).
+        /// The file to write (replaced only once complete), or - for standard output.
         output: PathBuf,
     },
 }
@@ -266,7 +298,10 @@ fn main() -> ExitCode {
             archive,
             entries,
             output,
-        } => open_archive(archive).and_then(|archive| extract::run(&archive, entries, output)),
+            force,
+        } => open_archive(archive)
+            .and_then(|archive| extract::run(&archive, entries, output, *force)),
+        Command::Img { command } => img::run(command),
         Command::Convert {
             to,
             quantize,
@@ -296,6 +331,16 @@ fn failed(path: &str, what: impl std::fmt::Display) -> String {
 
 /// The archive an argument names, or why it is none.
 fn open_archive(argument: &str) -> Result<target::Archive, String> {
+    if argument == "-" {
+        return match target::resolve(argument) {
+            Ok(target::Target::Archive(archive)) => Ok(archive),
+            Ok(_) => Err(failed(
+                "-",
+                "standard input is not a VER2 archive (a version 1 archive is two files: name its .dir)",
+            )),
+            Err(error) => Err(failed(argument, error)),
+        };
+    }
     match target::archive_at(Path::new(argument), argument) {
         Ok(Some(archive)) => Ok(archive),
         Ok(None) => Err(failed(

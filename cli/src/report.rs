@@ -68,7 +68,7 @@ fn file_report(
 ) -> Result<bool, String> {
     let mut summary = Summary::new(options.animations);
     let result = match target {
-        Target::Stdin => source::decode_stdin(options.access.game, &mut summary),
+        Target::Stdin(ref head) => source::decode_stdin(head, options.access.game, &mut summary),
         Target::File(ref path) => source::decode(path, options.access, &mut summary),
         Target::Entry(ref archive, ref name) => {
             let mut only = Only::new(name, summary);

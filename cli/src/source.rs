@@ -79,19 +79,15 @@ impl<R: Seek> Seek for CountSeeks<R> {
     }
 }
 
-/// Why an archive cannot come from standard input.
-pub const ARCHIVE_ON_STDIN: &str =
-    "an IMG archive cannot be read from standard input (its entries are reached by seeking): name the file";
-
 /// Decodes standard input front to back (a pipe cannot seek): a file that needs a seek
-/// fails with the offset it needs, and an IMG archive is refused (its entries are reached by
-/// seeks).
-pub fn decode_stdin(game: Option<Game>, visitor: &mut impl Visitor) -> Result<u64, Failure> {
-    let mut reader = io::BufReader::with_capacity(64 * 1024, io::stdin().lock());
-    let head = io::BufRead::fill_buf(&mut reader).map_err(|e| Failure::Read(e.into()))?;
-    if head.starts_with(b"VER2") {
-        return Err(Failure::Other(ARCHIVE_ON_STDIN.into()));
-    }
+/// fails with the offset it needs. `head` is what was read of it already.
+pub fn decode_stdin(
+    head: &[u8],
+    game: Option<Game>,
+    visitor: &mut impl Visitor,
+) -> Result<u64, Failure> {
+    let stdin = io::BufReader::with_capacity(64 * 1024, io::stdin().lock());
+    let mut reader = head.chain(stdin);
     let mut decoder = Decoder::with_options(Options {
         can_seek: false,
         game,

@@ -1,20 +1,64 @@
 //! What a command-line argument names: a file, standard input, an IMG archive (version 2, or
-//! version 1 by its `.img` or its `.dir`), or one entry of an archive (`ARCHIVE:ENTRY`).
+//! version 1 by its `.img` or its `.dir`; a version 2 archive on standard input too), or one
+//! entry of an archive (`ARCHIVE:ENTRY`).
 
 use std::fs::File;
-use std::io::{self, Read, Seek, SeekFrom};
+use std::io::{self, Cursor, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 
+use gtastream::archive::edit::ArchivePaths;
 use gtastream::archive::{ArchiveDecoder, ArchiveVisitor, Choice};
 use gtastream::io::{decode_archive, stream_len, ReadError};
 
 use crate::source::{CountSeeks, Failure};
 
+/// Where an archive's `.img` is.
+#[derive(Clone, Debug)]
+pub enum Img {
+    File(PathBuf),
+    /// Read from standard input: an archive is reached by seeks, which a pipe cannot do.
+    Memory(Rc<[u8]>),
+}
+
+/// An open `.img`.
+pub enum ImgReader {
+    File(File),
+    Memory(Cursor<Rc<[u8]>>),
+}
+
+impl Read for ImgReader {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        match self {
+            ImgReader::File(f) => f.read(buf),
+            ImgReader::Memory(m) => m.read(buf),
+        }
+    }
+}
+
+impl Seek for ImgReader {
+    fn seek(&mut self, pos: SeekFrom) -> io::Result<u64> {
+        match self {
+            ImgReader::File(f) => f.seek(pos),
+            ImgReader::Memory(m) => m.seek(pos),
+        }
+    }
+}
+
+impl Img {
+    pub fn open(&self) -> io::Result<ImgReader> {
+        Ok(match self {
+            Img::File(path) => ImgReader::File(File::open(path)?),
+            Img::Memory(bytes) => ImgReader::Memory(Cursor::new(Rc::clone(bytes))),
+        })
+    }
+}
+
 /// An IMG archive's files.
 #[derive(Clone, Debug)]
 pub struct Archive {
     /// The `.img` (the only file of a version 2 archive).
-    pub img: PathBuf,
+    pub img: Img,
     /// The `.dir` of a version 1 archive.
     pub dir: Option<PathBuf>,
     /// How the user named it.
@@ -23,7 +67,8 @@ pub struct Archive {
 
 /// What an argument names.
 pub enum Target {
-    Stdin,
+    /// Standard input, with the bytes already read from it to see what it holds.
+    Stdin(Vec<u8>),
     File(PathBuf),
     Archive(Archive),
     /// An entry of an archive, by name (compared without case).
@@ -38,7 +83,7 @@ impl Archive {
             let file = File::open(path).map_err(Failure::Open)?;
             Ok(CountSeeks::new(file))
         };
-        let mut img = open(&self.img)?;
+        let mut img = CountSeeks::new(self.img.open().map_err(Failure::Open)?);
         let data_len = stream_len(&mut img).map_err(|e| Failure::Read(ReadError::Io(e)))?;
         let mut dir = match &self.dir {
             Some(path) => Some(open(path)?),
@@ -83,7 +128,7 @@ impl Archive {
         let (offset, size) = find
             .found
             .ok_or_else(|| Failure::Other(format!("no entry named {wanted}")))?;
-        let mut img = File::open(&self.img).map_err(Failure::Open)?;
+        let mut img = self.img.open().map_err(Failure::Open)?;
         let io = |e| Failure::Read(ReadError::Io(e));
         img.seek(SeekFrom::Start(offset)).map_err(io)?;
         let mut bytes = Vec::new();
@@ -96,7 +141,7 @@ impl Archive {
 /// archive), so `C:\x.ifp` is never read as `ARCHIVE:ENTRY`.
 pub fn resolve(argument: &str) -> io::Result<Target> {
     if argument == "-" {
-        return Ok(Target::Stdin);
+        return stdin();
     }
     let path = Path::new(argument);
     if path.is_file() {
@@ -118,66 +163,32 @@ pub fn resolve(argument: &str) -> io::Result<Target> {
     Ok(Target::File(path.to_path_buf()))
 }
 
-/// The archive whose file is at `path`: a `.dir` with its `.img`, a `VER2` file, or an
-/// `.img` with a `.dir` beside it. `None` for any other file.
-pub fn archive_at(path: &Path, shown: &str) -> io::Result<Option<Archive>> {
-    let extension = path
-        .extension()
-        .and_then(|e| e.to_str())
-        .map(str::to_ascii_lowercase);
-    if extension.as_deref() == Some("dir") {
-        let img = sibling(path, "img")
-            .ok_or_else(|| io::Error::other(format!("no .img beside {}", path.display())))?;
-        return Ok(Some(Archive {
-            img,
-            dir: Some(path.to_path_buf()),
-            shown: shown.to_string(),
-        }));
+/// Standard input: a version 2 archive there is read into memory (its entries are reached
+/// by seeks); anything else is left to be read front to back.
+fn stdin() -> io::Result<Target> {
+    let mut stdin = io::stdin().lock();
+    let mut magic = vec![0u8; 4];
+    let read = read_up_to(&mut stdin, &mut magic)?;
+    magic.truncate(read);
+    if magic != b"VER2" {
+        return Ok(Target::Stdin(magic));
     }
-    let mut magic = [0u8; 4];
-    let mut file = File::open(path)?;
-    let read = read_up_to(&mut file, &mut magic)?;
-    if &magic[..read] == b"VER2" {
-        return Ok(Some(Archive {
-            img: path.to_path_buf(),
-            dir: None,
-            shown: shown.to_string(),
-        }));
-    }
-    if extension.as_deref() == Some("img") {
-        if let Some(dir) = sibling(path, "dir") {
-            return Ok(Some(Archive {
-                img: path.to_path_buf(),
-                dir: Some(dir),
-                shown: shown.to_string(),
-            }));
-        }
-    }
-    Ok(None)
+    stdin.read_to_end(&mut magic)?;
+    Ok(Target::Archive(Archive {
+        img: Img::Memory(magic.into()),
+        dir: None,
+        shown: "-".into(),
+    }))
 }
 
-/// The file beside `path` with the same stem and `extension` in any case.
-fn sibling(path: &Path, extension: &str) -> Option<PathBuf> {
-    let stem = path.file_stem()?;
-    let parent = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let mut found: Vec<PathBuf> = std::fs::read_dir(&parent)
-        .ok()?
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| {
-            p.file_stem() == Some(stem)
-                && p.extension()
-                    .and_then(|e| e.to_str())
-                    .is_some_and(|e| e.eq_ignore_ascii_case(extension))
-                && p.is_file()
-        })
-        .collect();
-    // Several spellings: the same one every run.
-    found.sort();
-    found.into_iter().next()
+/// The archive whose file is at `path` (the library's rule, `ArchivePaths::find`). `None` for
+/// any other file.
+pub fn archive_at(path: &Path, shown: &str) -> io::Result<Option<Archive>> {
+    Ok(ArchivePaths::find(path)?.map(|found| Archive {
+        img: Img::File(found.img),
+        dir: found.dir,
+        shown: shown.to_string(),
+    }))
 }
 
 fn read_up_to(reader: &mut impl Read, buffer: &mut [u8]) -> io::Result<usize> {

@@ -7,48 +7,11 @@ mod inputs;
 #[allow(dead_code)]
 mod support;
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
-use support::Json;
-
-const SECTOR: usize = 2048;
-
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_gtastream"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-/// Runs with `input` piped to standard input.
-fn run_piped(args: &[&str], input: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_gtastream"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    let mut stdin = child.stdin.take().unwrap();
-    let input = input.to_vec();
-    let writer = std::thread::spawn(move || {
-        // The tool may stop reading early (an archive is refused): a broken pipe is fine.
-        let _ = stdin.write_all(&input);
-    });
-    let output = child.wait_with_output().unwrap();
-    writer.join().unwrap();
-    output
-}
-
-fn stdout(output: &Output) -> &str {
-    std::str::from_utf8(&output.stdout).expect("stdout is UTF-8")
-}
-
-fn stderr(output: &Output) -> &str {
-    std::str::from_utf8(&output.stderr).expect("stderr is UTF-8")
-}
+use support::{run, run_piped, stderr, stdout, Json};
+use testkit::img::{Img, SECTOR};
 
 /// A scratch folder of its own for each test.
 fn scratch(test: &str) -> PathBuf {
@@ -85,73 +48,38 @@ fn entries() -> Vec<(&'static str, Vec<u8>)> {
     ]
 }
 
-/// (sector, sectors) of each entry: data in reverse order of the directory, after room for
-/// a version 2 directory in sector 0.
+/// The archive of `entries`: data in reverse order of the directory, after room for a
+/// version 2 directory in sector 0, and garbage after each name's NUL, as real archives have.
+fn img(entries: &[(&str, Vec<u8>)]) -> Img {
+    let mut img = Img::reversed(entries);
+    for (record, (name, _)) in img.records.iter_mut().zip(entries) {
+        if name.len() + 2 < 24 {
+            record.name[name.len() + 1] = b'x';
+        }
+    }
+    img
+}
+
+/// (sector, sectors) of each entry.
 fn layout(entries: &[(&str, Vec<u8>)]) -> Vec<(u32, u32)> {
-    let sizes: Vec<u32> = entries
+    img(entries)
+        .records
         .iter()
-        .map(|(_, b)| b.len().div_ceil(SECTOR) as u32)
-        .collect();
-    let mut at = 1 + sizes.iter().sum::<u32>();
-    sizes
-        .iter()
-        .map(|&n| {
-            at -= n;
-            (at, n)
-        })
+        .map(|r| (r.offset, r.size))
         .collect()
 }
 
-fn data(entries: &[(&str, Vec<u8>)]) -> Vec<u8> {
-    let places = layout(entries);
-    let end = places.iter().map(|(a, n)| (a + n) as usize).max().unwrap() * SECTOR;
-    let mut out = vec![0u8; end];
-    for ((_, bytes), (at, _)) in entries.iter().zip(&places) {
-        let at = *at as usize * SECTOR;
-        out[at..at + bytes.len()].copy_from_slice(bytes);
-    }
-    out
-}
-
-fn name_field(name: &str) -> [u8; 24] {
-    let mut field = [0u8; 24];
-    field[..name.len()].copy_from_slice(name.as_bytes());
-    // Garbage after the NUL, as real archives have.
-    if name.len() + 2 < 24 {
-        field[name.len() + 1] = b'x';
-    }
-    field
-}
-
 fn v2(entries: &[(&str, Vec<u8>)]) -> Vec<u8> {
-    let mut out = data(entries);
-    out[..4].copy_from_slice(b"VER2");
-    out[4..8].copy_from_slice(&(entries.len() as u32).to_le_bytes());
-    for (i, ((name, _), (at, n))) in entries.iter().zip(layout(entries)).enumerate() {
-        let r = 8 + 32 * i;
-        out[r..r + 4].copy_from_slice(&at.to_le_bytes());
-        out[r + 4..r + 6].copy_from_slice(&(n as u16).to_le_bytes());
-        out[r + 8..r + 32].copy_from_slice(&name_field(name));
-    }
-    out
-}
-
-fn v1_dir(entries: &[(&str, Vec<u8>)]) -> Vec<u8> {
-    let mut out = Vec::new();
-    for ((name, _), (at, n)) in entries.iter().zip(layout(entries)) {
-        out.extend_from_slice(&at.to_le_bytes());
-        out.extend_from_slice(&n.to_le_bytes());
-        out.extend_from_slice(&name_field(name));
-    }
-    out
+    img(entries).v2()
 }
 
 /// The test archive as version 2 (`test.img`) and version 1 (`old.img` + `old.DIR`).
 fn archives(dir: &Path) -> (String, String, String) {
-    let entries = entries();
-    let v2 = write(dir, "test.img", &v2(&entries));
-    let img = write(dir, "old.img", &data(&entries));
-    let dir_file = write(dir, "old.DIR", &v1_dir(&entries));
+    let archive = img(&entries());
+    let (dir_bytes, data) = archive.v1();
+    let v2 = write(dir, "test.img", &archive.v2());
+    let img = write(dir, "old.img", &data);
+    let dir_file = write(dir, "old.DIR", &dir_bytes);
     (v2, img, dir_file)
 }
 
@@ -504,13 +432,281 @@ fn standard_input_is_read_front_to_back() {
             assert_eq!(piped.stdout, expected.stdout, "{name} {args:?}");
         }
     }
-    // An archive on a pipe is refused clearly.
-    let img = v2(&entries);
-    let output = run_piped(&["info", "-"], &img);
+    // An archive on a pipe is read into memory: what the file gives (named `-`).
+    let (v2, _, dir_file) = archives(&dir);
+    let bytes = std::fs::read(&v2).unwrap();
+    for args in [&["ls"][..], &["ls", "--json"], &["info", "--entries"]] {
+        let expected = run(&[args, &[v2.as_str()]].concat());
+        let piped = run_piped(&[args, &["-"]].concat(), &bytes);
+        assert_eq!(piped.status.code(), expected.status.code(), "{args:?}");
+        let shown = |o: &Output| stdout(o).replace(&v2, "-");
+        assert_eq!(shown(&piped), shown(&expected), "{args:?}");
+        assert!(!stdout(&piped).is_empty());
+    }
+    // A version 1 archive is two files: refused clearly.
+    let output = run_piped(&["ls", "-"], &std::fs::read(&dir_file).unwrap());
     assert_eq!(output.status.code(), Some(1));
     assert!(
-        stderr(&output).contains("standard input"),
+        stderr(&output).contains("standard input is not a VER2 archive"),
         "{}",
         stderr(&output)
     );
+}
+
+// ---- gtastream img (issue 25) ----
+
+/// (name, size, format) of each entry, as `ls --json` lists them.
+fn listing(archive: &str) -> Vec<(String, i64, String)> {
+    let out = run(&["ls", "--json", archive]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    Json::parse(stdout(&out))
+        .unwrap()
+        .get("entries")
+        .arr()
+        .iter()
+        .map(|e| {
+            let format = match e.get("format") {
+                Json::Null => "-",
+                format => format.str(),
+            };
+            (
+                e.get("name").str().to_owned(),
+                e.get("size").i64(),
+                format.to_owned(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn img_new_add_rm_rebuild() {
+    for v1 in [false, true] {
+        let dir = scratch(if v1 { "img_v1" } else { "img_v2" });
+        let walk = write(&dir, "walk.ifp", &inputs::anp3(3000, 1).bytes);
+        let ipl = write(&dir, "sector.ipl", &inputs::ipl_binary(2500, 4).bytes);
+        let archive = dir.join("custom.img").to_str().unwrap().to_owned();
+        let mut new = vec!["img", "new", archive.as_str(), walk.as_str(), ipl.as_str()];
+        if v1 {
+            new.insert(2, "--v1");
+        }
+        let out = run(&new);
+        assert!(out.status.success(), "{}", stderr(&out));
+        assert!(
+            stderr(&out).contains("2 entries, 2 added"),
+            "{}",
+            stderr(&out)
+        );
+        assert_eq!(dir.join("custom.dir").exists(), v1);
+        let walk_size = inputs::anp3(3000, 1).bytes.len().div_ceil(SECTOR) as i64 * 2048;
+        assert_eq!(
+            listing(&archive)[0],
+            ("walk.ifp".into(), walk_size, "ANP3".into())
+        );
+        // A second `new` is refused: the archive exists.
+        let again = run(&new);
+        assert!(!again.status.success());
+        assert!(stderr(&again).contains("exists"), "{}", stderr(&again));
+
+        // Replace in place (a name in another case), then append.
+        let replacement = write(&dir, "WALK.IFP", &inputs::anpk(5000, 2).bytes);
+        let text = write(
+            &dir,
+            "map.ipl",
+            b"inst\n1, a, 0, 1, 2, 3, 0, 0, 0, 1, -1\nend\n",
+        );
+        let out = run(&["img", "add", &archive, &replacement, &text]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let names: Vec<(String, String)> = listing(&archive)
+            .into_iter()
+            .map(|(n, _, f)| (n, f))
+            .collect();
+        assert_eq!(
+            names,
+            [
+                ("WALK.IFP", "ANPK"),
+                ("sector.ipl", "bnry"),
+                ("map.ipl", "text")
+            ]
+            .map(|(n, f)| (n.to_owned(), f.to_owned()))
+        );
+        // The entry's bytes are the file's, padded to its sector.
+        let extracted = dir.join("out");
+        let out = run(&[
+            "extract",
+            &archive,
+            "map.ipl",
+            "-o",
+            extracted.to_str().unwrap(),
+        ]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let bytes = std::fs::read(extracted.join("map.ipl")).unwrap();
+        assert!(bytes.starts_with(b"inst\n1, a"));
+        assert_eq!(bytes.len(), SECTOR);
+
+        let out = run(&["img", "rm", &archive, "SECTOR.IPL"]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        assert_eq!(listing(&archive).len(), 2);
+        let out = run(&["img", "rebuild", &archive]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        assert!(
+            stderr(&out).contains("2 entries, 2 kept"),
+            "{}",
+            stderr(&out)
+        );
+    }
+}
+
+#[test]
+fn img_refusals_name_the_entry_and_change_nothing() {
+    let dir = scratch("img_refusals");
+    let walk = write(&dir, "walk.ifp", &inputs::anp3(3000, 1).bytes);
+    let archive = dir.join("a.img").to_str().unwrap().to_owned();
+    assert!(run(&["img", "new", &archive, &walk]).status.success());
+    let before = std::fs::read(&archive).unwrap();
+    let long = write(&dir, "a_name_far_too_long_for_it.ifp", b"x");
+    let out = run(&["img", "add", &archive, &long]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("entry name longer than 23 bytes")
+            && stderr(&out).contains("a_name_far_too_long_for_it.ifp"),
+        "{}",
+        stderr(&out)
+    );
+    let out = run(&["img", "rm", &archive, "missing.dff"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("no entry named missing.dff"),
+        "{}",
+        stderr(&out)
+    );
+    let out = run(&["img", "add", &walk, &walk]);
+    assert!(
+        stderr(&out).contains("not an IMG archive"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(std::fs::read(&archive).unwrap(), before);
+}
+
+/// Kills `img add` at many moments: each time the archive is the old one or the new one,
+/// whole (version 2: one rename; version 1: the pending directory completed by the next
+/// command).
+#[test]
+fn img_add_killed_at_any_moment_leaves_the_old_or_the_new_archive() {
+    for v1 in [false, true] {
+        let dir = scratch(if v1 { "img_kill_v1" } else { "img_kill_v2" });
+        // 24 entries of 1 MiB: enough writes for kills to land everywhere.
+        let mut files = Vec::new();
+        for i in 0..24u8 {
+            files.push(write(&dir, &format!("e{i:02}.dat"), &vec![i; 1 << 20]));
+        }
+        let archive = dir.join("big.img").to_str().unwrap().to_owned();
+        let mut new = vec!["img".to_owned(), "new".to_owned()];
+        if v1 {
+            new.push("--v1".to_owned());
+        }
+        new.push(archive.clone());
+        new.extend(files.iter().cloned());
+        let args: Vec<&str> = new.iter().map(String::as_str).collect();
+        assert!(run(&args).status.success());
+        let old = listing(&archive);
+        let added = write(&dir, "added.dat", &vec![0xAD; 3 << 20]);
+        let mut with_added = old.clone();
+        with_added.push(("added.dat".to_owned(), 3 << 20, "-".to_owned()));
+        let mut outcomes = [0u32; 2];
+        for step in 0..16u64 {
+            let mut child = Command::new(env!("CARGO_BIN_EXE_gtastream"))
+                .args(["img", "add", &archive, &added])
+                .stderr(Stdio::null())
+                .spawn()
+                .unwrap();
+            std::thread::sleep(std::time::Duration::from_millis(step * 7));
+            let _ = child.kill();
+            let _ = child.wait();
+            // The next command completes an interrupted version 1 commit.
+            let out = run(&["img", "rebuild", &archive]);
+            assert!(out.status.success(), "{}", stderr(&out));
+            let now = listing(&archive);
+            if now == old {
+                outcomes[0] += 1;
+            } else {
+                assert_eq!(now, with_added, "after a kill at step {step}");
+                outcomes[1] += 1;
+                // Back to the old archive for the next kill.
+                assert!(run(&["img", "rm", &archive, "added.dat"]).status.success());
+            }
+        }
+        assert_eq!(outcomes.iter().sum::<u32>(), 16);
+    }
+}
+
+#[test]
+fn extract_from_a_pipe_and_to_standard_output() {
+    let dir = scratch("extract_pipe");
+    let (v2, _, _) = archives(&dir);
+    let entries = entries();
+    let bytes = std::fs::read(&v2).unwrap();
+    // From a pipe, into a folder: the same files as from the archive's file.
+    let out = dir.join("piped");
+    let output = run_piped(&["extract", "-", "-o", out.to_str().unwrap()], &bytes);
+    assert!(output.status.success(), "{}", stderr(&output));
+    for (name, entry) in &entries {
+        let written = std::fs::read(out.join(name)).unwrap();
+        assert_eq!(&written[..entry.len()], &entry[..], "{name}");
+    }
+    // One entry to standard output, from a file and from a pipe: its bytes, nothing else.
+    let (name, entry) = &entries[1];
+    let wanted = entry.len().div_ceil(SECTOR) * SECTOR;
+    for output in [
+        run(&["extract", &v2, name, "-o", "-"]),
+        run_piped(&["extract", "-", name, "-o", "-"], &bytes),
+    ] {
+        assert!(output.status.success(), "{}", stderr(&output));
+        assert_eq!(output.stdout.len(), wanted);
+        assert_eq!(&output.stdout[..entry.len()], &entry[..]);
+    }
+    // Standard output holds one entry: none or two named is a clear error.
+    for names in [&[][..], &["walk.ifp", "PED.IFP"]] {
+        let output = run(&[&["extract", v2.as_str()], names, &["-o", "-"]].concat());
+        assert_eq!(output.status.code(), Some(1));
+        assert!(
+            stderr(&output).contains("name exactly one"),
+            "{}",
+            stderr(&output)
+        );
+        assert!(output.stdout.is_empty());
+    }
+}
+
+#[test]
+fn extract_replaces_existing_files_only_with_force() {
+    let dir = scratch("extract_force");
+    let (v2, _, _) = archives(&dir);
+    let entries = entries();
+    let out = dir.join("out");
+    std::fs::create_dir_all(&out).unwrap();
+    let kept = out.join("PED.IFP");
+    std::fs::write(&kept, b"mine").unwrap();
+    // Refused, naming the file; nothing at all is extracted.
+    let output = run(&["extract", &v2, "-o", out.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(1));
+    let message = stderr(&output);
+    assert!(
+        message.contains(&format!("{}: exists (--force replaces it)", kept.display())),
+        "{message}"
+    );
+    assert_eq!(std::fs::read(&kept).unwrap(), b"mine");
+    let names: Vec<_> = std::fs::read_dir(&out).unwrap().collect();
+    assert_eq!(names.len(), 1);
+    // With --force, replaced by the entry's bytes; no temporary file is left.
+    let output = run(&["extract", &v2, "-o", out.to_str().unwrap(), "--force"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let (_, ped) = &entries[1];
+    assert_eq!(&std::fs::read(&kept).unwrap()[..ped.len()], &ped[..]);
+    let names: Vec<String> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    assert_eq!(names.len(), entries.len(), "{names:?}");
+    assert!(names.iter().all(|n| !n.contains("gtastream-tmp")));
 }

@@ -1,65 +1,21 @@
 //! The `gtastream` binary, run as a user runs it, on fixtures built in code by the encoder.
 
+#[allow(dead_code)]
 mod support;
 
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::Command;
 
-use gtastream::{Animation, Bone, Format, FrameType, Keyframe, Package};
+use gtastream::{Format, FrameType, Keyframe, Package};
 use support::stories::{self, Anim, Frame, Layout};
-use support::Json;
-
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_gtastream"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn stdout(output: &Output) -> &str {
-    std::str::from_utf8(&output.stdout).expect("stdout is UTF-8")
-}
-
-fn stderr(output: &Output) -> &str {
-    std::str::from_utf8(&output.stderr).expect("stderr is UTF-8")
-}
+use support::{run, stderr, stdout, Json};
+use testkit::anpk::{anim, bone, kf};
 
 /// Writes `bytes` to a file of that name in the tests' scratch directory.
 fn fixture(name: &str, bytes: &[u8]) -> String {
     let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
     std::fs::write(&path, bytes).unwrap();
     path.to_str().unwrap().to_owned()
-}
-
-fn frame(time: f32, rotation: [f32; 4], translation: [f32; 3]) -> Keyframe {
-    Keyframe {
-        time,
-        rotation,
-        translation,
-        scale: [0.0; 3],
-    }
-}
-
-fn bone(name: &str, id: i32, frame_type: FrameType, frames: Vec<Keyframe>) -> Bone {
-    Bone {
-        name: Some(name.into()),
-        bone_id: Some(id),
-        bone_key: None,
-        frame_type,
-        frames,
-        raw: Vec::new(),
-    }
-}
-
-fn animation(name: &str, bones: Vec<Bone>) -> Animation {
-    Animation {
-        name: name.into(),
-        frame_data_size: None,
-        flags: None,
-        duration: None,
-        bones,
-        raw: Vec::new(),
-    }
 }
 
 const IDENTITY: [f32; 4] = [0.0, 0.0, 0.0, 1.0];
@@ -75,45 +31,50 @@ fn varied_package() -> Package {
         format: Format::Anp3,
         name: Some(ODD_NAME.into()),
         animations: vec![
-            animation(
+            anim(
                 "packed",
                 vec![
                     bone(
                         "Root",
-                        0,
+                        Some(0),
                         FrameType::Ifp2PackedRotTrans,
                         vec![
-                            frame(0.0, IDENTITY, [0.0; 3]),
-                            frame(0.5, half, [1.0, -2.0, 0.5]),
+                            kf(0.0, IDENTITY, [0.0; 3], [0.0; 3]),
+                            kf(0.5, half, [1.0, -2.0, 0.5], [0.0; 3]),
                         ],
                     ),
                     bone(
                         "Bip01",
-                        -1,
+                        Some(-1),
                         FrameType::Ifp2PackedRot,
-                        vec![frame(1.0 / 60.0, [0.25, 0.0, 0.0, 0.96875], [0.0; 3])],
+                        vec![kf(
+                            1.0 / 60.0,
+                            [0.25, 0.0, 0.0, 0.96875],
+                            [0.0; 3],
+                            [0.0; 3],
+                        )],
                     ),
                 ],
             ),
-            animation(
+            anim(
                 "floats",
                 vec![
                     bone(
                         "F1",
-                        7,
+                        Some(7),
                         FrameType::Ifp2Rot,
                         vec![
-                            frame(0.25, [0.1, 0.2, 0.3, 0.9], [0.0; 3]),
-                            frame(0.75, [f32::NAN, 0.0, 0.0, 1.0], [0.0; 3]),
+                            kf(0.25, [0.1, 0.2, 0.3, 0.9], [0.0; 3], [0.0; 3]),
+                            kf(0.75, [f32::NAN, 0.0, 0.0, 1.0], [0.0; 3], [0.0; 3]),
                         ],
                     ),
                     bone(
                         "F2",
-                        12,
+                        Some(12),
                         FrameType::Ifp2RotTrans,
-                        vec![frame(1.0 / 3.0, IDENTITY, [1.5, -0.001, 1e-7])],
+                        vec![kf(1.0 / 3.0, IDENTITY, [1.5, -0.001, 1e-7], [0.0; 3])],
                     ),
-                    bone("Empty", 3, FrameType::Ifp2PackedRot, vec![]),
+                    bone("Empty", Some(3), FrameType::Ifp2PackedRot, vec![]),
                 ],
             ),
         ],
@@ -205,15 +166,15 @@ fn dump_json_exact_text() {
     let package = Package {
         format: Format::Anp2,
         name: Some("tiny".into()),
-        animations: vec![animation(
+        animations: vec![anim(
             "a",
             vec![bone(
                 "b",
-                5,
+                Some(5),
                 FrameType::Ifp2PackedRotTrans,
                 vec![
-                    frame(0.0, IDENTITY, [0.0; 3]),
-                    frame(1.0, [0.0, 0.0, 0.5, 0.5], [1.0, 0.5, -0.25]),
+                    kf(0.0, IDENTITY, [0.0; 3], [0.0; 3]),
+                    kf(1.0, [0.0, 0.0, 0.5, 0.5], [1.0, 0.5, -0.25], [0.0; 3]),
                 ],
             )],
         )],
@@ -259,15 +220,15 @@ fn tiny_anp2() -> Vec<u8> {
     let package = Package {
         format: Format::Anp2,
         name: Some("tiny".into()),
-        animations: vec![animation(
+        animations: vec![anim(
             "a",
             vec![bone(
                 "b",
-                5,
+                Some(5),
                 FrameType::Ifp2PackedRotTrans,
                 vec![
-                    frame(0.0, IDENTITY, [0.0; 3]),
-                    frame(1.0, IDENTITY, [0.0; 3]),
+                    kf(0.0, IDENTITY, [0.0; 3], [0.0; 3]),
+                    kf(1.0, IDENTITY, [0.0; 3], [0.0; 3]),
                 ],
             )],
         )],
@@ -329,16 +290,16 @@ fn sloppy() -> (Vec<u8>, usize) {
     let package = Package {
         format: Format::Anp3,
         name: Some("sloppy".into()),
-        animations: vec![animation(
+        animations: vec![anim(
             "back",
             vec![bone(
                 "Root",
-                0,
+                Some(0),
                 FrameType::Ifp2PackedRot,
                 vec![
-                    frame(0.0, IDENTITY, [0.0; 3]),
-                    frame(2.0 / 60.0, IDENTITY, [0.0; 3]),
-                    frame(1.0 / 60.0, IDENTITY, [0.0; 3]),
+                    kf(0.0, IDENTITY, [0.0; 3], [0.0; 3]),
+                    kf(2.0 / 60.0, IDENTITY, [0.0; 3], [0.0; 3]),
+                    kf(1.0 / 60.0, IDENTITY, [0.0; 3], [0.0; 3]),
                 ],
             )],
         )],
@@ -451,19 +412,26 @@ fn dump_lists_warnings_and_still_succeeds() {
 #[test]
 fn info_reads_large_files_in_pieces() {
     let frames: Vec<Keyframe> = (0..10_000)
-        .map(|i| frame(i as f32 / 60.0, IDENTITY, [0.0, i as f32 / 1024.0, 0.0]))
+        .map(|i| {
+            kf(
+                i as f32 / 60.0,
+                IDENTITY,
+                [0.0, i as f32 / 1024.0, 0.0],
+                [0.0; 3],
+            )
+        })
         .collect();
     let package = Package {
         format: Format::Anp3,
         name: Some("big".into()),
         animations: vec![
-            animation(
+            anim(
                 "long",
-                vec![bone("Root", 0, FrameType::Ifp2PackedRotTrans, frames)],
+                vec![bone("Root", Some(0), FrameType::Ifp2PackedRotTrans, frames)],
             ),
-            animation(
+            anim(
                 "short",
-                vec![bone("Head", 5, FrameType::Ifp2PackedRot, vec![])],
+                vec![bone("Head", Some(5), FrameType::Ifp2PackedRot, vec![])],
             ),
         ],
         warnings: vec![],
@@ -520,10 +488,12 @@ fn readme_commands_on_the_sample() {
     assert!(stdout(&output).contains("warnings:    none"));
 }
 
-/// The first code block after `marker` in the README.
-fn readme_block(marker: &str) -> String {
-    let readme = include_str!("../../README.md");
-    let after = &readme[readme.find(marker).expect("marker in the README")..];
+const README: &str = include_str!("../../README.md");
+const RUST_GUIDE: &str = include_str!("../../docs/RUST.md");
+
+/// The first code block after `marker` in `doc` (the README or a guide).
+fn doc_block(doc: &str, marker: &str) -> String {
+    let after = &doc[doc.find(marker).expect("marker in the document")..];
     let start = after.find("```").unwrap();
     let body = &after[start..];
     let body = &body[body.find('\n').unwrap() + 1..];
@@ -544,13 +514,13 @@ fn readme_shows_the_real_output() {
     };
     let info = run_in_root(&["info", "samples/walk.ifp"]);
     assert!(info.status.success(), "{}", stderr(&info));
-    assert_eq!(stdout(&info), readme_block("`info` prints:"));
+    assert_eq!(stdout(&info), doc_block(README, "`info` prints:"));
     let dump = run_in_root(&["dump", "--json", "samples/walk.ifp"]);
     assert!(dump.status.success(), "{}", stderr(&dump));
-    let shown = readme_block("and `dump --json` begins:");
+    let shown = doc_block(README, "and `dump --json` begins:");
     assert!(stdout(&dump).starts_with(&shown), "{shown}");
-    // The Stories excerpt is the start of the document the Stories test checks.
-    assert!(STORIES_JSON.starts_with(&readme_block("A Stories file, as `dump --json`")));
+    // The Stories excerpt of docs/RUST.md is the start of the document the Stories test checks.
+    assert!(STORIES_JSON.starts_with(&doc_block(RUST_GUIDE, "A Stories file, as `dump --json`")));
 }
 
 #[test]
@@ -574,37 +544,31 @@ fn anpk_package() -> Package {
     Package {
         format: Format::Anpk,
         name: Some("ped".into()),
-        animations: vec![animation(
+        animations: vec![anim(
             "walk_civi",
             vec![
                 bone(
                     "Root",
-                    0,
+                    Some(0),
                     FrameType::Krt0,
                     vec![
-                        frame(0.0, IDENTITY, [0.0, 0.0, 1.0]),
-                        frame(0.5, [0.5, -0.5, 0.5, 0.5], [0.25, 0.0, 1.0]),
+                        kf(0.0, IDENTITY, [0.0, 0.0, 1.0], [0.0; 3]),
+                        kf(0.5, [0.5, -0.5, 0.5, 0.5], [0.25, 0.0, 1.0], [0.0; 3]),
                     ],
                 ),
-                Bone {
-                    bone_id: None,
-                    ..bone(
-                        "Head",
-                        0,
-                        FrameType::Kr00,
-                        vec![frame(0.0, IDENTITY, [0.0; 3])],
-                    )
-                },
+                bone(
+                    "Head",
+                    None,
+                    FrameType::Kr00,
+                    vec![kf(0.0, IDENTITY, [0.0; 3], [0.0; 3])],
+                ),
                 bone(
                     "Prop",
-                    3,
+                    Some(3),
                     FrameType::Krts,
-                    vec![Keyframe {
-                        scale: [1.5, 1.0, 0.5],
-                        ..frame(1.0, IDENTITY, [1.0, 2.0, 3.0])
-                    }],
+                    vec![kf(1.0, IDENTITY, [1.0, 2.0, 3.0], [1.5, 1.0, 0.5])],
                 ),
-                bone("Empty", 7, FrameType::Kr00, vec![]),
+                bone("Empty", Some(7), FrameType::Kr00, vec![]),
             ],
         )],
         warnings: vec![],
@@ -696,13 +660,13 @@ fn dump_json_anpk_exact_text() {
 fn anlf_bytes() -> Vec<u8> {
     let second = Package {
         name: Some("extra".into()),
-        animations: vec![animation(
+        animations: vec![anim(
             "wave",
             vec![bone(
                 "Arm",
-                2,
+                Some(2),
                 FrameType::Kr00,
-                vec![frame(0.0, IDENTITY, [0.0; 3])],
+                vec![kf(0.0, IDENTITY, [0.0; 3], [0.0; 3])],
             )],
         )],
         ..anpk_package()
@@ -1005,17 +969,17 @@ fn stories_grid(n: usize, bones: usize) -> Vec<Anim> {
         .collect()
 }
 
-/// The seek counts of README "Seeking (Stories files)": `info` reports what the decoder asked
+/// The seek counts of docs/RUST.md "Seeking (Stories files)": `info` reports what the decoder asked
 /// for, the same as feeding from memory; each within the bound derived from the machine.
 #[test]
 fn seek_counts() {
-    // README: seeks ≤ 1 + ⌈C/512⌉ + N + B + K for C candidate entries.
+    // docs/RUST.md: seeks ≤ 1 + ⌈C/512⌉ + N + B + K for C candidate entries.
     let bound = |candidates: u64, n: u64, bones: u64, keyed: u64| {
         1 + candidates.div_ceil(512) + n + bones + keyed
     };
     let mut seen = Vec::new();
     // (animations, bones each, entries listed in the relocation table, seeks depth-first and
-    // backward: the README's table)
+    // backward: the table of docs/RUST.md)
     for (n, b, listed, expected) in [
         (2, 5, 2, [8, 12]),
         (4, 6, 4, [20, 24]),

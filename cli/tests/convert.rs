@@ -1,23 +1,15 @@
 //! `gtastream convert`: every target, format names in any case, lossless conversions that come
 //! back to the same keyframes, one-line errors with nothing written, `--quantize`.
 
+#[allow(dead_code)]
+mod support;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
 use gtastream::encode;
 use gtastream::{Format, FrameType, Keyframe, Package};
+use support::{run, stderr};
 use testkit::anpk::{anim, bone, package};
-
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_gtastream"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn stderr(output: &Output) -> &str {
-    std::str::from_utf8(&output.stderr).expect("stderr is UTF-8")
-}
 
 /// A scratch directory of its own for each test, emptied.
 fn scratch(name: &str) -> PathBuf {
@@ -319,4 +311,27 @@ fn anpk_is_written_back_byte_for_byte_unless_normalise() {
         std::fs::read(&clean).unwrap(),
         testkit::anpk::bytes(&testkit::anpk::mixed())
     );
+}
+
+#[test]
+fn a_dash_output_is_standard_output() {
+    let dir = scratch("stdout");
+    let source = dir.join("walk.ifp");
+    std::fs::write(&source, encode::write(&anpk_package("walk")).unwrap()).unwrap();
+    let file = dir.join("walk_sa.ifp");
+    let output = run(&["convert", "--to", "anp3", s(&source), s(&file)]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    // The same bytes on stdout, and no file named `-`.
+    let output = run(&["convert", "--to", "anp3", s(&source), "-"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(output.stdout, std::fs::read(&file).unwrap());
+    assert!(!std::path::Path::new("-").exists());
+    assert!(!dir.join("-").exists());
+    // A failure writes nothing there.
+    let long = dir.join("long.ifp");
+    let name = "an_animation_name_of_29_bytes";
+    std::fs::write(&long, encode::write(&anpk_package(name)).unwrap()).unwrap();
+    let output = run(&["convert", "--to", "anp3", s(&long), "-"]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(output.stdout.is_empty());
 }

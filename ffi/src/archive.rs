@@ -2,15 +2,11 @@
 //! (the core's `ArchiveDecoder`), with entry callbacks that choose to skip or decode each
 //! entry, and the decoder callbacks (`gts_callbacks`) for the events of the entries decoded.
 //!
-//! The storage follows the rules of `gts_decoder` (see `storage.rs`): a tag word marks it
+//! The storage is kept by the one handle machinery (`handle.rs`): a tag word marks it
 //! initialised, a busy byte refuses calls from inside its own callbacks, panics are caught at
-//! the boundary, and no `&mut` to the whole state is ever made.
+//! the boundary, and no `&mut` to the whole storage is ever made.
 
-use core::cell::Cell;
 use core::ffi::{c_char, c_void, CStr};
-use core::mem::{align_of, size_of};
-use core::ptr::{addr_of, addr_of_mut};
-use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use gtastream_core::archive::{
     ArchiveDecoder, ArchiveInfo, ArchiveVersion, ArchiveVisitor, ArchiveWarning,
@@ -18,10 +14,11 @@ use gtastream_core::archive::{
 };
 use gtastream_core::{
     AnimationInfo, BoneInfo, Error, FileInfo, Flow, IplCar, IplInstance, Keyframes, Options,
-    SectionLine, Status, Visitor, Warning,
+    Progress, SectionLine, Visitor, Warning,
 };
 
 use crate::bridge::{error_status, format, format_name, Bridge};
+use crate::handle::{self, status, Handle, Object, Streaming};
 use crate::storage::NO_CALLBACKS;
 use crate::types::{gts_callbacks, gts_format, gts_status, GTS_CONTINUE, GTS_NO_OFFSET, GTS_PAUSE};
 
@@ -136,110 +133,43 @@ const NO_ARCHIVE_CALLBACKS: gts_archive_callbacks = gts_archive_callbacks {
     on_archive_warning: None,
 };
 
-/// Marks storage set up by `gts_archive_init`: "gtsarc" and the version of this layout.
-const TAG: u64 = 0x6774_7361_7263_0001;
-
-#[repr(C)]
-struct Slot {
-    tag: u64,
-    busy: u8,
-    panicked: u8,
-    used: u8,
-    seekable: u8,
-    callbacks: gts_callbacks,
-    archive_callbacks: gts_archive_callbacks,
-    user: *mut c_void,
+/// What a `gts_archive` holds besides the handle's header.
+struct ArchiveState {
+    callbacks: Callbacks,
     archive: ArchiveDecoder,
 }
 
-const _: () = assert!(size_of::<Slot>() <= size_of::<gts_archive>());
-const _: () = assert!(align_of::<Slot>() <= align_of::<gts_archive>());
-
-/// The archive calls running on this thread, innermost first (see `storage.rs`).
-struct Running {
-    slot: *mut Slot,
-    outer: *const Running,
+/// The caller's callbacks of an archive, copied into its storage.
+struct Callbacks {
+    decoder: gts_callbacks,
+    archive: gts_archive_callbacks,
+    user: *mut c_void,
 }
 
-thread_local! {
-    static RUNNING: Cell<*const Running> = const { Cell::new(core::ptr::null()) };
+impl Object for ArchiveState {
+    type Storage = gts_archive;
+    /// "gtsarc" and the version of this layout.
+    const TAG: u64 = 0x6774_7361_7263_0002;
 }
 
-fn is_running(slot: *mut Slot) -> bool {
-    let mut frame = RUNNING.get();
-    while !frame.is_null() {
-        // SAFETY: each frame lives on the stack of a `run` that is still running (it unlinks
-        // its frame before returning, panics included).
-        let running = unsafe { &*frame };
-        if running.slot == slot {
-            return true;
+impl Callbacks {
+    /// The bridge to both sets of callbacks, inside `Handle::run`.
+    fn bridge(&self) -> ArchiveBridge<'_> {
+        ArchiveBridge {
+            inner: Bridge::new(&self.decoder, self.user),
+            callbacks: &self.archive,
+            user: self.user,
         }
-        frame = running.outer;
     }
-    false
 }
 
-fn slot_of(a: *const gts_archive) -> Result<*mut Slot, gts_status> {
-    let slot = a.cast_mut().cast::<Slot>();
-    if slot.is_null() || !slot.is_aligned() {
-        return Err(gts_status::GTS_ERR_INVALID_ARGUMENT);
+impl Streaming for ArchiveState {
+    fn feed(&mut self, input: &[u8]) -> Result<Progress, Error> {
+        self.archive.feed(input, &mut self.callbacks.bridge())
     }
-    Ok(slot)
-}
 
-/// Checks `a`: initialised and not inside one of its own callbacks.
-///
-/// # Safety
-/// `a` is NULL or points to `sizeof(gts_archive)` readable bytes.
-unsafe fn handle(a: *const gts_archive) -> Result<*mut Slot, gts_status> {
-    let slot = slot_of(a)?;
-    // SAFETY: non-NULL, aligned, readable (caller's contract); plain integer fields.
-    let (tag, busy) = unsafe { (addr_of!((*slot).tag).read(), addr_of!((*slot).busy).read()) };
-    if tag != TAG {
-        return Err(gts_status::GTS_ERR_NOT_INITIALIZED);
-    }
-    if busy != 0 {
-        return Err(gts_status::GTS_ERR_REENTRANT);
-    }
-    Ok(slot)
-}
-
-/// Runs `f` on the archive decoder with the callbacks, busy meanwhile; catches panics.
-///
-/// # Safety
-/// `slot` came from `handle` on storage the caller lets us write.
-unsafe fn run<R>(
-    slot: *mut Slot,
-    f: impl FnOnce(&mut ArchiveDecoder, &mut ArchiveBridge<'_>) -> R,
-) -> Result<R, gts_status> {
-    // SAFETY: an initialised state no call is running on; the references made cover the
-    // `archive` field (mutable) and the callback fields (shared), which nothing writes while
-    // busy; re-entrant calls read only `tag` and `busy`.
-    unsafe {
-        if addr_of!((*slot).panicked).read() != 0 {
-            return Err(gts_status::GTS_ERR_PANIC);
-        }
-        let user = addr_of!((*slot).user).read();
-        let mut bridge = ArchiveBridge {
-            inner: Bridge::new(&*addr_of!((*slot).callbacks), user),
-            callbacks: &*addr_of!((*slot).archive_callbacks),
-            user,
-        };
-        addr_of_mut!((*slot).used).write(1);
-        addr_of_mut!((*slot).busy).write(1);
-        let archive = &mut *addr_of_mut!((*slot).archive);
-        let frame = Running {
-            slot,
-            outer: RUNNING.get(),
-        };
-        RUNNING.set(&frame);
-        let result = catch_unwind(AssertUnwindSafe(|| f(archive, &mut bridge)));
-        RUNNING.set(frame.outer);
-        addr_of_mut!((*slot).busy).write(0);
-        result.map_err(|_| {
-            addr_of_mut!((*slot).panicked).write(1);
-            gts_status::GTS_ERR_PANIC
-        })
+    fn finish(&mut self) -> Result<(), Error> {
+        self.archive.finish(&mut self.callbacks.bridge())
     }
 }
 
@@ -432,46 +362,29 @@ unsafe fn init(
     callbacks: *const gts_callbacks,
     user: *mut c_void,
 ) -> gts_status {
-    let slot = match slot_of(a) {
-        Ok(slot) => slot,
-        Err(status) => return status,
-    };
-    if size_of_archive != size_of::<gts_archive>() {
-        return gts_status::GTS_ERR_SIZE_MISMATCH;
+    // SAFETY: `a` is NULL or points to `size_of_archive` writable bytes (the caller's
+    // contract).
+    unsafe {
+        Handle::init(a, size_of_archive, || {
+            if !archive_callbacks.is_aligned() || !callbacks.is_aligned() {
+                return Err(gts_status::GTS_ERR_INVALID_ARGUMENT);
+            }
+            // SAFETY: NULL or aligned valid structs (the caller's contract), read before the
+            // storage is written in case they overlap.
+            let callbacks = Callbacks {
+                decoder: callbacks.as_ref().copied().unwrap_or(NO_CALLBACKS),
+                archive: archive_callbacks
+                    .as_ref()
+                    .copied()
+                    .unwrap_or(NO_ARCHIVE_CALLBACKS),
+                user,
+            };
+            Ok(ArchiveState {
+                callbacks,
+                archive: decoder,
+            })
+        })
     }
-    if is_running(slot) {
-        return gts_status::GTS_ERR_REENTRANT;
-    }
-    if !archive_callbacks.is_aligned() || !callbacks.is_aligned() {
-        return gts_status::GTS_ERR_INVALID_ARGUMENT;
-    }
-    // SAFETY: NULL or aligned valid structs (the caller's contract), read before the storage
-    // is written in case they overlap.
-    let (archive_callbacks, callbacks) = unsafe {
-        (
-            archive_callbacks
-                .as_ref()
-                .copied()
-                .unwrap_or(NO_ARCHIVE_CALLBACKS),
-            callbacks.as_ref().copied().unwrap_or(NO_CALLBACKS),
-        )
-    };
-    let state = Slot {
-        tag: TAG,
-        busy: 0,
-        panicked: 0,
-        used: 0,
-        seekable: 1,
-        callbacks,
-        archive_callbacks,
-        user,
-        archive: decoder,
-    };
-    // SAFETY: `a` points to `sizeof(gts_archive)` writable bytes (checked size, the caller's
-    // contract), large and aligned enough (checked at compile time); the old contents own
-    // nothing.
-    unsafe { slot.write(state) };
-    gts_status::GTS_OK
 }
 
 /// Sets up a decoder for a version 2 (San Andreas, `VER2`) archive of `img_len` bytes in
@@ -495,12 +408,13 @@ pub unsafe extern "C" fn gts_archive_init(
     callbacks: *const gts_callbacks,
     user: *mut c_void,
 ) -> gts_status {
+    let decoder = ArchiveDecoder::new(img_len);
     // SAFETY: the caller's contract.
     unsafe {
         init(
             archive,
             size_of_archive,
-            ArchiveDecoder::new(img_len),
+            decoder,
             archive_callbacks,
             callbacks,
             user,
@@ -524,12 +438,13 @@ pub unsafe extern "C" fn gts_archive_init_v1(
     callbacks: *const gts_callbacks,
     user: *mut c_void,
 ) -> gts_status {
+    let decoder = ArchiveDecoder::version1(dir_len, img_len);
     // SAFETY: the caller's contract.
     unsafe {
         init(
             archive,
             size_of_archive,
-            ArchiveDecoder::version1(dir_len, img_len),
+            decoder,
             archive_callbacks,
             callbacks,
             user,
@@ -547,23 +462,15 @@ pub unsafe extern "C" fn gts_archive_set_seekable(
     seekable: bool,
 ) -> gts_status {
     // SAFETY: the caller's contract.
-    let slot = match unsafe { handle(archive) } {
-        Ok(slot) => slot,
-        Err(status) => return status,
-    };
-    // SAFETY: an initialised state no call runs on; the caller lets us write it.
-    unsafe {
-        if addr_of!((*slot).used).read() != 0 {
-            return gts_status::GTS_ERR_INVALID_STATE;
-        }
-        addr_of_mut!((*slot).seekable).write(u8::from(seekable));
-        let decoder = addr_of!((*slot).archive).read();
-        addr_of_mut!((*slot).archive).write(decoder.with_options(Options {
-            can_seek: seekable,
-            ..Options::DEFAULT
-        }));
-    }
-    gts_status::GTS_OK
+    let handle = unsafe { Handle::<ArchiveState>::new(archive) };
+    status(handle.and_then(|h| {
+        h.configure(|a| {
+            a.archive = a.archive.clone().with_options(Options {
+                can_seek: seekable,
+                ..Options::DEFAULT
+            })
+        })
+    }))
 }
 
 /// Decodes `len` bytes at `data`: the next bytes of the file `gts_archive_input` names, from
@@ -582,50 +489,8 @@ pub unsafe extern "C" fn gts_archive_feed(
     len: usize,
     consumed: *mut usize,
 ) -> gts_status {
-    if !consumed.is_null() {
-        if !consumed.is_aligned() {
-            return gts_status::GTS_ERR_INVALID_ARGUMENT;
-        }
-        // SAFETY: non-NULL, aligned and writable (the caller's contract).
-        unsafe { consumed.write(0) };
-    }
     // SAFETY: the caller's contract.
-    let slot = match unsafe { handle(archive) } {
-        Ok(slot) => slot,
-        Err(status) => return status,
-    };
-    let end = (data as usize).saturating_add(len);
-    let start = archive as usize;
-    let overlaps = (data as usize) < start + size_of::<gts_archive>() && start < end;
-    if (data.is_null() && len > 0) || len > isize::MAX as usize || (len > 0 && overlaps) {
-        return gts_status::GTS_ERR_INVALID_ARGUMENT;
-    }
-    let input: &[u8] = if len == 0 {
-        &[]
-    } else {
-        // SAFETY: non-NULL, `len <= isize::MAX` readable bytes outside the storage.
-        unsafe { core::slice::from_raw_parts(data, len) }
-    };
-    // SAFETY: `slot` came from `handle`.
-    let result = unsafe { run(slot, |a, bridge| a.feed(input, bridge)) };
-    let (status, used) = match result {
-        Err(status) => (status, 0),
-        Ok(Err(error)) => (error_status(error.kind), 0),
-        Ok(Ok(progress)) => {
-            let status = match progress.status {
-                Status::NeedInput => gts_status::GTS_OK,
-                Status::Paused => gts_status::GTS_PAUSED,
-                Status::Done => gts_status::GTS_DONE,
-                Status::Seek(_) => gts_status::GTS_SEEK,
-            };
-            (status, progress.consumed)
-        }
-    };
-    if !consumed.is_null() {
-        // SAFETY: as above.
-        unsafe { consumed.write(used) };
-    }
-    status
+    unsafe { handle::feed::<ArchiveState>(archive, data, len, consumed) }
 }
 
 /// Ends the input: `GTS_OK` once every directory record was read, `GTS_ERR_TRUNCATED` if the
@@ -635,16 +500,7 @@ pub unsafe extern "C" fn gts_archive_feed(
 #[no_mangle]
 pub unsafe extern "C" fn gts_archive_finish(archive: *mut gts_archive) -> gts_status {
     // SAFETY: the caller's contract.
-    let slot = match unsafe { handle(archive) } {
-        Ok(slot) => slot,
-        Err(status) => return status,
-    };
-    // SAFETY: `slot` came from `handle`.
-    match unsafe { run(slot, |a, bridge| a.finish(bridge)) } {
-        Err(status) => status,
-        Ok(Err(error)) => error_status(error.kind),
-        Ok(Ok(())) => gts_status::GTS_OK,
-    }
+    unsafe { handle::finish::<ArchiveState>(archive) }
 }
 
 /// Reads the archive decoder of an initialised, idle `gts_archive`.
@@ -652,8 +508,9 @@ pub unsafe extern "C" fn gts_archive_finish(archive: *mut gts_archive) -> gts_st
 /// # Safety
 /// `a` is NULL or points to a readable `gts_archive`.
 unsafe fn read<R>(a: *const gts_archive, f: impl FnOnce(&ArchiveDecoder) -> R) -> Option<R> {
-    // SAFETY: the caller's contract; `handle` checked the state and that no call runs on it.
-    unsafe { handle(a).ok().map(|slot| f(&*addr_of!((*slot).archive))) }
+    // SAFETY: the caller's contract.
+    let handle = unsafe { Handle::<ArchiveState>::new(a) };
+    handle.ok().map(|h| h.read(|state| f(&state.archive)))
 }
 
 /// The offset, in the file `gts_archive_input` names, of the next byte wanted

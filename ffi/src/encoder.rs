@@ -3,14 +3,14 @@
 //! event as it is), and writes through the caller's `gts_sink` callbacks (docs/FORMATS.md §9).
 
 use core::ffi::c_void;
-use core::mem::{align_of, size_of};
-use core::ptr::{addr_of, addr_of_mut};
-use std::panic::{catch_unwind, AssertUnwindSafe};
+use core::mem::size_of;
+use core::ptr::addr_of;
 
 use gtastream_core::encode::{BoneHeader, EncodeError, EncodeOptions, Encoder, Sink, SinkError};
 use gtastream_core::{Format, FrameType, IplCar, IplInstance, Keyframe};
 
 use crate::bridge::warning_kind;
+use crate::handle::{status, Handle, Object, Sticky};
 use crate::types::{
     gts_animation_info, gts_bone_info, gts_file_info, gts_ipl_car, gts_ipl_instance, gts_keyframe,
     gts_section_line, gts_status, gts_warning, gts_warning_kind,
@@ -77,93 +77,70 @@ impl Sink for CSink {
     }
 }
 
-/// Marks storage set up by `gts_encoder_init`: "gtsenc" and the layout's version.
-const TAG: u64 = 0x6774_7365_6e63_0001;
-
-#[repr(C)]
-struct Slot {
-    tag: u64,
-    /// Non-zero while a call runs (a sink callback may call back in: refused).
-    busy: u8,
-    /// Non-zero once a panic was caught.
-    panicked: u8,
+/// What a `gts_encoder` holds besides the handle's header.
+struct EncoderState {
     encoder: Encoder<CSink>,
+    /// The first error of an event, the core's or one of the C arguments' (which the core
+    /// never saw): returned by every later event, so that no event is left out of a file
+    /// without the caller hearing of it.
+    error: Sticky,
 }
 
-const _: () = assert!(size_of::<Slot>() <= size_of::<gts_encoder>());
-const _: () = assert!(align_of::<Slot>() <= align_of::<gts_encoder>());
-
-/// The status of an encoding error: the one whose number is its kind's (the core's table).
-fn status(error: EncodeError) -> gts_status {
-    crate::bridge::STATUSES
-        .iter()
-        .find(|row| row.0 as u32 == error.kind().code())
-        .map_or(gts_status::GTS_ERR_OTHER, |row| row.0)
+impl Object for EncoderState {
+    type Storage = gts_encoder;
+    /// "gtsenc" and the layout's version.
+    const TAG: u64 = 0x6774_7365_6e63_0002;
 }
 
-/// Runs `f` on the encoder in `e`'s storage: checks the pointer, the tag and re-entry, marks
-/// the encoder busy, catches panics.
+impl EncoderState {
+    /// One event: `f` gives it to the encoder, unless an event failed before (that error
+    /// again) or the file is complete (`GTS_ERR_OUT_OF_ORDER`, which sticks in turn).
+    fn event(
+        &mut self,
+        f: impl FnOnce(&mut Encoder<CSink>) -> Result<(), gts_status>,
+    ) -> Result<(), gts_status> {
+        self.error.run(|| match self.encoder.is_finished() {
+            true => Err(gts_status::GTS_ERR_OUT_OF_ORDER),
+            false => f(&mut self.encoder),
+        })
+    }
+}
+
+/// Runs one event on the encoder in `e`'s storage (checked by the handle: the pointer, the
+/// tag, re-entry, a panic before), busy meanwhile, panics caught. Its error sticks.
 ///
 /// # Safety
 /// `e` is NULL or points to a `gts_encoder` (set up by `gts_encoder_init`, by the caller's
 /// contract, when its tag says so).
-unsafe fn with<R>(
+unsafe fn event(
     e: *mut gts_encoder,
-    f: impl FnOnce(&mut Encoder<CSink>) -> Result<R, EncodeError>,
-) -> Result<R, gts_status> {
-    let slot = e.cast::<Slot>();
-    if slot.is_null() || !slot.is_aligned() {
-        return Err(gts_status::GTS_ERR_INVALID_ARGUMENT);
-    }
-    // SAFETY: `slot` points to the caller's storage; `tag`, `busy` and `panicked` are plain
-    // integers, valid for any bytes.
-    let (tag, busy, panicked) = unsafe {
-        (
-            addr_of!((*slot).tag).read(),
-            addr_of!((*slot).busy).read(),
-            addr_of!((*slot).panicked).read(),
-        )
-    };
-    if tag != TAG {
-        return Err(gts_status::GTS_ERR_NOT_INITIALIZED);
-    }
-    if busy != 0 {
-        return Err(gts_status::GTS_ERR_REENTRANT);
-    }
-    if panicked != 0 {
-        return Err(gts_status::GTS_ERR_PANIC);
-    }
-    // SAFETY: the tag says `gts_encoder_init` wrote a `Slot` here. The `&mut` covers the
-    // `encoder` field only; a sink callback that calls back in reads `tag` and `busy`.
-    unsafe {
-        addr_of_mut!((*slot).busy).write(1);
-        let encoder = &mut *addr_of_mut!((*slot).encoder);
-        let result = catch_unwind(AssertUnwindSafe(|| f(encoder)));
-        addr_of_mut!((*slot).busy).write(0);
-        match result {
-            Ok(result) => result.map_err(status),
-            Err(_) => {
-                addr_of_mut!((*slot).panicked).write(1);
-                Err(gts_status::GTS_ERR_PANIC)
-            }
-        }
-    }
+    f: impl FnOnce(&mut Encoder<CSink>) -> Result<(), gts_status>,
+) -> gts_status {
+    // SAFETY: the caller's contract.
+    let handle = unsafe { Handle::<EncoderState>::new(e) };
+    status(handle.and_then(|h| h.call(|state| state.event(f))))
 }
 
-fn done(result: Result<(), gts_status>) -> gts_status {
-    result.err().unwrap_or(gts_status::GTS_OK)
+/// Reads the encoder in `e`'s storage; `None` if it cannot be used (as `event` checks it).
+///
+/// # Safety
+/// As for `event`.
+unsafe fn read<R>(e: *mut gts_encoder, f: impl FnOnce(&Encoder<CSink>) -> R) -> Option<R> {
+    // SAFETY: the caller's contract.
+    let handle = unsafe { Handle::<EncoderState>::new(e) }.ok()?;
+    handle.run(|state| f(&state.encoder)).ok()
 }
 
 /// `len` bytes at `ptr` (NULL allowed when `len` is 0).
 ///
 /// # Safety
 /// `ptr` points to `len` readable bytes that live for `'a`.
-unsafe fn bytes<'a>(ptr: *const core::ffi::c_char, len: usize) -> Result<&'a [u8], EncodeError> {
+unsafe fn bytes<'a>(ptr: *const core::ffi::c_char, len: usize) -> Result<&'a [u8], gts_status> {
     if len == 0 {
         return Ok(&[]);
     }
     if ptr.is_null() {
-        return Err(EncodeError::OutOfOrder);
+        return Err(gts_status::GTS_ERR_INVALID_ARGUMENT);
     }
     // SAFETY: the caller's contract.
     Ok(unsafe { core::slice::from_raw_parts(ptr.cast::<u8>(), len) })
@@ -197,10 +174,14 @@ pub extern "C" fn gts_encoder_size() -> usize {
 /// `gts_encoder_instance`, `gts_encoder_car`, `gts_encoder_section_line`; `gts_encoder_end`
 /// last. Counts and sizes in the info structs are not used: the encoder counts, and patches the
 /// fields through `sink->patch` when their record ends. The first error sticks: every later
-/// call returns it, and the bytes written so far are not a valid file.
+/// call returns it, and the bytes written so far are not a valid file. That holds for every
+/// error of an event call, a bad argument included (a NULL struct, a NULL `name` with a
+/// non-zero length: `GTS_ERR_INVALID_ARGUMENT`): an event is never left out silently. Every
+/// event after `gts_encoder_end` is `GTS_ERR_OUT_OF_ORDER`, an empty keyframe batch included.
 ///
 /// Returns `GTS_OK`, `GTS_ERR_INVALID_ARGUMENT` (NULL or misaligned pointer, a sink callback
-/// NULL), `GTS_ERR_SIZE_MISMATCH` or `GTS_ERR_UNSUPPORTED_FORMAT`.
+/// NULL), `GTS_ERR_SIZE_MISMATCH` or `GTS_ERR_UNSUPPORTED_FORMAT` (or `GTS_ERR_REENTRANT` when
+/// called from a sink callback of the same encoder).
 ///
 /// Pointers: `encoder` is NULL or points to `size_of_encoder` writable bytes, not in use by a
 /// running call; `sink` is NULL or points to a `gts_sink`.
@@ -212,50 +193,40 @@ pub unsafe extern "C" fn gts_encoder_init(
     sink: *const gts_sink,
     flags: u32,
 ) -> gts_status {
-    let slot = encoder.cast::<Slot>();
-    if slot.is_null() || !slot.is_aligned() || sink.is_null() || !sink.is_aligned() {
-        return gts_status::GTS_ERR_INVALID_ARGUMENT;
-    }
-    if size_of_encoder != size_of::<gts_encoder>() {
-        return gts_status::GTS_ERR_SIZE_MISMATCH;
-    }
-    // SAFETY: non-NULL, aligned, a valid `gts_sink` (the caller's contract).
-    let sink = unsafe { sink.read() };
-    if sink.write.is_none() || sink.patch.is_none() {
-        return gts_status::GTS_ERR_INVALID_ARGUMENT;
-    }
-    let format = match format {
-        1 => Format::Anp3,
-        2 => Format::Anp2,
-        3 => Format::Anpk,
-        5 => Format::IplBinary,
-        6 => Format::IplText,
-        _ => return gts_status::GTS_ERR_UNSUPPORTED_FORMAT,
-    };
-    let options = EncodeOptions::quantize(flags & GTS_ENCODE_QUANTIZE != 0)
-        .with_normalise(flags & GTS_ENCODE_NORMALISE != 0);
-    let encoder = match Encoder::new(format, CSink(sink), options) {
-        Ok(encoder) => encoder,
-        Err(error) => return status(error),
-    };
-    // SAFETY: `slot` points to `sizeof(gts_encoder)` writable bytes (checked size, caller's
-    // contract); the old contents need no drop.
+    // SAFETY: `encoder` is NULL or points to `size_of_encoder` writable bytes (the caller's
+    // contract).
     unsafe {
-        slot.write(Slot {
-            tag: TAG,
-            busy: 0,
-            panicked: 0,
-            encoder,
+        Handle::init(encoder, size_of_encoder, || {
+            if sink.is_null() || !sink.is_aligned() {
+                return Err(gts_status::GTS_ERR_INVALID_ARGUMENT);
+            }
+            // SAFETY: non-NULL, aligned, a valid `gts_sink` (the caller's contract).
+            let sink = sink.read();
+            if sink.write.is_none() || sink.patch.is_none() {
+                return Err(gts_status::GTS_ERR_INVALID_ARGUMENT);
+            }
+            let format = match format {
+                1 => Format::Anp3,
+                2 => Format::Anp2,
+                3 => Format::Anpk,
+                5 => Format::IplBinary,
+                6 => Format::IplText,
+                _ => return Err(gts_status::GTS_ERR_UNSUPPORTED_FORMAT),
+            };
+            let options = EncodeOptions::quantize(flags & GTS_ENCODE_QUANTIZE != 0)
+                .with_normalise(flags & GTS_ENCODE_NORMALISE != 0);
+            let encoder = Encoder::new(format, CSink(sink), options)?;
+            Ok(EncoderState {
+                encoder,
+                error: Sticky::default(),
+            })
         })
-    };
-    gts_status::GTS_OK
+    }
 }
 
 /// The file begins (`info->name` if `info->has_name`). `info->format` says what the events
-/// are: animations to a placement format, or the reverse, are `GTS_ERR_UNSUPPORTED_FORMAT`;
-/// in the format written, the stored bytes `info->raw` (and those of the animation and bone
-/// infos, and `gts_encoder_trailing`) are kept (docs/FORMATS.md §9.7). The other fields are not
-/// used.
+/// are: animations to a placement format, or the reverse, are `GTS_ERR_UNSUPPORTED_FORMAT`.
+/// The other fields are not used.
 ///
 /// Pointers: `encoder` as for every `gts_encoder_*` call: NULL or set up by `gts_encoder_init`;
 /// `info` is NULL or points to a `gts_file_info` whose `name` points to `name_len` bytes.
@@ -265,8 +236,9 @@ pub unsafe extern "C" fn gts_encoder_file(
     info: *const gts_file_info,
 ) -> gts_status {
     // SAFETY: the caller's contract (see above).
-    done(unsafe {
-        arg(info).and_then(|info| {
+    unsafe {
+        event(encoder, |e| {
+            let info = arg(info)?;
             // Read as an integer: a value C put there need not be an enumerator.
             let source = match addr_of!(info.format).cast::<u32>().read() {
                 1 => Some(Format::Anp3),
@@ -277,21 +249,19 @@ pub unsafe extern "C" fn gts_encoder_file(
                 6 => Some(Format::IplText),
                 _ => None,
             };
-            with(encoder, |e| {
-                if let Some(source) = source {
-                    if source.is_animation() != e.format().is_animation() {
-                        return Err(EncodeError::CannotConvert(source, e.format()));
-                    }
-                    e.source(source);
+            if let Some(source) = source {
+                if source.is_animation() != e.format().is_animation() {
+                    return Err(EncodeError::CannotConvert(source, e.format()).into());
                 }
-                let name = match info.has_name {
-                    true => Some(bytes(info.name, info.name_len)?),
-                    false => None,
-                };
-                e.file_raw(name, bytes(info.raw.cast(), info.raw_len)?)
-            })
+                e.source(source);
+            }
+            let name = match info.has_name {
+                true => Some(bytes(info.name, info.name_len)?),
+                false => None,
+            };
+            Ok(e.file_raw(name, bytes(info.raw.cast(), info.raw_len)?)?)
         })
-    })
+    }
 }
 
 /// An animation begins (`info->name`, and `info->raw` as for `gts_encoder_file`; the other
@@ -305,14 +275,13 @@ pub unsafe extern "C" fn gts_encoder_animation(
     info: *const gts_animation_info,
 ) -> gts_status {
     // SAFETY: the caller's contract.
-    done(unsafe {
-        arg(info).and_then(|info| {
-            with(encoder, |e| {
-                let name = bytes(info.name, info.name_len)?;
-                e.animation_raw(name, bytes(info.raw.cast(), info.raw_len)?)
-            })
+    unsafe {
+        event(encoder, |e| {
+            let info = arg(info)?;
+            let name = bytes(info.name, info.name_len)?;
+            Ok(e.animation_raw(name, bytes(info.raw.cast(), info.raw_len)?)?)
         })
-    })
+    }
 }
 
 fn frame_type(value: u32) -> Option<FrameType> {
@@ -344,19 +313,13 @@ pub unsafe extern "C" fn gts_encoder_bone(
     info: *const gts_bone_info,
 ) -> gts_status {
     // SAFETY: the caller's contract.
-    let info = match unsafe { arg(info) } {
-        Ok(info) => info,
-        Err(status) => return status,
-    };
-    // Read as an integer: a value C put there need not be an enumerator.
-    // SAFETY: `frame_type` is a C enum, an `int`-sized field of a valid struct.
-    let raw = unsafe { addr_of!(info.frame_type).cast::<u32>().read() };
-    let Some(frame_type) = frame_type(raw) else {
-        return gts_status::GTS_ERR_UNSUPPORTED_FRAME_TYPE;
-    };
-    // SAFETY: the caller's contract.
-    done(unsafe {
-        with(encoder, |e| {
+    unsafe {
+        event(encoder, |e| {
+            let info = arg(info)?;
+            // Read as an integer: a value C put there need not be an enumerator (`frame_type`
+            // is a C enum, an `int`-sized field of a valid struct).
+            let raw = addr_of!(info.frame_type).cast::<u32>().read();
+            let frame_type = frame_type(raw).ok_or(gts_status::GTS_ERR_UNSUPPORTED_FRAME_TYPE)?;
             let name = match info.has_name {
                 true => Some(bytes(info.name, info.name_len)?),
                 false => None,
@@ -367,9 +330,9 @@ pub unsafe extern "C" fn gts_encoder_bone(
                 bone_key: info.has_bone_key.then_some(info.bone_key),
                 frame_type,
             };
-            e.bone_raw(&header, bytes(info.raw.cast(), info.raw_len)?)
+            Ok(e.bone_raw(&header, bytes(info.raw.cast(), info.raw_len)?)?)
         })
-    })
+    }
 }
 
 /// `len` bytes that followed the source's content (the decoder's `on_trailing`), written after
@@ -384,7 +347,12 @@ pub unsafe extern "C" fn gts_encoder_trailing(
     len: usize,
 ) -> gts_status {
     // SAFETY: the caller's contract.
-    done(unsafe { with(encoder, |e| e.trailing(self::bytes(bytes.cast(), len)?)) })
+    unsafe {
+        event(
+            encoder,
+            |e| Ok(e.trailing(self::bytes(bytes.cast(), len)?)?),
+        )
+    }
 }
 
 /// `count` keyframes of the current bone (any number of calls).
@@ -396,41 +364,42 @@ pub unsafe extern "C" fn gts_encoder_keyframes(
     frames: *const gts_keyframe,
     count: usize,
 ) -> gts_status {
-    let frames = if count == 0 {
-        &[][..]
-    } else if frames.is_null() || !frames.is_aligned() {
-        return gts_status::GTS_ERR_INVALID_ARGUMENT;
-    } else {
-        // SAFETY: `count` valid keyframes (the caller's contract).
-        unsafe { core::slice::from_raw_parts(frames, count) }
-    };
     // SAFETY: the caller's contract.
-    done(unsafe {
-        with(encoder, |e| {
-            frames.iter().try_for_each(|f| {
+    unsafe {
+        event(encoder, |e| {
+            let frames = if count == 0 {
+                &[][..]
+            } else if frames.is_null() || !frames.is_aligned() {
+                return Err(gts_status::GTS_ERR_INVALID_ARGUMENT);
+            } else {
+                // SAFETY: `count` valid keyframes (the caller's contract).
+                core::slice::from_raw_parts(frames, count)
+            };
+            for f in frames {
                 e.keyframe(&Keyframe {
                     time: f.time,
                     rotation: f.rotation,
                     translation: f.translation,
                     scale: f.scale,
-                })
-            })
+                })?;
+            }
+            Ok(())
         })
-    })
+    }
 }
 
 /// The current bone ends.
 #[no_mangle]
 pub unsafe extern "C" fn gts_encoder_bone_end(encoder: *mut gts_encoder) -> gts_status {
     // SAFETY: the caller's contract.
-    done(unsafe { with(encoder, |e| e.bone_end()) })
+    unsafe { event(encoder, |e| Ok(e.bone_end()?)) }
 }
 
 /// The current animation ends.
 #[no_mangle]
 pub unsafe extern "C" fn gts_encoder_animation_end(encoder: *mut gts_encoder) -> gts_status {
     // SAFETY: the caller's contract.
-    done(unsafe { with(encoder, |e| e.animation_end()) })
+    unsafe { event(encoder, |e| Ok(e.animation_end()?)) }
 }
 
 /// A placed object.
@@ -443,23 +412,22 @@ pub unsafe extern "C" fn gts_encoder_instance(
     instance: *const gts_ipl_instance,
 ) -> gts_status {
     // SAFETY: the caller's contract.
-    done(unsafe {
-        arg(instance).and_then(|i| {
-            with(encoder, |e| {
-                let mut out = IplInstance::default();
-                out.position = i.position;
-                out.rotation = i.rotation;
-                out.model_id = i.model_id;
-                out.interior = i.interior;
-                out.lod = i.lod;
-                if i.has_model_name {
-                    out.model_name = Some(bytes(i.model_name, i.model_name_len)?);
-                }
-                out.scale = i.has_scale.then_some(i.scale);
-                e.instance(&out)
-            })
+    unsafe {
+        event(encoder, |e| {
+            let i = arg(instance)?;
+            let mut out = IplInstance::default();
+            out.position = i.position;
+            out.rotation = i.rotation;
+            out.model_id = i.model_id;
+            out.interior = i.interior;
+            out.lod = i.lod;
+            if i.has_model_name {
+                out.model_name = Some(bytes(i.model_name, i.model_name_len)?);
+            }
+            out.scale = i.has_scale.then_some(i.scale);
+            Ok(e.instance(&out)?)
         })
-    })
+    }
 }
 
 /// A car generator.
@@ -471,24 +439,23 @@ pub unsafe extern "C" fn gts_encoder_car(
     car: *const gts_ipl_car,
 ) -> gts_status {
     // SAFETY: the caller's contract.
-    done(unsafe {
-        arg(car).and_then(|c| {
-            with(encoder, |e| {
-                let mut out = IplCar::default();
-                out.position = c.position;
-                out.angle = c.angle;
-                out.model_id = c.model_id;
-                out.primary_color = c.primary_color;
-                out.secondary_color = c.secondary_color;
-                out.flags = c.flags;
-                out.alarm_chance = c.alarm_chance;
-                out.door_lock_chance = c.door_lock_chance;
-                out.min_delay = c.min_delay;
-                out.max_delay = c.max_delay;
-                e.car(&out)
-            })
+    unsafe {
+        event(encoder, |e| {
+            let c = arg(car)?;
+            let mut out = IplCar::default();
+            out.position = c.position;
+            out.angle = c.angle;
+            out.model_id = c.model_id;
+            out.primary_color = c.primary_color;
+            out.secondary_color = c.secondary_color;
+            out.flags = c.flags;
+            out.alarm_chance = c.alarm_chance;
+            out.door_lock_chance = c.door_lock_chance;
+            out.min_delay = c.min_delay;
+            out.max_delay = c.max_delay;
+            Ok(e.car(&out)?)
         })
-    })
+    }
 }
 
 /// A line of a text-only IPL section (text IPL output; binary IPL refuses it with
@@ -502,24 +469,22 @@ pub unsafe extern "C" fn gts_encoder_section_line(
     line: *const gts_section_line,
 ) -> gts_status {
     // SAFETY: the caller's contract.
-    done(unsafe {
-        arg(line).and_then(|l| {
-            with(encoder, |e| {
-                let section = bytes(l.section, l.section_len)?;
-                let section = core::str::from_utf8(section).map_err(|_| {
-                    EncodeError::NotRepresentable(gtastream_core::encode::Lost::Line)
-                })?;
-                e.section_line(section, bytes(l.text, l.text_len)?)
-            })
+    unsafe {
+        event(encoder, |e| {
+            let l = arg(line)?;
+            let section = bytes(l.section, l.section_len)?;
+            let section = core::str::from_utf8(section)
+                .map_err(|_| EncodeError::NotRepresentable(gtastream_core::encode::Lost::Line))?;
+            Ok(e.section_line(section, bytes(l.text, l.text_len)?)?)
         })
-    })
+    }
 }
 
 /// The input ended: the last counts and sizes are patched; the file is complete.
 #[no_mangle]
 pub unsafe extern "C" fn gts_encoder_end(encoder: *mut gts_encoder) -> gts_status {
     // SAFETY: the caller's contract.
-    done(unsafe { with(encoder, |e| e.end()) })
+    unsafe { event(encoder, |e| Ok(e.end()?)) }
 }
 
 /// Bytes written so far (0 for an encoder not set up).
@@ -528,7 +493,7 @@ pub unsafe extern "C" fn gts_encoder_end(encoder: *mut gts_encoder) -> gts_statu
 #[no_mangle]
 pub unsafe extern "C" fn gts_encoder_written(encoder: *mut gts_encoder) -> u64 {
     // SAFETY: the caller's contract.
-    unsafe { with(encoder, |e| Ok(e.written())) }.unwrap_or(0)
+    unsafe { read(encoder, |e| e.written()) }.unwrap_or(0)
 }
 
 /// How many warnings the encoder gave (something dropped on purpose: a scale written to a
@@ -542,7 +507,7 @@ pub unsafe extern "C" fn gts_encoder_warnings(
     first: *mut gts_warning,
 ) -> u32 {
     // SAFETY: the caller's contract.
-    let Ok(warnings) = (unsafe { with(encoder, |e| Ok(e.warnings())) }) else {
+    let Some(warnings) = (unsafe { read(encoder, |e| e.warnings()) }) else {
         return 0;
     };
     if let (Some(w), false) = (warnings.first, first.is_null() || !first.is_aligned()) {
@@ -562,12 +527,12 @@ pub unsafe extern "C" fn gts_encoder_warnings(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::types::{gts_format, gts_frame_type};
 
-    struct Buf {
-        bytes: Vec<u8>,
+    pub(crate) struct Buf {
+        pub(crate) bytes: Vec<u8>,
         /// An encoder to call back into from the sink (re-entry is refused).
         reenter: *mut gts_encoder,
         reentered: Option<gts_status>,
@@ -609,7 +574,7 @@ mod tests {
 
     /// A sink over `buf`, which the test then reaches only through the same raw pointer, as a
     /// C caller would (a reference to it would be invalidated by the sink's writes).
-    fn new_buf() -> *mut Buf {
+    pub(crate) fn new_buf() -> *mut Buf {
         Box::into_raw(Box::new(Buf {
             bytes: Vec::new(),
             reenter: core::ptr::null_mut(),
@@ -617,7 +582,7 @@ mod tests {
         }))
     }
 
-    fn new_encoder(format: gts_format, buf: *mut Buf) -> Box<gts_encoder> {
+    pub(crate) fn new_encoder(format: gts_format, buf: *mut Buf) -> Box<gts_encoder> {
         let mut e = Box::new(gts_encoder {
             opaque: [0; GTS_ENCODER_WORDS],
         });
@@ -632,7 +597,7 @@ mod tests {
         e
     }
 
-    fn bone(name: &[u8], frame_type: gts_frame_type) -> gts_bone_info {
+    pub(crate) fn bone(name: &[u8], frame_type: gts_frame_type) -> gts_bone_info {
         gts_bone_info {
             index: 0,
             name: name.as_ptr().cast(),
@@ -652,17 +617,15 @@ mod tests {
         }
     }
 
-    #[test]
-    fn writes_what_the_rust_encoder_writes_and_refuses_misuse() {
-        let buf = new_buf();
-        let mut e = new_encoder(gts_format::GTS_FORMAT_ANPK, buf);
-        let name = b"walk";
-        let file = gts_file_info {
-            format: gts_format::GTS_FORMAT_ANP3,
-            format_name: c"ANP3".as_ptr(),
-            name: name.as_ptr().cast(),
-            name_len: 4,
-            has_name: true,
+    /// A file of `format` (what the events come from), without a name.
+    pub(crate) fn file_info(format: gts_format) -> gts_file_info {
+        gts_file_info {
+            format,
+            // Not read by the encoder.
+            format_name: c"".as_ptr(),
+            name: core::ptr::null(),
+            name_len: 0,
+            has_name: false,
             animation_count: 0,
             instance_count: 0,
             has_instance_count: false,
@@ -670,11 +633,14 @@ mod tests {
             has_car_count: false,
             raw: core::ptr::null(),
             raw_len: 0,
-        };
-        let anim = gts_animation_info {
+        }
+    }
+
+    pub(crate) fn animation_info(name: &[u8]) -> gts_animation_info {
+        gts_animation_info {
             index: 0,
             name: name.as_ptr().cast(),
-            name_len: 4,
+            name_len: name.len(),
             bone_count: 0,
             frame_data_size: 0,
             has_frame_data_size: false,
@@ -684,7 +650,21 @@ mod tests {
             has_duration: false,
             raw: core::ptr::null(),
             raw_len: 0,
+        }
+    }
+
+    #[test]
+    fn writes_what_the_rust_encoder_writes_and_refuses_misuse() {
+        let buf = new_buf();
+        let mut e = new_encoder(gts_format::GTS_FORMAT_ANPK, buf);
+        let name = b"walk";
+        let file = gts_file_info {
+            name: name.as_ptr().cast(),
+            name_len: 4,
+            has_name: true,
+            ..file_info(gts_format::GTS_FORMAT_ANP3)
         };
+        let anim = animation_info(name);
         let frames = [gts_keyframe {
             time: 0.5,
             rotation: [0.5, 0.25, -0.125, 1.0],

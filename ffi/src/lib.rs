@@ -7,8 +7,8 @@
 //! catches panics, so that no input and no misuse it can detect crashes the host.
 //!
 //! This crate holds the project's only `unsafe` code: the reads and writes of the caller's
-//! storage (`storage`), the calls of the caller's callbacks (`bridge`), and the pointer
-//! arguments below. Each block says why it is sound.
+//! storage (`handle`, the one machinery of every C object), the calls of the caller's callbacks
+//! (`bridge`), and the pointer arguments below. Each block says why it is sound.
 #![deny(unsafe_op_in_unsafe_fn)]
 #![deny(clippy::undocumented_unsafe_blocks)]
 // Each exported function states its pointer requirements in C terms ("Pointers: ..."), which
@@ -22,6 +22,7 @@
 mod bridge;
 mod archive;
 mod encoder;
+mod handle;
 mod storage;
 mod types;
 
@@ -36,7 +37,8 @@ use gtastream_core::{Decoder, Error, Status};
 pub use crate::archive::*;
 use crate::bridge::{error_status, Bridge, STATUSES};
 pub use crate::encoder::*;
-use crate::storage::{Handle, IoPending, NO_CALLBACKS, NO_IO_PENDING};
+use crate::handle::{overlaps, status, Handle};
+use crate::storage::{DecoderHandle, DecoderState, IoPending, NO_CALLBACKS, NO_IO_PENDING};
 pub use crate::types::*;
 
 /// A status number as the caller passes it in: any `int`, unlike a Rust `gts_status`, whose
@@ -109,26 +111,21 @@ pub unsafe extern "C" fn gts_decoder_init(
     callbacks: *const gts_callbacks,
     user: *mut c_void,
 ) -> gts_status {
-    if decoder.is_null() || !decoder.is_aligned() {
-        return gts_status::GTS_ERR_INVALID_ARGUMENT;
-    }
-    if size_of_decoder != size_of::<gts_decoder>() {
-        return gts_status::GTS_ERR_SIZE_MISMATCH;
-    }
-    let callbacks = if callbacks.is_null() {
-        NO_CALLBACKS
-    } else if !callbacks.is_aligned() {
-        return gts_status::GTS_ERR_INVALID_ARGUMENT;
-    } else {
-        // SAFETY: non-NULL, aligned, and a valid `gts_callbacks` (the caller's contract); read
-        // before the decoder is written, in case the two overlap.
-        unsafe { callbacks.read() }
-    };
-    // SAFETY: `decoder` points to `sizeof(gts_decoder)` writable bytes (checked size, caller's
+    // SAFETY: `decoder` is NULL or points to `size_of_decoder` writable bytes (the caller's
     // contract).
-    match unsafe { storage::init(decoder, callbacks, user) } {
-        Ok(()) => gts_status::GTS_OK,
-        Err(status) => status,
+    unsafe {
+        Handle::init(decoder, size_of_decoder, || {
+            let callbacks = if callbacks.is_null() {
+                NO_CALLBACKS
+            } else if !callbacks.is_aligned() {
+                return Err(gts_status::GTS_ERR_INVALID_ARGUMENT);
+            } else {
+                // SAFETY: non-NULL, aligned, and a valid `gts_callbacks` (the caller's
+                // contract); read before the decoder is written, in case the two overlap.
+                callbacks.read()
+            };
+            Ok(DecoderState::new(callbacks, user))
+        })
     }
 }
 
@@ -146,14 +143,8 @@ pub unsafe extern "C" fn gts_decoder_set_seekable(
     seekable: bool,
 ) -> gts_status {
     // SAFETY: the caller's contract.
-    let handle = match unsafe { Handle::new(decoder) } {
-        Ok(handle) => handle,
-        Err(status) => return status,
-    };
-    match handle.set_seekable(seekable) {
-        Ok(()) => gts_status::GTS_OK,
-        Err(status) => status,
-    }
+    let handle = unsafe { DecoderHandle::new(decoder) };
+    status(handle.and_then(|h| h.configure(|d| d.set_seekable(seekable))))
 }
 
 /// Names the game a text IPL file is for, which fixes the layout of its `inst` lines:
@@ -173,25 +164,14 @@ pub unsafe extern "C" fn gts_decoder_set_game(
     game: GameArg,
 ) -> gts_status {
     // SAFETY: the caller's contract.
-    let handle = match unsafe { Handle::new(decoder) } {
+    let handle = match unsafe { DecoderHandle::new(decoder) } {
         Ok(handle) => handle,
         Err(status) => return status,
     };
     let Ok(game @ 0..=3) = u8::try_from(game) else {
         return gts_status::GTS_ERR_INVALID_ARGUMENT;
     };
-    match handle.set_game(game) {
-        Ok(()) => gts_status::GTS_OK,
-        Err(status) => status,
-    }
-}
-
-/// Whether `len` bytes at `p` overlap the storage of `decoder`.
-fn overlaps(p: *const u8, len: usize, decoder: *const gts_decoder) -> bool {
-    let (start, end) = (p as usize, (p as usize).saturating_add(len));
-    let d_start = decoder as usize;
-    let d_end = d_start.saturating_add(size_of::<gts_decoder>());
-    start < d_end && d_start < end
+    status(handle.configure(|d| d.set_game(game)))
 }
 
 /// Decodes `len` bytes at `data`, the next bytes of the file (the whole file, or any piece of
@@ -221,47 +201,8 @@ pub unsafe extern "C" fn gts_decoder_feed(
     len: usize,
     consumed: *mut usize,
 ) -> gts_status {
-    if !consumed.is_null() {
-        if !consumed.is_aligned() || overlaps(consumed.cast(), size_of::<usize>(), decoder) {
-            return gts_status::GTS_ERR_INVALID_ARGUMENT;
-        }
-        // SAFETY: non-NULL, aligned and writable (the caller's contract).
-        unsafe { consumed.write(0) };
-    }
     // SAFETY: the caller's contract.
-    let handle = match unsafe { Handle::new(decoder) } {
-        Ok(handle) => handle,
-        Err(status) => return status,
-    };
-    if (data.is_null() && len > 0) || len > isize::MAX as usize || overlaps(data, len, decoder) {
-        return gts_status::GTS_ERR_INVALID_ARGUMENT;
-    }
-    let input: &[u8] = if len == 0 {
-        &[]
-    } else {
-        // SAFETY: `data` is non-NULL and points to `len <= isize::MAX` readable bytes that do not
-        // change during the call (the caller's contract), outside the decoder's storage.
-        unsafe { core::slice::from_raw_parts(data, len) }
-    };
-    let result = handle.run(|decoder, bridge| decoder.feed(input, bridge));
-    let (status, used) = match result {
-        Err(status) => (status, 0),
-        Ok(Err(error)) => (error_status(error.kind), 0),
-        Ok(Ok(progress)) => {
-            let status = match progress.status {
-                Status::NeedInput => gts_status::GTS_OK,
-                Status::Paused => gts_status::GTS_PAUSED,
-                Status::Done => gts_status::GTS_DONE,
-                Status::Seek(_) => gts_status::GTS_SEEK,
-            };
-            (status, progress.consumed)
-        }
-    };
-    if !consumed.is_null() {
-        // SAFETY: as above.
-        unsafe { consumed.write(used) };
-    }
-    status
+    unsafe { handle::feed::<DecoderState>(decoder, data, len, consumed) }
 }
 
 /// Ends the input: checks that the file was not cut short (`GTS_ERR_TRUNCATED` with the offset
@@ -272,15 +213,7 @@ pub unsafe extern "C" fn gts_decoder_feed(
 #[no_mangle]
 pub unsafe extern "C" fn gts_decoder_finish(decoder: *mut gts_decoder) -> gts_status {
     // SAFETY: the caller's contract.
-    let handle = match unsafe { Handle::new(decoder) } {
-        Ok(handle) => handle,
-        Err(status) => return status,
-    };
-    match handle.run(|decoder, bridge| decoder.finish(bridge)) {
-        Err(status) => status,
-        Ok(Err(error)) => error_status(error.kind),
-        Ok(Ok(())) => gts_status::GTS_OK,
-    }
+    unsafe { handle::finish::<DecoderState>(decoder) }
 }
 
 /// Forgets the file, any error and any panic, ready for a new file; keeps the callbacks, the
@@ -291,13 +224,8 @@ pub unsafe extern "C" fn gts_decoder_finish(decoder: *mut gts_decoder) -> gts_st
 #[no_mangle]
 pub unsafe extern "C" fn gts_decoder_reset(decoder: *mut gts_decoder) -> gts_status {
     // SAFETY: the caller's contract.
-    match unsafe { Handle::new(decoder) } {
-        Ok(handle) => {
-            handle.reset();
-            gts_status::GTS_OK
-        }
-        Err(status) => status,
-    }
+    let handle = unsafe { DecoderHandle::new(decoder) };
+    status(handle.map(|h| h.reset(DecoderState::reset)))
 }
 
 /// The absolute offset in the file of the next byte the decoder wants: after `GTS_SEEK`, where
@@ -308,8 +236,8 @@ pub unsafe extern "C" fn gts_decoder_reset(decoder: *mut gts_decoder) -> gts_sta
 #[no_mangle]
 pub unsafe extern "C" fn gts_decoder_position(decoder: *const gts_decoder) -> u64 {
     // SAFETY: the caller's contract.
-    match unsafe { Handle::new(decoder) } {
-        Ok(handle) => handle.with_decoder(|d| d.position()),
+    match unsafe { DecoderHandle::new(decoder) } {
+        Ok(handle) => handle.read(|d| d.decoder.position()),
         Err(_) => GTS_NO_OFFSET,
     }
 }
@@ -322,9 +250,9 @@ pub unsafe extern "C" fn gts_decoder_position(decoder: *const gts_decoder) -> u6
 #[no_mangle]
 pub unsafe extern "C" fn gts_decoder_error(decoder: *const gts_decoder) -> gts_status {
     // SAFETY: the caller's contract.
-    match unsafe { Handle::new(decoder) } {
+    match unsafe { DecoderHandle::new(decoder) } {
         Ok(handle) if handle.panicked().is_some() => gts_status::GTS_ERR_PANIC,
-        Ok(handle) => handle.with_decoder(|d| match d.error() {
+        Ok(handle) => handle.read(|d| match d.decoder.error() {
             Some(error) => error_status(error.kind),
             None => gts_status::GTS_OK,
         }),
@@ -339,10 +267,10 @@ pub unsafe extern "C" fn gts_decoder_error(decoder: *const gts_decoder) -> gts_s
 #[no_mangle]
 pub unsafe extern "C" fn gts_decoder_error_offset(decoder: *const gts_decoder) -> u64 {
     // SAFETY: the caller's contract.
-    match unsafe { Handle::new(decoder) } {
+    match unsafe { DecoderHandle::new(decoder) } {
         Ok(handle) => match handle.panicked() {
             Some(at) => at,
-            None => handle.with_decoder(|d| d.error().map_or(GTS_NO_OFFSET, |e| e.offset)),
+            None => handle.read(|d| d.decoder.error().map_or(GTS_NO_OFFSET, |e| e.offset)),
         },
         Err(_) => GTS_NO_OFFSET,
     }
@@ -366,8 +294,8 @@ pub unsafe extern "C" fn gts_decoder_error_reason(decoder: *const gts_decoder) -
 #[no_mangle]
 pub unsafe extern "C" fn gts_decoder_line(decoder: *const gts_decoder) -> u32 {
     // SAFETY: the caller's contract.
-    match unsafe { Handle::new(decoder) } {
-        Ok(handle) => handle.with_decoder(|d| d.line().unwrap_or(0)),
+    match unsafe { DecoderHandle::new(decoder) } {
+        Ok(handle) => handle.read(|d| d.decoder.line().unwrap_or(0)),
         Err(_) => 0,
     }
 }
@@ -400,37 +328,6 @@ pub extern "C" fn gts_status_reason(status: StatusArg) -> *const c_char {
         .as_ptr()
 }
 
-/// Checks the decoder and borrows `len` bytes at `data` for one call.
-///
-/// # Safety
-/// As `gts_decoder_feed`'s pointer contract for `decoder`, `data` and `len`.
-unsafe fn checked_input<'a>(
-    decoder: *mut gts_decoder,
-    data: *const u8,
-    len: usize,
-) -> Result<(Handle, &'a [u8]), gts_status> {
-    // SAFETY: the caller's contract.
-    let handle = unsafe { Handle::new(decoder) }?;
-    if (data.is_null() && len > 0) || len > isize::MAX as usize || overlaps(data, len, decoder) {
-        return Err(gts_status::GTS_ERR_INVALID_ARGUMENT);
-    }
-    if len == 0 {
-        return Ok((handle, &[]));
-    }
-    // SAFETY: `data` is non-NULL and points to `len <= isize::MAX` readable bytes that do not
-    // change during the call (the caller's contract), outside the decoder's storage.
-    Ok((handle, unsafe { core::slice::from_raw_parts(data, len) }))
-}
-
-/// The status of what a driver returned inside `Handle::run`.
-fn driver_status(result: Result<Result<gts_status, Error>, gts_status>) -> gts_status {
-    match result {
-        Err(status) => status,
-        Ok(Err(error)) => error_status(error.kind),
-        Ok(Ok(status)) => status,
-    }
-}
-
 /// Decodes a whole file held in memory (`len` bytes at `data`) with the callbacks given to
 /// `gts_decoder_init`: feeds it, follows the decoder's seeks within the buffer, and finishes.
 /// Offsets are relative to `data`.
@@ -454,11 +351,15 @@ pub unsafe extern "C" fn gts_decode_buffer(
     len: usize,
 ) -> gts_status {
     // SAFETY: the caller's contract.
-    let (handle, input) = match unsafe { checked_input(decoder, data, len) } {
-        Ok(checked) => checked,
-        Err(status) => return status,
-    };
-    driver_status(handle.run(|decoder, bridge| decode_buffer(decoder, input, bridge)))
+    let result = unsafe { DecoderHandle::new(decoder) }.and_then(|handle| {
+        // SAFETY: the caller's contract.
+        let input = unsafe { handle.input(data, len) }?;
+        handle.call(|d| {
+            let (decoder, mut bridge) = d.parts();
+            decode_buffer(decoder, input, &mut bridge)
+        })
+    });
+    result.unwrap_or_else(|status| status)
 }
 
 /// `gts_decode_buffer`'s loop: `Decoder::decode_slice`, resumable after a pause because it
@@ -519,7 +420,7 @@ pub unsafe extern "C" fn gts_decode_io(
     capacity: usize,
 ) -> gts_status {
     // SAFETY: the caller's contract.
-    let handle = match unsafe { Handle::new(decoder) } {
+    let handle = match unsafe { DecoderHandle::new(decoder) } {
         Ok(handle) => handle,
         Err(status) => return status,
     };
@@ -529,20 +430,17 @@ pub unsafe extern "C" fn gts_decode_io(
     if buffer.is_null()
         || capacity == 0
         || capacity > isize::MAX as usize
-        || overlaps(buffer, capacity, decoder)
+        || overlaps(decoder, buffer, capacity)
     {
         return gts_status::GTS_ERR_INVALID_ARGUMENT;
     }
-    let (used, seekable) = handle.used_and_seekable();
-    if seek.is_none() && seekable {
-        if used {
-            return gts_status::GTS_ERR_INVALID_STATE;
-        }
-        if let Err(status) = handle.set_seekable(false) {
+    let used = handle.used();
+    if seek.is_none() && handle.read(DecoderState::seekable) {
+        if let Err(status) = handle.configure(|d| d.set_seekable(false)) {
             return status;
         }
     }
-    let pending = handle.take_io_pending();
+    let pending = handle.update(|d| core::mem::replace(&mut d.io, NO_IO_PENDING));
     // SAFETY: `buffer` is non-NULL and points to `capacity <= isize::MAX` writable bytes outside
     // the decoder that nothing else touches during the call (the caller's contract).
     let buffer = unsafe { core::slice::from_raw_parts_mut(buffer, capacity) };
@@ -552,11 +450,14 @@ pub unsafe extern "C" fn gts_decode_io(
         io,
         buffer,
     };
-    let mut left = NO_IO_PENDING;
-    let result =
-        handle.run(|decoder, bridge| source.decode(decoder, bridge, pending, used, &mut left));
-    handle.set_io_pending(left);
-    driver_status(result)
+    let result = handle.call(|d| {
+        let (decoder, mut bridge) = d.parts();
+        let mut left = NO_IO_PENDING;
+        let status = source.decode(decoder, &mut bridge, pending, used, &mut left);
+        d.io = left;
+        status
+    });
+    result.unwrap_or_else(|status| status)
 }
 
 /// The caller's source and buffer, for `gts_decode_io`.

@@ -1956,3 +1956,166 @@ fn empty_input_and_text_that_is_no_placement_file() {
         assert_eq!(name.to_str(), Ok(format!("{status:?}").as_str()));
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// The encoder: every error sticks (as the decoder's), and nothing follows the end.
+
+mod encoder_errors {
+    use super::*;
+    use crate::encoder::tests::{animation_info, bone, file_info, new_buf, new_encoder, Buf};
+    use core::ptr::addr_of_mut;
+
+    const FRAME: gts_keyframe = gts_keyframe {
+        time: 0.0,
+        rotation: [0.0, 0.0, 0.0, 1.0],
+        translation: [0.0; 3],
+        scale: [0.0; 3],
+    };
+
+    /// Every later call of an animation encoder returns `error`, and nothing more is written.
+    unsafe fn sticks(e: *mut gts_encoder, buf: *mut Buf, error: gts_status) {
+        let written = unsafe { (*buf).bytes.len() };
+        let b = bone(b"Root", gts_frame_type::GTS_FRAME_IFP2_ROT);
+        let a = animation_info(b"walk");
+        unsafe {
+            assert_eq!(gts_encoder_animation(e, &a), error);
+            assert_eq!(gts_encoder_bone(e, &b), error);
+            assert_eq!(gts_encoder_keyframes(e, &FRAME, 1), error);
+            assert_eq!(gts_encoder_keyframes(e, null(), 0), error);
+            assert_eq!(gts_encoder_bone_end(e), error);
+            assert_eq!(gts_encoder_animation_end(e), error);
+            assert_eq!(gts_encoder_end(e), error);
+            assert_eq!(gts_encoder_end(e), error);
+            assert_eq!((*buf).bytes.len(), written);
+            drop(Box::from_raw(buf));
+        }
+    }
+
+    /// An ANP3 encoder given its file event.
+    fn anp3(buf: *mut Buf) -> Box<gts_encoder> {
+        let mut e = new_encoder(gts_format::GTS_FORMAT_ANP3, buf);
+        let file = file_info(gts_format::GTS_FORMAT_ANP3);
+        assert_eq!(
+            unsafe { gts_encoder_file(&mut *e, &file) },
+            gts_status::GTS_OK
+        );
+        e
+    }
+
+    #[test]
+    fn a_file_of_the_other_kind_sticks() {
+        let buf = new_buf();
+        let mut e = new_encoder(gts_format::GTS_FORMAT_ANP3, buf);
+        let file = file_info(gts_format::GTS_FORMAT_IPL_TEXT);
+        unsafe {
+            let status = gts_encoder_file(&mut *e, &file);
+            assert_eq!(status, gts_status::GTS_ERR_UNSUPPORTED_FORMAT);
+            sticks(&mut *e, buf, status);
+        }
+    }
+
+    #[test]
+    fn a_null_name_or_argument_sticks() {
+        // A NULL name with bytes to read.
+        let buf = new_buf();
+        let mut e = anp3(buf);
+        let a = gts_animation_info {
+            name: null(),
+            ..animation_info(b"walk")
+        };
+        unsafe {
+            let status = gts_encoder_animation(&mut *e, &a);
+            assert_eq!(status, gts_status::GTS_ERR_INVALID_ARGUMENT);
+            sticks(&mut *e, buf, status);
+        }
+        // No info at all, and NULL keyframes.
+        let buf = new_buf();
+        let mut e = anp3(buf);
+        unsafe {
+            let status = gts_encoder_animation(&mut *e, null());
+            assert_eq!(status, gts_status::GTS_ERR_INVALID_ARGUMENT);
+            sticks(&mut *e, buf, status);
+        }
+        let buf = new_buf();
+        let mut e = anp3(buf);
+        let b = bone(b"Root", gts_frame_type::GTS_FRAME_IFP2_ROT);
+        unsafe {
+            assert_eq!(
+                gts_encoder_animation(&mut *e, &animation_info(b"walk")),
+                gts_status::GTS_OK
+            );
+            assert_eq!(gts_encoder_bone(&mut *e, &b), gts_status::GTS_OK);
+            let status = gts_encoder_keyframes(&mut *e, null(), 2);
+            assert_eq!(status, gts_status::GTS_ERR_INVALID_ARGUMENT);
+            sticks(&mut *e, buf, status);
+        }
+    }
+
+    #[test]
+    fn a_section_name_that_is_no_text_sticks() {
+        let buf = new_buf();
+        let mut e = new_encoder(gts_format::GTS_FORMAT_IPL_TEXT, buf);
+        let file = file_info(gts_format::GTS_FORMAT_IPL_TEXT);
+        let line = |section: &'static [u8]| gts_section_line {
+            section: section.as_ptr().cast(),
+            section_len: section.len(),
+            text: b"1, 2".as_ptr().cast(),
+            text_len: 4,
+        };
+        unsafe {
+            assert_eq!(gts_encoder_file(&mut *e, &file), gts_status::GTS_OK);
+            let status = gts_encoder_section_line(&mut *e, &line(b"\xFFzone"));
+            assert_eq!(status, gts_status::GTS_ERR_NOT_REPRESENTABLE);
+            assert_eq!(gts_encoder_section_line(&mut *e, &line(b"zone")), status);
+            assert_eq!(gts_encoder_end(&mut *e), status);
+            assert!((*buf).bytes.is_empty());
+            drop(Box::from_raw(buf));
+        }
+    }
+
+    #[test]
+    fn a_frame_type_that_is_no_gts_frame_type_sticks() {
+        let buf = new_buf();
+        let mut e = anp3(buf);
+        let mut b = bone(b"Root", gts_frame_type::GTS_FRAME_IFP2_ROT);
+        // What a C caller may put there: a number that is no enumerator (written as an
+        // integer, and `b` only reached through a pointer after it).
+        unsafe { addr_of_mut!(b.frame_type).cast::<u32>().write(99) };
+        let b = &raw const b;
+        unsafe {
+            assert_eq!(
+                gts_encoder_animation(&mut *e, &animation_info(b"walk")),
+                gts_status::GTS_OK
+            );
+            let status = gts_encoder_bone(&mut *e, b);
+            assert_eq!(status, gts_status::GTS_ERR_UNSUPPORTED_FRAME_TYPE);
+            sticks(&mut *e, buf, status);
+        }
+    }
+
+    #[test]
+    fn nothing_follows_the_end_and_an_empty_batch_reports_an_error() {
+        let buf = new_buf();
+        let mut e = anp3(buf);
+        unsafe {
+            assert_eq!(gts_encoder_end(&mut *e), gts_status::GTS_OK);
+            let written = gts_encoder_written(&mut *e);
+            assert_eq!(written, (*buf).bytes.len() as u64);
+            assert_eq!(
+                gts_encoder_keyframes(&mut *e, null(), 0),
+                gts_status::GTS_ERR_OUT_OF_ORDER
+            );
+            sticks(&mut *e, buf, gts_status::GTS_ERR_OUT_OF_ORDER);
+            assert_eq!(gts_encoder_written(&mut *e), written);
+        }
+        // An error of the core's own: the empty batch reports it too.
+        let buf = new_buf();
+        let mut e = anp3(buf);
+        let long = animation_info(b"a_name_of_twenty_four_by");
+        unsafe {
+            let status = gts_encoder_animation(&mut *e, &long);
+            assert_eq!(status, gts_status::GTS_ERR_NAME_TOO_LONG);
+            sticks(&mut *e, buf, status);
+        }
+    }
+}

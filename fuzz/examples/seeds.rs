@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 
 use gtastream_fuzz::seeds;
+use testkit::img::Img;
 
 fn main() -> std::io::Result<()> {
     let dir = PathBuf::from(
@@ -60,32 +61,13 @@ fn roundtrip_inputs() -> Vec<(String, Vec<u8>)> {
 /// The `archive` target: the `decode` seeds inside archives, as version 2 and as version 1
 /// (flags byte, chunk byte, for version 1 the `.dir`'s length, then the bytes).
 fn archive_inputs() -> Vec<(String, Vec<u8>)> {
-    let files = seeds::files();
-    let first = (8 + 32 * files.len()).div_ceil(2048);
-    let mut data = vec![0u8; first * 2048];
-    let mut dir = Vec::new();
-    for (i, (_, bytes)) in files.iter().enumerate() {
-        let at = data.len() / 2048;
-        let sectors = bytes.len().div_ceil(2048).max(1);
-        data.extend_from_slice(bytes);
-        data.resize((at + sectors) * 2048, 0);
-        let mut name = [0u8; 24];
-        let text = format!("e{i}.bin");
-        name[..text.len()].copy_from_slice(text.as_bytes());
-        dir.extend_from_slice(&(at as u32).to_le_bytes());
-        dir.extend_from_slice(&(sectors as u32).to_le_bytes());
-        dir.extend_from_slice(&name);
-    }
-    let mut v2 = data.clone();
-    v2[..4].copy_from_slice(b"VER2");
-    v2[4..8].copy_from_slice(&(files.len() as u32).to_le_bytes());
-    for i in 0..files.len() {
-        let record = &dir[32 * i..32 * i + 32];
-        let at = 8 + 32 * i;
-        v2[at..at + 4].copy_from_slice(&record[..4]);
-        v2[at + 4..at + 6].copy_from_slice(&record[4..6]);
-        v2[at + 8..at + 32].copy_from_slice(&record[8..]);
-    }
+    let files: Vec<(String, Vec<u8>)> = seeds::files()
+        .into_iter()
+        .enumerate()
+        .map(|(i, (_, bytes))| (format!("e{i}.bin"), bytes))
+        .collect();
+    let img = Img::in_order(&files);
+    let (v2, (dir, data)) = (img.v2(), img.v1());
     let mut out = Vec::new();
     for (flags, chunk) in [(0u8, 255u8), (4, 16), (2, 7)] {
         let mut input = vec![flags, chunk];

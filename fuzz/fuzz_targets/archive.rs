@@ -5,90 +5,10 @@
 //! a chunk-size byte, for version 1 two bytes of the `.dir`'s length, then the bytes.
 #![no_main]
 
-use gtastream::archive::{
-    ArchiveDecoder, ArchiveInfo, ArchiveVisitor, ArchiveWarning, Choice, Entry, Input,
-};
-use gtastream::{
-    AnimationInfo, BoneInfo, Error, FileInfo, Flow, IplCar, IplInstance, Keyframes, SectionLine,
-    Status, Visitor, Warning,
-};
+use gtastream::archive::{ArchiveDecoder, Choice, Entry};
 use libfuzzer_sys::fuzz_target;
-
-/// Every event as a line (keyframes one by one: batches follow the cuts).
-#[derive(Default)]
-struct Log {
-    lines: Vec<String>,
-    pause: bool,
-}
-
-impl Log {
-    fn push(&mut self, line: String) -> Flow {
-        self.lines.push(line);
-        if self.pause {
-            Flow::Pause
-        } else {
-            Flow::Continue
-        }
-    }
-}
-
-impl Visitor for Log {
-    fn file(&mut self, info: &FileInfo<'_>) -> Flow {
-        self.push(format!("file {:?}", info.format))
-    }
-    fn animation(&mut self, info: &AnimationInfo<'_>) -> Flow {
-        self.push(format!("animation {} {:?}", info.index, info.name))
-    }
-    fn bone(&mut self, info: &BoneInfo<'_>) -> Flow {
-        self.push(format!("bone {}", info.index))
-    }
-    fn keyframes(&mut self, frames: Keyframes<'_>) -> Flow {
-        let mut flow = Flow::Continue;
-        for frame in frames.iter() {
-            flow = self.push(format!("keyframe {:?}", frame.time.to_bits()));
-        }
-        flow
-    }
-    fn instance(&mut self, i: &IplInstance<'_>) -> Flow {
-        self.push(format!("instance {}", i.model_id))
-    }
-    fn car(&mut self, car: &IplCar) -> Flow {
-        self.push(format!("car {}", car.model_id))
-    }
-    fn section_line(&mut self, line: &SectionLine<'_>) -> Flow {
-        self.push(format!("line {:?}", line.text))
-    }
-    fn warning(&mut self, warning: Warning) -> Flow {
-        self.push(format!("warning {:?} {}", warning.kind, warning.offset))
-    }
-    fn end(&mut self) -> Flow {
-        self.push("end".into())
-    }
-}
-
-impl ArchiveVisitor for Log {
-    fn archive(&mut self, info: &ArchiveInfo) -> Flow {
-        self.push(format!("archive {:?} {}", info.version, info.entry_count))
-    }
-    fn entry(&mut self, entry: &Entry<'_>) -> Choice {
-        self.lines.push(format!(
-            "entry {} {:?} {} {} {:?}",
-            entry.index, entry.name, entry.offset, entry.size, entry.format
-        ));
-        // Every other entry is decoded, whatever its format.
-        if entry.index % 2 == 0 {
-            Choice::Decode
-        } else {
-            Choice::Skip
-        }
-    }
-    fn entry_end(&mut self, result: Result<(), Error>) -> Flow {
-        self.push(format!("entry_end {result:?}"))
-    }
-    fn archive_warning(&mut self, warning: ArchiveWarning) -> Flow {
-        self.push(format!("archive_warning {:?} {}", warning.kind, warning.offset))
-    }
-}
+use testkit::img::feed_in_pieces;
+use testkit::log::{Policy, Recorder};
 
 fn new_decoder(v1: bool, dir: &[u8], img: &[u8]) -> ArchiveDecoder {
     if v1 {
@@ -98,29 +18,19 @@ fn new_decoder(v1: bool, dir: &[u8], img: &[u8]) -> ArchiveDecoder {
     }
 }
 
-fn chunked(v1: bool, dir: &[u8], img: &[u8], chunk: usize, log: &mut Log) -> Result<(), Error> {
-    let mut archive = new_decoder(v1, dir, img);
-    loop {
-        let file = match archive.input() {
-            Input::Directory => dir,
-            Input::Data => img,
-        };
-        let at = usize::try_from(archive.position()).unwrap_or(usize::MAX);
-        let rest = file.get(at..).unwrap_or_default();
-        let mut piece = &rest[..rest.len().min(chunk)];
-        if piece.is_empty() {
-            return archive.finish(log);
-        }
-        loop {
-            let progress = archive.feed(piece, log)?;
-            piece = &piece[progress.consumed..];
-            match progress.status {
-                Status::Paused => continue,
-                Status::Done => return archive.finish(log),
-                Status::NeedInput | Status::Seek(_) => break,
-            }
-        }
+/// Every other entry is decoded, whatever its format.
+fn every_other(entry: &Entry<'_>) -> Choice {
+    if entry.index.is_multiple_of(2) {
+        Choice::Decode
+    } else {
+        Choice::Skip
     }
+}
+
+/// The kit's log, exact: every event, keyframes one by one (batches follow the cuts), every
+/// float by its bits.
+fn recorder(policy: Policy) -> Recorder {
+    Recorder::new(policy).exact().choosing(every_other)
 }
 
 fuzz_target!(|input: &[u8]| {
@@ -139,13 +49,15 @@ fuzz_target!(|input: &[u8]| {
     };
     let chunk = usize::from(*chunk).max(1) * if flags & 4 != 0 { 64 } else { 1 };
 
-    let mut whole = Log::default();
+    let mut whole = recorder(Policy::Continue);
     let whole_result = new_decoder(v1, dir, img).decode_slices(dir, img, &mut whole);
-    let mut cut = Log {
-        pause: flags & 2 != 0,
-        ..Log::default()
+    let policy = if flags & 2 != 0 {
+        Policy::PauseEvery
+    } else {
+        Policy::Continue
     };
-    let cut_result = chunked(v1, dir, img, chunk, &mut cut);
+    let mut cut = recorder(policy);
+    let cut_result = feed_in_pieces(&mut new_decoder(v1, dir, img), dir, img, chunk, &mut cut);
     assert_eq!(whole_result, cut_result);
-    assert_eq!(whole.lines, cut.lines);
+    assert_eq!(whole.events, cut.events);
 });

@@ -7,10 +7,9 @@
 //! for byte (§9.7).
 
 use gtastream::encode::{EncodeOptions, Encoder, Lookahead};
-use gtastream::{
-    AnimationInfo, Decoder, ErrorKind, FileInfo, Flow, Format, IplCar, IplInstance, Keyframes, SectionLine,
-    Status, Visitor,
-};
+use gtastream::{AnimationInfo, Decoder, ErrorKind, FileInfo, Flow, Format, Status, Visitor};
+use testkit::ipl::Inst;
+use testkit::log::{frame_bits, keyframes, Ev, Recorder};
 
 const TARGETS: [Format; 5] = [
     Format::Anp3,
@@ -20,78 +19,60 @@ const TARGETS: [Format; 5] = [
     Format::IplText,
 ];
 
-/// The values a writer keeps, as bits: keyframes (time, rotation, translation, scale) and
-/// placement records.
-#[derive(Default, Debug, PartialEq)]
-struct Values {
-    format: Option<Format>,
-    /// More than one `file` event (an `ANLF`), or an animation the decoder could not keep as
-    /// one unit (a name field of more than 248 bytes, a long `INFO`): not written back as is.
-    merged: bool,
-    frames: Vec<[u32; 11]>,
-    records: Vec<Vec<u32>>,
-    lines: Vec<(&'static str, Vec<u8>)>,
+/// The events of a file, exact (NaN payloads count), without warnings.
+fn events(data: &[u8], what: &str) -> Vec<Ev> {
+    let mut log = Recorder::default().exact().without_warnings();
+    Decoder::new()
+        .decode_slice(data, &mut log)
+        .unwrap_or_else(|e| panic!("{what}: {e}"));
+    log.events
 }
 
-impl Visitor for Values {
+/// What every writer keeps of the placements: the records without model names and scales
+/// (a binary IPL has neither), and apart from them, the section lines.
+fn placements(events: &[Ev]) -> (Vec<Ev>, Vec<Ev>) {
+    let records = events.iter().filter_map(|e| match e {
+        Ev::Instance(i) => Some(Ev::Instance(Inst {
+            model_name: None,
+            scale: None,
+            ..i.clone()
+        })),
+        Ev::Car(_) => Some(e.clone()),
+        _ => None,
+    });
+    let lines = events.iter().filter(|e| matches!(e, Ev::Line { .. }));
+    (records.collect(), lines.cloned().collect())
+}
+
+/// Whether a file is written back to `format` byte for byte (§9.7): it is in that format, and
+/// the decoder kept every unit (not an `ANLF`, whose blocks merge; no ANPK animation with a
+/// name field of more than 248 bytes or an `INFO` too long for the carry buffer).
+struct Exact {
+    format: Format,
+    files: u32,
+    kept: bool,
+}
+
+impl Visitor for Exact {
     fn file(&mut self, info: &FileInfo<'_>) -> Flow {
-        self.merged |= self.format.is_some();
-        self.format.get_or_insert(info.format);
+        self.files += 1;
+        self.kept &= info.format == self.format;
         Flow::Continue
     }
     fn animation(&mut self, info: &AnimationInfo<'_>) -> Flow {
-        self.merged |= info.raw.is_empty() && self.format == Some(Format::Anpk);
+        self.kept &= !info.raw.is_empty();
         Flow::Continue
     }
-    fn keyframes(&mut self, frames: Keyframes<'_>) -> Flow {
-        for k in frames.iter() {
-            let mut bits = [0; 11];
-            let values = [k.time]
-                .into_iter()
-                .chain(k.rotation)
-                .chain(k.translation)
-                .chain(k.scale);
-            for (b, v) in bits.iter_mut().zip(values) {
-                *b = v.to_bits();
-            }
-            self.frames.push(bits);
-        }
-        Flow::Continue
-    }
-    fn instance(&mut self, i: &IplInstance<'_>) -> Flow {
-        let mut v: Vec<u32> = i
-            .position
-            .iter()
-            .chain(&i.rotation)
-            .map(|f| f.to_bits())
-            .collect();
-        v.extend([i.model_id as u32, i.interior, i.lod as u32]);
-        self.records.push(v);
-        Flow::Continue
-    }
-    fn car(&mut self, c: &IplCar) -> Flow {
-        let mut v: Vec<u32> = c.position.iter().map(|f| f.to_bits()).collect();
-        v.push(c.angle.to_bits());
-        v.extend(
-            [
-                c.model_id,
-                c.primary_color,
-                c.secondary_color,
-                c.flags,
-                c.alarm_chance,
-                c.door_lock_chance,
-                c.min_delay,
-                c.max_delay,
-            ]
-            .map(|x| x as u32),
-        );
-        self.records.push(v);
-        Flow::Continue
-    }
-    fn section_line(&mut self, l: &SectionLine<'_>) -> Flow {
-        self.lines.push((l.section, l.text.to_vec()));
-        Flow::Continue
-    }
+}
+
+fn written_back_exactly(data: &[u8], format: Format) -> bool {
+    let mut exact = Exact {
+        format,
+        files: 0,
+        kept: matches!(format, Format::Anp3 | Format::Anp2 | Format::Anpk),
+    };
+    let decoded = Decoder::new().decode_slice(data, &mut exact).is_ok();
+    decoded && exact.kept && exact.files == 1 && !data.starts_with(b"ANLF")
 }
 
 /// Decodes `data` cut into pieces of `piece` bytes into `visitor`, following seeks, and on
@@ -158,26 +139,17 @@ pub fn check(input: &[u8]) -> bool {
     let Some(written) = encode(data, to, quantize, piece, ahead) else {
         return false;
     };
-    let mut before = Values::default();
-    Decoder::new()
-        .decode_slice(data, &mut before)
-        .expect("the source decoded once");
-    let mut after = Values::default();
-    Decoder::new()
-        .decode_slice(&written, &mut after)
-        .expect("the output decodes");
-    let container = data.starts_with(b"ANLF");
-    let own = before.format == Some(to)
-        && matches!(to, Format::Anp3 | Format::Anp2 | Format::Anpk)
-        && !before.merged
-        && !container;
-    if own && !quantize {
+    if !quantize && written_back_exactly(data, to) {
         assert!(written == data, "written back to its own format, the bytes changed");
     }
+    let before = events(data, "the source decoded once");
+    let after = events(&written, "the output decodes");
     if to.is_animation() {
-        assert_eq!(after.frames.len(), before.frames.len());
-        for (a, b) in after.frames.iter().zip(&before.frames) {
-            let mut want = *b;
+        let (before, after) = (keyframes(&before), keyframes(&after));
+        assert_eq!(after.len(), before.len());
+        for (a, b) in after.iter().zip(&before) {
+            let (a, b) = (frame_bits(a), frame_bits(b));
+            let mut want = b;
             if to != Format::Anpk {
                 want[8..].fill(0);
             }
@@ -196,8 +168,7 @@ pub fn check(input: &[u8]) -> bool {
             assert_eq!(a.map(nan), want.map(nan));
         }
     } else {
-        assert_eq!(after.records, before.records);
-        assert_eq!(after.lines, before.lines);
+        assert_eq!(placements(&after), placements(&before));
     }
     // Writing the output again gives the same bytes.
     let again = encode(&written, to, quantize, usize::MAX, ahead).expect("the output writes again");

@@ -468,6 +468,7 @@ impl<'a> Anpk<'a> {
                     bytes: record.to_vec(),
                     frame: Bits(frame),
                     raw: None,
+                    exact: None,
                 });
                 pos += size;
             }
@@ -784,6 +785,7 @@ impl<'a> Stories<'a> {
                 bytes: record.to_vec(),
                 frame: Bits(frame),
                 raw: None,
+                exact: None,
             });
         }
         self.event(Ev::BoneEnd);
@@ -890,6 +892,9 @@ pub fn package_from_log(log: &[Ev]) -> gtastream::Package {
             Ev::BoneEnd | Ev::AnimationEnd | Ev::End => {}
             Ev::Instance(_) | Ev::Car(_) | Ev::Line { .. } => panic!("a placement event"),
             Ev::Error(..) => panic!("the log failed"),
+            Ev::Archive { .. } | Ev::Entry { .. } | Ev::EntryEnd(_) | Ev::ArchiveWarning(..) => {
+                panic!("an archive event")
+            }
         }
     }
     let mut package = package.expect("a file event");

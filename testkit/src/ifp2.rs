@@ -633,6 +633,7 @@ fn reference_body(s: &mut Ref<'_>) -> Result<(), Stop> {
                     bytes: rec.to_vec(),
                     frame: Bits(frame),
                     raw,
+                    exact: None,
                 });
             }
             s.emit(Ev::BoneEnd);

@@ -10,7 +10,7 @@
 //! - Fixture writers built from docs/FORMATS.md, never by the crate under test:
 //!   [`ifp2`] (ANP3/ANP2), [`anpk`] (ANPK/ANLF, patched from the encoder's output),
 //!   [`stories`] (Stories `.anim`), [`ipl`] (binary and text IPL), [`hostile`] (every format,
-//!   with the map of its units).
+//!   with the map of its units), [`img`] (IMG archives, and their driver in pieces).
 //! - Reference decoders, independent of the crate ([`ifp2::reference`],
 //!   [`anpk_stories::anpk_reference`], [`anpk_stories::stories_reference`],
 //!   [`ipl::reference`]): which events, at which offsets, a correct decoder reports.
@@ -26,6 +26,7 @@ pub mod bytes;
 pub mod driver;
 pub mod hostile;
 pub mod ifp2;
+pub mod img;
 pub mod ipl;
 pub mod log;
 #[cfg(feature = "alloc")]

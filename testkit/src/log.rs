@@ -4,12 +4,20 @@
 //! [`Recorder`] is the visitor that writes it, checks each batch against its bone as it
 //! arrives, and pauses or aborts where its [`Policy`] says. The reference decoders of the kit
 //! write the same log, so a test compares the two with `assert_eq!`.
+//!
+//! Its modes: [`Recorder::exact`] (keyframes compared by every float's bits, NaN payloads
+//! included), [`Recorder::without_warnings`] (a writer's output is compared with its source
+//! without the source's warnings), and archive events (the recorder is an [`ArchiveVisitor`]
+//! too: the archive, each entry with the [`Choice`] made, its result, archive warnings).
 
 use std::fmt;
 
+use gtastream::archive::{
+    ArchiveInfo, ArchiveVersion, ArchiveVisitor, ArchiveWarning, ArchiveWarningKind, Choice, Entry,
+};
 use gtastream::{
-    AnimationInfo, BoneInfo, ErrorKind, FileInfo, Flow, Format, FrameType, IplCar, IplInstance,
-    Keyframe, Keyframes, RawFrame, SectionLine, Visitor, Warning, WarningKind,
+    AnimationInfo, BoneInfo, Error, ErrorKind, FileInfo, Flow, Format, FrameType, IplCar,
+    IplInstance, Keyframe, Keyframes, RawFrame, SectionLine, Visitor, Warning, WarningKind,
 };
 
 use crate::ipl::{Car, Inst};
@@ -37,6 +45,20 @@ impl PartialEq for Bits {
                 .all(|(x, y)| same(*x, *y))
             && a.scale.iter().zip(&b.scale).all(|(x, y)| same(*x, *y))
     }
+}
+
+/// The bits of a keyframe's floats: time, rotation, translation, scale.
+pub fn frame_bits(k: &Keyframe) -> [u32; 11] {
+    let mut out = [0; 11];
+    let values = [k.time]
+        .into_iter()
+        .chain(k.rotation)
+        .chain(k.translation)
+        .chain(k.scale);
+    for (o, v) in out.iter_mut().zip(values) {
+        *o = v.to_bits();
+    }
+    out
 }
 
 impl fmt::Debug for Bits {
@@ -85,6 +107,9 @@ pub enum Ev {
         frame: Bits,
         /// `Keyframes::raw` (packed IFP2 types only).
         raw: Option<RawFrame>,
+        /// Exact logs only ([`Recorder::exact`]): [`frame_bits`], so that NaN payloads count
+        /// (boxed: most logs are not exact, and every event would pay for it).
+        exact: Option<Box<[u32; 11]>>,
     },
     BoneEnd,
     AnimationEnd,
@@ -99,6 +124,23 @@ pub enum Ev {
     End,
     /// Not a visitor event: how a log of a failed decode ends.
     Error(ErrorKind, u64),
+    Archive {
+        version: ArchiveVersion,
+        entry_count: u32,
+    },
+    /// An entry, with the choice the recorder made for it.
+    Entry {
+        index: u32,
+        name: Vec<u8>,
+        offset: u64,
+        size: u64,
+        declared_size: u64,
+        format: Option<Format>,
+        choice: Choice,
+    },
+    EntryEnd(Result<(), Error>),
+    /// Kind, offset, entry index.
+    ArchiveWarning(ArchiveWarningKind, u64, u32),
 }
 
 impl Ev {
@@ -186,6 +228,28 @@ impl fmt::Display for Ev {
             Ev::Warning(kind, at) => write!(f, "warning {}@{at}", kind.name()),
             Ev::End => f.write_str("end"),
             Ev::Error(kind, at) => write!(f, "error {kind:?}@{at}"),
+            Ev::Archive {
+                version,
+                entry_count,
+            } => write!(f, "archive {} entries={entry_count}", version.name()),
+            Ev::Entry {
+                index,
+                name,
+                offset,
+                size,
+                declared_size,
+                format,
+                choice,
+            } => write!(
+                f,
+                "entry {index} {:?} at={offset} size={size} declared={declared_size} {} {choice:?}",
+                latin1(name),
+                format.map_or("-", Format::name),
+            ),
+            Ev::EntryEnd(result) => write!(f, "entry_end {result:?}"),
+            Ev::ArchiveWarning(kind, at, index) => {
+                write!(f, "archive_warning {}@{at} entry {index}", kind.name())
+            }
         }
     }
 }
@@ -255,6 +319,14 @@ pub struct Recorder {
     pub event_count: u64,
     /// The current bone's frame type and the frames it still expects.
     bone: Option<(FrameType, u32)>,
+    exact: bool,
+    warnings: bool,
+    /// What to do with each archive entry.
+    choose: fn(&Entry<'_>) -> Choice,
+}
+
+fn decode_every(_: &Entry<'_>) -> Choice {
+    Choice::Decode
 }
 
 impl Default for Recorder {
@@ -274,13 +346,41 @@ impl Recorder {
             batches: 0,
             event_count: 0,
             bone: None,
+            exact: false,
+            warnings: true,
+            choose: decode_every,
         }
     }
 
-    /// A fresh recorder that continues the decode `self` saw so far (knows the current bone).
+    /// Logs each keyframe's bits too ([`Ev::Frame`]'s `exact`): NaN payloads count.
+    pub fn exact(self) -> Self {
+        Recorder {
+            exact: true,
+            ..self
+        }
+    }
+
+    /// Leaves warnings out of the log (they are still visitor calls for the [`Policy`]).
+    pub fn without_warnings(self) -> Self {
+        Recorder {
+            warnings: false,
+            ..self
+        }
+    }
+
+    /// Answers each archive entry with `choose` (by default every entry is decoded).
+    pub fn choosing(self, choose: fn(&Entry<'_>) -> Choice) -> Self {
+        Recorder { choose, ..self }
+    }
+
+    /// A fresh recorder that continues the decode `self` saw so far (knows the current bone),
+    /// in the same modes.
     pub fn continuing(&self, policy: Policy) -> Self {
         Recorder {
             bone: self.bone,
+            exact: self.exact,
+            warnings: self.warnings,
+            choose: self.choose,
             ..Recorder::new(policy)
         }
     }
@@ -382,6 +482,7 @@ impl Visitor for Recorder {
                 raw: raw
                     .as_mut()
                     .map(|r| r.next().expect("a raw frame per frame")),
+                exact: self.exact.then(|| Box::new(frame_bits(&frame))),
             });
             decoded += 1;
         }
@@ -438,10 +539,53 @@ impl Visitor for Recorder {
     }
 
     fn warning(&mut self, warning: Warning) -> Flow {
-        self.push(Ev::Warning(warning.kind, warning.offset))
+        if self.warnings {
+            self.push(Ev::Warning(warning.kind, warning.offset))
+        } else {
+            self.answer(false)
+        }
     }
 
     fn end(&mut self) -> Flow {
         self.push(Ev::End)
+    }
+}
+
+impl ArchiveVisitor for Recorder {
+    fn archive(&mut self, info: &ArchiveInfo) -> Flow {
+        self.push(Ev::Archive {
+            version: info.version,
+            entry_count: info.entry_count,
+        })
+    }
+
+    fn entry(&mut self, entry: &Entry<'_>) -> Choice {
+        // A failed entry leaves its bone open; each entry is a file of its own.
+        self.bone = None;
+        let choice = (self.choose)(entry);
+        self.events.push(Ev::Entry {
+            index: entry.index,
+            name: entry.name.to_vec(),
+            offset: entry.offset,
+            size: entry.size,
+            declared_size: entry.declared_size,
+            format: entry.format,
+            choice,
+        });
+        self.event_count += 1;
+        choice
+    }
+
+    fn entry_end(&mut self, result: Result<(), Error>) -> Flow {
+        self.bone = None;
+        self.push(Ev::EntryEnd(result))
+    }
+
+    fn archive_warning(&mut self, warning: ArchiveWarning) -> Flow {
+        self.push(Ev::ArchiveWarning(
+            warning.kind,
+            warning.offset,
+            warning.index,
+        ))
     }
 }

@@ -92,6 +92,7 @@ fn frame(frame_type: FrameType, bytes: &[u8], k: Bits) -> Ev {
         bytes: bytes.to_vec(),
         frame: k,
         raw: None,
+        exact: None,
     }
 }
 

@@ -7,202 +7,52 @@
 mod inputs;
 
 use gtastream::archive::{
-    ArchiveDecoder, ArchiveInfo, ArchiveVisitor, ArchiveWarning, ArchiveWarningKind, Choice, Entry,
-    Input,
+    ArchiveDecoder, ArchiveVersion, ArchiveVisitor, ArchiveWarningKind, Choice, Entry,
 };
-use gtastream::{
-    AnimationInfo, BoneInfo, Decoder, Error, ErrorKind, FileInfo, Flow, Format, IplCar,
-    IplInstance, Keyframes, Options, SectionLine, Status, Visitor, Warning,
-};
+use gtastream::{BoneInfo, Decoder, Error, ErrorKind, Flow, Format, Options, Visitor};
+use testkit::img::{feed_in_pieces, name, Img, Record, SECTOR};
+use testkit::log::{Ev, Policy, Recorder};
 
-const SECTOR: usize = 2048;
-
-/// A directory record as written.
-#[derive(Clone)]
-struct Record {
-    offset: u32,
-    size: u32,
-    /// Version 2's second size field.
-    size2: u16,
-    name: [u8; 24],
+/// Decodes with `decode_slices`; the log and the archive's result.
+fn run(
+    archive: ArchiveDecoder,
+    dir: &[u8],
+    data: &[u8],
+    choose: fn(&Entry<'_>) -> Choice,
+) -> (Vec<Ev>, Result<(), Error>) {
+    let mut log = Recorder::default().choosing(choose);
+    let mut archive = archive;
+    let result = archive.decode_slices(dir, data, &mut log);
+    (log.events, result)
 }
 
-fn name(text: &str) -> [u8; 24] {
-    let mut field = [0u8; 24];
-    field[..text.len()].copy_from_slice(text.as_bytes());
-    field
+/// [`run`] on a version 2 archive.
+fn run_v2(data: &[u8], choose: fn(&Entry<'_>) -> Choice) -> (Vec<Ev>, Result<(), Error>) {
+    run(ArchiveDecoder::new(data.len() as u64), &[], data, choose)
 }
 
-/// An archive under construction: records and the data file.
-#[derive(Default, Clone)]
-struct Img {
-    records: Vec<Record>,
-    data: Vec<u8>,
+/// [`run_chunked`] on a version 2 archive.
+fn run_v2_chunked(data: &[u8], log: Recorder, chunk: usize) -> (Vec<Ev>, Result<(), Error>) {
+    run_chunked(
+        ArchiveDecoder::new(data.len() as u64),
+        &[],
+        data,
+        log,
+        chunk,
+    )
 }
 
-impl Img {
-    /// Puts `bytes` at sector `at` (zero padding to the sector boundary) and records it.
-    fn add_at(&mut self, entry: &str, at: u32, bytes: &[u8]) -> &mut Self {
-        let sectors = bytes.len().div_ceil(SECTOR);
-        let start = at as usize * SECTOR;
-        let end = start + sectors * SECTOR;
-        if self.data.len() < end {
-            self.data.resize(end, 0);
-        }
-        self.data[start..start + bytes.len()].copy_from_slice(bytes);
-        self.records.push(Record {
-            offset: at,
-            size: sectors as u32,
-            size2: 0,
-            name: name(entry),
-        });
-        self
-    }
-
-    /// The next free sector after everything placed so far, at least `first`.
-    fn next_sector(&self, first: u32) -> u32 {
-        (self.data.len().div_ceil(SECTOR) as u32).max(first)
-    }
-
-    fn add(&mut self, entry: &str, bytes: &[u8]) -> &mut Self {
-        let at = self.next_sector(self.first_data_sector());
-        self.add_at(entry, at, bytes)
-    }
-
-    /// Room for a version 2 directory of up to 63 records in sector 0.
-    fn first_data_sector(&self) -> u32 {
-        1
-    }
-
-    /// The version 2 file: header and records over the front of the data.
-    fn v2(&self) -> Vec<u8> {
-        self.v2_count(self.records.len() as u32)
-    }
-
-    fn v2_count(&self, count: u32) -> Vec<u8> {
-        let mut out = self.data.clone();
-        let directory = 8 + 32 * self.records.len();
-        if out.len() < directory {
-            out.resize(directory, 0);
-        }
-        out[..4].copy_from_slice(b"VER2");
-        out[4..8].copy_from_slice(&count.to_le_bytes());
-        for (i, r) in self.records.iter().enumerate() {
-            let at = 8 + 32 * i;
-            out[at..at + 4].copy_from_slice(&r.offset.to_le_bytes());
-            out[at + 4..at + 6].copy_from_slice(&(r.size as u16).to_le_bytes());
-            out[at + 6..at + 8].copy_from_slice(&r.size2.to_le_bytes());
-            out[at + 8..at + 32].copy_from_slice(&r.name);
-        }
-        out
-    }
-
-    /// The version 1 pair: `.dir` and `.img`.
-    fn v1(&self) -> (Vec<u8>, Vec<u8>) {
-        let mut dir = Vec::new();
-        for r in &self.records {
-            dir.extend_from_slice(&r.offset.to_le_bytes());
-            dir.extend_from_slice(&r.size.to_le_bytes());
-            dir.extend_from_slice(&r.name);
-        }
-        (dir, self.data.clone())
-    }
-}
-
-/// Every event as a line; keyframes one per line, so batches cut differently log alike.
-#[derive(Default)]
-struct Log {
-    lines: Vec<String>,
-    choose: Option<fn(&Entry<'_>) -> Choice>,
-    /// Pause after every event (the log must not change).
-    pause: bool,
-}
-
-impl Log {
-    fn new(choose: fn(&Entry<'_>) -> Choice) -> Self {
-        Log {
-            choose: Some(choose),
-            ..Log::default()
-        }
-    }
-
-    fn push(&mut self, line: String) -> Flow {
-        self.lines.push(line);
-        if self.pause {
-            Flow::Pause
-        } else {
-            Flow::Continue
-        }
-    }
-}
-
-impl Visitor for Log {
-    fn file(&mut self, info: &FileInfo<'_>) -> Flow {
-        self.push(format!("file {:?} {:?}", info.format, info.name))
-    }
-    fn animation(&mut self, info: &AnimationInfo<'_>) -> Flow {
-        self.push(format!("animation {} {:?}", info.index, info.name))
-    }
-    fn bone(&mut self, info: &BoneInfo<'_>) -> Flow {
-        self.push(format!("bone {} {:?}", info.index, info.frame_type))
-    }
-    fn keyframes(&mut self, frames: Keyframes<'_>) -> Flow {
-        let mut flow = Flow::Continue;
-        for frame in frames.iter() {
-            flow = self.push(format!("keyframe {:?}", frame));
-        }
-        flow
-    }
-    fn bone_end(&mut self) -> Flow {
-        self.push("bone_end".into())
-    }
-    fn animation_end(&mut self) -> Flow {
-        self.push("animation_end".into())
-    }
-    fn instance(&mut self, i: &IplInstance<'_>) -> Flow {
-        self.push(format!("instance {:?}", i))
-    }
-    fn car(&mut self, car: &IplCar) -> Flow {
-        self.push(format!("car {:?}", car))
-    }
-    fn section_line(&mut self, line: &SectionLine<'_>) -> Flow {
-        self.push(format!("line {:?}", line))
-    }
-    fn warning(&mut self, warning: Warning) -> Flow {
-        self.push(format!("warning {:?} {}", warning.kind, warning.offset))
-    }
-    fn end(&mut self) -> Flow {
-        self.push("end".into())
-    }
-}
-
-impl ArchiveVisitor for Log {
-    fn archive(&mut self, info: &ArchiveInfo) -> Flow {
-        self.push(format!("archive {:?} {}", info.version, info.entry_count))
-    }
-    fn entry(&mut self, entry: &Entry<'_>) -> Choice {
-        let choice = self.choose.map_or(Choice::Decode, |f| f(entry));
-        self.lines.push(format!(
-            "entry {} {:?} {} {} {} {:?} {:?}",
-            entry.index,
-            String::from_utf8_lossy(entry.name),
-            entry.offset,
-            entry.size,
-            entry.declared_size,
-            entry.format,
-            choice
-        ));
-        choice
-    }
-    fn entry_end(&mut self, result: Result<(), Error>) -> Flow {
-        self.push(format!("entry_end {:?}", result))
-    }
-    fn archive_warning(&mut self, warning: ArchiveWarning) -> Flow {
-        self.push(format!(
-            "archive_warning {:?} {} {}",
-            warning.kind, warning.offset, warning.index
-        ))
-    }
+/// Feeds the archive in pieces of `chunk` bytes; the log and the archive's result.
+fn run_chunked(
+    mut archive: ArchiveDecoder,
+    dir: &[u8],
+    data: &[u8],
+    log: Recorder,
+    chunk: usize,
+) -> (Vec<Ev>, Result<(), Error>) {
+    let mut log = log;
+    let result = feed_in_pieces(&mut archive, dir, data, chunk, &mut log);
+    (log.events, result)
 }
 
 fn decode_all(_: &Entry<'_>) -> Choice {
@@ -221,56 +71,11 @@ fn decode_known(entry: &Entry<'_>) -> Choice {
     }
 }
 
-/// Decodes with `decode_slices`; the log and the archive's result.
-fn run(
-    archive: ArchiveDecoder,
-    dir: &[u8],
-    data: &[u8],
-    choose: fn(&Entry<'_>) -> Choice,
-) -> (Vec<String>, Result<(), Error>) {
-    let mut log = Log::new(choose);
-    let mut archive = archive;
-    let result = archive.decode_slices(dir, data, &mut log);
-    (log.lines, result)
-}
-
-/// Feeds the archive in pieces of `chunk` bytes, following seeks, resuming pauses.
-fn run_chunked(
-    mut archive: ArchiveDecoder,
-    dir: &[u8],
-    data: &[u8],
-    log: &mut Log,
-    chunk: usize,
-) -> Result<(), Error> {
-    loop {
-        let file = match archive.input() {
-            Input::Directory => dir,
-            Input::Data => data,
-        };
-        let at = archive.position() as usize;
-        let piece = file.get(at..).unwrap_or_default();
-        let piece = &piece[..piece.len().min(chunk)];
-        if piece.is_empty() {
-            return archive.finish(log);
-        }
-        let mut rest = piece;
-        loop {
-            let progress = archive.feed(rest, log)?;
-            rest = &rest[progress.consumed..];
-            match progress.status {
-                Status::Paused => continue,
-                Status::Done => return archive.finish(log),
-                Status::NeedInput | Status::Seek(_) => break,
-            }
-        }
-    }
-}
-
 /// What decoding the extracted entry gives.
-fn extracted(bytes: &[u8]) -> (Vec<String>, Result<(), Error>) {
-    let mut log = Log::default();
+fn extracted(bytes: &[u8]) -> (Vec<Ev>, Result<(), Error>) {
+    let mut log = Recorder::default();
     let result = Decoder::new().decode_slice(bytes, &mut log);
-    (log.lines, result)
+    (log.events, result)
 }
 
 /// One file of every format, and what each is called.
@@ -293,7 +98,7 @@ fn every_format() -> Vec<(&'static str, Vec<u8>, Format)> {
 }
 
 /// A text file filled with blank lines to a whole number of sectors: the text decoder reads
-/// zero padding as one long line (a `Limit` error; see the README's "Archives").
+/// zero padding as one long line (a `Limit` error; see docs/RUST.md, "Archives").
 fn sector_sized(mut text: Vec<u8>) -> Vec<u8> {
     text.resize(text.len().div_ceil(SECTOR) * SECTOR, b'\n');
     text
@@ -301,18 +106,12 @@ fn sector_sized(mut text: Vec<u8>) -> Vec<u8> {
 
 /// Every format, junk, an empty entry, data out of directory order and a broken entry.
 fn mixed() -> Img {
-    let mut img = Img::default();
-    let files = every_format();
-    // Data in reverse order of the records: sector of each placed from the back.
-    let sizes: Vec<u32> = files
-        .iter()
-        .map(|(_, b, _)| b.len().div_ceil(SECTOR) as u32)
+    // Data in reverse order of the records.
+    let files: Vec<(&str, Vec<u8>)> = every_format()
+        .into_iter()
+        .map(|(entry, bytes, _)| (entry, bytes))
         .collect();
-    let mut at = 1 + sizes.iter().sum::<u32>();
-    for ((entry, bytes, _), sectors) in files.iter().zip(&sizes) {
-        at -= sectors;
-        img.add_at(entry, at, bytes);
-    }
+    let mut img = Img::reversed(&files);
     // A model (not decoded), junk, a broken package, then a good one after it.
     let mut model = vec![0x10, 0, 0, 0, 0x40, 0, 0, 0];
     model.extend(std::iter::repeat_n(0xAB, 100));
@@ -333,21 +132,16 @@ fn mixed() -> Img {
 fn entries_decode_as_the_extracted_files() {
     let img = mixed();
     let data = img.v2();
-    let (log, result) = run(
-        ArchiveDecoder::new(data.len() as u64),
-        &[],
-        &data,
-        decode_all,
-    );
+    let (log, result) = run_v2(&data, decode_all);
     result.unwrap();
-    assert_eq!(log[0], format!("archive V2 {}", img.records.len()));
+    assert_eq!(log[0], archive_event(ArchiveVersion::V2, img.records.len()));
     // Split the log at the entry events, and compare each part with the extracted entry.
-    let mut parts = Vec::new();
-    for line in &log[1..] {
-        if line.starts_with("entry ") {
-            parts.push(vec![line.clone()]);
+    let mut parts: Vec<Vec<Ev>> = Vec::new();
+    for ev in &log[1..] {
+        if matches!(ev, Ev::Entry { .. }) {
+            parts.push(vec![ev.clone()]);
         } else {
-            parts.last_mut().unwrap().push(line.clone());
+            parts.last_mut().unwrap().push(ev.clone());
         }
     }
     assert_eq!(parts.len(), img.records.len());
@@ -356,64 +150,47 @@ fn entries_decode_as_the_extracted_files() {
         let start = record.offset as usize * SECTOR;
         let bytes = &data[start..start + record.size as usize * SECTOR];
         let (expected, result) = extracted(bytes);
-        let end = format!("entry_end {:?}", result);
         failed += usize::from(result.is_err());
-        assert_eq!(part.last().unwrap(), &end);
+        assert_eq!(part.last().unwrap(), &Ev::EntryEnd(result));
         assert_eq!(&part[1..part.len() - 1], &expected[..], "{}", part[0]);
     }
     // The junk, the model and the broken package fail; the rest decode.
-    let summary: Vec<&String> = log.iter().filter(|l| l.starts_with("entry")).collect();
+    let summary: Vec<String> = log
+        .iter()
+        .filter(|e| matches!(e, Ev::Entry { .. } | Ev::EntryEnd(_)))
+        .map(Ev::to_string)
+        .collect();
     assert_eq!(failed, 3, "{summary:#?}");
     // Formats sniffed as the decoder finds them; `None` for the model and the junk.
     for ((entry, _, format), part) in every_format().iter().zip(&parts) {
-        assert!(part[0].contains(entry), "{}", part[0]);
         assert!(
-            part[0].contains(&format!("Some({format:?})")),
+            matches!(&part[0], Ev::Entry { name, format: Some(f), .. }
+                if name == entry.as_bytes() && f == format),
             "{}",
             part[0]
         );
     }
-    assert!(parts[5][0].contains("\"car.dff\"") && parts[5][0].contains(" None "));
-    assert!(parts[6][0].contains(" None "));
+    assert!(matches!(&parts[5][0], Ev::Entry { name, format: None, .. } if name == b"car.dff"));
+    assert!(matches!(&parts[6][0], Ev::Entry { format: None, .. }));
     // The broken entry does not stop the next.
-    assert!(parts[8].last().unwrap().ends_with("Ok(())"));
+    assert_eq!(parts[8].last().unwrap(), &Ev::EntryEnd(Ok(())));
 }
 
 #[test]
 fn every_cut_and_pause_gives_the_same_events() {
     let img = mixed();
     let data = img.v2();
-    let (whole, result) = run(
-        ArchiveDecoder::new(data.len() as u64),
-        &[],
-        &data,
-        decode_all,
-    );
+    let (whole, result) = run_v2(&data, decode_all);
     result.unwrap();
     for chunk in [1, 2, 3, 7, 31, 32, 33, 100, 2047, 2048, 4096, 1 << 20] {
-        let mut log = Log::new(decode_all);
-        run_chunked(
-            ArchiveDecoder::new(data.len() as u64),
-            &[],
-            &data,
-            &mut log,
-            chunk,
-        )
-        .unwrap();
-        assert_eq!(log.lines, whole, "chunk {chunk}");
+        let (log, result) = run_v2_chunked(&data, Recorder::default(), chunk);
+        result.unwrap();
+        assert_eq!(log, whole, "chunk {chunk}");
     }
     for chunk in [1, 5, 4096] {
-        let mut log = Log::new(decode_all);
-        log.pause = true;
-        run_chunked(
-            ArchiveDecoder::new(data.len() as u64),
-            &[],
-            &data,
-            &mut log,
-            chunk,
-        )
-        .unwrap();
-        assert_eq!(log.lines, whole, "paused, chunk {chunk}");
+        let (log, result) = run_v2_chunked(&data, Recorder::new(Policy::PauseEvery), chunk);
+        result.unwrap();
+        assert_eq!(log, whole, "paused, chunk {chunk}");
     }
 }
 
@@ -429,22 +206,24 @@ fn version1_reads_the_dir_and_the_img() {
         decode_all,
     );
     result.unwrap();
-    let (log2, _) = run(ArchiveDecoder::new(v2.len() as u64), &[], &v2, decode_all);
+    let (log2, _) = run_v2(&v2, decode_all);
     // Same entries and events; only the version differs (version 1's data has no header,
     // which lies in sector 0, before every entry).
-    assert_eq!(log1[0], format!("archive V1 {}", img.records.len()));
+    assert_eq!(
+        log1[0],
+        archive_event(ArchiveVersion::V1, img.records.len())
+    );
     assert_eq!(log1[1..], log2[1..]);
     for chunk in [1, 32, 100, 4096] {
-        let mut log = Log::new(decode_all);
-        run_chunked(
+        let (log, result) = run_chunked(
             ArchiveDecoder::version1(dir.len() as u64, data.len() as u64),
             &dir,
             &data,
-            &mut log,
+            Recorder::default(),
             chunk,
-        )
-        .unwrap();
-        assert_eq!(log.lines, log1, "chunk {chunk}");
+        );
+        result.unwrap();
+        assert_eq!(log, log1, "chunk {chunk}");
     }
 }
 
@@ -452,25 +231,46 @@ fn version1_reads_the_dir_and_the_img() {
 fn skipped_entries_are_listed_with_their_formats() {
     let img = mixed();
     let data = img.v2();
-    let (log, result) = run(ArchiveDecoder::new(data.len() as u64), &[], &data, skip_all);
+    let (log, result) = run_v2(&data, skip_all);
     result.unwrap();
     assert_eq!(log.len(), 1 + img.records.len());
-    for (i, ((entry, bytes, format), line)) in every_format().iter().zip(&log[1..]).enumerate() {
+    for (i, ((entry, bytes, format), ev)) in every_format().iter().zip(&log[1..]).enumerate() {
         let record = &img.records[i];
-        let expected = format!(
-            "entry {i} {entry:?} {} {} {} Some({format:?}) Skip",
-            record.offset as usize * SECTOR,
-            bytes.len().div_ceil(SECTOR) * SECTOR,
-            bytes.len().div_ceil(SECTOR) * SECTOR,
-        );
-        assert_eq!(line, &expected);
+        let size = (bytes.len().div_ceil(SECTOR) * SECTOR) as u64;
+        let expected = Ev::Entry {
+            index: i as u32,
+            name: entry.as_bytes().to_vec(),
+            offset: (record.offset as usize * SECTOR) as u64,
+            size,
+            declared_size: size,
+            format: Some(*format),
+            choice: Choice::Skip,
+        };
+        assert_eq!(ev, &expected);
     }
 }
 
-fn warnings(log: &[String]) -> Vec<String> {
+/// The archive event `version` with `entries` entries.
+fn archive_event(version: ArchiveVersion, entries: usize) -> Ev {
+    Ev::Archive {
+        version,
+        entry_count: entries as u32,
+    }
+}
+
+fn warnings(log: &[Ev]) -> Vec<Ev> {
     log.iter()
-        .filter(|l| l.starts_with("archive_warning"))
+        .filter(|e| matches!(e, Ev::ArchiveWarning(..)))
         .cloned()
+        .collect()
+}
+
+fn entry_ends(log: &[Ev]) -> Vec<&Result<(), Error>> {
+    log.iter()
+        .filter_map(|e| match e {
+            Ev::EntryEnd(result) => Some(result),
+            _ => None,
+        })
         .collect()
 }
 
@@ -532,56 +332,53 @@ fn oddities_are_warnings_and_never_stop_the_others() {
     });
     img.records.push(last);
     let data = img.v2();
-    let (log, result) = run(
-        ArchiveDecoder::new(data.len() as u64),
-        &[],
-        &data,
-        decode_all,
-    );
+    let (log, result) = run_v2(&data, decode_all);
     result.unwrap();
-    let record = |i: u64| 8 + 32 * i;
+    let warning = |kind, i: u32| Ev::ArchiveWarning(kind, 8 + 32 * u64::from(i), i);
+    use ArchiveWarningKind::{EmptyEntry, EntryOverlapsDirectory, EntryPastEnd, UnterminatedName};
     assert_eq!(
         warnings(&log),
         vec![
-            format!("archive_warning EmptyEntry {} 1", record(1)),
-            format!("archive_warning UnterminatedName {} 3", record(3)),
-            format!("archive_warning EntryOverlapsDirectory {} 5", record(5)),
-            format!("archive_warning EntryPastEnd {} 6", record(6)),
-            format!("archive_warning EntryPastEnd {} 7", record(7)),
-            format!("archive_warning EntryPastEnd {} 8", record(8)),
+            warning(EmptyEntry, 1),
+            warning(UnterminatedName, 3),
+            warning(EntryOverlapsDirectory, 5),
+            warning(EntryPastEnd, 6),
+            warning(EntryPastEnd, 7),
+            warning(EntryPastEnd, 8),
         ]
     );
-    let ends: Vec<&String> = log.iter().filter(|l| l.starts_with("entry_end")).collect();
+    let ends = entry_ends(&log);
     assert_eq!(ends.len(), 10);
     // The good entry and its copies decode; the empty one fails as an empty file does.
     let (_, empty) = extracted(&[]);
-    assert_eq!(ends[1], &format!("entry_end {:?}", empty));
+    assert_eq!(ends[1], &empty);
     for i in [0, 2, 3, 4, 9] {
-        assert_eq!(ends[i], "entry_end Ok(())", "entry {i}");
+        assert_eq!(ends[i], &Ok(()), "entry {i}");
     }
     assert!(log
         .iter()
-        .any(|l| l.starts_with("entry 3 \"abcdefghijklmnopqrstuvwx\"")));
+        .any(|e| matches!(e, Ev::Entry { index: 3, name, .. }
+        if name == b"abcdefghijklmnopqrstuvwx")));
     // The cut entry holds what the file has: one sector.
-    assert!(log.iter().any(|l| l.starts_with(&format!(
-        "entry 6 \"partly.ifp\" {} 2048 8192",
-        (end_sector - 1) as usize * SECTOR
-    ))));
-    assert!(log
-        .iter()
-        .any(|l| l.starts_with("entry 8 \"far.ifp\" 8796093020160 0 134215680 None")));
+    let partly = ((end_sector - 1) as usize * SECTOR) as u64;
+    assert!(log.iter().any(|e| matches!(e,
+        Ev::Entry { index: 6, name, offset, size: 2048, declared_size: 8192, .. }
+        if name == b"partly.ifp" && *offset == partly)));
+    assert!(log.iter().any(|e| matches!(e,
+        Ev::Entry {
+            index: 8,
+            name,
+            offset: 8796093020160,
+            size: 0,
+            declared_size: 134215680,
+            format: None,
+            ..
+        } if name == b"far.ifp")));
     // Every cut gives the same.
     for chunk in [1, 13, 2048] {
-        let mut cut = Log::new(decode_all);
-        run_chunked(
-            ArchiveDecoder::new(data.len() as u64),
-            &[],
-            &data,
-            &mut cut,
-            chunk,
-        )
-        .unwrap();
-        assert_eq!(cut.lines, log, "chunk {chunk}");
+        let (cut, result) = run_v2_chunked(&data, Recorder::default(), chunk);
+        result.unwrap();
+        assert_eq!(cut, log, "chunk {chunk}");
     }
 }
 
@@ -591,34 +388,29 @@ fn a_cut_directory_keeps_its_whole_records() {
     img.add("a.ifp", &inputs::anp3(2500, 9).bytes);
     // Version 2: a count far beyond the file.
     let data = img.v2_count(u32::MAX);
-    let (log, result) = run(
-        ArchiveDecoder::new(data.len() as u64),
-        &[],
-        &data,
-        decode_known,
-    );
+    let (log, result) = run_v2(&data, decode_known);
     result.unwrap();
     let records = (data.len() - 8) / 32;
-    assert_eq!(log[0], format!("archive V2 {records}"));
+    assert_eq!(log[0], archive_event(ArchiveVersion::V2, records));
     // The cut record is reported first; the data read as records gives warnings of its own.
     assert_eq!(
         warnings(&log)[0],
-        format!(
-            "archive_warning DirectoryTruncated {} {records}",
-            8 + 32 * records
+        Ev::ArchiveWarning(
+            ArchiveWarningKind::DirectoryTruncated,
+            8 + 32 * records as u64,
+            records as u32
         )
     );
-    assert!(log
-        .iter()
-        .any(|l| l.starts_with("entry 0 \"a.ifp\"") && l.ends_with("Decode")));
+    assert!(log.iter().any(|e| matches!(e,
+        Ev::Entry { index: 0, name, choice: Choice::Decode, .. } if name == b"a.ifp")));
     assert_eq!(
         log.iter()
-            .skip_while(|l| !l.starts_with("entry 0 "))
-            .find(|l| l.starts_with("entry_end")),
-        Some(&"entry_end Ok(())".to_string())
+            .skip_while(|e| !matches!(e, Ev::Entry { index: 0, .. }))
+            .find(|e| matches!(e, Ev::EntryEnd(_))),
+        Some(&Ev::EntryEnd(Ok(())))
     );
     assert_eq!(
-        log.iter().filter(|l| l.starts_with("entry ")).count(),
+        log.iter().filter(|e| matches!(e, Ev::Entry { .. })).count(),
         records
     );
     // Version 1: a .dir with a partial record at its end.
@@ -633,21 +425,20 @@ fn a_cut_directory_keeps_its_whole_records() {
     result.unwrap();
     assert_eq!(
         warnings(&log),
-        vec!["archive_warning DirectoryTruncated 32 1".to_string()]
+        vec![Ev::ArchiveWarning(
+            ArchiveWarningKind::DirectoryTruncated,
+            32,
+            1
+        )]
     );
-    assert_eq!(log.last().unwrap(), "entry_end Ok(())");
+    assert_eq!(log.last().unwrap(), &Ev::EntryEnd(Ok(())));
 }
 
 #[test]
 fn archive_errors() {
     // Not an archive.
     let anp3 = inputs::anp3(2500, 10).bytes;
-    let (log, result) = run(
-        ArchiveDecoder::new(anp3.len() as u64),
-        &[],
-        &anp3,
-        decode_all,
-    );
+    let (log, result) = run_v2(&anp3, decode_all);
     assert_eq!(
         result,
         Err(Error {
@@ -669,7 +460,7 @@ fn archive_errors() {
         decode_all,
     );
     assert_eq!(result.unwrap_err().kind, ErrorKind::Truncated);
-    assert!(log.iter().filter(|l| l.starts_with("entry_end")).count() >= 5);
+    assert!(entry_ends(&log).len() >= 5);
     // A visitor that aborts inside an entry stops the archive.
     struct AbortAtBone;
     impl Visitor for AbortAtBone {
@@ -697,12 +488,18 @@ fn a_caller_that_cannot_seek_gets_a_clear_error() {
         can_seek: false,
         ..Options::DEFAULT
     });
-    let mut log = Log::new(skip_all);
-    let error = run_chunked(archive, &[], &data, &mut log, 4096).unwrap_err();
+    let (log, result) = run_chunked(
+        archive,
+        &[],
+        &data,
+        Recorder::default().choosing(skip_all),
+        4096,
+    );
+    let error = result.unwrap_err();
     // The first entry's data lies ahead: read through; coming back to the directory fails.
     assert_eq!(error.kind, ErrorKind::SeekRequired);
     assert_eq!(error.offset, 8 + 32);
-    assert_eq!(log.lines.len(), 2);
+    assert_eq!(log.len(), 2);
 }
 
 #[test]
@@ -718,19 +515,15 @@ fn hostile_directories_end() {
     let record = img.records[0].clone();
     img.records = vec![record; count];
     let data = img.v2();
-    let mut log = Log::new(decode_all);
+    let mut log = Recorder::default();
     let result = ArchiveDecoder::new(data.len() as u64).decode_slice(&data, &mut log);
     result.unwrap();
-    let limits = log
-        .lines
+    let ends = entry_ends(&log.events);
+    let limits = ends
         .iter()
-        .filter(|l| l.contains("kind: Limit"))
+        .filter(|r| matches!(r, Err(e) if e.kind == ErrorKind::Limit))
         .count();
-    let decoded = log
-        .lines
-        .iter()
-        .filter(|l| *l == "entry_end Ok(())")
-        .count();
+    let decoded = ends.iter().filter(|r| r.is_ok()).count();
     assert!(
         limits > 0 && decoded > 0 && limits + decoded == count,
         "{limits} {decoded}"
@@ -746,15 +539,10 @@ fn io_reader_decodes_archives() {
     use std::io::Cursor;
     let img = mixed();
     let data = img.v2();
-    let (expected, _) = run(
-        ArchiveDecoder::new(data.len() as u64),
-        &[],
-        &data,
-        decode_all,
-    );
+    let (expected, _) = run_v2(&data, decode_all);
     let mut reader = Cursor::new(data.clone());
     let len = gtastream::io::stream_len(&mut reader).unwrap();
-    let mut log = Log::new(decode_all);
+    let mut log = Recorder::default();
     gtastream::io::decode_archive::<Cursor<Vec<u8>>, _, _>(
         &mut ArchiveDecoder::new(len),
         None,
@@ -762,9 +550,9 @@ fn io_reader_decodes_archives() {
         &mut log,
     )
     .unwrap();
-    assert_eq!(log.lines, expected);
+    assert_eq!(log.events, expected);
     let (dir, data1) = img.v1();
-    let mut log = Log::new(decode_all);
+    let mut log = Recorder::default();
     gtastream::io::decode_archive(
         &mut ArchiveDecoder::version1(dir.len() as u64, data1.len() as u64),
         Some(&mut Cursor::new(dir)),
@@ -772,7 +560,7 @@ fn io_reader_decodes_archives() {
         &mut log,
     )
     .unwrap();
-    assert_eq!(log.lines[1..], expected[1..]);
+    assert_eq!(log.events[1..], expected[1..]);
 }
 
 #[test]
@@ -792,20 +580,20 @@ fn decode_reader_reads_pipes() {
     }
     let bytes = inputs::anpk(5000, 12).bytes;
     let (expected, _) = extracted(&bytes);
-    let mut log = Log::default();
+    let mut log = Recorder::default();
     gtastream::io::decode_reader(
         &mut Decoder::new(),
         &mut Pipe(std::io::Cursor::new(bytes)),
         &mut log,
     )
     .unwrap();
-    assert_eq!(log.lines, expected);
+    assert_eq!(log.events, expected);
     // A file that needs a seek back fails clearly.
     let stories = inputs::stories(4000, 13).bytes;
     let error = gtastream::io::decode_reader(
         &mut Decoder::new(),
         &mut Pipe(std::io::Cursor::new(stories)),
-        &mut Log::default(),
+        &mut Recorder::default(),
     )
     .unwrap_err();
     assert!(
@@ -830,10 +618,18 @@ fn text_sniffing_skips_printable_binary_magics() {
     img.add("short.ipl", b"end\n");
     img.add("a.ipl", b"inst\nend\n");
     let data = img.v2();
-    let (log, _) = run(ArchiveDecoder::new(data.len() as u64), &[], &data, skip_all);
+    let (log, _) = run_v2(&data, skip_all);
     let formats: Vec<bool> = log[1..]
         .iter()
-        .map(|l| l.contains("Some(IplText)"))
+        .map(|e| {
+            matches!(
+                e,
+                Ev::Entry {
+                    format: Some(Format::IplText),
+                    ..
+                }
+            )
+        })
         .collect();
     assert_eq!(formats, [false, true, true]);
 }

@@ -7,143 +7,18 @@
 
 use gtastream::encode::{self, EncodeError, EncodeOptions, Encoder, Lost};
 use gtastream::{
-    AnimationInfo, BoneInfo, Decoder, ErrorKind, FileInfo, Flow, Format, FrameType, IplCar,
-    IplInstance, Keyframe, Keyframes, Package, SectionLine, Visitor, WarningKind,
+    Decoder, ErrorKind, Format, FrameType, IplCar, IplInstance, Keyframe, Package, WarningKind,
 };
+use testkit::ipl::Inst;
+use testkit::log::{frame_bits, warnings, Ev, Recorder};
 use testkit::{anpk, ifp2, ipl, stories};
 
-/// One entry per event, one per keyframe (batches follow the input's cuts), values as bits so
-/// that NaN and −0 compare exactly; warnings are left out (a writer writes clean files).
-#[derive(Clone, Debug, PartialEq)]
-enum Ev {
-    File(Format, Option<Vec<u8>>, u32, Option<u32>, Option<u32>),
-    Animation(u32, Vec<u8>, u32, Option<u32>, Option<u32>),
-    Bone(
-        u32,
-        Option<Vec<u8>>,
-        Option<i32>,
-        Option<u32>,
-        FrameType,
-        u32,
-    ),
-    Frame([u32; 11]),
-    BoneEnd,
-    AnimationEnd,
-    Instance(Vec<u32>, Option<Vec<u8>>),
-    Car(Vec<u32>),
-    Line(&'static str, Vec<u8>),
-    End,
-}
-
-fn bits(k: &Keyframe) -> [u32; 11] {
-    let mut out = [0; 11];
-    let values = [k.time]
-        .into_iter()
-        .chain(k.rotation)
-        .chain(k.translation)
-        .chain(k.scale);
-    for (o, v) in out.iter_mut().zip(values) {
-        *o = v.to_bits();
-    }
-    out
-}
-
-#[derive(Default)]
-struct Log(Vec<Ev>);
-
-impl Visitor for Log {
-    fn file(&mut self, i: &FileInfo<'_>) -> Flow {
-        self.0.push(Ev::File(
-            i.format,
-            i.name.map(<[u8]>::to_vec),
-            i.animation_count,
-            i.instance_count,
-            i.car_count,
-        ));
-        Flow::Continue
-    }
-    fn animation(&mut self, i: &AnimationInfo<'_>) -> Flow {
-        self.0.push(Ev::Animation(
-            i.index,
-            i.name.to_vec(),
-            i.bone_count,
-            i.frame_data_size,
-            i.flags,
-        ));
-        Flow::Continue
-    }
-    fn bone(&mut self, i: &BoneInfo<'_>) -> Flow {
-        self.0.push(Ev::Bone(
-            i.index,
-            i.name.map(<[u8]>::to_vec),
-            i.bone_id,
-            i.bone_key,
-            i.frame_type,
-            i.frame_count,
-        ));
-        Flow::Continue
-    }
-    fn keyframes(&mut self, frames: Keyframes<'_>) -> Flow {
-        self.0.extend(frames.iter().map(|k| Ev::Frame(bits(&k))));
-        Flow::Continue
-    }
-    fn bone_end(&mut self) -> Flow {
-        self.0.push(Ev::BoneEnd);
-        Flow::Continue
-    }
-    fn animation_end(&mut self) -> Flow {
-        self.0.push(Ev::AnimationEnd);
-        Flow::Continue
-    }
-    fn instance(&mut self, i: &IplInstance<'_>) -> Flow {
-        let mut v: Vec<u32> = i
-            .position
-            .iter()
-            .chain(&i.rotation)
-            .map(|f| f.to_bits())
-            .collect();
-        v.extend([i.model_id as u32, i.interior, i.lod as u32]);
-        if let Some(s) = i.scale {
-            v.extend(s.map(f32::to_bits));
-        }
-        self.0
-            .push(Ev::Instance(v, i.model_name.map(<[u8]>::to_vec)));
-        Flow::Continue
-    }
-    fn car(&mut self, c: &IplCar) -> Flow {
-        let mut v: Vec<u32> = c.position.iter().map(|f| f.to_bits()).collect();
-        v.push(c.angle.to_bits());
-        v.extend(
-            [
-                c.model_id,
-                c.primary_color,
-                c.secondary_color,
-                c.flags,
-                c.alarm_chance,
-                c.door_lock_chance,
-                c.min_delay,
-                c.max_delay,
-            ]
-            .map(|i| i as u32),
-        );
-        self.0.push(Ev::Car(v));
-        Flow::Continue
-    }
-    fn section_line(&mut self, l: &SectionLine<'_>) -> Flow {
-        self.0.push(Ev::Line(l.section, l.text.to_vec()));
-        Flow::Continue
-    }
-    fn end(&mut self) -> Flow {
-        self.0.push(Ev::End);
-        Flow::Continue
-    }
-}
-
-/// The events of a file, or the decoding error.
+/// The events of a file, or the decoding error: the kit's log, exact (NaN payloads count)
+/// and without warnings (a writer writes clean files).
 fn events(data: &[u8]) -> Result<Vec<Ev>, gtastream::Error> {
-    let mut log = Log::default();
+    let mut log = Recorder::default().exact().without_warnings();
     Decoder::new().decode_slice(data, &mut log)?;
-    Ok(log.0)
+    Ok(log.events)
 }
 
 /// Decodes `data` straight into an encoder for `to`.
@@ -177,33 +52,38 @@ fn convert_bytewise(data: &[u8], to: Format) -> Vec<u8> {
 /// The format a file is written back in (an ANLF's blocks become one ANPK).
 fn own_format(events: &[Ev]) -> Format {
     match events.first() {
-        Some(Ev::File(format, ..)) => *format,
+        Some(Ev::File { format, .. }) => *format,
         other => panic!("no file event: {other:?}"),
     }
 }
 
 fn has_warnings(data: &[u8]) -> bool {
-    struct Warned(bool);
-    impl Visitor for Warned {
-        fn warning(&mut self, _: gtastream::Warning) -> Flow {
-            self.0 = true;
-            Flow::Continue
-        }
-    }
-    let mut w = Warned(false);
-    let _ = Decoder::new().decode_slice(data, &mut w);
-    w.0
+    let mut log = Recorder::default();
+    let _ = Decoder::new().decode_slice(data, &mut log);
+    !warnings(&log.events).is_empty()
 }
 
 /// Only what a writer keeps of the events: the bones and keyframes in order, names, ids.
 fn content(events: &[Ev]) -> Vec<Ev> {
     events
         .iter()
-        .filter(|e| !matches!(e, Ev::File(..) | Ev::End))
+        .filter(|e| !matches!(e, Ev::File { .. } | Ev::End))
         .map(|e| match e {
             // frameDataSize and flags are recomputed (sloppy sources had them wrong), and an
             // ANLF's blocks are numbered on as one package.
-            Ev::Animation(_, n, b, ..) => Ev::Animation(0, n.clone(), *b, None, None),
+            Ev::Animation {
+                name,
+                bone_count,
+                duration,
+                ..
+            } => Ev::Animation {
+                index: 0,
+                name: name.clone(),
+                bone_count: *bone_count,
+                frame_data_size: None,
+                flags: None,
+                duration: *duration,
+            },
             other => other.clone(),
         })
         .collect()
@@ -243,7 +123,10 @@ fn every_fixture_writes_back_to_the_same_events() {
         if format == Format::Anim {
             continue; // not written (§9.5): converted below
         }
-        let files = before.iter().filter(|e| matches!(e, Ev::File(..))).count();
+        let files = before
+            .iter()
+            .filter(|e| matches!(e, Ev::File { .. }))
+            .count();
         let written = match convert(&data, format, EncodeOptions::default()) {
             Ok(w) => w,
             // Text files may hold lines the writer refuses to change (§9.3).
@@ -405,8 +288,8 @@ fn frames_by_bone(events: &[Ev]) -> Vec<Vec<[u32; 11]>> {
     let mut out = Vec::new();
     for e in events {
         match e {
-            Ev::Bone(..) => out.push(Vec::new()),
-            Ev::Frame(f) => out.last_mut().unwrap().push(*f),
+            Ev::Bone { .. } => out.push(Vec::new()),
+            Ev::Frame { frame, .. } => out.last_mut().unwrap().push(frame_bits(&frame.0)),
             _ => {}
         }
     }
@@ -417,8 +300,8 @@ fn names(events: &[Ev]) -> Vec<Vec<u8>> {
     events
         .iter()
         .filter_map(|e| match e {
-            Ev::Animation(_, n, ..) => Some(n.clone()),
-            Ev::Bone(_, n, ..) => n.clone(),
+            Ev::Animation { name, .. } => Some(name.clone()),
+            Ev::Bone { name, .. } => name.clone(),
             _ => None,
         })
         .collect()
@@ -457,9 +340,10 @@ fn conversions_between_animation_formats_keep_every_keyframe() {
     let targets = [Format::Anp3, Format::Anp2, Format::Anpk];
     for (name, data) in &sources {
         let before = events(data).unwrap();
-        let scaled = before
-            .iter()
-            .any(|e| matches!(e, Ev::Bone(.., FrameType::Krts, n) if *n > 0));
+        let scaled = before.iter().any(|e| {
+            matches!(e, Ev::Bone { frame_type: FrameType::Krts, frame_count, .. }
+                if *frame_count > 0)
+        });
         for to in targets {
             let mut encoder = Encoder::new(to, Vec::new(), EncodeOptions::default()).unwrap();
             Decoder::new().decode_slice(data, &mut encoder).unwrap();
@@ -525,7 +409,10 @@ fn quantize_rounds_to_the_packed_steps_and_nothing_else() {
             }
             assert!(after.iter().all(|e| !matches!(
                 e,
-                Ev::Bone(.., FrameType::Ifp2Rot | FrameType::Ifp2RotTrans, _)
+                Ev::Bone {
+                    frame_type: FrameType::Ifp2Rot | FrameType::Ifp2RotTrans,
+                    ..
+                }
             )));
         }
     }
@@ -610,7 +497,7 @@ fn stories_bones_are_named_from_their_keys() {
         .unwrap()
         .into_iter()
         .filter_map(|e| match e {
-            Ev::Bone(_, n, ..) => Some(n),
+            Ev::Bone { name, .. } => Some(name),
             _ => None,
         })
         .collect();
@@ -647,7 +534,7 @@ fn binary_and_text_ipl_keep_every_value() {
         // Binary → text → binary: every event back (counts come from the records).
         let records = |ev: &[Ev]| -> Vec<Ev> {
             ev.iter()
-                .filter(|e| matches!(e, Ev::Instance(..) | Ev::Car(..)))
+                .filter(|e| matches!(e, Ev::Instance(_) | Ev::Car(_)))
                 .cloned()
                 .collect()
         };
@@ -656,7 +543,10 @@ fn binary_and_text_ipl_keep_every_value() {
         let unnamed = |ev: Vec<Ev>| -> Vec<Ev> {
             ev.into_iter()
                 .map(|e| match e {
-                    Ev::Instance(v, _) => Ev::Instance(v, None),
+                    Ev::Instance(i) => Ev::Instance(Inst {
+                        model_name: None,
+                        ..i
+                    }),
                     other => other,
                 })
                 .collect()
@@ -675,8 +565,8 @@ fn binary_and_text_ipl_keep_every_value() {
 
 fn has_non_finite(events: &[Ev]) -> bool {
     events.iter().any(|e| match e {
-        Ev::Instance(v, _) => v[..7].iter().any(|&b| !f32::from_bits(b).is_finite()),
-        Ev::Car(v) => v[..4].iter().any(|&b| !f32::from_bits(b).is_finite()),
+        Ev::Instance(i) => i.position.iter().chain(&i.rotation).any(|v| !v.is_finite()),
+        Ev::Car(c) => c.position.iter().chain([&c.angle]).any(|v| !v.is_finite()),
         _ => false,
     })
 }
@@ -696,21 +586,17 @@ fn text_floats_read_back_exactly() {
         i.lod = rng.next() as i32;
         i.model_name = Some(b"m");
         e.instance(&i).unwrap();
-        let mut v: Vec<u32> = i
-            .position
-            .iter()
-            .chain(&i.rotation)
-            .map(|f| f.to_bits())
-            .collect();
-        v.extend([i.model_id as u32, i.interior, i.lod as u32]);
-        want.push(Ev::Instance(v, Some(b"m".to_vec())));
+        want.push(Ev::Instance(Inst {
+            model_name: Some(b"m".to_vec()),
+            ..Inst::binary(i.position, i.rotation, i.model_id, i.interior, i.lod)
+        }));
     }
     e.end().unwrap();
     let text = e.into_sink();
     let got: Vec<Ev> = events(&text)
         .unwrap()
         .into_iter()
-        .filter(|e| matches!(e, Ev::Instance(..)))
+        .filter(|e| matches!(e, Ev::Instance(_)))
         .collect();
     assert_eq!(got, want);
     // A model name is one field: any bytes but separators and control bytes.
@@ -721,7 +607,8 @@ fn text_floats_read_back_exactly() {
     e.instance(&i).unwrap();
     e.end().unwrap();
     let text = e.into_sink();
-    assert!(matches!(&events(&text).unwrap()[1], Ev::Instance(_, Some(n)) if n == b"caf\xe9#2"));
+    assert!(matches!(&events(&text).unwrap()[1],
+        Ev::Instance(Inst { model_name: Some(n), .. }) if n == b"caf\xe9#2"));
     for bad in [&b"a b"[..], b"a,b", b"", b"a\tb"] {
         let mut e = Encoder::new(Format::IplText, Vec::new(), EncodeOptions::default()).unwrap();
         e.file(None).unwrap();
@@ -755,7 +642,7 @@ fn animations_and_placements_do_not_mix() {
     ));
 }
 
-/// The README's "Writing" example, as written there.
+/// The "Writing" example of docs/RUST.md, as written there.
 fn anpk_to_anp3(input: &std::path::Path, output: &std::path::Path) -> Result<(), String> {
     use gtastream::encode::IoSink;
     use gtastream::io::decode_reader;
@@ -806,7 +693,11 @@ fn floats_on_the_packed_steps_are_packed_again() {
         events
             .iter()
             .filter_map(|e| match e {
-                Ev::Bone(.., t, n) => Some((*t, *n)),
+                Ev::Bone {
+                    frame_type,
+                    frame_count,
+                    ..
+                } => Some((*frame_type, *frame_count)),
                 _ => None,
             })
             .collect()
@@ -851,4 +742,64 @@ fn floats_on_the_packed_steps_are_packed_again() {
         convert_ahead(&ipl, Format::IplText),
         convert(&ipl, Format::IplText, EncodeOptions::default()).unwrap()
     );
+}
+
+/// The kit's log modes that the tests above rely on: an exact log tells NaN payloads apart
+/// (the default one only through the stored bytes), and a log without warnings is the log
+/// with its warnings taken out.
+#[test]
+fn the_exact_log_tells_nan_payloads_apart() {
+    let frame = anpk::kf(f32::NAN, [0.0, 0.0, 0.0, 1.0], [0.0; 3], [0.0; 3]);
+    let bone = anpk::bone("b", Some(0), FrameType::Ifp2Rot, vec![frame]);
+    let package = Package {
+        format: Format::Anp3,
+        ..anpk::package("p", vec![anpk::anim("a", vec![bone])])
+    };
+    let quiet = encode::write(&package).unwrap();
+    let nan = f32::NAN.to_le_bytes();
+    let at = quiet.windows(4).position(|w| w == nan).unwrap();
+    let mut loud = quiet.clone();
+    loud[at..at + 4].copy_from_slice(&0x7FC0_0001u32.to_le_bytes());
+    let log = |data: &[u8], recorder: Recorder| {
+        let mut recorder = recorder;
+        Decoder::new().decode_slice(data, &mut recorder).unwrap();
+        // Without the stored bytes, which tell the files apart in any mode.
+        let values = recorder.events.into_iter().map(|e| match e {
+            Ev::Frame {
+                frame_type,
+                frame,
+                raw,
+                exact,
+                ..
+            } => Ev::Frame {
+                frame_type,
+                bytes: Vec::new(),
+                frame,
+                raw,
+                exact,
+            },
+            other => other,
+        });
+        values.collect::<Vec<Ev>>()
+    };
+    assert_eq!(
+        log(&quiet, Recorder::default()),
+        log(&loud, Recorder::default())
+    );
+    let exact = || Recorder::default().exact();
+    assert_ne!(log(&quiet, exact()), log(&loud, exact()));
+    assert_eq!(log(&quiet, exact()), log(&quiet, exact()));
+
+    let (_, sloppy) = ifp2::fixtures()
+        .into_iter()
+        .find(|(_, data)| has_warnings(data))
+        .unwrap();
+    let mut all = Recorder::default();
+    let _ = Decoder::new().decode_slice(&sloppy, &mut all);
+    let mut quiet = Recorder::default().without_warnings();
+    let _ = Decoder::new().decode_slice(&sloppy, &mut quiet);
+    assert!(all.events.len() > quiet.events.len());
+    assert_eq!(quiet.events, testkit::log::without_warnings(&all.events));
+    // Warnings are still visitor calls: a policy counts them alike.
+    assert_eq!(quiet.calls, all.calls);
 }

@@ -26,6 +26,7 @@ fn frame(
             scale: [0.0; 3],
         }),
         raw,
+        exact: None,
     }
 }
 

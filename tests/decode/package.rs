@@ -5,75 +5,8 @@ use gtastream::encode::{self, EncodeError};
 use gtastream::{
     Animation, Bone, ErrorKind, Format, FrameType, Keyframe, Package, Warning, WarningKind,
 };
+use testkit::anpk_stories::package_from_log;
 use testkit::ifp2::*;
-
-fn latin1(bytes: &[u8]) -> String {
-    bytes.iter().map(|&b| char::from(b)).collect()
-}
-
-/// The package a correct decoder makes of a log (built here from the reference's events).
-fn package_from_log(log: &[Ev]) -> Package {
-    let mut package = None::<Package>;
-    for ev in log {
-        match ev {
-            Ev::File { format, name, .. } => {
-                package = Some(Package {
-                    format: *format,
-                    name: name.as_deref().map(latin1),
-                    animations: Vec::new(),
-                    warnings: Vec::new(),
-                    raw: Vec::new(),
-                    trailing: Vec::new(),
-                })
-            }
-            Ev::Animation {
-                name,
-                frame_data_size,
-                flags,
-                duration,
-                ..
-            } => package.as_mut().unwrap().animations.push(Animation {
-                name: latin1(name),
-                frame_data_size: *frame_data_size,
-                flags: *flags,
-                duration: duration.map(f32::from_bits),
-                bones: Vec::new(),
-                raw: Vec::new(),
-            }),
-            Ev::Bone {
-                name,
-                bone_id,
-                bone_key,
-                frame_type,
-                ..
-            } => {
-                let anim = package.as_mut().unwrap().animations.last_mut().unwrap();
-                anim.bones.push(Bone {
-                    name: name.as_deref().map(latin1),
-                    bone_id: *bone_id,
-                    bone_key: *bone_key,
-                    frame_type: *frame_type,
-                    frames: Vec::new(),
-                    raw: Vec::new(),
-                });
-            }
-            Ev::Frame { frame, .. } => {
-                let anim = package.as_mut().unwrap().animations.last_mut().unwrap();
-                anim.bones.last_mut().unwrap().frames.push(frame.0);
-            }
-            Ev::Warning(kind, offset) => {
-                package.as_mut().unwrap().warnings.push(gtastream::Warning {
-                    kind: *kind,
-                    offset: *offset,
-                })
-            }
-            Ev::BoneEnd | Ev::AnimationEnd | Ev::End => {}
-            Ev::Error(kind, offset) => panic!("the fixture fails: {kind:?} at {offset}"),
-            Ev::Instance(_) | Ev::Car(_) | Ev::Line { .. } => panic!("a placement event"),
-        }
-    }
-    package.unwrap()
-}
 
 fn parse(file: &[u8]) -> Package {
     Package::parse(file).unwrap_or_else(|e| panic!("parse failed: {e}"))
@@ -147,8 +80,11 @@ fn animation_lookup_is_ascii_case_insensitive() {
     }
     assert_eq!(p.animation("LAST").unwrap().bones.len(), 2);
     assert!(p.animation("firs").is_none());
-    assert!(p.animation("first ").is_none());
     assert!(p.animation("").is_none());
+    // ASCII whitespace around the name is ignored; other characters are not.
+    assert_eq!(p.animation(" first\t").unwrap().name, "first");
+    assert!(p.animation("\u{a0}first").is_none());
+    assert!(p.animation("fi rst").is_none());
     // Bytes above 0x7F are compared as they are.
     assert!(p.animation("CAF\u{e9} \u{ff}").is_some());
     assert!(p.animation("CAF\u{c9} \u{ff}").is_none());
@@ -167,6 +103,67 @@ fn bone_lookups() {
         Some("L Thigh")
     );
     assert!(walk.bone_by_id(1).is_none());
+}
+
+/// Shaped like a stock San Andreas `ped.ifp`: the root bone is `Normal`, the others start with a
+/// space, bone ids are the SA skeleton's, and one bone has id -1 (match by name).
+fn ped_shaped() -> FileSpec {
+    let rotation = |name: &str, id: i32| {
+        BoneSpec::new(
+            name,
+            3,
+            id,
+            vec![p3([0, 0, 0, ONE], 0), p3([0, 0, 1, ONE], 30)],
+        )
+    };
+    let walk = |name: &str| {
+        AnimSpec::new(
+            name,
+            vec![
+                BoneSpec::new("Normal", 4, 0, vec![p4([0, 0, 0, ONE], 0, [0, 0, 1024])]),
+                rotation(" Pelvis", 1),
+                rotation(" Spine", 2),
+                rotation(" L Thigh", 41),
+                rotation(" R Thigh", 51),
+                rotation(" L Finger", -1),
+            ],
+        )
+    };
+    FileSpec::anp3("ped", vec![walk("WALK_player"), walk("walk_civi")])
+}
+
+#[test]
+fn lookups_find_the_names_of_a_real_ped_file() {
+    let p = parse(&ped_shaped().build());
+    let walk = p.animation("WALK_CIVI").unwrap();
+    assert_eq!(walk.name, "walk_civi");
+    assert_eq!(p.animation(" walk_player ").unwrap().name, "WALK_player");
+    for (query, id) in [
+        ("Normal", 0),
+        ("normal", 0),
+        ("Pelvis", 1),
+        (" PELVIS", 1),
+        ("spine", 2),
+        ("l thigh", 41),
+        ("R Thigh\n", 51),
+        ("L Finger", -1),
+    ] {
+        assert_eq!(
+            walk.bone(query).and_then(|b| b.bone_id),
+            Some(id),
+            "{query:?}"
+        );
+    }
+    // The stored names are kept as they are; only the lookup ignores the space.
+    assert_eq!(walk.bone_by_id(1).unwrap().name.as_deref(), Some(" Pelvis"));
+    assert_eq!(
+        walk.bone_by_id(-1).unwrap().name.as_deref(),
+        Some(" L Finger")
+    );
+    assert!(walk.bone("Root").is_none());
+    assert!(walk.bone("Thigh").is_none());
+    assert!(walk.bone("LThigh").is_none());
+    assert_eq!(walk.bone_by_id(0).unwrap().frames.len(), 1);
 }
 
 #[test]

@@ -65,6 +65,7 @@ fn hand_log() -> Vec<Ev> {
         bytes: bytes.to_vec(),
         frame: k,
         raw: None,
+        exact: None,
     };
     let rt = FrameType::StoriesRotTrans;
     let r = FrameType::StoriesRot;

@@ -8,6 +8,7 @@ mod inputs;
 
 use gtastream::archive::{ArchiveDecoder, ArchiveVisitor, ArchiveWarning, Choice, Entry, Input};
 use gtastream::{Error, Flow, Keyframes, Status, Visitor, Warning};
+use testkit::img::Img;
 
 /// Allocations (and frees) made by `f` on this thread.
 fn allocations(f: impl FnOnce()) -> usize {
@@ -55,32 +56,14 @@ impl ArchiveVisitor for Counts {
 
 /// A version 2 archive of `files` (and their `.dir`/`.img` as version 1).
 fn archive(files: &[Vec<u8>]) -> (Vec<u8>, Vec<u8>, Vec<u8>) {
-    // Data after the version 2 directory.
-    let mut data = vec![0u8; (8 + 32 * files.len()).div_ceil(2048) * 2048];
-    let mut dir = Vec::new();
-    for (i, file) in files.iter().enumerate() {
-        let sector = data.len() / 2048;
-        let sectors = file.len().div_ceil(2048);
-        data.extend_from_slice(file);
-        data.resize((sector + sectors) * 2048, 0);
-        dir.extend_from_slice(&(sector as u32).to_le_bytes());
-        dir.extend_from_slice(&(sectors as u32).to_le_bytes());
-        let mut name = [0u8; 24];
-        name[..5].copy_from_slice(format!("e{i:04}").as_bytes());
-        dir.extend_from_slice(&name);
-    }
-    let mut v2 = data.clone();
-    v2[..4].copy_from_slice(b"VER2");
-    v2[4..8].copy_from_slice(&(files.len() as u32).to_le_bytes());
-    for i in 0..files.len() {
-        let record = &dir[32 * i..32 * i + 32];
-        let at = 8 + 32 * i;
-        v2[at..at + 4].copy_from_slice(&record[..4]);
-        v2[at + 4..at + 6].copy_from_slice(&record[4..6]);
-        v2[at + 6..at + 8].copy_from_slice(&[0, 0]);
-        v2[at + 8..at + 32].copy_from_slice(&record[8..]);
-    }
-    (v2, dir, data)
+    let named: Vec<(String, Vec<u8>)> = files
+        .iter()
+        .enumerate()
+        .map(|(i, file)| (format!("e{i:04}"), file.clone()))
+        .collect();
+    let img = Img::in_order(&named);
+    let (dir, data) = img.v1();
+    (img.v2(), dir, data)
 }
 
 fn chunked(
@@ -151,4 +134,42 @@ fn the_state_is_small_and_fixed() {
         assert_eq!(n, 0);
         assert_eq!(counts.ok as usize, files.len());
     }
+}
+
+/// The archive writer never allocates either: both versions into caller buffers.
+#[test]
+fn writing_an_archive_does_not_allocate() {
+    use gtastream::archive::{ArchiveVersion, ArchiveWriter, SplitSink};
+    use gtastream::encode::SliceSink;
+
+    let data = [0x5Au8; 5000];
+    let mut img = vec![0u8; 8 * 2048];
+    let mut dir = vec![0u8; 64];
+    let mut v2 = vec![0u8; 8 * 2048];
+    let count = allocations(|| {
+        let mut sink = SliceSink::new(&mut v2);
+        let mut writer = ArchiveWriter::new(ArchiveVersion::V2, 2);
+        for entry in [&b"a.ifp"[..], b"b.ipl"] {
+            writer.begin_entry(&mut sink, entry).unwrap();
+            for piece in data.chunks(333) {
+                writer.write(&mut sink, piece).unwrap();
+            }
+            writer.end_entry(&mut sink).unwrap();
+        }
+        writer.finish(&mut sink).unwrap();
+        let mut pair = SplitSink {
+            img: SliceSink::new(&mut img),
+            dir: SliceSink::new(&mut dir),
+        };
+        let mut writer = ArchiveWriter::new(ArchiveVersion::V1, 0);
+        for entry in [&b"a.ifp"[..], b"b.ipl"] {
+            writer.begin_entry(&mut pair, entry).unwrap();
+            writer.write(&mut pair, &data).unwrap();
+            writer.end_entry(&mut pair).unwrap();
+        }
+        writer.finish(&mut pair).unwrap();
+    });
+    assert_eq!(count, 0);
+    assert_eq!(&v2[..4], b"VER2");
+    assert_eq!(&dir[8..13], b"a.ifp");
 }

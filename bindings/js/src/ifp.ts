@@ -65,6 +65,12 @@ function animation(a: Animation): IFPAnimation {
   };
 }
 
+// The key names are compared by: the core's rule (gtastream::name_matches), ASCII letters in any
+// case and ASCII whitespace around the name ignored, since real San Andreas files pad names
+// (` Pelvis`). Other characters compare as they are (`toLowerCase` would fold Latin-1 too).
+const nameKey = (name: string): string =>
+  name.replace(/^[\t\n\f\r ]+|[\t\n\f\r ]+$/g, '').replace(/[A-Z]+/g, (s) => s.toLowerCase());
+
 /** An animation package read whole: `new IFPReader(bytes)`. Throws a `DecodeError` where the
  * file does not decode, and an `Error` for a placement file. */
 export class IFPReader {
@@ -88,14 +94,15 @@ export class IFPReader {
     this.animations = document.animations.map(animation);
     for (const a of this.animations) {
       // The first of equal names wins, as a linear search would find it.
-      const key = a.name.toLowerCase();
+      const key = nameKey(a.name);
       if (!this.#byName.has(key)) this.#byName.set(key, a);
     }
   }
 
-  /** The animation of that name, compared case-insensitively (as the game does). */
+  /** The first animation of that name, compared as the game does: ASCII case aside (and ASCII
+   * whitespace around either name ignored). */
   getAnimation(name: string): IFPAnimation | undefined {
-    return this.#byName.get(name.toLowerCase());
+    return this.#byName.get(nameKey(name));
   }
 }
 

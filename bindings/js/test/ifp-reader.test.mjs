@@ -37,6 +37,32 @@ test("the README's usage: animations, case-insensitive getAnimation, bones, fram
   assert.equal(walk.bones[2].frameType, 'ifp2_packed_rot');
 });
 
+test('getAnimation finds the names of a real ped.ifp: ASCII case and surrounding whitespace aside', () => {
+  // Shaped like a stock San Andreas ped.ifp: the root bone is `Normal`, the others start with a
+  // space, bone ids are the SA skeleton's, one bone has id -1.
+  const rotation = [{ q: [0, 0, 0, 4096], t: 0 }, { q: [0, 0, 1, 4096], t: 30 }];
+  const bones = [
+    { name: 'Normal', type: 4, id: 0, frames: [{ q: [0, 0, 0, 4096], t: 0, tr: [0, 0, 1024] }] },
+    { name: ' Pelvis', type: 3, id: 1, frames: rotation },
+    { name: ' L Thigh', type: 3, id: 41, frames: rotation },
+    { name: ' L Finger', type: 3, id: -1, frames: rotation },
+  ];
+  const ifp = new IFPReader(anp3('ped', [
+    { name: 'WALK_player', bones }, { name: 'walk_civi', bones }, { name: 'caf\xe9', bones },
+  ]));
+  const walk = ifp.getAnimation('WALK_CIVI');
+  assert.equal(walk?.name, 'walk_civi');
+  assert.equal(ifp.getAnimation(' walk_player\t')?.name, 'WALK_player');
+  assert.equal(ifp.getAnimation('walk civi'), undefined);
+  assert.equal(ifp.getAnimation('\xa0walk_civi'), undefined); // only ASCII whitespace is ignored
+  assert.equal(ifp.getAnimation('CAF\xe9')?.name, 'caf\xe9');
+  assert.equal(ifp.getAnimation('caf\xc9'), undefined); // Latin-1 letters compare as they are
+  // Bones: by id, or by the trimmed name; the stored names are kept as they are.
+  assert.deepEqual(walk.bones.map((b) => [b.boneId, b.boneName]),
+    [[0, 'Normal'], [1, ' Pelvis'], [41, ' L Thigh'], [-1, ' L Finger']]);
+  assert.equal(walk.bones.find((b) => b.boneName.trim().toLowerCase() === 'pelvis')?.boneId, 1);
+});
+
 test('quaternions of a real-looking clip are unit length (the README\'s check of / 4096)', () => {
   const ifp = new IFPReader(new Uint8Array(readFileSync(new URL('samples/walk.ifp', repo))));
   let frames = 0;
@@ -77,7 +103,10 @@ test('every animation fixture reads (ANP3, ANP2, ANPK, ANIM): same animations as
       assert.equal(a.name, d.name);
       assert.deepEqual(a.bones.map((b) => [b.boneId, b.boneName, b.frames.length]),
         d.bones.map((b) => [b.bone_id, b.name ?? '', b.frames.length]), name);
-      assert.equal(ifp.getAnimation(a.name.toUpperCase()).name.toLowerCase(), a.name.toLowerCase());
+      // ASCII letters in upper case find the first animation that differs from it only so.
+      const upper = a.name.replace(/[a-z]+/g, (s) => s.toUpperCase());
+      const first = ifp.animations.find((b) => b.name.replace(/[a-z]+/g, (s) => s.toUpperCase()) === upper);
+      assert.equal(ifp.getAnimation(upper), first, name);
     });
   }
   if (process.env.GTASTREAM_FIXTURES) {

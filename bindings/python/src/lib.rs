@@ -11,6 +11,7 @@ use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyMemoryView};
 
+mod archive;
 mod events;
 mod load;
 mod write;
@@ -118,6 +119,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<load::Bone>()?;
     m.add_class::<load::Placement>()?;
     m.add_class::<events::EventReader>()?;
+    archive::register(m)?;
     m.add("DECODER_SIZE", gtastream::DECODER_SIZE)?;
     Ok(())
 }

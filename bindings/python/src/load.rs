@@ -2,8 +2,8 @@
 //! filled from the decoder's batches in Rust (no Python object per keyframe).
 
 use gtastream::{
-    AnimationInfo, BoneInfo, Decoder, FileInfo, Flow, Format, FrameType, IplCar, IplInstance,
-    Keyframes, SectionLine, Visitor, Warning,
+    name_matches, AnimationInfo, BoneInfo, Decoder, FileInfo, Flow, Format, FrameType, IplCar,
+    IplInstance, Keyframes, SectionLine, Visitor, Warning,
 };
 use numpy::ndarray::{Array1, Array2};
 use numpy::{PyArray1, PyArray2};
@@ -240,12 +240,12 @@ impl Package {
         self.warnings.clone_ref(py)
     }
 
-    /// The first animation of that name, compared case-insensitively as the game does;
-    /// None when there is none.
+    /// The first animation of that name, compared as `gtastream::name_matches` does (ASCII
+    /// case and the whitespace around the name aside); None when there is none.
     fn animation(&self, py: Python<'_>, name: &str) -> Option<Py<Animation>> {
         self.animations
             .iter()
-            .find(|a| a.get().name.eq_ignore_ascii_case(name))
+            .find(|a| name_matches(a.get().name.as_bytes(), name.as_bytes()))
             .map(|a| a.clone_ref(py))
     }
 
@@ -289,7 +289,8 @@ impl Animation {
         PyList::new(py, &self.bones)
     }
 
-    /// The first bone of that name, compared case-insensitively; None when there is none.
+    /// The first bone of that name, compared as `Package.animation` compares: `"pelvis"` finds
+    /// the ` Pelvis` of a real San Andreas file; None when there is none.
     fn bone(&self, py: Python<'_>, name: &str) -> Option<Py<Bone>> {
         self.bones
             .iter()
@@ -297,7 +298,7 @@ impl Animation {
                 b.get()
                     .name
                     .as_deref()
-                    .is_some_and(|n| n.eq_ignore_ascii_case(name))
+                    .is_some_and(|n| name_matches(n.as_bytes(), name.as_bytes()))
             })
             .map(|b| b.clone_ref(py))
     }

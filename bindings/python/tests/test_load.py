@@ -67,6 +67,32 @@ def test_lookups_are_case_insensitive():
     assert walk.bone_by_id(42) is None
 
 
+def ped_shaped_anp3():
+    """Shaped like a stock San Andreas ped.ifp: the root bone is "Normal", the others start
+    with a space, bone ids are the SA skeleton's, one bone has id -1."""
+    rotation = [(0, 0, 0, 4096, 0), (0, 0, 1, 4096, 30)]
+    bones = [("Normal", 4, 0, [(0, 0, 0, 4096, 0, 0, 0, 1024)]),
+             (" Pelvis", 3, 1, rotation), (" Spine", 3, 2, rotation),
+             (" L Thigh", 3, 41, rotation), (" R Thigh", 3, 51, rotation),
+             (" L Finger", 3, -1, rotation)]
+    return ifp2([("WALK_player", bones), ("walk_civi", bones)], package="ped")
+
+
+def test_lookups_find_the_names_of_a_real_ped_file():
+    package = gtastream.load(ped_shaped_anp3())
+    walk = package.animation("WALK_CIVI")
+    assert walk.name == "walk_civi"
+    assert package.animation(" walk_player ").name == "WALK_player"
+    for query, bone_id in [("Normal", 0), ("normal", 0), ("Pelvis", 1), (" PELVIS", 1),
+                           ("spine", 2), ("l thigh", 41), ("R Thigh\n", 51), ("L Finger", -1)]:
+        assert walk.bone(query).bone_id == bone_id, query
+    # The stored names are kept; only the lookup ignores the space.
+    assert walk.bone_by_id(1).name == " Pelvis"
+    assert walk.bone("Root") is None
+    assert walk.bone("LThigh") is None
+    assert package.animation("\xa0walk_civi") is None  # only ASCII whitespace is ignored
+
+
 def test_anpk_rotations_are_conjugated_and_scales_kept():
     frames = [(0.1, 0.2, 0.3, 0.9, 1, 2, 3, 0.5, 0.5, 2, 0.0),
               (0.4, 0.5, 0.6, 0.7, 4, 5, 6, 1, 1, 1, 0.25)]

@@ -1,8 +1,48 @@
-//! Test support: a tiny, strict JSON reader for checking the tool's output (it rejects
-//! anything RFC 8259 does not allow: raw control characters in strings, leading zeros,
-//! trailing commas, ...), and Stories files (the test kit's writer).
+//! Test support: running the binary ([`run`], [`run_piped`]), a tiny, strict JSON reader for
+//! checking the tool's output (it rejects anything RFC 8259 does not allow: raw control
+//! characters in strings, leading zeros, trailing commas, ...), and Stories files (the test
+//! kit's writer).
 
 pub mod stories;
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+/// Runs `gtastream` with `args`.
+pub fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_gtastream"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+/// Runs with `input` piped to standard input.
+pub fn run_piped(args: &[&str], input: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gtastream"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.to_vec();
+    let writer = std::thread::spawn(move || {
+        // The tool may stop reading early (a file is refused): a broken pipe is fine.
+        let _ = stdin.write_all(&input);
+    });
+    let output = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    output
+}
+
+pub fn stdout(output: &Output) -> &str {
+    std::str::from_utf8(&output.stdout).expect("stdout is UTF-8")
+}
+
+pub fn stderr(output: &Output) -> &str {
+    std::str::from_utf8(&output.stderr).expect("stderr is UTF-8")
+}
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Json {

@@ -10,6 +10,9 @@ The decoding is done by the Rust library gtastream; this package adds no format 
 - ``write(obj, path=None, format=None)`` writes a :class:`Package` as ANP3, ANP2 or ANPK,
   a :class:`Placement` as binary or text IPL, losslessly (the bytes when ``path`` is None).
 - ``convert(data, format)`` gives the bytes ``gtastream convert --to FORMAT`` writes.
+- ``write_archive(entries)`` builds an IMG archive in memory; ``img_new``, ``img_add``,
+  ``img_remove`` and ``img_rebuild`` make and edit archives on disk as ``gtastream img``
+  does (written beside, checked, renamed); :class:`ArchiveError` says why one cannot be.
 - :class:`DecodeError` is raised where a file does not decode (``.kind``, ``.reason``,
   ``.offset``); :class:`EncodeError` where it cannot be written as asked (``.kind``).
 """
@@ -17,6 +20,7 @@ The decoding is done by the Rust library gtastream; this package adds no format 
 from ._native import (
     DECODER_SIZE,
     Animation,
+    ArchiveError,
     Bone,
     DecodeError,
     EncodeError,
@@ -26,13 +30,19 @@ from ._native import (
     decode,
     convert,
     events,
+    img_add,
+    img_new,
+    img_rebuild,
+    img_remove,
     load,
     write,
+    write_archive,
 )
 
 __all__ = [
     "DECODER_SIZE",
     "Animation",
+    "ArchiveError",
     "Bone",
     "DecodeError",
     "EncodeError",
@@ -42,6 +52,11 @@ __all__ = [
     "decode",
     "convert",
     "events",
+    "img_add",
+    "img_new",
+    "img_rebuild",
+    "img_remove",
     "load",
     "write",
+    "write_archive",
 ]

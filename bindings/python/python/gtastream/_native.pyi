@@ -22,6 +22,7 @@ import numpy.typing as npt
 __all__ = [
     "DECODER_SIZE",
     "Animation",
+    "ArchiveError",
     "Bone",
     "DecodeError",
     "EncodeError",
@@ -31,8 +32,13 @@ __all__ = [
     "convert",
     "decode",
     "events",
+    "img_add",
+    "img_new",
+    "img_rebuild",
+    "img_remove",
     "load",
     "write",
+    "write_archive",
 ]
 
 _Bytes = Union[bytes, bytearray, memoryview]
@@ -103,7 +109,8 @@ class Package:
     def warnings(self) -> List[WarningDict]:
         """Everything odd the decoder noticed, in file order."""
     def animation(self, name: str) -> Optional["Animation"]:
-        """The first animation of that name, case-insensitively as the game compares; or None."""
+        """The first animation of that name, or None: ASCII case aside, as the game compares, and
+        ASCII whitespace around either name ignored (``gtastream::name_matches``)."""
     def __len__(self) -> int: ...
 
 @final
@@ -125,7 +132,8 @@ class Animation:
     def bones(self) -> List["Bone"]:
         """The animated bones in file order."""
     def bone(self, name: str) -> Optional["Bone"]:
-        """The first bone of that name, case-insensitively; or None."""
+        """The first bone of that name, or None, compared as ``Package.animation`` compares:
+        ``"pelvis"`` finds the ``" Pelvis"`` of a real San Andreas file."""
     def bone_by_id(self, bone_id: int) -> Optional["Bone"]:
         """The first bone with that id; or None."""
     def __len__(self) -> int: ...
@@ -312,3 +320,50 @@ def convert(data: _Bytes, format: str, quantize: bool = False) -> bytes:
     """Converts a whole file to "anp3", "anp2", "anpk", "bnry" or "text": the bytes
     ``gtastream convert --to FORMAT [--quantize]`` writes. Raises DecodeError or
     EncodeError."""
+
+class ArchiveError(Exception):
+    """An archive cannot be written as asked; nothing was changed on disk."""
+
+    kind: str
+    """Stable name: "empty_name", "name_too_long", "invalid_name", "entry_too_large",
+    "archive_too_large", "too_many_entries", "duplicate_name" (the core's
+    ArchiveWriteErrorKind), "no_such_entry" (img_remove of a name not there) or "verify" (the
+    new archive read back wrong)."""
+    entry: Optional[str]
+    """The entry's name, one character per byte, or None."""
+
+@type_check_only
+class EditReport(TypedDict):
+    entries: int
+    kept: int
+    replaced: int
+    added: int
+    removed: int
+    img_len: int
+
+_Name = Union[str, _Bytes]
+_Path = Union[str, "os.PathLike[str]"]
+
+def write_archive(
+    entries: Any, *, v1: bool = False
+) -> Union[bytes, Tuple[bytes, bytes]]:
+    """Builds an IMG archive in memory of ``entries``, an iterable of (name, data) pairs in
+    order: the bytes of a San Andreas VER2 archive, or with ``v1=True`` the pair (img, dir) of
+    a GTA III / Vice City one. Raises ArchiveError naming an entry the games cannot read."""
+
+def img_new(path: _Path, files: List[_Path], *, v1: bool = False) -> EditReport:
+    """Makes a new archive at ``path`` of ``files`` (each named after its file), refusing to
+    replace an existing one; ``v1=True`` also makes the .dir beside it. Written beside,
+    read back and compared, then renamed: never a broken archive."""
+
+def img_add(path: _Path, files: List[_Path]) -> EditReport:
+    """Puts ``files`` into the archive at ``path`` (a VER2 .img, or a version 1 .img or .dir):
+    a name already there, ASCII case aside, is replaced in its place, a new one appended."""
+
+def img_remove(path: _Path, names: List[_Name]) -> EditReport:
+    """Removes the entries named ``names`` (ASCII case aside); a name not there raises
+    ArchiveError kind "no_such_entry" and changes nothing."""
+
+def img_rebuild(path: _Path) -> EditReport:
+    """Writes the archive anew, entries in their order, without holes, junk and unused
+    directory room."""
