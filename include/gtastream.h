@@ -85,6 +85,13 @@
 #define GTS_ENCODE_NORMALISE 2
 
 /**
+ * `gts_encoder_init` flag: a binary IPL target drops the lines of text-only sections (and
+ * either placement target the lines outside any section), each with a warning, instead of
+ * failing with `GTS_ERR_NOT_REPRESENTABLE` at the first (docs/FORMATS.md §9.3).
+ */
+#define GTS_ENCODE_DROP_TEXT_SECTIONS 4
+
+/**
  * Number of 64-bit words of a `gts_decoder`.
  *
  * The decoder keeps in this storage the Rust decoder (at most 512 bytes, a bound the core
@@ -276,6 +283,18 @@ typedef enum gts_warning_kind {
      * Writing: a bone's scale was dropped, the output format has none.
      */
     GTS_WARNING_SCALE_DROPPED = 13,
+    /**
+     * Writing a binary IPL: an instance's model name was dropped (the format stores the id).
+     */
+    GTS_WARNING_MODEL_NAME_DROPPED = 14,
+    /**
+     * Writing a text IPL: an instance without a model name was written as `dummy`.
+     */
+    GTS_WARNING_MODEL_NAME_MISSING = 15,
+    /**
+     * Writing a binary IPL with `GTS_ENCODE_DROP_TEXT_SECTIONS`: a text-only line dropped.
+     */
+    GTS_WARNING_SECTION_LINE_DROPPED = 16,
 } gts_warning_kind;
 
 /**
@@ -834,6 +853,11 @@ typedef struct gts_section_line {
      * Bytes of `text`.
      */
     size_t text_len;
+    /**
+     * The line's number in the file (from 1; 0 where a caller does not know it): named by
+     * `GTS_ERR_NOT_REPRESENTABLE`'s message when a binary IPL has no place for the line.
+     */
+    uint32_t line;
 } gts_section_line;
 
 /**

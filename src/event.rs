@@ -204,6 +204,8 @@ pub struct SectionLine<'a> {
     pub section: &'static str,
     /// The line without its line break and surrounding blanks.
     pub text: &'a [u8],
+    /// The line's number in the file (from 1).
+    pub line: u32,
 }
 
 impl<'a> SectionLine<'a> {

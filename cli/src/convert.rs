@@ -140,7 +140,14 @@ fn convert(
             warnings
         }
     };
-    Ok(match warnings.first {
+    Ok(warnings)
+}
+
+/// The lines to print after a conversion: the first warning with the count of the others, and
+/// the lines dropped per section.
+fn report<S: Sink>(input: &str, encoder: &Encoder<S>) -> String {
+    let warnings: EncodeWarnings = encoder.warnings();
+    let mut report = match warnings.first {
         None => String::new(),
         Some(first) => {
             let more = match warnings.count {
@@ -153,7 +160,21 @@ fn convert(
                 first.offset
             )
         }
-    })
+    };
+    let dropped: Vec<String> = encoder
+        .dropped_lines()
+        .map(|(section, n)| match section {
+            "" => format!("{n} outside any section"),
+            _ => format!("{n} of {section}"),
+        })
+        .collect();
+    if !dropped.is_empty() {
+        report += &format!(
+            "gtastream: {input}: dropped lines (--drop-text-sections): {}\n",
+            dropped.join(", ")
+        );
+    }
+    report
 }
 
 /// Decodes `reader` into an encoder for `to` writing to `sink`; the sink once finished.
@@ -166,7 +187,7 @@ fn encode<S: Sink>(
     options: EncodeOptions,
     sink: S,
     sink_error: impl Fn(&S) -> Option<String>,
-) -> Result<(S, EncodeWarnings), String> {
+) -> Result<(S, String), String> {
     let at_input = |what: &dyn std::fmt::Display| format!("{input}: {what}");
     let mut encoder = Encoder::new(to, sink, options).map_err(|e| at_input(&e))?;
     // `ahead` reads one bone ahead, so float keyframes that lie exactly on the packed steps are
@@ -187,6 +208,6 @@ fn encode<S: Sink>(
     if !encoder.is_finished() {
         return Err(write_failed(&encoder));
     }
-    let warnings = encoder.warnings();
-    Ok((encoder.into_sink(), warnings))
+    let report = report(input, &encoder);
+    Ok((encoder.into_sink(), report))
 }

@@ -248,6 +248,10 @@ enum Command {
         /// content (else a file written back to its own format is kept byte for byte).
         #[arg(long)]
         normalise: bool,
+        /// To bnry: write the instances and car generators and drop the lines of text-only
+        /// sections (and, to either, lines outside any section), reporting how many of which.
+        #[arg(long)]
+        drop_text_sections: bool,
         /// The file to read, ARCHIVE:ENTRY, or - for standard input.
         input: String,
         /// The file to write (replaced only once complete), or - for standard output.
@@ -306,10 +310,13 @@ fn main() -> ExitCode {
             to,
             quantize,
             normalise,
+            drop_text_sections,
             input,
             output,
         } => {
-            let options = EncodeOptions::quantize(*quantize).with_normalise(*normalise);
+            let options = EncodeOptions::quantize(*quantize)
+                .with_normalise(*normalise)
+                .with_drop_text_sections(*drop_text_sections);
             convert::run(input, output, *to, options).map(|warnings| eprint!("{warnings}"))
         }
     };

@@ -335,3 +335,42 @@ fn a_dash_output_is_standard_output() {
     assert_eq!(output.status.code(), Some(1));
     assert!(output.stdout.is_empty());
 }
+
+/// Text → bnry: the lines a binary IPL has no place for stop the command, naming the first
+/// (section and line) and the way on; `--drop-text-sections` writes the records and says how
+/// many lines of which sections were dropped, and that the model names were.
+#[test]
+fn text_sections_are_refused_or_dropped_with_a_count() {
+    let dir = scratch("drop-text-sections");
+    let input = dir.join("map.ipl");
+    std::fs::write(
+        &input,
+        "inst\n1, a, 0, 1.5, 2, 3, 0, 0, 0, 1, -1\nend\ncull\n1 2 3\n4 5 6\nend\n",
+    )
+    .unwrap();
+    let out = dir.join("map_stream0.ipl");
+    let output = run(&["convert", "--to", "bnry", s(&input), s(&out)]);
+    assert_eq!(output.status.code(), Some(1));
+    let message = stderr(&output);
+    assert!(message.contains("line 5 (section cull)"), "{message}");
+    assert!(message.contains("drop_text_sections"), "{message}");
+    assert!(!out.exists());
+    let output = run(&[
+        "convert",
+        "--to",
+        "bnry",
+        "--drop-text-sections",
+        s(&input),
+        s(&out),
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let message = stderr(&output);
+    assert!(message.contains("model name dropped"), "{message}");
+    assert!(message.contains("(2 more)"), "{message}");
+    assert!(
+        message.contains("dropped lines (--drop-text-sections): 2 of cull"),
+        "{message}"
+    );
+    let placement = gtastream::Placement::parse(&std::fs::read(&out).unwrap()).unwrap();
+    assert_eq!(placement.instances.len(), 1);
+}

@@ -317,6 +317,7 @@ impl Visitor for Bridge<'_> {
             section_len,
             text,
             text_len,
+            line: line.line,
         };
         // SAFETY: see the comment above this impl.
         flow(unsafe { f(self.user, &c_line) })
@@ -453,7 +454,10 @@ pub(crate) const WARNINGS: &[(gts_warning_kind, &CStr, &CStr)] = {
         GTS_WARNING_MALFORMED_LINE,
         GTS_WARNING_TRAILING_TEXT,
         GTS_WARNING_DUPLICATE_BONE,
-        GTS_WARNING_SCALE_DROPPED
+        GTS_WARNING_SCALE_DROPPED,
+        GTS_WARNING_MODEL_NAME_DROPPED,
+        GTS_WARNING_MODEL_NAME_MISSING,
+        GTS_WARNING_SECTION_LINE_DROPPED
     ]
 };
 

@@ -29,6 +29,11 @@ pub const GTS_ENCODE_QUANTIZE: u32 = 1;
 /// decoded and written back to its own format comes out byte for byte (docs/FORMATS.md §9.7).
 pub const GTS_ENCODE_NORMALISE: u32 = 2;
 
+/// `gts_encoder_init` flag: a binary IPL target drops the lines of text-only sections (and
+/// either placement target the lines outside any section), each with a warning, instead of
+/// failing with `GTS_ERR_NOT_REPRESENTABLE` at the first (docs/FORMATS.md §9.3).
+pub const GTS_ENCODE_DROP_TEXT_SECTIONS: u32 = 4;
+
 /// Caller-owned storage of one encoder, like `gts_decoder`: anywhere, `sizeof` it passed to
 /// `gts_encoder_init`, no cleanup; it may be copied with `memcpy` between calls.
 #[repr(C)]
@@ -214,7 +219,8 @@ pub unsafe extern "C" fn gts_encoder_init(
                 _ => return Err(gts_status::GTS_ERR_UNSUPPORTED_FORMAT),
             };
             let options = EncodeOptions::quantize(flags & GTS_ENCODE_QUANTIZE != 0)
-                .with_normalise(flags & GTS_ENCODE_NORMALISE != 0);
+                .with_normalise(flags & GTS_ENCODE_NORMALISE != 0)
+                .with_drop_text_sections(flags & GTS_ENCODE_DROP_TEXT_SECTIONS != 0);
             let encoder = Encoder::new(format, CSink(sink), options)?;
             Ok(EncoderState {
                 encoder,
@@ -475,7 +481,7 @@ pub unsafe extern "C" fn gts_encoder_section_line(
             let section = bytes(l.section, l.section_len)?;
             let section = core::str::from_utf8(section)
                 .map_err(|_| EncodeError::NotRepresentable(gtastream_core::encode::Lost::Line))?;
-            Ok(e.section_line(section, bytes(l.text, l.text_len)?)?)
+            Ok(e.section_line_at(section, bytes(l.text, l.text_len)?, l.line)?)
         })
     }
 }

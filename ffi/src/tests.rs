@@ -2061,6 +2061,7 @@ mod encoder_errors {
             section_len: section.len(),
             text: b"1, 2".as_ptr().cast(),
             text_len: 4,
+            line: 0,
         };
         unsafe {
             assert_eq!(gts_encoder_file(&mut *e, &file), gts_status::GTS_OK);

@@ -206,6 +206,12 @@ pub enum gts_warning_kind {
     GTS_WARNING_DUPLICATE_BONE = 12,
     /// Writing: a bone's scale was dropped, the output format has none.
     GTS_WARNING_SCALE_DROPPED = 13,
+    /// Writing a binary IPL: an instance's model name was dropped (the format stores the id).
+    GTS_WARNING_MODEL_NAME_DROPPED = 14,
+    /// Writing a text IPL: an instance without a model name was written as `dummy`.
+    GTS_WARNING_MODEL_NAME_MISSING = 15,
+    /// Writing a binary IPL with `GTS_ENCODE_DROP_TEXT_SECTIONS`: a text-only line dropped.
+    GTS_WARNING_SECTION_LINE_DROPPED = 16,
 }
 
 /// Text IPL: the game a file is for, which fixes the layout of its `inst` lines
@@ -416,6 +422,9 @@ pub struct gts_section_line {
     pub text: *const c_char,
     /// Bytes of `text`.
     pub text_len: usize,
+    /// The line's number in the file (from 1; 0 where a caller does not know it): named by
+    /// `GTS_ERR_NOT_REPRESENTABLE`'s message when a binary IPL has no place for the line.
+    pub line: u32,
 }
 
 /// Something the games accept but that disagrees with the format: decoding goes on.

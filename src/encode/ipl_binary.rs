@@ -2,7 +2,7 @@
 //! zeroed and patched at the end with the counts, offsets and sizes of the two sections.
 //! Each section is one run of records, in the order the events bring them.
 
-use super::{bump, EncodeError, Lost, Out, Sink};
+use super::{bump, Dropped, EncodeError, Lost, Out, Sink};
 use crate::{IplCar, IplInstance};
 
 const HEADER: usize = 76;
@@ -26,6 +26,8 @@ pub(crate) struct Bnry {
     open: Open,
     instances: Section,
     cars: Section,
+    /// Lines of text-only sections dropped on request.
+    pub(crate) dropped: Dropped,
 }
 
 impl Bnry {
@@ -35,6 +37,7 @@ impl Bnry {
             open: Open::None,
             instances: Section::default(),
             cars: Section::default(),
+            dropped: Dropped::default(),
         }
     }
 

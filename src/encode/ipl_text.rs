@@ -3,7 +3,7 @@
 
 use core::fmt::{self, Write};
 
-use super::{EncodeError, Lost, Out, Sink};
+use super::{Dropped, EncodeError, Lost, Out, Sink};
 use crate::{IplCar, IplInstance, MAX_LINE};
 
 /// Sections whose lines pass through as text (`inst` and `cars` have events of their own).
@@ -134,6 +134,8 @@ pub(crate) struct Text {
     started: bool,
     section: Option<&'static str>,
     layout: Option<Layout>,
+    /// Lines outside any section dropped on request.
+    pub(crate) dropped: Dropped,
 }
 
 impl Text {
@@ -142,6 +144,7 @@ impl Text {
             started: false,
             section: None,
             layout: None,
+            dropped: Dropped::default(),
         }
     }
 

@@ -23,7 +23,7 @@ mod sink;
 #[cfg(feature = "alloc")]
 mod package;
 
-pub use error::{EncodeError, EncodeErrorKind, Lost, NameTooLong};
+pub use error::{EncodeError, EncodeErrorKind, LineAt, Lost, NameTooLong};
 pub use lookahead::{Lookahead, ReadAt};
 #[cfg(feature = "alloc")]
 pub use package::{anpk, ifp2, write};
@@ -33,6 +33,7 @@ pub use sink::{Sink, SinkError, SliceSink};
 
 use crate::bone_names::stories_bone_name;
 use crate::format::fields::c_name;
+use crate::format::ipl_text::SECTIONS;
 use crate::{
     AnimationInfo, BoneInfo, FileInfo, Flow, Format, FrameType, IplCar, IplInstance, Keyframe,
     Keyframes, SectionLine, Visitor, Warning, WarningKind,
@@ -51,6 +52,10 @@ pub struct EncodeOptions {
     /// zeros and every size, `frameDataSize` and `flags` is computed (docs/FORMATS.md §9.7).
     /// Off (the default): an unedited file is written back byte for byte.
     pub normalise: bool,
+    /// Lines the output has no place for (text-only sections in a binary IPL, lines outside
+    /// any section) are dropped, each with a warning, and counted per section
+    /// ([`Encoder::dropped_lines`]). Off: the first is [`EncodeError::LineLost`].
+    pub drop_text_sections: bool,
 }
 
 impl EncodeOptions {
@@ -59,6 +64,15 @@ impl EncodeOptions {
         EncodeOptions {
             quantize,
             normalise: false,
+            drop_text_sections: false,
+        }
+    }
+
+    /// These options with `drop_text_sections` set as given.
+    pub const fn with_drop_text_sections(self, drop_text_sections: bool) -> Self {
+        EncodeOptions {
+            drop_text_sections,
+            ..self
         }
     }
 
@@ -256,6 +270,36 @@ pub(crate) fn bone_name<'a>(bone: &BoneHeader<'a>, buf: &'a mut [u8; 13]) -> &'a
         *digit = b"0123456789ABCDEF"[(key >> (28 - 4 * i)) as usize & 0xf];
     }
     &buf[..]
+}
+
+/// Lines dropped by [`EncodeOptions::drop_text_sections`]: a count per text IPL section, and
+/// one for lines outside any section.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Dropped {
+    counts: [u32; SECTIONS.len() + 1],
+}
+
+impl Dropped {
+    /// The section's name as the decoder spells it.
+    fn section(name: &str) -> Option<&'static str> {
+        SECTIONS
+            .iter()
+            .copied()
+            .find(|s| s.eq_ignore_ascii_case(name))
+    }
+
+    /// One more line of `section` (`None`: outside any section, or not a known one).
+    fn add(&mut self, section: Option<&'static str>) {
+        let i = section
+            .and_then(|s| SECTIONS.iter().position(|&t| t == s))
+            .unwrap_or(SECTIONS.len());
+        self.counts[i] = self.counts[i].saturating_add(1);
+    }
+
+    fn counts(&self) -> impl Iterator<Item = (&'static str, u32)> + '_ {
+        let names = SECTIONS.iter().copied().chain([""]);
+        names.zip(self.counts).filter(|&(_, n)| n > 0)
+    }
 }
 
 /// How a bone's target frame type is chosen.
@@ -576,15 +620,20 @@ impl<S: Sink> Encoder<S> {
         })
     }
 
-    /// A placed object.
+    /// A placed object. A model name a binary IPL cannot store is dropped, and an instance
+    /// without one is written to a text IPL as `dummy`, each with a warning.
     pub fn instance(&mut self, instance: &IplInstance<'_>) -> Result<(), EncodeError> {
-        self.run(|kind, out, _| {
-            match kind {
-                Kind::Bnry(e) => e.instance(out, instance)?,
-                Kind::Text(e) => e.instance(out, instance)?,
-                _ => return Err(EncodeError::OutOfOrder),
+        self.run(|kind, out, _| match kind {
+            Kind::Bnry(e) => {
+                e.instance(out, instance)?;
+                Ok(instance.model_name.map(|_| WarningKind::ModelNameDropped))
             }
-            Ok(None)
+            Kind::Text(e) => {
+                e.instance(out, instance)?;
+                let missing = instance.model_name.is_none();
+                Ok(missing.then_some(WarningKind::ModelNameMissing))
+            }
+            _ => Err(EncodeError::OutOfOrder),
         })
     }
 
@@ -602,16 +651,71 @@ impl<S: Sink> Encoder<S> {
 
     /// A line of a text IPL section without an event of its own (`section` lower case).
     pub fn section_line(&mut self, section: &str, text: &[u8]) -> Result<(), EncodeError> {
-        self.run(|kind, out, _| {
+        self.section_line_at(section, text, 0)
+    }
+
+    /// A line of a text IPL section, with its line number in the source ([`SectionLine::line`],
+    /// 0 if unknown) for the error if the output has no place for it: a binary IPL has none
+    /// (unless [`EncodeOptions::drop_text_sections`] drops it, counted per section).
+    pub fn section_line_at(
+        &mut self,
+        section: &str,
+        text: &[u8],
+        line: u32,
+    ) -> Result<(), EncodeError> {
+        self.run(|kind, out, options| {
             match kind {
                 Kind::Text(e) => e.section_line(out, section, text)?,
-                Kind::Bnry(_) => {
-                    return Err(EncodeError::NotRepresentable(Lost::SectionLine));
+                Kind::Bnry(e) => {
+                    let section = Dropped::section(section);
+                    if !options.drop_text_sections {
+                        let at = LineAt {
+                            section: section.unwrap_or("?"),
+                            line,
+                            offset: 0,
+                        };
+                        return Err(EncodeError::LineLost(at));
+                    }
+                    e.dropped.add(section);
+                    return Ok(Some(WarningKind::SectionLineDropped));
                 }
                 _ => return Err(EncodeError::OutOfOrder),
             }
             Ok(None)
         })
+    }
+
+    /// A line of the source outside any section (the decoder warns of it and passes nothing
+    /// on): an error, unless [`EncodeOptions::drop_text_sections`] drops it, counted.
+    fn line_outside(&mut self, offset: u64) -> Result<(), EncodeError> {
+        self.run(|kind, _, options| {
+            let dropped = match kind {
+                Kind::Bnry(e) => &mut e.dropped,
+                Kind::Text(e) => &mut e.dropped,
+                _ => return Ok(None),
+            };
+            if !options.drop_text_sections {
+                let at = LineAt {
+                    section: "",
+                    line: 0,
+                    offset,
+                };
+                return Err(EncodeError::LineLost(at));
+            }
+            dropped.add(None);
+            Ok(Some(WarningKind::SectionLineDropped))
+        })
+    }
+
+    /// The lines dropped by [`EncodeOptions::drop_text_sections`], per section in the order of
+    /// docs/FORMATS.md §4.5 (`""`: outside any section), with their counts.
+    pub fn dropped_lines(&self) -> impl Iterator<Item = (&'static str, u32)> + '_ {
+        let dropped = match &self.kind {
+            Kind::Bnry(e) => Some(&e.dropped),
+            Kind::Text(e) => Some(&e.dropped),
+            _ => None,
+        };
+        dropped.into_iter().flat_map(Dropped::counts)
     }
 
     /// Bytes that followed the source's content ([`Visitor::trailing`]), written after the
@@ -690,7 +794,20 @@ impl<S: Sink> Visitor for Encoder<S> {
         flow(Encoder::car(self, car))
     }
     fn section_line(&mut self, line: &SectionLine<'_>) -> Flow {
-        flow(Encoder::section_line(self, line.section, line.text))
+        flow(Encoder::section_line_at(
+            self,
+            line.section,
+            line.text,
+            line.line,
+        ))
+    }
+    fn warning(&mut self, warning: Warning) -> Flow {
+        // Source warnings are not the output's business, but a line outside any section is
+        // one the output would lose without a word.
+        match warning.kind {
+            WarningKind::LineOutsideSection => flow(self.line_outside(warning.offset)),
+            _ => Flow::Continue,
+        }
     }
     fn trailing(&mut self, bytes: &[u8]) -> Flow {
         flow(Encoder::trailing(self, bytes))

@@ -23,7 +23,7 @@ use crate::{
 };
 
 /// The sections of text IPL files.
-const SECTIONS: [&str; 13] = [
+pub(crate) const SECTIONS: [&str; 13] = [
     "inst", "cull", "path", "grge", "enex", "pick", "cars", "jump", "tcyc", "auzo", "mult", "occl",
     "zone",
 ];
@@ -489,6 +489,7 @@ impl IplText {
         let line = SectionLine {
             section: name,
             text: unit.trim_ascii(),
+            line: self.line(),
         };
         // The scanner reads the line from its first non-blank byte (where `text` starts).
         let text_at = at + (unit.len() - text.len()) as u64;

@@ -453,19 +453,23 @@ pub fn write(
 /// "bnry", "text"), the decoder's events straight into the encoder: the bytes
 /// `gtastream convert --to FORMAT [--quantize] [--normalise]` writes. To its own format an
 /// unedited file comes back byte for byte (docs/FORMATS.md §9.7) unless `normalise=True`,
-/// which writes the clean file. Raises DecodeError where the input does not decode,
+/// which writes the clean file; `drop_text_sections=True` drops the lines a binary IPL has no
+/// place for (each a UserWarning) instead of raising EncodeError. Raises DecodeError where the input does not decode,
 /// EncodeError where it cannot be written losslessly (see write()).
 #[pyfunction]
-#[pyo3(signature = (data, format, quantize=false, normalise=false))]
+#[pyo3(signature = (data, format, quantize=false, normalise=false, drop_text_sections=false))]
 pub fn convert(
     py: Python<'_>,
     data: &Bound<'_, PyAny>,
     format: &str,
     quantize: bool,
     normalise: bool,
+    drop_text_sections: bool,
 ) -> PyResult<Py<PyBytes>> {
     let format = parse_format(format)?;
-    let options = EncodeOptions::quantize(quantize).with_normalise(normalise);
+    let options = EncodeOptions::quantize(quantize)
+        .with_normalise(normalise)
+        .with_drop_text_sections(drop_text_sections);
     let (bytes, warnings) = with_bytes(data, |data| {
         let mut encoder =
             Encoder::new(format, Vec::new(), options).map_err(|error| encode_error(py, error))?;
