@@ -70,7 +70,8 @@ pub struct FileInfo<'a> {
     pub instance_count: Option<u32>,
     /// Binary IPL: car generators the header declares.
     pub car_count: Option<u32>,
-    /// The header as stored (`ANP3`/`ANP2`: its 36 bytes; empty where not kept), for an
+    /// The header as stored (`ANP3`/`ANP2`: its 36 bytes; `ANPK`: with the package name;
+    /// `bnry`: its 76 bytes; empty where not kept), for an
     /// encoder that writes the file back byte for byte (docs/FORMATS.md §9.7).
     pub raw: &'a [u8],
 }

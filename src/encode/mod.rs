@@ -467,7 +467,7 @@ impl<S: Sink> Encoder<S> {
             match kind {
                 Kind::Ifp2(e) => e.file(out, name, raw)?,
                 Kind::Anpk(e) => e.file(out, name, raw)?,
-                Kind::Bnry(e) => e.file(out)?,
+                Kind::Bnry(e) => e.file(out, raw)?,
                 Kind::Text(e) => e.file()?,
             }
             Ok(None)

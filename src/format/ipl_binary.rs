@@ -224,7 +224,7 @@ impl IplBinary {
             animation_count: 0,
             instance_count: Some(instances),
             car_count: Some(cars),
-            raw: &[],
+            raw: unit,
         });
         Ok(Stepped::new(unit.len(), flow))
     }

@@ -447,3 +447,56 @@ fn anpk_an_edited_value_changes_only_its_own_bytes() {
         .iter()
         .all(|i| sizes.iter().any(|s| (s..&(s + 4)).contains(&i))));
 }
+
+/// A binary IPL as stock files are laid out (the header, the instances, the cars), with bytes
+/// in the header's unknown fields, a stale size and offset of an empty section, and trailing
+/// bytes: written back byte for byte, and clean with `normalise`.
+#[test]
+fn bnry_files_write_back_byte_for_byte() {
+    use testkit::ipl;
+    let mut checked = 0;
+    for (name, data) in ipl::binary_fixtures() {
+        let Ok(placement) = gtastream::Placement::parse(&data) else {
+            continue;
+        };
+        let u32_at = |at: usize| u32::from_le_bytes(data[at..at + 4].try_into().unwrap());
+        let (instances, cars) = (placement.instances.len(), placement.cars.len());
+        // The stock layout: each section right after the one before, in the decoder's order.
+        let stock = u32_at(0x1C) as usize
+            == if instances > 0 {
+                76
+            } else {
+                u32_at(0x1C) as usize
+            }
+            && (cars == 0 || u32_at(0x3C) as usize == 76 + 40 * instances)
+            && data.len() >= 76 + 40 * instances + 48 * cars;
+        if !stock || !placement.warnings.is_empty() {
+            continue;
+        }
+        let mut odd = data.clone();
+        for at in [0x24, 0x28, 0x2C, 0x30, 0x34, 0x38, 0x44, 0x48] {
+            odd[at..at + 4].copy_from_slice(&(0xC0DE_0000u32 + at as u32).to_le_bytes());
+        }
+        odd.extend_from_slice(b"\x00\x07stale");
+        for file in [&data, &odd] {
+            for cut in [Cut::Whole, Cut::bytewise(), Cut::Chunk(13)] {
+                let out = rewrite_cut(file, Format::IplBinary, EncodeOptions::default(), &cut);
+                assert!(
+                    out == *file,
+                    "{name} {cut:?}: {}",
+                    first_difference(&out, file)
+                );
+            }
+        }
+        let clean = rewrite_cut(
+            &odd,
+            Format::IplBinary,
+            EncodeOptions::default().with_normalise(true),
+            &Cut::Whole,
+        );
+        assert_eq!(clean.len(), 76 + 40 * instances + 48 * cars, "{name}");
+        assert!(clean[0x24..0x3C].iter().all(|&b| b == 0), "{name}");
+        checked += 1;
+    }
+    assert!(checked >= 2, "{checked}");
+}
