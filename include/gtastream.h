@@ -66,6 +66,46 @@
 #define GTS_INPUT_IMG 1
 
 /**
+ * Words of `gts_archive_writer`.
+ */
+#define GTS_ARCHIVE_WRITER_WORDS 24
+
+/**
+ * Game bits of `gts_rule.games`, `gts_finding.games` and `gts_check_memory`'s `games`.
+ */
+#define GTS_CHECK_III 1
+
+/**
+ * Vice City.
+ */
+#define GTS_CHECK_VC 2
+
+/**
+ * San Andreas.
+ */
+#define GTS_CHECK_SA 4
+
+/**
+ * MTA:SA.
+ */
+#define GTS_CHECK_MTA 8
+
+/**
+ * A note: the game copes.
+ */
+#define GTS_LEVEL_NOTE 0
+
+/**
+ * A warning: the game loads the file, not as meant.
+ */
+#define GTS_LEVEL_WARNING 1
+
+/**
+ * An error: the game crashes or corrupts memory.
+ */
+#define GTS_LEVEL_ERROR 2
+
+/**
  * Words of `gts_encoder`.
  */
 #define GTS_ENCODER_WORDS 48
@@ -110,7 +150,7 @@
  * Version of the binary interface this header describes: compare with `gts_abi_version()` when
  * loading the shared library. It changes whenever a struct grows or a function is added.
  */
-#define GTS_ABI_VERSION 2
+#define GTS_ABI_VERSION 3
 
 /**
  * Longest name a callback gets, in bytes (package, animation, bone and model names; a longer
@@ -365,6 +405,32 @@ typedef enum gts_status {
      */
     GTS_ERR_EMPTY = 109,
     /**
+     * The input is a collision file (`COLL`, `COL2`, `COL3`, `COL4`), not a format the library
+     * reads.
+     */
+    GTS_ERR_COLLISION_FILE = 110,
+    /**
+     * The input is a RenderWare model (`.dff`), not a format the library reads.
+     */
+    GTS_ERR_RENDERWARE_MODEL = 111,
+    /**
+     * The input is a RenderWare texture dictionary (`.txd`), not a format the library reads.
+     */
+    GTS_ERR_TEXTURE_DICTIONARY = 112,
+    /**
+     * The input is a Fastman92 IMG archive (`VERF`): not supported, its directory is encrypted.
+     */
+    GTS_ERR_FASTMAN92_IMG = 113,
+    /**
+     * The input is a GTA IV IMG archive: not supported.
+     */
+    GTS_ERR_GTA4_IMG = 114,
+    /**
+     * The input is text IPL and the library was built without it (never, as this repository
+     * builds it: the core's `ipl-text` feature is on).
+     */
+    GTS_ERR_UNSUPPORTED = 115,
+    /**
      * A decoding error this version of the C library has no number for.
      */
     GTS_ERR_OTHER = 199,
@@ -434,6 +500,44 @@ typedef enum gts_status {
      * A sink callback returned non-zero.
      */
     GTS_ERR_WRITE = 307,
+    /**
+     * Archive writing (400..499): an entry name of no bytes.
+     */
+    GTS_ERR_EMPTY_NAME = 400,
+    /**
+     * An entry name longer than 23 bytes (the games cut it at byte 23).
+     */
+    GTS_ERR_ENTRY_NAME_TOO_LONG = 401,
+    /**
+     * An entry name the games skip: no `.`, its first `.` past index 20, nothing after the
+     * `.`, or a NUL, control byte or path separator in it.
+     */
+    GTS_ERR_INVALID_NAME = 402,
+    /**
+     * A version 2 entry of more than 65535 sectors (its size field is 16 bits).
+     */
+    GTS_ERR_ENTRY_TOO_LARGE = 403,
+    /**
+     * The archive would grow past the 4 GiB the games reach.
+     */
+    GTS_ERR_ARCHIVE_TOO_LARGE = 404,
+    /**
+     * More entries than the version 2 writer's capacity.
+     */
+    GTS_ERR_TOO_MANY_ENTRIES = 405,
+    /**
+     * A writer call out of order (data with no entry begun, finish inside an entry, any call
+     * after finish).
+     */
+    GTS_ERR_WRITER_STATE = 406,
+    /**
+     * A sink callback of the archive writer returned non-zero.
+     */
+    GTS_ERR_ARCHIVE_SINK = 407,
+    /**
+     * The same entry name twice (the editing layer's check).
+     */
+    GTS_ERR_DUPLICATE_NAME = 408,
 } gts_status;
 
 /**
@@ -836,8 +940,9 @@ typedef struct gts_raw_keyframes {
  */
 typedef struct gts_section_line {
     /**
-     * The section's name, lower case (`cull`, `grge`, ...): `section_len` bytes, not
-     * NUL-terminated.
+     * The section's name, lower case (`cull`, `grge`, ...; a section the games do not know:
+     * the bare word that opened it, `wanted`): `section_len` bytes, not NUL-terminated;
+     * `section_len` 0 for a line outside any section.
      */
     const char *section;
     /**
@@ -1071,15 +1176,15 @@ typedef struct gts_archive {
 } gts_archive;
 
 /**
- * Caller-owned storage of one encoder, like `gts_decoder`: anywhere, `sizeof` it passed to
- * `gts_encoder_init`, no cleanup; it may be copied with `memcpy` between calls.
+ * Caller-owned storage of one archive writer, like `gts_encoder`: anywhere, `sizeof` it passed
+ * to `gts_archive_writer_init`, no cleanup.
  */
-typedef struct gts_encoder {
+typedef struct gts_archive_writer {
     /**
      * Private storage; never read or written by the caller.
      */
-    uint64_t opaque[GTS_ENCODER_WORDS];
-} gts_encoder;
+    uint64_t opaque[GTS_ARCHIVE_WRITER_WORDS];
+} gts_archive_writer;
 
 /**
  * Where an encoder's bytes go. `write` appends `len` bytes; `patch` overwrites `len` bytes
@@ -1101,6 +1206,97 @@ typedef struct gts_sink {
      */
     void *user;
 } gts_sink;
+
+/**
+ * A rule of the checker's table (docs/CHECKS.md). The strings are static and NUL-terminated.
+ */
+typedef struct gts_rule {
+    /**
+     * The rule's number (1..=`gts_rule_count()`), as `gts_finding.rule` gives it.
+     */
+    uint32_t code;
+    /**
+     * The stable id, e.g. "ifp.time.zero_duration".
+     */
+    const char *id;
+    /**
+     * The games it concerns: `GTS_CHECK_III` 1, `GTS_CHECK_VC` 2, `GTS_CHECK_SA` 4, `GTS_CHECK_MTA` 8.
+     */
+    uint8_t games;
+    /**
+     * `GTS_LEVEL_NOTE` 0, `GTS_LEVEL_WARNING` 1, `GTS_LEVEL_ERROR` 2.
+     */
+    int level;
+    /**
+     * One line: what the game does.
+     */
+    const char *reason;
+    /**
+     * The engine code the rule rests on.
+     */
+    const char *source;
+} gts_rule;
+
+/**
+ * A finding, valid during the callback only (its strings live on the library's stack).
+ */
+typedef struct gts_finding {
+    /**
+     * The rule's number (`gts_rule_info`).
+     */
+    uint32_t rule;
+    /**
+     * `GTS_LEVEL_*`.
+     */
+    int level;
+    /**
+     * The games concerned (`GTS_CHECK_*` bits).
+     */
+    uint8_t games;
+    /**
+     * Absolute offset (in the `.img` for an archive entry).
+     */
+    uint64_t offset;
+    /**
+     * The archive entry's name, or NULL.
+     */
+    const char *entry;
+    /**
+     * The animation's index, or -1.
+     */
+    int64_t animation;
+    /**
+     * The animation's name (up to 32 bytes), or NULL.
+     */
+    const char *animation_name;
+    /**
+     * The bone's index, or -1.
+     */
+    int64_t bone;
+    /**
+     * The bone's name (up to 32 bytes), or NULL.
+     */
+    const char *bone_name;
+    /**
+     * Text formats: the line (from 1), or 0.
+     */
+    uint32_t line;
+    /**
+     * The message: place and reason, as the command line's JSON gives it (cut at 511 bytes).
+     */
+    const char *message;
+} gts_finding;
+
+/**
+ * Caller-owned storage of one encoder, like `gts_decoder`: anywhere, `sizeof` it passed to
+ * `gts_encoder_init`, no cleanup; it may be copied with `memcpy` between calls.
+ */
+typedef struct gts_encoder {
+    /**
+     * Private storage; never read or written by the caller.
+     */
+    uint64_t opaque[GTS_ENCODER_WORDS];
+} gts_encoder;
 
 #ifdef __cplusplus
 extern "C" {
@@ -1424,6 +1620,96 @@ int32_t GTS_CALL gts_archive_input(const struct gts_archive *archive);
  * Pointers: `archive` is NULL or points to a readable `gts_archive`.
  */
 uint64_t GTS_CALL gts_archive_error_offset(const struct gts_archive *archive);
+
+/**
+ * `sizeof(gts_archive_writer)` as the library knows it.
+ */
+size_t GTS_CALL gts_archive_writer_size(void);
+
+/**
+ * Sets up a writer in `*writer` of an archive of `version` 2 (San Andreas `VER2`: one file,
+ * to `*img`, whose `write` and `patch` are required; `dir` is ignored) or 1 (GTA III / Vice
+ * City: the data to `*img`, the records to `*dir`, whose `patch` may be NULL). `capacity` is
+ * the most entries a version 2 directory gets room for (the count written is the entries'
+ * number; version 1 ignores it). The sinks are copied. `size_of_writer` must be
+ * `sizeof *writer`.
+ *
+ * Then per entry `gts_archive_writer_begin`, `gts_archive_writer_write` (any number of calls)
+ * and `gts_archive_writer_end_entry`; `gts_archive_writer_finish` last. The first error
+ * sticks: every later call returns it, and the bytes written are not a valid archive.
+ *
+ * Returns `GTS_OK`, `GTS_ERR_INVALID_ARGUMENT` (a NULL or misaligned pointer, a required sink
+ * callback NULL, a version other than 1 or 2) or `GTS_ERR_SIZE_MISMATCH`.
+ */
+enum gts_status GTS_CALL gts_archive_writer_init(struct gts_archive_writer *writer,
+                                                 size_t size_of_writer,
+                                                 uint32_t version,
+                                                 uint32_t capacity,
+                                                 const struct gts_sink *img,
+                                                 const struct gts_sink *dir);
+
+/**
+ * Begins an entry named by the `name_len` bytes at `name`: 1 to 23 bytes, a `.` at index 20
+ * at the latest, no NUL, control byte or path separator (`GTS_ERR_EMPTY_NAME`,
+ * `GTS_ERR_ENTRY_NAME_TOO_LONG`, `GTS_ERR_INVALID_NAME`); `GTS_ERR_TOO_MANY_ENTRIES` past a
+ * version 2 writer's capacity.
+ */
+enum gts_status GTS_CALL gts_archive_writer_begin(struct gts_archive_writer *writer,
+                                                  const char *name,
+                                                  size_t name_len);
+
+/**
+ * Appends the `len` bytes at `data` to the entry begun (`GTS_ERR_ENTRY_TOO_LARGE` past 65535
+ * sectors of a version 2 entry, `GTS_ERR_ARCHIVE_TOO_LARGE` past 4 GiB).
+ */
+enum gts_status GTS_CALL gts_archive_writer_write(struct gts_archive_writer *writer,
+                                                  const uint8_t *data,
+                                                  size_t len);
+
+/**
+ * Ends the entry begun: pads it to its last sector and writes its record.
+ */
+enum gts_status GTS_CALL gts_archive_writer_end_entry(struct gts_archive_writer *writer);
+
+/**
+ * Ends the archive (version 2: patches the count). Every entry must have ended.
+ */
+enum gts_status GTS_CALL gts_archive_writer_finish(struct gts_archive_writer *writer);
+
+/**
+ * Entries ended so far (0 for a writer that cannot be used).
+ */
+uint32_t GTS_CALL gts_archive_writer_entries(const struct gts_archive_writer *writer);
+
+/**
+ * Rules in the table.
+ */
+uint32_t GTS_CALL gts_rule_count(void);
+
+/**
+ * Fills `*out` with rule number `code` (1..=`gts_rule_count()`).
+ * Pointers: `out` points to a writable `gts_rule`.
+ * Returns `GTS_ERR_INVALID_ARGUMENT` for a NULL `out` or an unknown number.
+ */
+enum gts_status GTS_CALL gts_rule_info(uint32_t code, struct gts_rule *out);
+
+/**
+ * Checks the `len` bytes at `data`: a file, or a version 2 IMG archive (`VER2`) with its
+ * entries, for the `games` (`GTS_CHECK_*` bits; 0: every game that loads the format). `name`
+ * is the file's name (NUL-terminated, may be NULL: the block-name rules then do not apply).
+ * Each finding goes to `on_finding(user, finding)` (may be NULL: only counted); `*errors` (if not NULL) receives how many were errors. A
+ * file that does not decode is a finding, not a status.
+ * Pointers: `data` points to `len` readable bytes (may be NULL when `len` is 0); `name` is NULL
+ * or NUL-terminated; `errors` is NULL or writable.
+ * Returns `GTS_OK`, `GTS_ERR_INVALID_ARGUMENT`, or `GTS_ERR_PANIC`.
+ */
+enum gts_status GTS_CALL gts_check_memory(const uint8_t *data,
+                                          size_t len,
+                                          const char *name,
+                                          uint8_t games,
+                                          void (GTS_CALL *on_finding)(void *user, const struct gts_finding *finding),
+                                          void *user,
+                                          uint32_t *errors);
 
 /**
  * `sizeof(gts_encoder)` as the library knows it.

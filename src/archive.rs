@@ -20,7 +20,7 @@
 use crate::decoder::{Options, Progress, Status};
 use crate::error::{Error, ErrorKind};
 use crate::event::{Flow, Format, Visitor};
-use crate::format::sniff_format;
+use crate::format::{foreign, sniff_format};
 use crate::limits::{REREAD_FACTOR, REREAD_SLACK};
 use crate::Decoder;
 
@@ -40,8 +40,9 @@ pub const SECTOR: u64 = 2048;
 pub const RECORD_SIZE: u64 = 32;
 /// Bytes of an entry's name field (NUL-terminated; bytes after the NUL are garbage).
 pub const ENTRY_NAME_SIZE: usize = 24;
-/// Bytes of an entry sniffed for its format (fewer if the entry is shorter).
-pub const SNIFF_SIZE: usize = 8;
+/// Bytes of an entry sniffed for its format (fewer if the entry is shorter): as many as the
+/// decoder sniffs a file by.
+pub const SNIFF_SIZE: usize = crate::format::SNIFF_SIZE;
 /// Size of an [`ArchiveDecoder`] in bytes (for C callers: `GTS_ARCHIVE_SIZE`).
 pub const ARCHIVE_DECODER_SIZE: usize = core::mem::size_of::<ArchiveDecoder>();
 
@@ -112,6 +113,9 @@ pub struct Entry<'a> {
     /// The format the decoder would find in the entry's first bytes; `None` for content it
     /// does not decode (models, textures, collisions, empty entries).
     pub format: Option<Format>,
+    /// The directory record as stored: the engines' own reading of its fields (version 2's
+    /// second size, the name's bytes after the NUL) differs from the decoder's.
+    pub record: [u8; RECORD_SIZE as usize],
 }
 
 /// What the visitor wants done with an entry.
@@ -231,6 +235,7 @@ enum State {
 /// The directory record being handled.
 #[derive(Clone, Copy, Debug)]
 struct Current {
+    record: [u8; RECORD_SIZE as usize],
     name: [u8; ENTRY_NAME_SIZE],
     name_len: u8,
     offset: u64,
@@ -242,6 +247,7 @@ struct Current {
 
 impl Current {
     const EMPTY: Current = Current {
+        record: [0; RECORD_SIZE as usize],
         name: [0; ENTRY_NAME_SIZE],
         name_len: 0,
         offset: 0,
@@ -510,7 +516,9 @@ impl ArchiveDecoder {
                             ret!(Status::NeedInput);
                         };
                         if &header[..4] != b"VER2" {
-                            return Err(Error::new(ErrorKind::BadMagic, 0));
+                            // Another tool's or game's archive is named (it is not read).
+                            let kind = foreign(&header).unwrap_or(ErrorKind::BadMagic);
+                            return Err(Error::new(kind, 0));
                         }
                         let declared = le32(&header[4..8]);
                         let room = records_in(self.data_len.saturating_sub(HEADER_SIZE));
@@ -598,6 +606,7 @@ impl ArchiveDecoder {
                         size: current.size,
                         declared_size: current.declared,
                         format: entry_format(&head[..want]),
+                        record: current.record,
                     };
                     match visitor.entry(&entry) {
                         Choice::Skip => self.next_record(),
@@ -785,6 +794,7 @@ impl ArchiveDecoder {
             warnings |= bit(ArchiveWarningKind::EntryOverlapsDirectory);
         }
         self.current = Current {
+            record: *record,
             name,
             name_len: name_len.unwrap_or(ENTRY_NAME_SIZE) as u8,
             offset,
@@ -866,22 +876,10 @@ impl ArchiveDecoder {
     }
 }
 
-/// The format of an entry from its first bytes. Binary formats by their magic, as the
-/// decoder sniffs; text only if every byte before padding is text, since a collision file's
-/// `COLL` magic is printable too.
+/// The format of an entry from its first bytes: the decoder's own sniffing rule, so that an
+/// entry it would refuse (a collision file, a model, textures, anything else) is `None`.
 fn entry_format(head: &[u8]) -> Option<Format> {
-    let format = sniff_format(head.get(..4)?)?;
-    if format == Format::IplText {
-        let content = head.iter().position(|&b| b == 0).unwrap_or(head.len());
-        if head[..content].iter().any(|&b| !is_text(b)) || content < 4 {
-            return None;
-        }
-    }
-    Some(format)
-}
-
-fn is_text(byte: u8) -> bool {
-    matches!(byte, b'\t' | b'\n' | b'\r' | 0x20..=0x7e)
+    sniff_format(head).ok()
 }
 
 const fn records_in(len: u64) -> u32 {

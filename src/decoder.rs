@@ -155,7 +155,7 @@ impl Decoder {
             position: 0,
             carry: Carry::new(),
             need: 0,
-            machine: Machine::Sniff(options.game),
+            machine: Machine::Sniff(options.game, false),
             state: State::Running,
             trailing_seen: false,
             furthest: 0,
@@ -202,13 +202,30 @@ impl Decoder {
 
     /// Consumes `input`, reporting events to `visitor`, until the input is used up, the visitor
     /// pauses, or the content is complete. Errors are sticky: every later call returns them.
+    #[inline]
     pub fn feed<V: Visitor>(&mut self, input: &[u8], visitor: &mut V) -> Result<Progress, Error> {
         self.check_running()?;
+        if let Some(progress) = self.append(input) {
+            return Ok(progress);
+        }
         let result = self.run(input, visitor);
         if let Err(error) = result {
             self.state = State::Failed(error);
         }
         result
+    }
+
+    /// [`feed`](Self::feed) for a piece that cannot complete the unit the decoder waits for: the
+    /// piece is kept, no event can come (so no visitor is needed), and the progress is what
+    /// `feed` would return. `None`, with nothing done, for any other piece and for a decoder
+    /// that stopped: give that piece to `feed`. For hosts whose visitor costs something to set
+    /// up for each call (the C library's callbacks and panic boundary).
+    #[inline]
+    pub fn feed_buffered(&mut self, input: &[u8]) -> Option<Progress> {
+        match self.state {
+            State::Running => self.append(input),
+            State::Failed(_) | State::Finished => None,
+        }
     }
 
     /// Ends the input: runs the steps that need no more bytes, then reports `end`.
@@ -242,6 +259,15 @@ impl Decoder {
     }
 
     fn finish_input<V: Visitor>(&mut self, visitor: &mut V) -> Result<(), Error> {
+        // No input follows, so nothing can be sought: a record behind the position is
+        // `seek_required` at once (the steps would otherwise move there and find no bytes).
+        let can_seek = core::mem::replace(&mut self.options.can_seek, false);
+        let result = self.finish_steps(visitor);
+        self.options.can_seek = can_seek;
+        result
+    }
+
+    fn finish_steps<V: Visitor>(&mut self, visitor: &mut V) -> Result<(), Error> {
         loop {
             if self.run(&[], visitor)?.status == Status::Paused {
                 continue;
@@ -287,19 +313,25 @@ impl Decoder {
         self.position - self.carry.len() as u64
     }
 
-    fn run<V: Visitor>(&mut self, input: &[u8], visitor: &mut V) -> Result<Progress, Error> {
-        // A piece that does not complete the unit the carry waits for is only appended: the
-        // cost of a small piece (a byte from a decompressor) is a copy.
-        let need = usize::from(core::mem::take(&mut self.need));
-        if !input.is_empty() && self.carry.len() + input.len() < need {
-            self.carry.extend(input);
-            self.advance(input.len());
-            self.need = need as u16;
-            return Ok(Progress {
-                consumed: input.len(),
-                status: Status::NeedInput,
-            });
+    /// A piece that does not complete the unit the carry waits for is only appended: the cost
+    /// of a small piece (a byte from a decompressor) is a copy, in the caller's `feed` (no
+    /// call of `run`, no event).
+    #[inline(always)]
+    fn append(&mut self, input: &[u8]) -> Option<Progress> {
+        if input.is_empty() || self.carry.len() + input.len() >= usize::from(self.need) {
+            return None;
         }
+        self.carry.extend(input);
+        self.advance(input.len());
+        Some(Progress {
+            consumed: input.len(),
+            status: Status::NeedInput,
+        })
+    }
+
+    fn run<V: Visitor>(&mut self, input: &[u8], visitor: &mut V) -> Result<Progress, Error> {
+        // Set again when the carry waits for a unit (see `append`).
+        self.need = 0;
         let mut rest = input;
         loop {
             // The units that lie whole in the input, in one loop (the bulk of a file).
@@ -585,7 +617,11 @@ impl Carry {
     #[inline]
     fn drop_front(&mut self, n: usize) {
         let len = self.0.len();
-        let n = n.min(len);
+        if n >= len {
+            // The common case (a unit or batch taken whole): no call to move nothing.
+            self.0.clear();
+            return;
+        }
         self.0.copy_within(n..len, 0);
         self.0.truncate(len - n);
     }

@@ -89,6 +89,40 @@ kinds! {
         /// The input is empty (`finish` before any byte): there is nothing to tell the format
         /// by.
         Empty = 109, "empty", "empty input";
+        /// The input is a collision file (`COLL`, `COL2`, `COL3`, `COL4`): not a format the
+        /// decoder reads (docs/FORMATS.md §8.1 names each foreign format by its first bytes).
+        CollisionFile = 110, "collision_file",
+            "collision file (COLL/COL2/COL3/COL4, .col): not a format gtastream reads";
+        /// The input is a RenderWare model (`.dff`: a clump chunk).
+        RenderwareModel = 111, "renderware_model",
+            "RenderWare model (.dff): not a format gtastream reads";
+        /// The input is a RenderWare texture dictionary (`.txd`).
+        TextureDictionary = 112, "texture_dictionary",
+            "RenderWare texture dictionary (.txd): not a format gtastream reads";
+        /// The input is a Fastman92 IMG archive (`VERF`), whose directory is encrypted with
+        /// keys that are not public.
+        Fastman92Img = 113, "fastman92_img",
+            "Fastman92 IMG archive (VERF): not supported, its directory is encrypted";
+        /// The input is a GTA IV IMG archive (version 3).
+        Gta4Img = 114, "gta4_img", "GTA IV IMG archive: not supported";
+        /// The input is text, and this build of the library leaves text IPL out (the core's
+        /// cargo feature `ipl-text`, on by default, is off).
+        Unsupported = 115, "unsupported", "format not built in (text IPL: feature ipl-text)";
+    }
+}
+
+impl ErrorKind {
+    /// Whether the kind names a file of a format the decoder does not read (a collision file,
+    /// a model, textures, an archive of another game or tool), told by its first bytes.
+    pub const fn is_foreign(self) -> bool {
+        matches!(
+            self,
+            ErrorKind::CollisionFile
+                | ErrorKind::RenderwareModel
+                | ErrorKind::TextureDictionary
+                | ErrorKind::Fastman92Img
+                | ErrorKind::Gta4Img
+        )
     }
 }
 
@@ -109,6 +143,10 @@ impl Error {
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.kind.is_foreign() && self.offset == 0 {
+            // The whole file is of that format: its first bytes tell.
+            return f.write_str(self.kind.reason());
+        }
         write!(f, "{} at offset {}", self.kind.reason(), self.offset)
     }
 }

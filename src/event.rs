@@ -70,6 +70,9 @@ pub struct FileInfo<'a> {
     pub instance_count: Option<u32>,
     /// Binary IPL: car generators the header declares.
     pub car_count: Option<u32>,
+    /// ANPK: the block `INFO` chunk's `size` field as stored (the engines read that many bytes
+    /// into a fixed buffer).
+    pub info_size: Option<u32>,
     /// The header as stored (`ANP3`/`ANP2`: its 36 bytes; `ANPK`: with the package name;
     /// `bnry`: its 76 bytes; empty where not kept), for an
     /// encoder that writes the file back byte for byte (docs/FORMATS.md §9.7).
@@ -92,6 +95,10 @@ pub struct AnimationInfo<'a> {
     pub flags: Option<u32>,
     /// Stories only: the clip's length in seconds.
     pub duration: Option<f32>,
+    /// ANPK: the animation's `NAME` chunk `size` field as stored.
+    pub name_size: Option<u32>,
+    /// ANPK: the animation's `DGAN`/`INFO` chunk `size` field as stored.
+    pub info_size: Option<u32>,
     /// The animation header as stored (`ANP3`: 36 bytes, `ANP2`: 28; empty where not kept).
     pub raw: &'a [u8],
 }
@@ -114,6 +121,8 @@ pub struct BoneInfo<'a> {
     pub frame_type: FrameType,
     /// Keyframes the bone declares.
     pub frame_count: u32,
+    /// ANPK: the `ANIM` chunk's `size` field (44 with a bone id, 48 without).
+    pub anim_size: Option<u32>,
     /// The bone header as stored (`ANP3`/`ANP2`: 36 bytes; empty where not kept).
     pub raw: &'a [u8],
 }
@@ -201,8 +210,9 @@ pub struct IplCar {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct SectionLine<'a> {
-    /// The section's name, lower case (`cull`, `grge`, ...).
-    pub section: &'static str,
+    /// The section's name, lower case (`cull`, `grge`, ...; a section the games do not know:
+    /// the bare word that opened it, `wanted`); `""` for a line outside any section.
+    pub section: &'a str,
     /// The line without its line break and surrounding blanks.
     pub text: &'a [u8],
     /// The line's number in the file (from 1).
@@ -212,7 +222,53 @@ pub struct SectionLine<'a> {
 impl<'a> SectionLine<'a> {
     /// The fields of the line: separated by commas and blanks.
     pub fn fields(&self) -> impl Iterator<Item = &'a [u8]> + 'a {
-        crate::format::ipl_text::fields(self.text)
+        crate::format::fields::line_fields(self.text)
+    }
+}
+
+/// What kind of unit a [`Unit`] is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum UnitKind {
+    /// An animation's header (its `animation` event follows).
+    Animation,
+    /// A bone's header (its `bone` event follows).
+    Bone,
+    /// A batch of keyframes (its `keyframes` event follows).
+    Keyframes,
+    /// ANPK: an empty keyframe chunk after an object of no keyframes (one exporter writes
+    /// `K000`): the decoder skips it, the engines read the next object from it. No event.
+    EmptyKeyframeChunk,
+    /// A placement record (its `instance` or `car` event follows).
+    Record,
+    /// Text IPL: a line that is not blank, section keywords and `end` included.
+    Line,
+}
+
+/// Where the decoder reads: reported to [`Visitor::unit`] before the unit's events, for tools
+/// that tell where a finding lies (the `check` module's context).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Unit<'a> {
+    /// What the unit is.
+    pub kind: UnitKind,
+    /// Absolute offset of the unit's first byte.
+    pub offset: u64,
+    /// Text formats: the line's number, from 1.
+    pub line: Option<u32>,
+    /// [`UnitKind::Line`]: the line without its line break; [`UnitKind::EmptyKeyframeChunk`]:
+    /// the chunk header; otherwise empty.
+    pub bytes: &'a [u8],
+}
+
+impl<'a> Unit<'a> {
+    pub(crate) const fn at(kind: UnitKind, offset: u64) -> Self {
+        Unit {
+            kind,
+            offset,
+            line: None,
+            bytes: &[],
+        }
     }
 }
 
@@ -267,6 +323,10 @@ pub trait Visitor {
     fn end(&mut self) -> Flow {
         Flow::Continue
     }
+    /// The decoder reads this unit: before its events, if it has any. Only a position, so
+    /// it cannot pause or abort; a unit may be reported again when its step is retried.
+    #[inline(always)]
+    fn unit(&mut self, _unit: &Unit<'_>) {}
 }
 
 impl<V: Visitor + ?Sized> Visitor for &mut V {
@@ -305,5 +365,8 @@ impl<V: Visitor + ?Sized> Visitor for &mut V {
     }
     fn end(&mut self) -> Flow {
         (**self).end()
+    }
+    fn unit(&mut self, unit: &Unit<'_>) {
+        (**self).unit(unit)
     }
 }

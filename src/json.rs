@@ -348,6 +348,130 @@ fn opt_number(out: &mut impl Write, value: Option<impl fmt::Display>) -> fmt::Re
     }
 }
 
+/// The number the document holds for `value`, as a JSON reader reads it back: the `f64` nearest
+/// to the shortest decimal text of the `f32` (what [`write()`] prints); `None` for NaN and the
+/// infinities, which the document writes as `null`. For bindings that build the document's
+/// values without its text (the text's digits are exactly those of `core::fmt`).
+pub fn number(value: f32) -> Option<f64> {
+    if !value.is_finite() {
+        return None;
+    }
+    Some(shortest_fast(value).unwrap_or_else(|| shortest_slow(value)))
+}
+
+/// Powers of ten exact in an `f64`.
+const POW10: [f64; 23] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
+    1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+];
+
+/// `x` × 10^`k` (or the decimal `x` × 10^-`k` read back), one correctly rounded operation.
+fn scale(x: f64, k: i32) -> f64 {
+    if k >= 0 {
+        x * POW10[k as usize]
+    } else {
+        x / POW10[(-k) as usize]
+    }
+}
+
+/// The shortest decimal of `value` found in `f64` arithmetic: for 1, 2, ... significant digits,
+/// the nearest decimal with that many, until one lies strictly inside the interval of reals
+/// that round to `value` (as `core::fmt` chooses: fewest digits, then nearest). Declines (None)
+/// wherever an `f64` rounding could change the answer: near a tie between two decimals that
+/// may lie in the interval, near the interval's ends, and outside 1e-7..1e7 (where the powers
+/// of ten would not be exact).
+fn shortest_fast(value: f32) -> Option<f64> {
+    let magnitude = value.abs();
+    let x = f64::from(magnitude);
+    if x == 0.0 {
+        return Some(f64::from(value));
+    }
+    if !(1e-7..1e7).contains(&x) {
+        return None;
+    }
+    // Reals between these round to `value` (both ends are exact in an f64).
+    let bits = magnitude.to_bits();
+    let low = (f64::from(f32::from_bits(bits - 1)) + x) / 2.0;
+    let high = (f64::from(f32::from_bits(bits + 1)) + x) / 2.0;
+    // One digit before the point: 1 <= x × 10^first < 10.
+    let mut first = 0;
+    while scale(x, first) >= 10.0 {
+        first -= 1;
+    }
+    while scale(x, first) < 1.0 {
+        first += 1;
+    }
+    // The nearest decimal of `digits` significant digits, if it is in the interval (an f32
+    // has one of 9 or fewer); Err where the f64 arithmetic cannot tell.
+    let nearest = |digits: i32| -> Result<Option<f64>, ()> {
+        let k = first + digits - 1;
+        let scaled = scale(x, k);
+        let whole = scaled as u64 as f64;
+        let fraction = scaled - whole;
+        if (fraction - 0.5).abs() < 1e-6 {
+            // A tie of two decimals: neither is in the interval when it is narrower than
+            // their distance to `value` (as for the exact decimals of packed values).
+            let half_unit = scale(0.5, -k) * (1.0 - 1e-9);
+            return if half_unit > high - x && half_unit > x - low {
+                Ok(None)
+            } else {
+                Err(())
+            };
+        }
+        let decimal = scale(if fraction > 0.5 { whole + 1.0 } else { whole }, -k);
+        let margin = decimal * 4.0 * f64::EPSILON;
+        if (decimal - low).abs() < margin || (decimal - high).abs() < margin {
+            return Err(());
+        }
+        Ok((low < decimal && decimal < high).then_some(decimal))
+    };
+    // More digits never leave the interval once a decimal is in it: a binary search.
+    let (mut fewest, mut most, mut found) = (1, 9, None);
+    while fewest <= most {
+        let digits = (fewest + most) / 2;
+        match nearest(digits).ok()? {
+            Some(decimal) => {
+                found = Some(decimal);
+                most = digits - 1;
+            }
+            None => fewest = digits + 1,
+        }
+    }
+    found.map(|decimal| if value < 0.0 { -decimal } else { decimal })
+}
+
+/// The shortest text, written and read back.
+fn shortest_slow(value: f32) -> f64 {
+    let mut text = Digits {
+        bytes: [0; 64],
+        len: 0,
+    };
+    // The longest text of a finite f32 (about 50 characters) fits.
+    let _ = write!(text, "{value}");
+    core::str::from_utf8(&text.bytes[..text.len])
+        .ok()
+        .and_then(|t| t.parse().ok())
+        .unwrap_or(f64::NAN)
+}
+
+/// A float's text, on the stack.
+struct Digits {
+    bytes: [u8; 64],
+    len: usize,
+}
+
+impl Write for Digits {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        let end = self.len + s.len();
+        self.bytes
+            .get_mut(self.len..end)
+            .ok_or(fmt::Error)?
+            .copy_from_slice(s.as_bytes());
+        self.len = end;
+        Ok(())
+    }
+}
+
 /// A float as the shortest text that reads back to the same `f32`; NaN and infinities, which
 /// JSON cannot hold, as `null`.
 fn float(out: &mut impl Write, value: f32) -> fmt::Result {
@@ -392,7 +516,7 @@ fn string(out: &mut impl Write, bytes: &[u8]) -> fmt::Result {
 
 #[cfg(test)]
 mod tests {
-    use super::{float, floats, string};
+    use super::{float, floats, number, string};
     use alloc::string::String;
 
     fn text(f: impl FnOnce(&mut String) -> core::fmt::Result) -> String {
@@ -412,6 +536,48 @@ mod tests {
         }
         let special = [0.0, f32::NAN, f32::INFINITY, f32::NEG_INFINITY];
         assert_eq!(text(|out| floats(out, &special)), "[0, null, null, null]");
+    }
+
+    /// `number` is what a JSON reader reads from the text `float` writes, bit for bit: every
+    /// value the packed formats give (16-bit integers over 4096, 1024 and 60), powers of two
+    /// and their neighbours, and a spread of all f32 bit patterns.
+    #[test]
+    fn number_is_the_text_read_back() {
+        let check = |v: f32| {
+            let expected = if v.is_finite() {
+                Some(
+                    text(|out| float(out, v))
+                        .parse::<f64>()
+                        .expect("a number")
+                        .to_bits(),
+                )
+            } else {
+                None
+            };
+            assert_eq!(
+                number(v).map(f64::to_bits),
+                expected,
+                "{v:e} ({:#x})",
+                v.to_bits()
+            );
+        };
+        for raw in i16::MIN..=i16::MAX {
+            for divisor in [4096.0, 1024.0, 60.0] {
+                check(f32::from(raw) / divisor);
+            }
+        }
+        for exponent in 0..255u32 {
+            let power = exponent << 23;
+            for bits in [power, power + 1, power.wrapping_sub(1), power | 0x40_0000] {
+                check(f32::from_bits(bits));
+                check(-f32::from_bits(bits));
+            }
+        }
+        let mut bits = 0u32;
+        for _ in 0..200_000 {
+            bits = bits.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            check(f32::from_bits(bits));
+        }
     }
 
     /// Names are Latin-1 bytes: each byte one character, control characters escaped.

@@ -7,7 +7,8 @@
 //! identical however the input is cut. [`encode::Encoder`] takes the same events and writes a
 //! file back, in constant memory too. With the `alloc` feature, `Package` decodes a whole
 //! file into owned values and `encode::write` writes one back; with `std`, `io` decodes from
-//! readers.
+//! readers. Text IPL (decoding and writing) is the default feature `ipl-text`: embedded
+//! builds that leave it out (`default-features = false`) drop its float parser and printer.
 //! [`archive::ArchiveDecoder`] reads IMG archives and decodes their entries the same way.
 //!
 //! The formats and the conversions applied are specified in docs/FORMATS.md in the repository;
@@ -67,6 +68,8 @@ extern crate std;
 
 pub mod archive;
 pub mod bone_names;
+pub mod check;
+pub mod context;
 mod decoder;
 mod error;
 mod event;
@@ -90,10 +93,12 @@ pub use decoder::{Decoder, Game, Options, Progress, Status, DECODER_SIZE};
 pub use error::{Error, ErrorKind, Warning, WarningKind};
 pub use event::{
     name_matches, AnimationInfo, BoneInfo, FileInfo, Flow, Format, IplCar, IplInstance,
-    SectionLine, Visitor,
+    SectionLine, Unit, UnitKind, Visitor,
 };
 pub use keyframe::{FrameType, Keyframe, KeyframeIter, Keyframes, RawFrame};
-pub use limits::{MAX_BATCH, MAX_LINE, MAX_NAME, REREAD_FACTOR, REREAD_SLACK, SNIFF_LINES};
+pub use limits::{
+    MAX_BATCH, MAX_LINE, MAX_NAME, MAX_SECTION_NAME, REREAD_FACTOR, REREAD_SLACK, SNIFF_LINES,
+};
 #[cfg(feature = "alloc")]
 #[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
 pub use package::{Animation, Bone, Package, PackageBuilder};

@@ -15,6 +15,10 @@ pub const MAX_LINE: usize = 256;
 /// keyword or a placement record to be taken for a placement file (else `BadMagic`).
 pub const SNIFF_LINES: usize = 8;
 
+/// Longest bare word that opens a text IPL section the games do not know (docs/FORMATS.md
+/// §4.6); a longer word is a line outside any section.
+pub const MAX_SECTION_NAME: usize = 16;
+
 /// Most keyframes delivered in one batch.
 pub const MAX_BATCH: usize = 64;
 

@@ -45,8 +45,9 @@ pub struct Instance {
 /// A line of a text IPL section without an event of its own.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RawLine {
-    /// The section's name, lower case.
-    pub section: &'static str,
+    /// The section's name, lower case (a section the games do not know: its bare word);
+    /// empty for a line outside any section.
+    pub section: String,
     /// The line, trimmed (one character per byte).
     pub text: String,
 }
@@ -131,7 +132,7 @@ impl Visitor for PlacementBuilder {
     fn section_line(&mut self, line: &SectionLine<'_>) -> Flow {
         if let Some(placement) = &mut self.placement {
             placement.section_lines.push(RawLine {
-                section: line.section,
+                section: line.section.into(),
                 text: latin1(line.text),
             });
         }

@@ -3,6 +3,8 @@
 const worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
 const $ = (id) => document.getElementById(id);
 let result = null;
+/** The archive listed last, shown again by "Back to the archive". */
+let archiveResult = null;
 let selected = { animation: -1, bone: -1 };
 
 function cell(row, text) {
@@ -11,16 +13,23 @@ function cell(row, text) {
   row.appendChild(td);
 }
 
-function fill(table, rows, onPick) {
+/** Rows of `values`; `onPick(index)` on a click; `indices` the index each row stands for
+ * (default its position). */
+function fill(table, rows, onPick, indices) {
   const body = table.tBodies[0];
   body.replaceChildren();
-  rows.forEach((values, index) => {
+  rows.forEach((values, position) => {
+    const index = indices ? indices[position] : position;
     const row = document.createElement('tr');
     values.forEach((v) => cell(row, v));
     if (onPick) row.addEventListener('click', () => onPick(index));
     body.appendChild(row);
   });
 }
+
+/** The filter box's text, lower case (ASCII letters: names are compared as the games do). */
+const filterText = () => $('filter').value.trim().replace(/[A-Z]+/g, (s) => s.toLowerCase());
+const matches = (name) => (name ?? '').replace(/[A-Z]+/g, (s) => s.toLowerCase()).includes(filterText());
 
 function mark(table, index) {
   [...table.tBodies[0].rows].forEach((row, i) => row.classList.toggle('selected', i === index));
@@ -43,12 +52,22 @@ function open(fileList) {
   status(`Decoding ${file.name}…`);
   document.body.dataset.state = 'decoding';
   result = null;
-  for (const id of ['summary', 'warnings-section', 'animation-section', 'placement-section',
-    'archive-section']) {
+  for (const id of ['summary', 'warnings-section', 'findings-section', 'animation-section',
+    'placement-section', 'archive-section']) {
     $(id).hidden = true;
   }
   $('file-name').textContent = file.name;
+  archiveResult = null;
   worker.postMessage({ type: 'open', files: files.length > 1 ? files : [file] });
+}
+
+/** Opens entry `index` of the archive shown. */
+function openEntry(index) {
+  const entry = archiveResult?.entries[index];
+  if (!entry) return;
+  status(`Decoding ${entry.name}…`);
+  document.body.dataset.state = 'decoding';
+  worker.postMessage({ type: 'entry', index });
 }
 
 worker.onmessage = ({ data }) => {
@@ -61,6 +80,19 @@ worker.onmessage = ({ data }) => {
     status(e.kind ? `Cannot decode: ${e.reason} (${e.kind}) at offset ${e.offset}${img}`
       : `Cannot decode: ${e.message}`, true);
     document.body.dataset.state = 'failed';
+  } else if (data.type === 'converted') {
+    // A download of the converted bytes, named after the file with the format's extension.
+    const base = ($('entry-name').textContent !== '–' ? $('entry-name').textContent
+      : $('file-name').textContent).replace(/\.[^.]*$/, '');
+    const extension = { ANP3: 'ifp', ANP2: 'ifp', ANPK: 'ifp', bnry: 'ipl', text: 'ipl' }[data.format];
+    const link = document.createElement('a');
+    link.href = URL.createObjectURL(new Blob([data.bytes], { type: 'application/octet-stream' }));
+    link.download = `${base}.${data.format.toLowerCase()}.${extension}`;
+    link.click();
+    setTimeout(() => URL.revokeObjectURL(link.href), 60000);
+    status(`Saved as ${data.format} (${data.bytes.length} bytes).`);
+  } else if (data.type === 'convert-failed') {
+    status(`Cannot save: ${data.message}`, true);
   } else if (data.type === 'bone' && data.animation === selected.animation
     && data.bone === selected.bone) {
     plotBone(data.frames, data.translation);
@@ -69,7 +101,18 @@ worker.onmessage = ({ data }) => {
 
 function show(r) {
   result = r;
+  if (r.entries) archiveResult = r;
   status('Decoded.');
+  for (const id of ['animation-section', 'placement-section', 'archive-section']) {
+    $(id).hidden = true;
+  }
+  $('entry-name').textContent = r.entry ?? '–';
+  // "Save as": the formats the package writes for this kind of file (an archive is not saved).
+  const targets = r.entries ? [] : ['bnry', 'text'].includes(r.format) ? ['bnry', 'text']
+    : r.format === null ? [] : ['ANP3', 'ANP2', 'ANPK'];
+  $('save-tools').hidden = targets.length === 0;
+  $('save-format').replaceChildren(...targets.map((t) => new Option(t, t)));
+  $('back').hidden = !(r.entry && archiveResult);
   $('summary').hidden = false;
   $('format').textContent = r.format;
   $('package').textContent = r.name ?? '–';
@@ -78,24 +121,38 @@ function show(r) {
   $('warnings-section').hidden = r.warnings.length === 0;
   fill($('warnings'), r.warnings.map((w) => [w.kind, w.reason,
     `${w.offset} (0x${w.offset.toString(16)})`]));
+  // What the games do with the file (`gtastream check`): one row per finding.
+  const found = r.findings ?? [];
+  $('findings-section').hidden = found.length === 0;
+  fill($('findings'), found.map((f) => [f.severity, f.rule, f.games.join(', '),
+    `${f.offset} (0x${f.offset.toString(16)})`, f.entry ?? '', f.message]));
   const animated = r.format !== 'bnry' && r.format !== 'text';
   if (r.entries) {
     showArchive(r);
   } else if (animated) {
     $('animation-section').hidden = false;
-    fill($('animations'), r.animations.map((a, i) => [i, a.name, a.bones.length, a.frames,
-      seconds(a.duration)]), pickAnimation);
-    pickAnimation(0);
+    showAnimations(r);
   } else {
     showPlacements(r);
   }
   document.body.dataset.state = 'done';
 }
 
+/** The animations whose names match the filter. */
+function showAnimations(r) {
+  const shown = r.animations.map((_, i) => i).filter((i) => matches(r.animations[i].name));
+  fill($('animations'), shown.map((i) => {
+    const a = r.animations[i];
+    return [i, a.name, a.bones.length, a.frames, seconds(a.duration)];
+  }), pickAnimation, shown);
+  pickAnimation(shown[0] ?? -1);
+}
+
 function pickAnimation(index) {
   const a = result.animations[index];
   selected = { animation: index, bone: -1 };
-  mark($('animations'), index);
+  [...$('animations').tBodies[0].rows].forEach((row) =>
+    row.classList.toggle('selected', row.cells[0].textContent === String(index)));
   if (!a) {
     fill($('bones'), []);
     clearPlot('No animations.');
@@ -214,12 +271,19 @@ function plotBone(frames, translation) {
 
 const SHOWN_ROWS = 1000;
 
+/** The entries whose names match the filter (the first SHOWN_ROWS); a click opens one. */
 function showArchive(r) {
   $('archive-section').hidden = false;
+  const shown = r.entries.map((_, i) => i).filter((i) => matches(r.entries[i].name));
   $('archive-count').textContent = `${r.entries.length} entries`
-    + (r.entries.length > SHOWN_ROWS ? `, first ${SHOWN_ROWS} shown` : '');
-  fill($('entries'), r.entries.slice(0, SHOWN_ROWS).map((e) => [e.name, e.offset, e.size,
-    e.format ?? '–']));
+    + (shown.length < r.entries.length ? `, ${shown.length} match the filter` : '')
+    + (shown.length > SHOWN_ROWS ? `, first ${SHOWN_ROWS} shown` : '')
+    + '; click one to open it';
+  const first = shown.slice(0, SHOWN_ROWS);
+  fill($('entries'), first.map((i) => {
+    const e = r.entries[i];
+    return [e.name, e.offset, e.size, e.format ?? '–'];
+  }), openEntry, first);
 }
 
 function showPlacements(r) {
@@ -270,6 +334,16 @@ function drawMap(r) {
 }
 
 $('file').addEventListener('change', (e) => open(e.target.files));
+$('back').addEventListener('click', () => archiveResult && show(archiveResult));
+$('save').addEventListener('click', () => {
+  status(`Converting to ${$('save-format').value}…`);
+  worker.postMessage({ type: 'convert', format: $('save-format').value });
+});
+$('filter').addEventListener('input', () => {
+  if (!result) return;
+  if (result.entries) showArchive(result);
+  else if (result.animations && !$('animation-section').hidden) showAnimations(result);
+});
 document.addEventListener('dragover', (e) => {
   e.preventDefault();
   document.body.classList.add('dragging');

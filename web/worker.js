@@ -1,9 +1,27 @@
-// Decodes the file (or lists the IMG archive) off the page's thread with the package's streaming decoder (constant memory
-// for decoding; a File is read in pieces, seeks included), and keeps what the page shows:
-// summaries are posted at once, a bone's keyframes when the page asks for them.
-import { DecodeError, decodeStream, ls } from './gtastream/index.js';
+// Decodes the file (or lists the IMG archive) off the page's thread with the package's streaming
+// decoders (constant memory; a File is read in pieces with Blob.slice, seeks included), and keeps
+// what the page shows: summaries are posted at once, a bone's keyframes when the page asks for
+// them. An archive's entry is opened as a slice of the archive: nothing else of it is read.
+import {
+  check, DecodeError, EncodeError, convert, decodeStream, lsBlob,
+} from './gtastream/index.js';
 
 let animations = [];
+/** The archive last listed: its files and entries. */
+let archive = null;
+/** The file (or entry) last decoded, for "save as". */
+let opened = null;
+
+/** Files up to this size are also checked against the games' loading rules (the check reads
+ * the file into memory; the decoding above does not). */
+const CHECKED_SIZE = 256 << 20;
+
+/** The findings of `gtastream check` for the file (null when it is too large to check). */
+async function findings(file, bytes) {
+  if (file.size > CHECKED_SIZE) return null;
+  const data = bytes ?? new Uint8Array(await file.arrayBuffer());
+  return check(data, { name: file.name }).inputs[0].findings;
+}
 
 /** A growable list of keyframes as floats: time, rotation x y z w, translation x y z. */
 class Frames {
@@ -24,8 +42,8 @@ class Frames {
   }
 }
 
-/** An IMG archive: a VER2 `.img`, or a version 1 `.img` opened together with its `.dir`. Its
- * entries are listed from memory (the archive is read whole). Null for any other file. */
+/** An IMG archive: a VER2 `.img`, or a version 1 `.img` opened together with its `.dir`. Only
+ * its directory (and each entry's first bytes) is read. Null for any other file. */
 async function listing(files) {
   const dir = files.find((f) => /\.dir$/i.test(f.name));
   const img = files.find((f) => f !== dir);
@@ -33,16 +51,30 @@ async function listing(files) {
   const magic = new TextDecoder().decode(await img.slice(0, 4).arrayBuffer());
   if (magic !== 'VER2' && !dir) return null;
   const started = performance.now();
-  const read = async (f) => new Uint8Array(await f.arrayBuffer());
-  const list = ls(await read(img), magic === 'VER2' ? undefined : await read(dir));
+  const list = await lsBlob(img, magic === 'VER2' ? undefined : dir);
+  archive = { img, entries: list.entries };
+  // The checker reads version 2 archives (a version 1 one has its directory apart).
+  const found = magic === 'VER2' ? await findings(img) : null;
   return { format: list.format, name: null, size: img.size, warnings: [], entries: list.entries,
-    seconds: (performance.now() - started) / 1000 };
+    findings: found, seconds: (performance.now() - started) / 1000 };
 }
 
 async function open(files) {
-  const archive = await listing(files);
-  if (archive) return archive;
-  const file = files[0];
+  const listed = await listing(files);
+  if (listed) return listed;
+  return decodeFile(files[0]);
+}
+
+/** The entry `index` of the archive last listed, decoded from its slice of the `.img`. */
+async function openEntry(index) {
+  const entry = archive?.entries[index];
+  if (!entry) throw new Error(`no entry ${index}`);
+  const result = await decodeFile(archive.img.slice(entry.offset, entry.offset + entry.size));
+  return { ...result, entry: entry.name };
+}
+
+async function decodeFile(file) {
+  opened = file;
   const started = performance.now();
   const result = { format: null, name: null, size: file.size, warnings: [], animations: [],
     instances: [], cars: [], lines: 0 };
@@ -92,19 +124,29 @@ async function open(files) {
     return { name: a.name, duration: a.duration ?? latest,
       frames: bones.reduce((n, b) => n + b.frames, 0), bones };
   });
+  result.findings = await findings(file);
   result.seconds = (performance.now() - started) / 1000;
   return result;
 }
 
 self.onmessage = async ({ data }) => {
-  if (data.type === 'open') {
+  if (data.type === 'open' || data.type === 'entry') {
     try {
-      self.postMessage({ type: 'opened', result: await open(data.files) });
+      const result = data.type === 'open' ? await open(data.files) : await openEntry(data.index);
+      self.postMessage({ type: 'opened', result });
     } catch (e) {
       const error = e instanceof DecodeError
         ? { kind: e.kind, reason: e.reason, offset: e.offset, message: e.message }
         : { message: String(e && e.message ? e.message : e) };
       self.postMessage({ type: 'failed', error });
+    }
+  } else if (data.type === 'convert') {
+    try {
+      const bytes = convert(new Uint8Array(await opened.arrayBuffer()), data.format);
+      self.postMessage({ type: 'converted', format: data.format, bytes }, [bytes.buffer]);
+    } catch (e) {
+      const kind = e instanceof DecodeError || e instanceof EncodeError ? ` (${e.kind})` : '';
+      self.postMessage({ type: 'convert-failed', message: `${e.message}${kind}` });
     }
   } else if (data.type === 'bone') {
     const b = animations[data.animation]?.bones[data.bone];

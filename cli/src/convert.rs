@@ -7,6 +7,7 @@ use std::fs::File;
 use std::io::{BufWriter, Cursor, Read, Seek, Write};
 use std::path::Path;
 
+use gtastream::check::{Checker, Finding, Games};
 use gtastream::encode::{EncodeOptions, EncodeWarnings, Encoder, IoSink, Lookahead, ReadAt, Sink};
 use gtastream::io::{decode_reader, ReadError};
 use gtastream::{Decoder, ErrorKind, Format};
@@ -35,6 +36,11 @@ A file written to its own format with nothing changed comes out byte for byte: t
 after each name's NUL, stale size fields, `flags` and the bytes after the content are kept.
 --normalise writes a clean file instead (zeroed name tails, sizes and flags computed, nothing
 after the content).
+The output is checked against the games' loading rules (as `gtastream check`, for the games
+given with --game, else every game that loads the format): each finding is a warning line
+on stderr, naming the way out where there is one (an ANP3 of float frames crashes MTA:
+--quantize; packed frames in ANP2 are misread by San Andreas: write ANP3). --check refuses
+the output when a finding is an error: OUT is left as it was and the status is 1.
 
 IN may be an entry of an IMG archive (ARCHIVE:ENTRY, name in any case) or - for standard
 input; those are read into memory. OUT - writes to standard output (once the whole output
@@ -60,6 +66,13 @@ pub fn parse_format(name: &str) -> Result<Format, String> {
     }
 }
 
+/// What is checked of the output: for these games; refused at an error finding if `refuse`.
+#[derive(Clone, Copy)]
+pub struct Check {
+    pub games: Games,
+    pub refuse: bool,
+}
+
 /// Converts `input` (a file, `ARCHIVE:ENTRY` or `-`) to `to` in `output`; returns the warnings
 /// to print (one line each).
 pub fn run(
@@ -67,6 +80,7 @@ pub fn run(
     output: &Path,
     to: Format,
     options: EncodeOptions,
+    check: Check,
 ) -> Result<String, String> {
     let at_input = |what: &dyn std::fmt::Display| format!("{input}: {what}");
     match target::resolve(input).map_err(|e| at_input(&e))? {
@@ -74,7 +88,7 @@ pub fn run(
             let reader = File::open(&path).map_err(|e| at_input(&e))?;
             // A second handle reads one bone ahead (see `convert`).
             let ahead = File::open(&path).map_err(|e| at_input(&e))?;
-            convert(reader, ahead, input, output, to, options)
+            convert(reader, ahead, input, output, to, options, check)
         }
         // An entry, or standard input (which cannot be read twice), is read into memory.
         Target::Entry(archive, name) => {
@@ -86,6 +100,7 @@ pub fn run(
                 output,
                 to,
                 options,
+                check,
             )
         }
         Target::Stdin(head) => {
@@ -101,6 +116,7 @@ pub fn run(
                 output,
                 to,
                 options,
+                check,
             )
         }
         Target::Archive(_) => Err(at_input(
@@ -117,30 +133,48 @@ fn convert(
     output: &Path,
     to: Format,
     options: EncodeOptions,
+    check: Check,
 ) -> Result<String, String> {
     let at_output = |e: &dyn std::fmt::Display| format!("{}: {e}", output.display());
-    let warnings = match Destination::of(output) {
+    let refused = |findings: &str, errors: u32| {
+        format!(
+            "{findings}gtastream: {}: refused (--check): {errors} error finding(s) for the games checked",
+            output.display()
+        )
+    };
+    let (findings, warnings) = match Destination::of(output) {
         Destination::File(path) => {
             let (pending, file) = Pending::create(path)?;
             let sink = IoSink::new(BufWriter::new(file)).map_err(|e| at_output(&e))?;
             let io_error = |s: &IoSink<_>| s.error().map(|e| at_output(e));
             let (sink, warnings) = encode(reader, ahead, input, to, options, sink, io_error)?;
-            let file = sink.into_inner().into_inner().map_err(|e| at_output(&e))?;
+            let mut file = sink.into_inner().into_inner().map_err(|e| at_output(&e))?;
+            file.flush().map_err(|e| at_output(&e))?;
+            let written = std::fs::read(pending.temp()).map_err(|e| at_output(&e))?;
+            let (findings, errors) = check_output(&written, output, check.games)?;
+            if check.refuse && errors > 0 {
+                // The pending file is removed: OUT stays as it was.
+                return Err(refused(&findings, errors));
+            }
             pending.commit(file)?;
-            warnings
+            (findings, warnings)
         }
         Destination::Stdout => {
             let (bytes, warnings) =
                 encode(reader, ahead, input, to, options, Vec::new(), |_| None)?;
+            let (findings, errors) = check_output(&bytes, output, check.games)?;
+            if check.refuse && errors > 0 {
+                return Err(refused(&findings, errors));
+            }
             let mut stdout = std::io::stdout().lock();
             stdout
                 .write_all(&bytes)
                 .and_then(|()| stdout.flush())
                 .map_err(crate::write_error)?;
-            warnings
+            (findings, warnings)
         }
     };
-    Ok(warnings)
+    Ok(findings + &warnings)
 }
 
 /// The lines to print after a conversion: the first warning with the count of the others, and
@@ -175,6 +209,23 @@ fn report<S: Sink>(input: &str, encoder: &Encoder<S>) -> String {
         );
     }
     report
+}
+
+/// The checker's findings on the written bytes, as warning lines, and how many are errors.
+fn check_output(written: &[u8], output: &Path, games: Games) -> Result<(String, u32), String> {
+    let shown = output.display().to_string();
+    let mut lines = String::new();
+    let mut checker = Checker::new(games, |f: &Finding| {
+        lines.push_str("gtastream: ");
+        let _ = f.write_line(&mut lines, &shown);
+        lines.push('\n');
+    });
+    if let Err(error) = Decoder::new().decode_slice(written, &mut checker) {
+        return Err(format!("{shown}: the output does not read back: {error}"));
+    }
+    checker.finish();
+    let errors = checker.errors();
+    Ok((lines, errors))
 }
 
 /// Decodes `reader` into an encoder for `to` writing to `sink`; the sink once finished.

@@ -109,7 +109,8 @@ fn paths_of(argument: &str) -> Result<ArchivePaths, String> {
     match ArchivePaths::find(Path::new(argument)) {
         Ok(Some(paths)) => Ok(paths),
         Ok(None) => Err(format!(
-            "{argument}: not an IMG archive (no VER2 magic, no .dir beside it)"
+            "{argument}: {}",
+            crate::target::not_an_archive(Path::new(argument))
         )),
         Err(error) => Err(format!("{argument}: {error}")),
     }

@@ -7,6 +7,8 @@ use gtastream::{
     SectionLine, Visitor, Warning,
 };
 
+use gtastream::context::Context;
+
 use crate::names;
 
 /// Counts what the decoder reports.
@@ -24,6 +26,9 @@ pub struct Summary {
     cars: u64,
     section_lines: u64,
     warnings: Vec<Warning>,
+    /// Where each warning came: its animation and bone (issue 22: context in every message).
+    places: Vec<Context>,
+    context: Context,
     /// Per animation, when asked for.
     list: Option<Vec<AnimationSummary>>,
 }
@@ -74,13 +79,29 @@ impl Summary {
 }
 
 impl Visitor for Summary {
+    fn unit(&mut self, unit: &gtastream::Unit<'_>) {
+        self.context.unit(unit);
+    }
+
+    fn bone_end(&mut self) -> Flow {
+        self.context.bone_end();
+        Flow::Continue
+    }
+
+    fn animation_end(&mut self) -> Flow {
+        self.context.animation_end();
+        Flow::Continue
+    }
+
     fn file(&mut self, info: &FileInfo<'_>) -> Flow {
+        self.context.file();
         self.format.get_or_insert(info.format);
         self.packages.push(info.name.map(names::latin1));
         Flow::Continue
     }
 
     fn animation(&mut self, info: &AnimationInfo<'_>) -> Flow {
+        self.context.animation(info);
         self.animations += 1;
         if let Some(list) = self.list.as_mut() {
             list.push(AnimationSummary {
@@ -95,6 +116,7 @@ impl Visitor for Summary {
     }
 
     fn bone(&mut self, info: &BoneInfo<'_>) -> Flow {
+        self.context.bone(info);
         self.bones += 1;
         if !self.frame_types.contains(&info.frame_type) {
             self.frame_types.push(info.frame_type);
@@ -133,6 +155,7 @@ impl Visitor for Summary {
 
     fn warning(&mut self, warning: Warning) -> Flow {
         self.warnings.push(warning);
+        self.places.push(self.context);
         Flow::Continue
     }
 }
@@ -201,7 +224,13 @@ pub fn report(path: &str, summary: &Summary, seeks: u64, lines: &[u32]) -> Strin
             let line = lines
                 .get(k)
                 .map_or(String::new(), |l| format!(", line {l}"));
-            let _ = writeln!(out, "    {warning}{line} ({})", warning.kind.name());
+            // Animation formats: the animation and bone the warning belongs to.
+            let place = summary
+                .places
+                .get(k)
+                .filter(|c| c.animation.is_some())
+                .map_or(String::new(), |c| format!(", {c}"));
+            let _ = writeln!(out, "    {warning}{place}{line} ({})", warning.kind.name());
         }
     }
     if let Some(list) = summary.list.as_ref().filter(|list| !list.is_empty()) {

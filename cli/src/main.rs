@@ -1,5 +1,6 @@
 //! `gtastream`: inspect GTA animation packages from the command line.
 
+mod check;
 mod convert;
 mod dump;
 mod extract;
@@ -169,6 +170,15 @@ impl GameArg {
 const NO_SEEK_HELP: &str = "Read the file front to back only, as a reader that cannot seek would: \
      a file that needs a seek (every Stories file) fails with the offset it needs";
 
+/// The games `check` knows, as `--game` names them.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum CheckGame {
+    Sa,
+    Vc,
+    Iii,
+    Mta,
+}
+
 #[derive(Parser)]
 #[command(name = "gtastream", version, about = ABOUT, long_about = LONG_ABOUT)]
 struct Cli {
@@ -236,6 +246,18 @@ enum Command {
         #[command(subcommand)]
         command: img::Command,
     },
+    #[command(about = check::ABOUT, long_about = check::LONG_ABOUT)]
+    Check {
+        /// The games to check for (repeat for several); all that load the format if none.
+        #[arg(long, value_enum)]
+        game: Vec<CheckGame>,
+        /// Print one JSON document.
+        #[arg(long)]
+        json: bool,
+        /// Files, archives, ARCHIVE:ENTRY, or - for standard input.
+        #[arg(required = true)]
+        inputs: Vec<String>,
+    },
     #[command(about = convert::ABOUT, long_about = convert::LONG_ABOUT)]
     Convert {
         /// The output format: anp3, anp2, anpk, bnry or text (any case).
@@ -249,9 +271,15 @@ enum Command {
         #[arg(long)]
         normalise: bool,
         /// To bnry: write the instances and car generators and drop the lines of text-only
-        /// sections (and, to either, lines outside any section), reporting how many of which.
+        /// sections and lines outside any section, reporting how many of which.
         #[arg(long)]
         drop_text_sections: bool,
+        /// Refuse the output when the checker finds an error in it for the games checked.
+        #[arg(long)]
+        check: bool,
+        /// The games the output is checked for (repeat for several); all that load it if none.
+        #[arg(long, value_enum)]
+        game: Vec<CheckGame>,
         /// The file to read, ARCHIVE:ENTRY, or - for standard input.
         input: String,
         /// The file to write (replaced only once complete), or - for standard output.
@@ -306,18 +334,32 @@ fn main() -> ExitCode {
         } => open_archive(archive)
             .and_then(|archive| extract::run(&archive, entries, output, *force)),
         Command::Img { command } => img::run(command),
+        Command::Check { game, json, inputs } => {
+            match check::run(inputs, check_games(game), *json) {
+                Ok(outcome) if outcome.unreadable => return ExitCode::from(2),
+                Ok(outcome) if outcome.errors => return ExitCode::FAILURE,
+                Ok(_) => return ExitCode::SUCCESS,
+                Err(message) => Err(message),
+            }
+        }
         Command::Convert {
             to,
             quantize,
             normalise,
             drop_text_sections,
+            check,
+            game,
             input,
             output,
         } => {
             let options = EncodeOptions::quantize(*quantize)
                 .with_normalise(*normalise)
                 .with_drop_text_sections(*drop_text_sections);
-            convert::run(input, output, *to, options).map(|warnings| eprint!("{warnings}"))
+            let check = convert::Check {
+                games: check_games(game),
+                refuse: *check,
+            };
+            convert::run(input, output, *to, options, check).map(|warnings| eprint!("{warnings}"))
         }
     };
     match result {
@@ -329,6 +371,22 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// The games named with `--game`; all if none.
+fn check_games(named: &[CheckGame]) -> gtastream::check::Games {
+    use gtastream::check::Games;
+    if named.is_empty() {
+        return Games::ALL;
+    }
+    named.iter().fold(Games::NONE, |set, g| {
+        set.union(match g {
+            CheckGame::Sa => Games::SA,
+            CheckGame::Vc => Games::VC,
+            CheckGame::Iii => Games::III,
+            CheckGame::Mta => Games::MTA,
+        })
+    })
 }
 
 /// The message for a failure concerning `path`.
@@ -352,7 +410,7 @@ fn open_archive(argument: &str) -> Result<target::Archive, String> {
         Ok(Some(archive)) => Ok(archive),
         Ok(None) => Err(failed(
             argument,
-            "not an IMG archive (no VER2 magic, no .dir beside it)",
+            target::not_an_archive(Path::new(argument)),
         )),
         Err(error) => Err(failed(argument, error)),
     }

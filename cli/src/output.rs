@@ -46,6 +46,11 @@ impl Pending {
         Ok((pending, file))
     }
 
+    /// The temporary file being written (read back by `convert`'s check).
+    pub fn temp(&self) -> &Path {
+        &self.temp
+    }
+
     /// Makes the written `file` the one at the path (replacing what was there).
     pub fn commit(mut self, file: File) -> Result<(), String> {
         let at_path = |e: io::Error| format!("{}: {e}", self.path.display());

@@ -181,6 +181,31 @@ fn stdin() -> io::Result<Target> {
     }))
 }
 
+/// The kind of error that names the file at `path` as one of another format (another tool's
+/// or game's archive, a model, ...), as the decoder tells it by the file's first bytes.
+pub fn foreign_kind(path: &Path) -> Option<gtastream::ErrorKind> {
+    let mut head = [0u8; gtastream::archive::SNIFF_SIZE];
+    let read = read_up_to(&mut File::open(path).ok()?, &mut head).ok()?;
+    let kind = gtastream::Decoder::new()
+        .decode_slice(&head[..read], &mut Ignore)
+        .err()?
+        .kind;
+    kind.is_foreign().then_some(kind)
+}
+
+/// Why the file at `path` is no IMG archive: the format it is of, when the decoder names it
+/// (another tool's or game's archive), else that it has neither magic nor `.dir`.
+pub fn not_an_archive(path: &Path) -> &'static str {
+    match foreign_kind(path) {
+        Some(kind) => kind.reason(),
+        None => "not an IMG archive (no VER2 magic, no .dir beside it)",
+    }
+}
+
+/// A visitor that keeps nothing.
+struct Ignore;
+impl gtastream::Visitor for Ignore {}
+
 /// The archive whose file is at `path` (the library's rule, `ArchivePaths::find`). `None` for
 /// any other file.
 pub fn archive_at(path: &Path, shown: &str) -> io::Result<Option<Archive>> {

@@ -710,3 +710,97 @@ fn extract_replaces_existing_files_only_with_force() {
     assert_eq!(names.len(), entries.len(), "{names:?}");
     assert!(names.iter().all(|n| !n.contains("gtastream-tmp")));
 }
+
+/// A RenderWare chunk header (id, size, San Andreas library id), then a struct chunk's.
+fn renderware(id: u32) -> Vec<u8> {
+    [id, 0x400, 0x1803_FFFF, 1, 12, 0x1803_FFFF]
+        .iter()
+        .flat_map(|w| w.to_le_bytes())
+        .chain([0x5a; 40])
+        .collect()
+}
+
+#[test]
+fn collision_files_models_and_textures_are_other_entries_never_failures() {
+    let dir = scratch("foreign");
+    // A COL3 file whose first bytes are printable up to the first NUL (once taken for text).
+    let mut col3 = b"COL3\x41\x00\x00\x00lae_house\0\0\0".to_vec();
+    col3.extend_from_slice(&[0x80; 60]);
+    let entries: Vec<(&str, Vec<u8>)> = vec![
+        ("lae.col", col3.clone()),
+        ("car.dff", renderware(0x10)),
+        ("car.txd", renderware(0x16)),
+        ("walk.ifp", inputs::anp3(3000, 1).bytes),
+    ];
+    let img = write(&dir, "gta3.img", &v2(&entries));
+    let output = run(&["ls", "--json", &img]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let json = Json::parse(stdout(&output)).unwrap();
+    let formats: Vec<&Json> = json
+        .get("entries")
+        .arr()
+        .iter()
+        .map(|e| e.get("format"))
+        .collect();
+    assert_eq!(formats[..3], [&Json::Null, &Json::Null, &Json::Null]);
+    assert_eq!(formats[3].str(), "ANP3");
+    let output = run(&["info", "--json", &img]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(stderr(&output), "");
+    let json = Json::parse(stdout(&output)).unwrap();
+    let totals = json.get("totals");
+    assert_eq!(totals.get("failed"), &Json::Num("0".into()));
+    assert_eq!(totals.get("formats").get("other"), &Json::Num("3".into()));
+    // Given on their own, each is named.
+    for (name, bytes, said) in [
+        ("lae.col", &col3, "collision file"),
+        ("car.dff", &renderware(0x10), "RenderWare model"),
+        ("car.txd", &renderware(0x16), "texture dictionary"),
+    ] {
+        let path = write(&dir, name, bytes);
+        let output = run(&["info", &path]);
+        assert_eq!(output.status.code(), Some(1));
+        let err = stderr(&output);
+        assert!(
+            err.contains(&format!("{path}: ")) && err.contains(said),
+            "{err}"
+        );
+        assert!(!err.contains("unknown file magic"), "{err}");
+    }
+}
+
+#[test]
+fn archives_of_other_tools_and_games_get_a_clear_message() {
+    let dir = scratch("foreign_archives");
+    let mut verf = b"VERF".to_vec();
+    verf.extend_from_slice(&[0x3C, 0x9F, 0x11, 0x02, 0xA7, 0x5E]);
+    verf.resize(SECTOR, 0x11);
+    let mut gta4 = vec![0x52, 0x2A, 0x4E, 0xA9, 3, 0, 0, 0, 2, 0, 0, 0];
+    gta4.resize(SECTOR, 0);
+    for (name, bytes, said) in [
+        (
+            "mod.img",
+            verf,
+            "Fastman92 IMG archive (VERF): not supported",
+        ),
+        ("gta_iv.img", gta4, "GTA IV IMG archive: not supported"),
+    ] {
+        let path = write(&dir, name, &bytes);
+        let entry = write(&dir, "walk.ifp", &inputs::anp3(3000, 1).bytes);
+        for command in [
+            &["ls", &path][..],
+            &["info", &path],
+            &["img", "add", &path, &entry],
+        ] {
+            let output = run(command);
+            assert_eq!(output.status.code(), Some(1), "{command:?}");
+            let err = stderr(&output);
+            assert!(
+                err.contains(&format!("{path}: {said}")),
+                "{command:?}: {err}"
+            );
+        }
+        // Nothing was written into it.
+        assert_eq!(std::fs::read(&path).unwrap(), bytes);
+    }
+}

@@ -369,9 +369,17 @@ fn info_counts_and_warnings() {
         .skip(1)
         .map(str::trim)
         .collect();
+    // Warnings inside an animation name it, and the bone (issue 22: context in messages).
+    let place = |kind: &str| match kind {
+        "time_backwards" => ", animation 0 \"back\", bone 0 \"Root\"",
+        "frame_data_size_mismatch" | "compressed_flag_clear" => ", animation 0 \"back\"",
+        _ => "",
+    };
     let expected: Vec<String> = sloppy_warnings(end)
         .iter()
-        .map(|(reason, offset, kind)| format!("{reason} at offset {offset} ({kind})"))
+        .map(|(reason, offset, kind)| {
+            format!("{reason} at offset {offset}{} ({kind})", place(kind))
+        })
         .collect();
     assert_eq!(warnings, expected);
 }
@@ -1270,4 +1278,187 @@ fn game_option_fixes_the_inst_layout() {
     // Not a game: a usage error.
     let output = run(&["info", "--game", "lcs", &path]);
     assert_eq!(output.status.code(), Some(2));
+}
+
+/// `check`: status 0 for a clean file, 1 for an error finding, 2 for an unreadable input; the
+/// JSON document and the text line carry the rule, games, offset, animation and bone.
+#[test]
+fn check_statuses_json_and_lines() {
+    let sample = concat!(env!("CARGO_MANIFEST_DIR"), "/../samples/walk.ifp");
+    assert_eq!(run(&["check", sample]).status.code(), Some(0));
+    // SA text IPL: an id past the model table is an error at its line.
+    let ipl = fixture(
+        "check_ids.ipl",
+        b"inst\n20000, x, 0, 0, 0, 0, 0, 0, 0, 1, -1\nend\n",
+    );
+    let out = run(&["check", "--json", &ipl]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let doc = Json::parse(stdout(&out)).unwrap();
+    let input = &doc.get("inputs").arr()[0];
+    assert_eq!(input.get("format").str(), "text");
+    let finding = input
+        .get("findings")
+        .arr()
+        .iter()
+        .find(|f| f.get("rule").str() == "iplsa.inst.id_range")
+        .expect("the id rule");
+    assert_eq!(finding.get("severity").str(), "error");
+    assert_eq!(finding.get("games").arr()[0].str(), "sa");
+    assert_eq!(finding.get("offset").i64(), 5);
+    assert_eq!(
+        finding.keys(),
+        [
+            "rule",
+            "severity",
+            "games",
+            "offset",
+            "entry",
+            "animation",
+            "bone",
+            "message"
+        ]
+    );
+    assert!(finding.get("message").str().starts_with("line 2: "));
+    // A III file (12 fields), checked for III only: one text line per finding.
+    let iii = fixture(
+        "check_iii.ipl",
+        b"inst\n20000, x, 0, 0, 0, 1, 1, 1, 0, 0, 0, 1\nend\n",
+    );
+    let text = run(&["check", "--game", "iii", &iii]);
+    assert!(stdout(&text).contains(": error ipl3.inst.id_range (iii) at 5, line 2: "));
+    // A game that does not load the format has nothing to say.
+    assert_eq!(
+        run(&["check", "--game", "mta", &ipl]).status.code(),
+        Some(0)
+    );
+    let missing = run(&["check", "no/such/file.ifp"]);
+    assert_eq!(missing.status.code(), Some(2));
+}
+
+/// `convert` checks what it wrote: float frames in ANP3 are named for MTA (with the way out),
+/// packed frames in ANP2 for San Andreas; `--check` refuses an output with an error finding and
+/// leaves OUT as it was.
+#[test]
+fn convert_consults_the_checker() {
+    // Float keyframes off the packed steps stay floats in ANP3.
+    let key = |time: f32, rotation: [f32; 4]| Keyframe {
+        time,
+        rotation,
+        translation: [0.0; 3],
+        scale: [0.0; 3],
+    };
+    let frames = vec![
+        key(0.0, [0.1, 0.2, 0.3, 0.9]),
+        key(0.0123, [0.2, 0.1, 0.3, 0.9]),
+    ];
+    let package = Package {
+        format: Format::Anpk,
+        name: Some("demo".into()),
+        animations: vec![gtastream::Animation {
+            name: "a".into(),
+            frame_data_size: None,
+            flags: None,
+            duration: None,
+            bones: vec![gtastream::Bone {
+                name: Some("b".into()),
+                bone_id: Some(0),
+                bone_key: None,
+                frame_type: FrameType::Kr00,
+                frames,
+                raw: Vec::new(),
+            }],
+            raw: Vec::new(),
+        }],
+        warnings: Vec::new(),
+        raw: Vec::new(),
+        trailing: Vec::new(),
+    };
+    let anpk = fixture(
+        "check_convert.ifp",
+        &gtastream::encode::anpk(&package).unwrap(),
+    );
+    let anp3 = fixture("check_convert_out.ifp", b"");
+    let out = run(&["convert", "--to", "anp3", &anpk, &anp3]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("warning mta.ifp.float_frames (mta)"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(stderr(&out).contains("--quantize"), "{}", stderr(&out));
+    let quantized = run(&["convert", "--quantize", "--to", "anp3", &anpk, &anp3]);
+    assert!(
+        !stderr(&quantized).contains("mta.ifp.float_frames"),
+        "{}",
+        stderr(&quantized)
+    );
+    let anp2 = fixture("check_convert_out2.ifp", b"");
+    let packed = run(&["convert", "--to", "anp2", &anp3, &anp2]);
+    assert!(
+        stderr(&packed).contains("ifp.anp2.compressed_types (sa)"),
+        "{}",
+        stderr(&packed)
+    );
+    // An id past SA's model table, written to a binary IPL: refused with --check.
+    let ipl = fixture(
+        "check_convert.ipl",
+        b"inst\n20000, x, 0, 0, 0, 0, 0, 0, 0, 1, -1\nend\n",
+    );
+    let bnry = fixture("check_convert_out.ipl", b"before");
+    let refused = run(&["convert", "--check", "--to", "bnry", &ipl, &bnry]);
+    assert_eq!(refused.status.code(), Some(1));
+    assert!(
+        stderr(&refused).contains("error bnry.inst.id_range (sa)"),
+        "{}",
+        stderr(&refused)
+    );
+    assert!(
+        stderr(&refused).contains("refused (--check)"),
+        "{}",
+        stderr(&refused)
+    );
+    assert_eq!(std::fs::read(&bnry).unwrap(), b"before");
+    let written = run(&["convert", "--to", "bnry", &ipl, &bnry]);
+    assert!(written.status.success());
+    assert_ne!(std::fs::read(&bnry).unwrap(), b"before");
+}
+
+/// A mod's text IPL holding a section the games do not know: a placement file, its lines
+/// passed through under that section's name; a record before any section, under none.
+#[test]
+fn text_ipl_with_an_unknown_section() {
+    let path = fixture(
+        "sniff_wanted.ipl",
+        b"1, a, 0, 0, 0, 0, 0, 0, 0, 1, -1\nwanted\n3, 2\n\t1, 2488.5, -1666.25, 13.3\nend\n",
+    );
+    let output = run(&["dump", "--json", &path]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let json = Json::parse(stdout(&output)).unwrap();
+    assert_eq!(json.get("format").str(), "text");
+    let lines: Vec<(&str, &str)> = json
+        .get("section_lines")
+        .arr()
+        .iter()
+        .map(|l| (l.get("section").str(), l.get("text").str()))
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            ("", "1, a, 0, 0, 0, 0, 0, 0, 0, 1, -1"),
+            ("wanted", "3, 2"),
+            ("wanted", "1, 2488.5, -1666.25, 13.3"),
+        ]
+    );
+    // A Cargo.toml is still no placement file.
+    let path = fixture(
+        "sniff_Cargo.toml",
+        b"[package]\nname = \"x\"\nversion = \"0.1.0\"\n",
+    );
+    let output = run(&["info", &path]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        stderr(&output).contains("unknown file magic"),
+        "{}",
+        stderr(&output)
+    );
 }

@@ -77,7 +77,8 @@ fn every_animation_target_keeps_every_keyframe() {
     let want = frames(&source);
     for to in ["anp3", "ANP2", "Anpk"] {
         let out = dir.join(format!("out.{to}"));
-        let output = run(&["convert", "--to", to, s(&source), s(&out)]);
+        // For San Andreas, which reads float frames in every format (MTA would be warned of).
+        let output = run(&["convert", "--game", "sa", "--to", to, s(&source), s(&out)]);
         assert!(output.status.success(), "{to}: {}", stderr(&output));
         assert_eq!(stderr(&output), "");
         assert_eq!(frames(&out), want, "{to}");
@@ -214,7 +215,15 @@ fn scale_dropped_is_a_warning() {
     let source = dir.join("s.ifp");
     std::fs::write(&source, encode::write(&p).unwrap()).unwrap();
     let out = dir.join("o.ifp");
-    let output = run(&["convert", "--to", "anp3", s(&source), s(&out)]);
+    let output = run(&[
+        "convert",
+        "--game",
+        "sa",
+        "--to",
+        "anp3",
+        s(&source),
+        s(&out),
+    ]);
     assert!(output.status.success());
     assert_eq!(
         stderr(&output),

@@ -485,6 +485,17 @@ const fn core_error(code: u32) -> ErrorKind {
     }
 }
 
+/// A row of [`STATUSES`] for an archive writing status: its name, the core kind's reason.
+macro_rules! archive_write_row {
+    ($status:ident) => {
+        (
+            $status,
+            c_text!(stringify!($status)),
+            c_text!(core_archive_write($status as u32).reason()),
+        )
+    };
+}
+
 /// Every status with its name and reason (decoding errors: `ErrorKind::reason`), NUL-terminated,
 /// in numeric order.
 pub(crate) const STATUSES: &[(gts_status, &CStr, &CStr)] = {
@@ -547,6 +558,36 @@ pub(crate) const STATUSES: &[(gts_status, &CStr, &CStr)] = {
             GTS_ERR_EMPTY,
             c_text!(stringify!(GTS_ERR_EMPTY)),
             c_text!(core_error(GTS_ERR_EMPTY as u32).reason()),
+        ),
+        (
+            GTS_ERR_COLLISION_FILE,
+            c_text!(stringify!(GTS_ERR_COLLISION_FILE)),
+            c_text!(core_error(GTS_ERR_COLLISION_FILE as u32).reason()),
+        ),
+        (
+            GTS_ERR_RENDERWARE_MODEL,
+            c_text!(stringify!(GTS_ERR_RENDERWARE_MODEL)),
+            c_text!(core_error(GTS_ERR_RENDERWARE_MODEL as u32).reason()),
+        ),
+        (
+            GTS_ERR_TEXTURE_DICTIONARY,
+            c_text!(stringify!(GTS_ERR_TEXTURE_DICTIONARY)),
+            c_text!(core_error(GTS_ERR_TEXTURE_DICTIONARY as u32).reason()),
+        ),
+        (
+            GTS_ERR_FASTMAN92_IMG,
+            c_text!(stringify!(GTS_ERR_FASTMAN92_IMG)),
+            c_text!(core_error(GTS_ERR_FASTMAN92_IMG as u32).reason()),
+        ),
+        (
+            GTS_ERR_GTA4_IMG,
+            c_text!(stringify!(GTS_ERR_GTA4_IMG)),
+            c_text!(core_error(GTS_ERR_GTA4_IMG as u32).reason()),
+        ),
+        (
+            GTS_ERR_UNSUPPORTED,
+            c_text!(stringify!(GTS_ERR_UNSUPPORTED)),
+            c_text!(core_error(GTS_ERR_UNSUPPORTED as u32).reason()),
         ),
         (GTS_ERR_OTHER, c"GTS_ERR_OTHER", c"decoding error"),
         (
@@ -624,5 +665,22 @@ pub(crate) const STATUSES: &[(gts_status, &CStr, &CStr)] = {
             c_text!(stringify!(GTS_ERR_WRITE)),
             c_text!(core_encode(GTS_ERR_WRITE as u32).reason()),
         ),
+        archive_write_row!(GTS_ERR_EMPTY_NAME),
+        archive_write_row!(GTS_ERR_ENTRY_NAME_TOO_LONG),
+        archive_write_row!(GTS_ERR_INVALID_NAME),
+        archive_write_row!(GTS_ERR_ENTRY_TOO_LARGE),
+        archive_write_row!(GTS_ERR_ARCHIVE_TOO_LARGE),
+        archive_write_row!(GTS_ERR_TOO_MANY_ENTRIES),
+        archive_write_row!(GTS_ERR_WRITER_STATE),
+        archive_write_row!(GTS_ERR_ARCHIVE_SINK),
+        archive_write_row!(GTS_ERR_DUPLICATE_NAME),
     ]
 };
+
+/// The core's archive writing error kind of a C status, at compile time.
+const fn core_archive_write(code: u32) -> gtastream_core::archive::ArchiveWriteErrorKind {
+    match gtastream_core::archive::ArchiveWriteErrorKind::from_code(code) {
+        Some(kind) => kind,
+        None => panic!("a C archive writing status that the core does not define"),
+    }
+}

@@ -60,7 +60,7 @@ pub struct gts_sink {
 }
 
 /// The sink as the core sees it.
-struct CSink(gts_sink);
+pub(crate) struct CSink(pub(crate) gts_sink);
 
 impl Sink for CSink {
     fn write(&mut self, bytes: &[u8]) -> Result<(), SinkError> {

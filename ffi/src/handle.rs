@@ -53,6 +53,11 @@ pub(crate) trait Object: Sized {
 pub(crate) trait Streaming: Object {
     /// Takes the next bytes of the input, calling the callbacks.
     fn feed(&mut self, input: &[u8]) -> Result<Progress, Error>;
+    /// Takes the next bytes if that calls no callback and cannot panic (they only fill the
+    /// object's buffer: `Decoder::feed_buffered`); `None` leaves them to [`feed`](Self::feed).
+    fn feed_buffered(&mut self, _input: &[u8]) -> Option<Progress> {
+        None
+    }
     /// The input ended.
     fn finish(&mut self) -> Result<(), Error>;
 }
@@ -315,6 +320,21 @@ impl<T: Object> Handle<T> {
         }
     }
 
+    /// `run` for work that calls no callback and cannot panic (`f` returns `None` when it
+    /// would need to): without the busy flag, the list of running calls and the panic boundary,
+    /// which cost small pieces more than the work. Nothing on an object that panicked.
+    pub(crate) fn quiet<R>(&self, f: impl FnOnce(&mut T) -> Option<R>) -> Option<R> {
+        if self.panicked().is_some() {
+            return None;
+        }
+        let result = self.update(f);
+        if result.is_some() {
+            // SAFETY: as in `update`; a plain integer field of the header.
+            unsafe { addr_of_mut!((*self.0).used).write(1) };
+        }
+        result
+    }
+
     /// `run` for a call that can fail: its error as a status.
     pub(crate) fn call<R, E: Into<gts_status>>(
         self,
@@ -389,7 +409,11 @@ pub(crate) unsafe fn feed<T: Streaming>(
     let result = unsafe { Handle::<T>::new(storage) }.and_then(|handle| {
         // SAFETY: the caller's contract.
         let input = unsafe { handle.input(data, len) }?;
-        handle.call(|state| state.feed(input))
+        // A piece that only fills the buffer (two in three of 64 bytes) needs no boundary.
+        match handle.quiet(|state| state.feed_buffered(input)) {
+            Some(progress) => Ok(progress),
+            None => handle.call(|state| state.feed(input)),
+        }
     });
     let (status, used) = match result {
         Err(status) => (status, 0),

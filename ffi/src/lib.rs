@@ -21,6 +21,8 @@
 #[macro_use]
 mod bridge;
 mod archive;
+mod archive_writer;
+mod check;
 mod encoder;
 mod handle;
 mod storage;
@@ -35,7 +37,9 @@ use core::mem::size_of;
 use gtastream_core::{Decoder, Error, Status};
 
 pub use crate::archive::*;
+pub use crate::archive_writer::*;
 use crate::bridge::{error_status, Bridge, STATUSES};
+pub use crate::check::*;
 pub use crate::encoder::*;
 use crate::handle::{overlaps, status, Handle};
 use crate::storage::{DecoderHandle, DecoderState, IoPending, NO_CALLBACKS, NO_IO_PENDING};

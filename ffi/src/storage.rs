@@ -143,6 +143,10 @@ impl Streaming for DecoderState {
             .feed(input, &mut Bridge::new(&self.callbacks, self.user))
     }
 
+    fn feed_buffered(&mut self, input: &[u8]) -> Option<Progress> {
+        self.decoder.feed_buffered(input)
+    }
+
     fn finish(&mut self) -> Result<(), Error> {
         self.decoder
             .finish(&mut Bridge::new(&self.callbacks, self.user))

@@ -1211,7 +1211,7 @@ fn statuses_have_names_and_the_cores_reasons() {
         assert!(names.insert(name), "{name:?} twice");
         assert_eq!(n >= 100, name.to_str().unwrap().starts_with("GTS_ERR_"));
     }
-    for n in [-1, 4, 99, 110, 198, 207, 1000, i32::MIN, i32::MAX] {
+    for n in [-1, 4, 99, 116, 198, 207, 1000, i32::MIN, i32::MAX] {
         assert_eq!(
             unsafe { CStr::from_ptr(gts_status_name(n)) }.to_str(),
             Ok("GTS_UNKNOWN_STATUS")
@@ -1943,10 +1943,16 @@ fn the_game_of_a_text_file_is_named_before_the_first_feed() {
 }
 
 #[test]
-fn empty_input_and_text_that_is_no_placement_file() {
+fn empty_input_text_that_is_no_placement_file_and_foreign_files() {
     for (data, status) in [
         (&b""[..], gts_status::GTS_ERR_EMPTY),
         (b"[package]\nname = \"x\"\n", gts_status::GTS_ERR_BAD_MAGIC),
+        (b"COL3\x41\0\0\0box\0", gts_status::GTS_ERR_COLLISION_FILE),
+        (b"VERF\x12\x34\x56\x78", gts_status::GTS_ERR_FASTMAN92_IMG),
+        (
+            b"\x10\0\0\0\x40\0\0\0\xff\xff\x03\x18",
+            gts_status::GTS_ERR_RENDERWARE_MODEL,
+        ),
     ] {
         let mut r = Recorder::default();
         let outcome = decode_via_c(data, 4, &mut r);

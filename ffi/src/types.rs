@@ -18,7 +18,7 @@ pub const GTS_KEYFRAME_BATCH: usize = 64;
 
 /// Version of the binary interface this header describes: compare with `gts_abi_version()` when
 /// loading the shared library. It changes whenever a struct grows or a function is added.
-pub const GTS_ABI_VERSION: u32 = 2;
+pub const GTS_ABI_VERSION: u32 = 3;
 
 /// Longest name a callback gets, in bytes (package, animation, bone and model names; a longer
 /// one is the error `GTS_ERR_LIMIT`): `char name[GTS_MAX_NAME + 1]` holds any of them with a NUL.
@@ -85,6 +85,20 @@ pub enum gts_status {
     GTS_ERR_FINISHED = 108,
     /// The input is empty: `gts_decoder_finish` before any byte was fed.
     GTS_ERR_EMPTY = 109,
+    /// The input is a collision file (`COLL`, `COL2`, `COL3`, `COL4`), not a format the library
+    /// reads.
+    GTS_ERR_COLLISION_FILE = 110,
+    /// The input is a RenderWare model (`.dff`), not a format the library reads.
+    GTS_ERR_RENDERWARE_MODEL = 111,
+    /// The input is a RenderWare texture dictionary (`.txd`), not a format the library reads.
+    GTS_ERR_TEXTURE_DICTIONARY = 112,
+    /// The input is a Fastman92 IMG archive (`VERF`): not supported, its directory is encrypted.
+    GTS_ERR_FASTMAN92_IMG = 113,
+    /// The input is a GTA IV IMG archive: not supported.
+    GTS_ERR_GTA4_IMG = 114,
+    /// The input is text IPL and the library was built without it (never, as this repository
+    /// builds it: the core's `ipl-text` feature is on).
+    GTS_ERR_UNSUPPORTED = 115,
     /// A decoding error this version of the C library has no number for.
     GTS_ERR_OTHER = 199,
     /// A NULL or misaligned pointer where one is required, `data == NULL` with `len > 0`, or
@@ -123,6 +137,26 @@ pub enum gts_status {
     GTS_ERR_OUT_OF_ORDER = 306,
     /// A sink callback returned non-zero.
     GTS_ERR_WRITE = 307,
+    /// Archive writing (400..499): an entry name of no bytes.
+    GTS_ERR_EMPTY_NAME = 400,
+    /// An entry name longer than 23 bytes (the games cut it at byte 23).
+    GTS_ERR_ENTRY_NAME_TOO_LONG = 401,
+    /// An entry name the games skip: no `.`, its first `.` past index 20, nothing after the
+    /// `.`, or a NUL, control byte or path separator in it.
+    GTS_ERR_INVALID_NAME = 402,
+    /// A version 2 entry of more than 65535 sectors (its size field is 16 bits).
+    GTS_ERR_ENTRY_TOO_LARGE = 403,
+    /// The archive would grow past the 4 GiB the games reach.
+    GTS_ERR_ARCHIVE_TOO_LARGE = 404,
+    /// More entries than the version 2 writer's capacity.
+    GTS_ERR_TOO_MANY_ENTRIES = 405,
+    /// A writer call out of order (data with no entry begun, finish inside an entry, any call
+    /// after finish).
+    GTS_ERR_WRITER_STATE = 406,
+    /// A sink callback of the archive writer returned non-zero.
+    GTS_ERR_ARCHIVE_SINK = 407,
+    /// The same entry name twice (the editing layer's check).
+    GTS_ERR_DUPLICATE_NAME = 408,
 }
 
 /// The file formats, recognised by their magic.
@@ -412,8 +446,9 @@ pub struct gts_ipl_car {
 /// passed through for tools.
 #[repr(C)]
 pub struct gts_section_line {
-    /// The section's name, lower case (`cull`, `grge`, ...): `section_len` bytes, not
-    /// NUL-terminated.
+    /// The section's name, lower case (`cull`, `grge`, ...; a section the games do not know:
+    /// the bare word that opened it, `wanted`): `section_len` bytes, not NUL-terminated;
+    /// `section_len` 0 for a line outside any section.
     pub section: *const c_char,
     /// Bytes of `section`.
     pub section_len: usize,

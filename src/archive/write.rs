@@ -196,9 +196,11 @@ pub struct ArchiveWritten {
 /// A streaming IMG writer of fixed size that never allocates (see the module documentation).
 ///
 /// ```
-/// use gtastream::archive::{ArchiveDecoder, ArchiveVersion, ArchiveWriter};
+/// use gtastream::archive::{ArchiveVersion, ArchiveWriter};
+/// use gtastream::encode::SliceSink;
 ///
-/// let mut img = Vec::new();
+/// let mut buffer = [0u8; 3 * 2048];
+/// let mut img = SliceSink::new(&mut buffer);
 /// let mut writer = ArchiveWriter::new(ArchiveVersion::V2, 2);
 /// for (name, data) in [(&b"a.ipl"[..], &b"inst\nend\n"[..]), (b"b.txt", b"hello")] {
 ///     writer.begin_entry(&mut img, name)?;
@@ -206,9 +208,8 @@ pub struct ArchiveWritten {
 ///     writer.end_entry(&mut img)?;
 /// }
 /// let written = writer.finish(&mut img)?;
-/// assert_eq!((written.entries, img.len()), (2, 3 * 2048));
-/// let entries = ArchiveDecoder::new(img.len() as u64);
-/// # let _ = entries;
+/// assert_eq!((written.entries, written.img_len), (2, 3 * 2048));
+/// assert_eq!(&img.written()[..8], b"VER2\x02\0\0\0");
 /// # Ok::<(), gtastream::archive::ArchiveWriteError>(())
 /// ```
 #[derive(Clone, Debug)]

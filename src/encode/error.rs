@@ -87,7 +87,8 @@ pub struct LineAt {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum EncodeError {
-    /// The writer does not produce this format.
+    /// The writer does not produce this format (Stories `.anim`; text IPL when the core's
+    /// `ipl-text` feature is off).
     UnsupportedFormat(Format),
     /// A name with a character above U+00FF (whole-file API: names are Latin-1 strings).
     BadName,
@@ -110,6 +111,9 @@ pub enum EncodeError {
     /// A line the output would lose (a text-only section's, to a binary IPL; one outside any
     /// section, which the decoder does not pass on): unless `drop_text_sections` drops it.
     LineLost(LineAt),
+    /// Text IPL: a line holding a NUL byte, which ends the text for a reader (every later
+    /// line would be lost). The number, from 1, of the line in the output.
+    NulInLine(u32),
 }
 
 impl fmt::Display for EncodeError {
@@ -146,17 +150,27 @@ impl fmt::Display for EncodeError {
             EncodeError::CannotConvert(from, to) => {
                 write!(f, "cannot convert {} to {}", from.name(), to.name())
             }
-            EncodeError::LineLost(at) if at.section.is_empty() => write!(
+            EncodeError::LineLost(at) if at.section.is_empty() && at.line == 0 => write!(
                 f,
                 "the line outside any section at offset {} would be lost (the games skip it; \
                  drop_text_sections drops such lines)",
                 at.offset
+            ),
+            EncodeError::LineLost(at) if at.section.is_empty() => write!(
+                f,
+                "line {} (outside any section) has no place in a binary IPL (the games skip \
+                 it; drop_text_sections drops such lines)",
+                at.line
             ),
             EncodeError::LineLost(at) => write!(
                 f,
                 "line {} (section {}) has no place in a binary IPL (drop_text_sections writes \
                  the instances and car generators and drops such lines)",
                 at.line, at.section
+            ),
+            EncodeError::NulInLine(line) => write!(
+                f,
+                "line {line} holds a NUL byte: reading would end the text there"
             ),
         }
     }
@@ -198,9 +212,9 @@ impl EncodeError {
             EncodeError::NameTooLong(_) | EncodeError::BadName => EncodeErrorKind::NameTooLong,
             EncodeError::UnsupportedFrameType(_) => EncodeErrorKind::UnsupportedFrameType,
             EncodeError::OutOfRange => EncodeErrorKind::OutOfRange,
-            EncodeError::NotRepresentable(_) | EncodeError::LineLost(_) => {
-                EncodeErrorKind::NotRepresentable
-            }
+            EncodeError::NotRepresentable(_)
+            | EncodeError::LineLost(_)
+            | EncodeError::NulInLine(_) => EncodeErrorKind::NotRepresentable,
             EncodeError::TooMany => EncodeErrorKind::TooMany,
             EncodeError::OutOfOrder => EncodeErrorKind::OutOfOrder,
             EncodeError::Sink => EncodeErrorKind::Write,

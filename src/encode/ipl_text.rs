@@ -4,7 +4,8 @@
 use core::fmt::{self, Write};
 
 use super::{Dropped, EncodeError, Lost, Out, Sink};
-use crate::{IplCar, IplInstance, MAX_LINE};
+use crate::format::ipl_text::{is_bare_word, is_record, keyword};
+use crate::{IplCar, IplInstance, MAX_LINE, MAX_SECTION_NAME};
 
 /// Sections whose lines pass through as text (`inst` and `cars` have events of their own).
 const PASSED: [&str; 11] = [
@@ -129,12 +130,41 @@ enum Layout {
     ViceCity,
 }
 
+/// The name of the open section: a known one, or the bare word of one the games do not know.
+#[derive(Clone, Copy, Debug)]
+struct Name {
+    buf: [u8; MAX_SECTION_NAME],
+    len: u8,
+}
+
+impl Name {
+    /// `name`, at most [`MAX_SECTION_NAME`] bytes (every caller checks).
+    fn new(name: &[u8]) -> Self {
+        let mut buf = [0; MAX_SECTION_NAME];
+        let len = name.len().min(MAX_SECTION_NAME);
+        buf[..len].copy_from_slice(&name[..len]);
+        Name {
+            buf,
+            len: len as u8,
+        }
+    }
+
+    fn as_bytes(&self) -> &[u8] {
+        &self.buf[..usize::from(self.len)]
+    }
+}
+
 #[derive(Debug)]
 pub(crate) struct Text {
     started: bool,
-    section: Option<&'static str>,
+    section: Option<Name>,
+    /// A line that makes the output a placement file for a reader (a section name or a record)
+    /// was written: lines outside any section before it would be skipped unread (§4.6).
+    decided: bool,
     layout: Option<Layout>,
-    /// Lines outside any section dropped on request.
+    /// Lines written so far (an error names the line it would have written).
+    lines: u32,
+    /// Lines the decoder reported outside any section without their text, dropped on request.
     pub(crate) dropped: Dropped,
 }
 
@@ -143,7 +173,9 @@ impl Text {
         Text {
             started: false,
             section: None,
+            decided: false,
             layout: None,
+            lines: 0,
             dropped: Dropped::default(),
         }
     }
@@ -156,21 +188,26 @@ impl Text {
         Ok(())
     }
 
-    fn open<S: Sink>(
-        &mut self,
-        out: &mut Out<S>,
-        section: &'static str,
-    ) -> Result<(), EncodeError> {
+    fn open<S: Sink>(&mut self, out: &mut Out<S>, section: &[u8]) -> Result<(), EncodeError> {
         if !self.started {
             return Err(EncodeError::OutOfOrder);
         }
-        if self.section != Some(section) {
-            if self.section.is_some() {
-                out.put(b"end\n")?;
-            }
-            out.put(section.as_bytes())?;
+        if self.section.as_ref().map(Name::as_bytes) != Some(section) {
+            self.close(out)?;
+            out.put(section)?;
             out.put(b"\n")?;
-            self.section = Some(section);
+            self.lines += 1;
+            self.section = Some(Name::new(section));
+            self.decided = true;
+        }
+        Ok(())
+    }
+
+    /// Closes the open section, if any.
+    fn close<S: Sink>(&mut self, out: &mut Out<S>) -> Result<(), EncodeError> {
+        if self.section.take().is_some() {
+            out.put(b"end\n")?;
+            self.lines += 1;
         }
         Ok(())
     }
@@ -208,8 +245,8 @@ impl Text {
             line.floats(&instance.rotation)?;
             line.int(instance.lod)?;
         }
-        self.open(out, "inst")?;
-        line.finish(out)
+        self.open(out, b"inst")?;
+        self.put(out, &mut line)
     }
 
     pub(crate) fn car<S: Sink>(
@@ -232,37 +269,73 @@ impl Text {
         ] {
             line.int(value)?;
         }
-        self.open(out, "cars")?;
-        line.finish(out)
+        self.open(out, b"cars")?;
+        self.put(out, &mut line)
     }
 
     /// A line of a passed-through section, written as given: it must read back as the same
-    /// line of the same section.
+    /// line of the same section. A section the games do not know is named by a bare word
+    /// (§4.6); `""` is a line outside any section.
     pub(crate) fn section_line<S: Sink>(
         &mut self,
         out: &mut Out<S>,
         section: &str,
         text: &[u8],
     ) -> Result<(), EncodeError> {
-        let section = PASSED
-            .iter()
-            .copied()
-            .find(|s| s.eq_ignore_ascii_case(section))
-            .ok_or(EncodeError::NotRepresentable(Lost::Line))?;
+        if !self.started {
+            return Err(EncodeError::OutOfOrder);
+        }
+        let name = section.as_bytes();
+        let name = match PASSED.iter().find(|s| s.eq_ignore_ascii_case(section)) {
+            Some(known) => known.as_bytes(),
+            None if name.is_empty() || (keyword(name).is_none() && is_bare_word(name)) => name,
+            None => return Err(EncodeError::NotRepresentable(Lost::Line)),
+        };
+        let outside = name.is_empty();
+        let unknown = !outside && keyword(name).is_none();
         let changed = text.is_empty()
             || text.trim_ascii().len() != text.len()
             || text.starts_with(b"#")
-            || text
-                .get(..3)
-                .is_some_and(|t| t.eq_ignore_ascii_case(b"end"))
-            || text.iter().any(|&b| b == b'\n' || b == b'\r');
+            || (!outside && text.get(..3).is_some_and(|t| t.eq_ignore_ascii_case(b"end")))
+            || text.iter().any(|&b| b == b'\n' || b == b'\r')
+            // Outside a section: a line that would open one, or that a reader would skip
+            // before knowing the text is a placement file.
+            || (outside && (keyword(text).is_some() || is_bare_word(text)))
+            // In a section the games do not know, a section name opens its section.
+            || (unknown && keyword(text).is_some())
+            || (outside && !self.decided && !is_record(text));
         if changed {
             return Err(EncodeError::NotRepresentable(Lost::Line));
         }
+        // A NUL ends the text for the decoder (archive padding): every later line would be
+        // lost on reading. The error names the line it would have been, after the `end` and
+        // the section name it needs.
+        if text.contains(&0) {
+            let open = self.section.as_ref().map(Name::as_bytes);
+            let opening = match open {
+                Some(open) if open == name => 0,
+                Some(_) => 1 + usize::from(!outside),
+                None => usize::from(!outside),
+            };
+            return Err(EncodeError::NulInLine(self.lines + opening as u32 + 1));
+        }
         let mut line = Line::new();
         line.bytes(text)?;
-        self.open(out, section)?;
-        line.finish(out)
+        if outside {
+            self.close(out)?;
+            // A record before any section name makes a reader take the text for placements.
+            self.decided = true;
+        } else {
+            self.open(out, name)?;
+        }
+        self.put(out, &mut line)
+    }
+
+    /// Writes a finished line.
+    fn put<S: Sink>(&mut self, out: &mut Out<S>, line: &mut Line) -> Result<(), EncodeError> {
+        line.finish(out)?;
+        self.lines += 1;
+        Ok(())
     }
 
     pub(crate) fn end<S: Sink>(&mut self, out: &mut Out<S>) -> Result<(), EncodeError> {
@@ -270,7 +343,7 @@ impl Text {
             return Err(EncodeError::OutOfOrder);
         }
         if self.section.is_some() {
-            out.put(b"end\n")?;
+            self.close(out)?;
         } else if out.pos == 0 {
             // An empty input is not a text file (§8.1): a comment makes it one.
             out.put(b"# no placements\n")?;

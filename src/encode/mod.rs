@@ -16,6 +16,7 @@ mod anpk;
 mod error;
 mod ifp2;
 mod ipl_binary;
+#[cfg(feature = "ipl-text")]
 mod ipl_text;
 mod lookahead;
 mod sink;
@@ -33,7 +34,7 @@ pub use sink::{Sink, SinkError, SliceSink};
 
 use crate::bone_names::stories_bone_name;
 use crate::format::fields::c_name;
-use crate::format::ipl_text::SECTIONS;
+use crate::format::fields::SECTIONS;
 use crate::{
     AnimationInfo, BoneInfo, FileInfo, Flow, Format, FrameType, IplCar, IplInstance, Keyframe,
     Keyframes, SectionLine, Visitor, Warning, WarningKind,
@@ -311,11 +312,15 @@ pub(crate) enum Choice {
     Exact(FrameType),
 }
 
+/// No line outside any section pending ([`Encoder::outside`]): an offset no input reaches.
+const NO_LINE: u64 = u64::MAX;
+
 #[derive(Debug)]
 enum Kind {
     Ifp2(ifp2::Ifp2),
     Anpk(anpk::Anpk),
     Bnry(ipl_binary::Bnry),
+    #[cfg(feature = "ipl-text")]
     Text(ipl_text::Text),
 }
 
@@ -335,16 +340,23 @@ pub struct Encoder<S> {
     ended: bool,
     /// The format the events come from, where known ([`source`](Self::source)).
     source: Option<Format>,
+    /// As a visitor: the offset of a line outside any section that the decoder warned of and
+    /// has not (yet) passed on as a [`SectionLine`] (it passes none for the lines it read
+    /// before it knew the text to be a placement file). [`NO_LINE`]: none (a plain offset keeps
+    /// the encoder within its size budget).
+    outside: u64,
 }
 
 impl<S: Sink> Encoder<S> {
-    /// An encoder writing `format` to `sink` (`Format::Anim` is not written: §9.5).
+    /// An encoder writing `format` to `sink` (`Format::Anim` is not written: §9.5; nor is
+    /// `Format::IplText` without the `ipl-text` feature).
     pub fn new(format: Format, sink: S, options: EncodeOptions) -> Result<Self, EncodeError> {
         let kind = match format {
             Format::Anp3 => Kind::Ifp2(ifp2::Ifp2::new(true)),
             Format::Anp2 => Kind::Ifp2(ifp2::Ifp2::new(false)),
             Format::Anpk => Kind::Anpk(anpk::Anpk::new()),
             Format::IplBinary => Kind::Bnry(ipl_binary::Bnry::new()),
+            #[cfg(feature = "ipl-text")]
             Format::IplText => Kind::Text(ipl_text::Text::new()),
             format => return Err(EncodeError::UnsupportedFormat(format)),
         };
@@ -361,6 +373,7 @@ impl<S: Sink> Encoder<S> {
             warnings: EncodeWarnings::default(),
             ended: false,
             source: None,
+            outside: NO_LINE,
         })
     }
 
@@ -468,6 +481,7 @@ impl<S: Sink> Encoder<S> {
                 Kind::Ifp2(e) => e.file(out, name, raw)?,
                 Kind::Anpk(e) => e.file(out, name, raw)?,
                 Kind::Bnry(e) => e.file(out, raw)?,
+                #[cfg(feature = "ipl-text")]
                 Kind::Text(e) => e.file()?,
             }
             Ok(None)
@@ -628,6 +642,7 @@ impl<S: Sink> Encoder<S> {
                 e.instance(out, instance)?;
                 Ok(instance.model_name.map(|_| WarningKind::ModelNameDropped))
             }
+            #[cfg(feature = "ipl-text")]
             Kind::Text(e) => {
                 e.instance(out, instance)?;
                 let missing = instance.model_name.is_none();
@@ -642,6 +657,7 @@ impl<S: Sink> Encoder<S> {
         self.run(|kind, out, _| {
             match kind {
                 Kind::Bnry(e) => e.car(out, car)?,
+                #[cfg(feature = "ipl-text")]
                 Kind::Text(e) => e.car(out, car)?,
                 _ => return Err(EncodeError::OutOfOrder),
             }
@@ -656,41 +672,48 @@ impl<S: Sink> Encoder<S> {
 
     /// A line of a text IPL section, with its line number in the source ([`SectionLine::line`],
     /// 0 if unknown) for the error if the output has no place for it: a binary IPL has none
-    /// (unless [`EncodeOptions::drop_text_sections`] drops it, counted per section).
+    /// (unless [`EncodeOptions::drop_text_sections`] drops it, counted per section). Section
+    /// `""`: a line outside any section.
+    // Without text IPL no target takes the line.
+    #[cfg_attr(not(feature = "ipl-text"), allow(unused_variables))]
     pub fn section_line_at(
         &mut self,
         section: &str,
         text: &[u8],
         line: u32,
     ) -> Result<(), EncodeError> {
-        self.run(|kind, out, options| {
-            match kind {
-                Kind::Text(e) => e.section_line(out, section, text)?,
-                Kind::Bnry(e) => {
-                    let section = Dropped::section(section);
-                    if !options.drop_text_sections {
-                        let at = LineAt {
-                            section: section.unwrap_or("?"),
-                            line,
-                            offset: 0,
-                        };
-                        return Err(EncodeError::LineLost(at));
-                    }
-                    e.dropped.add(section);
-                    return Ok(Some(WarningKind::SectionLineDropped));
+        self.run(|kind, out, options| match kind {
+            #[cfg(feature = "ipl-text")]
+            Kind::Text(e) => e.section_line(out, section, text).map(|()| None),
+            Kind::Bnry(e) => {
+                let known = Dropped::section(section);
+                if !options.drop_text_sections {
+                    let section = match known {
+                        Some(name) => name,
+                        None if section.is_empty() => "",
+                        None => "?",
+                    };
+                    let at = LineAt {
+                        section,
+                        line,
+                        offset: 0,
+                    };
+                    return Err(EncodeError::LineLost(at));
                 }
-                _ => return Err(EncodeError::OutOfOrder),
+                e.dropped.add(known);
+                Ok(Some(WarningKind::SectionLineDropped))
             }
-            Ok(None)
+            _ => Err(EncodeError::OutOfOrder),
         })
     }
 
-    /// A line of the source outside any section (the decoder warns of it and passes nothing
-    /// on): an error, unless [`EncodeOptions::drop_text_sections`] drops it, counted.
+    /// A line of the source outside any section that the decoder warned of but did not pass
+    /// on: an error, unless [`EncodeOptions::drop_text_sections`] drops it, counted.
     fn line_outside(&mut self, offset: u64) -> Result<(), EncodeError> {
         self.run(|kind, _, options| {
             let dropped = match kind {
                 Kind::Bnry(e) => &mut e.dropped,
+                #[cfg(feature = "ipl-text")]
                 Kind::Text(e) => &mut e.dropped,
                 _ => return Ok(None),
             };
@@ -707,11 +730,21 @@ impl<S: Sink> Encoder<S> {
         })
     }
 
+    /// As a visitor, before any event but the [`SectionLine`] that may pass the line on: a line
+    /// outside any section warned of and not passed on is lost.
+    fn settle_outside(&mut self) -> Result<(), EncodeError> {
+        match core::mem::replace(&mut self.outside, NO_LINE) {
+            NO_LINE => Ok(()),
+            offset => self.line_outside(offset),
+        }
+    }
+
     /// The lines dropped by [`EncodeOptions::drop_text_sections`], per section in the order of
     /// docs/FORMATS.md §4.5 (`""`: outside any section), with their counts.
     pub fn dropped_lines(&self) -> impl Iterator<Item = (&'static str, u32)> + '_ {
         let dropped = match &self.kind {
             Kind::Bnry(e) => Some(&e.dropped),
+            #[cfg(feature = "ipl-text")]
             Kind::Text(e) => Some(&e.dropped),
             _ => None,
         };
@@ -723,17 +756,16 @@ impl<S: Sink> Encoder<S> {
     /// another format). Only `end` may follow.
     pub fn trailing(&mut self, bytes: &[u8]) -> Result<(), EncodeError> {
         let keep = self.keeps_stored();
-        self.run(|kind, out, _| {
-            if !keep {
-                return Ok(None);
+        self.run(|kind, out, _| match kind {
+            _ if !keep => Ok(None),
+            #[cfg(feature = "ipl-text")]
+            Kind::Text(_) => Err(EncodeError::OutOfOrder),
+            _ => {
+                let end = out.content();
+                out.content_end = Some(end);
+                out.put(bytes)?;
+                Ok(None)
             }
-            if matches!(kind, Kind::Text(_)) {
-                return Err(EncodeError::OutOfOrder);
-            }
-            let end = out.content();
-            out.content_end = Some(end);
-            out.put(bytes)?;
-            Ok(None)
         })
     }
 
@@ -744,6 +776,7 @@ impl<S: Sink> Encoder<S> {
                 Kind::Ifp2(e) => e.end(out)?,
                 Kind::Anpk(e) => e.end(out)?,
                 Kind::Bnry(e) => e.end(out)?,
+                #[cfg(feature = "ipl-text")]
                 Kind::Text(e) => e.end(out)?,
             }
             Ok(None)
@@ -788,31 +821,43 @@ impl<S: Sink> Visitor for Encoder<S> {
         flow(Encoder::animation_end(self))
     }
     fn instance(&mut self, instance: &IplInstance<'_>) -> Flow {
-        flow(Encoder::instance(self, instance))
+        flow(
+            self.settle_outside()
+                .and_then(|()| Encoder::instance(self, instance)),
+        )
     }
     fn car(&mut self, car: &IplCar) -> Flow {
-        flow(Encoder::car(self, car))
+        flow(self.settle_outside().and_then(|()| Encoder::car(self, car)))
     }
     fn section_line(&mut self, line: &SectionLine<'_>) -> Flow {
-        flow(Encoder::section_line_at(
-            self,
-            line.section,
-            line.text,
-            line.line,
-        ))
+        // A line outside any section (`""`) is the one last warned of, passed on.
+        let settled = if line.section.is_empty() {
+            self.outside = NO_LINE;
+            Ok(())
+        } else {
+            self.settle_outside()
+        };
+        flow(
+            settled
+                .and_then(|()| Encoder::section_line_at(self, line.section, line.text, line.line)),
+        )
     }
     fn warning(&mut self, warning: Warning) -> Flow {
         // Source warnings are not the output's business, but a line outside any section is
-        // one the output would lose without a word.
-        match warning.kind {
-            WarningKind::LineOutsideSection => flow(self.line_outside(warning.offset)),
-            _ => Flow::Continue,
+        // one the output would lose without a word if the decoder does not pass it on.
+        let settled = self.settle_outside();
+        if warning.kind == WarningKind::LineOutsideSection {
+            self.outside = warning.offset;
         }
+        flow(settled)
     }
     fn trailing(&mut self, bytes: &[u8]) -> Flow {
-        flow(Encoder::trailing(self, bytes))
+        flow(
+            self.settle_outside()
+                .and_then(|()| Encoder::trailing(self, bytes)),
+        )
     }
     fn end(&mut self) -> Flow {
-        flow(Encoder::end(self))
+        flow(self.settle_outside().and_then(|()| Encoder::end(self)))
     }
 }

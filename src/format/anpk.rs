@@ -21,7 +21,7 @@ use super::protocol::{Step, Stepped, Want};
 use super::track::Track;
 use crate::error::{Error, ErrorKind, Warning, WarningKind};
 use crate::limits::{MAX_NAME, MAX_UNIT};
-use crate::{AnimationInfo, BoneInfo, FileInfo, Flow, Format, FrameType, Visitor};
+use crate::{AnimationInfo, BoneInfo, FileInfo, Flow, Format, FrameType, Unit, UnitKind, Visitor};
 
 const CHUNK_HEADER: usize = 8;
 /// `ANPK` header and the `INFO` header with its animation count.
@@ -84,6 +84,9 @@ pub(crate) struct Anpk {
     blocks_left: u32,
     block_at: u64,
     block_size: u32,
+    /// The block `INFO` and the current `NAME` chunks' `size` fields, as stored.
+    info_size: u32,
+    name_size: u32,
     /// Padded length of the name field being read next.
     name_field: u32,
     animation_count: u32,
@@ -253,6 +256,8 @@ impl Anpk {
             blocks_left: 1,
             block_at: 0,
             block_size: 0,
+            info_size: 0,
+            name_size: 0,
             name_field: 0,
             animation_count: 0,
             animation: 0,
@@ -329,6 +334,7 @@ impl Anpk {
         }
         self.block_at = at;
         self.block_size = header.size;
+        self.info_size = header.info_size;
         self.animation_count = animation_count;
         self.animation = 0;
         self.name_field = name_field;
@@ -349,6 +355,7 @@ impl Anpk {
             return Ok(warning);
         }
         self.name_field = name_field;
+        self.name_size = size;
         self.stage = Stage::AnimationHeader;
         // The animation's unit holds this header too, if both fit the carry buffer.
         self.name_in_unit = CHUNK_HEADER + name_field as usize + ANIMATION_HEADER <= MAX_UNIT;
@@ -414,6 +421,7 @@ impl Anpk {
         } else {
             self.after_object()
         };
+        visitor.unit(&Unit::at(UnitKind::Animation, name_at));
         let flow = visitor.animation(&AnimationInfo {
             index: self.animation,
             name: header.name,
@@ -421,6 +429,8 @@ impl Anpk {
             frame_data_size: None,
             flags: None,
             duration: None,
+            name_size: Some(self.name_size),
+            info_size: Some(header.info_size),
             // Only a whole unit is of use to a writer.
             raw: if self.name_in_unit && self.info_rest == 0 {
                 unit
@@ -516,6 +526,7 @@ impl Anpk {
         if !duplicate.0 {
             self.names.insert(body.name);
         }
+        visitor.unit(&Unit::at(UnitKind::Bone, self.object_at));
         let flow = visitor.bone(&BoneInfo {
             index: self.object,
             name: Some(body.name),
@@ -523,6 +534,7 @@ impl Anpk {
             bone_key: None,
             frame_type,
             frame_count: self.frame_count,
+            anim_size: Some(self.anim_size),
             raw: unit,
         });
         Ok(Some(Stepped::new(unit.len(), flow)))
@@ -578,6 +590,13 @@ impl Anpk {
         let stepped = self.bone_event(unit, at, FrameType::Kr00, &[], visitor)?;
         if stepped.is_some_and(|s| s.consumed > 0) {
             self.stage = Stage::CheckObjectSize;
+            if empty_chunk.is_some() {
+                // The checker reads the empty chunk as a unit of its own, after the bone.
+                visitor.unit(&Unit {
+                    bytes: &unit[object..object + CHUNK_HEADER],
+                    ..Unit::at(UnitKind::EmptyKeyframeChunk, at + object as u64)
+                });
+            }
         }
         Ok(stepped.unwrap_or(Stepped::new(0, Flow::Continue)))
     }
@@ -648,6 +667,7 @@ impl Step for Anpk {
                     animation_count: self.animation_count,
                     instance_count: None,
                     car_count: None,
+                    info_size: Some(self.info_size),
                     raw: unit,
                 })
             }
@@ -706,6 +726,7 @@ impl Step for Anpk {
                     animation_count: 0,
                     instance_count: None,
                     car_count: None,
+                    info_size: None,
                     raw: &[],
                 })
             }

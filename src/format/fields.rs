@@ -6,6 +6,13 @@ use crate::error::{Error, ErrorKind, Warning, WarningKind};
 use crate::event::Visitor;
 use crate::limits::MAX_FILE_SIZE;
 
+/// The sections of text IPL files (here, not with the text decoder: the encoder counts the
+/// lines it drops per section without text IPL too).
+pub(crate) const SECTIONS: [&str; 13] = [
+    "inst", "cull", "path", "grge", "enex", "pick", "cars", "jump", "tcyc", "auzo", "mult", "occl",
+    "zone",
+];
+
 /// The `i`th 32-bit little-endian word of a fixed-size record: records on the hot path are
 /// read at their fixed offsets, without parser combinators (whose calls a build without
 /// cross-crate inlining keeps).
@@ -126,6 +133,18 @@ pub(crate) fn first_of(bytes: &[u8], a: u8, b: u8) -> Option<usize> {
     tail.iter()
         .position(|&t| t == a || t == b)
         .map(|i| done + i)
+}
+
+/// A blank for the games' text line reader: every control character and comma becomes a space.
+#[inline(always)]
+pub(crate) fn is_blank(b: u8) -> bool {
+    b <= b' ' || b == b','
+}
+
+/// The fields of a text line: runs of bytes between blanks (commas and control characters too).
+pub(crate) fn line_fields(text: &[u8]) -> impl Iterator<Item = &[u8]> {
+    text.split(|&b| is_blank(b))
+        .filter(|field| !field.is_empty())
 }
 
 #[cfg(test)]

@@ -12,7 +12,7 @@ use super::fields::{c_name, check_fits, parse, record, u32_at};
 use super::protocol::{Step, Stepped, Want};
 use super::track::Track;
 use crate::error::{Error, ErrorKind, Warning, WarningKind};
-use crate::{AnimationInfo, BoneInfo, FileInfo, Flow, Format, FrameType, Visitor};
+use crate::{AnimationInfo, BoneInfo, FileInfo, Flow, Format, FrameType, Unit, UnitKind, Visitor};
 
 const NAME_SIZE: usize = 24;
 const FILE_HEADER_SIZE: usize = 4 + 4 + NAME_SIZE + 4;
@@ -205,6 +205,7 @@ impl Ifp2 {
             animation_count: header.animation_count,
             instance_count: None,
             car_count: None,
+            info_size: None,
             raw: unit,
         }))
     }
@@ -232,6 +233,7 @@ impl Ifp2 {
         self.names.clear();
         self.stage = self.after_bone();
         let anp3 = self.version == Version::Anp3;
+        visitor.unit(&Unit::at(UnitKind::Animation, at));
         Ok(visitor.animation(&AnimationInfo {
             index: self.animation,
             name: header.name,
@@ -239,6 +241,8 @@ impl Ifp2 {
             frame_data_size: anp3.then_some(header.frame_data_size),
             flags: anp3.then_some(header.flags),
             duration: None,
+            name_size: None,
+            info_size: None,
             raw: unit,
         }))
     }
@@ -252,6 +256,7 @@ impl Ifp2 {
         visitor: &mut V,
     ) -> Result<Stepped, Error> {
         let header = bone_header(unit);
+        visitor.unit(&Unit::at(UnitKind::Bone, at));
         let frame_type = FrameType::from_ifp2(header.frame_type)
             .ok_or(Error::new(ErrorKind::UnknownFrameType, at))?;
         check_fits(
@@ -285,6 +290,7 @@ impl Ifp2 {
             bone_key: None,
             frame_type,
             frame_count: header.frame_count,
+            anim_size: None,
             raw: unit,
         });
         Ok(Stepped::new(unit.len(), flow))

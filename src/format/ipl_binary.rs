@@ -9,7 +9,9 @@ use nom::{IResult, Parser};
 
 use super::fields::{check_fits, f32_at, parse, record, u32_at, Check, Checks};
 use super::protocol::{Step, Stepped, Want};
-use crate::{Error, FileInfo, Flow, Format, IplCar, IplInstance, Visitor, WarningKind};
+use crate::{
+    Error, FileInfo, Flow, Format, IplCar, IplInstance, Unit, UnitKind, Visitor, WarningKind,
+};
 
 const HEADER: usize = 76;
 const INSTANCE: usize = 40;
@@ -224,6 +226,7 @@ impl IplBinary {
             animation_count: 0,
             instance_count: Some(instances),
             car_count: Some(cars),
+            info_size: None,
             raw: unit,
         });
         Ok(Stepped::new(unit.len(), flow))
@@ -279,11 +282,13 @@ impl Step for IplBinary {
             Stage::Instances => {
                 let instance = instance(record(unit, at)?);
                 self.record_done();
+                visitor.unit(&Unit::at(UnitKind::Record, at));
                 visitor.instance(&instance)
             }
             Stage::Cars => {
                 let car = car(record(unit, at)?);
                 self.record_done();
+                visitor.unit(&Unit::at(UnitKind::Record, at));
                 visitor.car(&car)
             }
             Stage::End => {

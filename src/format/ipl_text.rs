@@ -3,44 +3,35 @@
 //! Decoded line by line, each line a unit of at most [`MAX_LINE`] bytes, read as the games
 //! read it: commas and control characters are blanks; a line whose first non-blank is `#` is
 //! a comment; sections open with their name on a line and close with a line starting with
-//! `end`. `inst` and `cars` lines are scanned field by field with `sscanf` semantics (see
-//! [`Scanner`]) and become instance and car events; the lines of other sections are passed
-//! through as [`SectionLine`]s, and so is a record line the game cannot read (with a
-//! [`WarningKind::MalformedLine`]).
+//! `end`. A line that is one bare word ([`is_bare_word`]: lower-case letters, digits and `_`,
+//! a letter first, at most [`MAX_SECTION_NAME`] bytes, not `end...`) opens a section the games
+//! do not know (a mod's `wanted`), which a section name ends as the games see it. `inst` and
+//! `cars` lines are scanned field by field with `sscanf` semantics (see [`Scanner`]) and become
+//! instance and car events; the lines of other sections, known or not, are passed through as
+//! [`SectionLine`]s, and so is a record line the game cannot read (with a
+//! [`WarningKind::MalformedLine`]) and a line outside any section (with a
+//! [`WarningKind::LineOutsideSection`], section `""`).
 //!
 //! Before the first event the machine makes sure the text is a placement file: within its
 //! first [`SNIFF_LINES`] lines that are neither blank nor comments, one must be a section
-//! keyword or scan as a placement record; otherwise the input is [`ErrorKind::BadMagic`]. The
-//! lines looked at before that are remembered by their offsets only (for their warnings), so
-//! the state stays fixed.
+//! keyword, a bare word or scan as a placement record; otherwise the input is
+//! [`ErrorKind::BadMagic`] (a `Cargo.toml`'s `[package]`, a README's prose and capitalised
+//! headings are none). The lines looked at before that are remembered by their offsets only
+//! (for their warnings; their text is not passed through), so the state stays fixed.
 
+use super::fields::{is_blank, line_fields as fields, SECTIONS};
 use super::protocol::{Step, Stepped, Want};
 use crate::decoder::Game;
-use crate::limits::{MAX_LINE, SNIFF_LINES};
+use crate::limits::{MAX_LINE, MAX_SECTION_NAME, SNIFF_LINES};
 use crate::{
-    Error, ErrorKind, FileInfo, Flow, Format, IplCar, IplInstance, SectionLine, Visitor, Warning,
-    WarningKind,
+    Error, ErrorKind, FileInfo, Flow, Format, IplCar, IplInstance, SectionLine, Unit, UnitKind,
+    Visitor, Warning, WarningKind,
 };
 
-/// The sections of text IPL files.
-pub(crate) const SECTIONS: [&str; 13] = [
-    "inst", "cull", "path", "grge", "enex", "pick", "cars", "jump", "tcyc", "auzo", "mult", "occl",
-    "zone",
-];
 const INST: u8 = 0;
 const CARS: u8 = 6;
-
-/// A blank for the games' line reader: every control character and comma becomes a space.
-#[inline(always)]
-fn is_blank(b: u8) -> bool {
-    b <= b' ' || b == b','
-}
-
-/// The fields of a line: runs of bytes between blanks (commas and control characters too).
-pub(crate) fn fields(text: &[u8]) -> impl Iterator<Item = &[u8]> {
-    text.split(|&b| is_blank(b))
-        .filter(|field| !field.is_empty())
-}
+/// The open section is one the games do not know, named by a bare word.
+const UNKNOWN: u8 = u8::MAX;
 
 /// A line read as `sscanf` reads it: each conversion skips blanks, then takes the longest
 /// prefix of what follows that it accepts, which may end inside a field; the next conversion
@@ -326,7 +317,7 @@ fn inst_scans_whole(text: &[u8], game: Game) -> bool {
 
 /// Whether `text` scans whole as a placement record: an `inst` line of its field count's
 /// layout, or a `cars` line.
-fn is_record(text: &[u8]) -> bool {
+pub(crate) fn is_record(text: &[u8]) -> bool {
     let count = fields(text).take(14).count();
     if layout_of(count).is_some_and(|game| inst_scans_whole(text, game)) {
         return true;
@@ -341,12 +332,37 @@ fn starts_with_ignore_case(text: &[u8], prefix: &str) -> bool {
 }
 
 /// The section a keyword line opens, as an index into [`SECTIONS`].
-fn keyword(text: &[u8]) -> Option<u8> {
+pub(crate) fn keyword(text: &[u8]) -> Option<u8> {
     let name = fields(text).next().unwrap_or_default();
     SECTIONS
         .iter()
         .position(|s| name.eq_ignore_ascii_case(s.as_bytes()))
         .map(|i| i as u8)
+}
+
+/// Whether `field` names a section (any case), as the decoder reads section headers.
+pub(crate) fn is_keyword(field: &[u8]) -> bool {
+    SECTIONS
+        .iter()
+        .any(|s| field.eq_ignore_ascii_case(s.as_bytes()))
+}
+
+/// Whether `text` (a line's content) is a bare word that opens a section the games do not
+/// know (a mod's `wanted`): the whole content is one word of lower-case ASCII letters, digits
+/// and `_`, starting with a letter, at most [`MAX_SECTION_NAME`] bytes, and not starting with
+/// `end` (which closes a section). A section name is matched first (any case).
+pub(crate) fn is_bare_word(text: &[u8]) -> bool {
+    let word = match text.iter().position(|&b| is_blank(b)) {
+        Some(end) if text[end..].iter().all(|&b| is_blank(b)) => &text[..end],
+        Some(_) => return false,
+        None => text,
+    };
+    matches!(word.first(), Some(b'a'..=b'z'))
+        && word.len() <= MAX_SECTION_NAME
+        && word
+            .iter()
+            .all(|&b| matches!(b, b'a'..=b'z' | b'0'..=b'9' | b'_'))
+        && !word.starts_with(b"end")
 }
 
 /// The line from its first non-blank byte; empty for a blank line or a comment.
@@ -381,8 +397,11 @@ enum Outcome {
 #[derive(Clone, Debug)]
 pub(crate) struct IplText {
     stage: Stage,
-    /// The open section, an index into [`SECTIONS`].
+    /// The open section, an index into [`SECTIONS`], or [`UNKNOWN`].
     section: Option<u8>,
+    /// The name of an open unknown section (a bare word: ASCII).
+    unknown: [u8; MAX_SECTION_NAME],
+    unknown_len: u8,
     /// Lines decoded so far.
     line: u32,
     /// The layout of `inst` lines, once decided (or named by the caller).
@@ -401,6 +420,8 @@ impl IplText {
         IplText {
             stage: Stage::Sniff,
             section: None,
+            unknown: [0; MAX_SECTION_NAME],
+            unknown_len: 0,
             line: 0,
             layout: game,
             warned: false,
@@ -442,7 +463,7 @@ impl IplText {
             self.line += 1;
             return Ok(Stepped::new(unit.len(), Flow::Continue));
         } else {
-            keyword(text).is_some() || is_record(text)
+            keyword(text).is_some() || is_bare_word(text) || is_record(text)
         };
         if is_placement {
             self.stage = Stage::Replay;
@@ -452,6 +473,7 @@ impl IplText {
                 animation_count: 0,
                 instance_count: None,
                 car_count: None,
+                info_size: None,
                 raw: &[],
             });
             return Ok(Stepped::new(0, flow));
@@ -471,25 +493,29 @@ impl IplText {
         if text.is_empty() {
             return Outcome::Event(Flow::Continue);
         }
+        visitor.unit(&Unit {
+            kind: UnitKind::Line,
+            offset: at,
+            line: Some(self.line + 1),
+            bytes: unit.trim_ascii_end(),
+        });
         let Some(section) = self.section else {
-            self.section = keyword(text);
-            return Outcome::Event(match self.section {
-                Some(_) => Flow::Continue,
-                None => visitor.warning(Warning {
-                    kind: WarningKind::LineOutsideSection,
-                    offset: at,
-                }),
-            });
+            return self.outside(unit, text, at, visitor);
         };
+        // A section the games do not know is none to them: a section name opens its section.
+        if section == UNKNOWN && keyword(text).is_some() {
+            self.section = None;
+            return self.outside(unit, text, at, visitor);
+        }
         if starts_with_ignore_case(text, "end") {
             self.section = None;
             return Outcome::Event(Flow::Continue);
         }
-        let name = SECTIONS[usize::from(section)];
-        let line = SectionLine {
-            section: name,
+        let number = self.line();
+        let line = |section| SectionLine {
+            section,
             text: unit.trim_ascii(),
-            line: self.line(),
+            line: number,
         };
         // The scanner reads the line from its first non-blank byte (where `text` starts).
         let text_at = at + (unit.len() - text.len()) as u64;
@@ -499,15 +525,59 @@ impl IplText {
                 let game = self.inst_layout(text);
                 match instance(&mut s, game) {
                     Some(inst) => self.record(&mut s, text_at, visitor, |v| v.instance(&inst)),
-                    None => self.malformed(&line, at, visitor),
+                    None => self.malformed(&line("inst"), at, visitor),
                 }
             }
             CARS => match car(&mut s) {
                 Some(car) => self.record(&mut s, text_at, visitor, |v| v.car(&car)),
-                None => self.malformed(&line, at, visitor),
+                None => self.malformed(&line("cars"), at, visitor),
             },
-            _ => Outcome::Event(visitor.section_line(&line)),
+            UNKNOWN => {
+                let name = &self.unknown[..usize::from(self.unknown_len)];
+                // A bare word: ASCII.
+                let name = core::str::from_utf8(name).unwrap_or_default();
+                Outcome::Event(visitor.section_line(&line(name)))
+            }
+            known => {
+                let name = SECTIONS[usize::from(known)];
+                Outcome::Event(visitor.section_line(&line(name)))
+            }
         }
+    }
+
+    /// A line outside any section: a section name or a bare word opens a section (no event);
+    /// any other line is skipped by the game: a warning, then the line passed through with
+    /// no section name (`""`).
+    fn outside<V: Visitor>(
+        &mut self,
+        unit: &[u8],
+        text: &[u8],
+        at: u64,
+        visitor: &mut V,
+    ) -> Outcome {
+        if let Some(known) = keyword(text) {
+            self.section = Some(known);
+            return Outcome::Event(Flow::Continue);
+        }
+        if is_bare_word(text) {
+            let word = fields(text).next().unwrap_or_default();
+            self.unknown[..word.len()].copy_from_slice(word);
+            self.unknown_len = word.len() as u8;
+            self.section = Some(UNKNOWN);
+            return Outcome::Event(Flow::Continue);
+        }
+        if self.warned {
+            let line = SectionLine {
+                section: "",
+                text: unit.trim_ascii(),
+                line: self.line(),
+            };
+            return Outcome::Event(visitor.section_line(&line));
+        }
+        Outcome::Warning(visitor.warning(Warning {
+            kind: WarningKind::LineOutsideSection,
+            offset: at,
+        }))
     }
 
     /// A record scanned: first a warning for text after its last field that is no comment

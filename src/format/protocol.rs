@@ -22,7 +22,8 @@ pub(crate) enum Want {
     Peek(usize),
     /// A line: the bytes up to and including the next `\n` (or NUL: see [`line_end`]), at most
     /// this many. At the end of input the step gets the last line without one, then an empty
-    /// unit.
+    /// unit. (Only text IPL asks for lines.)
+    #[cfg_attr(not(feature = "ipl-text"), allow(dead_code))]
     Line(usize),
     /// Move to this absolute offset, then take a step with no input: skipping forward over the
     /// bytes at hand; a seek, for a caller that can, backward or beyond the chunk.

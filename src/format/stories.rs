@@ -22,7 +22,8 @@ use super::protocol::{Step, Stepped, Want};
 use super::track::Track;
 use crate::limits::STORIES_WINDOW;
 use crate::{
-    AnimationInfo, BoneInfo, Error, ErrorKind, FileInfo, Flow, Format, FrameType, Visitor,
+    AnimationInfo, BoneInfo, Error, ErrorKind, FileInfo, Flow, Format, FrameType, Unit, UnitKind,
+    Visitor,
 };
 
 const HEADER: usize = 0x20;
@@ -201,6 +202,7 @@ impl Stories {
         };
         // With flag 0x10 the key's low 16 bits are the bone id.
         let bone_id = (row.flags & FLAG_BONE_ID != 0).then_some(i32::from(row.key as u16 as i16));
+        visitor.unit(&Unit::at(UnitKind::Bone, at));
         Ok(visitor.bone(&BoneInfo {
             index: u32::from(self.bone),
             name: crate::bone_names::stories_bone_name(row.key, bone_id.is_some()),
@@ -208,6 +210,7 @@ impl Stories {
             bone_key: Some(row.key),
             frame_type,
             frame_count: u32::from(frame_count),
+            anim_size: None,
             raw: &[],
         }))
     }
@@ -364,6 +367,7 @@ impl Step for Stories {
                     animation_count: self.entries,
                     instance_count: None,
                     car_count: None,
+                    info_size: None,
                     raw: &[],
                 })
             }
@@ -380,6 +384,7 @@ impl Step for Stories {
                 self.bone_count = bone_count;
                 self.bone = 0;
                 self.stage = self.next_bone();
+                visitor.unit(&Unit::at(UnitKind::Animation, at));
                 visitor.animation(&AnimationInfo {
                     index: self.animation,
                     name: record.name,
@@ -387,6 +392,8 @@ impl Step for Stories {
                     frame_data_size: None,
                     flags: None,
                     duration: Some(record.duration),
+                    name_size: None,
+                    info_size: None,
                     raw: &[],
                 })
             }

@@ -3,7 +3,7 @@
 
 use super::protocol::{Stepped, Want};
 use crate::error::{Warning, WarningKind};
-use crate::event::Visitor;
+use crate::event::{Unit, UnitKind, Visitor};
 use crate::keyframe::{advance, rising, FrameType, Keyframes};
 use crate::limits::MAX_BATCH;
 
@@ -45,6 +45,7 @@ impl Track {
     #[inline]
     pub(crate) fn deliver<V: Visitor>(&mut self, unit: &[u8], at: u64, visitor: &mut V) -> Stepped {
         let frame_type = self.frame_type;
+        visitor.unit(&Unit::at(UnitKind::Keyframes, at));
         let start = self.clock;
         let count = if self.time_warned {
             // Warned once per bone: only the Stories clock still needs the times.

@@ -642,3 +642,93 @@ pub fn check_chunking(plan: &Plan, data: &[u8]) {
     assert_eq!(cut.work.rewound, reference.work.rewound);
     cut.work.check_bounds(data.len());
 }
+
+/// The `check` fuzz target's checks: the checker over the file (and over the same bytes as a
+/// version 2 archive) never panics; its findings, offsets and contexts are the same whole and
+/// cut by the plan's sizes (seeks followed); each finding's games lie within its rule's; a file
+/// that fails to decode has exactly one finding for the failure, and the last one at that.
+pub fn check_findings(plan: &Plan, data: &[u8]) {
+    use gtastream::check::{Checker, Finding, Games, Rule};
+    let options = Options {
+        can_seek: true,
+        game: plan.game,
+    };
+    let run = |sizes: &[usize]| -> (Vec<String>, Option<Error>) {
+        let found = core::cell::RefCell::new(Vec::<String>::new());
+        let last = core::cell::Cell::new(None);
+        let mut checker = Checker::new(Games::ALL, |f: &Finding| {
+            assert!(!f.games.is_empty(), "{f:?}");
+            assert!(f.rule.games().contains(f.games), "{f:?}");
+            last.set(Some(f.rule));
+            found.borrow_mut().push(format!("{f:?}"));
+        });
+        checker.set_file_name(b"seed.ifp");
+        let mut decoder = Decoder::with_options(options);
+        let (mut at, mut turn, mut error) = (0usize, 0usize, None);
+        let mut feeds = 0u64;
+        'feeding: while at < data.len() {
+            let size = sizes[turn % sizes.len()];
+            turn += 1;
+            let end = at.saturating_add(size).min(data.len());
+            let mut piece = &data[at..end];
+            loop {
+                feeds += 1;
+                assert!(feeds < 50 * (data.len() as u64 + 100), "no progress");
+                match decoder.feed(piece, &mut checker) {
+                    Err(e) => {
+                        error = Some(e);
+                        break 'feeding;
+                    }
+                    Ok(p) => match p.status {
+                        Status::Seek(to) => {
+                            at = usize::try_from(to).unwrap_or(usize::MAX).min(data.len());
+                            continue 'feeding;
+                        }
+                        Status::Done | Status::NeedInput | Status::Paused => {
+                            at += p.consumed;
+                            piece = &piece[p.consumed..];
+                            if piece.is_empty() || p.status != Status::Paused {
+                                if !piece.is_empty() {
+                                    continue 'feeding;
+                                }
+                                break;
+                            }
+                        }
+                    },
+                }
+            }
+        }
+        if error.is_none() {
+            error = decoder.finish(&mut checker).err();
+        }
+        if let Some(e) = error {
+            checker.failed(e);
+        }
+        let failed_rules = [
+            Rule::DecodeFailed,
+            Rule::AnpkKfrmUnknown,
+            Rule::Anp3FrameTypeInvalid,
+            Rule::BnryBounds,
+        ];
+        if error.is_some() {
+            let last = last.get();
+            assert!(last.is_some_and(|r| r == Rule::Incomplete || failed_rules.contains(&r)));
+        }
+        checker.finish();
+        (found.take(), error)
+    };
+    let whole = run(&[usize::MAX]);
+    let sizes: Vec<usize> = plan.sizes.iter().map(|&s| s.max(1)).collect();
+    let cut = run(&sizes);
+    assert_eq!(cut, whole, "findings with {plan:?}");
+
+    // The same bytes as an archive: no panic, games within the rules'.
+    let mut checker = Checker::new(Games::ALL, |f: &Finding| {
+        assert!(f.rule.games().contains(f.games), "{f:?}");
+    });
+    let mut archive = gtastream::archive::ArchiveDecoder::new(data.len() as u64);
+    if let Err(e) = archive.decode_slice(data, &mut checker) {
+        checker.failed(e);
+    }
+    checker.finish();
+}

@@ -394,9 +394,9 @@ impl Ev {
     }
 
     /// A section line with the fields written out by hand.
-    pub fn line(section: &'static str, text: &[u8], fields: &[&[u8]]) -> Ev {
+    pub fn line(section: &str, text: &[u8], fields: &[&[u8]]) -> Ev {
         Ev::Line {
-            section,
+            section: section.to_owned(),
             text: text.to_vec(),
             fields: fields.iter().map(|f| f.to_vec()).collect(),
         }
@@ -883,6 +883,20 @@ fn is_record_line(line: &[u8]) -> bool {
             && sscanf(line, &CARS).is_some_and(|(_, whole, _)| whole))
 }
 
+/// Whether a line (blanks as spaces, from its first non-blank) is one bare word that opens a
+/// section the games do not know: lower-case letters, digits and `_`, a letter first, at most
+/// 16 bytes, not `end...` (docs/FORMATS.md §4.6).
+fn bare_word(line: &[u8]) -> Option<String> {
+    let word = line.trim_ascii_end();
+    let ok = word.len() <= 16
+        && word.first().is_some_and(u8::is_ascii_lowercase)
+        && word
+            .iter()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || *b == b'_')
+        && !word.starts_with(b"end");
+    ok.then(|| String::from_utf8(word.to_vec()).unwrap())
+}
+
 /// Lines other than blanks and comments within which a text file shows itself a placement
 /// file (the crate's `SNIFF_LINES`).
 pub const SNIFF: usize = 8;
@@ -901,7 +915,7 @@ fn reference_text(data: &[u8], game: Option<Game>) -> Reference {
     let mut layout_of_file = game;
     let mut known = false;
     let mut strays: Vec<(u64, u64)> = Vec::new();
-    let mut section: Option<&'static str> = None;
+    let mut section: Option<String> = None;
     let mut start = 0;
     let mut number = 0;
     while start < data.len() {
@@ -946,8 +960,13 @@ fn reference_text(data: &[u8], game: Option<Game>) -> Reference {
             .iter()
             .copied()
             .find(|s| first_field.eq_ignore_ascii_case(s.as_bytes()));
+        let word = if keyword.is_none() {
+            bare_word(line)
+        } else {
+            None
+        };
         if !known {
-            if keyword.is_none() && !is_record_line(line) {
+            if keyword.is_none() && word.is_none() && !is_record_line(line) {
                 if strays.len() == SNIFF - 1 {
                     return refused(Some(number));
                 }
@@ -961,11 +980,25 @@ fn reference_text(data: &[u8], game: Option<Game>) -> Reference {
                     .push((Ev::Warning(WarningKind::LineOutsideSection, s), Some(e)));
             }
         }
-        let Some(open) = section else {
-            section = keyword;
+        let text = trim(raw);
+        let passed = |section: &str| Ev::Line {
+            section: section.to_owned(),
+            text: text.to_vec(),
+            fields: split_fields(text).iter().map(|f| f.to_vec()).collect(),
+        };
+        // A section the games do not know is none to them: a section name opens its section.
+        let unknown = section
+            .as_deref()
+            .is_some_and(|s| !SECTION_NAMES.contains(&s));
+        if unknown && keyword.is_some() {
+            section = None;
+        }
+        let Some(open) = section.clone() else {
+            section = keyword.map(str::to_owned).or(word);
             if section.is_none() {
                 out.events
                     .push((Ev::Warning(WarningKind::LineOutsideSection, at), end));
+                out.events.push((passed(""), end));
             }
             continue;
         };
@@ -973,13 +1006,8 @@ fn reference_text(data: &[u8], game: Option<Game>) -> Reference {
             section = None;
             continue;
         }
-        let text = trim(raw);
-        let passed = Ev::Line {
-            section: open,
-            text: text.to_vec(),
-            fields: split_fields(text).iter().map(|f| f.to_vec()).collect(),
-        };
-        let scanned = match open {
+        let passed = passed(&open);
+        let scanned = match open.as_str() {
             "inst" => {
                 let game = layout_of_file.unwrap_or_else(|| match deciding_layout(line) {
                     Some(g) => {
@@ -1375,9 +1403,20 @@ pub fn text_fixtures() -> Vec<(String, Vec<u8>)> {
     out.into_iter().map(|(n, b)| (n.to_string(), b)).collect()
 }
 
-/// Every fixture, binary then text.
+/// Every fixture, binary then text (text only if the core reads it: [`text_built_in`]).
 pub fn all_fixtures() -> Vec<(String, Vec<u8>)> {
     let mut all = binary_fixtures();
-    all.extend(text_fixtures());
+    if text_built_in() {
+        all.extend(text_fixtures());
+    }
     all
+}
+
+/// Whether the core under test was built with text IPL (its default feature `ipl-text`):
+/// without it, text input is an `Unsupported` error.
+pub fn text_built_in() -> bool {
+    struct Quiet;
+    impl gtastream::Visitor for Quiet {}
+    let result = gtastream::Decoder::new().decode_slice(b"inst\nend\n", &mut Quiet);
+    result.map_err(|e| e.kind) != Err(gtastream::ErrorKind::Unsupported)
 }

@@ -116,7 +116,7 @@ pub enum Ev {
     Instance(Inst),
     Car(Car),
     Line {
-        section: &'static str,
+        section: String,
         text: Vec<u8>,
         fields: Vec<Vec<u8>>,
     },
@@ -532,7 +532,7 @@ impl Visitor for Recorder {
 
     fn section_line(&mut self, line: &SectionLine<'_>) -> Flow {
         self.push(Ev::Line {
-            section: line.section,
+            section: line.section.to_owned(),
             text: line.text.to_vec(),
             fields: line.fields().map(<[u8]>::to_vec).collect(),
         })

@@ -643,3 +643,108 @@ fn warning_kinds_have_distinct_names() {
         assert!(!kind.reason().is_empty());
     }
 }
+
+/// A RenderWare chunk header (id, size, San Andreas library id), then a struct chunk's.
+fn renderware(id: u32) -> Vec<u8> {
+    [id, 0x400, 0x1803_FFFF, 1, 12, 0x1803_FFFF]
+        .iter()
+        .flat_map(|w| w.to_le_bytes())
+        .chain([0x5a; 40])
+        .collect()
+}
+
+#[test]
+fn entries_are_named_by_the_decoders_own_sniffing() {
+    // A COL3 file: its magic, size and model name are printable up to the first NUL (the shape
+    // once taken for text, which then failed); models, textures, other collision versions.
+    let mut col3 = b"COL3\x41\x00\x00\x00lae_house\0\0\0".to_vec();
+    col3.extend_from_slice(&[0x80; 60]);
+    let mut col2 = b"COL2AAAAlod\0".to_vec();
+    col2.extend_from_slice(&[0x01; 60]);
+    let entries: Vec<(&str, Vec<u8>, Option<ErrorKind>)> = vec![
+        ("lae.col", col3, Some(ErrorKind::CollisionFile)),
+        ("lod.col", col2, Some(ErrorKind::CollisionFile)),
+        (
+            "car.dff",
+            renderware(0x10),
+            Some(ErrorKind::RenderwareModel),
+        ),
+        (
+            "car.txd",
+            renderware(0x16),
+            Some(ErrorKind::TextureDictionary),
+        ),
+        ("junk.bin", vec![0xEE; 100], Some(ErrorKind::BadMagic)),
+        ("walk.ifp", inputs::anp3(3000, 1).bytes, None),
+    ];
+    let mut img = Img::default();
+    for (name, bytes, _) in &entries {
+        img.add(name, bytes);
+    }
+    let data = img.v2();
+    let (log, result) = run(
+        ArchiveDecoder::new(data.len() as u64),
+        &[],
+        &data,
+        decode_all,
+    );
+    assert_eq!(result, Ok(()));
+    let formats: Vec<Option<Format>> = log
+        .iter()
+        .filter_map(|e| match e {
+            Ev::Entry { format, .. } => Some(*format),
+            _ => None,
+        })
+        .collect();
+    let ends: Vec<Result<(), Error>> = log
+        .iter()
+        .filter_map(|e| match e {
+            Ev::EntryEnd(result) => Some(*result),
+            _ => None,
+        })
+        .collect();
+    for (i, (name, bytes, refused)) in entries.iter().enumerate() {
+        // What the decoder makes of the extracted file (its sectors, padding included).
+        let at = img.records[i].offset as usize * SECTOR;
+        let sectors = img.records[i].size as usize * SECTOR;
+        let (_, alone) = extracted(&data[at..at + sectors]);
+        let refusal = refused.map(|kind| Error { kind, offset: 0 });
+        assert_eq!(alone.err(), refusal, "{name}");
+        // The entry's format is `None` exactly when the decoder refuses it, and decoding it
+        // anyway gives the same error.
+        assert_eq!(formats[i].is_some(), refused.is_none(), "{name}");
+        assert_eq!(ends[i].err(), refusal, "{name}");
+        assert!(bytes.len() <= sectors);
+    }
+    // Listing and decoding what is named: no entry fails.
+    let (log, _) = run(
+        ArchiveDecoder::new(data.len() as u64),
+        &[],
+        &data,
+        decode_known,
+    );
+    assert!(
+        !log.iter().any(|e| matches!(e, Ev::EntryEnd(Err(_)))),
+        "{log:?}"
+    );
+}
+
+#[test]
+fn archives_of_other_tools_and_games_are_named() {
+    let mut verf = b"VERF".to_vec();
+    verf.extend_from_slice(&[0x3C, 0x9F, 0x11, 0x02, 0xA7, 0x5E]);
+    verf.resize(SECTOR, 0x11);
+    let mut gta4 = vec![0x52, 0x2A, 0x4E, 0xA9, 3, 0, 0, 0, 2, 0, 0, 0];
+    gta4.resize(SECTOR, 0);
+    for (file, kind) in [(verf, ErrorKind::Fastman92Img), (gta4, ErrorKind::Gta4Img)] {
+        let (log, result) = run(
+            ArchiveDecoder::new(file.len() as u64),
+            &[],
+            &file,
+            decode_all,
+        );
+        assert_eq!(result, Err(Error { kind, offset: 0 }));
+        assert!(log.is_empty());
+        assert!(kind.reason().contains("not supported"), "{}", kind.reason());
+    }
+}

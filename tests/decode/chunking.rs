@@ -19,6 +19,57 @@ fn whole_input_matches_the_reference_decoder() {
     }
 }
 
+/// A host that offers each piece to `feed_buffered` first, and to `feed` only when it declines,
+/// sees the events of plain `feed` calls on the same pieces; a piece taken is wholly consumed.
+#[test]
+fn feed_buffered_takes_only_pieces_without_events() {
+    fn run(
+        file: &[u8],
+        piece: usize,
+        buffered: bool,
+    ) -> (Vec<Ev>, Option<gtastream::Error>, usize) {
+        let mut decoder = Decoder::new();
+        let mut recorder = Recorder::new(Policy::Continue);
+        let mut taken = 0;
+        for chunk in file.chunks(piece) {
+            if buffered {
+                if let Some(progress) = decoder.feed_buffered(chunk) {
+                    assert_eq!(progress.consumed, chunk.len());
+                    assert_eq!(progress.status, gtastream::Status::NeedInput);
+                    taken += 1;
+                    continue;
+                }
+            }
+            if let Err(error) = decoder.feed(chunk, &mut recorder) {
+                assert_eq!(
+                    decoder.feed_buffered(chunk),
+                    None,
+                    "a stopped decoder takes nothing"
+                );
+                return (recorder.events, Some(error), taken);
+            }
+        }
+        let end = decoder.finish(&mut recorder).err();
+        (recorder.events, end, taken)
+    }
+    let mut taken = 0;
+    for (name, file) in fixtures() {
+        for piece in [1, 3, 64] {
+            let (events, error, n) = run(&file, piece, true);
+            assert_eq!(
+                (events, error),
+                {
+                    let (events, error, _) = run(&file, piece, false);
+                    (events, error)
+                },
+                "{name}: pieces of {piece}"
+            );
+            taken += n;
+        }
+    }
+    assert!(taken > 0, "some pieces are only buffered");
+}
+
 #[test]
 fn byte_by_byte_equals_whole() {
     for (name, file) in fixtures() {

@@ -13,6 +13,34 @@ fn only_error(log: &[Ev]) -> (ErrorKind, u64) {
 
 // ---- Bad magic -----------------------------------------------------------------------------
 
+/// Without the `ipl-text` feature, text is recognised but not decoded: the `Unsupported` error
+/// at 0, with no event, however it is fed, as a placement file or not; and the encoder does not
+/// write text.
+#[test]
+#[cfg(not(feature = "ipl-text"))]
+fn text_without_the_feature_is_unsupported() {
+    use gtastream::encode::{EncodeError, EncodeOptions, Encoder, SliceSink};
+    for text in [
+        &b"inst\n1, a, 0, 0, 0, 0, 0, 0, 0, 1, -1\nend\n"[..],
+        b"hello",
+        b"#",
+    ] {
+        let expected = [Ev::error(ErrorKind::Unsupported, 0)];
+        assert_eq!(log_whole(text), expected, "{text:?}");
+        assert_eq!(log_bytewise(text), expected, "{text:?} byte by byte");
+    }
+    let mut buf = [0u8; 64];
+    let encoder = Encoder::new(
+        Format::IplText,
+        SliceSink::new(&mut buf),
+        EncodeOptions::default(),
+    );
+    assert!(matches!(
+        encoder,
+        Err(EncodeError::UnsupportedFormat(Format::IplText))
+    ));
+}
+
 #[test]
 fn bad_magic_is_an_error_at_zero_with_no_events() {
     // Four printable bytes may begin a text IPL file, so a bad magic is one with a byte that
@@ -41,6 +69,103 @@ fn bad_magic_is_an_error_at_zero_with_no_events() {
             "{magic:?}"
         );
     }
+}
+
+// ---- Foreign formats -----------------------------------------------------------------------
+
+/// A RenderWare chunk header (id, size, library id), then a struct chunk's header.
+fn chunk(id: u32, library: u32) -> Vec<u8> {
+    [id, 0x1234, library, 1, 12, library]
+        .iter()
+        .flat_map(|w| w.to_le_bytes())
+        .collect()
+}
+
+/// Files of formats that are not ours, each named by its error kind (docs/FORMATS.md §8.1),
+/// at 0 with no event, however the input is cut; and the near misses, still `bad_magic`.
+#[test]
+fn foreign_files_are_named() {
+    let mut col3 = b"COL3".to_vec();
+    // A collision file's size, then its model name: the magic is printable ASCII, the rest not.
+    col3.extend_from_slice(&[0x41, 0x01, 0, 0]);
+    col3.extend_from_slice(b"lae_house\0\0\0\xff\xfe");
+    let cases: Vec<(Vec<u8>, ErrorKind)> = vec![
+        (
+            b"COLL\x20\x00\x00\x00box".to_vec(),
+            ErrorKind::CollisionFile,
+        ),
+        (b"COL2\x41\x00\x00\x00A".to_vec(), ErrorKind::CollisionFile),
+        (col3, ErrorKind::CollisionFile),
+        (b"COL4".to_vec(), ErrorKind::CollisionFile),
+        (
+            b"VERF\x9a\x13\x77\x02\x00\x10".to_vec(),
+            ErrorKind::Fastman92Img,
+        ),
+        (
+            [0x52, 0x2A, 0x4E, 0xA9, 3, 0, 0, 0, 9, 0, 0, 0].to_vec(),
+            ErrorKind::Gta4Img,
+        ),
+        // San Andreas (3.6.0.3), Vice City (3.4.0.3), GTA III PS2 (unstamped 3.1).
+        (chunk(0x10, 0x1803_FFFF), ErrorKind::RenderwareModel),
+        (chunk(0x10, 0x0C02_FFFF), ErrorKind::RenderwareModel),
+        (chunk(0x10, 0x0000_0310), ErrorKind::RenderwareModel),
+        (chunk(0x16, 0x1803_FFFF), ErrorKind::TextureDictionary),
+        (chunk(0x16, 0x0401_FFFF), ErrorKind::TextureDictionary),
+    ];
+    for (file, kind) in &cases {
+        assert!(kind.is_foreign(), "{kind:?}");
+        for cut in
+            testkit::driver::Cut::every_split(file.len()).chain([testkit::driver::Cut::Chunk(1)])
+        {
+            let outcome = testkit::driver::drive_cut(file, &cut, Policy::Continue, true);
+            assert_eq!(
+                outcome.logged(),
+                [Ev::error(*kind, 0)],
+                "{file:02x?} {cut:?}"
+            );
+        }
+    }
+    // Near misses: not the chunk ids, a word that is no RenderWare 3 library id, a header cut
+    // before its version word, other archive magics, lower case.
+    let mut near: Vec<Vec<u8>> = vec![
+        chunk(0x11, 0x1803_FFFF),
+        chunk(0x10, 0),
+        chunk(0x10, 0xDEAD_BEEF),
+        chunk(0x16, 0x0000_0200),
+        chunk(0x10, 0x0000_0400),
+        chunk(0x10, 0x2000_0000),
+        chunk(0x10, 0x1803_FFFF)[..11].to_vec(),
+        [0x10, 0, 0, 0].to_vec(),
+        [0x52, 0x2A, 0x4E, 0xA8, 0, 0, 0, 0].to_vec(),
+        b"VERF"[..3].iter().chain(b"\xff").copied().collect(),
+    ];
+    near.push(chunk(0x0110, 0x1803_FFFF));
+    for file in &near {
+        assert_eq!(
+            log_whole(file),
+            [Ev::error(ErrorKind::BadMagic, 0)],
+            "{file:02x?}"
+        );
+        assert_eq!(
+            log_bytewise(file),
+            [Ev::error(ErrorKind::BadMagic, 0)],
+            "{file:02x?}"
+        );
+    }
+    // `col3`, `VERG` are text to the sniff: text that is no placement file (or, without text
+    // IPL built in, text the build does not read).
+    let text = crate::text_error(ErrorKind::BadMagic);
+    for file in [&b"col3\x41\x01\x00\x00"[..], b"VERG\x02\x00\x00\x00"] {
+        assert_eq!(log_whole(file), [Ev::error(text, 0)], "{file:02x?}");
+    }
+    // The message names the format.
+    let e = Decoder::new().decode_slice(b"VERF\0\0\0\0", &mut Recorder::new(Policy::Continue));
+    let message = e.unwrap_err().to_string();
+    assert!(
+        message.contains("Fastman92") && message.contains("encrypted"),
+        "{message}"
+    );
+    assert_eq!(ErrorKind::Fastman92Img.name(), "fastman92_img");
 }
 
 // ---- Unknown frame types -------------------------------------------------------------------

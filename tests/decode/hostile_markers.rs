@@ -5,7 +5,7 @@
 //! chunk, a name or line error at the unit that holds it.
 
 use gtastream::ErrorKind::{BadMagic, CountTooLarge, Limit, Malformed, UnknownFrameType};
-use gtastream::{Decoder, Visitor, MAX_LINE, MAX_NAME};
+use gtastream::MAX_NAME;
 use testkit::hostile::*;
 
 fn anpk_fixture() -> Fixture {
@@ -82,7 +82,11 @@ fn zero_or_garbage_magic_is_bad_magic() {
     }
     // Four printable bytes are the start of a text file, whatever follows; but a text file
     // must show a section keyword or a placement record, and this one does not.
-    expect_error(&with_tag(&f.bytes, 0, b"ANP4"), BadMagic, 0);
+    expect_error(
+        &with_tag(&f.bytes, 0, b"ANP4"),
+        crate::text_error(BadMagic),
+        0,
+    );
 }
 
 /// One object without keyframes followed by an 8-byte chunk `tag`, `size`; the chunk counted
@@ -246,70 +250,76 @@ fn anpk_animation_info_size() {
 // ------------------------------------------------------------------------------------------
 // Text IPL lines
 
-fn inst_line(len: usize) -> Vec<u8> {
-    let mut line = b"1337, object, 0, 1.5, -2, 10, 0, 0, 0.7071, 0.7071, -1".to_vec();
-    assert!(line.len() <= len);
-    line.resize(len, b' ');
-    line
-}
+#[cfg(feature = "ipl-text")]
+mod text {
+    use super::*;
+    use gtastream::{Decoder, Visitor, MAX_LINE};
 
-/// Decodes `text` whole and returns the error and the line number the decoder reports.
-fn line_of_error(text: &[u8]) -> (Option<gtastream::Error>, Option<u32>) {
-    struct Quiet;
-    impl Visitor for Quiet {}
-    let mut decoder = Decoder::new();
-    let error = decoder.decode_slice(text, &mut Quiet).err();
-    (error, decoder.line())
-}
-
-#[test]
-fn text_line_length_bounds() {
-    // MAX_LINE counts the line break.
-    let mut text = b"inst\n".to_vec();
-    text.extend(inst_line(MAX_LINE - 1));
-    text.extend(b"\nend\n");
-    let out = expect_ok(&text);
-    assert_eq!(out.count("instance "), 1);
-
-    for (line, brk) in [
-        (MAX_LINE, &b"\n"[..]),
-        (MAX_LINE - 1, b"\r\n"),
-        (4096, b"\n"),
-    ] {
-        let mut text = b"inst\n".to_vec();
-        text.extend(inst_line(line));
-        text.extend(brk);
-        text.extend(b"end\n");
-        expect_error(&text, Limit, 5);
+    fn inst_line(len: usize) -> Vec<u8> {
+        let mut line = b"1337, object, 0, 1.5, -2, 10, 0, 0, 0.7071, 0.7071, -1".to_vec();
+        assert!(line.len() <= len);
+        line.resize(len, b' ');
+        line
     }
-    // The first line (before anything shows a placement file: none), and a last line
-    // without a line break.
-    expect_error(&inst_line(MAX_LINE), BadMagic, 0);
-    let mut text = b"cull\n".to_vec();
-    text.extend(inst_line(MAX_LINE));
-    expect_error(&text, Limit, 5);
-    let mut text = b"cull\n".to_vec();
-    text.extend(inst_line(MAX_LINE - 1));
-    let out = expect_ok(&text);
-    assert_eq!(out.count("line cull"), 1);
-    assert_eq!(
-        out.warnings,
-        [("unclosed_section", 5 + MAX_LINE as u64 - 1)]
-    );
-}
 
-/// `Decoder::line` names the line being decoded, or that failed (from 1).
-#[test]
-fn text_line_number_of_a_line_too_long() {
-    let mut text = b"inst\n".to_vec();
-    text.extend(inst_line(MAX_LINE));
-    text.extend(b"\n");
-    let (error, line) = line_of_error(&text);
-    assert_eq!(error.map(|e| (e.kind, e.offset)), Some((Limit, 5)));
-    assert_eq!(line, Some(2));
-    let mut text = b"cull\n# c\n".to_vec();
-    text.extend(inst_line(MAX_LINE));
-    let (error, line) = line_of_error(&text);
-    assert_eq!(error.map(|e| (e.kind, e.offset)), Some((Limit, 9)));
-    assert_eq!(line, Some(3));
+    /// Decodes `text` whole and returns the error and the line number the decoder reports.
+    fn line_of_error(text: &[u8]) -> (Option<gtastream::Error>, Option<u32>) {
+        struct Quiet;
+        impl Visitor for Quiet {}
+        let mut decoder = Decoder::new();
+        let error = decoder.decode_slice(text, &mut Quiet).err();
+        (error, decoder.line())
+    }
+
+    #[test]
+    fn text_line_length_bounds() {
+        // MAX_LINE counts the line break.
+        let mut text = b"inst\n".to_vec();
+        text.extend(inst_line(MAX_LINE - 1));
+        text.extend(b"\nend\n");
+        let out = expect_ok(&text);
+        assert_eq!(out.count("instance "), 1);
+
+        for (line, brk) in [
+            (MAX_LINE, &b"\n"[..]),
+            (MAX_LINE - 1, b"\r\n"),
+            (4096, b"\n"),
+        ] {
+            let mut text = b"inst\n".to_vec();
+            text.extend(inst_line(line));
+            text.extend(brk);
+            text.extend(b"end\n");
+            expect_error(&text, Limit, 5);
+        }
+        // The first line (before anything shows a placement file: none), and a last line
+        // without a line break.
+        expect_error(&inst_line(MAX_LINE), BadMagic, 0);
+        let mut text = b"cull\n".to_vec();
+        text.extend(inst_line(MAX_LINE));
+        expect_error(&text, Limit, 5);
+        let mut text = b"cull\n".to_vec();
+        text.extend(inst_line(MAX_LINE - 1));
+        let out = expect_ok(&text);
+        assert_eq!(out.count("line cull"), 1);
+        assert_eq!(
+            out.warnings,
+            [("unclosed_section", 5 + MAX_LINE as u64 - 1)]
+        );
+    }
+
+    /// `Decoder::line` names the line being decoded, or that failed (from 1).
+    #[test]
+    fn text_line_number_of_a_line_too_long() {
+        let mut text = b"inst\n".to_vec();
+        text.extend(inst_line(MAX_LINE));
+        text.extend(b"\n");
+        let (error, line) = line_of_error(&text);
+        assert_eq!(error.map(|e| (e.kind, e.offset)), Some((Limit, 5)));
+        assert_eq!(line, Some(2));
+        let mut text = b"cull\n# c\n".to_vec();
+        text.extend(inst_line(MAX_LINE));
+        let (error, line) = line_of_error(&text);
+        assert_eq!(error.map(|e| (e.kind, e.offset)), Some((Limit, 9)));
+        assert_eq!(line, Some(3));
+    }
 }

@@ -3,7 +3,7 @@
 //! (minimized), so a regression fails the ordinary test suite, not only a fuzz run.
 #![cfg(feature = "std")]
 
-use testkit::driver::{check_chunking, check_decode, Plan};
+use testkit::driver::{check_chunking, check_decode, check_findings, Plan};
 use testkit::seeds;
 
 /// Cuttings every seed is checked under, besides the seed plans.
@@ -49,6 +49,20 @@ fn seeds_pass_the_decode_checks() {
     for (name, file) in seeds::files() {
         eprintln!("{name}");
         check_decode(&file);
+    }
+}
+
+#[test]
+fn seeds_pass_the_check_checks() {
+    for (name, file) in seeds::files() {
+        for plan in [
+            Plan::chunks(1, true),
+            Plan::chunks(7, true),
+            Plan::whole(true),
+        ] {
+            eprintln!("{name} {plan:?}");
+            check_findings(&plan, &file);
+        }
     }
 }
 

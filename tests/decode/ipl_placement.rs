@@ -165,7 +165,7 @@ fn a_binary_placement_by_hand() {
 
 #[test]
 fn a_text_placement_by_hand() {
-    let file = b"# x\ncull\n1, 2\nend\ninst\n3, caf\xe9, 0, 1, 2, 3, 1, 1, 1, 0, 0, 0, 1\nend\nstray\nzone\nz";
+    let file = b"# x\ncull\n1, 2\nend\ninst\n3, caf\xe9, 0, 1, 2, 3, 1, 1, 1, 0, 0, 0, 1\nend\na stray\nzone\nz";
     let p = Placement::parse(file).unwrap();
     assert_eq!(p.format, Format::IplText);
     assert_eq!(
@@ -185,17 +185,21 @@ fn a_text_placement_by_hand() {
         p.section_lines,
         [
             RawLine {
-                section: "cull",
+                section: "cull".into(),
                 text: "1, 2".to_string()
             },
             RawLine {
-                section: "zone",
+                section: "".into(),
+                text: "a stray".to_string()
+            },
+            RawLine {
+                section: "zone".into(),
                 text: "z".to_string()
             },
         ]
     );
-    // 4 + 5 + 5 + 4 + 5 + 41 + 4 bytes before "stray" (68); the input ends, unclosed, at 80.
-    assert_eq!(file.len(), 80);
+    // 4 + 5 + 5 + 4 + 5 + 41 + 4 bytes before "a stray" (68); the input ends, unclosed, at 82.
+    assert_eq!(file.len(), 82);
     assert_eq!(
         p.warnings,
         [
@@ -205,7 +209,7 @@ fn a_text_placement_by_hand() {
             },
             Warning {
                 kind: WarningKind::UnclosedSection,
-                offset: 80
+                offset: 82
             },
         ]
     );

@@ -240,19 +240,24 @@ fn section_names_are_whole_fields() {
         b"cull, x\n1\nend\n",
         &text(&[Ev::line("cull", b"1", &[b"1"])]),
     );
+    // (`instx` is a bare word: a section the games do not know.)
     check(
-        b"instx\nend\ncull\n",
+        b"instx\n1\nend\ncull\n",
+        &text(&[Ev::line("instx", b"1", &[b"1"]), unclosed(17)]),
+    );
+    check(
+        b"Instx\nend\ncull\n",
         &text(&[outside(0), outside(6), unclosed(15)]),
     );
     check(b"in st\nzone\nend\n", &text(&[outside(0)]));
-    // Without a section keyword, no placement file.
-    check(b"instx\nend\n", &refused());
+    // Without a section keyword, a bare word or a record, no placement file.
+    check(b"Instx\nend\n", &refused());
     check(b"in st\n", &refused());
 }
 
 #[test]
 fn lines_starting_with_end_close_a_section() {
-    // "cull", "a", the closing line, then "b" outside any section.
+    // "cull", "a", the closing line, then "b c" outside any section.
     for closer in [
         &b"end"[..],
         b"END",
@@ -263,11 +268,15 @@ fn lines_starting_with_end_close_a_section() {
         b"end,",
         b"end\r",
     ] {
-        let file = cat(&[b"cull\na\n", closer, b"\nb\n"]);
+        let file = cat(&[b"cull\na\n", closer, b"\nb c\n"]);
         let b_at = (7 + closer.len() + 1) as u64;
         check(
             &file,
-            &text(&[Ev::line("cull", b"a", &[b"a"]), outside(b_at)]),
+            &text(&[
+                Ev::line("cull", b"a", &[b"a"]),
+                outside(b_at),
+                Ev::line("", b"b c", &[b"b", b"c"]),
+            ]),
         );
     }
     // "end" later in a line does not close.
@@ -321,9 +330,9 @@ fn line_breaks_among_the_first_four_bytes() {
     // The first bytes decide the format; lines that end within them are lines like any other,
     // however the input is cut (whole, byte by byte, at every split).
     let cases: Vec<(Vec<u8>, Vec<Ev>)> = vec![
-        (b"a\nb\n".to_vec(), refused()),
+        (b"A\nB\n".to_vec(), refused()),
         (
-            b"a\nb\ncull".to_vec(),
+            b"A\nB\ncull".to_vec(),
             text(&[outside(0), outside(2), unclosed(8)]),
         ),
         (
@@ -368,6 +377,7 @@ fn warnings_at_line_offsets() {
             outside(21),
             Ev::line("cull", b"1 2", &[b"1", b"2"]),
             outside(39),
+            Ev::line("", b"another stray", &[b"another", b"stray"]),
             Ev::line("zone", b"z 1", &[b"z", b"1"]),
             unclosed(64),
         ]),
@@ -380,6 +390,7 @@ fn warnings_at_line_offsets() {
             outside(23),
             Ev::line("cull", b"1 2", &[b"1", b"2"]),
             outside(46),
+            Ev::line("", b"another stray", &[b"another", b"stray"]),
             Ev::line("zone", b"z 1", &[b"z", b"1"]),
             unclosed(74),
         ]),
@@ -392,6 +403,7 @@ fn warnings_at_line_offsets() {
             outside(21),
             Ev::line("cull", b"1 2", &[b"1", b"2"]),
             outside(39),
+            Ev::line("", b"another stray", &[b"another", b"stray"]),
             Ev::line("zone", b"z 1", &[b"z", b"1"]),
             unclosed(63),
         ]),
@@ -410,8 +422,11 @@ fn an_unclosed_section_warns_at_the_end_of_input() {
 #[test]
 fn short_text_files() {
     check(b"\n", &text(&[]));
-    check(b"ab", &refused());
-    check(b"a", &refused());
+    // One bare word: a section the games do not know, never closed.
+    check(b"ab", &text(&[unclosed(2)]));
+    check(b"a", &text(&[unclosed(1)]));
+    check(b"B", &refused());
+    check(b"a b", &refused());
     check(b"#", &text(&[]));
     check(b"  ", &text(&[]));
 }
@@ -454,7 +469,7 @@ fn lines_of_255_and_256_bytes_pass() {
     let line = |n| {
         let t = cat(&[b"1,", &twos(n)]);
         Ev::Line {
-            section: "cull",
+            section: "cull".into(),
             text: t,
             fields: vec![b"1".to_vec(), twos(n)],
         }
@@ -473,17 +488,21 @@ fn a_line_of_257_bytes_is_a_limit_error_at_its_offset() {
     check(&comment, &failing(&[Ev::Error(ErrorKind::Limit, 9)]));
     let blank = cat(&[b"cull\n#abc\n", &[b' '; 256], b"\n"]);
     check(&blank, &failing(&[Ev::Error(ErrorKind::Limit, 10)]));
-    let stray = cat(&[b"cull\nend\nstray\n", &[b'y'; 300], b"\n"]);
+    let stray = cat(&[b"cull\nend\na stray\n", &[b'y'; 300], b"\n"]);
     check(
         &stray,
-        &failing(&[outside(9), Ev::Error(ErrorKind::Limit, 15)]),
+        &failing(&[
+            outside(9),
+            Ev::line("", b"a stray", &[b"a", b"stray"]),
+            Ev::Error(ErrorKind::Limit, 17),
+        ]),
     );
     // Before a section keyword or a record shows a placement file, such a line shows none:
     // the games read lines of at most 256 bytes.
     let comment = cat(&[b"#", &[b'x'; 255], b"\n"]);
     check(&comment, &refused());
     check(&cat(&[b"# ok\n", &[b' '; 256], b"\n"]), &refused());
-    check(&cat(&[b"stray\n", &[b'y'; 300], b"\ncull\n"]), &refused());
+    check(&cat(&[b"Stray\n", &[b'y'; 300], b"\ncull\n"]), &refused());
     // Far longer, in a file fed in one piece.
     let huge = cat(&[b"inst\n", &[b'7'; 5000]]);
     check(&huge, &failing(&[Ev::Error(ErrorKind::Limit, 5)]));
@@ -499,7 +518,7 @@ fn an_unterminated_last_line_may_take_255_bytes() {
         &file,
         &text(&[
             Ev::Line {
-                section: "zone",
+                section: "zone".into(),
                 text: cat(&[b"1,", &twos]),
                 fields: vec![b"1".to_vec(), twos.clone()],
             },
@@ -532,7 +551,7 @@ fn find(file: &[u8], needle: &[u8]) -> u64 {
 fn passed(section: &'static str, line: &[u8]) -> Ev {
     let text = trim(line);
     Ev::Line {
-        section,
+        section: section.into(),
         text: text.to_vec(),
         fields: split_fields(text).iter().map(|f| f.to_vec()).collect(),
     }
@@ -935,11 +954,24 @@ fn every_real_kind_of_placement_file_is_accepted() {
     check(b"# empty\r\n", &text(&[]));
     // No header comment, no final line break.
     check(b"cull\n1\nend", &text(&[Ev::line("cull", b"1", &[b"1"])]));
-    // `inst` lines before an `inst` keyword: skipped by the game, but a placement file.
+    // `inst` lines before an `inst` keyword: skipped by the game, but a placement file; the
+    // lines are passed through outside any section.
     let file = b"1, a, 0, 0, 0, 0, 0, 0, 0, 1, -1\r\n2, b, 0, 0, 0, 0, 0, 0, 0, 1, -1\r\n";
-    check(file, &text(&[outside(0), outside(34)]));
+    let fields = |text: &'static [u8]| split_fields(text);
+    let one = b"1, a, 0, 0, 0, 0, 0, 0, 0, 1, -1";
+    let two = b"2, b, 0, 0, 0, 0, 0, 0, 0, 1, -1";
+    check(
+        file,
+        &text(&[
+            outside(0),
+            Ev::line("", one, &fields(one)),
+            outside(34),
+            Ev::line("", two, &fields(two)),
+        ]),
+    );
     // A `cars` record alone.
-    check(b"0 0 0 0 1 2 3 0 0 0 0 0", &text(&[outside(0)]));
+    let car = b"0 0 0 0 1 2 3 0 0 0 0 0";
+    check(car, &text(&[outside(0), Ev::line("", car, &fields(car))]));
 }
 
 #[test]
@@ -1012,4 +1044,181 @@ fn a_nul_ends_the_text_and_zero_padding_is_silent() {
     );
     assert_eq!(log(&stale), expected);
     assert_eq!(log_bytewise(&stale), expected);
+}
+
+// ---- Sections the games do not know ----------------------------------------------------------
+
+/// A mod's `wanted` section (`N, count` lines and tab-indented rows, then `end`) before the
+/// usual sections, as real San Andreas mod files have it.
+fn wanted() -> Vec<u8> {
+    cat(&[
+        b"# wanted levels\r\n",
+        b"wanted\r\n",
+        b"3, 2\r\n",
+        b"\t1, 2488.5, -1666.25, 13.3\r\n",
+        b"\t2, 2495.0, -1670.0, 13.3\r\n",
+        b"end\r\n",
+        b"inst\r\n",
+        b"1, a, 0, 0, 0, 0, 0, 0, 0, 1, -1\r\n",
+        b"end\r\n",
+    ])
+}
+
+fn wanted_events() -> Vec<Ev> {
+    let line = |text: &'static [u8]| Ev::line("wanted", text, &split_fields(text));
+    text(&[
+        line(b"3, 2"),
+        line(b"1, 2488.5, -1666.25, 13.3"),
+        line(b"2, 2495.0, -1670.0, 13.3"),
+        Ev::Instance(Inst::sa(1, b"a", 0, [0.0; 3], ROT0, -1)),
+    ])
+}
+
+#[test]
+fn a_bare_word_opens_a_section_the_games_do_not_know() {
+    let file = wanted();
+    check(&file, &wanted_events());
+    // The same events however the input is cut (the kit's driver: every split in two, bytes).
+    let cuts = testkit::driver::Cut::every_split(file.len()).chain([
+        testkit::driver::Cut::bytewise(),
+        testkit::driver::Cut::Chunk(7),
+    ]);
+    for cut in cuts {
+        let outcome =
+            testkit::driver::drive_cut(&file, &cut, testkit::driver::Policy::Continue, false);
+        assert_eq!(outcome.logged(), wanted_events(), "{cut:?}");
+    }
+    // A file of that section alone is a placement file with no records (the game loads it).
+    let alone = b"wanted\n3, 2\n\t1, 0.5, 0.5, 1\nend\n";
+    check(
+        alone,
+        &text(&[
+            Ev::line("wanted", b"3, 2", &[b"3", b"2"]),
+            Ev::line("wanted", b"1, 0.5, 0.5, 1", &[b"1", b"0.5", b"0.5", b"1"]),
+        ]),
+    );
+    // Words: lower case letters, digits and `_`, a letter first, up to MAX_SECTION_NAME bytes;
+    // blanks may follow. `end...` closes, and is a stray line outside any section.
+    let sixteen = b"a234567890123456";
+    assert_eq!(sixteen.len(), gtastream::MAX_SECTION_NAME);
+    check(
+        &cat(&[b"cull\nend\n", sixteen, b" \t\n1\nend\n"]),
+        &text(&[Ev::line("a234567890123456", b"1", &[b"1"])]),
+    );
+    check(
+        b"cull\nend\nmy_zone2,\n1\nend\n",
+        &text(&[Ev::line("my_zone2", b"1", &[b"1"])]),
+    );
+    for not_a_word in [
+        &b"a2345678901234567"[..],
+        b"Wanted",
+        b"2wanted",
+        b"wanted 1",
+        b"want-ed",
+        b"endwanted",
+    ] {
+        let file = cat(&[b"cull\nend\n", not_a_word, b"\n"]);
+        check(
+            &file,
+            &text(&[
+                outside(9),
+                Ev::line("", not_a_word, &split_fields(not_a_word)),
+            ]),
+        );
+    }
+    // To the games an unknown section is none: a section name inside one opens its section.
+    check(
+        b"wanted\n1 2\nzone\nz\nend\n",
+        &text(&[
+            Ev::line("wanted", b"1 2", &[b"1", b"2"]),
+            Ev::line("zone", b"z", &[b"z"]),
+        ]),
+    );
+}
+
+#[test]
+fn lines_outside_sections_are_passed_through_after_their_warning() {
+    // A record before any section name, a stray line between sections: each a warning, then
+    // the line with no section name.
+    let record = b"1, a, 0, 0, 0, 0, 0, 0, 0, 1, -1";
+    let file = cat(&[record, b"\ncull\nend\nstray line\n"]);
+    check(
+        &file,
+        &text(&[
+            outside(0),
+            Ev::line("", record, &split_fields(record)),
+            outside(42),
+            Ev::line("", b"stray line", &[b"stray", b"line"]),
+        ]),
+    );
+    // A pause after the warning leaves the decoder at the line's start, for any cut.
+    for cut in testkit::driver::Cut::every_split(file.len()) {
+        let plain =
+            testkit::driver::drive_cut(&file, &cut, testkit::driver::Policy::Continue, false);
+        let paused =
+            testkit::driver::drive_cut(&file, &cut, testkit::driver::Policy::PauseEvery, false);
+        assert_eq!(paused.logged(), plain.logged(), "{cut:?}");
+    }
+}
+
+#[test]
+fn text_that_is_no_placement_file_is_still_refused() {
+    // A Cargo.toml, a README (comments, prose, a capitalised one-word heading), a list of
+    // numbers, upper-case words.
+    let readme =
+        b"# gtastream\n\nA streaming decoder.\n\nUsage\n=====\n\nRun `gtastream info FILE`.\n";
+    for file in [
+        not_placement(),
+        readme.to_vec(),
+        b"1\n2\n3\n".to_vec(),
+        b"WANTED\n3, 2\nEND\n".to_vec(),
+        b"[wanted]\n3, 2\n".to_vec(),
+    ] {
+        check(&file, &refused());
+    }
+}
+
+#[test]
+#[cfg(feature = "alloc")]
+fn unknown_sections_and_outside_lines_write_back() {
+    use gtastream::encode::{EncodeOptions, Encoder};
+    use gtastream::Format;
+    let outside = b"1, a, 0, 0, 0, 0, 0, 0, 0, 1, -1";
+    for file in [wanted(), cat(&[outside, b"\nwanted\n3 2\nend\nx y\n"])] {
+        let mut encoder = Encoder::new(Format::IplText, Vec::new(), EncodeOptions::default())
+            .expect("text is written");
+        gtastream::Decoder::new()
+            .decode_slice(&file, &mut encoder)
+            .unwrap();
+        let written = encoder.into_sink();
+        let without = |log: Vec<Ev>| -> Vec<Ev> {
+            log.into_iter()
+                .filter(|e| !matches!(e, Ev::Warning(..)))
+                .collect()
+        };
+        assert_eq!(without(log(&written)), without(log(&file)), "{written:?}");
+    }
+    // Lines that would read back as something else are refused (errors stick: an encoder
+    // each); the lines before the last one are written.
+    let last_refused = |lines: &[(&str, &[u8])]| {
+        let mut e = Encoder::new(Format::IplText, Vec::new(), EncodeOptions::default()).unwrap();
+        e.file(None).unwrap();
+        let (last, before) = lines.split_last().unwrap();
+        for (section, text) in before {
+            e.section_line(section, text).unwrap();
+        }
+        e.section_line(last.0, last.1).is_err()
+    };
+    // Before any section name or record, a stray line would be skipped by a reader.
+    assert!(last_refused(&[("", b"stray line")]));
+    assert!(!last_refused(&[("", outside), ("", b"stray line")]));
+    // A section name inside an unknown section opens that section.
+    assert!(last_refused(&[("wanted", b"3 2"), ("wanted", b"zone")]));
+    // No bare word: no section name a reader would find.
+    assert!(last_refused(&[("Wanted", b"1")]));
+    assert!(last_refused(&[("wanted 2", b"1")]));
+    // Outside a section, a bare word or a section name would open one.
+    assert!(last_refused(&[("wanted", b"1"), ("", b"wanted")]));
+    assert!(last_refused(&[("wanted", b"1"), ("", b"cull x")]));
+    assert!(!last_refused(&[("wanted", b"1"), ("", b"x y")]));
 }

@@ -190,6 +190,7 @@ fn truncations_of_a_file_that_seeks() {
 // ---- Text ------------------------------------------------------------------------------------
 
 /// Offsets where the lines of `file` start (after each line break).
+#[cfg(feature = "ipl-text")]
 fn line_starts(file: &[u8]) -> Vec<usize> {
     let mut starts = vec![0];
     starts.extend(
@@ -202,6 +203,7 @@ fn line_starts(file: &[u8]) -> Vec<usize> {
 }
 
 #[test]
+#[cfg(feature = "ipl-text")]
 fn every_truncation_of_text_files_matches_the_reference() {
     for (name, file) in text_fixtures() {
         for cut in 0..=file.len() {
@@ -222,10 +224,15 @@ fn every_truncation_of_text_files_matches_the_reference() {
 }
 
 #[test]
+#[cfg(feature = "ipl-text")]
 fn a_cut_text_file_keeps_the_events_of_its_whole_lines() {
     for (name, file) in text_fixtures() {
         let full = reference(&file);
         let full_log = log(&file);
+        // (A cut of text that is no placement file may be one: `nam` is a bare word.)
+        if full_log == [Ev::Error(ErrorKind::BadMagic, 0)] {
+            continue;
+        }
         let starts = line_starts(&file);
         for cut in 1..=file.len() {
             let out = decode(&file[..cut]).events;
@@ -286,6 +293,7 @@ fn a_cut_text_file_keeps_the_events_of_its_whole_lines() {
 }
 
 #[test]
+#[cfg(feature = "ipl-text")]
 fn a_record_line_cut_short_is_malformed_or_a_shorter_number() {
     // "inst\n" then an SA line whose LOD is -15: cut inside the line, it has too few fields
     // or a bare "-" (a warning, the line passed through); cut inside the LOD it is a

@@ -8,6 +8,7 @@ mod anpk_streaming;
 mod archive;
 mod archive_write;
 mod bounded_work;
+mod checks;
 mod chunking;
 mod encode_roundtrip;
 mod errors;
@@ -21,6 +22,7 @@ mod ifp2_sloppy;
 mod ipl_binary;
 mod ipl_chunking;
 mod ipl_placement;
+#[cfg(feature = "ipl-text")]
 mod ipl_text;
 mod ipl_truncation;
 mod package;
@@ -32,3 +34,13 @@ mod stories_layouts;
 mod stories_package;
 mod stories_table;
 mod truncation;
+
+/// The error text input gives: `kind` when text IPL is built in (the core's default feature
+/// `ipl-text`), else `Unsupported` whatever the text.
+fn text_error(kind: gtastream::ErrorKind) -> gtastream::ErrorKind {
+    if cfg!(feature = "ipl-text") {
+        kind
+    } else {
+        gtastream::ErrorKind::Unsupported
+    }
+}

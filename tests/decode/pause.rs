@@ -213,3 +213,33 @@ fn finishing_without_feeding_the_rest_is_a_truncation() {
     let e = d.finish(&mut v).unwrap_err();
     assert_eq!((e.kind, e.offset), (ErrorKind::Truncated, 72));
 }
+
+#[test]
+fn finishing_after_a_pause_at_the_last_byte_with_a_seek_back_pending_is_seek_required() {
+    // A Stories relocation table comes last: pausing at the file event, which follows it,
+    // consumes every byte, and the first animation lies behind. Finishing there is what a
+    // caller that never seeks does: `seek_required` at the table entry, as `feed` would ask.
+    let file = testkit::stories::write(
+        &testkit::stories::sample(),
+        testkit::stories::Layout::DepthFirst,
+        false,
+        0,
+    );
+    let mut d = Decoder::new();
+    let mut v = Recorder::new(Policy::PauseAt(0));
+    let p = d.feed(&file, &mut v).unwrap();
+    assert_eq!((p.status, p.consumed), (Status::Paused, file.len()));
+    assert!(matches!(v.events[..], [Ev::File { .. }]));
+    let e = d.finish(&mut v).unwrap_err();
+    assert_eq!((e.kind, e.offset), (ErrorKind::SeekRequired, 0x20));
+    // As a caller that cannot seek is told at once.
+    let mut d = Decoder::with_options(gtastream::Options {
+        can_seek: false,
+        ..Default::default()
+    });
+    let e = d.decode_slice(&file, &mut Recorder::new(Policy::Continue));
+    assert_eq!(
+        e.map_err(|e| (e.kind, e.offset)),
+        Err((ErrorKind::SeekRequired, 0x20))
+    );
+}

@@ -530,3 +530,40 @@ fn a_negative_delta_is_time_going_backwards_once_per_bone() {
         ]
     );
 }
+
+#[test]
+fn a_nan_time_has_the_same_bits_however_the_input_is_cut() {
+    // Deltas 1, a NaN, 1, another NaN (other sign and payload), 1, ...: once the running sum
+    // is NaN, every later time is that NaN, bit for bit, whatever batch or chunk it falls in.
+    let deltas = [0x3C00, 0x7C01, 0x3C00, 0xFE55, 0x3C00, 0x7D00];
+    let frames: Vec<testkit::stories::Frame> = (0..150)
+        .map(|i| testkit::stories::Frame {
+            rotation: [0, 0, 0, 0x3C00],
+            dt: deltas[i % deltas.len()],
+            translation: None,
+        })
+        .collect();
+    let file = one_animation(vec![testkit::stories::BoneRow {
+        flags: 0x01,
+        key: 0,
+        frames,
+        garbage_offset: 0,
+    }]);
+    let times = |feed: &Feed| -> Vec<u32> {
+        keyframes(&log_of(&file, feed))
+            .iter()
+            .map(|k| k.time.to_bits())
+            .collect()
+    };
+    let whole = times(&Feed::Whole);
+    assert_eq!(whole.len(), 150);
+    assert_eq!(whole[0], 1.0f32.to_bits());
+    assert!(whole[1..].iter().all(|&t| f32::from_bits(t).is_nan()));
+    let frames_at = file.len() - 150 * 10 - 16;
+    for feed in [Feed::Chunk(1), Feed::Chunk(7), Feed::Chunk(64)]
+        .into_iter()
+        .chain((0..150).map(|k| Feed::At(vec![frames_at + k * 10 + 4])))
+    {
+        assert_eq!(times(&feed), whole, "{feed:?}");
+    }
+}

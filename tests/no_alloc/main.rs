@@ -7,6 +7,7 @@ static ALLOCATOR: testkit::alloc_count::Counting = testkit::alloc_count::Countin
 
 mod anpk_stories;
 mod archive;
+mod check;
 mod encode;
 mod ifp2;
 mod ipl;

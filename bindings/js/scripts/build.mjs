@@ -20,6 +20,10 @@ const wasm = join(wasmCrate, 'target', 'wasm32-unknown-unknown', 'release', 'gta
 copyFileSync(wasm, join(dist, 'gtastream.wasm'));
 
 run(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', root], root);
+// The licence texts go in the tarball with the code (package.json: "files").
+for (const licence of ['LICENSE-MIT', 'LICENSE-APACHE']) {
+  copyFileSync(join(root, '..', '..', licence), join(dist, licence));
+}
 
 rmSync(web, { recursive: true, force: true });
 cpSync(dist, web, { recursive: true, filter: (path) => !path.endsWith('.d.ts') });

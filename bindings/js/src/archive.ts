@@ -1,15 +1,16 @@
 // IMG archives held in memory: the listing of `gtastream ls --json` and the document of one
 // entry (`gtastream dump --json ARCHIVE:ENTRY`), both written by the module.
-import type { ArchiveListing, GtaDocument } from './types.js';
-import { DecodeError, type Exports, wasm, withSink } from './wasm.js';
+import type { ArchiveListing, GtaDocument, Keyframe } from './types.js';
+import { type Buffers, buffersOf, keyframes, toDocument, toListing } from './view.js';
+import { DecodeError, type Exports, type Sink, wasm, withSink } from './wasm.js';
 
 type Bytes = Uint8Array | ArrayBuffer;
+type Call = (module: Exports, img: number, imgLen: number, dir: number, dirLen: number,
+  hasDir: number) => number;
 
-/** Copies the archive into the module's memory, runs `call` with its pointers, collects the
- * text the module hands over and throws the error it reports. */
-function run(img: Bytes, dir: Bytes | undefined,
-  call: (module: Exports, img: number, imgLen: number, dir: number, dirLen: number,
-    hasDir: number) => number): string {
+/** Copies the archive into the module's memory and runs `use` with its pointers. */
+function withArchive<T>(img: Bytes, dir: Bytes | undefined,
+  use: (module: Exports, call: (c: Call) => number) => T): T {
   const module = wasm();
   const held: [number, number][] = [];
   const copy = (data: Bytes): [number, number] => {
@@ -19,28 +20,51 @@ function run(img: Bytes, dir: Bytes | undefined,
     new Uint8Array(module.memory.buffer, ptr, bytes.length).set(bytes);
     return [ptr, bytes.length];
   };
-  const pieces: string[] = [];
-  let failure: DecodeError | undefined;
   try {
     const [imgPtr, imgLen] = copy(img);
     const [dirPtr, dirLen] = dir === undefined ? [0, 0] : copy(dir);
-    const rc = withSink(
-      module,
-      { text: (piece) => pieces.push(piece), error: (e) => (failure = e) },
-      () => call(module, imgPtr, imgLen, dirPtr, dirLen, dir === undefined ? 0 : 1),
-    );
+    return use(module, (c) => c(module, imgPtr, imgLen, dirPtr, dirLen, dir === undefined ? 0 : 1));
+  } finally {
+    for (const [ptr, len] of held) {
+      module.gts_free(ptr, len);
+    }
+  }
+}
+
+/** The buffers of an archive's listing, or of one entry's document. */
+function archiveBuffers(img: Bytes, dir: Bytes | undefined, call: Call,
+  bone?: Sink['boneValues']): Buffers {
+  return withArchive(img, dir, (module, run) => buffersOf(module, () => run(call), bone));
+}
+
+/** Runs `call` with the UTF-8 bytes of `name` in the module's memory. */
+function withName(module: Exports, name: string, call: (ptr: number, len: number) => number): number {
+  const utf8 = new TextEncoder().encode(name);
+  const ptr = module.gts_alloc(utf8.length);
+  try {
+    new Uint8Array(module.memory.buffer, ptr, utf8.length).set(utf8);
+    return call(ptr, utf8.length);
+  } finally {
+    module.gts_free(ptr, utf8.length);
+  }
+}
+
+/** Runs `call` on the archive, collects the text the module hands over and throws the error it
+ * reports. */
+function run(img: Bytes, dir: Bytes | undefined, call: Call): string {
+  return withArchive(img, dir, (module, run) => {
+    const pieces: string[] = [];
+    let failure: DecodeError | undefined;
+    const rc = withSink(module,
+      { text: (piece) => pieces.push(piece), error: (e) => (failure = e) }, () => run(call));
     if (failure) {
       throw failure;
     }
     if (rc !== 0) {
       throw new Error('gtastream: the document could not be written');
     }
-  } finally {
-    for (const [ptr, len] of held) {
-      module.gts_free(ptr, len);
-    }
-  }
-  return pieces.join('');
+    return pieces.join('');
+  });
 }
 
 /**
@@ -49,7 +73,7 @@ function run(img: Bytes, dir: Bytes | undefined,
  * {@link DecodeError} where the tool would fail.
  */
 export function ls(img: Bytes, dir?: Bytes): ArchiveListing {
-  return JSON.parse(lsJson(img, dir)) as ArchiveListing;
+  return toListing(archiveBuffers(img, dir, (m, i, il, d, dl, hd) => m.gts_listing(i, il, d, dl, hd)));
 }
 
 /** The same listing as JSON text, exactly as `gtastream ls --json` prints it. */
@@ -63,20 +87,51 @@ export function lsJson(img: Bytes, dir?: Bytes): string {
  * Throws a {@link DecodeError}: the entry's own error, or kind `no_such_entry`.
  */
 export function decodeEntry(img: Bytes, name: string, dir?: Bytes): GtaDocument {
-  return JSON.parse(decodeEntryJson(img, name, dir)) as GtaDocument;
+  const bones: Keyframe[][] = [];
+  const buffers = archiveBuffers(img, dir, (m, i, il, d, dl, hd) =>
+    withName(m, name, (ptr, len) => m.gts_entry_document(i, il, d, dl, hd, ptr, len, 0)),
+  (memory, ptr, count, contents) =>
+    bones.push(keyframes(new Float64Array(memory, ptr, count), contents)));
+  return toDocument(buffers, bones);
 }
 
 /** The same document as JSON text, exactly as `gtastream dump --json ARCHIVE:ENTRY` prints it. */
 export function decodeEntryJson(img: Bytes, name: string, dir?: Bytes): string {
-  const utf8 = new TextEncoder().encode(name);
-  return run(img, dir, (m, i, il, d, dl, hd) => {
-    // The name goes in last: a failure above leaves nothing of it to free.
-    const ptr = m.gts_alloc(utf8.length);
-    try {
-      new Uint8Array(m.memory.buffer, ptr, utf8.length).set(utf8);
-      return m.gts_entry_json(i, il, d, dl, hd, ptr, utf8.length);
-    } finally {
-      m.gts_free(ptr, utf8.length);
+  return run(img, dir, (m, i, il, d, dl, hd) =>
+    withName(m, name, (ptr, len) => m.gts_entry_json(i, il, d, dl, hd, ptr, len)));
+}
+
+/**
+ * Lists an archive read in pieces (`Blob.slice`: a `File` of any size): only the directory and
+ * each entry's first bytes are read, as the library's archive decoder asks for them. The same
+ * listing as {@link ls}; a version 1 archive needs its `.dir` as `dir`.
+ */
+export async function lsBlob(img: Blob, dir?: Blob): Promise<ArchiveListing> {
+  const module = wasm();
+  const stream = module.gts_listing_new(dir ? 1 : 0, dir?.size ?? 0, img.size);
+  const input = module.gts_input();
+  const size = module.gts_input_size();
+  try {
+    for (;;) {
+      const file = module.gts_listing_input(stream) === 1 ? img : dir!;
+      const position = module.gts_listing_position(stream);
+      const wanted = module.gts_listing_wanted(stream);
+      const len = Math.min(size, wanted < 0 ? size : wanted, file.size - position);
+      if (len <= 0) break;
+      const bytes = new Uint8Array(await file.slice(position, position + len).arrayBuffer());
+      let status = 0;
+      let failure: DecodeError | undefined;
+      new Uint8Array(module.memory.buffer, input, bytes.length).set(bytes);
+      withSink(module, {
+        progress: (_consumed, s) => (status = s),
+        error: (e) => (failure = e),
+      }, () => module.gts_listing_feed(stream, bytes.length));
+      if (failure) throw failure;
+      // 2: every record read. Otherwise the decoder's position says where to read next.
+      if (status === 2) break;
     }
-  });
+    return toListing(buffersOf(module, () => module.gts_listing_finish(stream)));
+  } finally {
+    module.gts_listing_free(stream);
+  }
 }

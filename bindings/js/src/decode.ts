@@ -1,12 +1,34 @@
-import type { DecodeOptions, GtaDocument } from './types.js';
-import { DecodeError, wasm, withSink } from './wasm.js';
+import type { DecodeOptions, GtaDocument, Keyframe } from './types.js';
+import { type Buffers, buffersOf, keyframes, toDocument } from './view.js';
+import { DecodeError, type Sink, wasm, withSink } from './wasm.js';
 
 /**
- * Decodes a whole file into the document `gtastream dump --json` prints (the library writes it,
- * the module hands it over as text). Throws a {@link DecodeError} where the tool would fail.
+ * Decodes a whole file into the document `gtastream dump --json` prints: the module decodes
+ * it into compact buffers, turned into objects here (no JSON text in between). Throws a
+ * {@link DecodeError} where the tool would fail.
  */
 export function decode(data: Uint8Array | ArrayBuffer, options: DecodeOptions = {}): GtaDocument {
-  return JSON.parse(decodeJson(data, options)) as GtaDocument;
+  const bones: Keyframe[][] = [];
+  const buffers = documentBuffers(data, options.canSeek !== false, false, (memory, ptr, count,
+    contents) => bones.push(keyframes(new Float64Array(memory, ptr, count), contents)));
+  return toDocument(buffers, bones);
+}
+
+/** The document's buffers, `bone` taking each bone's values: f32 (`raw`) or the document's
+ * f64. */
+export function documentBuffers(data: Uint8Array | ArrayBuffer, canSeek: boolean,
+  raw: boolean, bone: Sink['boneValues']): Buffers {
+  const bytes = data instanceof Uint8Array ? data : new Uint8Array(data);
+  const module = wasm();
+  const len = bytes.length;
+  const ptr = module.gts_alloc(len);
+  try {
+    new Uint8Array(module.memory.buffer, ptr, len).set(bytes);
+    return buffersOf(module, () => module.gts_document(ptr, len, canSeek ? 1 : 0, raw ? 1 : 0),
+      bone);
+  } finally {
+    module.gts_free(ptr, len);
+  }
 }
 
 /** The same document as JSON text, exactly as `gtastream dump --json` prints it. */

@@ -1,9 +1,11 @@
 // IFPReader: the API of the TypeScript reader this package replaces (@majesticfudgie/ifp-reader),
-// for every animation format the library reads (ANP3, ANP2, ANPK, Stories .anim), built on the
-// decode() document: fields are renamed, nothing is parsed here.
+// for every animation format the library reads (ANP3, ANP2, ANPK, Stories .anim), over the
+// module's buffers (wasm/src/document.rs): the keyframes stay in one Float32Array, a bone's
+// `frames` are made when first asked for, and each frame reads its floats when asked.
 
-import { decode } from './decode.js';
-import type { Animation, Format, Warning } from './types.js';
+import { documentBuffers } from './decode.js';
+import type { Format, Warning } from './types.js';
+import { type BoneHead, Reader, readBone, readHead, stride } from './view.js';
 
 export interface IFPFrame {
   /** Seconds from the start of the clip. */
@@ -35,34 +37,98 @@ export interface IFPAnimation {
   bones: IFPBone[];
 }
 
-// The JSON document writes non-finite floats as null and others as the shortest text of the
-// f32; the reader gives the f32 values themselves (a quaternion component is raw / 4096 exactly).
-const num = (value: number | null): number => (value === null ? Number.NaN : Math.fround(value));
+/** A frame of a bone storing rotations only: its floats are read from the package's values
+ * when asked for (each `quaternion` read gives a new array). */
+class RotationFrame implements IFPFrame {
+  #values: Float32Array;
+  #at: number;
 
-function animation(a: Animation): IFPAnimation {
-  let latest = 0;
-  for (const b of a.bones) {
-    for (const f of b.frames) latest = Math.max(latest, f.time ?? 0);
+  constructor(values: Float32Array, at: number) {
+    this.#values = values;
+    this.#at = at;
   }
-  return {
-    name: a.name,
-    duration: a.duration ?? latest,
-    bones: a.bones.map((b) => ({
-      boneId: b.bone_id,
-      boneName: b.name ?? '',
-      boneKey: b.bone_key,
-      frameType: b.frame_type,
-      frames: b.frames.map((f) => {
-        const frame: IFPFrame = {
-          time: num(f.time),
-          quaternion: f.rotation.map(num) as IFPFrame['quaternion'],
-        };
-        if (f.translation) frame.translation = f.translation.map(num) as IFPFrame['translation'];
-        if (f.scale) frame.scale = f.scale.map(num) as IFPFrame['scale'];
-        return frame;
-      }),
-    })),
-  };
+
+  get time(): number {
+    return this.#values[this.#at];
+  }
+
+  get quaternion(): [number, number, number, number] {
+    const v = this.#values;
+    const at = this.#at;
+    return [v[at + 1], v[at + 2], v[at + 3], v[at + 4]];
+  }
+
+  /** Three floats from the frame's `from`-th on. */
+  protected three(from: number): [number, number, number] {
+    const v = this.#values;
+    const at = this.#at + from;
+    return [v[at], v[at + 1], v[at + 2]];
+  }
+
+  toJSON(): IFPFrame {
+    return { time: this.time, quaternion: this.quaternion };
+  }
+}
+
+class TranslationFrame extends RotationFrame {
+  get translation(): [number, number, number] {
+    return this.three(5);
+  }
+
+  override toJSON(): IFPFrame {
+    return { time: this.time, quaternion: this.quaternion, translation: this.translation };
+  }
+}
+
+/** ANPK `KRTS`: translation and scale. */
+class ScaleFrame extends TranslationFrame {
+  get scale(): [number, number, number] {
+    return this.three(8);
+  }
+
+  override toJSON(): IFPFrame {
+    return { ...super.toJSON(), scale: this.scale };
+  }
+}
+
+class Bone implements IFPBone {
+  readonly boneId: number | null;
+  readonly boneName: string;
+  readonly boneKey: number | null;
+  readonly frameType: string;
+  #values: Float32Array;
+  #at: number;
+  #head: BoneHead;
+  #frames: IFPFrame[] | undefined;
+
+  constructor(head: BoneHead, values: Float32Array, at: number) {
+    this.boneId = head.boneId;
+    this.boneName = head.name ?? '';
+    this.boneKey = head.boneKey;
+    this.frameType = head.frameType;
+    this.#values = values;
+    this.#at = at;
+    this.#head = head;
+  }
+
+  get frames(): IFPFrame[] {
+    if (!this.#frames) {
+      const { frameCount, translation, scale } = this.#head;
+      const Frame = scale ? ScaleFrame : translation ? TranslationFrame : RotationFrame;
+      const step = stride(this.#head);
+      const frames = new Array<IFPFrame>(frameCount);
+      for (let i = 0, at = this.#at; i < frameCount; i++, at += step) {
+        frames[i] = new Frame(this.#values, at);
+      }
+      this.#frames = frames;
+    }
+    return this.#frames;
+  }
+
+  toJSON(): IFPBone {
+    const { boneId, boneName, boneKey, frameType, frames } = this;
+    return { boneId, boneName, boneKey, frameType, frames };
+  }
 }
 
 // The key names are compared by: the core's rule (gtastream::name_matches), ASCII letters in any
@@ -84,14 +150,52 @@ export class IFPReader {
   #byName = new Map<string, IFPAnimation>();
 
   constructor(data: Uint8Array | ArrayBuffer) {
-    const document = decode(data);
-    if (!document.animations || document.format === null) {
-      throw new Error(`gtastream: not an animation file (format ${document.format})`);
+    // Every bone's floats, one after the other, in one array (grown as they come).
+    let all = new Float32Array(1 << 16);
+    let used = 0;
+    const starts: number[] = [];
+    const buffers = documentBuffers(data, true, true, (memory, ptr, count) => {
+      if (used + count > all.length) {
+        const grown = new Float32Array(Math.max(all.length * 2, used + count));
+        grown.set(all.subarray(0, used));
+        all = grown;
+      }
+      all.set(new Float32Array(memory, ptr, count), used);
+      starts.push(used);
+      used += count;
+    });
+    const values = all.slice(0, used);
+    const r = new Reader(buffers);
+    const { placement, doc } = readHead(r);
+    if (placement || doc.format === null) {
+      throw new Error(`gtastream: not an animation file (format ${doc.format})`);
     }
-    this.format = document.format;
-    this.packageName = document.name ?? '';
-    this.warnings = document.warnings;
-    this.animations = document.animations.map(animation);
+    this.format = doc.format;
+    this.packageName = doc.name ?? '';
+    this.warnings = doc.warnings;
+    const animations: IFPAnimation[] = [];
+    let bone = 0;
+    for (let n = r.number(); n > 0; n--) {
+      const name = r.string();
+      r.number(); // frame_data_size
+      r.number(); // flags
+      const stored = r.number();
+      const bones: IFPBone[] = [];
+      // The duration the file stores, else the latest finite keyframe time.
+      let latest = 0;
+      for (let m = r.number(); m > 0; m--) {
+        const head = readBone(r);
+        const start = starts[bone++];
+        bones.push(new Bone(head, values, start));
+        const step = stride(head);
+        for (let i = 0, at = start; i < head.frameCount; i++, at += step) {
+          const time = values[at];
+          if (time > latest && time !== Infinity) latest = time;
+        }
+      }
+      animations.push({ name, duration: stored === stored ? Math.fround(stored) : latest, bones });
+    }
+    this.animations = animations;
     for (const a of this.animations) {
       // The first of equal names wins, as a linear search would find it.
       const key = nameKey(a.name);

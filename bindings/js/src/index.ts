@@ -4,7 +4,11 @@ import { autoInit } from './wasm.js';
 // Loaded once at import (top-level await), so that every call below is synchronous.
 await autoInit();
 
-export { decodeEntry, decodeEntryJson, ls, lsJson } from './archive.js';
+export { decodeEntry, decodeEntryJson, ls, lsBlob, lsJson } from './archive.js';
+export { type ConvertOptions, convert, type TargetFormat } from './convert.js';
+export {
+  check, type CheckDocument, type CheckFinding, type CheckGame, checkJson, type CheckOptions,
+} from './check.js';
 export { decode, decodeJson } from './decode.js';
 export {
   type AnimationInfo, type BoneInfo, type Callbacks, Decoder, type DecoderOptions,
@@ -13,4 +17,4 @@ export {
 } from './decoder.js';
 export { type IFPAnimation, type IFPBone, type IFPFrame, IFPReader } from './ifp.js';
 export type * from './types.js';
-export { DecodeError, init, type WasmSource } from './wasm.js';
+export { DecodeError, EncodeError, init, type WasmSource } from './wasm.js';

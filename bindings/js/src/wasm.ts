@@ -21,12 +21,25 @@ export class DecodeError extends Error {
   }
 }
 
+/** A file could not be written in the format asked for (`convert`): `kind` is the encoder
+ * error's stable name (`not_representable`, `cannot_convert`, ...). */
+export class EncodeError extends Error {
+  readonly kind: string;
+
+  constructor(kind: string, message: string) {
+    super(message);
+    this.name = 'EncodeError';
+    this.kind = kind;
+  }
+}
+
 /** The module's exports (names and signatures as in wasm/src/lib.rs). */
 export interface Exports {
   memory: WebAssembly.Memory;
   gts_alloc(len: number): number;
   gts_free(ptr: number, len: number): void;
   gts_json(ptr: number, len: number, canSeek: number): number;
+  gts_check_json(ptr: number, len: number, name: number, nameLen: number, games: number): number;
   gts_decoder_size(): number;
   gts_input(): number;
   gts_input_size(): number;
@@ -38,6 +51,18 @@ export interface Exports {
   gts_ls(img: number, imgLen: number, dir: number, dirLen: number, hasDir: number): number;
   gts_entry_json(img: number, imgLen: number, dir: number, dirLen: number, hasDir: number,
     name: number, nameLen: number): number;
+  gts_document(ptr: number, len: number, canSeek: number, raw: number): number;
+  gts_entry_document(img: number, imgLen: number, dir: number, dirLen: number, hasDir: number,
+    name: number, nameLen: number, raw: number): number;
+  gts_listing(img: number, imgLen: number, dir: number, dirLen: number, hasDir: number): number;
+  gts_listing_new(version1: number, dirLen: number, imgLen: number): number;
+  gts_listing_free(stream: number): void;
+  gts_listing_input(stream: number): number;
+  gts_listing_position(stream: number): number;
+  gts_listing_wanted(stream: number): number;
+  gts_listing_feed(stream: number, len: number): number;
+  gts_listing_finish(stream: number): number;
+  gts_convert(ptr: number, len: number, format: number, formatLen: number, quantize: number): number;
 }
 
 /** Flow codes the event imports return. */
@@ -67,6 +92,16 @@ export interface Sink {
   sectionLine?(section: string, text: string): number;
   warning?(kind: string, reason: string, offset: number): number;
   end?(): number;
+  /** A document or listing in buffers (wasm/src/document.rs), copied out of the module's
+   * memory. */
+  document?(records: Float64Array, names: Uint8Array): void;
+  /** One bone's keyframe floats (f32 or f64 as asked for), as the bone ends: `ptr` and
+   * `count` in the module's memory, valid during the call only; `contents` bit 0 translation,
+   * bit 1 scale. */
+  boneValues?(memory: ArrayBuffer, ptr: number, count: number, contents: number): void;
+  /** A conversion's bytes, copied out of the module's memory. */
+  output?(bytes: Uint8Array): void;
+  encodeError?(error: EncodeError): void;
 }
 
 let instance: Exports | undefined;
@@ -161,6 +196,20 @@ const imports = {
     },
     end() {
       return sink.end?.() ?? CONTINUE;
+    },
+    document(records: number, recordsLen: number, names: number, namesLen: number) {
+      const buffer = active!.memory.buffer;
+      sink.document?.(new Float64Array(buffer.slice(records, records + recordsLen * 8)),
+        new Uint8Array(buffer.slice(names, names + namesLen)));
+    },
+    bone_values(ptr: number, count: number, contents: number) {
+      sink.boneValues?.(active!.memory.buffer, ptr, count, contents);
+    },
+    output(ptr: number, len: number) {
+      sink.output?.(new Uint8Array(active!.memory.buffer.slice(ptr, ptr + len)));
+    },
+    encode_error(kind: number, kindLen: number, message: number, messageLen: number) {
+      sink.encodeError?.(new EncodeError(latin1(kind, kindLen), utf8.decode(bytes(message, messageLen))));
     },
   },
 };

@@ -10,7 +10,9 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-import { DecodeError, decode, decodeEntry, decodeEntryJson, ls, lsJson } from '../dist/index.js';
+import {
+  DecodeError, decode, decodeEntry, decodeEntryJson, ls, lsBlob, lsJson,
+} from '../dist/index.js';
 import { allFixtures, imgVer1 as ver1, imgVer2 as ver2, repo, sampleAnp3 } from './fixtures.mjs';
 
 const SECTOR = 2048;
@@ -122,4 +124,26 @@ test('an entry that is not there, and an archive that is not one, throw DecodeEr
   const notArchive = sampleAnp3();
   assert.throws(() => ls(notArchive), { name: 'DecodeError', kind: 'bad_magic', offset: 0 });
   assert.throws(() => decodeEntry(notArchive, 'sample.anp3'), { kind: 'bad_magic', offset: 0 });
+});
+
+test('lsBlob() reads the archive in pieces and lists what ls() lists', async () => {
+  for (const [format, , img, dir] of archives) {
+    const read = [];
+    // A Blob that records which slices are read: only the directory and entries' first bytes.
+    const spy = (bytes) => {
+      const blob = new Blob([bytes]);
+      return {
+        size: blob.size,
+        slice: (start, end) => {
+          read.push(end - start);
+          return blob.slice(start, end);
+        },
+      };
+    };
+    const listing = await lsBlob(spy(img), dir && spy(dir));
+    assert.deepEqual(listing, ls(img, dir), format);
+    assert.ok(read.reduce((a, b) => a + b, 0) < img.length / 4, `${format}: read ${read}`);
+  }
+  assert.deepEqual(await lsBlob(new Blob([empty])), { format: 'VER2', entries: [] });
+  await assert.rejects(lsBlob(new Blob([sampleAnp3()])), { kind: 'bad_magic', offset: 0 });
 });

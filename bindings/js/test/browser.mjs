@@ -1,18 +1,23 @@
 // The inspector page (web/) in a real browser: serves web/ on 127.0.0.1 (a random port), drives
 // Chromium headless with playwright-core, loads samples/walk.ifp through the file input, checks
 // the animation table against decode() and that the plot was drawn, then a placement file, a
-// broken file, IMG archives (VER2, and a version 1 .img with its .dir), and a 4 MiB package while the page's thread keeps running. Saves a screenshot to
+// broken file, IMG archives (VER2, and a version 1 .img with its .dir; entries opened by a click,
+// the filter, back to the listing), a 4 MiB package while the page's thread keeps running, and
+// a sparse 1 GiB VER2 archive (listed and its entry opened from slices; deleted after). Saves a screenshot to
 // target/web-inspector.png. Needs `npm run build` first (it copies the package into web/).
 //   node test/browser.mjs    (CHROMIUM=/path/to/chromium to use another binary)
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import {
+  closeSync, ftruncateSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { createServer } from 'node:http';
 import { extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { chromium } from 'playwright-core';
 
-import { decode, ls } from '../dist/index.js';
+import { convert, decode, ls } from '../dist/index.js';
 import {
   bigAnp3, imgVer1, imgVer2, repo, sampleAnp3, sampleBnry, sampleTextIpl,
 } from './fixtures.mjs';
@@ -107,6 +112,14 @@ try {
   mkdirSync(out, { recursive: true });
   await page.screenshot({ path: join(out, 'web-inspector.png'), fullPage: true });
 
+  // "Save as": the file converted by the package's encoder, downloaded.
+  assert.deepEqual(await texts('#save-format option'), ['ANP3', 'ANP2', 'ANPK']);
+  await page.selectOption('#save-format', 'ANPK');
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#save')]);
+  assert.equal(download.suggestedFilename(), 'walk.anpk.ifp');
+  const saved = readFileSync(await download.path());
+  assert.deepEqual(new Uint8Array(saved), convert(walk, 'ANPK'));
+
   // A text IPL: the table and the scatter plot of instances and cars.
   const ipl = sampleTextIpl();
   await load('sample.ipl', ipl);
@@ -125,6 +138,43 @@ try {
   assert.equal(await page.textContent('#format'), 'VER2');
   assert.deepEqual(await texts('#entries tbody td:nth-child(1)'), ls(sa).entries.map((e) => e.name));
   assert.deepEqual(await texts('#entries tbody td:nth-child(4)'), ['ANP3', 'bnry', '–']);
+  // An entry opens by a click (decoded from its slice of the archive), and back to the listing.
+  const pedDoc = decode(sampleAnp3());
+  const waitDone = () => page.waitForFunction(() => ['done', 'failed'].includes(document.body.dataset.state),
+    null, { timeout: 60000 });
+  await page.click('#entries tbody tr:nth-child(1)');
+  await waitDone();
+  assert.equal(await page.textContent('#entry-name'), 'ped.ifp');
+  assert.equal(await page.textContent('#format'), 'ANP3');
+  assert.deepEqual(await texts('#animations tbody td:nth-child(2)'), pedDoc.animations.map((a) => a.name));
+  // The filter over animation names (ASCII case aside).
+  await page.fill('#filter', 'walk');
+  assert.deepEqual(await texts('#animations tbody td:nth-child(2)'), ['WALK_player']);
+  await page.fill('#filter', '');
+  await page.click('#back');
+  assert.equal(await page.textContent('#format'), 'VER2');
+  assert.equal(await page.isHidden('#back'), true);
+  // ... and over entry names; a filtered row still opens its own entry.
+  await page.fill('#filter', 'SECTOR');
+  assert.deepEqual(await texts('#entries tbody td:nth-child(1)'), ['sector.ipl']);
+  await page.click('#entries tbody tr:nth-child(1)');
+  await waitDone();
+  assert.equal(await page.textContent('#format'), 'bnry');
+  assert.equal(await page.textContent('#entry-name'), 'sector.ipl');
+  // An entry saves as the other placement format, converted from its slice.
+  await page.selectOption('#save-format', 'text');
+  const [savedIpl] = await Promise.all([page.waitForEvent('download'), page.click('#save')]);
+  assert.equal(savedIpl.suggestedFilename(), 'sector.text.ipl');
+  const sector = ls(sa).entries[1];
+  assert.deepEqual(new Uint8Array(readFileSync(await savedIpl.path())),
+    convert(sa.subarray(sector.offset, sector.offset + sector.size), 'text'));
+  await page.click('#back');
+  await page.fill('#filter', '');
+  // An entry of no known format: the error, and the listing stays.
+  await page.click('#entries tbody tr:nth-child(3)');
+  await waitDone();
+  assert.match(await page.textContent('#status'), /Cannot decode/);
+  assert.equal(await page.isVisible('#archive-section'), true);
   const vc = imgVer1(entries);
   await page.setInputFiles('#file', [
     { name: 'gta3.img', mimeType: 'application/octet-stream', buffer: Buffer.from(vc.img) },
@@ -173,6 +223,45 @@ try {
   console.log(`4 MiB package shown in ${seconds.toFixed(2)} s; longest pause of the page's thread `
     + `${worst.toFixed(0)} ms over ${during.length} ticks`);
   assert.ok(worst < 500, `the page froze for ${worst} ms`);
+
+  // 1 GiB VER2 archive, sparse (a header and directory at the start, one entry near the end, holes
+  // between): listed and its entry opened from slices, never read whole.
+  const hugePath = join(out, 'tmp', 'web-inspector-1gib.img');
+  const GIB = 1 << 30;
+  try {
+    const small = imgVer2([['far.ifp', sampleAnp3()]]);
+    const entry = small.subarray(2048);
+    const sector = GIB / 2048 - Math.ceil(entry.length / 2048);
+    const head = small.slice(0, 2048);
+    new DataView(head.buffer).setUint32(8, sector, true);
+    const fd = openSync(hugePath, 'w');
+    try {
+      writeSync(fd, head, 0, head.length, 0);
+      writeSync(fd, entry, 0, entry.length, sector * 2048);
+      ftruncateSync(fd, GIB);
+    } finally {
+      closeSync(fd);
+    }
+    const stat = statSync(hugePath);
+    assert.equal(stat.size, GIB);
+    assert.ok(stat.blocks * 512 < 16 << 20, `not sparse: ${stat.blocks * 512} bytes on disk`);
+    const listedAt = Date.now();
+    await load('huge.img', hugePath);
+    const listedIn = (Date.now() - listedAt) / 1000;
+    assert.equal(await page.textContent('#format'), 'VER2');
+    assert.deepEqual(await texts('#entries tbody td:nth-child(2)'), [String(sector * 2048)]);
+    assert.ok(listedIn < 10, `1 GiB archive listed in ${listedIn} s`);
+    const openedAt = Date.now();
+    await page.click('#entries tbody tr:nth-child(1)');
+    await waitDone();
+    const openedIn = (Date.now() - openedAt) / 1000;
+    assert.equal(await page.textContent('#entry-name'), 'far.ifp');
+    assert.deepEqual(await texts('#animations tbody td:nth-child(2)'), pedDoc.animations.map((a) => a.name));
+    console.log(`1 GiB sparse archive listed in ${listedIn.toFixed(2)} s, its entry opened in `
+      + `${openedIn.toFixed(2)} s`);
+  } finally {
+    rmSync(hugePath, { force: true });
+  }
   assert.deepEqual(problems, []);
   console.log(`browser test passed; screenshots in ${out}/web-inspector*.png`);
 } finally {

@@ -106,3 +106,22 @@ test('names are read one character per byte (Latin-1)', () => {
   assert.equal(doc.name, 'caf\u00e9');
   assert.equal(doc.animations[0].name, 'd\u00e9j\u00e0');
 });
+
+test('float keyframes: NaN and infinities are null, other values as the JSON text reads them', () => {
+  const odd = [Number.NaN, Infinity, -Infinity, -0, 1e-40, 0.1, 3.4e38, 16384, 1 / 3];
+  const frames = odd.map((v, i) => ({ q: [v, odd[(i + 1) % 9], 0.5, 1], t: i === 2 ? v : i / 30,
+    tr: [v, -v, odd[(i + 4) % 9]] }));
+  const file = anp3('f', [{ name: 'odd', bones: [
+    { name: 'a', type: 2, id: 0, frames }, { name: 'b', type: 1, id: 1, frames },
+  ] }]);
+  const doc = decode(file);
+  // decodeJson is the library's JSON text: decode() must be that text parsed, value for value.
+  assert.deepEqual(doc, JSON.parse(decodeJson(file)));
+  const first = doc.animations[0].bones[0].frames[0];
+  assert.deepEqual(first.rotation, [null, null, 0.5, 1]);
+  assert.deepEqual(first.translation, [null, null, 1e-40]);
+  assert.ok(Object.is(doc.animations[0].bones[0].frames[3].rotation[0], -0));
+  assert.equal(doc.animations[0].bones[1].frames[2].time, null);
+  assert.equal('translation' in doc.animations[0].bones[1].frames[0], false);
+  assert.equal(doc.animations[0].bones[0].frames[5].rotation[0], 0.1);
+});

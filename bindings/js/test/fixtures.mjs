@@ -47,21 +47,24 @@ class Writer {
 }
 
 /**
- * An ANP3 package. `animations`: [{name, bones: [{name, type: 3|4, id, frames: [{q: [x,y,z,w],
- * t, tr: [x,y,z]}]}]}] with the raw i16 values; `trailing`: bytes appended after the data.
+ * An ANP3 package. `animations`: [{name, bones: [{name, type: 1|2|3|4, id, frames: [{q:
+ * [x,y,z,w], t, tr: [x,y,z]}]}]}] with the raw i16 values (types 3, 4) or the f32 values (1, 2);
+ * `trailing`: bytes appended after the data.
  */
 export function anp3(packageName, animations, { trailing = [], garbage = '' } = {}) {
   const w = new Writer();
   w.u8s(Buffer.from('ANP3')).u32(0).name(packageName, 24, garbage).u32(animations.length);
   for (const a of animations) {
-    const frameBytes = a.bones.reduce((n, b) => n + b.frames.length * (b.type === 4 ? 16 : 10), 0);
+    const size = { 1: 20, 2: 32, 3: 10, 4: 16 };
+    const frameBytes = a.bones.reduce((n, b) => n + b.frames.length * (size[b.type] ?? 10), 0);
     w.name(a.name, 24, garbage).u32(a.bones.length).u32(frameBytes).u32(1);
     for (const b of a.bones) {
       w.name(b.name, 24, garbage).u32(b.type).u32(b.frames.length).i32(b.id);
+      const put = b.type <= 2 ? (v) => w.f32(v) : (v) => w.i16(v);
       for (const f of b.frames) {
-        f.q.forEach((v) => w.i16(v));
-        w.i16(f.t);
-        if (b.type === 4) f.tr.forEach((v) => w.i16(v));
+        f.q.forEach(put);
+        put(f.t);
+        if (b.type === 4 || b.type === 2) f.tr.forEach(put);
       }
     }
   }

@@ -22,7 +22,7 @@ struct Collector {
     animations: Vec<AnimationData>,
     instances: Instances,
     cars: Cars,
-    lines: Vec<(&'static str, String)>,
+    lines: Vec<(String, String)>,
     /// Input bytes not yet spent on reserving frames for declared counts.
     budget: usize,
 }
@@ -189,7 +189,7 @@ impl Visitor for Collector {
     }
 
     fn section_line(&mut self, line: &SectionLine<'_>) -> Flow {
-        self.lines.push((line.section, latin1(line.text)));
+        self.lines.push((line.section.to_owned(), latin1(line.text)));
         Flow::Continue
     }
 
@@ -520,7 +520,7 @@ fn build(py: Python<'_>, collected: Collector) -> PyResult<Py<PyAny>> {
         py,
         lines
             .into_iter()
-            .map(|(section, text)| PyTuple::new(py, [section, text.as_str()]))
+            .map(|(section, text)| PyTuple::new(py, [section, text]))
             .collect::<PyResult<Vec<_>>>()?,
     )?;
     Ok(Py::new(

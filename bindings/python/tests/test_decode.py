@@ -115,3 +115,28 @@ def test_bytes_like_inputs_give_the_same_document():
     assert gtastream.decode(memoryview(data)) == expected
     with pytest.raises(TypeError):
         gtastream.decode("ANP3")
+
+
+def typed(value):
+    """The value with every number tagged by its type: `1 == 1.0` would hide an int/float mix."""
+    if isinstance(value, dict):
+        return {k: typed(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [typed(v) for v in value]
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return (type(value).__name__, value)
+    return value
+
+
+def test_numbers_are_what_json_loads_reads(cli, tmp_path):
+    """decode() builds the document without its text: every number must still be the one
+    json.loads reads from `dump --json`, int or float as there (whole numbers are ints, a huge
+    f32 the int of its shortest text, -0.0 the int 0)."""
+    odd = [0.1, 1.0 / 3, 16384.0, -0.0, 3.4e38, 1e-40, 2.5, -7.0, 123456.789]
+    frames = [(odd[i], odd[(i + 1) % 9], odd[(i + 2) % 9], 1.0, i / 30, odd[(i + 3) % 9],
+               odd[(i + 4) % 9], odd[(i + 5) % 9]) for i in range(9)]
+    data = ifp2([("odd", [("b", 2, 1, frames)])])
+    path = tmp_path / "odd.ifp"
+    path.write_bytes(data)
+    expected = cli_document(cli, path)
+    assert typed(gtastream.decode(data)) == typed(expected)

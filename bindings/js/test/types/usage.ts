@@ -1,8 +1,8 @@
 // Compiled (not run) by `npm test`: the README's uses type-check against dist/*.d.ts.
 import IFPReaderDefault from '../../dist/ifp-reader.js';
 import {
-  type ArchiveListing, type Callbacks, DecodeError, Decoder, type GtaDocument, IFPReader, type Progress, decode,
-  decodeEntry, decodeStream, ls,
+  type ArchiveListing, type Callbacks, DecodeError, Decoder, EncodeError, type GtaDocument, IFPReader,
+  type Progress, convert, decode, decodeEntry, decodeStream, ls, lsBlob,
 } from '../../dist/index.js';
 
 export async function usage(bytes: Uint8Array, file: Blob): Promise<number> {
@@ -27,6 +27,9 @@ export async function usage(bytes: Uint8Array, file: Blob): Promise<number> {
     if (e instanceof DecodeError) return e.offset + e.kind.length + e.reason.length;
   }
   const listing: ArchiveListing = ls(bytes, bytes.subarray(0, 32));
+  const streamed: ArchiveListing = await lsBlob(file);
+  const converted: Uint8Array = convert(bytes, 'ANPK', { quantize: false });
+  if (streamed.entries.length > converted.length) throw new EncodeError('kind', 'message');
   const first = listing.entries[0];
   const entry: GtaDocument | undefined = first && decodeEntry(bytes, first.name);
   return (entry?.animations?.length ?? 0) + (first?.size ?? 0) + (doc.animations?.length ?? 0)

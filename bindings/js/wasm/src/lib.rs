@@ -18,6 +18,8 @@ use alloc::vec::Vec;
 use core::cell::UnsafeCell;
 use core::fmt;
 
+mod document;
+
 use gtastream::archive::{
     ArchiveDecoder, ArchiveInfo, ArchiveVersion, ArchiveVisitor, Choice, Entry, RECORD_SIZE,
 };
@@ -94,6 +96,16 @@ extern "C" {
         offset: f64,
     ) -> u32;
     fn end() -> u32;
+    /// A document or listing in buffers (src/document.rs): `records` f64s and `names` bytes;
+    /// read during the call only.
+    fn document(records: *const f64, records_len: usize, names: *const u8, names_len: usize);
+    /// One bone's keyframe floats (`count` f32 or f64, as the document was asked for), as the
+    /// bone ends; `contents`: bit 0 translation, bit 1 scale.
+    fn bone_values(values: *const u8, count: usize, contents: u32);
+    /// The bytes a conversion wrote.
+    fn output(bytes: *const u8, len: usize);
+    /// A conversion could not write the file: the encoder error's kind name and its message.
+    fn encode_error(kind: *const u8, kind_len: usize, message: *const u8, message_len: usize);
 }
 
 /// Floats per keyframe handed to `keyframes`: time, rotation (x, y, z, w), translation (3),
@@ -586,6 +598,30 @@ impl Listing {
     }
 }
 
+/// What a listing takes: the archive, then each entry.
+trait Lister {
+    fn archive(&mut self, info: &ArchiveInfo);
+    fn entry(&mut self, entry: &Entry<'_>);
+}
+
+impl Lister for Listing {
+    fn archive(&mut self, info: &ArchiveInfo) {
+        Listing::archive(self, info);
+    }
+    fn entry(&mut self, entry: &Entry<'_>) {
+        Listing::entry(self, entry);
+    }
+}
+
+impl Lister for document::Listing {
+    fn archive(&mut self, info: &ArchiveInfo) {
+        document::Listing::archive(self, info);
+    }
+    fn entry(&mut self, entry: &Entry<'_>) {
+        document::Listing::entry(self, entry);
+    }
+}
+
 /// Bytes before the directory records of a VER2 archive (`VER2`, the entry count).
 const HEADER_SIZE: u64 = 8;
 
@@ -608,7 +644,7 @@ struct Only<'a> {
     wanted: &'a str,
     inner: &'a mut dyn Visitor,
     search: Search,
-    listing: Option<&'a mut Listing>,
+    listing: Option<&'a mut dyn Lister>,
     /// Where the directory ends (the offset of a "no such entry" error).
     directory_end: u64,
 }
@@ -732,6 +768,45 @@ enum EntryError {
     NotFound(u64),
 }
 
+/// Decodes the archive's entry named `wanted` into `events`.
+fn find_entry(
+    dir: &[u8],
+    img: &[u8],
+    decoder: &impl Fn() -> ArchiveDecoder,
+    wanted: &str,
+    events: &mut dyn Visitor,
+) -> Result<(), EntryError> {
+    let mut only = Only::new(Search::Looking, wanted, events);
+    let archive = decoder().decode_slices(dir, img, &mut only);
+    match (only.search, archive) {
+        (Search::Done(result), _) => result.map_err(EntryError::Decode),
+        (_, Err(e)) => Err(EntryError::Decode(e)),
+        (_, Ok(())) => Err(EntryError::NotFound(only.directory_end)),
+    }
+}
+
+fn report_entry_error(e: EntryError, wanted: &str) {
+    match e {
+        EntryError::Decode(e) => report_error(e),
+        EntryError::NotFound(offset) => {
+            let kind = "no_such_entry";
+            let mut reason = String::from("no entry named \"");
+            reason.push_str(wanted);
+            reason.push('"');
+            // SAFETY: the import reads the two strings during the call.
+            unsafe {
+                error(
+                    kind.as_ptr(),
+                    kind.len(),
+                    reason.as_ptr(),
+                    reason.len(),
+                    offset as f64,
+                )
+            };
+        }
+    }
+}
+
 /// The JSON document of the archive's entry named by the `name_len` bytes (UTF-8) at `name`
 /// (`gtastream dump --json ARCHIVE:ENTRY`), handed to `text`. Returns 0, or 1 after reporting
 /// the error to `error` (an entry that is not there: kind `no_such_entry`).
@@ -753,13 +828,7 @@ pub unsafe extern "C" fn gts_entry_json(
     let mut out = Pieces(String::with_capacity(TEXT_PIECE));
     // Each pass reads the archive again and decodes the entry again.
     let result = json::write(&mut out, |pass| {
-        let mut only = Only::new(Search::Looking, wanted, pass);
-        let archive = decoder().decode_slices(dir, img, &mut only);
-        match (only.search, archive) {
-            (Search::Done(result), _) => result.map_err(EntryError::Decode),
-            (_, Err(e)) => Err(EntryError::Decode(e)),
-            (_, Ok(())) => Err(EntryError::NotFound(only.directory_end)),
-        }
+        find_entry(dir, img, &decoder, wanted, pass)
     });
     match result {
         Ok(()) => {
@@ -770,22 +839,273 @@ pub unsafe extern "C" fn gts_entry_json(
             report_error(e);
             1
         }
-        Err(JsonError::Decode(EntryError::NotFound(offset))) => {
-            let kind = "no_such_entry";
-            let mut reason = String::from("no entry named \"");
-            reason.push_str(wanted);
-            reason.push('"');
-            error(
-                kind.as_ptr(),
-                kind.len(),
-                reason.as_ptr(),
-                reason.len(),
-                offset as f64,
-            );
+        Err(JsonError::Decode(e)) => {
+            report_entry_error(e, wanted);
             1
         }
         Err(JsonError::Write) => 1,
     }
+}
+
+/// Hands a finished document over to `document`.
+fn hand_over(doc: document::Document) {
+    let (records, names) = doc.finish();
+    // SAFETY: the import copies the buffers during the call.
+    unsafe { document(records.as_ptr(), records.len(), names.as_ptr(), names.len()) };
+}
+
+/// The document of the `len` bytes at `ptr` in buffers (src/document.rs), handed to
+/// `bone_values` and `document`: keyframe values as f32 when `raw`, else as the JSON
+/// document's f64. Returns 0,
+/// or 1 after reporting the error to `error`.
+///
+/// # Safety
+/// `ptr` points to `len` readable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn gts_document(ptr: *const u8, len: usize, can_seek: u32, raw: u32) -> u32 {
+    let data = core::slice::from_raw_parts(ptr, len);
+    let options = Options {
+        can_seek: can_seek != 0,
+        game: None,
+    };
+    let mut doc = document::Document::new(raw != 0);
+    let mut only = Only::new(Search::Inside, "", &mut doc);
+    if let Err(e) = Decoder::with_options(options).decode_slice(data, &mut only) {
+        report_error(e);
+        return 1;
+    }
+    hand_over(doc);
+    0
+}
+
+/// The document of the archive's entry named by the `name_len` bytes (UTF-8) at `name`, in
+/// buffers as [`gts_document`] gives them. Returns 0, or 1 after reporting the error.
+///
+/// # Safety
+/// As [`gts_entry_json`].
+#[no_mangle]
+pub unsafe extern "C" fn gts_entry_document(
+    img: *const u8,
+    img_len: usize,
+    dir: *const u8,
+    dir_len: usize,
+    has_dir: u32,
+    name: *const u8,
+    name_len: usize,
+    raw: u32,
+) -> u32 {
+    let (dir, img, decoder) = archive_of(img, img_len, dir, dir_len, has_dir);
+    let wanted = core::str::from_utf8(core::slice::from_raw_parts(name, name_len)).unwrap_or("");
+    let mut doc = document::Document::new(raw != 0);
+    if let Err(e) = find_entry(dir, img, &decoder, wanted, &mut doc) {
+        report_entry_error(e, wanted);
+        return 1;
+    }
+    hand_over(doc);
+    0
+}
+
+/// The archive's listing in buffers (src/document.rs), handed to `document`. Returns 0, or 1
+/// after reporting the error.
+///
+/// # Safety
+/// As [`archive_of`].
+#[no_mangle]
+pub unsafe extern "C" fn gts_listing(
+    img: *const u8,
+    img_len: usize,
+    dir: *const u8,
+    dir_len: usize,
+    has_dir: u32,
+) -> u32 {
+    let (dir, img, decoder) = archive_of(img, img_len, dir, dir_len, has_dir);
+    let mut listing = document::Listing::default();
+    let mut none = NoEvents;
+    let mut only = Only::new(Search::Listing, "", &mut none);
+    only.listing = Some(&mut listing);
+    if let Err(e) = decoder().decode_slices(dir, img, &mut only) {
+        report_error(e);
+        return 1;
+    }
+    let records = &listing.records;
+    let names = &listing.names;
+    // SAFETY: the import copies the buffers during the call.
+    unsafe { document(records.as_ptr(), records.len(), names.as_ptr(), names.len()) };
+    0
+}
+
+/// An archive listed as it is read (`gts_listing_*`): the library's push decoder, fed the
+/// bytes it asks for, and the listing it fills.
+pub struct ListingStream {
+    decoder: ArchiveDecoder,
+    listing: document::Listing,
+}
+
+/// A listing of an archive read in pieces: a VER2 `.img` of `img_len` bytes, or (`version1`) a
+/// `.dir` of `dir_len` bytes and its `.img`. Ask `gts_listing_input`, `_position` and
+/// `_wanted` what to feed next.
+#[no_mangle]
+pub extern "C" fn gts_listing_new(version1: u32, dir_len: f64, img_len: f64) -> *mut ListingStream {
+    let decoder = if version1 != 0 {
+        ArchiveDecoder::version1(dir_len as u64, img_len as u64)
+    } else {
+        ArchiveDecoder::new(img_len as u64)
+    };
+    Box::into_raw(Box::new(ListingStream {
+        decoder,
+        listing: document::Listing::default(),
+    }))
+}
+
+/// # Safety
+/// `stream` comes from [`gts_listing_new`] and is freed once.
+#[no_mangle]
+pub unsafe extern "C" fn gts_listing_free(stream: *mut ListingStream) {
+    drop(Box::from_raw(stream));
+}
+
+/// The file the next bytes come from: 0 the `.dir`, 1 the `.img`.
+///
+/// # Safety
+/// `stream` comes from [`gts_listing_new`].
+#[no_mangle]
+pub unsafe extern "C" fn gts_listing_input(stream: *const ListingStream) -> u32 {
+    u32::from((*stream).decoder.input() == gtastream::archive::Input::Data)
+}
+
+/// Offset in that file of the next byte wanted.
+///
+/// # Safety
+/// As [`gts_listing_input`].
+#[no_mangle]
+pub unsafe extern "C" fn gts_listing_position(stream: *const ListingStream) -> f64 {
+    (*stream).decoder.position() as f64
+}
+
+/// At most how many bytes from the position are of use (-1: no bound).
+///
+/// # Safety
+/// As [`gts_listing_input`].
+#[no_mangle]
+pub unsafe extern "C" fn gts_listing_wanted(stream: *const ListingStream) -> f64 {
+    (*stream).decoder.wanted().map_or(-1.0, |w| w as f64)
+}
+
+/// Feeds the first `len` bytes of the input buffer, then reports `progress`. Returns 0, or 1
+/// after reporting the error.
+///
+/// # Safety
+/// As [`gts_listing_input`]; `len` is at most the input buffer's size.
+#[no_mangle]
+pub unsafe extern "C" fn gts_listing_feed(stream: *mut ListingStream, len: usize) -> u32 {
+    let stream = &mut *stream;
+    let input = &(&*INPUT.0.get())[..len.min(INPUT_SIZE)];
+    let mut none = NoEvents;
+    let mut only = Only::new(Search::Listing, "", &mut none);
+    only.listing = Some(&mut stream.listing);
+    match stream.decoder.feed(input, &mut only) {
+        Ok(p) => {
+            let (status, seek) = match p.status {
+                Status::NeedInput => (0, 0.0),
+                Status::Paused => (1, 0.0),
+                Status::Done => (2, 0.0),
+                Status::Seek(offset) => (3, offset as f64),
+            };
+            progress(p.consumed, status, seek);
+            0
+        }
+        Err(e) => {
+            report_error(e);
+            1
+        }
+    }
+}
+
+/// Ends the input and hands the listing to `document`. Returns 0, or 1 after reporting the
+/// error.
+///
+/// # Safety
+/// As [`gts_listing_input`].
+#[no_mangle]
+pub unsafe extern "C" fn gts_listing_finish(stream: *mut ListingStream) -> u32 {
+    let stream = &mut *stream;
+    let mut none = NoEvents;
+    let mut only = Only::new(Search::Listing, "", &mut none);
+    only.listing = Some(&mut stream.listing);
+    if let Err(e) = stream.decoder.finish(&mut only) {
+        report_error(e);
+        return 1;
+    }
+    let (records, names) = (&stream.listing.records, &stream.listing.names);
+    // SAFETY: the import copies the buffers during the call.
+    document(records.as_ptr(), records.len(), names.as_ptr(), names.len());
+    0
+}
+
+/// Converts the `len` bytes at `ptr` to the format named by the `format_len` bytes at `format`
+/// (the library's name of a format it writes, any case: ANP3, ANP2, ANPK, bnry, text), the
+/// decoder's events straight into the library's encoder, as `gtastream convert` does; the bytes
+/// go to `output`. Returns 0; 1 after reporting a decoding error to `error` or an encoding one
+/// to `encode_error`; 2 when the name is not of a format the library writes.
+///
+/// # Safety
+/// Each pointer points to its length of readable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn gts_convert(
+    ptr: *const u8,
+    len: usize,
+    format: *const u8,
+    format_len: usize,
+    quantize: u32,
+) -> u32 {
+    use gtastream::encode::{EncodeOptions, Encoder, Lookahead};
+    use gtastream::{ErrorKind, Format};
+    let data = core::slice::from_raw_parts(ptr, len);
+    let name = core::slice::from_raw_parts(format, format_len);
+    let writable = [
+        Format::Anp3,
+        Format::Anp2,
+        Format::Anpk,
+        Format::IplBinary,
+        Format::IplText,
+    ];
+    let Some(format) = writable
+        .into_iter()
+        .find(|f| f.name().as_bytes().eq_ignore_ascii_case(name))
+    else {
+        return 2;
+    };
+    let report = |e: gtastream::encode::EncodeError| {
+        let (kind, message) = (e.kind().name(), alloc::format!("{e}"));
+        // SAFETY: the import reads the two strings during the call.
+        encode_error(kind.as_ptr(), kind.len(), message.as_ptr(), message.len());
+        1
+    };
+    let mut encoder = match Encoder::new(format, Vec::new(), EncodeOptions::quantize(quantize != 0))
+    {
+        Ok(encoder) => encoder,
+        Err(e) => return report(e),
+    };
+    // The same bytes read a second time, one bone ahead, as the command does.
+    let decoded = Decoder::new().decode_slice(data, &mut Lookahead::new(&mut encoder, data));
+    match decoded {
+        Err(e) if e.kind == ErrorKind::Aborted && encoder.error().is_some() => {}
+        Err(e) => {
+            report_error(e);
+            return 1;
+        }
+        Ok(()) => {}
+    }
+    if !encoder.is_finished() {
+        return report(
+            encoder
+                .error()
+                .unwrap_or(gtastream::encode::EncodeError::OutOfOrder),
+        );
+    }
+    let bytes = encoder.into_sink();
+    output(bytes.as_ptr(), bytes.len());
+    0
 }
 
 /// The allocator std would use on this target, without the rest of std (smaller module).
@@ -797,4 +1117,33 @@ static ALLOCATOR: dlmalloc::GlobalDlmalloc = dlmalloc::GlobalDlmalloc;
 #[panic_handler]
 fn panic(_: &core::panic::PanicInfo<'_>) -> ! {
     core::arch::wasm32::unreachable()
+}
+
+/// The `check` document (`gtastream check --json`) of the `len` bytes at `ptr`, a file or a
+/// version 2 archive, named by the `name_len` bytes (UTF-8) at `name`, for the `games` (bits:
+/// III 1, VC 2, SA 4, MTA 8; 0 for all), handed to `text`. Always 0: a file that does not
+/// decode is a finding.
+///
+/// # Safety
+/// `ptr` points to `len` readable bytes, `name` to `name_len` bytes of UTF-8.
+#[no_mangle]
+pub unsafe extern "C" fn gts_check_json(
+    ptr: *const u8,
+    len: usize,
+    name: *const u8,
+    name_len: usize,
+    games: u32,
+) -> u32 {
+    use gtastream::check::{json::write_document, Games};
+    let data = core::slice::from_raw_parts(ptr, len);
+    let name = core::str::from_utf8(core::slice::from_raw_parts(name, name_len)).unwrap_or("");
+    let games = match games {
+        0 => Games::ALL,
+        bits => Games::from_bits(bits as u8),
+    };
+    let mut out = Pieces(String::with_capacity(TEXT_PIECE));
+    // Pieces never refuses text.
+    let _ = write_document(&mut out, data, name, games);
+    out.flush();
+    0
 }

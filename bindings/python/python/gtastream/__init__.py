@@ -4,6 +4,8 @@ placement files (binary and text IPL) of the RenderWare-era GTA games.
 The decoding is done by the Rust library gtastream; this package adds no format logic.
 
 - ``decode(data)`` gives the structure ``gtastream dump --json`` prints, as a dict.
+- ``check(data, name=None, games=None)`` gives what ``gtastream check --json`` prints, as a
+  dict: the findings of the games' loading rules (docs/CHECKS.md).
 - ``load(path_or_bytes)`` gives a :class:`Package` (animation files), each bone's keyframes
   as numpy arrays, or a :class:`Placement` (IPL files) with numpy columns.
 - ``events(f)`` streams the decoder's events from a binary file object in constant memory.
@@ -27,6 +29,7 @@ from ._native import (
     EventReader,
     Package,
     Placement,
+    check,
     decode,
     convert,
     events,
@@ -49,6 +52,7 @@ __all__ = [
     "EventReader",
     "Package",
     "Placement",
+    "check",
     "decode",
     "convert",
     "events",

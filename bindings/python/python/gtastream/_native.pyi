@@ -50,8 +50,10 @@ class DecodeError(Exception):
     """The file did not decode: the error the command-line tool reports."""
 
     kind: str
-    """Stable name: "bad_magic", "truncated", "unknown_frame_type", "count_too_large",
-    "malformed", "seek_required", "aborted", "limit" or "finished"."""
+    """Stable name (the core's, docs/FORMATS.md §7.2): "bad_magic", "truncated",
+    "unknown_frame_type", "count_too_large", "malformed", "seek_required", "aborted", "limit",
+    "finished" or "empty"; for a file of another format, "collision_file", "renderware_model",
+    "texture_dictionary", "fastman92_img" or "gta4_img"."""
     reason: str
     """Short description, e.g. "input ends inside a unit"."""
     offset: int
@@ -86,6 +88,14 @@ def decode(data: _Bytes) -> Dict[str, Any]:
     infinities are None; numbers are as ``json.loads`` reads them (a whole-number float such as
     a time of 1.0 is the int 1). Raises DecodeError where the command would fail.
     """
+
+def check(
+    data: _Bytes, name: Optional[str] = None, games: Optional[List[str]] = None
+) -> Dict[str, Any]:
+    """Check a file (or a VER2 archive) held in memory against the games' loading rules: the
+    structure ``gtastream check --json NAME`` prints ({"inputs": [{"file", "format",
+    "findings": [{"rule", "severity", "games", "offset", "entry", "animation", "bone",
+    "message"}]}]}). ``games``: "iii", "vc", "sa", "mta" (all that load the format if None)."""
 
 def load(source: Union[str, "os.PathLike[str]", _Bytes]) -> Union["Package", "Placement"]:
     """Decode a whole file (a path, or its bytes) into a Package (animation files) or a

@@ -1,0 +1,64 @@
+import { wasm, withSink } from './wasm.js';
+
+/** A game `check` knows, as `gtastream check --game` names it. */
+export type CheckGame = 'iii' | 'vc' | 'sa' | 'mta';
+
+/** Options of {@link check}. */
+export interface CheckOptions {
+  /** The file's name: its stem is the block name the game expects (`ped.ifp` holds `ped`). */
+  name?: string;
+  /** The games to check for; every game that loads the format if none. */
+  games?: CheckGame[];
+}
+
+/** A finding (docs/CHECKS.md lists the rules). */
+export interface CheckFinding {
+  rule: string;
+  severity: 'error' | 'warning' | 'note';
+  games: CheckGame[];
+  offset: number;
+  entry: string | null;
+  animation: number | null;
+  bone: number | null;
+  message: string;
+}
+
+/** What `gtastream check --json` prints. */
+export interface CheckDocument {
+  inputs: { file: string; format: string | null; findings: CheckFinding[] }[];
+}
+
+const GAME_BITS: Record<CheckGame, number> = { iii: 1, vc: 2, sa: 4, mta: 8 };
+
+/**
+ * Checks a file (or a version 2 IMG archive) against the games' loading rules: the document
+ * `gtastream check --json` prints, written by the library.
+ */
+export function check(data: Uint8Array | ArrayBuffer, options: CheckOptions = {}): CheckDocument {
+  return JSON.parse(checkJson(data, options)) as CheckDocument;
+}
+
+/** The same document as JSON text, exactly as `gtastream check --json NAME` prints it. */
+export function checkJson(data: Uint8Array | ArrayBuffer, options: CheckOptions = {}): string {
+  const bytes = data instanceof Uint8Array ? data : new Uint8Array(data);
+  const name = new TextEncoder().encode(options.name ?? '');
+  const games = (options.games ?? []).reduce((bits, g) => bits | GAME_BITS[g], 0);
+  const module = wasm();
+  const len = bytes.length;
+  const ptr = module.gts_alloc(len);
+  const namePtr = module.gts_alloc(name.length);
+  const pieces: string[] = [];
+  try {
+    new Uint8Array(module.memory.buffer, ptr, len).set(bytes);
+    new Uint8Array(module.memory.buffer, namePtr, name.length).set(name);
+    withSink(
+      module,
+      { text: (piece) => pieces.push(piece), error: () => undefined },
+      () => module.gts_check_json(ptr, len, namePtr, name.length, games),
+    );
+  } finally {
+    module.gts_free(ptr, len);
+    module.gts_free(namePtr, name.length);
+  }
+  return pieces.join('');
+}

@@ -1,0 +1,255 @@
+// The documents the module hands over in buffers (wasm/src/document.rs), turned into objects:
+// `records` is read front to back in the order the module writes it, names are byte ranges of
+// `names`, and each bone's keyframe floats come as the bone ends. No JSON text, and nothing of
+// the file's format here: the module has already decoded everything.
+
+import type {
+  Animation, ArchiveListing, Bone, Car, GtaDocument, Instance, Keyframe, SectionLine, Warning,
+} from './types.js';
+import { DecodeError, type Exports, type Sink, withSink } from './wasm.js';
+
+/** The buffers of one document. */
+export interface Buffers {
+  records: Float64Array;
+  names: Uint8Array;
+}
+
+/** Runs `call` and returns the buffers it handed over, `bone` taking each bone's values;
+ * throws the error it reported. */
+export function buffersOf(module: Exports, call: () => number,
+  bone?: Sink['boneValues']): Buffers {
+  let buffers: Buffers | undefined;
+  let failure: DecodeError | undefined;
+  const rc = withSink(module, {
+    document: (records, names) => (buffers = { records, names }),
+    boneValues: bone,
+    error: (e) => (failure = e),
+  }, call);
+  if (failure) throw failure;
+  if (rc !== 0 || !buffers) throw new Error('gtastream: the module gave no document');
+  return buffers;
+}
+
+/** Bytes as text one character per byte (Latin-1), as the library reads names. */
+function latin1(bytes: Uint8Array, start: number, len: number): string {
+  if (len <= 64) {
+    let text = '';
+    for (let i = start; i < start + len; i++) text += String.fromCharCode(bytes[i]);
+    return text;
+  }
+  let text = '';
+  for (let i = start; i < start + len; i += 8192) {
+    const end = Math.min(i + 8192, start + len);
+    text += String.fromCharCode.apply(null, bytes.subarray(i, end) as unknown as number[]);
+  }
+  return text;
+}
+
+/** Reads `records` in order. */
+export class Reader {
+  #records: Float64Array;
+  #names: Uint8Array;
+  #at = 0;
+
+  constructor({ records, names }: Buffers) {
+    this.#records = records;
+    this.#names = names;
+  }
+
+  number(): number {
+    return this.#records[this.#at++];
+  }
+
+  /** A number, null where the document has none (NaN). */
+  optNumber(): number | null {
+    const value = this.#records[this.#at++];
+    return value !== value ? null : value;
+  }
+
+  /** A name, null where the file stores none. */
+  name(): string | null {
+    const start = this.#records[this.#at++];
+    const len = this.#records[this.#at++];
+    return len < 0 ? null : latin1(this.#names, start, len);
+  }
+
+  string(): string {
+    return this.name() ?? '';
+  }
+
+  /** `count` floats as the document has them (NaN and infinities null). */
+  floats(count: number): (number | null)[] {
+    const out = new Array<number | null>(count);
+    for (let i = 0; i < count; i++) out[i] = this.optNumber();
+    return out;
+  }
+}
+
+/** The head of a document: whether it is a placement file, format, name and warnings. */
+export function readHead(r: Reader): { placement: boolean; doc: GtaDocument } {
+  const placement = r.number() === 1;
+  const format = r.name() as GtaDocument['format'];
+  const name = r.name();
+  const warnings: Warning[] = [];
+  for (let n = r.number(); n > 0; n--) {
+    warnings.push({ kind: r.string(), reason: r.string(), offset: r.number() });
+  }
+  return { placement, doc: { format, name, warnings } };
+}
+
+/** One bone's header as the module writes it, before its frames. */
+export interface BoneHead {
+  name: string | null;
+  boneId: number | null;
+  boneKey: number | null;
+  frameType: string;
+  translation: boolean;
+  scale: boolean;
+  frameCount: number;
+}
+
+export function readBone(r: Reader): BoneHead {
+  const name = r.name();
+  const boneId = r.optNumber();
+  const boneKey = r.optNumber();
+  const frameType = r.string();
+  const contents = r.number();
+  return {
+    name, boneId, boneKey, frameType, translation: (contents & 1) !== 0,
+    scale: (contents & 2) !== 0, frameCount: r.number(),
+  };
+}
+
+/** Floats per keyframe in `values`: time and rotation, then what the bone stores. */
+export const stride = (b: Contents): number => 5 + (b.translation ? 3 : 0) + (b.scale ? 3 : 0);
+
+const nul = (value: number): number | null => (value !== value ? null : value);
+
+/** Which of translation and scale a bone's frames have (bit 0 and bit 1 of `contents`). */
+interface Contents {
+  translation: boolean;
+  scale: boolean;
+}
+
+export const contentsOf = (contents: number): Contents =>
+  ({ translation: (contents & 1) !== 0, scale: (contents & 2) !== 0 });
+
+/** A bone's keyframes, as the document has them (NaN and infinities null). */
+function framesWithNulls(values: Float64Array, b: Contents): Keyframe[] {
+  const step = stride(b);
+  const out = new Array<Keyframe>(values.length / step);
+  let at = 0;
+  const three = (from: number) => [nul(values[from]), nul(values[from + 1]), nul(values[from + 2])];
+  for (let i = 0; i < out.length; i++, at += step) {
+    const frame: Keyframe = {
+      time: nul(values[at]),
+      rotation: [nul(values[at + 1]), nul(values[at + 2]), nul(values[at + 3]), nul(values[at + 4])],
+    };
+    if (b.translation) frame.translation = three(at + 5);
+    if (b.scale) frame.scale = three(at + (b.translation ? 8 : 5));
+    out[i] = frame;
+  }
+  return out;
+}
+
+/** The same where every value is finite: arrays of plain doubles, which V8 stores unboxed
+ * (an array that may hold null boxes each number), in the shape of the bone's frames. */
+function frames(values: Float64Array, b: Contents): Keyframe[] {
+  const step = stride(b);
+  const out = new Array<Keyframe>(values.length / step);
+  for (let i = 0, at = 0; i < out.length; i++, at += step) {
+    const time = values[at];
+    const rotation = [values[at + 1], values[at + 2], values[at + 3], values[at + 4]];
+    if (b.translation && b.scale) {
+      out[i] = {
+        time, rotation, translation: [values[at + 5], values[at + 6], values[at + 7]],
+        scale: [values[at + 8], values[at + 9], values[at + 10]],
+      };
+    } else if (b.translation) {
+      out[i] = { time, rotation, translation: [values[at + 5], values[at + 6], values[at + 7]] };
+    } else if (b.scale) {
+      out[i] = { time, rotation, scale: [values[at + 5], values[at + 6], values[at + 7]] };
+    } else {
+      out[i] = { time, rotation };
+    }
+  }
+  return out;
+}
+
+function finite(values: Float64Array): boolean {
+  for (let i = 0; i < values.length; i++) {
+    if (values[i] !== values[i]) return false;
+  }
+  return true;
+}
+
+/** A bone's keyframes from its values (f64, the document's numbers), as the document has them. */
+export function keyframes(values: Float64Array, contents: number): Keyframe[] {
+  const b = contentsOf(contents);
+  return finite(values) ? frames(values, b) : framesWithNulls(values, b);
+}
+
+/** The document `gtastream dump --json` prints, from buffers and the bones' keyframes. */
+export function toDocument(buffers: Buffers, boneFrames: Keyframe[][]): GtaDocument {
+  const r = new Reader(buffers);
+  const { placement, doc } = readHead(r);
+  if (!placement) {
+    const animations: Animation[] = [];
+    let bone = 0;
+    for (let n = r.number(); n > 0; n--) {
+      const name = r.string();
+      const frame_data_size = r.optNumber();
+      const flags = r.optNumber();
+      const duration = r.optNumber();
+      const bones: Bone[] = [];
+      for (let m = r.number(); m > 0; m--) {
+        const b = readBone(r);
+        bones.push({ name: b.name, bone_id: b.boneId, bone_key: b.boneKey, frame_type: b.frameType,
+          frames: boneFrames[bone++] });
+      }
+      animations.push({ name, frame_data_size, flags, duration, bones });
+    }
+    doc.animations = animations;
+    return doc;
+  }
+  const instances: Instance[] = [];
+  for (let n = r.number(); n > 0; n--) {
+    const model_id = r.number();
+    const model_name = r.name();
+    const interior = r.number();
+    const position = r.floats(3);
+    const rotation = r.floats(4);
+    const hasScale = r.number() === 1;
+    const scale = r.floats(3);
+    instances.push({ model_id, model_name, interior, position, rotation,
+      scale: hasScale ? scale : null, lod: r.number() });
+  }
+  const cars: Car[] = [];
+  for (let n = r.number(); n > 0; n--) {
+    const position = r.floats(3);
+    cars.push({
+      position, angle: r.optNumber(), model_id: r.number(), primary_color: r.number(),
+      secondary_color: r.number(), flags: r.number(), alarm_chance: r.number(),
+      door_lock_chance: r.number(), min_delay: r.number(), max_delay: r.number(),
+    });
+  }
+  const section_lines: SectionLine[] = [];
+  for (let n = r.number(); n > 0; n--) {
+    section_lines.push({ section: r.string(), text: r.string() });
+  }
+  return Object.assign(doc, { instances, cars, section_lines });
+}
+
+/** The listing `gtastream ls --json` prints. */
+export function toListing(buffers: Buffers): ArchiveListing {
+  const r = new Reader(buffers);
+  const format = r.string() as ArchiveListing['format'];
+  const entries: ArchiveListing['entries'] = [];
+  for (let n = r.number(); n > 0; n--) {
+    const name = r.string();
+    const offset = r.number();
+    const size = r.number();
+    entries.push({ name, offset, size, format: r.name() as ArchiveListing['entries'][0]['format'] });
+  }
+  return { format, entries };
+}

@@ -1,0 +1,143 @@
+//! `gtastream check`: the engines' rules applied to files and archives (docs/CHECKS.md).
+
+use std::io::Write;
+
+use gtastream::check::{json::Document, Checker, Finding, Games};
+use gtastream::io::ReadError;
+use gtastream::Game;
+
+use crate::source::{self, Access, Failure};
+use crate::target::{self, Target};
+
+pub const ABOUT: &str = "Check files and archives against the games' own loading rules";
+
+pub const LONG_ABOUT: &str = "\
+Check files and archives against what GTA III, Vice City and San Andreas (and MTA:SA) do
+when they load them: each finding names a rule (docs/CHECKS.md lists them), its level
+(error: the game crashes or corrupts memory; warning: it loads the file but not as meant;
+note: it skips something), the games concerned, the absolute offset, and the archive
+entry, animation and bone, or line.
+
+Without --game, every game that loads the format is checked.
+
+Text output: one line per finding,
+  FILE[:ENTRY]: LEVEL RULE (GAMES) at OFFSET, animation N \"NAME\", bone M \"NAME\": reason
+--json prints one document:
+  {\"inputs\": [{\"file\", \"format\", \"findings\": [{\"rule\", \"severity\", \"games\",
+   \"offset\", \"entry\", \"animation\", \"bone\", \"message\"}]}]}
+
+Exit status: 0 when no finding is an error, 1 when one is, 2 when an input cannot be read.";
+
+/// What the run found: whether any finding was an error, any input unreadable.
+pub struct Outcome {
+    pub errors: bool,
+    pub unreadable: bool,
+}
+
+pub fn run(inputs: &[String], games: Games, json: bool) -> Result<Outcome, String> {
+    let mut outcome = Outcome {
+        errors: false,
+        unreadable: false,
+    };
+    let mut text = String::new();
+    let mut document = Document::new(&mut text).map_err(|e| e.to_string())?;
+    let mut lines = String::new();
+    for input in inputs {
+        match check_input(input, games) {
+            Ok((format, findings)) => {
+                outcome.errors |= findings
+                    .iter()
+                    .any(|f| f.level() == gtastream::check::Level::Error);
+                if json {
+                    document.input(input, format).map_err(|e| e.to_string())?;
+                    for finding in &findings {
+                        document.finding(finding).map_err(|e| e.to_string())?;
+                    }
+                } else {
+                    for finding in &findings {
+                        finding
+                            .write_line(&mut lines, input)
+                            .map_err(|e| e.to_string())?;
+                        lines.push('\n');
+                    }
+                }
+            }
+            Err(message) => {
+                outcome.unreadable = true;
+                eprintln!("gtastream: {input}: {message}");
+            }
+        }
+    }
+    document.end().map_err(|e| e.to_string())?;
+    let out = if json { text } else { lines };
+    std::io::stdout()
+        .write_all(out.as_bytes())
+        .map_err(crate::write_error)?;
+    Ok(outcome)
+}
+
+/// The findings of one input and its format's name; `Err` when it cannot be read.
+fn check_input(input: &str, games: Games) -> Result<(Option<&'static str>, Vec<Finding>), String> {
+    let mut findings = Vec::new();
+    let mut format = None;
+    let target = target::resolve(input).map_err(|e| e.to_string())?;
+    // Text IPL: a single game named fixes the layout of inst lines.
+    let layout = [Games::III, Games::VC, Games::SA]
+        .into_iter()
+        .filter(|&g| games.contains(g))
+        .collect::<Vec<_>>();
+    let game = match layout.as_slice() {
+        [g] if *g == Games::III => Some(Game::Iii),
+        [g] if *g == Games::VC => Some(Game::ViceCity),
+        [g] if *g == Games::SA => Some(Game::SanAndreas),
+        _ => None,
+    };
+    let access = Access { seek: true, game };
+    let mut checker = Checker::new(games, |f: &Finding| findings.push(*f));
+    let result = match &target {
+        Target::Stdin(head) => source::decode_stdin(head, game, &mut checker),
+        Target::File(path) => {
+            let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+            checker.set_file_name(name.unwrap_or_default().as_bytes());
+            source::decode(path, access, &mut checker)
+        }
+        Target::Entry(archive, entry) => match archive.entry_bytes(entry) {
+            Ok(bytes) => {
+                checker.set_file_name(entry.as_bytes());
+                let mut decoder = gtastream::Decoder::with_options(gtastream::Options {
+                    game,
+                    ..gtastream::Options::default()
+                });
+                decoder
+                    .decode_slice(&bytes, &mut checker)
+                    .map(|()| 0)
+                    .map_err(|e| Failure::Read(ReadError::Decode(e)))
+            }
+            Err(failure) => Err(failure),
+        },
+        Target::Archive(archive) => {
+            format = Some(if archive.dir.is_some() {
+                "VER1"
+            } else {
+                "VER2"
+            });
+            archive.decode(&mut checker)
+        }
+    };
+    let unreadable = match result {
+        Ok(_) => None,
+        Err(Failure::Read(ReadError::Decode(error))) => {
+            checker.failed(error);
+            None
+        }
+        Err(failure) => Some(failure.to_string()),
+    };
+    checker.finish();
+    if format.is_none() {
+        format = checker.format().map(|f| f.name());
+    }
+    match unreadable {
+        Some(message) => Err(message),
+        None => Ok((format, findings)),
+    }
+}

@@ -1,0 +1,204 @@
+//! The JSON document of `check` (`gtastream check --json`, the bindings' `check()`), written
+//! by one piece of code so that every front end gives the same structure:
+//!
+//! `{"inputs": [{"file": PATH, "format": FORMAT, "findings": [{"rule": ID, "severity":
+//! "error"|"warning"|"note", "games": ["sa", ...], "offset": N, "entry": NAME|null,
+//! "animation": INDEX|null, "bone": INDEX|null, "message": TEXT}]}]}`
+//!
+//! Written as the findings come, never built in memory: [`Document`] opens the document,
+//! each input and each finding, and closes what is open.
+
+use core::fmt::{self, Write};
+
+use super::{Checker, Finding, Games};
+use crate::archive::ArchiveDecoder;
+use crate::Decoder;
+
+/// The whole document of one file (or version 2 archive, `VER2`) held in memory, named
+/// `name` (its stem is the block name the game expects), for `games`: what the bindings'
+/// `check()` return. The bytes are checked twice, once for the format, once for the findings,
+/// so nothing is gathered in memory.
+pub fn write_document(out: &mut impl Write, data: &[u8], name: &str, games: Games) -> fmt::Result {
+    let archive = data.starts_with(b"VER2");
+    let run = |sink: &mut dyn FnMut(&Finding)| {
+        let mut checker = Checker::new(games, |f: &Finding| sink(f));
+        checker.set_file_name(name.as_bytes());
+        let failed = if archive {
+            ArchiveDecoder::new(data.len() as u64).decode_slice(data, &mut checker)
+        } else {
+            Decoder::new().decode_slice(data, &mut checker)
+        };
+        if let Err(error) = failed {
+            checker.failed(error);
+        }
+        checker.finish();
+        checker.format()
+    };
+    let format = match archive {
+        true => Some("VER2"),
+        false => run(&mut |_| {}).map(|f| f.name()),
+    };
+    let mut document = Document::new(out)?;
+    document.input(name, format)?;
+    let mut result = Ok(());
+    run(&mut |f| {
+        if result.is_ok() {
+            result = document.finding(f);
+        }
+    });
+    result?;
+    document.end()
+}
+
+/// A document being written to `out`.
+pub struct Document<'a, W> {
+    out: &'a mut W,
+    inputs: u32,
+    findings: u32,
+}
+
+impl<'a, W: Write> Document<'a, W> {
+    /// Opens the document.
+    pub fn new(out: &'a mut W) -> Result<Self, fmt::Error> {
+        out.write_str("{\"inputs\": [")?;
+        Ok(Document {
+            out,
+            inputs: 0,
+            findings: 0,
+        })
+    }
+
+    /// Opens an input (closing the one before): its path and format (`None`: not known).
+    pub fn input(&mut self, file: &str, format: Option<&str>) -> fmt::Result {
+        self.close_input()?;
+        let sep = if self.inputs == 0 { "\n  " } else { ",\n  " };
+        self.out.write_str(sep)?;
+        self.out.write_str("{\"file\": ")?;
+        string(self.out, file.chars())?;
+        self.out.write_str(", \"format\": ")?;
+        match format {
+            Some(format) => string(self.out, format.chars())?,
+            None => self.out.write_str("null")?,
+        }
+        self.out.write_str(", \"findings\": [")?;
+        self.inputs += 1;
+        self.findings = 0;
+        Ok(())
+    }
+
+    /// A finding of the open input.
+    pub fn finding(&mut self, f: &Finding) -> fmt::Result {
+        let out = &mut *self.out;
+        out.write_str(if self.findings == 0 {
+            "\n    "
+        } else {
+            ",\n    "
+        })?;
+        self.findings += 1;
+        write!(
+            out,
+            "{{\"rule\": \"{}\", \"severity\": \"{}\", \"games\": [",
+            f.rule.id(),
+            f.level().name()
+        )?;
+        for (i, game) in f.games.names().enumerate() {
+            out.write_str(if i == 0 { "\"" } else { ", \"" })?;
+            out.write_str(game)?;
+            out.write_char('"')?;
+        }
+        write!(out, "], \"offset\": {}, \"entry\": ", f.offset)?;
+        match &f.context.entry {
+            Some(entry) => string(out, entry.name.as_bytes().iter().map(|&b| char::from(b)))?,
+            None => out.write_str("null")?,
+        }
+        let index = |out: &mut W, item: Option<u32>| match item {
+            Some(i) => write!(out, "{i}"),
+            None => out.write_str("null"),
+        };
+        out.write_str(", \"animation\": ")?;
+        index(out, f.context.animation.map(|a| a.index))?;
+        out.write_str(", \"bone\": ")?;
+        index(out, f.context.bone.map(|b| b.index))?;
+        out.write_str(", \"message\": ")?;
+        let mut text = Escaped(out);
+        text.0.write_char('"')?;
+        write!(text, "{}", Message(f))?;
+        text.0.write_str("\"}")
+    }
+
+    /// Closes the open input and the document, with a final newline.
+    pub fn end(mut self) -> fmt::Result {
+        self.close_input()?;
+        self.out
+            .write_str(if self.inputs == 0 { "]}\n" } else { "\n]}\n" })
+    }
+
+    fn close_input(&mut self) -> fmt::Result {
+        if self.inputs == 0 {
+            return Ok(());
+        }
+        self.out
+            .write_str(if self.findings == 0 { "]}" } else { "\n  ]}" })?;
+        self.findings = 0;
+        Ok(())
+    }
+}
+
+/// Writes a finding's message as the JSON document gives it (before escaping): the place
+/// (animation and bone names, or the line) and the reason.
+pub fn write_message(out: &mut impl Write, f: &Finding) -> fmt::Result {
+    write!(out, "{}", Message(f))
+}
+
+/// The message: the place (animation and bone names, or the line) and the reason.
+struct Message<'a>(&'a Finding);
+
+impl fmt::Display for Message<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut place = self.0.context;
+        place.entry = None;
+        let place_text = Placed(&place);
+        write!(f, "{place_text}{}", self.0)
+    }
+}
+
+struct Placed<'a>(&'a crate::context::Context);
+
+impl fmt::Display for Placed<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let c = self.0;
+        if c.animation.is_some() || c.line.is_some() {
+            write!(f, "{c}: ")?;
+        }
+        Ok(())
+    }
+}
+
+/// Writes text as the inside of a JSON string.
+struct Escaped<'a, W>(&'a mut W);
+
+impl<W: Write> Write for Escaped<'_, W> {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        for c in s.chars() {
+            escape(self.0, c)?;
+        }
+        Ok(())
+    }
+}
+
+fn escape(out: &mut impl Write, c: char) -> fmt::Result {
+    match c {
+        '"' => out.write_str("\\\""),
+        '\\' => out.write_str("\\\\"),
+        c if (c as u32) < 0x20 => write!(out, "\\u{:04x}", c as u32),
+        c => out.write_char(c),
+    }
+}
+
+fn string(out: &mut impl Write, text: impl Iterator<Item = char>) -> fmt::Result {
+    out.write_char('"')?;
+    for c in text {
+        escape(out, c)?;
+    }
+    out.write_char('"')
+}

@@ -1,0 +1,1362 @@
+//! `check`: will the game load this file? A visitor adaptor over the decoder (and the archive
+//! decoder) that applies the engines' own rules (one table, docs/CHECKS.md) to the events and
+//! reports [`Finding`]s as it goes.
+//!
+//! It never allocates. Its state is bounded and fixed: the current animation, bone and text
+//! section; counters; and two tables of name hashes for the rules that compare across records
+//! ([`NAME_TABLE`] archive entry names, [`ANIMATION_TABLE`] animation names of one block).
+//! Past a table's capacity a [`Rule::TableFull`] note says that later names were not compared.
+//! Overlaps between archive entries are found between neighbours in directory order.
+//!
+//! ```
+//! use gtastream::check::{Checker, Games};
+//! use gtastream::Decoder;
+//!
+//! # let file: &[u8] = b"ANP3\x1c\0\0\0demo\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0";
+//! let mut errors = 0;
+//! let mut checker = Checker::new(Games::ALL, |f: &gtastream::check::Finding| {
+//!     errors += usize::from(f.level() == gtastream::check::Level::Error);
+//! });
+//! checker.set_file_name(b"demo.ifp");
+//! if let Err(error) = Decoder::new().decode_slice(file, &mut checker) {
+//!     checker.failed(error);
+//! }
+//! checker.finish();
+//! assert_eq!(errors, 0);
+//! ```
+
+pub mod json;
+mod rules;
+
+use core::fmt;
+
+pub use rules::{Engine, Games, Level, Rule};
+
+use crate::archive::{ArchiveInfo, ArchiveVersion, ArchiveVisitor, ArchiveWarning, Choice, Entry};
+use crate::archive::{ArchiveWarningKind, RECORD_SIZE};
+use crate::context::{Context, Name};
+#[cfg(feature = "ipl-text")]
+use crate::format::fields::line_fields as fields;
+use crate::{
+    AnimationInfo, BoneInfo, Error, ErrorKind, FileInfo, Flow, Format, IplCar, IplInstance,
+    Keyframes, SectionLine, Unit, UnitKind, Visitor, Warning, WarningKind,
+};
+
+/// Archive entry names the duplicate rules remember (hashes of the upper-cased names).
+pub const NAME_TABLE: usize = 2048;
+/// Animation names of one block the duplicate rule remembers.
+pub const ANIMATION_TABLE: usize = 512;
+
+/// What a rule found, where.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
+pub struct Finding {
+    /// The rule.
+    pub rule: Rule,
+    /// The games it concerns here (within the rule's, the format's and the caller's).
+    pub games: Games,
+    /// Absolute offset (in the `.img` for an archive entry; in the `.dir` for a version 1
+    /// directory record).
+    pub offset: u64,
+    /// The entry, animation, bone or line.
+    pub context: Context,
+    /// The value that broke the rule, where there is one (a time, a count, an id).
+    pub value: Option<f64>,
+    /// The bound it broke.
+    pub limit: Option<f64>,
+    /// [`Rule::DecodeFailed`] and decoder errors mapped to rules: the error.
+    pub error: Option<ErrorKind>,
+}
+
+impl Finding {
+    /// The finding's level (the rule's).
+    pub fn level(&self) -> Level {
+        self.rule.level()
+    }
+
+    /// The message: the rule's reason and the values (`Display` writes the same).
+    pub fn message(&self) -> impl fmt::Display + '_ {
+        self
+    }
+
+    /// The text line `FILE[:ENTRY]: LEVEL RULE (GAMES) at OFFSET, animation N "NAME", bone M
+    /// "NAME": reason`, without line break.
+    pub fn write_line(&self, out: &mut impl fmt::Write, file: &str) -> fmt::Result {
+        out.write_str(file)?;
+        if let Some(entry) = &self.context.entry {
+            write!(out, ":{}", entry.name)?;
+        }
+        write!(
+            out,
+            ": {} {} ({}) at {}",
+            self.level().name(),
+            self.rule.id(),
+            self.games,
+            self.offset
+        )?;
+        let mut place = self.context;
+        place.entry = None;
+        write!(out, "{}: {}", Place(place), self)
+    }
+}
+
+/// The context after `at OFFSET`: `, animation ...` or nothing.
+struct Place(Context);
+
+impl fmt::Display for Place {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let c = &self.0;
+        if c.animation.is_some() || c.line.is_some() {
+            write!(f, ", {c}")?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Display for Finding {
+    /// The rule's reason, then the value and bound: `reason (value 3000, limit 2500)`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.rule.reason())?;
+        if let Some(error) = self.error {
+            write!(f, " ({})", error.reason())?;
+        }
+        match (self.value.map(Number), self.limit.map(Number)) {
+            (Some(v), Some(l)) => write!(f, " (value {v}, limit {l})"),
+            (Some(v), None) => write!(f, " (value {v})"),
+            (None, Some(l)) => write!(f, " (limit {l})"),
+            (None, None) => Ok(()),
+        }
+    }
+}
+
+/// A value as short as it reads: values from `f32` fields print as `f32`.
+struct Number(f64);
+
+impl fmt::Display for Number {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let single = self.0 as f32;
+        if f64::from(single) == self.0 {
+            write!(f, "{single}")
+        } else {
+            write!(f, "{}", self.0)
+        }
+    }
+}
+
+/// The games that load a format (Stories files: none of these).
+pub fn games_of(format: Format) -> Games {
+    match format {
+        Format::Anpk => Games::ALL,
+        Format::Anp3 | Format::Anp2 => Games::SA.union(Games::MTA),
+        Format::IplText => Games::III.union(Games::VC).union(Games::SA),
+        Format::IplBinary => Games::SA,
+        Format::Anim => Games::NONE,
+    }
+}
+
+/// The games that load an archive version.
+pub fn games_of_archive(version: ArchiveVersion) -> Games {
+    match version {
+        ArchiveVersion::V1 => Games::III.union(Games::VC),
+        ArchiveVersion::V2 => Games::SA,
+    }
+}
+
+/// A fixed table of name hashes (FNV-1a of the upper-cased bytes, open addressing): a repeat
+/// is found unless two names share a 64-bit hash.
+#[derive(Clone, Debug)]
+struct NameTable<const N: usize> {
+    slots: [u64; N],
+    used: usize,
+    full: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Seen {
+    New,
+    Again,
+    /// The table is full: not compared.
+    Full,
+}
+
+impl<const N: usize> NameTable<N> {
+    const fn new() -> Self {
+        NameTable {
+            slots: [0; N],
+            used: 0,
+            full: false,
+        }
+    }
+
+    fn clear(&mut self) {
+        if self.used > 0 {
+            self.slots = [0; N];
+        }
+        self.used = 0;
+        self.full = false;
+    }
+
+    fn insert(&mut self, name: &[u8]) -> Seen {
+        let mut hash = 0xcbf2_9ce4_8422_2325_u64;
+        for &b in name {
+            hash = (hash ^ u64::from(b.to_ascii_uppercase())).wrapping_mul(0x100_0000_01b3);
+        }
+        let hash = hash.max(1);
+        let mut i = (hash % N as u64) as usize;
+        loop {
+            match self.slots[i] {
+                0 => break,
+                h if h == hash => return Seen::Again,
+                _ => i = (i + 1) % N,
+            }
+        }
+        // Three quarters full keeps the probes short.
+        if self.used >= N / 4 * 3 {
+            return Seen::Full;
+        }
+        self.slots[i] = hash;
+        self.used += 1;
+        Seen::New
+    }
+}
+
+/// The keyframe state of the current bone.
+#[derive(Clone, Copy, Debug, Default)]
+struct BoneState {
+    keys: u32,
+    first: f32,
+    last: f32,
+    /// Offset of the first key whose time went back.
+    decreasing: Option<u64>,
+    /// Rules reported once a bone, by their bit.
+    reported: u32,
+    /// The engine packs this bone's floats (SA: ANPK, or float frames under flag bit 0).
+    packs: bool,
+    /// Offset of the current batch's first frame.
+    batch_at: u64,
+}
+
+/// The current animation.
+#[derive(Clone, Copy, Debug, Default)]
+struct AnimationState {
+    at: u64,
+    bones: u32,
+    frame_data_size: Option<u32>,
+    flags: Option<u32>,
+    frame_bytes: u64,
+    floats: bool,
+    packed: bool,
+    /// The largest last key time over the bones with keys.
+    length: Option<f32>,
+}
+
+/// A text IPL's open section: its first field, lower case.
+#[derive(Clone, Copy, Debug, Default)]
+struct Section {
+    name: [u8; 4],
+}
+
+/// The state of a text or binary IPL.
+#[derive(Clone, Copy, Debug, Default)]
+struct IplState {
+    section: Option<Section>,
+    /// Games told by the first inst line's field count (11 SA, 12 III, 13 VC).
+    games: Option<Games>,
+    instances: u32,
+    /// The largest LOD index, with where it was.
+    lod: Option<(i32, u64, Option<u32>)>,
+    once: u32,
+}
+
+/// Rules reported once a file, by bit.
+const ONCE_ANIM_SIZE: u32 = 1;
+const ONCE_ANIM_OVERRUN: u32 = 2;
+const ONCE_MTA_FLOAT: u32 = 4;
+const ONCE_SCALE: u32 = 8;
+#[cfg(feature = "ipl-text")]
+const ONCE_PATH: u32 = 16;
+const ONCE_IPL_SCALE: u32 = 32;
+
+/// The state of the archive's directory.
+#[derive(Clone, Debug)]
+struct ArchiveState {
+    version: ArchiveVersion,
+    names: NameTable<NAME_TABLE>,
+    /// The largest first and second sizes (v2), the second's offset and entry.
+    size: u16,
+    size2: Option<(u16, u64, Context)>,
+    counts: [u32; 5],
+    /// The previous entry's data (start, end) in bytes.
+    previous: Option<(u64, u64)>,
+}
+
+const TXD: usize = 0;
+const COL: usize = 1;
+const IFP: usize = 2;
+const RRR: usize = 3;
+const SCM: usize = 4;
+
+/// Checks files and archives against the engines' rules (module documentation): a
+/// [`Visitor`] and [`ArchiveVisitor`] that hands each [`Finding`] to `sink`.
+pub struct Checker<S> {
+    games: Games,
+    sink: S,
+    context: Context,
+    /// The name the game knows the file by (the archive entry's or file's, without extension).
+    stem: Option<Name>,
+    format: Option<Format>,
+    /// Games that load the current file (the format's, within the archive's).
+    file_games: Games,
+    animations: u64,
+    /// The games that load some file of the input (for the totals).
+    loaded_by: Games,
+    animation_names: NameTable<ANIMATION_TABLE>,
+    animation: AnimationState,
+    bone: BoneState,
+    ipl: IplState,
+    once: u32,
+    archive: Option<ArchiveState>,
+    errors: u32,
+    findings: u32,
+}
+
+impl<S: FnMut(&Finding)> Checker<S> {
+    /// A checker for `games` ([`Games::ALL`]: every game that loads the format) that gives
+    /// each finding to `sink`.
+    pub fn new(games: Games, sink: S) -> Self {
+        Checker {
+            games,
+            sink,
+            context: Context::default(),
+            stem: None,
+            format: None,
+            file_games: Games::NONE,
+            animations: 0,
+            loaded_by: Games::NONE,
+            animation_names: NameTable::new(),
+            animation: AnimationState::default(),
+            bone: BoneState::default(),
+            ipl: IplState::default(),
+            once: 0,
+            archive: None,
+            errors: 0,
+            findings: 0,
+        }
+    }
+
+    /// The loose file's name (a path's last part): its stem is the block name the game
+    /// expects (`ped.ifp` holds block `ped`).
+    pub fn set_file_name(&mut self, name: &[u8]) {
+        self.stem = Some(Name::new(stem(name)));
+    }
+
+    /// Findings at error level so far.
+    pub fn errors(&self) -> u32 {
+        self.errors
+    }
+
+    /// Findings so far.
+    pub fn findings(&self) -> u32 {
+        self.findings
+    }
+
+    /// The format of the file (of the last entry, in an archive).
+    pub fn format(&self) -> Option<Format> {
+        self.format
+    }
+
+    /// Where the decoder is.
+    pub fn context(&self) -> &Context {
+        &self.context
+    }
+
+    /// The sink, back.
+    pub fn into_sink(self) -> S {
+        self.sink
+    }
+
+    /// The decoder stopped with `error` (a loose file; an entry's error comes through
+    /// [`ArchiveVisitor::entry_end`]): a finding for it, with what was decoded before.
+    pub fn failed(&mut self, error: Error) {
+        let rule = match (error.kind, self.format) {
+            (ErrorKind::UnknownFrameType, Some(Format::Anpk)) => Some(Rule::AnpkKfrmUnknown),
+            (ErrorKind::UnknownFrameType, Some(Format::Anp3 | Format::Anp2)) => {
+                Some(Rule::Anp3FrameTypeInvalid)
+            }
+            (ErrorKind::Truncated, Some(Format::IplBinary)) => Some(Rule::BnryBounds),
+            _ => None,
+        };
+        let at = self.context.absolute(error.offset);
+        let games = if self.format.is_some() {
+            self.file_games
+        } else {
+            Games::ALL
+        };
+        let rule = rule.unwrap_or(Rule::DecodeFailed);
+        self.emit_full(rule, games, at, None, None, Some(error.kind), self.context);
+        if rule != Rule::DecodeFailed {
+            self.emit_full(Rule::Incomplete, games, at, None, None, None, self.context);
+        }
+    }
+
+    /// The input ended (after the decoder's `finish`, or the archive's): the rules that
+    /// count over the whole input.
+    pub fn finish(&mut self) {
+        let total = self.animations as f64;
+        for (game, limit) in [(Games::III, 250.0), (Games::VC, 450.0), (Games::SA, 2500.0)] {
+            if total > limit {
+                let at = 0;
+                self.emit_full(
+                    Rule::AnimsTotalOverLimit,
+                    game.and(self.loaded_by),
+                    at,
+                    Some(total),
+                    Some(limit),
+                    None,
+                    Context::default(),
+                );
+            }
+        }
+        self.animations = 0;
+        self.loaded_by = Games::NONE;
+        let Some(archive) = self.archive.take() else {
+            return;
+        };
+        let here = Context::default();
+        let c = archive.counts;
+        let over = |n: u32, limit: u32| (n > limit).then_some((f64::from(n), f64::from(limit)));
+        let report = |checker: &mut Self, rule, games, found: Option<(f64, f64)>| {
+            if let Some((v, l)) = found {
+                checker.emit_full(rule, games, 0, Some(v), Some(l), None, here);
+            }
+        };
+        match archive.version {
+            ArchiveVersion::V1 => {
+                report(
+                    self,
+                    Rule::Img1SlotsOverLimit,
+                    Games::III,
+                    over(c[TXD], 850),
+                );
+                report(
+                    self,
+                    Rule::Img1SlotsOverLimit,
+                    Games::VC,
+                    over(c[TXD], 1385),
+                );
+                report(self, Rule::Img1SlotsOverLimit, Games::VC, over(c[COL], 31));
+                report(self, Rule::BlocksOverLimit, Games::VC, over(c[IFP], 35));
+            }
+            ArchiveVersion::V2 => {
+                report(self, Rule::BlocksOverLimit, Games::SA, over(c[IFP], 180));
+                report(self, Rule::Img2RrrScmSlots, Games::SA, over(c[RRR], 475));
+                report(self, Rule::Img2RrrScmSlots, Games::SA, over(c[SCM], 82));
+                if let Some((size2, at, context)) = archive.size2 {
+                    if size2 > archive.size {
+                        let (v, l) = (f64::from(size2), f64::from(archive.size));
+                        let rule = Rule::Img2StreamBufferOverflow;
+                        self.emit_full(rule, Games::SA, at, Some(v), Some(l), None, context);
+                    }
+                }
+            }
+        }
+    }
+
+    fn emit(&mut self, rule: Rule, games: Games, at: u64) {
+        self.emit_value(rule, games, at, None, None);
+    }
+
+    fn emit_value(
+        &mut self,
+        rule: Rule,
+        games: Games,
+        at: u64,
+        value: Option<f64>,
+        limit: Option<f64>,
+    ) {
+        let games = games.and(self.file_games);
+        self.emit_full(rule, games, at, value, limit, None, self.context);
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn emit_full(
+        &mut self,
+        rule: Rule,
+        games: Games,
+        at: u64,
+        value: Option<f64>,
+        limit: Option<f64>,
+        error: Option<ErrorKind>,
+        context: Context,
+    ) {
+        let games = games.and(rule.games()).and(self.games);
+        if games.is_empty() {
+            return;
+        }
+        let finding = Finding {
+            rule,
+            games,
+            offset: at,
+            context,
+            value,
+            limit,
+            error,
+        };
+        self.findings += 1;
+        self.errors += u32::from(rule.level() == Level::Error);
+        (self.sink)(&finding);
+    }
+
+    /// `rule` once a bone (bit `bit` of the bone's set).
+    fn once_per_bone(&mut self, bit: u32, rule: Rule, games: Games, at: u64, value: Option<f64>) {
+        if self.bone.reported & bit == 0 {
+            self.bone.reported |= bit;
+            self.emit_value(rule, games, at, value, None);
+        }
+    }
+
+    fn once_per_file(&mut self, bit: u32, rule: Rule, games: Games, at: u64) {
+        if self.once & bit == 0 {
+            self.once |= bit;
+            self.emit(rule, games, at);
+        }
+    }
+
+    fn block(&mut self, info: &FileInfo<'_>) {
+        self.animation_names.clear();
+        let Some(name) = info.name else { return };
+        let at = self.context.offset;
+        if let Some(stem) = self.stem {
+            let is_ped = stem.as_bytes().eq_ignore_ascii_case(b"ped");
+            if is_ped && !name.eq_ignore_ascii_case(b"ped") {
+                self.emit(Rule::BlockPedName, Games::ALL, at);
+            } else if !is_ped && !name.eq_ignore_ascii_case(stem.as_bytes()) {
+                let rule = match self.context.entry {
+                    Some(_) => Rule::BlockNameMismatch,
+                    None => Rule::BlockNameMismatchLoose,
+                };
+                self.emit(rule, Games::ALL, at);
+            }
+        }
+        let len = name.len();
+        let mut long = Games::NONE;
+        for (game, max) in [(Games::III, 23), (Games::VC, 19), (Games::SA, 15)] {
+            if len > max {
+                long = long.union(game);
+            }
+        }
+        if !long.is_empty() {
+            self.emit_value(Rule::BlockNameTooLong, long, at, Some(len as f64), None);
+        }
+        if info.format != Format::Anpk && len >= 24 {
+            self.emit(Rule::Anp3NameUnterminated, Games::SA, at);
+        }
+        if let Some(size) = info.info_size {
+            self.chunk_size(size, 20, 28, at);
+        }
+    }
+
+    /// An ANPK chunk of `size` bytes against the III/VC buffer, SA's struct of `sa` bytes and
+    /// MTA's of `mta`.
+    fn chunk_size(&mut self, size: u32, sa: u64, mta: u64, at: u64) {
+        let padded = (u64::from(size) + 3) & !3;
+        let value = Some(padded as f64);
+        if padded > 256 {
+            self.emit_value(Rule::AnpkChunkTooBig, Games::ALL, at, value, Some(256.0));
+        }
+        if padded > sa {
+            self.emit_value(
+                Rule::AnpkStructOverrun,
+                Games::SA,
+                at,
+                value,
+                Some(sa as f64),
+            );
+        }
+        if padded > mta {
+            let rule = Rule::MtaAnpkStructOverrun;
+            self.emit_value(rule, Games::MTA, at, value, Some(mta as f64));
+        }
+    }
+
+    fn frames(&mut self, frames: Keyframes<'_>) {
+        let frame_type = frames.frame_type();
+        let size = frame_type.size() as u64;
+        let batch_at = self.bone.batch_at;
+        self.bone.batch_at = batch_at + frames.len() as u64 * size;
+        if let Some(raw) = frames.raw() {
+            // Packed frames are finite and never packed again: only their times matter.
+            for (i, frame) in raw.enumerate() {
+                let time = f32::from(frame.time) / 60.0;
+                self.key_time(time, batch_at + i as u64 * size);
+            }
+            return;
+        }
+        let has_translation = frame_type.has_translation();
+        let scale = frame_type.has_scale();
+        for (i, key) in frames.iter().enumerate() {
+            let at = batch_at + i as u64 * size;
+            let values = key.rotation.iter().chain(&key.translation);
+            if !key.time.is_finite() || values.clone().any(|v| !v.is_finite()) {
+                self.once_per_bone(1, Rule::ValueNan, Games::ALL, at, None);
+            }
+            let t = key.time;
+            self.key_time(t, at);
+            if self.bone.packs {
+                if f64::from(t) * 60.0 + 0.5 > 32767.0 {
+                    let v = Some(f64::from(t));
+                    self.once_per_bone(4, Rule::TimeTickOverflow, Games::SA, at, v);
+                }
+                if let Some(&c) = key.rotation.iter().find(|c| c.abs() >= 8.0) {
+                    let v = Some(f64::from(c));
+                    self.once_per_bone(8, Rule::ValueQuatRange, Games::SA, at, v);
+                }
+                if has_translation {
+                    if let Some(&c) = key.translation.iter().find(|c| c.abs() >= 32.0) {
+                        let v = Some(f64::from(c));
+                        self.once_per_bone(16, Rule::ValueTransRange, Games::SA, at, v);
+                    }
+                }
+            }
+            if scale && key.scale != [1.0; 3] {
+                self.once_per_file(ONCE_SCALE, Rule::ValueScaleIgnored, Games::ALL, at);
+            }
+        }
+    }
+
+    /// The timing rules of one key of the current bone, at `at`.
+    #[inline]
+    fn key_time(&mut self, t: f32, at: u64) {
+        if self.bone.keys == 0 {
+            self.bone.first = t;
+            if t > 0.0 {
+                self.emit_value(
+                    Rule::TimeFirstNotZero,
+                    Games::ALL,
+                    at,
+                    Some(f64::from(t)),
+                    None,
+                );
+            }
+        } else if t < self.bone.last {
+            self.bone.decreasing.get_or_insert(at);
+        } else if t == self.bone.last {
+            self.once_per_bone(2, Rule::TimeDuplicate, Games::ALL, at, Some(f64::from(t)));
+        }
+        self.bone.last = t;
+        self.bone.keys += 1;
+    }
+
+    /// The text IPL rules of one line (lines come only from the text decoder).
+    #[cfg(feature = "ipl-text")]
+    fn text_line(&mut self, text: &[u8]) {
+        let at = self.context.offset;
+        let text = text.trim_ascii();
+        let mut parts = fields(text);
+        let first = parts.next().unwrap_or_default();
+        let count = 1 + parts.count();
+        let games = self.ipl.games.unwrap_or(Games::ALL);
+        let Some(section) = self.ipl.section else {
+            if text.starts_with(b"end") {
+                return;
+            }
+            let mut name = [0u8; 4];
+            for (d, s) in name.iter_mut().zip(first) {
+                *d = s.to_ascii_lowercase();
+            }
+            self.ipl.section = Some(Section { name });
+            const III: &[&[u8]] = &[b"inst", b"zone", b"cull", b"pick", b"path"];
+            const VC: &[&[u8]] = &[b"inst", b"zone", b"cull", b"pick", b"path", b"occl"];
+            const SA: &[&[u8]] = &[
+                b"path", b"inst", b"mult", b"zone", b"cull", b"occl", b"grge", b"enex", b"pick",
+                b"cars", b"jump", b"tcyc", b"auzo",
+            ];
+            for (rule, game, list) in [
+                (Rule::Ipl3Sections, Games::III, III),
+                (Rule::IplvcSections, Games::VC, VC),
+                (Rule::IplsaSections, Games::SA, SA),
+            ] {
+                if !list.iter().any(|k| text.starts_with(k)) {
+                    self.emit(rule, game.and(games), at);
+                }
+            }
+            return;
+        };
+        if text.starts_with(b"end") {
+            self.ipl.section = None;
+            return;
+        }
+        if crate::format::ipl_text::is_keyword(first) {
+            self.emit(Rule::Ipl3MissingEnd, games, at);
+            if &section.name == b"inst" {
+                self.emit(Rule::IplsaMissingEnd, games, at);
+            }
+            return;
+        }
+        let n = count as f64;
+        match &section.name {
+            b"inst" => {
+                if self.ipl.games.is_none() {
+                    self.ipl.games = match count {
+                        11 => Some(Games::SA),
+                        12 => Some(Games::III),
+                        13 => Some(Games::VC),
+                        _ => None,
+                    };
+                }
+                let games = self.ipl.games.unwrap_or(Games::ALL);
+                self.ipl.instances += 1;
+                if count < 12 {
+                    self.emit_value(Rule::Ipl3InstFields, games, at, Some(n), None);
+                    self.emit_value(Rule::IplvcInstFields, games, at, Some(n), None);
+                }
+                if count < 11 {
+                    self.emit_value(Rule::IplsaInstFields, games, at, Some(n), None);
+                }
+                let name = fields(text).nth(1).unwrap_or_default();
+                if name.len() >= 24 {
+                    let v = Some(name.len() as f64);
+                    self.emit_value(Rule::Ipl3InstNameLen, games, at, v, None);
+                    self.emit_value(Rule::IplsaInstNameLen, games, at, v, None);
+                }
+            }
+            b"zone" => {
+                if count != 9 {
+                    self.emit_value(Rule::Ipl3ZoneFields, games, at, Some(n), None);
+                } else {
+                    self.emit_value(Rule::IplsaZoneFields, games, at, Some(n), None);
+                }
+            }
+            b"cull" => {
+                if count < 11 {
+                    self.emit_value(Rule::Ipl3CullFields, games, at, Some(n), None);
+                }
+                if count != 11 && count != 14 {
+                    self.emit_value(Rule::IplsaCull, games, at, Some(n), None);
+                }
+            }
+            b"occl" if count < 7 => {
+                self.emit_value(Rule::IplvcOcclFields, games, at, Some(n), None)
+            }
+            b"enex" if count < 18 => {
+                self.emit_value(Rule::IplsaEnexFields, games, at, Some(n), None)
+            }
+            b"auzo" if first.len() >= 8 => {
+                let v = Some(first.len() as f64);
+                self.emit_value(Rule::IplsaAuzoName, games, at, v, None);
+            }
+            b"tcyc" if count < 8 => self.emit_value(Rule::IplsaTcyc, games, at, Some(n), None),
+            b"jump" | b"pick" | b"grge" => {
+                let want: u32 = match &section.name {
+                    b"jump" => 16,
+                    b"pick" => 4,
+                    _ => 11,
+                };
+                if count != want as usize {
+                    let v = Some(n);
+                    let l = Some(f64::from(want));
+                    self.emit_value(Rule::IplsaJumpPickGrge, games, at, v, l);
+                }
+            }
+            b"path" if self.ipl.once & ONCE_PATH == 0 => {
+                self.ipl.once |= ONCE_PATH;
+                self.emit(Rule::IplsaPathStops, games, at);
+            }
+            _ => {}
+        }
+    }
+
+    fn placement(&mut self, i: &IplInstance<'_>) {
+        let at = self.context.offset;
+        let binary = self.format == Some(Format::IplBinary);
+        let games = if binary {
+            Games::SA
+        } else {
+            self.ipl.games.unwrap_or(Games::ALL)
+        };
+        let id = i.model_id;
+        let v = Some(f64::from(id));
+        if binary {
+            self.ipl.instances += 1;
+            if !(0..20000).contains(&id) {
+                self.emit_value(Rule::BnryInstIdRange, games, at, v, Some(20000.0));
+            }
+        } else {
+            for (rule, game, limit) in [
+                (Rule::Ipl3InstIdRange, Games::III, 5500),
+                (Rule::IplvcInstIdRange, Games::VC, 6500),
+                (Rule::IplsaInstIdRange, Games::SA, 20000),
+            ] {
+                if !(0..limit).contains(&id) {
+                    self.emit_value(rule, game.and(games), at, v, Some(f64::from(limit)));
+                }
+            }
+        }
+        let [x, y, _] = i.position;
+        let inside =
+            |lo_x: f32, hi_x: f32| (lo_x..hi_x).contains(&x) && (-2000.0..2000.0).contains(&y);
+        if !inside(-2000.0, 2000.0) {
+            self.emit(Rule::Ipl3InstOutsideWorld, games, at);
+        }
+        if !inside(-2400.0, 1600.0) {
+            self.emit(Rule::IplvcInstOutsideWorld, games, at);
+        }
+        if i.position.iter().any(|c| c.is_nan()) {
+            self.emit(Rule::IplsaPosNan, games, at);
+        } else if x.abs() >= 3000.0 || y.abs() >= 3000.0 {
+            self.emit(Rule::IplsaPosOffMap, games, at);
+        }
+        let w = i.rotation[3];
+        if !(-1.0..=1.0).contains(&w) {
+            self.emit_value(Rule::Ipl3InstQuat, games, at, Some(f64::from(w)), None);
+        }
+        if i.scale.is_some_and(|s| s != [1.0; 3]) && self.ipl.once & ONCE_IPL_SCALE == 0 {
+            self.ipl.once |= ONCE_IPL_SCALE;
+            self.emit(Rule::Ipl3InstScaleIgnored, games, at);
+        }
+        let lod = i.lod;
+        let lod_v = Some(f64::from(lod));
+        if lod < -1 {
+            let rule = if binary {
+                Rule::BnryLodRange
+            } else {
+                Rule::IplsaLodRange
+            };
+            self.emit_value(rule, Games::SA, at, lod_v, None);
+        } else if lod >= 0 {
+            if binary {
+                let related = self
+                    .stem
+                    .is_none_or(|s| contains_ignore_case(s.as_bytes(), b"_stream"));
+                if !related {
+                    self.emit_value(Rule::BnryLodNoParent, Games::SA, at, lod_v, None);
+                }
+            } else if self.ipl.lod.is_none_or(|(max, _, _)| lod > max) {
+                self.ipl.lod = Some((lod, at, self.context.line));
+            }
+        }
+    }
+
+    fn ipl_end(&mut self) {
+        if self.format != Some(Format::IplText) {
+            return;
+        }
+        let games = self.ipl.games.unwrap_or(Games::ALL);
+        let at = self.context.offset;
+        if let Some(section) = self.ipl.section {
+            self.emit(Rule::Ipl3MissingEnd, games, at);
+            if &section.name == b"inst" {
+                self.emit(Rule::IplsaMissingEnd, games, at);
+            }
+        }
+        let count = self.ipl.instances;
+        if let Some((lod, lod_at, line)) = self.ipl.lod {
+            if lod as u32 >= count {
+                let mut context = self.context;
+                context.line = line;
+                let games = games.and(self.file_games);
+                let (v, l) = (Some(f64::from(lod)), Some(f64::from(count)));
+                self.emit_full(Rule::IplsaLodRange, games, lod_at, v, l, None, context);
+            }
+        }
+        if count > 4096 {
+            let v = Some(f64::from(count));
+            self.emit_value(Rule::IplsaInstCount, games, at, v, Some(4096.0));
+        }
+    }
+
+    fn directory(&mut self, entry: &Entry<'_>) {
+        let Some(archive) = &self.archive else { return };
+        let version = archive.version;
+        let r = &entry.record;
+        let sectors = u32::from_le_bytes([r[0], r[1], r[2], r[3]]);
+        let index = u64::from(entry.index);
+        let at = match version {
+            ArchiveVersion::V1 => index * RECORD_SIZE,
+            ArchiveVersion::V2 => 8 + index * RECORD_SIZE,
+        };
+        let field = &r[8..32];
+        let games = games_of_archive(version);
+        self.file_games = games;
+        // The engines' name: VC and SA force a NUL at byte 23, III does not.
+        let forced = &field[..field[..23].iter().position(|&b| b == 0).unwrap_or(23)];
+        let dot = forced.iter().position(|&b| b == b'.');
+        let extension = dot.map_or(&[][..], |d| &forced[d + 1..]);
+        let ext3 = |e: &[u8]| {
+            let mut x = [0u8; 3];
+            for (d, s) in x.iter_mut().zip(e) {
+                *d = s.to_ascii_uppercase();
+            }
+            x
+        };
+        let kind = ext3(extension);
+        let base = dot.map_or(forced, |d| &forced[..d]);
+        let size = match version {
+            ArchiveVersion::V1 => u32::from_le_bytes([r[4], r[5], r[6], r[7]]),
+            ArchiveVersion::V2 => {
+                let size2 = u16::from_le_bytes([r[6], r[7]]);
+                u32::from(if size2 != 0 {
+                    size2
+                } else {
+                    u16::from_le_bytes([r[4], r[5]])
+                })
+            }
+        };
+        match version {
+            ArchiveVersion::V1 => {
+                let nul = field.iter().position(|&b| b == 0);
+                if nul.is_none() {
+                    self.emit(Rule::Img1NameUnterminated, Games::III, at);
+                }
+                let iii_name = &field[..nul.unwrap_or(24)];
+                let iii_dot = iii_name.iter().position(|&b| b == b'.');
+                match iii_dot {
+                    None => self.emit(Rule::Img1NameNoDot, Games::III, at),
+                    Some(d) => {
+                        let e = &iii_name[d + 1..];
+                        if ![&b"DFF"[..], b"dff", b"TXD", b"txd"].contains(&e) {
+                            self.emit(Rule::Img1ExtExact, Games::III, at);
+                        }
+                    }
+                }
+                if dot.is_none_or(|d| d > 20) {
+                    self.emit(Rule::Img1NameRules, Games::VC, at);
+                } else if ![*b"DFF", *b"TXD", *b"COL", *b"IFP"].contains(&kind) {
+                    self.emit(Rule::Img1ExtExact, Games::VC, at);
+                }
+                // Each game's view of the name: III reads all 24 bytes, VC up to byte 23.
+                if let Some(d) = iii_dot {
+                    if d >= 20 && ext3(&iii_name[d + 1..]) == *b"TXD" {
+                        self.emit(Rule::Img1SlotNameLen, Games::III, at);
+                    }
+                }
+                if base.len() >= 20 && (kind == *b"TXD" || kind == *b"COL") {
+                    self.emit(Rule::Img1SlotNameLen, Games::VC, at);
+                }
+                if sectors >= 1 << 21 {
+                    let v = Some(f64::from(sectors));
+                    self.emit_value(
+                        Rule::Img1OffsetRange,
+                        games,
+                        at,
+                        v,
+                        Some(f64::from(1 << 21)),
+                    );
+                }
+            }
+            ArchiveVersion::V2 => {
+                let size1 = u16::from_le_bytes([r[4], r[5]]);
+                let size2 = u16::from_le_bytes([r[6], r[7]]);
+                if dot.is_none_or(|d| d > 20) {
+                    self.emit(Rule::Img2NameRules, games, at);
+                } else if ![
+                    *b"DFF", *b"TXD", *b"COL", *b"IPL", *b"DAT", *b"IFP", *b"RRR", *b"SCM",
+                ]
+                .contains(&kind)
+                {
+                    self.emit(Rule::Img2ExtKinds, games, at);
+                }
+                if size2 != 0 {
+                    self.emit_value(Rule::Img2SizeField, games, at, Some(f64::from(size2)), None);
+                }
+                if size1 == 0 && size2 == 0 {
+                    self.emit(Rule::Img2ZeroSize, games, at);
+                }
+                if kind == *b"DAT" && !is_nodes(base) {
+                    self.emit(Rule::Img2DatName, games, at);
+                }
+                if base.len() >= 18 && (kind == *b"IPL" || kind == *b"COL") {
+                    let rule = if entry.format == Some(Format::IplBinary) {
+                        Rule::BnryName
+                    } else {
+                        Rule::Img2SlotNameLen
+                    };
+                    self.emit_value(rule, games, at, Some(base.len() as f64), Some(17.0));
+                }
+                if sectors >= 1 << 21 {
+                    let v = Some(f64::from(sectors));
+                    self.emit_value(
+                        Rule::Img2OffsetRange,
+                        games,
+                        at,
+                        v,
+                        Some(f64::from(1 << 21)),
+                    );
+                }
+                let context = self.context;
+                if let Some(archive) = &mut self.archive {
+                    archive.size = archive.size.max(size1);
+                    if archive.size2.is_none_or(|(s, _, _)| size2 > s) && size2 != 0 {
+                        archive.size2 = Some((size2, at, context));
+                    }
+                }
+            }
+        }
+        let counter = match &kind {
+            b"TXD" => Some(TXD),
+            b"COL" => Some(COL),
+            b"IFP" => Some(IFP),
+            b"RRR" => Some(RRR),
+            b"SCM" => Some(SCM),
+            _ => None,
+        };
+        let Some(archive) = &mut self.archive else {
+            return;
+        };
+        if let Some(i) = counter {
+            archive.counts[i] += 1;
+        }
+        let seen = if size != 0 {
+            archive.names.insert(forced)
+        } else {
+            Seen::New
+        };
+        let start = u64::from(sectors) * 2048;
+        let end = start + u64::from(size) * 2048;
+        let overlaps = archive
+            .previous
+            .is_some_and(|(s, e)| size != 0 && start < e && s < end);
+        if size != 0 {
+            archive.previous = Some((start, end));
+        }
+        match seen {
+            Seen::New => {}
+            Seen::Again => {
+                let rule = match version {
+                    ArchiveVersion::V1 => Rule::Img1Duplicate,
+                    ArchiveVersion::V2 if kind == *b"COL" => Rule::Img2ColNoDedupe,
+                    ArchiveVersion::V2 => Rule::Img2Duplicate,
+                };
+                self.emit(rule, games, at);
+            }
+            Seen::Full => {
+                if !archive.names.full {
+                    archive.names.full = true;
+                    self.emit_value(Rule::TableFull, games, at, None, Some(NAME_TABLE as f64));
+                }
+            }
+        }
+        if overlaps {
+            let rule = match version {
+                ArchiveVersion::V1 => Rule::Img1DataOverlap,
+                ArchiveVersion::V2 => Rule::Img2DataOverlap,
+            };
+            self.emit(rule, games, at);
+        }
+    }
+}
+
+/// A file name without its extension (and path).
+fn stem(name: &[u8]) -> &[u8] {
+    let name = match name.iter().rposition(|&b| b == b'/' || b == b'\\') {
+        Some(i) => &name[i + 1..],
+        None => name,
+    };
+    match name.iter().position(|&b| b == b'.') {
+        Some(i) => &name[..i],
+        None => name,
+    }
+}
+
+fn contains_ignore_case(hay: &[u8], needle: &[u8]) -> bool {
+    hay.windows(needle.len())
+        .any(|w| w.eq_ignore_ascii_case(needle))
+}
+
+/// `nodes<N>` with 0 <= N <= 63.
+fn is_nodes(base: &[u8]) -> bool {
+    base.len() > 5
+        && base[..5].eq_ignore_ascii_case(b"nodes")
+        && base.len() <= 7
+        && base[5..].iter().all(u8::is_ascii_digit)
+        && base[5..]
+            .iter()
+            .fold(0u32, |n, &d| n * 10 + u32::from(d - b'0'))
+            <= 63
+}
+
+impl<S: FnMut(&Finding)> Visitor for Checker<S> {
+    fn file(&mut self, info: &FileInfo<'_>) -> Flow {
+        self.context.file();
+        self.format = Some(info.format);
+        let within = match &self.archive {
+            Some(a) => games_of_archive(a.version),
+            None => Games::ALL,
+        };
+        self.file_games = games_of(info.format).and(within);
+        self.loaded_by = self.loaded_by.union(self.file_games);
+        self.ipl = IplState::default();
+        self.once = 0;
+        if info.format.is_animation() {
+            self.block(info);
+        }
+        Flow::Continue
+    }
+
+    fn animation(&mut self, info: &AnimationInfo<'_>) -> Flow {
+        self.context.animation(info);
+        self.animations += 1;
+        let at = self.context.offset;
+        self.animation = AnimationState {
+            at,
+            bones: info.bone_count,
+            frame_data_size: info.frame_data_size,
+            flags: info.flags,
+            ..AnimationState::default()
+        };
+        match self.animation_names.insert(info.name) {
+            Seen::New => {}
+            Seen::Again => self.emit(Rule::AnimDuplicateName, Games::ALL, at),
+            Seen::Full => {
+                if !self.animation_names.full {
+                    self.animation_names.full = true;
+                    let limit = Some(ANIMATION_TABLE as f64);
+                    self.emit_value(Rule::TableFull, Games::ALL, at, None, limit);
+                }
+            }
+        }
+        let len = info.name.len();
+        if self.format == Some(Format::Anpk) {
+            if len >= 24 {
+                self.emit_value(
+                    Rule::AnimNameTooLong,
+                    Games::ALL,
+                    at,
+                    Some(len as f64),
+                    None,
+                );
+            }
+        } else if len >= 24 {
+            self.emit(Rule::Anp3NameUnterminated, Games::SA, at);
+        }
+        if let Some(size) = info.name_size {
+            self.chunk_size(size, 64, 24, at);
+        }
+        if let Some(size) = info.info_size {
+            self.chunk_size(size, 68, u64::MAX, at);
+        }
+        if info.bone_count == 0 {
+            self.emit(Rule::AnimNoSequences, Games::ALL, at);
+        }
+        if info.bone_count > 65535 {
+            let v = Some(f64::from(info.bone_count));
+            self.emit_value(Rule::Anp3SeqsOverU16, Games::SA, at, v, Some(65535.0));
+        }
+        Flow::Continue
+    }
+
+    fn bone(&mut self, info: &BoneInfo<'_>) -> Flow {
+        self.context.bone(info);
+        let at = self.context.offset;
+        let t = info.frame_type;
+        let anpk = self.format == Some(Format::Anpk);
+        let compressed = self.animation.flags.is_some_and(|f| f & 1 != 0);
+        self.bone = BoneState {
+            packs: anpk || (compressed && !t.is_packed()),
+            batch_at: at,
+            ..BoneState::default()
+        };
+        let count = info.frame_count;
+        if count == 0 {
+            self.emit(Rule::SeqZeroFrames, Games::ALL, at);
+        }
+        if count > 65535 {
+            let v = Some(f64::from(count));
+            self.emit_value(Rule::Anp3FramesOverU16, Games::SA, at, v, Some(65535.0));
+        }
+        if !anpk && info.name.is_some_and(|n| n.len() >= 24) {
+            self.emit(Rule::Anp3NameUnterminated, Games::SA, at);
+        }
+        if let Some(size) = info.anim_size {
+            if size != 44 {
+                self.once_per_file(ONCE_ANIM_SIZE, Rule::AnpkAnimSize, Games::ALL, at);
+            }
+            if size > 44 {
+                self.once_per_file(ONCE_ANIM_OVERRUN, Rule::AnpkStructOverrun, Games::SA, at);
+            }
+        }
+        if t.ifp2_type().is_some() {
+            self.animation.frame_bytes += u64::from(count) * t.size() as u64;
+            if t.is_packed() {
+                self.animation.packed = true;
+            } else {
+                self.animation.floats = true;
+                self.once_per_file(ONCE_MTA_FLOAT, Rule::MtaFloatFrames, Games::MTA, at);
+            }
+        }
+        Flow::Continue
+    }
+
+    fn keyframes(&mut self, frames: Keyframes<'_>) -> Flow {
+        self.frames(frames);
+        Flow::Continue
+    }
+
+    fn bone_end(&mut self) -> Flow {
+        let b = self.bone;
+        let at = self.context.offset;
+        if b.keys >= 1 {
+            let last = f64::from(b.last);
+            if b.keys >= 2 && b.last <= b.first {
+                self.emit_value(
+                    Rule::TimeSeqNonpositiveSpan,
+                    Games::ALL,
+                    at,
+                    Some(last),
+                    None,
+                );
+            }
+            if b.keys >= 2 && b.last <= 0.0 {
+                self.emit_value(
+                    Rule::TimeSeqLastNonpositive,
+                    Games::ALL,
+                    at,
+                    Some(last),
+                    None,
+                );
+            } else if let Some(back) = b.decreasing.filter(|_| b.last > b.first) {
+                self.emit(Rule::TimeDecreasing, Games::ALL, back);
+            }
+            let length = self.animation.length.get_or_insert(b.last);
+            *length = length.max(b.last);
+        }
+        self.context.bone_end();
+        Flow::Continue
+    }
+
+    fn animation_end(&mut self) -> Flow {
+        let a = self.animation;
+        let at = a.at;
+        if a.bones > 0 && a.length.is_none_or(|l| l <= 0.0) {
+            self.emit(Rule::TimeZeroDuration, Games::ALL, at);
+        }
+        if let Some(size) = a.frame_data_size {
+            if u64::from(size) < a.frame_bytes {
+                let (v, l) = (Some(f64::from(size)), Some(a.frame_bytes as f64));
+                self.emit_value(Rule::Anp3FrameDataTooSmall, Games::SA, at, v, l);
+            }
+        }
+        if let Some(flags) = a.flags {
+            let compressed = flags & 1 != 0;
+            if (compressed && a.floats) || (!compressed && a.packed) {
+                let v = Some(f64::from(flags));
+                self.emit_value(Rule::Anp3CompressFlagMismatch, Games::SA, at, v, None);
+            }
+        } else if self.format == Some(Format::Anp2) && a.packed {
+            self.emit(Rule::Anp2CompressedTypes, Games::SA, at);
+        }
+        self.context.animation_end();
+        Flow::Continue
+    }
+
+    fn instance(&mut self, instance: &IplInstance<'_>) -> Flow {
+        self.placement(instance);
+        Flow::Continue
+    }
+
+    fn car(&mut self, car: &IplCar) -> Flow {
+        let id = car.model_id;
+        if id != -1 && !(400..=630).contains(&id) {
+            let rule = if self.format == Some(Format::IplBinary) {
+                Rule::BnryCarsModel
+            } else {
+                Rule::IplsaCars
+            };
+            let at = self.context.offset;
+            self.emit_value(rule, Games::SA, at, Some(f64::from(id)), None);
+        }
+        Flow::Continue
+    }
+
+    fn section_line(&mut self, _line: &SectionLine<'_>) -> Flow {
+        Flow::Continue
+    }
+
+    fn warning(&mut self, warning: Warning) -> Flow {
+        let at = self.context.absolute(warning.offset);
+        if warning.kind == WarningKind::DuplicateBone {
+            self.emit(Rule::SeqDuplicateBone, Games::ALL, at);
+        }
+        Flow::Continue
+    }
+
+    fn end(&mut self) -> Flow {
+        self.ipl_end();
+        Flow::Continue
+    }
+
+    fn unit(&mut self, unit: &Unit<'_>) {
+        self.context.unit(unit);
+        match unit.kind {
+            UnitKind::Keyframes => self.bone.batch_at = self.context.offset,
+            UnitKind::EmptyKeyframeChunk => {
+                let at = self.context.offset;
+                self.emit(Rule::AnpkKfrmOnZeroFrames, Games::ALL, at);
+            }
+            #[cfg(feature = "ipl-text")]
+            UnitKind::Line => self.text_line(unit.bytes),
+            _ => {}
+        }
+    }
+}
+
+impl<S: FnMut(&Finding)> ArchiveVisitor for Checker<S> {
+    fn archive(&mut self, info: &ArchiveInfo) -> Flow {
+        self.archive = Some(ArchiveState {
+            version: info.version,
+            names: NameTable::new(),
+            size: 0,
+            size2: None,
+            counts: [0; 5],
+            previous: None,
+        });
+        Flow::Continue
+    }
+
+    fn entry(&mut self, entry: &Entry<'_>) -> Choice {
+        self.context.entry(entry);
+        self.format = None;
+        self.directory(entry);
+        self.stem = Some(Name::new(stem(entry.name)));
+        if entry.format.is_some() {
+            Choice::Decode
+        } else {
+            self.context.entry_end();
+            Choice::Skip
+        }
+    }
+
+    fn entry_end(&mut self, result: Result<(), Error>) -> Flow {
+        if let Err(error) = result {
+            self.failed(error);
+        }
+        self.context.entry_end();
+        self.format = None;
+        Flow::Continue
+    }
+
+    fn archive_warning(&mut self, warning: ArchiveWarning) -> Flow {
+        let Some(archive) = &self.archive else {
+            return Flow::Continue;
+        };
+        let version = archive.version;
+        let games = games_of_archive(version);
+        self.file_games = games;
+        let rule = match (warning.kind, version) {
+            (ArchiveWarningKind::DirectoryTruncated, ArchiveVersion::V1) => Rule::Img1PartialRecord,
+            (ArchiveWarningKind::DirectoryTruncated, ArchiveVersion::V2) => Rule::Img2CountVsSize,
+            (ArchiveWarningKind::EntryOverlapsDirectory, _) => Rule::Img2DataOverlap,
+            _ => return Flow::Continue,
+        };
+        self.emit_full(
+            rule,
+            games,
+            warning.offset,
+            None,
+            None,
+            None,
+            Context::default(),
+        );
+        Flow::Continue
+    }
+}

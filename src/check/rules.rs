@@ -1,0 +1,561 @@
+//! The table of rules: what the games do with each part of a file (from
+//! `ENGINE-RULES.md`: re3, reVC, gta-reversed and MTA's loader), each rule defined once.
+//!
+//! A rule's **engine** severity says what the game does; its **level** is what `check`
+//! reports, calibrated so that files the games ship give no error: crashes and memory
+//! corruption are errors, hangs that need a looped playback and wrong results are warnings,
+//! what the engine skips is a note. Rules resting only on gta-reversed code written from
+//! documentation (SA's IFP loader, "GR-docs") are at most warnings.
+
+use core::fmt;
+
+/// A set of games (and hosts) a rule or finding concerns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Games(u8);
+
+impl Games {
+    /// GTA III.
+    pub const III: Games = Games(1);
+    /// Vice City.
+    pub const VC: Games = Games(2);
+    /// San Andreas.
+    pub const SA: Games = Games(4);
+    /// MTA:SA, a host that loads IFP files itself.
+    pub const MTA: Games = Games(8);
+    /// No game.
+    pub const NONE: Games = Games(0);
+    /// Every game and host.
+    pub const ALL: Games = Games(15);
+    /// Each game alone, with its name as `--game` and the JSON spell it.
+    pub const EACH: [(Games, &'static str); 4] = [
+        (Games::III, "iii"),
+        (Games::VC, "vc"),
+        (Games::SA, "sa"),
+        (Games::MTA, "mta"),
+    ];
+
+    /// The games of both sets.
+    pub const fn union(self, other: Games) -> Games {
+        Games(self.0 | other.0)
+    }
+
+    /// The games in both sets.
+    pub const fn and(self, other: Games) -> Games {
+        Games(self.0 & other.0)
+    }
+
+    /// Whether the set is empty.
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// Whether every game of `other` is in the set.
+    pub const fn contains(self, other: Games) -> bool {
+        self.0 & other.0 == other.0
+    }
+
+    /// The bits (III 1, VC 2, SA 4, MTA 8), as the C API gives them.
+    pub const fn bits(self) -> u8 {
+        self.0
+    }
+
+    /// The set of these bits (others ignored).
+    pub const fn from_bits(bits: u8) -> Games {
+        Games(bits & Games::ALL.0)
+    }
+
+    /// The game named `name` (`iii`, `vc`, `sa`, `mta`, any case).
+    pub fn from_name(name: &str) -> Option<Games> {
+        Games::EACH
+            .iter()
+            .find(|(_, n)| n.eq_ignore_ascii_case(name))
+            .map(|&(g, _)| g)
+    }
+
+    /// The names of the games in the set, in the order III, VC, SA, MTA.
+    pub fn names(self) -> impl Iterator<Item = &'static str> {
+        Games::EACH
+            .into_iter()
+            .filter(move |&(g, _)| self.contains(g))
+            .map(|(_, n)| n)
+    }
+}
+
+impl fmt::Display for Games {
+    /// `sa, mta`: the names, comma-separated.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, name) in self.names().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            f.write_str(name)?;
+        }
+        Ok(())
+    }
+}
+
+/// What the engine does (ENGINE-RULES.md's severity words).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Engine {
+    /// Null or wild pointer, out-of-bounds write reached directly.
+    Crash,
+    /// Memory overwritten: crashes later, anywhere.
+    Corrupt,
+    /// An infinite loop (here: when the animation is played looped).
+    Hang,
+    /// Loads, but not as meant.
+    Wrong,
+    /// Skipped, no effect.
+    Ignored,
+    /// Not a game's behaviour: the checker's own report.
+    Check,
+}
+
+impl Engine {
+    /// The severity word.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Engine::Crash => "crash",
+            Engine::Corrupt => "corrupt",
+            Engine::Hang => "hang",
+            Engine::Wrong => "wrong",
+            Engine::Ignored => "ignored",
+            Engine::Check => "check",
+        }
+    }
+}
+
+/// The level of a finding.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Level {
+    /// Worth knowing; the game copes.
+    Note,
+    /// The game loads the file but does not do what was meant (or may fail: unconfirmed).
+    Warning,
+    /// The game crashes or corrupts memory.
+    Error,
+}
+
+impl Level {
+    /// `error`, `warning` or `note`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Level::Error => "error",
+            Level::Warning => "warning",
+            Level::Note => "note",
+        }
+    }
+}
+
+/// Defines [`Rule`] from one table: variant, stable id, games, engine severity, level,
+/// reason and source. The enum, `ALL`, the accessors and the C numbers (`code`, the position
+/// in the table from 1: rows are only ever appended) all come from the table.
+macro_rules! rules {
+    ($($variant:ident = $id:literal, [$($game:ident),+], $engine:ident, $level:ident,
+        $reason:literal, $source:literal;)*) => {
+        /// A rule of `check` (docs/CHECKS.md lists them all).
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        #[non_exhaustive]
+        pub enum Rule {
+            $(#[doc = $reason] $variant,)*
+        }
+
+        impl Rule {
+            /// Every rule, in table order.
+            pub const ALL: &'static [Rule] = &[$(Rule::$variant),*];
+
+            /// The stable id (`ifp.time.zero_duration`): never renamed.
+            pub const fn id(self) -> &'static str {
+                match self { $(Rule::$variant => $id,)* }
+            }
+
+            /// The games the rule concerns (a finding may name fewer).
+            pub const fn games(self) -> Games {
+                match self { $(Rule::$variant => Games(0 $(| Games::$game.0)+),)* }
+            }
+
+            /// What the engine does.
+            pub const fn engine(self) -> Engine {
+                match self { $(Rule::$variant => Engine::$engine,)* }
+            }
+
+            /// The level of its findings.
+            pub const fn level(self) -> Level {
+                match self { $(Rule::$variant => Level::$level,)* }
+            }
+
+            /// One line: what happens.
+            pub const fn reason(self) -> &'static str {
+                match self { $(Rule::$variant => $reason,)* }
+            }
+
+            /// The engine code the rule rests on.
+            pub const fn source(self) -> &'static str {
+                match self { $(Rule::$variant => $source,)* }
+            }
+
+            /// [`id`](Self::id), [`reason`](Self::reason) and [`source`](Self::source) with a
+            /// final NUL, for the C API's static strings.
+            pub const fn texts_nul(self) -> [&'static str; 3] {
+                match self { $(Rule::$variant => [
+                    concat!($id, "\0"), concat!($reason, "\0"), concat!($source, "\0")
+                ],)* }
+            }
+
+            /// The rule's number in the C API: its place in the table, from 1.
+            pub fn code(self) -> u32 {
+                Rule::ALL.iter().position(|&r| r == self).map_or(0, |i| i as u32 + 1)
+            }
+
+            /// The rule of a number from [`code`](Self::code).
+            pub fn from_code(code: u32) -> Option<Rule> {
+                Rule::ALL.get(usize::try_from(code).ok()?.checked_sub(1)?).copied()
+            }
+
+            /// The rule of an id.
+            pub fn from_id(id: &str) -> Option<Rule> {
+                Rule::ALL.iter().copied().find(|r| r.id() == id)
+            }
+        }
+    };
+}
+
+rules! {
+    // The checker's own.
+    DecodeFailed = "file.decode_failed", [III, VC, SA, MTA], Check, Error,
+        "the file does not decode: the games read garbage from here on",
+        "gtastream's decoder (docs/FORMATS.md)";
+    Incomplete = "check.incomplete", [III, VC, SA, MTA], Check, Note,
+        "decoding stopped here: the rest of the file was not checked",
+        "gtastream's decoder";
+    TableFull = "check.table_full", [III, VC, SA, MTA], Check, Note,
+        "the checker's table of names is full: later names were not compared for duplicates",
+        "gtastream (check::NAME_TABLE, check::ANIMATION_TABLE)";
+
+    // IFP framing (ANPK).
+    AnpkChunkTooBig = "ifp.anpk.chunk_too_big", [III, VC], Crash, Error,
+        "an ANPK chunk larger than 256 bytes overflows the loader's stack buffer",
+        "III AnimManager.cpp:L808 char buf[256], L827-859; VC L1287, L1293-1359";
+    AnpkStructOverrun = "ifp.anpk.struct_overrun", [SA], Corrupt, Warning,
+        "GR-docs: SA copies INFO, NAME, DGAN-INFO and ANIM chunks into fixed structs of 20, 64, 68 and 44 bytes",
+        "GR AnimManager.cpp:L672, L689-692, L725, L761; RenderWare.h:L60";
+    MtaAnpkStructOverrun = "mta.ifp.anpk_struct_overrun", [MTA], Crash, Warning,
+        "MTA copies ANPK INFO, NAME and ANIM chunks into structs of 28, 24 and 48 bytes",
+        "MTA CClientIFP.cpp (01f7999), PR #5059";
+    AnpkKfrmUnknown = "ifp.anpk.kfrm_unknown", [III, VC, SA], Crash, Error,
+        "an unknown keyframe chunk tag: III/VC write the frames through a null array",
+        "III AnimManager.cpp:L870-881; VC L1366-1376; GR L794-800";
+    AnpkKfrmOnZeroFrames = "ifp.anpk.kfrm_on_zero_frames", [III, VC, SA], Crash, Error,
+        "an object of no keyframes followed by a keyframe chunk: the engines read the next object from it",
+        "III AnimManager.cpp:L867; VC L1362; GR L776";
+    AnpkAnimSize = "ifp.anpk.anim_size", [VC, SA], Ignored, Note,
+        "48-byte ANIM chunks carry no bone tag: VC and SA bind these bones by name",
+        "VC AnimManager.cpp:L1360; GR L767-769";
+
+    // ANP3 / ANP2 (SA; GR-docs).
+    Anp3FrameDataTooSmall = "ifp.anp3.frame_data_too_small", [SA], Corrupt, Warning,
+        "GR-docs: frameDataSize is below the keyframes' bytes, which overflow the one allocation",
+        "GR AnimManager.cpp:L861-868, L892-899";
+    Anp3FrameTypeInvalid = "ifp.anp3.frame_type_invalid", [SA], Crash, Warning,
+        "GR-docs: an unknown frame type leaves the stream unread (desync)",
+        "GR AnimManager.cpp:L902-908";
+    Anp3CompressFlagMismatch = "ifp.anp3.compress_flag_mismatch", [SA], Corrupt, Warning,
+        "GR-docs: flags bit 0 disagrees with the frame types, so frames are read with the wrong stride",
+        "GR AnimManager.cpp:L865, L915-918; AnimBlendHierarchy.cpp Uncompress";
+    Anp2CompressedTypes = "ifp.anp2.compressed_types", [SA], Corrupt, Warning,
+        "GR-docs: ANP2 never sets the compressed flag, so packed frames (types 3, 4) are read as floats",
+        "GR AnimManager.cpp:L861-868, L915-918";
+    Anp3FramesOverU16 = "ifp.anp3.frames_over_u16", [SA], Corrupt, Warning,
+        "more than 65535 keyframes: SA keeps the count as a u16",
+        "GR AnimBlendSequence.cpp:L141-148 SetNumFrames";
+    Anp3SeqsOverU16 = "ifp.anp3.seqs_over_u16", [SA], Wrong, Warning,
+        "more than 65535 bones: SA keeps the count as a u16, the rest never play",
+        "GR AnimBlendHierarchy.cpp SetNumSequences";
+    Anp3NameUnterminated = "ifp.anp3.name_unterminated", [SA], Wrong, Warning,
+        "a 24-byte name without NUL: the name lookups read past the field",
+        "GR AnimManager.cpp:L839-843, L851-853, L880-889";
+    MtaFloatFrames = "mta.ifp.float_frames", [MTA], Crash, Warning,
+        "MTA misreads ANP3/ANP2 float frames (types 1, 2) as ANPK ones; write packed frames (--quantize)",
+        "MTA CClientIFP.cpp frame type cast; issue 23";
+
+    // Package and block.
+    BlockNameMismatch = "ifp.block.name_mismatch", [VC, SA], Crash, Error,
+        "the block name differs from the archive entry's (or file's) name: the block stays unloaded",
+        "GR Streaming.cpp:L1175-1176, AnimManager.cpp:L591-618; VC Streaming.cpp:L456-459, AnimManager.cpp:L1297-1308";
+    BlockNameMismatchLoose = "ifp.block.name_mismatch_file", [VC, SA], Wrong, Warning,
+        "the block name differs from the file's name: streamed from an archive under that name, the block stays unloaded",
+        "as ifp.block.name_mismatch";
+    BlockNameTooLong = "ifp.block.name_too_long", [III, VC, SA], Wrong, Warning,
+        "the block name does not fit CAnimBlock::Name (23 / 19 / 15 characters): it never matches",
+        "GR AnimManager.cpp:L334-335, L604-606; VC L1058, L1305";
+    BlockPedName = "ifp.block.ped_name", [III, VC, SA], Crash, Error,
+        "ped.ifp must hold block \"ped\": the ped animation groups find nothing and crash",
+        "III AnimManager.cpp:L762-786; VC L1234-1260; GR Initialise L53-62";
+    AnimDuplicateName = "ifp.anim.duplicate_name", [III, VC, SA, MTA], Wrong, Warning,
+        "two animations of the block have one name (case-insensitive): the second is unreachable",
+        "GR AnimManager.cpp:L155-163; III L637-648; VC L1109-1120";
+    AnimNameTooLong = "ifp.anim.name_too_long", [III, VC], Wrong, Warning,
+        "an animation name of 24 characters or more loses its NUL and never matches",
+        "III AnimBlendHierarchy.cpp:L24 strncpy(name, 24)";
+    AnimsTotalOverLimit = "ifp.anims.total_over_limit", [III, VC, SA], Corrupt, Error,
+        "more animations than the game's array holds (250 / 450 / 2500)",
+        "NUMANIMATIONS; GR AnimManager.h ms_aAnimations, AnimManager.cpp:L848";
+    BlocksOverLimit = "ifp.blocks.over_limit", [VC, SA], Corrupt, Warning,
+        "more .ifp entries in one archive than the game has blocks (35 / 180)",
+        "VC AnimManager.cpp:L1057, L1304; GR L334, L604";
+    AnimNoSequences = "ifp.anim.no_sequences", [III, VC, SA, MTA], Hang, Warning,
+        "an animation of no bones has length 0: played looped, it hangs",
+        "GR AnimBlendHierarchy.cpp RemoveAnimSequences; AnimBlendAssociation.cpp:L191";
+    SeqZeroFrames = "ifp.seq.zero_frames", [VC, SA], Crash, Warning,
+        "a bone of no keyframes: CalcTotalTime reads key frame -1",
+        "VC AnimBlendHierarchy.cpp:L32-50; GR AnimBlendHierarchy.h:L72";
+    SeqDuplicateBone = "ifp.seq.duplicate_bone", [III, VC, SA, MTA], Wrong, Warning,
+        "two bones of the animation bind to one frame: the last one wins",
+        "GR AnimBlendStaticAssociation.cpp:L43-56; III AnimBlendAssociation.cpp Init";
+
+    // Timing and values.
+    TimeZeroDuration = "ifp.time.zero_duration", [III, VC, SA, MTA], Hang, Warning,
+        "the animation's length is 0: played looped, SetCurrentTime never ends",
+        "GR AnimBlendAssociation.cpp:L191-198; III AnimBlendAssociation.cpp:L124-130";
+    TimeSeqNonpositiveSpan = "ifp.time.seq_nonpositive_span", [III, VC, SA, MTA], Hang, Warning,
+        "a bone's last key is not after its first: looped, FindKeyFrame never ends",
+        "GR AnimBlendNode.cpp:L33-63; VC AnimBlendNode.cpp:L162-190";
+    TimeSeqLastNonpositive = "ifp.time.seq_last_nonpositive", [III, VC, SA, MTA], Hang, Warning,
+        "a bone's last key time is not above 0: looped, NextKeyFrame never ends",
+        "GR AnimBlendNode.h:L131; VC AnimBlendNode.cpp:L87-120";
+    TimeDecreasing = "ifp.time.decreasing", [III, VC, SA, MTA], Wrong, Warning,
+        "a key time goes back: the interpolation extrapolates",
+        "GR AnimBlendNode.cpp FindKeyFrame";
+    TimeDuplicate = "ifp.time.duplicate", [III, VC, SA, MTA], Wrong, Note,
+        "two keys at one time: the pose snaps",
+        "GR AnimBlendNode.h GetTimeRemainingProgress";
+    TimeFirstNotZero = "ifp.time.first_not_zero", [III, VC, SA, MTA], Wrong, Note,
+        "a bone's first key is after 0: each loop holds the pose that much longer",
+        "GR AnimBlendHierarchy.h:L66-80, AnimBlendNode.h:L131-145";
+    TimeTickOverflow = "ifp.time.tick_overflow", [SA], Wrong, Warning,
+        "a key time past 546.1 s wraps when SA packs it into 60 Hz int16 ticks",
+        "GR FixedFloat.hpp Set; AnimManager.cpp:L809-822; Streaming.cpp:L599";
+    ValueQuatRange = "ifp.value.quat_range", [SA], Wrong, Warning,
+        "a quaternion component of 8 or more wraps when SA packs it (x 4096 into int16)",
+        "GR AnimSequenceFrames.h FixedQuat<int16,4096>";
+    ValueTransRange = "ifp.value.trans_range", [SA], Wrong, Warning,
+        "a translation of 32 or more wraps when SA packs it (x 1024 into int16)",
+        "GR AnimSequenceFrames.h FixedVector<int16,1024>";
+    ValueNan = "ifp.value.nan", [III, VC, SA, MTA], Wrong, Warning,
+        "a NaN or infinite time, rotation or translation: the bone matrices become NaN",
+        "no check on the load path";
+    ValueScaleIgnored = "ifp.value.scale_ignored", [III, VC, SA], Ignored, Note,
+        "KRTS scale is read and thrown away",
+        "III AnimManager.cpp:L883-893; GR L814";
+
+    // IMG version 1 (III, VC).
+    Img1PartialRecord = "img1.dir.partial_record", [III, VC], Wrong, Warning,
+        "the .dir ends inside a record: the tail is parsed with stale bytes",
+        "III Streaming.cpp:L416";
+    Img1NameNoDot = "img1.name.no_dot", [III], Crash, Error,
+        "an entry name without '.': III dereferences a null extension",
+        "III Streaming.cpp:L417-423";
+    Img1NameRules = "img1.name.rules", [VC], Ignored, Warning,
+        "no '.' at index 20 or before: Vice City skips the record",
+        "VC Streaming.cpp:L422-428";
+    Img1NameUnterminated = "img1.name.unterminated", [III], Crash, Error,
+        "24 name bytes without NUL: III reads past the field",
+        "III Streaming.cpp:L417";
+    Img1ExtExact = "img1.ext.exact", [III, VC], Ignored, Note,
+        "an extension the game does not stream (III: DFF/dff/TXD/txd exactly; VC: DFF, TXD, COL, IFP)",
+        "III Streaming.cpp:L423, L444; VC L432-463";
+    Img1Duplicate = "img1.duplicate", [III, VC], Ignored, Note,
+        "a name registered earlier: the first one wins",
+        "III Streaming.cpp:L425-427; VC L466-469";
+    Img1SlotNameLen = "img1.slot_name_len", [III, VC], Corrupt, Error,
+        "a TXD (or VC COL) base name of 20 characters or more overflows its slot name",
+        "III TxdStore.h:L8; VC ColStore.h:L9";
+    Img1SlotsOverLimit = "img1.slots_over_limit", [III, VC], Crash, Error,
+        "more TXD, COL or IFP records than the game has slots (III TXD 850; VC TXD 1385, COL 31, IFP 35)",
+        "III/VC config.h; VC ColStore.cpp AddColSlot";
+    Img1OffsetRange = "img1.offset_range", [III, VC], Wrong, Warning,
+        "an offset the engine cannot reach (2^24 sectors, or a 32-bit byte offset)",
+        "III Streaming.cpp:L429; CdStream.h _GET_OFFSET; CdStream.cpp:L239";
+    Img1DataOverlap = "img1.data_overlap", [III, VC], Wrong, Warning,
+        "the entry's data overlaps the previous entry's",
+        "no check in the loader";
+
+    // IMG version 2 (SA).
+    Img2CountVsSize = "img2.count_vs_size", [SA], Hang, Warning,
+        "the count promises more records than the file holds: stale records are read",
+        "GR Streaming.cpp:L1115-1119";
+    Img2NameRules = "img2.name.rules", [SA], Ignored, Warning,
+        "SA forces a NUL at byte 23 and needs the first '.' at index 20 or before: the record is skipped",
+        "GR Streaming.cpp:L1124-1145";
+    Img2ExtKinds = "img2.ext.kinds", [SA], Ignored, Note,
+        "an extension SA does not stream (DFF, TXD, COL, IPL, DAT, IFP, RRR, SCM)",
+        "GR Streaming.cpp:L1144-1185";
+    Img2SizeField = "img2.size_field", [SA], Wrong, Warning,
+        "the second size (u16 at +6) is set: SA uses it instead of the first",
+        "GR Streaming.cpp:L1188-1192";
+    Img2StreamBufferOverflow = "img2.stream_buffer_overflow", [SA], Corrupt, Warning,
+        "a second size above every first size: the streaming buffer overflows unless another archive has a bigger entry",
+        "GR Streaming.cpp:L1122, L2881-2896";
+    Img2ZeroSize = "img2.zero_size", [SA], Ignored, Note,
+        "an entry of no sectors: the slot stays free",
+        "GR Streaming.cpp:L1188-1202; StreamingInfo.h:L59";
+    Img2Duplicate = "img2.duplicate", [SA], Ignored, Note,
+        "a name registered earlier: the first one wins",
+        "GR Streaming.cpp:L1188, L1220-1226";
+    Img2ColNoDedupe = "img2.col_no_dedupe", [SA], Wrong, Warning,
+        "a .col name repeated: SA never deduplicates COL records, both load",
+        "GR Streaming.cpp:L1161-1165; ColStore.h FindColSlot";
+    Img2RrrScmSlots = "img2.rrr_scm_slots", [SA], Corrupt, Error,
+        "more than 475 .rrr or 82 .scm records",
+        "GR VehicleRecording.cpp:L126-137; StreamedScripts.cpp:L124-127";
+    Img2DatName = "img2.dat_name", [SA], Wrong, Warning,
+        "a .dat entry not named nodes0 .. nodes63",
+        "GR Streaming.cpp:L1171-1174";
+    Img2SlotNameLen = "img2.slot_name_len", [SA], Corrupt, Error,
+        "an IPL or COL base name of 18 characters or more overflows its slot name",
+        "GR IplDef.h; ColStore.h:L11";
+    Img2OffsetRange = "img2.offset_range", [SA], Wrong, Warning,
+        "an offset of 2^21 sectors or more: the byte offset is 32-bit",
+        "GR CdStreamInfo.cpp:L181";
+    Img2DataOverlap = "img2.data_overlap", [SA], Wrong, Warning,
+        "the entry's data overlaps the directory or the previous entry's",
+        "no check in the loader";
+
+    // Text IPL.
+    Ipl3Sections = "ipl3.sections", [III], Ignored, Note,
+        "a section III does not read (inst, zone, cull, pick, path; lowercase)",
+        "III FileLoader.cpp:L1502-1507";
+    IplvcSections = "iplvc.sections", [VC], Ignored, Note,
+        "a section Vice City does not read (inst, zone, cull, pick, path, occl; lowercase)",
+        "VC FileLoader.cpp:L1124-1131";
+    IplsaSections = "iplsa.sections", [SA], Ignored, Note,
+        "a section San Andreas does not read (lowercase prefix of path inst mult zone cull occl grge enex pick cars jump tcyc auzo)",
+        "GR FileLoader.cpp:L2139-2166";
+    Ipl3MissingEnd = "ipl3.missing_end", [III, VC], Wrong, Warning,
+        "a section without end: the next header and its lines are read as the open section",
+        "III FileLoader.cpp:L1508-1510";
+    IplsaMissingEnd = "iplsa.missing_end", [SA], Crash, Error,
+        "inst is not closed by end: the next lines are read as inst with garbage ids",
+        "GR FileLoader.cpp:L2064-2075";
+    Ipl3InstFields = "ipl3.inst.fields", [III], Ignored, Warning,
+        "an inst line that does not scan as III's 12 fields: dropped",
+        "III FileLoader.cpp:L1555-1560";
+    IplvcInstFields = "iplvc.inst.fields", [VC], Ignored, Warning,
+        "an inst line that scans neither as VC's 13 nor 12 fields: dropped",
+        "VC FileLoader.cpp:L1189-1199";
+    IplsaInstFields = "iplsa.inst.fields", [SA], Crash, Error,
+        "an inst line of fewer than 11 fields: the rest are stack garbage",
+        "GR FileLoader.cpp:L1092-1110";
+    Ipl3InstNameLen = "ipl3.inst.name_len", [III, VC], Corrupt, Error,
+        "a model name of 24 characters or more overflows the scan buffer",
+        "III FileLoader.cpp:L1549, L1555";
+    IplsaInstNameLen = "iplsa.inst.name_len", [SA], Corrupt, Warning,
+        "a model name of 24 characters or more (the original sscanf is likely unbounded)",
+        "GR FileLoader.cpp:L1093";
+    Ipl3InstIdRange = "ipl3.inst.id_range", [III], Crash, Error,
+        "a model id outside 0..5499 indexes past the model table",
+        "III ModelInfo.h:L43";
+    IplvcInstIdRange = "iplvc.inst.id_range", [VC], Crash, Error,
+        "a model id outside 0..6499 indexes past the model table",
+        "VC config.h MODELINFOSIZE";
+    IplsaInstIdRange = "iplsa.inst.id_range", [SA], Crash, Error,
+        "a model id outside 0..19999 indexes past the model table",
+        "GR ModelInfo.h:L92";
+    Ipl3InstScaleIgnored = "ipl3.inst.scale_ignored", [III, VC], Ignored, Note,
+        "a scale other than 1: parsed and never applied",
+        "III FileLoader.cpp:L1567-1570";
+    Ipl3InstQuat = "ipl3.inst.quat", [III, VC], Wrong, Warning,
+        "a rotation w outside [-1, 1] or NaN: the rotation becomes NaN",
+        "III FileLoader.cpp:L1567";
+    Ipl3InstOutsideWorld = "ipl3.inst.outside_world", [III], Corrupt, Error,
+        "a position outside x, y in [-2000, 2000): III indexes sectors without clamping",
+        "III Entity.cpp:L462-480; World.h:L11-24";
+    IplvcInstOutsideWorld = "iplvc.inst.outside_world", [VC], Corrupt, Error,
+        "a position outside x in [-2400, 1600), y in [-2000, 2000): VC indexes sectors without clamping",
+        "VC Entity.cpp:L500-518; World.h";
+    IplsaPosNan = "iplsa.pos.nan", [SA], Crash, Error,
+        "a NaN position: the sector clamp lets it through",
+        "GR Entity.cpp:L150-165; World.h:L291";
+    IplsaPosOffMap = "iplsa.pos.off_map", [SA], Wrong, Warning,
+        "a position beyond +-3000: clamped into the edge sectors",
+        "GR Entity.cpp:L151-162";
+    IplsaLodRange = "iplsa.lod.range", [SA], Crash, Error,
+        "a LOD index below -1 or past the file's inst lines: a stale or null entity",
+        "GR FileLoader.cpp:L1958-1966; IplStore.h:L64-67";
+    IplsaInstCount = "iplsa.inst.count", [SA], Corrupt, Error,
+        "more than 4096 inst lines overflow gpLoadedBuildings",
+        "GR IplStore.cpp:L434-438";
+    IplsaPathStops = "iplsa.path_stops", [SA], Wrong, Warning,
+        "a path line: SA stops reading the file after it (GR TODO)",
+        "GR FileLoader.cpp:L2135-2136";
+    IplsaCars = "iplsa.cars", [SA], Ignored, Note,
+        "a car generator of a model neither -1 nor 400..630: dropped",
+        "GR FileLoader.cpp:L310-330; TheCarGenerators.cpp";
+    Ipl3ZoneFields = "ipl3.zone.fields", [III, VC], Ignored, Note,
+        "a zone line of other than 9 fields: dropped",
+        "III FileLoader.cpp:L1611";
+    IplsaZoneFields = "iplsa.zone.fields", [SA], Wrong, Warning,
+        "a zone line of 9 fields: SA reads an uninitialised 10th (textLabel)",
+        "GR FileLoader.cpp:L1943-1952";
+    Ipl3CullFields = "ipl3.cull.fields", [III], Wrong, Warning,
+        "a cull line of fewer than 11 fields: the rest are garbage",
+        "III FileLoader.cpp:L1624";
+    IplsaCull = "iplsa.cull", [SA], Wrong, Warning,
+        "a cull line of neither 11 nor 14 fields",
+        "GR FileLoader.cpp:L1114-1160";
+    IplvcOcclFields = "iplvc.occl.fields", [VC], Wrong, Warning,
+        "an occl line of fewer than 7 fields: the rest are garbage",
+        "VC FileLoader.cpp:L1297-1309";
+    IplsaEnexFields = "iplsa.enex.fields", [SA], Wrong, Warning,
+        "an enex line of fewer than 18 fields: the rest are garbage",
+        "GR FileLoader.cpp:L1174-1195";
+    IplsaAuzoName = "iplsa.auzo.name", [SA], Corrupt, Warning,
+        "an audio-zone name of 8 characters or more (its 8-byte field is left without a NUL)",
+        "GR FileLoader.cpp:L266-280";
+    IplsaTcyc = "iplsa.tcyc", [SA], Wrong, Warning,
+        "a tcyc line of fewer than 8 fields: farClip and extraColor are garbage",
+        "GR FileLoader.cpp:L1714-1745";
+    IplsaJumpPickGrge = "iplsa.jump/pick/grge", [SA], Ignored, Note,
+        "a jump, pick or grge line of other than 16, 4 or 11 fields: dropped",
+        "GR LoadStuntJump, LoadPickup, LoadGarage";
+
+    // Binary IPL (SA).
+    BnryBounds = "bnry.bounds", [SA], Crash, Error,
+        "the records run past the file: SA reads into the rest of the streaming buffer",
+        "GR tBinaryIplFile.h GetObjInstances/GetCarGens";
+    BnryInstIdRange = "bnry.inst.id_range", [SA], Crash, Error,
+        "a model id outside 0..19999 indexes past the model table",
+        "GR ModelInfo.h:L92";
+    BnryLodNoParent = "bnry.lod.no_parent", [SA], Crash, Error,
+        "a LOD index in a binary IPL whose name has no _stream: there is no parent to index",
+        "GR IplStore.cpp:L349, L359-361, SetupRelatedIpls L754-793";
+    BnryLodRange = "bnry.lod.range", [SA], Crash, Error,
+        "a LOD index below -1",
+        "GR IplStore.cpp:L361, L232-236";
+    BnryCarsModel = "bnry.cars.model", [SA], Ignored, Note,
+        "a car generator of a model neither -1 nor 400..630: dropped",
+        "GR TheCarGenerators.cpp";
+    BnryName = "bnry.name", [SA], Corrupt, Error,
+        "a binary IPL entry base name of 18 characters or more overflows IplDef::name",
+        "GR IplDef.h";
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Ids, numbers and names identify a rule; every id is lowercase dotted.
+    #[test]
+    fn ids_are_unique_and_numbers_lead_back() {
+        for (i, &a) in Rule::ALL.iter().enumerate() {
+            assert_eq!(Rule::from_code(a.code()), Some(a));
+            assert_eq!(Rule::from_id(a.id()), Some(a));
+            assert!(a.id().contains('.'), "{}", a.id());
+            assert!(!a.games().is_empty());
+            for &b in &Rule::ALL[i + 1..] {
+                assert_ne!(a.id(), b.id());
+            }
+        }
+        assert_eq!(Rule::from_code(0), None);
+    }
+}

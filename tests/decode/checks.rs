@@ -1,0 +1,809 @@
+//! `check`: each rule fires on a case built in code and stays quiet on its near miss; files
+//! in the shape the games ship give no error; findings are the same however the input is
+//! cut; docs/CHECKS.md lists the table.
+
+#![cfg(feature = "std")]
+
+use gtastream::archive::ArchiveDecoder;
+use gtastream::check::{Checker, Finding, Games, Level, Rule};
+use gtastream::Decoder;
+use gtastream::Keyframe;
+use testkit::driver::Cut;
+use testkit::ifp2::{f1, p3, AnimSpec, BoneSpec, FileSpec};
+
+const Q: [i16; 4] = [0, 0, 0, 4096];
+
+/// The findings of a loose file named `name`.
+fn check(data: &[u8], name: &str) -> Vec<Finding> {
+    check_for(data, name, Games::ALL)
+}
+
+fn check_for(data: &[u8], name: &str, games: Games) -> Vec<Finding> {
+    let mut found = Vec::new();
+    let mut checker = Checker::new(games, |f: &Finding| found.push(*f));
+    checker.set_file_name(name.as_bytes());
+    if let Err(error) = Decoder::new().decode_slice(data, &mut checker) {
+        checker.failed(error);
+    }
+    checker.finish();
+    found
+}
+
+fn check_archive(img: &[u8]) -> Vec<Finding> {
+    let mut found = Vec::new();
+    let mut checker = Checker::new(Games::ALL, |f: &Finding| found.push(*f));
+    if let Err(error) = ArchiveDecoder::new(img.len() as u64).decode_slice(img, &mut checker) {
+        checker.failed(error);
+    }
+    checker.finish();
+    found
+}
+
+fn fires(found: &[Finding], rule: Rule) -> bool {
+    found.iter().any(|f| f.rule == rule)
+}
+
+fn errors(found: &[Finding]) -> Vec<String> {
+    found
+        .iter()
+        .filter(|f| f.level() == Level::Error)
+        .map(|f| format!("{} at {}: {f}", f.rule.id(), f.offset))
+        .collect()
+}
+
+fn packed(times: &[i16]) -> BoneSpec {
+    BoneSpec::new("Root", 3, 0, times.iter().map(|&t| p3(Q, t)).collect())
+}
+
+fn anp3(animations: Vec<AnimSpec>) -> Vec<u8> {
+    FileSpec::anp3("demo", animations).build()
+}
+
+/// One animation of one packed bone with these tick times.
+fn ticks(times: &[i16]) -> Vec<u8> {
+    anp3(vec![AnimSpec::new("walk", vec![packed(times)])])
+}
+
+/// A VER2 archive of these entries (name, content), each in its own sectors.
+fn img(entries: &[(&str, &[u8])]) -> Vec<u8> {
+    let sectors = |n: usize| n.div_ceil(2048).max(1);
+    let directory = sectors(8 + 32 * entries.len());
+    let mut out = vec![0u8; directory * 2048];
+    out[..4].copy_from_slice(b"VER2");
+    out[4..8].copy_from_slice(&(entries.len() as u32).to_le_bytes());
+    let mut at = directory;
+    for (i, (name, data)) in entries.iter().enumerate() {
+        let r = 8 + 32 * i;
+        out[r..r + 4].copy_from_slice(&(at as u32).to_le_bytes());
+        out[r + 4..r + 6].copy_from_slice(&(sectors(data.len()) as u16).to_le_bytes());
+        out[r + 8..r + 8 + name.len()].copy_from_slice(name.as_bytes());
+        at += sectors(data.len());
+    }
+    for (_, data) in entries {
+        let start = out.len();
+        out.extend_from_slice(data);
+        out.resize(start + sectors(data.len()) * 2048, 0);
+    }
+    out
+}
+
+/// An input of a case: a loose file by name, a version 2 archive, or a version 1 one.
+enum Input {
+    File(&'static str, Vec<u8>),
+    Img(Vec<u8>),
+    V1(Vec<u8>, Vec<u8>),
+}
+
+impl Input {
+    fn findings(&self) -> Vec<Finding> {
+        match self {
+            Input::File(name, data) => check(data, name),
+            Input::Img(img) => check_archive(img),
+            Input::V1(dir, img) => {
+                let mut found = Vec::new();
+                let mut checker = Checker::new(Games::ALL, |f: &Finding| found.push(*f));
+                let mut decoder = ArchiveDecoder::version1(dir.len() as u64, img.len() as u64);
+                if let Err(error) = decoder.decode_slices(dir, img, &mut checker) {
+                    checker.failed(error);
+                }
+                checker.finish();
+                found
+            }
+        }
+    }
+}
+
+fn file(data: Vec<u8>) -> Input {
+    Input::File("demo.ifp", data)
+}
+
+fn text(data: &str) -> Input {
+    Input::File("demo.ipl", data.as_bytes().to_vec())
+}
+
+/// A version 1 archive: `.dir` records (name, offset and size in sectors), an `.img` of
+/// `sectors` zero sectors.
+fn v1(records: &[(&[u8], u32, u32)], sectors: usize) -> Input {
+    let mut dir = Vec::new();
+    for (name, offset, size) in records {
+        dir.extend_from_slice(&offset.to_le_bytes());
+        dir.extend_from_slice(&size.to_le_bytes());
+        let mut field = [0u8; 24];
+        field[..name.len()].copy_from_slice(name);
+        dir.extend_from_slice(&field);
+    }
+    Input::V1(dir, vec![0; sectors * 2048])
+}
+
+fn anpk(p: &gtastream::Package) -> Vec<u8> {
+    testkit::anpk::bytes(p)
+}
+
+fn anpk_bone(
+    name: &str,
+    id: Option<i32>,
+    t: gtastream::FrameType,
+    frames: Vec<Keyframe>,
+) -> gtastream::Bone {
+    testkit::anpk::bone(name, id, t, frames)
+}
+
+fn key(time: f32, translation: [f32; 3], scale: [f32; 3]) -> Keyframe {
+    testkit::anpk::kf(time, [0.0, 0.0, 0.0, 1.0], translation, scale)
+}
+
+/// An ANPK block `name` of animations named `names`, each of one KR00 bone of two keys.
+fn anpk_named(block: &str, names: &[String]) -> Vec<u8> {
+    use gtastream::FrameType::Kr00;
+    let anims = names
+        .iter()
+        .map(|n| {
+            let frames = vec![key(0.0, [0.0; 3], [1.0; 3]), key(1.0, [0.0; 3], [1.0; 3])];
+            testkit::anpk::anim(n, vec![anpk_bone("b", Some(0), Kr00, frames)])
+        })
+        .collect();
+    anpk(&testkit::anpk::package(block, anims))
+}
+
+fn anpk_one(bone: gtastream::Bone) -> Vec<u8> {
+    anpk(&testkit::anpk::package(
+        "demo",
+        vec![testkit::anpk::anim("a", vec![bone])],
+    ))
+}
+
+fn bnry(lod: i32, id: i32, car_model: i32) -> Vec<u8> {
+    bnry_at([0.0; 3], lod, id, car_model)
+}
+
+fn bnry_at(position: [f32; 3], lod: i32, id: i32, car_model: i32) -> Vec<u8> {
+    use testkit::ipl::{Car, Inst};
+    let inst = Inst::binary(position, [0.0, 0.0, 0.0, 1.0], id, 0, lod);
+    let mut car = Car::zero();
+    car.model_id = car_model;
+    testkit::ipl::bnry(&[inst], 0x4C, &[car], 0x4C + 40)
+}
+
+fn names(n: usize, prefix: &str) -> Vec<String> {
+    (0..n).map(|i| format!("{prefix}{i}")).collect()
+}
+
+/// Every rule: an input it fires on, and a near miss it does not fire on.
+fn cases() -> Vec<(Rule, Input, Input)> {
+    use gtastream::FrameType::{Kr00, Krt0, Krts};
+    let anim = || AnimSpec::new("walk", vec![packed(&[0, 5])]);
+    let bytes = anim().written_frame_bytes() as u32;
+    let float = |c: f32, t: f32| {
+        BoneSpec::new(
+            "Root",
+            1,
+            0,
+            vec![f1([c, 0.0, 0.0, 1.0], 0.0), f1([0.0, 0.0, 0.0, 1.0], t)],
+        )
+    };
+    let floats = |flags: u32, bone: BoneSpec| {
+        file(anp3(vec![AnimSpec::new("walk", vec![bone]).flags(flags)]))
+    };
+    let block = |name: &str| FileSpec::anp3(name, vec![anim()]).build();
+    let long = "a".repeat(24);
+    let mut bad_type = ticks(&[0, 5]);
+    let type_at = 36 + 36 + 24;
+    bad_type[type_at] = 9;
+    let truncated = ticks(&[0, 5]);
+    let kr01 = {
+        let mut b = anpk_named("demo", &names(1, "a"));
+        let at = b.windows(4).position(|w| w == b"KR00").unwrap();
+        b[at..at + 4].copy_from_slice(b"KR01");
+        b
+    };
+    let sa = |line: &str| text(&format!("inst\n{line}\nend\n"));
+    let good_sa = "1, name, 0, 0, 0, 0, 0, 0, 0, 1, -1";
+    let sa_at = |x: &str, lod: &str| sa(&format!("1, name, 0, {x}, 0, 0, 0, 0, 0, 1, {lod}"));
+    let iii = |line: &str| text(&format!("inst\n{line}\nend\n"));
+    let iii_at = |x: &str, w: &str, s: &str| {
+        iii(&format!("1, name, {x}, 0, 0, {s}, {s}, {s}, 0, 0, 0, {w}"))
+    };
+    let vc_at = |x: &str| {
+        text(&format!(
+            "inst\n1, name, 0, {x}, 0, 0, 1, 1, 1, 0, 0, 0, 1\nend\n"
+        ))
+    };
+    let sa_section = |section: &str, line: &str| {
+        text(&format!("inst\n{good_sa}\nend\n{section}\n{line}\nend\n"))
+    };
+    let iii_section = |section: &str, line: &str| {
+        text(&format!(
+            "inst\n1, name, 0, 0, 0, 1, 1, 1, 0, 0, 0, 1\nend\n{section}\n{line}\nend\n"
+        ))
+    };
+    let vc_section = |section: &str, line: &str| {
+        text(&format!(
+            "inst\n1, name, 0, 0, 0, 0, 1, 1, 1, 0, 0, 0, 1\nend\n{section}\n{line}\nend\n"
+        ))
+    };
+    let fields = |n: usize| vec!["1"; n].join(", ");
+    let many = |n: usize, ext: &str| {
+        let names: Vec<String> = (0..n).map(|i| format!("e{i}.{ext}")).collect();
+        let entries: Vec<(&str, &[u8])> = names.iter().map(|n| (n.as_str(), &b""[..])).collect();
+        Input::Img(img(&entries))
+    };
+    let v1_many = |n: usize, ext: &str| {
+        let names: Vec<String> = (0..n).map(|i| format!("e{i}.{ext}")).collect();
+        let records: Vec<(&[u8], u32, u32)> = names.iter().map(|n| (n.as_bytes(), 0, 0)).collect();
+        v1(&records, 1)
+    };
+    let mut second = img(&[("a.dff", b"x")]);
+    second[14..16].copy_from_slice(&2u16.to_le_bytes());
+    let mut size_field = img(&[("a.dff", b"x")]);
+    size_field[14..16].copy_from_slice(&1u16.to_le_bytes());
+    let mut overlap = img(&[("a.dff", b"x"), ("b.dff", b"y")]);
+    overlap[40..44].copy_from_slice(&1u32.to_le_bytes());
+    let mut on_directory = img(&[("a.dff", b"x")]);
+    on_directory[8..12].copy_from_slice(&0u32.to_le_bytes());
+    let mut zero = img(&[("a.dff", b"x")]);
+    zero[12..14].copy_from_slice(&0u16.to_le_bytes());
+    let mut far = img(&[("a.dff", b"x")]);
+    far[8..12].copy_from_slice(&(1u32 << 21).to_le_bytes());
+    let mut count = img(&[("a.dff", b"x")]);
+    count[4..8].copy_from_slice(&200u32.to_le_bytes());
+    let two = |a: &str, b: &str| Input::Img(img(&[(a, b"x"), (b, b"y")]));
+    let one = |a: &str| Input::Img(img(&[(a, b"x")]));
+    let dir_cut = match v1(&[(b"a.dff", 1, 1)], 2) {
+        Input::V1(mut dir, img) => {
+            dir.extend_from_slice(&[0; 8]);
+            Input::V1(dir, img)
+        }
+        other => other,
+    };
+    let stream_name = "x".repeat(18);
+    vec![
+        (Rule::DecodeFailed, file(truncated[..truncated.len() - 3].to_vec()), file(truncated.clone())),
+        (Rule::Incomplete, file(bad_type.clone()), file(ticks(&[0, 5]))),
+        (
+            Rule::TableFull,
+            file(anp3(names(400, "a").iter().map(|n| AnimSpec::new(n, vec![packed(&[0, 5])])).collect())),
+            file(anp3(names(300, "a").iter().map(|n| AnimSpec::new(n, vec![packed(&[0, 5])])).collect())),
+        ),
+        (
+            Rule::AnpkChunkTooBig,
+            file(anpk_named(&"n".repeat(253), &names(1, "a"))),
+            file(anpk_named(&"n".repeat(251), &names(1, "a"))),
+        ),
+        (
+            Rule::AnpkStructOverrun,
+            file(anpk_named(&"n".repeat(16), &names(1, "a"))),
+            file(anpk_one(anpk_bone("b", Some(0), Kr00, vec![key(0.0, [0.0; 3], [1.0; 3])]))),
+        ),
+        (
+            Rule::MtaAnpkStructOverrun,
+            file(anpk_named("demo", &["a".repeat(24)])),
+            file(anpk_named("demo", &["a".repeat(23)])),
+        ),
+        (Rule::AnpkKfrmUnknown, file(kr01), file(anpk_named("demo", &names(1, "a")))),
+        (
+            Rule::AnpkKfrmOnZeroFrames,
+            file(testkit::anpk::with_empty_chunks(b"K000", true)),
+            file(anpk(&testkit::anpk::mixed())),
+        ),
+        (
+            Rule::AnpkAnimSize,
+            file(anpk_one(anpk_bone("b", None, Kr00, vec![key(0.0, [0.0; 3], [1.0; 3])]))),
+            file(anpk_one(anpk_bone("b", Some(0), Kr00, vec![key(0.0, [0.0; 3], [1.0; 3])]))),
+        ),
+        (
+            Rule::Anp3FrameDataTooSmall,
+            file(anp3(vec![anim().frame_data_size(bytes - 1)])),
+            file(anp3(vec![anim().frame_data_size(bytes)])),
+        ),
+        (Rule::Anp3FrameTypeInvalid, file(bad_type), file(ticks(&[0, 5]))),
+        (
+            Rule::Anp3CompressFlagMismatch,
+            file(anp3(vec![anim().flags(0)])),
+            file(anp3(vec![anim().flags(1)])),
+        ),
+        (
+            Rule::Anp2CompressedTypes,
+            file(FileSpec::anp2("demo", vec![anim()]).build()),
+            file(FileSpec::anp2("demo", vec![AnimSpec::new("walk", vec![float(0.0, 1.0)])]).build()),
+        ),
+        (
+            Rule::Anp3FramesOverU16,
+            file(anp3(vec![AnimSpec::new("walk", vec![packed(&vec![0; 65536])])])),
+            file(anp3(vec![AnimSpec::new("walk", vec![packed(&vec![0; 65535])])])),
+        ),
+        (
+            Rule::Anp3SeqsOverU16,
+            file(anp3(vec![AnimSpec::new("walk", vec![packed(&[0, 5]); 65536])])),
+            file(anp3(vec![AnimSpec::new("walk", vec![packed(&[0, 5]); 65535])])),
+        ),
+        (
+            Rule::Anp3NameUnterminated,
+            file(anp3(vec![AnimSpec::new(&long, vec![packed(&[0, 5])])])),
+            file(anp3(vec![AnimSpec::new(&long[..23], vec![packed(&[0, 5])])])),
+        ),
+        (Rule::MtaFloatFrames, floats(0, float(0.0, 1.0)), file(anp3(vec![anim()]))),
+        (
+            Rule::BlockNameMismatch,
+            Input::Img(img(&[("walk.ifp", &block("other"))])),
+            Input::Img(img(&[("walk.ifp", &block("WALK"))])),
+        ),
+        (
+            Rule::BlockNameMismatchLoose,
+            Input::File("demo.ifp", block("other")),
+            Input::File("demo.ifp", block("DEMO")),
+        ),
+        (
+            Rule::BlockNameTooLong,
+            Input::File("x.ifp", block(&"b".repeat(16))),
+            Input::File("x.ifp", block(&"b".repeat(15))),
+        ),
+        (
+            Rule::BlockPedName,
+            Input::File("ped.ifp", block("notped")),
+            Input::File("ped.ifp", block("PED")),
+        ),
+        (
+            Rule::AnimDuplicateName,
+            file(anp3(vec![anim(), AnimSpec::new("WALK", vec![packed(&[0, 5])])])),
+            file(anp3(vec![anim(), AnimSpec::new("run", vec![packed(&[0, 5])])])),
+        ),
+        (
+            Rule::AnimNameTooLong,
+            file(anpk_named("demo", &["a".repeat(24)])),
+            file(anpk_named("demo", &["a".repeat(23)])),
+        ),
+        (
+            Rule::AnimsTotalOverLimit,
+            file(anpk_named("demo", &names(251, "a"))),
+            file(anpk_named("demo", &names(250, "a"))),
+        ),
+        (Rule::BlocksOverLimit, many(181, "ifp"), many(180, "ifp")),
+        (
+            Rule::AnimNoSequences,
+            file(anp3(vec![AnimSpec::new("walk", vec![])])),
+            file(anp3(vec![anim()])),
+        ),
+        (
+            Rule::SeqZeroFrames,
+            file(anp3(vec![AnimSpec::new("walk", vec![packed(&[])])])),
+            file(anp3(vec![anim()])),
+        ),
+        (
+            Rule::SeqDuplicateBone,
+            file(anpk(&testkit::anpk::duplicate_bones())),
+            file(anpk(&testkit::anpk::mixed())),
+        ),
+        (Rule::TimeZeroDuration, file(ticks(&[0])), file(ticks(&[1]))),
+        (Rule::TimeSeqNonpositiveSpan, file(ticks(&[5, 5])), file(ticks(&[5, 6]))),
+        (Rule::TimeSeqLastNonpositive, file(ticks(&[-5, 0])), file(ticks(&[-5, 1]))),
+        (Rule::TimeDecreasing, file(ticks(&[0, 10, 5, 20])), file(ticks(&[0, 5, 10, 20]))),
+        (Rule::TimeDuplicate, file(ticks(&[0, 5, 5, 10])), file(ticks(&[0, 5, 6, 10]))),
+        (Rule::TimeFirstNotZero, file(ticks(&[5, 10])), file(ticks(&[0, 10]))),
+        // Float frames under the compressed flag are packed by SA: 546.1 s is the last tick.
+        (Rule::TimeTickOverflow, floats(1, float(0.0, 547.0)), floats(1, float(0.0, 546.0))),
+        (Rule::ValueQuatRange, floats(1, float(8.0, 1.0)), floats(1, float(7.9, 1.0))),
+        (
+            Rule::ValueTransRange,
+            file(anpk_one(anpk_bone("b", Some(0), Krt0, vec![key(0.0, [32.0, 0.0, 0.0], [1.0; 3])]))),
+            file(anpk_one(anpk_bone("b", Some(0), Krt0, vec![key(0.0, [31.9, 0.0, 0.0], [1.0; 3])]))),
+        ),
+        (Rule::ValueNan, floats(0, float(f32::NAN, 1.0)), floats(0, float(0.0, 1.0))),
+        (
+            Rule::ValueScaleIgnored,
+            file(anpk_one(anpk_bone("b", Some(0), Krts, vec![key(0.0, [0.0; 3], [2.0; 3])]))),
+            file(anpk_one(anpk_bone("b", Some(0), Krts, vec![key(0.0, [0.0; 3], [1.0; 3])]))),
+        ),
+        (Rule::Img1PartialRecord, dir_cut, v1(&[(b"a.dff", 1, 1)], 2)),
+        (Rule::Img1NameNoDot, v1(&[(b"nodot", 1, 1)], 2), v1(&[(b"a.dff", 1, 1)], 2)),
+        (
+            Rule::Img1NameRules,
+            v1(&[(b"abcdefghijklmnopqrstu.d", 1, 1)], 2),
+            v1(&[(b"abcdefghijklmnopqrst.d", 1, 1)], 2),
+        ),
+        (
+            Rule::Img1NameUnterminated,
+            v1(&[(b"abcdefghijklmnopqrst.dff", 1, 1)], 2),
+            v1(&[(b"abcdefghijklmnopqrs.dff", 1, 1)], 2),
+        ),
+        (Rule::Img1ExtExact, v1(&[(b"a.Dff", 1, 1)], 2), v1(&[(b"a.dff", 1, 1)], 2)),
+        (
+            Rule::Img1Duplicate,
+            v1(&[(b"a.dff", 1, 1), (b"A.DFF", 2, 1)], 3),
+            v1(&[(b"a.dff", 1, 1), (b"b.dff", 2, 1)], 3),
+        ),
+        (
+            Rule::Img1SlotNameLen,
+            v1(&[(b"abcdefghijklmnopqrst.txd", 1, 1)], 2),
+            v1(&[(b"abcdefghijklmnopqrs.txd", 1, 1)], 2),
+        ),
+        (Rule::Img1SlotsOverLimit, v1_many(851, "txd"), v1_many(850, "txd")),
+        (
+            Rule::Img1OffsetRange,
+            v1(&[(b"a.dff", 1 << 21, 1)], 2),
+            v1(&[(b"a.dff", (1 << 21) - 1, 1)], 2),
+        ),
+        (
+            Rule::Img1DataOverlap,
+            v1(&[(b"a.dff", 1, 2), (b"b.dff", 2, 1)], 3),
+            v1(&[(b"a.dff", 1, 1), (b"b.dff", 2, 1)], 3),
+        ),
+        (Rule::Img2CountVsSize, Input::Img(count), one("a.dff")),
+        (Rule::Img2NameRules, one("nodot"), one("a.dff")),
+        (Rule::Img2ExtKinds, one("a.xyz"), one("a.txd")),
+        (Rule::Img2SizeField, Input::Img(size_field), one("a.dff")),
+        (Rule::Img2StreamBufferOverflow, Input::Img(second), one("a.dff")),
+        (Rule::Img2ZeroSize, Input::Img(zero), one("a.dff")),
+        (Rule::Img2Duplicate, two("a.dff", "A.DFF"), two("a.dff", "b.dff")),
+        (Rule::Img2ColNoDedupe, two("a.col", "a.col"), two("a.col", "b.col")),
+        (Rule::Img2RrrScmSlots, many(83, "scm"), many(82, "scm")),
+        (Rule::Img2DatName, one("nodes64.dat"), one("nodes63.dat")),
+        (Rule::Img2SlotNameLen, one(&format!("{stream_name}.col")), one(&format!("{}.col", &stream_name[1..]))),
+        (Rule::Img2OffsetRange, Input::Img(far), one("a.dff")),
+        (Rule::Img2DataOverlap, Input::Img(overlap), two("a.dff", "b.dff")),
+        (Rule::Ipl3Sections, iii_section("cars", "1"), iii_section("pick", "1")),
+        (Rule::IplvcSections, vc_section("cars", "1"), vc_section("occl", &fields(7))),
+        (Rule::IplsaSections, sa_section("zzzz", "1"), sa_section("cull", &fields(11))),
+        (
+            Rule::Ipl3MissingEnd,
+            text("inst\n1, name, 0, 0, 0, 1, 1, 1, 0, 0, 0, 1\npick\nend\n"),
+            text("inst\n1, name, 0, 0, 0, 1, 1, 1, 0, 0, 0, 1\nend\npick\nend\n"),
+        ),
+        (
+            Rule::IplsaMissingEnd,
+            text(&format!("inst\n{good_sa}\n")),
+            text(&format!("inst\n{good_sa}\nend\n")),
+        ),
+        (
+            Rule::Ipl3InstFields,
+            text("inst\n1, name, 0, 0, 0, 1, 1, 1, 0, 0, 0, 1\n1, name, 0, 0, 0, 1, 1, 1, 0, 0, 0\nend\n"),
+            text("inst\n1, name, 0, 0, 0, 1, 1, 1, 0, 0, 0, 1\nend\n"),
+        ),
+        (
+            Rule::IplvcInstFields,
+            text("inst\n1, name, 0, 0, 0, 0, 1, 1, 1, 0, 0, 0, 1\n1, name, 0, 0, 0, 1, 1, 1, 0, 0, 0\nend\n"),
+            text("inst\n1, name, 0, 0, 0, 0, 1, 1, 1, 0, 0, 0, 1\n1, name, 0, 0, 0, 1, 1, 1, 0, 0, 0, 1\nend\n"),
+        ),
+        (
+            Rule::IplsaInstFields,
+            text(&format!("inst\n{good_sa}\n1, name, 0, 0, 0, 0, 0, 0, 0, 1\nend\n")),
+            sa(good_sa),
+        ),
+        (
+            Rule::Ipl3InstNameLen,
+            iii(&format!("1, {}, 0, 0, 0, 1, 1, 1, 0, 0, 0, 1", "n".repeat(24))),
+            iii(&format!("1, {}, 0, 0, 0, 1, 1, 1, 0, 0, 0, 1", "n".repeat(23))),
+        ),
+        (
+            Rule::IplsaInstNameLen,
+            sa(&format!("1, {}, 0, 0, 0, 0, 0, 0, 0, 1, -1", "n".repeat(24))),
+            sa(&format!("1, {}, 0, 0, 0, 0, 0, 0, 0, 1, -1", "n".repeat(23))),
+        ),
+        (
+            Rule::Ipl3InstIdRange,
+            iii("5500, name, 0, 0, 0, 1, 1, 1, 0, 0, 0, 1"),
+            iii("5499, name, 0, 0, 0, 1, 1, 1, 0, 0, 0, 1"),
+        ),
+        (
+            Rule::IplvcInstIdRange,
+            text("inst\n6500, name, 0, 0, 0, 0, 1, 1, 1, 0, 0, 0, 1\nend\n"),
+            text("inst\n6499, name, 0, 0, 0, 0, 1, 1, 1, 0, 0, 0, 1\nend\n"),
+        ),
+        (
+            Rule::IplsaInstIdRange,
+            sa("20000, name, 0, 0, 0, 0, 0, 0, 0, 1, -1"),
+            sa("19999, name, 0, 0, 0, 0, 0, 0, 0, 1, -1"),
+        ),
+        (Rule::Ipl3InstScaleIgnored, iii_at("0", "1", "2"), iii_at("0", "1", "1")),
+        (Rule::Ipl3InstQuat, iii_at("0", "1.5", "1"), iii_at("0", "1", "1")),
+        (Rule::Ipl3InstOutsideWorld, iii_at("2000", "1", "1"), iii_at("1999", "1", "1")),
+        (Rule::IplvcInstOutsideWorld, vc_at("1600"), vc_at("1599")),
+        // Text cannot hold a NaN the game reads: binary IPLs can.
+        (
+            Rule::IplsaPosNan,
+            Input::File("x.ipl", bnry_at([f32::NAN, 0.0, 0.0], -1, 1, 400)),
+            Input::File("x.ipl", bnry_at([2999.0, 0.0, 0.0], -1, 1, 400)),
+        ),
+        (Rule::IplsaPosOffMap, sa_at("3000", "-1"), sa_at("2999", "-1")),
+        (Rule::IplsaLodRange, sa_at("0", "1"), sa_at("0", "0")),
+        (
+            Rule::IplsaInstCount,
+            text(&format!("inst\n{}end\n", format!("{good_sa}\n").repeat(4097))),
+            text(&format!("inst\n{}end\n", format!("{good_sa}\n").repeat(4096))),
+        ),
+        (Rule::IplsaPathStops, sa_section("path", "1"), sa_section("pick", &fields(4))),
+        (
+            Rule::IplsaCars,
+            sa_section("cars", "0, 0, 0, 0, 399, -1, -1, 0, 0, 0, 0, 0"),
+            sa_section("cars", "0, 0, 0, 0, 400, -1, -1, 0, 0, 0, 0, 0"),
+        ),
+        (Rule::Ipl3ZoneFields, iii_section("zone", &fields(8)), iii_section("zone", &fields(9))),
+        (Rule::IplsaZoneFields, sa_section("zone", &fields(9)), sa_section("zone", &fields(10))),
+        (Rule::Ipl3CullFields, iii_section("cull", &fields(10)), iii_section("cull", &fields(11))),
+        (Rule::IplsaCull, sa_section("cull", &fields(12)), sa_section("cull", &fields(14))),
+        (Rule::IplvcOcclFields, vc_section("occl", &fields(6)), vc_section("occl", &fields(7))),
+        (Rule::IplsaEnexFields, sa_section("enex", &fields(17)), sa_section("enex", &fields(18))),
+        (Rule::IplsaAuzoName, sa_section("auzo", "abcdefgh, 1"), sa_section("auzo", "abcdefg, 1")),
+        (Rule::IplsaTcyc, sa_section("tcyc", &fields(7)), sa_section("tcyc", &fields(8))),
+        (Rule::IplsaJumpPickGrge, sa_section("pick", &fields(5)), sa_section("pick", &fields(4))),
+        (
+            Rule::BnryBounds,
+            Input::File("x.ipl", bnry(-1, 1, 400)[..0x4C + 40].to_vec()),
+            Input::File("x.ipl", bnry(-1, 1, 400)),
+        ),
+        (
+            Rule::BnryInstIdRange,
+            Input::File("x.ipl", bnry(-1, 20000, 400)),
+            Input::File("x.ipl", bnry(-1, 19999, 400)),
+        ),
+        (
+            Rule::BnryLodNoParent,
+            Input::File("x.ipl", bnry(0, 1, 400)),
+            Input::File("x_stream0.ipl", bnry(0, 1, 400)),
+        ),
+        (
+            Rule::BnryLodRange,
+            Input::File("x_stream0.ipl", bnry(-2, 1, 400)),
+            Input::File("x_stream0.ipl", bnry(-1, 1, 400)),
+        ),
+        (
+            Rule::BnryCarsModel,
+            Input::File("x.ipl", bnry(-1, 1, 631)),
+            Input::File("x.ipl", bnry(-1, 1, 630)),
+        ),
+        (
+            Rule::BnryName,
+            Input::Img(img(&[(&format!("{stream_name}.ipl"), &bnry(-1, 1, 400))])),
+            Input::Img(img(&[(&format!("{}.ipl", &stream_name[1..]), &bnry(-1, 1, 400))])),
+        ),
+    ]
+}
+
+#[test]
+fn every_rule_fires_and_its_near_miss_does_not() {
+    let cases = cases();
+    for (rule, bad, good) in &cases {
+        let (b, g) = (bad.findings(), good.findings());
+        let ids = |f: &[Finding]| f.iter().map(|f| f.rule.id()).take(20).collect::<Vec<_>>();
+        assert!(
+            fires(&b, *rule),
+            "{} does not fire: {:?}",
+            rule.id(),
+            ids(&b)
+        );
+        assert!(
+            !fires(&g, *rule),
+            "{} fires on its near miss: {:?}",
+            rule.id(),
+            ids(&g)
+        );
+    }
+    let missing: Vec<&str> = Rule::ALL
+        .iter()
+        .filter(|r| !cases.iter().any(|(c, _, _)| c == *r))
+        .map(|r| r.id())
+        .collect();
+    assert!(missing.is_empty(), "rules without a case: {missing:?}");
+}
+
+/// A finding names its entry, animation and bone (index and name) and its absolute offset.
+#[test]
+fn findings_carry_their_context() {
+    let found = check_archive(&img(&[(
+        "walk.ifp",
+        &FileSpec::anp3(
+            "walk",
+            vec![AnimSpec::new("run", vec![packed(&[0, 1]), packed(&[5, 6])])],
+        )
+        .build(),
+    )]));
+    let f = found
+        .iter()
+        .find(|f| f.rule == Rule::TimeFirstNotZero)
+        .unwrap();
+    assert_eq!(f.context.entry.unwrap().name.as_bytes(), b"walk.ifp");
+    let animation = f.context.animation.unwrap();
+    assert_eq!(
+        (animation.index, animation.name.as_bytes()),
+        (0, &b"run"[..])
+    );
+    assert_eq!(f.context.bone.unwrap().index, 1);
+    // The second bone's first frame: entry at 2048, header 36, animation 36, first bone 36
+    // and two frames of 10, second bone's header 36.
+    assert_eq!(f.offset, 2048 + 36 + 36 + (36 + 20) + 36);
+    let mut line = String::new();
+    f.write_line(&mut line, "anim.img").unwrap();
+    assert!(
+        line.starts_with("anim.img:walk.ifp: note ifp.time.first_not_zero (sa) at 2212"),
+        "{line}"
+    );
+    assert!(
+        line.ends_with(", animation 0 \"run\", bone 1 \"Root\": a bone's first key is after 0: each loop holds the pose that much longer (value 0.083333336)"),
+        "{line}"
+    );
+}
+#[test]
+fn shipped_shapes_give_no_error() {
+    let walk = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/samples/walk.ifp")).unwrap();
+    assert_eq!(errors(&check(&walk, "walk.ifp")), Vec::<String>::new());
+    // A stock ped.ifp's shape: block "ped", many packed animations, the compressed flag set.
+    let animations = (0..300)
+        .map(|i| {
+            let bones = (0..16)
+                .map(|b| {
+                    BoneSpec::new(
+                        &format!("bone{b}"),
+                        3 + (b == 0) as u32,
+                        b,
+                        (0..8).map(|t| p3(Q, t * 4)).collect(),
+                    )
+                })
+                .collect();
+            AnimSpec::new(&format!("anim{i}"), bones)
+        })
+        .collect();
+    let ped = FileSpec::anp3("ped", animations).build();
+    assert_eq!(errors(&check(&ped, "ped.ifp")), Vec::<String>::new());
+    assert_eq!(
+        errors(&check_archive(&img(&[("ped.ifp", &ped)]))),
+        Vec::<String>::new()
+    );
+}
+
+/// The findings of every 2-way split, and byte by byte, are those of the whole file.
+#[test]
+fn findings_do_not_depend_on_the_cuts() {
+    let file = anp3(vec![
+        AnimSpec::new("walk", vec![packed(&[5, 5, 3, 1])]).flags(0),
+        AnimSpec::new("WALK", vec![packed(&[0])]),
+    ]);
+    let run = |cut: &Cut| {
+        let mut found = Vec::new();
+        let mut checker = Checker::new(Games::ALL, |f: &Finding| found.push(*f));
+        checker.set_file_name(b"x.ifp");
+        let mut decoder = Decoder::new();
+        let (mut at, mut turn) = (0, 0);
+        while at < file.len() {
+            let end = cut.end(at, turn, file.len());
+            let mut piece = &file[at..end];
+            while !piece.is_empty() {
+                let progress = decoder.feed(piece, &mut checker).unwrap();
+                piece = &piece[progress.consumed..];
+                at += progress.consumed;
+            }
+            turn += 1;
+        }
+        decoder.finish(&mut checker).unwrap();
+        checker.finish();
+        found
+    };
+    let whole = run(&Cut::Whole);
+    assert!(whole.len() >= 5, "{whole:?}");
+    assert_eq!(run(&Cut::bytewise()), whole);
+    for cut in Cut::every_split(file.len()) {
+        assert_eq!(run(&cut), whole, "{cut:?}");
+    }
+}
+
+/// docs/CHECKS.md is the table, rendered; `GTASTREAM_BLESS=1` rewrites it.
+#[test]
+fn checks_md_lists_the_table() {
+    let mut md = String::from(GUIDE);
+    md.push_str("\n## The rules\n\n| Rule | Games | Engine | Level | Reason | Source |\n|---|---|---|---|---|---|\n");
+    for rule in Rule::ALL {
+        md.push_str(&format!(
+            "| `{}` | {} | {} | {} | {} | {} |\n",
+            rule.id(),
+            rule.games(),
+            rule.engine().name(),
+            rule.level().name(),
+            rule.reason().replace('|', "\\|"),
+            rule.source().replace('|', "\\|"),
+        ));
+    }
+    md.push_str(LEFT_OUT);
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/CHECKS.md");
+    if std::env::var_os("GTASTREAM_BLESS").is_some() {
+        std::fs::write(path, &md).unwrap();
+    }
+    assert_eq!(
+        std::fs::read_to_string(path).unwrap_or_default(),
+        md,
+        "docs/CHECKS.md is stale"
+    );
+}
+
+const GUIDE: &str = "\
+# `gtastream check`: will the game load this file?
+
+<!-- Generated by tests/decode/checks.rs from the table in src/check/rules.rs: edit those and
+run `GTASTREAM_BLESS=1 cargo test -p gtastream --all-features --test decode checks_md`. -->
+
+`gtastream check [--game sa|vc|iii|mta]... [--json] INPUT...` applies what GTA III, Vice City
+and San Andreas (and MTA:SA, a host that loads IFP files itself) do when they load a file, read
+from the reimplementations' loaders (re3, reVC, gta-reversed) and MTA's client. INPUT is a
+file, an IMG archive (each entry is checked, and the directory too) or `ARCHIVE:ENTRY`. Without
+`--game`, every game that loads the format is checked (IFP ANPK: all four; ANP3/ANP2: SA and
+MTA; text IPL: III, VC, SA, narrowed to the game its `inst` lines are written for; binary IPL and
+IMG version 2: SA; IMG version 1: III and VC).
+
+Each finding names its rule, level, games, absolute offset (in the `.img` for an entry; in the
+`.dir` for a version 1 directory record), and the entry, animation and bone (index and name) or
+the line. Levels: **error**, the game crashes or corrupts memory; **warning**, it loads the
+file but not as meant, or hangs when the animation is played looped, or the rule rests on
+gta-reversed code written from documentation (\"GR-docs\": SA's IFP loader) and is not
+confirmed; **note**, the game skips or ignores something. Files in the shape the games ship
+give no error. Exit status: 0 when no finding is an error, 1 when one is, 2 when an input
+cannot be read.
+
+```text
+$ gtastream check anim.img
+anim.img:walk.ifp: error ifp.block.name_mismatch (sa) at 2048: the block name differs from the archive entry's (or file's) name: the block stays unloaded
+$ gtastream check --json ped.ifp
+{\"inputs\": [
+  {\"file\": \"ped.ifp\", \"format\": \"ANP3\", \"findings\": [
+    {\"rule\": \"ifp.time.first_not_zero\", \"severity\": \"note\", \"games\": [\"sa\", \"mta\"], \"offset\": 144, \"entry\": null, \"animation\": 0, \"bone\": 1, \"message\": \"animation 0 \\\"run\\\", bone 1 \\\"Root\\\": a bone's first key is after 0: ...\"}
+  ]}
+]}
+```
+
+`convert` checks what it writes the same way (`--game` to choose the games, `--check` to
+refuse an output with an error finding). From Rust: `gtastream::check::Checker` (a visitor of
+the decoder and the archive decoder; `check::json::Document` writes the JSON above); from C:
+`gts_rule_count`, `gts_rule_info`, `gts_check_memory`.
+
+The checker streams and never allocates. What it remembers across records is bounded: the
+current animation, bone and section, counters, and two tables of name hashes: 2048 archive
+entry names (`check::NAME_TABLE`) and 512 animation names per block
+(`check::ANIMATION_TABLE`), each filled to three quarters; past that, a `check.table_full`
+note says that later names were not compared. Overlaps between archive entries are found
+between neighbours in directory order. Duplicate bones are those the decoder reports (it keeps
+the names of an animation's first bones).
+";
+
+const LEFT_OUT: &str = "
+## Rules of ENGINE-RULES.md left out, and why
+
+- Need other files: `ifp.block.collision` (the blocks already loaded), `ifp.anim.required_missing`
+  (animgrp.dat and the built-in group lists), `ipl3.inst.unknown_id`, `iplsa.inst.unknown_model`,
+  `bnry.inst.unknown_model`, `ipl3.inst.not_simple`, `iplsa.lod.target_null`,
+  `img1.extra_dff_overflow`, `img2.dff_unknown_model` (an IDE), `img1.archive_precedence`,
+  `img1.cdimage_after_ipl`, `img1.too_many_images`, `img2.too_many_archives`,
+  `img2.img_after_first_ipl`, `iplsa.files_with_inst`, `bnry.slots`, `bnry.lod_linked_count`,
+  the upper bound of `bnry.lod.range` (gta.dat, every archive, the parent text IPL), and the pools
+  (`ipl3.pools`, `iplvc.pools`, `iplsa.pools`: every IPL of the game).
+- Decided by the decoder: `ifp.magic.unknown`, `img2.magic`, MTA's magic and negative counts, and
+  lines longer than 256 bytes (`ipl3.line_len`, `iplsa.line_len`) fail to decode, which is
+  `file.decode_failed`; the games a format is not loaded by are not checked for it.
+- Not visible in the events: `ifp.anlf.multi` (an ANLF container's blocks are reported as ANPK
+  blocks).
+- What the engine ignores or how it reads, not a fault: `ifp.anpk.counts_ignored`,
+  `ifp.anp3.header_size_ignored`, `ifp.anp3.loadcompressed_ignored`, `ifp.value.non_unit_quat`,
+  `ifp.value.translation_non_root`, `ipl3.pick_path`, `iplvc.path`, `iplsa.inst.flags`,
+  `iplsa.inst.small_tilt` (it would flag most shipped lines), `iplsa.inst.extra_columns`,
+  `iplsa.occl`, `bnry.fields_used`, `bnry.cars.first_load`, `bnry.flags_rotation`.
+- Not done yet: `iplsa.enex.name` (the quoted name token), `img1.size_huge` (the sources give no
+  threshold).
+- Covered under another id: the III rules `ipl3.inst.scale_ignored`, `ipl3.inst.name_len`,
+  `ipl3.inst.quat`, `ipl3.missing_end` and `ipl3.zone.fields` carry Vice City too (ENGINE-RULES.md
+  §4.3: \"as III\").
+";
