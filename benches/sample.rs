@@ -41,6 +41,7 @@ fn clip(packed: bool) -> Vec<u8> {
                 bone_key: None,
                 frame_type,
                 frames,
+                raw: Vec::new(),
             }
         })
         .collect();
@@ -53,8 +54,11 @@ fn clip(packed: bool) -> Vec<u8> {
             flags: Some(u32::from(packed)),
             duration: None,
             bones,
+            raw: Vec::new(),
         }],
         warnings: vec![],
+        raw: Vec::new(),
+        trailing: Vec::new(),
     };
     encode::ifp2(&package).unwrap()
 }

@@ -7,7 +7,8 @@
  * so memory stays the two fixed structs and a 4 KiB chunk, whatever the file's size. The
  * encoder writes through a sink of two callbacks: one appends, one patches a count or size
  * written earlier (an fseek back). Float keyframes stay floats and packed ones packed; a name
- * too long for ANP3's 24-byte fields is an error, not cut. Exits 1 with a message on failure
+ * too long for ANP3's 24-byte fields is an error, not cut. An ANP3 comes back byte for byte:
+ * the infos carry each header as stored, and the bytes after the content are forwarded too. Exits 1 with a message on failure
  * (and removes OUT).
  */
 #include <limits.h>
@@ -85,6 +86,12 @@ static int32_t GTS_CALL on_animation_end(void *user)
     return forward(j, gts_encoder_animation_end(&j->encoder));
 }
 
+static int32_t GTS_CALL on_trailing(void *user, const uint8_t *bytes, size_t len)
+{
+    job *j = (job *)user;
+    return forward(j, gts_encoder_trailing(&j->encoder, bytes, len));
+}
+
 static int32_t GTS_CALL on_end(void *user)
 {
     job *j = (job *)user;
@@ -160,6 +167,7 @@ int main(int argc, char **argv)
         callbacks.on_keyframes = on_keyframes;
         callbacks.on_bone_end = on_bone_end;
         callbacks.on_animation_end = on_animation_end;
+        callbacks.on_trailing = on_trailing;
         callbacks.on_end = on_end;
         st = gts_decoder_init(&decoder, sizeof decoder, &callbacks, &j);
     }

@@ -118,6 +118,20 @@
 #define GTS_ENCODE_QUANTIZE 1
 
 /**
+ * `gts_encoder_init` flag: write a clean file, ignoring the stored bytes (`raw`) of the infos
+ * and `gts_encoder_trailing`: zeroed name tails, sizes and flags computed. Without it a file
+ * decoded and written back to its own format comes out byte for byte (docs/FORMATS.md §9.7).
+ */
+#define GTS_ENCODE_NORMALISE 2
+
+/**
+ * `gts_encoder_init` flag: a binary IPL target drops the lines of text-only sections (and
+ * either placement target the lines outside any section), each with a warning, instead of
+ * failing with `GTS_ERR_NOT_REPRESENTABLE` at the first (docs/FORMATS.md §9.3).
+ */
+#define GTS_ENCODE_DROP_TEXT_SECTIONS 4
+
+/**
  * Most bones `gts_sample` samples in one animation (`GTS_ERR_LIMIT` beyond).
  */
 #define GTS_SAMPLE_MAX_BONES 128
@@ -314,6 +328,18 @@ typedef enum gts_warning_kind {
      * Writing: a bone's scale was dropped, the output format has none.
      */
     GTS_WARNING_SCALE_DROPPED = 13,
+    /**
+     * Writing a binary IPL: an instance's model name was dropped (the format stores the id).
+     */
+    GTS_WARNING_MODEL_NAME_DROPPED = 14,
+    /**
+     * Writing a text IPL: an instance without a model name was written as `dummy`.
+     */
+    GTS_WARNING_MODEL_NAME_MISSING = 15,
+    /**
+     * Writing a binary IPL with `GTS_ENCODE_DROP_TEXT_SECTIONS`: a text-only line dropped.
+     */
+    GTS_WARNING_SECTION_LINE_DROPPED = 16,
 } gts_warning_kind;
 
 /**
@@ -628,6 +654,16 @@ typedef struct gts_file_info {
      * Whether `car_count` is known (binary IPL).
      */
     bool has_car_count;
+    /**
+     * The header as stored (ANP3/ANP2: its 36 bytes), `raw_len` bytes valid for the call; NULL
+     * where the format keeps none. Passed to `gts_encoder_file` it lets a file be written back
+     * byte for byte (docs/FORMATS.md §9.7); a caller filling the struct itself sets NULL.
+     */
+    const uint8_t *raw;
+    /**
+     * Bytes of `raw`.
+     */
+    size_t raw_len;
 } gts_file_info;
 
 /**
@@ -674,6 +710,14 @@ typedef struct gts_animation_info {
      * Whether `duration` is stored (Stories).
      */
     bool has_duration;
+    /**
+     * The animation header as stored (as `gts_file_info.raw`).
+     */
+    const uint8_t *raw;
+    /**
+     * Bytes of `raw`.
+     */
+    size_t raw_len;
 } gts_animation_info;
 
 /**
@@ -734,6 +778,14 @@ typedef struct gts_bone_info {
      * Whether the keyframes carry a scale (ANPK `KRTS`; else `scale` is zero).
      */
     bool has_scale;
+    /**
+     * The bone header as stored (as `gts_file_info.raw`).
+     */
+    const uint8_t *raw;
+    /**
+     * Bytes of `raw`.
+     */
+    size_t raw_len;
 } gts_bone_info;
 
 /**
@@ -920,6 +972,11 @@ typedef struct gts_section_line {
      * Bytes of `text`.
      */
     size_t text_len;
+    /**
+     * The line's number in the file (from 1; 0 where a caller does not know it): named by
+     * `GTS_ERR_NOT_REPRESENTABLE`'s message when a binary IPL has no place for the line.
+     */
+    uint32_t line;
 } gts_section_line;
 
 /**
@@ -993,6 +1050,11 @@ typedef struct gts_callbacks {
      * A line of a text IPL section that has no event of its own.
      */
     int32_t (GTS_CALL *on_section_line)(void *user, const struct gts_section_line *line);
+    /**
+     * `len` bytes after the file's content, valid for the call (the pieces follow the input's
+     * cuts): pass them to `gts_encoder_trailing` to write a file back byte for byte.
+     */
+    int32_t (GTS_CALL *on_trailing)(void *user, const uint8_t *bytes, size_t len);
 } gts_callbacks;
 
 /**
@@ -1797,10 +1859,11 @@ enum gts_status GTS_CALL gts_encoder_init(struct gts_encoder *encoder,
 enum gts_status GTS_CALL gts_encoder_file(struct gts_encoder *encoder, const struct gts_file_info *info);
 
 /**
- * An animation begins (`info->name`; the other fields are not used).
+ * An animation begins (`info->name`, and `info->raw` as for `gts_encoder_file`; the other
+ * fields are not used).
  *
  * Pointers: `info` is NULL or points to a `gts_animation_info` whose `name` points to
- * `name_len` bytes.
+ * `name_len` bytes, `raw` to `raw_len` bytes.
  */
 enum gts_status GTS_CALL gts_encoder_animation(struct gts_encoder *encoder,
                                                const struct gts_animation_info *info);
@@ -1808,14 +1871,23 @@ enum gts_status GTS_CALL gts_encoder_animation(struct gts_encoder *encoder,
 /**
  * A bone begins: its name (else a Stories `bone_key` names it), `bone_id` if `has_bone_id`,
  * and `frame_type`, the type its keyframes come from, which decides the type written
- * (docs/FORMATS.md §9.2). Counts are not used.
+ * (docs/FORMATS.md §9.2); `raw` as for `gts_encoder_file`. Counts are not used.
  *
  * Returns `GTS_ERR_UNSUPPORTED_FRAME_TYPE` for a `frame_type` that is no `gts_frame_type`.
  *
  * Pointers: `info` is NULL or points to a `gts_bone_info` whose `name` points to `name_len`
- * bytes when `has_name`.
+ * bytes when `has_name`, `raw` to `raw_len` bytes.
  */
 enum gts_status GTS_CALL gts_encoder_bone(struct gts_encoder *encoder, const struct gts_bone_info *info);
+
+/**
+ * `len` bytes that followed the source's content (the decoder's `on_trailing`), written after
+ * the content as they were; dropped with `GTS_ENCODE_NORMALISE` or from another format. Only
+ * `gts_encoder_end` may follow.
+ *
+ * Pointers: `bytes` points to `len` bytes (NULL allowed when `len` is 0).
+ */
+enum gts_status GTS_CALL gts_encoder_trailing(struct gts_encoder *encoder, const uint8_t *bytes, size_t len);
 
 /**
  * `count` keyframes of the current bone (any number of calls).

@@ -531,8 +531,21 @@ impl Decoder {
                 }
             }
         }
+        // The bytes themselves, for a writer that keeps them: the carried ones, then the fed.
+        let mut flow = Flow::Continue;
+        for piece in [self.carry.as_slice(), rest] {
+            if !piece.is_empty() && flow == Flow::Continue {
+                flow = visitor.trailing(piece);
+            }
+        }
+        let at = self.unit_offset();
         self.carry.clear();
         self.position += rest.len() as u64;
+        // Everything is consumed: a pause resumes after it.
+        let stepped = Stepped::new(0, flow);
+        if let Some(progress) = self.after_event(stepped, at, input.len())? {
+            return Ok(progress);
+        }
         Ok(Progress {
             consumed: input.len(),
             status: Status::Done,

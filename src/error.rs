@@ -197,6 +197,18 @@ kinds! {
         /// Writing: a bone's scale (`KRTS`) was dropped, the target format has none (the
         /// offset is the bone's in the output).
         ScaleDropped = 13, "scale_dropped", "scale dropped: the output format has none";
+        /// Writing a binary IPL: an instance's model name was dropped (the format stores the
+        /// model id only; the offset is the record's in the output).
+        ModelNameDropped = 14, "model_name_dropped",
+            "model name dropped: a binary IPL stores the model id only";
+        /// Writing a text IPL: an instance without a model name (from a binary IPL) was
+        /// written as `dummy` (the games find the model by its id).
+        ModelNameMissing = 15, "model_name_missing",
+            "no model name: written as dummy (the games find the model by its id)";
+        /// Writing a binary IPL with `drop_text_sections`: a line of a text-only section was
+        /// dropped (the offset is where the output stood).
+        SectionLineDropped = 16, "section_line_dropped",
+            "line of a text-only section dropped: a binary IPL has no place for it";
     }
 }
 

@@ -74,6 +74,10 @@ pub struct FileInfo<'a> {
     /// ANPK: the block `INFO` chunk's `size` field as stored (the engines read that many bytes
     /// into a fixed buffer).
     pub info_size: Option<u32>,
+    /// The header as stored (`ANP3`/`ANP2`: its 36 bytes; `ANPK`: with the package name;
+    /// `bnry`: its 76 bytes; empty where not kept), for an
+    /// encoder that writes the file back byte for byte (docs/FORMATS.md §9.7).
+    pub raw: &'a [u8],
 }
 
 /// An animation begins.
@@ -96,6 +100,8 @@ pub struct AnimationInfo<'a> {
     pub name_size: Option<u32>,
     /// ANPK: the animation's `DGAN`/`INFO` chunk `size` field as stored.
     pub info_size: Option<u32>,
+    /// The animation header as stored (`ANP3`: 36 bytes, `ANP2`: 28; empty where not kept).
+    pub raw: &'a [u8],
 }
 
 /// A bone (animated object) of the current animation begins.
@@ -118,6 +124,8 @@ pub struct BoneInfo<'a> {
     pub frame_count: u32,
     /// ANPK: the `ANIM` chunk's `size` field (44 with a bone id, 48 without).
     pub anim_size: Option<u32>,
+    /// The bone header as stored (`ANP3`/`ANP2`: 36 bytes; empty where not kept).
+    pub raw: &'a [u8],
 }
 
 impl BoneInfo<'_> {
@@ -208,6 +216,8 @@ pub struct SectionLine<'a> {
     pub section: &'a str,
     /// The line without its line break and surrounding blanks.
     pub text: &'a [u8],
+    /// The line's number in the file (from 1).
+    pub line: u32,
 }
 
 impl<'a> SectionLine<'a> {
@@ -310,6 +320,11 @@ pub trait Visitor {
     fn warning(&mut self, _warning: Warning) -> Flow {
         Flow::Continue
     }
+    /// Bytes after the file's content, as they were fed (the pieces follow the input's cuts;
+    /// their concatenation does not): kept so that a file can be written back byte for byte.
+    fn trailing(&mut self, _bytes: &[u8]) -> Flow {
+        Flow::Continue
+    }
     /// The input ended cleanly (reported by [`Decoder::finish`](crate::Decoder::finish)).
     fn end(&mut self) -> Flow {
         Flow::Continue
@@ -353,6 +368,9 @@ impl<V: Visitor + ?Sized> Visitor for &mut V {
     }
     fn warning(&mut self, warning: Warning) -> Flow {
         (**self).warning(warning)
+    }
+    fn trailing(&mut self, bytes: &[u8]) -> Flow {
+        (**self).trailing(bytes)
     }
     fn end(&mut self) -> Flow {
         (**self).end()

@@ -10,7 +10,12 @@ use crate::{
 
 /// A decoded animation package. The blocks of an `ANLF` container are merged into one
 /// package that bears the first block's name.
-#[derive(Clone, Debug, PartialEq)]
+///
+/// The package keeps its units as stored (`raw`, and the bytes after the content), so that
+/// [`encode::write`](crate::encode::write) gives an unedited file back byte for byte
+/// (docs/FORMATS.md §9.7); [`normalise`](Self::normalise) forgets them. Comparison looks at
+/// the values only, never at the stored bytes.
+#[derive(Clone, Debug)]
 pub struct Package {
     /// The format the file was in.
     pub format: Format,
@@ -20,10 +25,14 @@ pub struct Package {
     pub animations: Vec<Animation>,
     /// Everything odd the decoder noticed, in file order.
     pub warnings: Vec<Warning>,
+    /// The file header as stored ([`FileInfo::raw`]; empty: written clean).
+    pub raw: Vec<u8>,
+    /// The bytes after the file's content ([`Visitor::trailing`]).
+    pub trailing: Vec<u8>,
 }
 
 /// One animation (clip) of a package.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct Animation {
     /// The name as stored (one character per byte).
     pub name: String,
@@ -35,10 +44,12 @@ pub struct Animation {
     pub duration: Option<f32>,
     /// The animated bones, in file order.
     pub bones: Vec<Bone>,
+    /// The animation header as stored ([`AnimationInfo::raw`]; empty: written clean).
+    pub raw: Vec<u8>,
 }
 
 /// One animated bone (object) and its keyframes.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct Bone {
     /// The name as stored (one character per byte), where the format stores one.
     pub name: Option<String>,
@@ -50,6 +61,71 @@ pub struct Bone {
     pub frame_type: FrameType,
     /// The keyframes, decoded.
     pub frames: Vec<Keyframe>,
+    /// The bone header as stored ([`BoneInfo::raw`]; empty: written clean).
+    pub raw: Vec<u8>,
+}
+
+// The values compared, the stored bytes not (each field named, so that a new one is seen).
+impl PartialEq for Package {
+    fn eq(&self, other: &Self) -> bool {
+        let Package {
+            format,
+            name,
+            animations,
+            warnings,
+            raw: _,
+            trailing: _,
+        } = self;
+        (format, name, animations, warnings)
+            == (
+                &other.format,
+                &other.name,
+                &other.animations,
+                &other.warnings,
+            )
+    }
+}
+
+impl PartialEq for Animation {
+    fn eq(&self, other: &Self) -> bool {
+        let Animation {
+            name,
+            frame_data_size,
+            flags,
+            duration,
+            bones,
+            raw: _,
+        } = self;
+        (name, frame_data_size, flags, duration, bones)
+            == (
+                &other.name,
+                &other.frame_data_size,
+                &other.flags,
+                &other.duration,
+                &other.bones,
+            )
+    }
+}
+
+impl PartialEq for Bone {
+    fn eq(&self, other: &Self) -> bool {
+        let Bone {
+            name,
+            bone_id,
+            bone_key,
+            frame_type,
+            frames,
+            raw: _,
+        } = self;
+        (name, bone_id, bone_key, frame_type, frames)
+            == (
+                &other.name,
+                &other.bone_id,
+                &other.bone_key,
+                &other.frame_type,
+                &other.frames,
+            )
+    }
 }
 
 /// Maps each byte to the code point of the same value (Latin-1), so no name is lost.
@@ -80,6 +156,19 @@ impl Package {
             summary.index = index;
             summary
         })
+    }
+
+    /// Forgets the stored bytes: the package is then written as a clean file (zeroed name
+    /// tails, computed sizes and flags, nothing after the content).
+    pub fn normalise(&mut self) {
+        self.raw.clear();
+        self.trailing.clear();
+        for animation in &mut self.animations {
+            animation.raw.clear();
+            for bone in &mut animation.bones {
+                bone.raw.clear();
+            }
+        }
     }
 
     /// The first animation of that name, compared as [`name_matches`] does: ASCII case aside,
@@ -234,6 +323,8 @@ impl Visitor for PackageBuilder {
             name: info.name.map(latin1),
             animations: Vec::new(),
             warnings: Vec::new(),
+            raw: info.raw.to_vec(),
+            trailing: Vec::new(),
         });
         Flow::Continue
     }
@@ -246,6 +337,7 @@ impl Visitor for PackageBuilder {
                 flags: info.flags,
                 duration: info.duration,
                 bones: Vec::new(),
+                raw: info.raw.to_vec(),
             });
         }
         Flow::Continue
@@ -260,6 +352,7 @@ impl Visitor for PackageBuilder {
                 bone_key: info.bone_key,
                 frame_type: info.frame_type,
                 frames: Vec::with_capacity(capacity),
+                raw: info.raw.to_vec(),
             });
         }
         Flow::Continue
@@ -268,6 +361,13 @@ impl Visitor for PackageBuilder {
     fn keyframes(&mut self, frames: Keyframes<'_>) -> Flow {
         if let Some(bone) = self.animation().and_then(|a| a.bones.last_mut()) {
             bone.frames.extend(frames.iter());
+        }
+        Flow::Continue
+    }
+
+    fn trailing(&mut self, bytes: &[u8]) -> Flow {
+        if let Some(package) = self.package.as_mut() {
+            package.trailing.extend_from_slice(bytes);
         }
         Flow::Continue
     }

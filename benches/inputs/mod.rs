@@ -112,6 +112,7 @@ fn bone(rng: &mut Rng, name: &str, bone_id: i32, frame_type: FrameType) -> Bone 
         bone_key: None,
         frame_type,
         frames,
+        raw: Vec::new(),
     }
 }
 
@@ -138,6 +139,7 @@ fn animation(rng: &mut Rng, index: usize, still: FrameType, moving: FrameType) -
         flags: None,
         duration: None,
         bones,
+        raw: Vec::new(),
     }
 }
 
@@ -180,6 +182,8 @@ fn package(format: Format, animations: Vec<Animation>) -> Package {
         name: Some("bench".into()),
         animations,
         warnings: Vec::new(),
+        raw: Vec::new(),
+        trailing: Vec::new(),
     }
 }
 

@@ -32,6 +32,10 @@ was); other bones are written as floats.
 1/60 s, 1/1024 m). A scale (ANPK KRTS) written to ANP3/ANP2 is dropped with a warning.
 Stories bones are named from their keys (standard skeleton names, else bone_XXXXXXXX).
 
+A file written to its own format with nothing changed comes out byte for byte: the bytes
+after each name's NUL, stale size fields, `flags` and the bytes after the content are kept.
+--normalise writes a clean file instead (zeroed name tails, sizes and flags computed, nothing
+after the content).
 The output is checked against the games' loading rules (as `gtastream check`, for the games
 given with --game, else every game that loads the format): each finding is a warning line
 on stderr, naming the way out where there is one (an ANP3 of float frames crashes MTA:
@@ -75,7 +79,7 @@ pub fn run(
     input: &str,
     output: &Path,
     to: Format,
-    quantize: bool,
+    options: EncodeOptions,
     check: Check,
 ) -> Result<String, String> {
     let at_input = |what: &dyn std::fmt::Display| format!("{input}: {what}");
@@ -84,7 +88,7 @@ pub fn run(
             let reader = File::open(&path).map_err(|e| at_input(&e))?;
             // A second handle reads one bone ahead (see `convert`).
             let ahead = File::open(&path).map_err(|e| at_input(&e))?;
-            convert(reader, ahead, input, output, to, quantize, check)
+            convert(reader, ahead, input, output, to, options, check)
         }
         // An entry, or standard input (which cannot be read twice), is read into memory.
         Target::Entry(archive, name) => {
@@ -95,7 +99,7 @@ pub fn run(
                 input,
                 output,
                 to,
-                quantize,
+                options,
                 check,
             )
         }
@@ -111,7 +115,7 @@ pub fn run(
                 input,
                 output,
                 to,
-                quantize,
+                options,
                 check,
             )
         }
@@ -128,7 +132,7 @@ fn convert(
     input: &str,
     output: &Path,
     to: Format,
-    quantize: bool,
+    options: EncodeOptions,
     check: Check,
 ) -> Result<String, String> {
     let at_output = |e: &dyn std::fmt::Display| format!("{}: {e}", output.display());
@@ -143,7 +147,7 @@ fn convert(
             let (pending, file) = Pending::create(path)?;
             let sink = IoSink::new(BufWriter::new(file)).map_err(|e| at_output(&e))?;
             let io_error = |s: &IoSink<_>| s.error().map(|e| at_output(e));
-            let (sink, warnings) = encode(reader, ahead, input, to, quantize, sink, io_error)?;
+            let (sink, warnings) = encode(reader, ahead, input, to, options, sink, io_error)?;
             let mut file = sink.into_inner().into_inner().map_err(|e| at_output(&e))?;
             file.flush().map_err(|e| at_output(&e))?;
             let written = std::fs::read(pending.temp()).map_err(|e| at_output(&e))?;
@@ -157,7 +161,7 @@ fn convert(
         }
         Destination::Stdout => {
             let (bytes, warnings) =
-                encode(reader, ahead, input, to, quantize, Vec::new(), |_| None)?;
+                encode(reader, ahead, input, to, options, Vec::new(), |_| None)?;
             let (findings, errors) = check_output(&bytes, output, check.games)?;
             if check.refuse && errors > 0 {
                 return Err(refused(&findings, errors));
@@ -170,21 +174,41 @@ fn convert(
             (findings, warnings)
         }
     };
-    Ok(findings
-        + &match warnings.first {
-            None => String::new(),
-            Some(first) => {
-                let more = match warnings.count {
-                    1 => String::new(),
-                    n => format!(" ({} more)", n - 1),
-                };
-                format!(
-                    "gtastream: {input}: warning: {} in the output at offset {}{more}\n",
-                    first.kind.reason(),
-                    first.offset
-                )
-            }
+    Ok(findings + &warnings)
+}
+
+/// The lines to print after a conversion: the first warning with the count of the others, and
+/// the lines dropped per section.
+fn report<S: Sink>(input: &str, encoder: &Encoder<S>) -> String {
+    let warnings: EncodeWarnings = encoder.warnings();
+    let mut report = match warnings.first {
+        None => String::new(),
+        Some(first) => {
+            let more = match warnings.count {
+                1 => String::new(),
+                n => format!(" ({} more)", n - 1),
+            };
+            format!(
+                "gtastream: {input}: warning: {} in the output at offset {}{more}\n",
+                first.kind.reason(),
+                first.offset
+            )
+        }
+    };
+    let dropped: Vec<String> = encoder
+        .dropped_lines()
+        .map(|(section, n)| match section {
+            "" => format!("{n} outside any section"),
+            _ => format!("{n} of {section}"),
         })
+        .collect();
+    if !dropped.is_empty() {
+        report += &format!(
+            "gtastream: {input}: dropped lines (--drop-text-sections): {}\n",
+            dropped.join(", ")
+        );
+    }
+    report
 }
 
 /// The checker's findings on the written bytes, as warning lines, and how many are errors.
@@ -211,13 +235,12 @@ fn encode<S: Sink>(
     ahead: impl ReadAt,
     input: &str,
     to: Format,
-    quantize: bool,
+    options: EncodeOptions,
     sink: S,
     sink_error: impl Fn(&S) -> Option<String>,
-) -> Result<(S, EncodeWarnings), String> {
+) -> Result<(S, String), String> {
     let at_input = |what: &dyn std::fmt::Display| format!("{input}: {what}");
-    let mut encoder =
-        Encoder::new(to, sink, EncodeOptions::quantize(quantize)).map_err(|e| at_input(&e))?;
+    let mut encoder = Encoder::new(to, sink, options).map_err(|e| at_input(&e))?;
     // `ahead` reads one bone ahead, so float keyframes that lie exactly on the packed steps are
     // written packed (docs/FORMATS.md §9.2).
     let mut visitor = Lookahead::new(&mut encoder, ahead);
@@ -236,6 +259,6 @@ fn encode<S: Sink>(
     if !encoder.is_finished() {
         return Err(write_failed(&encoder));
     }
-    let warnings = encoder.warnings();
-    Ok((encoder.into_sink(), warnings))
+    let report = report(input, &encoder);
+    Ok((encoder.into_sink(), report))
 }

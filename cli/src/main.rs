@@ -21,6 +21,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
+use gtastream::encode::EncodeOptions;
 use gtastream::Game;
 
 use source::Access;
@@ -301,6 +302,14 @@ enum Command {
         /// ANP3/ANP2: write every bone packed, rounding values to the packed steps.
         #[arg(long)]
         quantize: bool,
+        /// Write a clean file: zeroed name tails, sizes and flags computed, nothing after the
+        /// content (else a file written back to its own format is kept byte for byte).
+        #[arg(long)]
+        normalise: bool,
+        /// To bnry: write the instances and car generators and drop the lines of text-only
+        /// sections and lines outside any section, reporting how many of which.
+        #[arg(long)]
+        drop_text_sections: bool,
         /// Refuse the output when the checker finds an error in it for the games checked.
         #[arg(long)]
         check: bool,
@@ -379,16 +388,21 @@ fn main() -> ExitCode {
         Command::Convert {
             to,
             quantize,
+            normalise,
+            drop_text_sections,
             check,
             game,
             input,
             output,
         } => {
+            let options = EncodeOptions::quantize(*quantize)
+                .with_normalise(*normalise)
+                .with_drop_text_sections(*drop_text_sections);
             let check = convert::Check {
                 games: check_games(game),
                 refuse: *check,
             };
-            convert::run(input, output, *to, *quantize, check).map(|warnings| eprint!("{warnings}"))
+            convert::run(input, output, *to, options, check).map(|warnings| eprint!("{warnings}"))
         }
     };
     match result {

@@ -79,6 +79,8 @@ fn varied_package() -> Package {
             ),
         ],
         warnings: vec![],
+        raw: Vec::new(),
+        trailing: Vec::new(),
     }
 }
 
@@ -177,6 +179,8 @@ fn dump_json_exact_text() {
             )],
         )],
         warnings: vec![],
+        raw: Vec::new(),
+        trailing: Vec::new(),
     };
     let path = fixture("tiny.ifp", &gtastream::encode::ifp2(&package).unwrap());
     let output = run(&["dump", "--json", &path]);
@@ -230,6 +234,8 @@ fn tiny_anp2() -> Vec<u8> {
             )],
         )],
         warnings: vec![],
+        raw: Vec::new(),
+        trailing: Vec::new(),
     };
     let bytes = gtastream::encode::ifp2(&package).unwrap();
     assert_eq!(bytes.len(), 132);
@@ -299,6 +305,8 @@ fn sloppy() -> (Vec<u8>, usize) {
             )],
         )],
         warnings: vec![],
+        raw: Vec::new(),
+        trailing: Vec::new(),
     };
     let mut bytes = gtastream::encode::ifp2(&package).unwrap();
     let end = bytes.len();
@@ -436,6 +444,8 @@ fn info_reads_large_files_in_pieces() {
             ),
         ],
         warnings: vec![],
+        raw: Vec::new(),
+        trailing: Vec::new(),
     };
     let bytes = gtastream::encode::ifp2(&package).unwrap();
     assert!(bytes.len() > 2 * 64 * 1024);
@@ -573,6 +583,8 @@ fn anpk_package() -> Package {
             ],
         )],
         warnings: vec![],
+        raw: Vec::new(),
+        trailing: Vec::new(),
     }
 }
 
@@ -1359,9 +1371,13 @@ fn convert_consults_the_checker() {
                 bone_key: None,
                 frame_type: FrameType::Kr00,
                 frames,
+                raw: Vec::new(),
             }],
+            raw: Vec::new(),
         }],
         warnings: Vec::new(),
+        raw: Vec::new(),
+        trailing: Vec::new(),
     };
     let anpk = fixture(
         "check_convert.ifp",
@@ -1442,6 +1458,8 @@ fn sample_json_by_hand() {
             ],
         )],
         warnings: vec![],
+        raw: Vec::new(),
+        trailing: Vec::new(),
     };
     let path = fixture("sample.ifp", &gtastream::encode::ifp2(&package).unwrap());
     let expected = r#"{"animation": "walk", "time": TIME, "bones": [

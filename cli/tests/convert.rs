@@ -259,6 +259,69 @@ fn binary_and_text_placements() {
     );
 }
 
+/// Written to its own format, a file exported with garbage after its names, a stale size,
+/// `frameDataSize` and `flags`, and bytes after its content comes back byte for byte;
+/// `--normalise` writes the clean file.
+#[test]
+fn own_format_is_written_back_byte_for_byte_unless_normalise() {
+    use testkit::ifp2;
+    let dir = scratch("own-format");
+    let mut odd = ifp2::anp3_packed()
+        .fill(ifp2::GARBAGE)
+        .size(3)
+        .trailing(b"\x01junk");
+    odd.animations[0] = odd.animations[0].clone().flags(0).frame_data_size(99);
+    let input = dir.join("odd.ifp");
+    std::fs::write(&input, odd.build()).unwrap();
+    let kept = dir.join("kept.ifp");
+    let output = run(&["convert", "--to", "anp3", s(&input), s(&kept)]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(std::fs::read(&kept).unwrap(), odd.build());
+
+    let clean = dir.join("clean.ifp");
+    let output = run(&[
+        "convert",
+        "--to",
+        "ANP3",
+        "--normalise",
+        s(&input),
+        s(&clean),
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(
+        std::fs::read(&clean).unwrap(),
+        ifp2::anp3_packed().fill(0).build()
+    );
+}
+
+/// An ANPK as exporters leave it (garbage after names, GTA III's 48-byte `ANIM` link fields,
+/// the `INFO` field after each object count) comes back byte for byte; `--normalise` cleans it.
+#[test]
+fn anpk_is_written_back_byte_for_byte_unless_normalise() {
+    let dir = scratch("own-anpk");
+    let exported = testkit::anpk::exported();
+    let input = dir.join("exported.ifp");
+    std::fs::write(&input, &exported).unwrap();
+    let kept = dir.join("kept.ifp");
+    let output = run(&["convert", "--to", "anpk", s(&input), s(&kept)]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(std::fs::read(&kept).unwrap() == exported);
+    let clean = dir.join("clean.ifp");
+    let output = run(&[
+        "convert",
+        "--to",
+        "anpk",
+        "--normalise",
+        s(&input),
+        s(&clean),
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(
+        std::fs::read(&clean).unwrap(),
+        testkit::anpk::bytes(&testkit::anpk::mixed())
+    );
+}
+
 #[test]
 fn a_dash_output_is_standard_output() {
     let dir = scratch("stdout");
@@ -280,4 +343,43 @@ fn a_dash_output_is_standard_output() {
     let output = run(&["convert", "--to", "anp3", s(&long), "-"]);
     assert_eq!(output.status.code(), Some(1));
     assert!(output.stdout.is_empty());
+}
+
+/// Text → bnry: the lines a binary IPL has no place for stop the command, naming the first
+/// (section and line) and the way on; `--drop-text-sections` writes the records and says how
+/// many lines of which sections were dropped, and that the model names were.
+#[test]
+fn text_sections_are_refused_or_dropped_with_a_count() {
+    let dir = scratch("drop-text-sections");
+    let input = dir.join("map.ipl");
+    std::fs::write(
+        &input,
+        "inst\n1, a, 0, 1.5, 2, 3, 0, 0, 0, 1, -1\nend\ncull\n1 2 3\n4 5 6\nend\n",
+    )
+    .unwrap();
+    let out = dir.join("map_stream0.ipl");
+    let output = run(&["convert", "--to", "bnry", s(&input), s(&out)]);
+    assert_eq!(output.status.code(), Some(1));
+    let message = stderr(&output);
+    assert!(message.contains("line 5 (section cull)"), "{message}");
+    assert!(message.contains("drop_text_sections"), "{message}");
+    assert!(!out.exists());
+    let output = run(&[
+        "convert",
+        "--to",
+        "bnry",
+        "--drop-text-sections",
+        s(&input),
+        s(&out),
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let message = stderr(&output);
+    assert!(message.contains("model name dropped"), "{message}");
+    assert!(message.contains("(2 more)"), "{message}");
+    assert!(
+        message.contains("dropped lines (--drop-text-sections): 2 of cull"),
+        "{message}"
+    );
+    let placement = gtastream::Placement::parse(&std::fs::read(&out).unwrap()).unwrap();
+    assert_eq!(placement.instances.len(), 1);
 }

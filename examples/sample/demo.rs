@@ -56,6 +56,8 @@ pub fn package() -> Package {
             idle(),
         ],
         warnings: Vec::new(),
+        raw: Vec::new(),
+        trailing: Vec::new(),
     }
 }
 
@@ -112,6 +114,7 @@ fn gait(name: &str, g: &Gait) -> Animation {
                 (axis_angle(X, -2.0 * cos(2.0 * phase(t))), [0.0; 3])
             }),
         ],
+        raw: Vec::new(),
     }
 }
 
@@ -142,6 +145,7 @@ fn idle() -> Animation {
                 (mul(look, nod), [0.0; 3])
             }),
         ],
+        raw: Vec::new(),
     }
 }
 
@@ -178,6 +182,7 @@ fn bone(
         bone_key: None,
         frame_type,
         frames,
+        raw: Vec::new(),
     }
 }
 

@@ -623,8 +623,11 @@ mod tests {
                 flags: None,
                 duration: None,
                 bones: vec![],
+                raw: Vec::new(),
             }],
             warnings: vec![],
+            raw: Vec::new(),
+            trailing: Vec::new(),
         };
         let good = gtastream_core::encode::ifp2(&package).unwrap();
         // An animation count no file can hold.

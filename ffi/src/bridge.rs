@@ -75,6 +75,15 @@ fn bytes(b: &[u8]) -> (*const c_char, usize) {
     }
 }
 
+/// Stored bytes: NULL where the format keeps none.
+fn raw(b: &[u8]) -> *const u8 {
+    if b.is_empty() {
+        core::ptr::null()
+    } else {
+        b.as_ptr()
+    }
+}
+
 /// As [`bytes`], with NULL for an absent value.
 fn optional_bytes(b: Option<&[u8]>) -> (*const c_char, usize, bool) {
     match b {
@@ -109,6 +118,8 @@ impl Visitor for Bridge<'_> {
             has_instance_count: info.instance_count.is_some(),
             car_count: info.car_count.unwrap_or(0),
             has_car_count: info.car_count.is_some(),
+            raw: raw(info.raw),
+            raw_len: info.raw.len(),
         };
         // SAFETY: see the comment above this impl.
         flow(unsafe { f(self.user, &c_info) })
@@ -130,6 +141,8 @@ impl Visitor for Bridge<'_> {
             has_flags: info.flags.is_some(),
             duration: info.duration.unwrap_or(0.0),
             has_duration: info.duration.is_some(),
+            raw: raw(info.raw),
+            raw_len: info.raw.len(),
         };
         // SAFETY: see the comment above this impl.
         flow(unsafe { f(self.user, &c_info) })
@@ -155,6 +168,8 @@ impl Visitor for Bridge<'_> {
             frame_count: info.frame_count,
             has_translation: info.has_translation(),
             has_scale: info.has_scale(),
+            raw: raw(info.raw),
+            raw_len: info.raw.len(),
         };
         // SAFETY: see the comment above this impl.
         flow(unsafe { f(self.user, &c_info) })
@@ -302,6 +317,7 @@ impl Visitor for Bridge<'_> {
             section_len,
             text,
             text_len,
+            line: line.line,
         };
         // SAFETY: see the comment above this impl.
         flow(unsafe { f(self.user, &c_line) })
@@ -320,6 +336,14 @@ impl Visitor for Bridge<'_> {
         };
         // SAFETY: see the comment above this impl.
         flow(unsafe { f(self.user, &c_warning) })
+    }
+
+    fn trailing(&mut self, bytes: &[u8]) -> Flow {
+        match self.callbacks.on_trailing {
+            // SAFETY: see the comment above this impl; `bytes` is never empty.
+            Some(f) => flow(unsafe { f(self.user, bytes.as_ptr(), bytes.len()) }),
+            None => Flow::Continue,
+        }
     }
 
     fn end(&mut self) -> Flow {
@@ -430,7 +454,10 @@ pub(crate) const WARNINGS: &[(gts_warning_kind, &CStr, &CStr)] = {
         GTS_WARNING_MALFORMED_LINE,
         GTS_WARNING_TRAILING_TEXT,
         GTS_WARNING_DUPLICATE_BONE,
-        GTS_WARNING_SCALE_DROPPED
+        GTS_WARNING_SCALE_DROPPED,
+        GTS_WARNING_MODEL_NAME_DROPPED,
+        GTS_WARNING_MODEL_NAME_MISSING,
+        GTS_WARNING_SECTION_LINE_DROPPED
     ]
 };
 

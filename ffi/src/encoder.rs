@@ -24,6 +24,16 @@ pub const GTS_ENCODER_WORDS: usize = 48;
 /// rounded: a value the target cannot hold exactly is `GTS_ERR_NOT_REPRESENTABLE`.
 pub const GTS_ENCODE_QUANTIZE: u32 = 1;
 
+/// `gts_encoder_init` flag: write a clean file, ignoring the stored bytes (`raw`) of the infos
+/// and `gts_encoder_trailing`: zeroed name tails, sizes and flags computed. Without it a file
+/// decoded and written back to its own format comes out byte for byte (docs/FORMATS.md §9.7).
+pub const GTS_ENCODE_NORMALISE: u32 = 2;
+
+/// `gts_encoder_init` flag: a binary IPL target drops the lines of text-only sections (and
+/// either placement target the lines outside any section), each with a warning, instead of
+/// failing with `GTS_ERR_NOT_REPRESENTABLE` at the first (docs/FORMATS.md §9.3).
+pub const GTS_ENCODE_DROP_TEXT_SECTIONS: u32 = 4;
+
 /// Caller-owned storage of one encoder, like `gts_decoder`: anywhere, `sizeof` it passed to
 /// `gts_encoder_init`, no cleanup; it may be copied with `memcpy` between calls.
 #[repr(C)]
@@ -208,7 +218,9 @@ pub unsafe extern "C" fn gts_encoder_init(
                 6 => Format::IplText,
                 _ => return Err(gts_status::GTS_ERR_UNSUPPORTED_FORMAT),
             };
-            let options = EncodeOptions::quantize(flags & GTS_ENCODE_QUANTIZE != 0);
+            let options = EncodeOptions::quantize(flags & GTS_ENCODE_QUANTIZE != 0)
+                .with_normalise(flags & GTS_ENCODE_NORMALISE != 0)
+                .with_drop_text_sections(flags & GTS_ENCODE_DROP_TEXT_SECTIONS != 0);
             let encoder = Encoder::new(format, CSink(sink), options)?;
             Ok(EncoderState {
                 encoder,
@@ -247,20 +259,22 @@ pub unsafe extern "C" fn gts_encoder_file(
                 if source.is_animation() != e.format().is_animation() {
                     return Err(EncodeError::CannotConvert(source, e.format()).into());
                 }
+                e.source(source);
             }
             let name = match info.has_name {
                 true => Some(bytes(info.name, info.name_len)?),
                 false => None,
             };
-            Ok(e.file(name)?)
+            Ok(e.file_raw(name, bytes(info.raw.cast(), info.raw_len)?)?)
         })
     }
 }
 
-/// An animation begins (`info->name`; the other fields are not used).
+/// An animation begins (`info->name`, and `info->raw` as for `gts_encoder_file`; the other
+/// fields are not used).
 ///
 /// Pointers: `info` is NULL or points to a `gts_animation_info` whose `name` points to
-/// `name_len` bytes.
+/// `name_len` bytes, `raw` to `raw_len` bytes.
 #[no_mangle]
 pub unsafe extern "C" fn gts_encoder_animation(
     encoder: *mut gts_encoder,
@@ -270,7 +284,8 @@ pub unsafe extern "C" fn gts_encoder_animation(
     unsafe {
         event(encoder, |e| {
             let info = arg(info)?;
-            Ok(e.animation(bytes(info.name, info.name_len)?)?)
+            let name = bytes(info.name, info.name_len)?;
+            Ok(e.animation_raw(name, bytes(info.raw.cast(), info.raw_len)?)?)
         })
     }
 }
@@ -292,12 +307,12 @@ fn frame_type(value: u32) -> Option<FrameType> {
 
 /// A bone begins: its name (else a Stories `bone_key` names it), `bone_id` if `has_bone_id`,
 /// and `frame_type`, the type its keyframes come from, which decides the type written
-/// (docs/FORMATS.md §9.2). Counts are not used.
+/// (docs/FORMATS.md §9.2); `raw` as for `gts_encoder_file`. Counts are not used.
 ///
 /// Returns `GTS_ERR_UNSUPPORTED_FRAME_TYPE` for a `frame_type` that is no `gts_frame_type`.
 ///
 /// Pointers: `info` is NULL or points to a `gts_bone_info` whose `name` points to `name_len`
-/// bytes when `has_name`.
+/// bytes when `has_name`, `raw` to `raw_len` bytes.
 #[no_mangle]
 pub unsafe extern "C" fn gts_encoder_bone(
     encoder: *mut gts_encoder,
@@ -315,13 +330,34 @@ pub unsafe extern "C" fn gts_encoder_bone(
                 true => Some(bytes(info.name, info.name_len)?),
                 false => None,
             };
-            Ok(e.bone(&BoneHeader {
+            let header = BoneHeader {
                 name,
                 bone_id: info.has_bone_id.then_some(info.bone_id),
                 bone_key: info.has_bone_key.then_some(info.bone_key),
                 frame_type,
-            })?)
+            };
+            Ok(e.bone_raw(&header, bytes(info.raw.cast(), info.raw_len)?)?)
         })
+    }
+}
+
+/// `len` bytes that followed the source's content (the decoder's `on_trailing`), written after
+/// the content as they were; dropped with `GTS_ENCODE_NORMALISE` or from another format. Only
+/// `gts_encoder_end` may follow.
+///
+/// Pointers: `bytes` points to `len` bytes (NULL allowed when `len` is 0).
+#[no_mangle]
+pub unsafe extern "C" fn gts_encoder_trailing(
+    encoder: *mut gts_encoder,
+    bytes: *const u8,
+    len: usize,
+) -> gts_status {
+    // SAFETY: the caller's contract.
+    unsafe {
+        event(
+            encoder,
+            |e| Ok(e.trailing(self::bytes(bytes.cast(), len)?)?),
+        )
     }
 }
 
@@ -445,7 +481,7 @@ pub unsafe extern "C" fn gts_encoder_section_line(
             let section = bytes(l.section, l.section_len)?;
             let section = core::str::from_utf8(section)
                 .map_err(|_| EncodeError::NotRepresentable(gtastream_core::encode::Lost::Line))?;
-            Ok(e.section_line(section, bytes(l.text, l.text_len)?)?)
+            Ok(e.section_line_at(section, bytes(l.text, l.text_len)?, l.line)?)
         })
     }
 }
@@ -582,6 +618,8 @@ pub(crate) mod tests {
             frame_count: 0,
             has_translation: false,
             has_scale: false,
+            raw: core::ptr::null(),
+            raw_len: 0,
         }
     }
 
@@ -599,6 +637,8 @@ pub(crate) mod tests {
             has_instance_count: false,
             car_count: 0,
             has_car_count: false,
+            raw: core::ptr::null(),
+            raw_len: 0,
         }
     }
 
@@ -614,6 +654,8 @@ pub(crate) mod tests {
             has_flags: false,
             duration: 0.0,
             has_duration: false,
+            raw: core::ptr::null(),
+            raw_len: 0,
         }
     }
 

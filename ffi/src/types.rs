@@ -245,6 +245,12 @@ pub enum gts_warning_kind {
     GTS_WARNING_DUPLICATE_BONE = 12,
     /// Writing: a bone's scale was dropped, the output format has none.
     GTS_WARNING_SCALE_DROPPED = 13,
+    /// Writing a binary IPL: an instance's model name was dropped (the format stores the id).
+    GTS_WARNING_MODEL_NAME_DROPPED = 14,
+    /// Writing a text IPL: an instance without a model name was written as `dummy`.
+    GTS_WARNING_MODEL_NAME_MISSING = 15,
+    /// Writing a binary IPL with `GTS_ENCODE_DROP_TEXT_SECTIONS`: a text-only line dropped.
+    GTS_WARNING_SECTION_LINE_DROPPED = 16,
 }
 
 /// Text IPL: the game a file is for, which fixes the layout of its `inst` lines
@@ -288,6 +294,12 @@ pub struct gts_file_info {
     pub car_count: u32,
     /// Whether `car_count` is known (binary IPL).
     pub has_car_count: bool,
+    /// The header as stored (ANP3/ANP2: its 36 bytes), `raw_len` bytes valid for the call; NULL
+    /// where the format keeps none. Passed to `gts_encoder_file` it lets a file be written back
+    /// byte for byte (docs/FORMATS.md §9.7); a caller filling the struct itself sets NULL.
+    pub raw: *const u8,
+    /// Bytes of `raw`.
+    pub raw_len: usize,
 }
 
 /// An animation begins.
@@ -313,6 +325,10 @@ pub struct gts_animation_info {
     pub duration: f32,
     /// Whether `duration` is stored (Stories).
     pub has_duration: bool,
+    /// The animation header as stored (as `gts_file_info.raw`).
+    pub raw: *const u8,
+    /// Bytes of `raw`.
+    pub raw_len: usize,
 }
 
 /// A bone (animated object) of the current animation begins.
@@ -346,6 +362,10 @@ pub struct gts_bone_info {
     pub has_translation: bool,
     /// Whether the keyframes carry a scale (ANPK `KRTS`; else `scale` is zero).
     pub has_scale: bool,
+    /// The bone header as stored (as `gts_file_info.raw`).
+    pub raw: *const u8,
+    /// Bytes of `raw`.
+    pub raw_len: usize,
 }
 
 /// One decoded keyframe. Parts the bone's frame type does not carry are zero.
@@ -442,6 +462,9 @@ pub struct gts_section_line {
     pub text: *const c_char,
     /// Bytes of `text`.
     pub text_len: usize,
+    /// The line's number in the file (from 1; 0 where a caller does not know it): named by
+    /// `GTS_ERR_NOT_REPRESENTABLE`'s message when a binary IPL has no place for the line.
+    pub line: u32,
 }
 
 /// Something the games accept but that disagrees with the format: decoding goes on.
@@ -511,6 +534,10 @@ pub struct gts_callbacks {
     /// A line of a text IPL section that has no event of its own.
     pub on_section_line:
         Option<unsafe extern "C" fn(user: *mut c_void, line: *const gts_section_line) -> i32>,
+    /// `len` bytes after the file's content, valid for the call (the pieces follow the input's
+    /// cuts): pass them to `gts_encoder_trailing` to write a file back byte for byte.
+    pub on_trailing:
+        Option<unsafe extern "C" fn(user: *mut c_void, bytes: *const u8, len: usize) -> i32>,
 }
 
 /// Reads up to `capacity` bytes into `buffer` for `gts_decode_io`: returns how many it read

@@ -886,6 +886,21 @@ fn check_examples(bin: &Path) {
             }
         }
     }
+
+    // An ANP3 as exporters leave them (garbage after the names, stale size, frameDataSize
+    // and flags, bytes after the content) comes back byte for byte (docs/FORMATS.md §9.7).
+    let mut odd = testkit::ifp2::anp3_packed()
+        .fill(testkit::ifp2::GARBAGE)
+        .size(3)
+        .trailing(b"\x01junk");
+    odd.animations[0] = odd.animations[0].clone().flags(0).frame_data_size(99);
+    let odd = odd.build();
+    let path = dir.join("odd.ifp");
+    std::fs::write(&path, &odd).expect("fixture");
+    let target = dir.join("odd.anp3");
+    let (code, _, err) = run(bin, "convert", &[&path, &target], None);
+    assert_eq!(code, 0, "convert odd.ifp: {err}");
+    assert!(std::fs::read(&target).expect("converted file") == odd);
 }
 
 /// The ANP3 file the Rust encoder writes from `data`, or the C status name of its error.

@@ -2,10 +2,12 @@
 //! encoder of a fuzzer-chosen format, with the input cut into fuzzer-chosen pieces. Whatever
 //! the input, nothing panics; when the encoder succeeds, its output decodes cleanly, keeps
 //! every keyframe (exactly, or on the packed steps with `quantize`; scale only in ANPK), every
-//! placement record, and writes back to the very same bytes.
+//! placement record, and writes back to the very same bytes. Written to its own format
+//! (`ANP3`, `ANP2`, `ANPK` but `ANLF`) without `quantize`, a file that decodes comes out byte
+//! for byte (§9.7).
 
 use gtastream::encode::{EncodeOptions, Encoder, Lookahead};
-use gtastream::{Decoder, ErrorKind, Format, Status, Visitor};
+use gtastream::{AnimationInfo, Decoder, ErrorKind, FileInfo, Flow, Format, Status, Visitor};
 use testkit::ipl::Inst;
 use testkit::log::{frame_bits, keyframes, Ev, Recorder};
 
@@ -42,7 +44,39 @@ fn placements(events: &[Ev]) -> (Vec<Ev>, Vec<Ev>) {
     (records.collect(), lines.cloned().collect())
 }
 
-/// Decodes `data` cut into pieces of `piece` bytes into `visitor`, following seeks.
+/// Whether a file is written back to `format` byte for byte (§9.7): it is in that format, and
+/// the decoder kept every unit (not an `ANLF`, whose blocks merge; no ANPK animation with a
+/// name field of more than 248 bytes or an `INFO` too long for the carry buffer).
+struct Exact {
+    format: Format,
+    files: u32,
+    kept: bool,
+}
+
+impl Visitor for Exact {
+    fn file(&mut self, info: &FileInfo<'_>) -> Flow {
+        self.files += 1;
+        self.kept &= info.format == self.format;
+        Flow::Continue
+    }
+    fn animation(&mut self, info: &AnimationInfo<'_>) -> Flow {
+        self.kept &= !info.raw.is_empty();
+        Flow::Continue
+    }
+}
+
+fn written_back_exactly(data: &[u8], format: Format) -> bool {
+    let mut exact = Exact {
+        format,
+        files: 0,
+        kept: matches!(format, Format::Anp3 | Format::Anp2 | Format::Anpk),
+    };
+    let decoded = Decoder::new().decode_slice(data, &mut exact).is_ok();
+    decoded && exact.kept && exact.files == 1 && !data.starts_with(b"ANLF")
+}
+
+/// Decodes `data` cut into pieces of `piece` bytes into `visitor`, following seeks, and on
+/// after the content (its trailing bytes are events too).
 fn decode_in_pieces<V: Visitor>(
     data: &[u8],
     piece: usize,
@@ -56,10 +90,9 @@ fn decode_in_pieces<V: Visitor>(
         let progress = decoder.feed(chunk, visitor).map_err(|e| e.kind)?;
         match progress.status {
             Status::Seek(to) => at = usize::try_from(to).unwrap_or(usize::MAX),
-            Status::Done => break,
             Status::Paused => at += progress.consumed,
-            Status::NeedInput if end >= data.len() => break,
-            Status::NeedInput => at += progress.consumed,
+            Status::Done | Status::NeedInput if end >= data.len() => break,
+            Status::Done | Status::NeedInput => at += progress.consumed,
         }
     }
     decoder.finish(visitor).map_err(|e| e.kind)
@@ -106,6 +139,9 @@ pub fn check(input: &[u8]) -> bool {
     let Some(written) = encode(data, to, quantize, piece, ahead) else {
         return false;
     };
+    if !quantize && written_back_exactly(data, to) {
+        assert!(written == data, "written back to its own format, the bytes changed");
+    }
     let before = events(data, "the source decoded once");
     let after = events(&written, "the output decodes");
     if to.is_animation() {

@@ -1,5 +1,5 @@
 //! `check`: will the game load this file? A visitor adaptor over the decoder (and the archive
-//! decoder) that applies the engines' own rules ([`rules`], docs/CHECKS.md) to the events and
+//! decoder) that applies the engines' own rules (one table, docs/CHECKS.md) to the events and
 //! reports [`Finding`]s as it goes.
 //!
 //! It never allocates. Its state is bounded and fixed: the current animation, bone and text

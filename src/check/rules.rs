@@ -510,7 +510,7 @@ rules! {
         "an enex line of fewer than 18 fields: the rest are garbage",
         "GR FileLoader.cpp:L1174-1195";
     IplsaAuzoName = "iplsa.auzo.name", [SA], Corrupt, Warning,
-        "an audio-zone name of 8 characters or more (char name[8])",
+        "an audio-zone name of 8 characters or more (its 8-byte field is left without a NUL)",
         "GR FileLoader.cpp:L266-280";
     IplsaTcyc = "iplsa.tcyc", [SA], Wrong, Warning,
         "a tcyc line of fewer than 8 fields: farClip and extraColor are garbage",

@@ -1,36 +1,86 @@
 //! `ANPK` (docs/FORMATS.md §1, §9.2): chunk sizes and counts are patched when their chunk
 //! ends; a bone's keyframe chunk is begun by its first keyframe, so a bone without keyframes
-//! has none.
+//! has none. Given the units as stored (§9.7), the tags, the layout sizes (INFO, NAME, ANIM),
+//! the bytes after each name's NUL, the INFO fields after the counts, the `ANIM` fields the
+//! games do not read (the 48-byte form's last two) and an empty keyframe chunk are kept, and so
+//! is each stale chunk size while its chunk is as long as the source's.
 
-use super::{bone_name, bump, check_name, BoneHeader, EncodeError, Out, Sink};
+use super::{bone_name, bump, check_name, stored_u32, BoneHeader, EncodeError, Out, Sink, Stage};
+use crate::format::fields::c_name;
 use crate::{FrameType, Keyframe, MAX_NAME};
 
 /// Object names are `char[28]`.
 const OBJECT_NAME: usize = 28;
+/// The block header (`ANPK` and `INFO` headers, animation count) before the package name.
+const BLOCK_HEADER: usize = 20;
+/// The package INFO's animation count.
+const ANIMATION_COUNT_AT: u64 = 16;
+/// `CPAN` and `ANIM` chunk headers.
+const OBJECT_HEADER: usize = 16;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Stage {
-    Start,
-    File,
-    Animation,
-    Bone,
+/// A chunk size as stored, and the source's length of what it counts so far (32 bits, as the
+/// sizes: the encoder's size matters to hosts).
+#[derive(Clone, Copy, Debug)]
+struct Kept {
+    size: u32,
+    source: u32,
+}
+
+impl Kept {
+    fn new(size: u32, source: u64) -> Option<Kept> {
+        Some(Kept {
+            size,
+            source: u32::try_from(source).ok()?,
+        })
+    }
+}
+
+/// Adds `bytes` of the source to a kept size; a unit without its stored bytes (`None`) ends
+/// the keeping.
+fn grow(kept: &mut Option<Kept>, bytes: Option<u64>) {
+    *kept = kept
+        .zip(bytes)
+        .and_then(|(k, n)| Kept::new(k.size, u64::from(k.source) + n));
+}
+
+/// Patches the chunk size at `at`: as stored while the chunk is as long as the source's.
+fn patch_kept<S: Sink>(out: &mut Out<S>, at: u64, kept: Option<Kept>) -> Result<(), EncodeError> {
+    match kept {
+        Some(k) if u64::from(k.source) == out.content() - (at + 4) => out.patch_u32(at, k.size),
+        _ => out.patch_size(at),
+    }
+}
+
+/// A chunk payload padded to 4.
+fn padded(size: u32) -> usize {
+    (size as usize).next_multiple_of(4)
 }
 
 #[derive(Debug)]
 pub(crate) struct Anpk {
     stage: Stage,
     animations: u32,
-    /// The package INFO's animation count.
-    animations_at: u64,
     bones: u32,
     /// The DGAN size field; the object count is 12 bytes after it.
     dgan_at: u64,
     frames: u32,
     /// The CPAN size field; the ANIM frame count is 44 bytes after it.
     cpan_at: u64,
-    /// The keyframe chunk's size field, once the bone's first keyframe began it.
-    chunk_at: Option<u64>,
+    /// Whether the bone's first keyframe began its keyframe chunk, and whether the bone's
+    /// `ANIM` chunk is the 44-byte form (with a bone id): where that chunk's size field lies.
+    chunk: bool,
+    with_id: bool,
     frame_type: FrameType,
+    /// The stored sizes of the block, the animation's DGAN, the object's CPAN and its keyframe
+    /// chunk, with the source's lengths.
+    block: Option<Kept>,
+    dgan: Option<Kept>,
+    cpan: Option<Kept>,
+    keyframes: Option<Kept>,
+    /// The object's stored frame count and last frame index (`ANIM`, kept while the count is).
+    last_index: Option<(u32, u32)>,
+    /// The empty keyframe chunk the source had after an object without keyframes.
+    empty_chunk: Option<[u8; 8]>,
 }
 
 /// Writes a NUL-terminated name with its zero padding to a multiple of 4, after its chunk
@@ -52,46 +102,81 @@ fn name_bytes<S: Sink>(out: &mut Out<S>, name: &[u8]) -> Result<(), EncodeError>
     out.zeros((name.len() + 1).next_multiple_of(4) - name.len())
 }
 
+/// A stored block header with its package name: the bytes, if they have that layout.
+fn block_raw(raw: &[u8]) -> Option<&[u8]> {
+    let info = BLOCK_HEADER + padded(stored_u32(raw.get(..BLOCK_HEADER)?, 12)).checked_sub(4)?;
+    (raw.len() == info).then_some(raw)
+}
+
+/// A stored animation unit (`NAME` chunk to the end of `INFO`): the end of its `NAME` chunk,
+/// if the bytes have that layout.
+fn animation_raw(raw: &[u8]) -> Option<usize> {
+    let name_end = 8 + padded(stored_u32(raw.get(..8)?, 4));
+    let info = raw.get(name_end..name_end + 20)?;
+    let end = name_end + 16 + padded(stored_u32(info, 12));
+    (raw.len() == end).then_some(name_end)
+}
+
+/// A stored object unit (`CPAN` and `ANIM` chunks, perhaps a keyframe chunk header) of the
+/// `ANIM` form `with_id` asks for: the end of its `ANIM` chunk.
+fn object_raw(raw: &[u8], with_id: bool) -> Option<usize> {
+    let anim_size = stored_u32(raw.get(..OBJECT_HEADER)?, 12);
+    let anim_end = OBJECT_HEADER + if with_id { 44 } else { 48 };
+    let layout = anim_size as usize + OBJECT_HEADER == anim_end;
+    (layout && (raw.len() == anim_end || raw.len() == anim_end + 8)).then_some(anim_end)
+}
+
 impl Anpk {
     pub(crate) fn new() -> Self {
         Anpk {
             stage: Stage::Start,
             animations: 0,
-            animations_at: 0,
             bones: 0,
             dgan_at: 0,
             frames: 0,
             cpan_at: 0,
-            chunk_at: None,
+            chunk: false,
+            with_id: false,
             frame_type: FrameType::Kr00,
+            block: None,
+            dgan: None,
+            cpan: None,
+            keyframes: None,
+            last_index: None,
+            empty_chunk: None,
         }
-    }
-
-    fn expect(&self, stage: Stage) -> Result<(), EncodeError> {
-        if self.stage != stage {
-            return Err(EncodeError::OutOfOrder);
-        }
-        Ok(())
     }
 
     pub(crate) fn file<S: Sink>(
         &mut self,
         out: &mut Out<S>,
         name: Option<&[u8]>,
+        raw: &[u8],
     ) -> Result<(), EncodeError> {
-        match self.stage {
-            Stage::Start => {}
-            // A later ANLF block: its animations join the first block's.
-            Stage::File => return Ok(()),
-            _ => return Err(EncodeError::OutOfOrder),
+        if !self.stage.begin_file()? {
+            // A later ANLF block joins the first: the first's stored size no longer applies.
+            self.block = None;
+            return Ok(());
         }
         let name = name.unwrap_or_default();
-        out.put(b"ANPK")?;
-        out.reserve()?;
-        padded_name(out, b"INFO", 4, name)?;
-        self.animations_at = out.reserve()?;
-        name_bytes(out, name)?;
-        self.stage = Stage::File;
+        let raw = block_raw(raw);
+        match raw.filter(|r| c_name(&r[BLOCK_HEADER..]) == name) {
+            Some(r) => {
+                out.put(&r[..4])?;
+                out.reserve()?;
+                out.put(&r[8..16])?;
+                out.reserve()?;
+                out.put(&r[BLOCK_HEADER..])?;
+            }
+            None => {
+                out.put(b"ANPK")?;
+                out.reserve()?;
+                padded_name(out, b"INFO", 4, name)?;
+                out.reserve()?;
+                name_bytes(out, name)?;
+            }
+        }
+        self.block = raw.and_then(|r| Kept::new(stored_u32(r, 4), r.len() as u64 - 8));
         Ok(())
     }
 
@@ -99,18 +184,39 @@ impl Anpk {
         &mut self,
         out: &mut Out<S>,
         name: &[u8],
+        raw: &[u8],
     ) -> Result<(), EncodeError> {
-        self.expect(Stage::File)?;
+        self.stage.go(Stage::File, Stage::Animation)?;
         bump(&mut self.animations)?;
-        padded_name(out, b"NAME", 0, name)?;
-        name_bytes(out, name)?;
-        out.put(b"DGAN")?;
-        self.dgan_at = out.reserve()?;
-        out.put(b"INFO")?;
-        out.u32(8)?;
-        out.zeros(8)?;
+        let name_end = animation_raw(raw);
+        let stored = name_end.map(|n| (&raw[..n], &raw[n..]));
+        match stored.filter(|(chunk, _)| c_name(&chunk[8..]) == name) {
+            Some((chunk, _)) => out.put(chunk)?,
+            None => {
+                padded_name(out, b"NAME", 0, name)?;
+                name_bytes(out, name)?;
+            }
+        }
+        match stored {
+            // DGAN tag, its size (patched), INFO tag and size, the count (patched), the rest.
+            Some((_, r)) => {
+                out.put(&r[..4])?;
+                self.dgan_at = out.reserve()?;
+                out.put(&r[8..16])?;
+                out.reserve()?;
+                out.put(&r[20..])?;
+            }
+            None => {
+                out.put(b"DGAN")?;
+                self.dgan_at = out.reserve()?;
+                out.put(b"INFO")?;
+                out.u32(8)?;
+                out.zeros(8)?;
+            }
+        }
+        grow(&mut self.block, stored.map(|_| raw.len() as u64));
+        self.dgan = stored.and_then(|(_, r)| Kept::new(stored_u32(r, 4), r.len() as u64 - 8));
         self.bones = 0;
-        self.stage = Stage::Animation;
         Ok(())
     }
 
@@ -119,25 +225,68 @@ impl Anpk {
         out: &mut Out<S>,
         bone: &BoneHeader<'_>,
         frame_type: FrameType,
+        raw: &[u8],
     ) -> Result<(), EncodeError> {
-        self.expect(Stage::Animation)?;
+        self.stage.go(Stage::Animation, Stage::Bone)?;
         bump(&mut self.bones)?;
-        out.put(b"CPAN")?;
+        let anim_end = object_raw(raw, bone.bone_id.is_some());
+        let r = anim_end.map(|_| raw);
+        match r {
+            Some(r) => out.put(&r[..4])?,
+            None => out.put(b"CPAN")?,
+        }
         self.cpan_at = out.reserve()?;
-        out.put(b"ANIM")?;
-        out.u32(if bone.bone_id.is_some() { 44 } else { 48 })?;
+        match r {
+            Some(r) => out.put(&r[8..16])?,
+            None => {
+                out.put(b"ANIM")?;
+                out.u32(if bone.bone_id.is_some() { 44 } else { 48 })?;
+            }
+        }
         let mut buf = [0; 13];
-        out.fixed_name(bone_name(bone, &mut buf), OBJECT_NAME)?;
-        // numFrames, 0, numFrames − 1: patched at the bone's end.
-        out.zeros(12)?;
-        match bone.bone_id {
-            Some(id) => out.put(&id.to_le_bytes())?,
-            None => out.zeros(8)?,
+        let stored_name = r.map(|r| &r[OBJECT_HEADER..OBJECT_HEADER + OBJECT_NAME]);
+        out.name_field(bone_name(bone, &mut buf), OBJECT_NAME, stored_name)?;
+        // numFrames, a field the games do not read, numFrames − 1: the counts patched at the
+        // bone's end.
+        let fields = OBJECT_HEADER + OBJECT_NAME;
+        out.zeros(4)?;
+        match r {
+            Some(r) => out.put(&r[fields + 4..fields + 8])?,
+            None => out.zeros(4)?,
+        }
+        out.zeros(4)?;
+        match (bone.bone_id, r) {
+            (Some(id), _) => out.put(&id.to_le_bytes())?,
+            (None, Some(r)) => out.put(&r[fields + 12..fields + 20])?,
+            (None, None) => out.zeros(8)?,
+        }
+        // The source's keyframes, as its unit declares them.
+        let source = r.zip(anim_end).map(|(r, anim_end)| {
+            let count = stored_u32(&r[fields..], 0);
+            let header = r.get(anim_end..anim_end + 8);
+            let frame_type = header.and_then(|h| FrameType::from_anpk_tag(&h[..4]));
+            let bytes = frame_type.map_or(0, |t| u64::from(count) * t.size() as u64);
+            (count, stored_u32(&r[fields..], 8), header, bytes)
+        });
+        let object = source.map(|(.., bytes)| raw.len() as u64 + bytes);
+        grow(&mut self.block, object);
+        grow(&mut self.dgan, object);
+        self.cpan = source
+            .and_then(|(.., bytes)| Kept::new(stored_u32(raw, 4), raw.len() as u64 - 8 + bytes));
+        self.last_index = source.map(|(count, last, ..)| (count, last));
+        self.keyframes = None;
+        self.empty_chunk = None;
+        if let Some((_, _, Some(header), bytes)) = source {
+            if FrameType::from_anpk_tag(&header[..4]).is_some() && bytes > 0 {
+                self.keyframes = Kept::new(stored_u32(header, 4), bytes);
+            } else {
+                self.empty_chunk = header.try_into().ok();
+            }
         }
         self.frames = 0;
-        self.chunk_at = None;
+        self.chunk = false;
+        self.with_id = bone.bone_id.is_some();
         self.frame_type = frame_type;
-        self.stage = Stage::Bone;
         Ok(())
     }
 
@@ -146,15 +295,16 @@ impl Anpk {
         out: &mut Out<S>,
         frame: &Keyframe,
     ) -> Result<(), EncodeError> {
-        self.expect(Stage::Bone)?;
+        self.stage.go(Stage::Bone, Stage::Bone)?;
         bump(&mut self.frames)?;
-        if self.chunk_at.is_none() {
+        if !self.chunk {
             out.put(match self.frame_type {
                 FrameType::Kr00 => b"KR00",
                 FrameType::Krt0 => b"KRT0",
                 _ => b"KRTS",
             })?;
-            self.chunk_at = Some(out.reserve()?);
+            out.reserve()?;
+            self.chunk = true;
         }
         // ANPK stores the conjugate, and the time last.
         let [x, y, z, w] = frame.rotation;
@@ -181,29 +331,35 @@ impl Anpk {
     }
 
     pub(crate) fn bone_end<S: Sink>(&mut self, out: &mut Out<S>) -> Result<(), EncodeError> {
-        self.expect(Stage::Bone)?;
+        self.stage.go(Stage::Bone, Stage::Animation)?;
         let anim = self.cpan_at + 12;
         out.patch_u32(anim + 28, self.frames)?;
-        out.patch_u32(anim + 36, self.frames.wrapping_sub(1))?;
-        if let Some(at) = self.chunk_at {
-            out.patch_size(at)?;
+        let last = match self.last_index {
+            Some((count, last)) if count == self.frames => last,
+            _ => self.frames.wrapping_sub(1),
+        };
+        out.patch_u32(anim + 36, last)?;
+        match (self.chunk, self.empty_chunk) {
+            (true, _) => {
+                // After the CPAN size: the ANIM header, its payload, the keyframe chunk's tag.
+                let payload = if self.with_id { 44 } else { 48 };
+                patch_kept(out, self.cpan_at + 12 + payload + 4, self.keyframes)?
+            }
+            (false, Some(chunk)) => out.put(&chunk)?,
+            (false, None) => {}
         }
-        out.patch_size(self.cpan_at)?;
-        self.stage = Stage::Animation;
-        Ok(())
+        patch_kept(out, self.cpan_at, self.cpan)
     }
 
     pub(crate) fn animation_end<S: Sink>(&mut self, out: &mut Out<S>) -> Result<(), EncodeError> {
-        self.expect(Stage::Animation)?;
+        self.stage.go(Stage::Animation, Stage::File)?;
         out.patch_u32(self.dgan_at + 12, self.bones)?;
-        out.patch_size(self.dgan_at)?;
-        self.stage = Stage::File;
-        Ok(())
+        patch_kept(out, self.dgan_at, self.dgan)
     }
 
     pub(crate) fn end<S: Sink>(&mut self, out: &mut Out<S>) -> Result<(), EncodeError> {
-        self.expect(Stage::File)?;
-        out.patch_u32(self.animations_at, self.animations)?;
-        out.patch_size(4)
+        self.stage.go(Stage::File, Stage::File)?;
+        out.patch_u32(ANIMATION_COUNT_AT, self.animations)?;
+        patch_kept(out, 4, self.block)
     }
 }

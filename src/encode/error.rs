@@ -71,6 +71,18 @@ impl Lost {
     }
 }
 
+/// A line of the source that the output has no place for: its section (empty: outside any
+/// section) and line number, or where that is not known (0), its offset in the source.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LineAt {
+    /// The section, lower case; empty for a line outside any section.
+    pub section: &'static str,
+    /// The line number (from 1); 0 where not known.
+    pub line: u32,
+    /// The line's offset in the source, where the line number is not known.
+    pub offset: u64,
+}
+
 /// Why a file cannot be written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
@@ -96,6 +108,9 @@ pub enum EncodeError {
     Sink,
     /// An animation file converted to a placement format, or the reverse.
     CannotConvert(Format, Format),
+    /// A line the output would lose (a text-only section's, to a binary IPL; one outside any
+    /// section, which the decoder does not pass on): unless `drop_text_sections` drops it.
+    LineLost(LineAt),
     /// Text IPL: a line holding a NUL byte, which ends the text for a reader (every later
     /// line would be lost). The number, from 1, of the line in the output.
     NulInLine(u32),
@@ -135,6 +150,24 @@ impl fmt::Display for EncodeError {
             EncodeError::CannotConvert(from, to) => {
                 write!(f, "cannot convert {} to {}", from.name(), to.name())
             }
+            EncodeError::LineLost(at) if at.section.is_empty() && at.line == 0 => write!(
+                f,
+                "the line outside any section at offset {} would be lost (the games skip it; \
+                 drop_text_sections drops such lines)",
+                at.offset
+            ),
+            EncodeError::LineLost(at) if at.section.is_empty() => write!(
+                f,
+                "line {} (outside any section) has no place in a binary IPL (the games skip \
+                 it; drop_text_sections drops such lines)",
+                at.line
+            ),
+            EncodeError::LineLost(at) => write!(
+                f,
+                "line {} (section {}) has no place in a binary IPL (drop_text_sections writes \
+                 the instances and car generators and drops such lines)",
+                at.line, at.section
+            ),
             EncodeError::NulInLine(line) => write!(
                 f,
                 "line {line} holds a NUL byte: reading would end the text there"
@@ -179,9 +212,9 @@ impl EncodeError {
             EncodeError::NameTooLong(_) | EncodeError::BadName => EncodeErrorKind::NameTooLong,
             EncodeError::UnsupportedFrameType(_) => EncodeErrorKind::UnsupportedFrameType,
             EncodeError::OutOfRange => EncodeErrorKind::OutOfRange,
-            EncodeError::NotRepresentable(_) | EncodeError::NulInLine(_) => {
-                EncodeErrorKind::NotRepresentable
-            }
+            EncodeError::NotRepresentable(_)
+            | EncodeError::LineLost(_)
+            | EncodeError::NulInLine(_) => EncodeErrorKind::NotRepresentable,
             EncodeError::TooMany => EncodeErrorKind::TooMany,
             EncodeError::OutOfOrder => EncodeErrorKind::OutOfOrder,
             EncodeError::Sink => EncodeErrorKind::Write,

@@ -1,8 +1,8 @@
 //! Binary IPL `bnry` (docs/FORMATS.md §4.1 to §4.3, §9.3): the 76-byte header is written
-//! zeroed and patched at the end with the counts, offsets and sizes of the two sections.
-//! Each section is one run of records, in the order the events bring them.
+//! zeroed (or as stored, §9.7) and patched at the end with the counts, offsets and sizes of the
+//! two sections. Each section is one run of records, in the order the events bring them.
 
-use super::{bump, EncodeError, Lost, Out, Sink};
+use super::{bump, stored_u32, Dropped, EncodeError, Lost, Out, Sink};
 use crate::{IplCar, IplInstance};
 
 const HEADER: usize = 76;
@@ -17,7 +17,8 @@ enum Open {
 #[derive(Clone, Copy, Debug, Default)]
 struct Section {
     count: u32,
-    offset: u64,
+    /// 32 bits, as the header's field (the encoder's size matters to hosts).
+    offset: u32,
 }
 
 #[derive(Debug)]
@@ -26,7 +27,15 @@ pub(crate) struct Bnry {
     open: Open,
     instances: Section,
     cars: Section,
+    /// Lines of text-only sections dropped on request.
+    pub(crate) dropped: Dropped,
+    /// The stored header's instance and car fields: count, offset and size of each.
+    stored: Option<[u32; 6]>,
 }
+
+/// The header fields of the two sections: instance count, offset, size; car count, offset,
+/// size.
+const FIELDS: [u64; 6] = [0x04, 0x1C, 0x20, 0x14, 0x3C, 0x40];
 
 impl Bnry {
     pub(crate) fn new() -> Self {
@@ -35,15 +44,28 @@ impl Bnry {
             open: Open::None,
             instances: Section::default(),
             cars: Section::default(),
+            dropped: Dropped::default(),
+            stored: None,
         }
     }
 
-    pub(crate) fn file<S: Sink>(&mut self, out: &mut Out<S>) -> Result<(), EncodeError> {
+    pub(crate) fn file<S: Sink>(
+        &mut self,
+        out: &mut Out<S>,
+        raw: &[u8],
+    ) -> Result<(), EncodeError> {
         if self.started {
             return Err(EncodeError::OutOfOrder);
         }
         out.put(b"bnry")?;
-        out.zeros(HEADER - 4)?;
+        // The unknown fields as stored; the sections' fields are patched at the end.
+        match raw.get(4..HEADER).filter(|_| raw.len() == HEADER) {
+            Some(rest) => {
+                out.put(rest)?;
+                self.stored = Some(FIELDS.map(|at| stored_u32(raw, at as usize)));
+            }
+            None => out.zeros(HEADER - 4)?,
+        }
         self.started = true;
         Ok(())
     }
@@ -62,7 +84,7 @@ impl Bnry {
             if section.count > 0 {
                 return Err(EncodeError::OutOfOrder);
             }
-            section.offset = out.pos;
+            section.offset = u32::try_from(out.pos).map_err(|_| EncodeError::TooMany)?;
             self.open = want;
         }
         match want {
@@ -128,18 +150,36 @@ impl Bnry {
             if s.count == 0 {
                 return Ok(0);
             }
-            u32::try_from(s.offset).map_err(|_| EncodeError::TooMany)
+            Ok(s.offset)
         };
         let size = |s: &Section, record: u32| -> Result<u32, EncodeError> {
             s.count.checked_mul(record).ok_or(EncodeError::TooMany)
         };
         // The whole file must stay addressable with 32-bit offsets.
         u32::try_from(out.pos).map_err(|_| EncodeError::TooMany)?;
-        out.patch_u32(0x04, self.instances.count)?;
-        out.patch_u32(0x14, self.cars.count)?;
-        out.patch_u32(0x1C, offset(&self.instances)?)?;
-        out.patch_u32(0x20, size(&self.instances, 40)?)?;
-        out.patch_u32(0x3C, offset(&self.cars)?)?;
-        out.patch_u32(0x40, size(&self.cars, 48)?)
+        let mut fields = [
+            self.instances.count,
+            offset(&self.instances)?,
+            size(&self.instances, 40)?,
+            self.cars.count,
+            offset(&self.cars)?,
+            size(&self.cars, 48)?,
+        ];
+        if let Some(stored) = self.stored {
+            for s in [0, 3] {
+                // A section of as many records as stored keeps a stale size, and an empty
+                // one its offset too.
+                if fields[s] == stored[s] {
+                    fields[s + 2] = stored[s + 2];
+                    if fields[s] == 0 {
+                        fields[s + 1] = stored[s + 1];
+                    }
+                }
+            }
+        }
+        for (at, value) in FIELDS.into_iter().zip(fields) {
+            out.patch_u32(at, value)?;
+        }
+        Ok(())
     }
 }

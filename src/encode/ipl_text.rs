@@ -3,7 +3,7 @@
 
 use core::fmt::{self, Write};
 
-use super::{EncodeError, Lost, Out, Sink};
+use super::{Dropped, EncodeError, Lost, Out, Sink};
 use crate::format::ipl_text::{is_bare_word, is_record, keyword};
 use crate::{IplCar, IplInstance, MAX_LINE, MAX_SECTION_NAME};
 
@@ -164,6 +164,8 @@ pub(crate) struct Text {
     layout: Option<Layout>,
     /// Lines written so far (an error names the line it would have written).
     lines: u32,
+    /// Lines the decoder reported outside any section without their text, dropped on request.
+    pub(crate) dropped: Dropped,
 }
 
 impl Text {
@@ -174,6 +176,7 @@ impl Text {
             decided: false,
             layout: None,
             lines: 0,
+            dropped: Dropped::default(),
         }
     }
 

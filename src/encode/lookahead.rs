@@ -3,7 +3,7 @@
 //! header the encoder knows whether every value of the bone lies exactly on the packed steps.
 
 use super::ifp2::pack;
-use super::{BoneHeader, Encoder, Sink};
+use super::{BoneHeader, Choice, Encoder, Sink};
 use crate::keyframe::{PACKED_ROTATION_SCALE, PACKED_TIME_SCALE, PACKED_TRANSLATION_SCALE};
 use crate::{
     AnimationInfo, BoneInfo, Decoder, FileInfo, Flow, Format, IplCar, IplInstance, Keyframes,
@@ -157,10 +157,17 @@ impl<S: Sink, R: ReadAt> Visitor for Lookahead<'_, S, R> {
         let ifp2 = matches!(self.encoder.format(), Format::Anp3 | Format::Anp2);
         // Every bone moves the reading-ahead decoder on, so that it stays on the same bone.
         let packable = self.next_bone_packable();
-        if ifp2 && packable && !info.frame_type.is_packed() && !self.encoder.options().quantize {
-            return super::flow(self.encoder.bone_packable(&header));
-        }
-        Visitor::bone(self.encoder, info)
+        // A file written back to its own format keeps its frame types (§9.7).
+        let packable = ifp2
+            && packable
+            && !info.frame_type.is_packed()
+            && !self.encoder.options().quantize
+            && !self.encoder.keeps_stored();
+        let raw = self.encoder.own(info.raw);
+        super::flow(
+            self.encoder
+                .bone_in(&header, Choice::Auto { packable }, raw),
+        )
     }
     fn keyframes(&mut self, frames: Keyframes<'_>) -> Flow {
         Visitor::keyframes(self.encoder, frames)
@@ -182,6 +189,9 @@ impl<S: Sink, R: ReadAt> Visitor for Lookahead<'_, S, R> {
     }
     fn warning(&mut self, warning: Warning) -> Flow {
         Visitor::warning(self.encoder, warning)
+    }
+    fn trailing(&mut self, bytes: &[u8]) -> Flow {
+        Visitor::trailing(self.encoder, bytes)
     }
     fn end(&mut self) -> Flow {
         Visitor::end(self.encoder)

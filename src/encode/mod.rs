@@ -24,7 +24,7 @@ mod sink;
 #[cfg(feature = "alloc")]
 mod package;
 
-pub use error::{EncodeError, EncodeErrorKind, Lost, NameTooLong};
+pub use error::{EncodeError, EncodeErrorKind, LineAt, Lost, NameTooLong};
 pub use lookahead::{Lookahead, ReadAt};
 #[cfg(feature = "alloc")]
 pub use package::{anpk, ifp2, write};
@@ -33,6 +33,8 @@ pub use sink::IoSink;
 pub use sink::{Sink, SinkError, SliceSink};
 
 use crate::bone_names::stories_bone_name;
+use crate::format::fields::c_name;
+use crate::format::fields::SECTIONS;
 use crate::{
     AnimationInfo, BoneInfo, FileInfo, Flow, Format, FrameType, IplCar, IplInstance, Keyframe,
     Keyframes, SectionLine, Visitor, Warning, WarningKind,
@@ -47,13 +49,84 @@ pub struct EncodeOptions {
     /// from zero. A value outside the `i16` range is still an error. Off: only bones whose
     /// frames came packed are written packed, and each of their values must round-trip exactly.
     pub quantize: bool,
+    /// Write clean files: the stored bytes events carry are ignored, so name fields end in
+    /// zeros and every size, `frameDataSize` and `flags` is computed (docs/FORMATS.md §9.7).
+    /// Off (the default): an unedited file is written back byte for byte.
+    pub normalise: bool,
+    /// Lines the output has no place for (text-only sections in a binary IPL, lines outside
+    /// any section) are dropped, each with a warning, and counted per section
+    /// ([`Encoder::dropped_lines`]). Off: the first is [`EncodeError::LineLost`].
+    pub drop_text_sections: bool,
 }
 
 impl EncodeOptions {
     /// The default options with `quantize` set as given.
     pub const fn quantize(quantize: bool) -> Self {
-        EncodeOptions { quantize }
+        EncodeOptions {
+            quantize,
+            normalise: false,
+            drop_text_sections: false,
+        }
     }
+
+    /// These options with `drop_text_sections` set as given.
+    pub const fn with_drop_text_sections(self, drop_text_sections: bool) -> Self {
+        EncodeOptions {
+            drop_text_sections,
+            ..self
+        }
+    }
+
+    /// These options with `normalise` set as given.
+    pub const fn with_normalise(self, normalise: bool) -> Self {
+        EncodeOptions { normalise, ..self }
+    }
+}
+
+/// Where an animation encoder is: which events may come next.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Stage {
+    Start,
+    File,
+    Animation,
+    Bone,
+}
+
+impl Stage {
+    /// Moves on to `to` if the encoder is at `from`, else the event is out of order.
+    pub(crate) fn go(&mut self, from: Stage, to: Stage) -> Result<(), EncodeError> {
+        if *self != from {
+            return Err(EncodeError::OutOfOrder);
+        }
+        *self = to;
+        Ok(())
+    }
+
+    /// The file event: whether the header is to be written (a later `ANLF` block's file event
+    /// writes nothing: its animations join the first block's, §9.1).
+    pub(crate) fn begin_file(&mut self) -> Result<bool, EncodeError> {
+        match *self {
+            Stage::Start => {
+                *self = Stage::File;
+                Ok(true)
+            }
+            Stage::File => Ok(false),
+            _ => Err(EncodeError::OutOfOrder),
+        }
+    }
+}
+
+/// The stored bytes of a unit, where the encoder keeps them: `raw` if it has exactly the
+/// unit's `size` (else the source was another layout, or had none).
+pub(crate) fn stored(raw: &[u8], size: usize) -> Option<&[u8]> {
+    (raw.len() == size).then_some(raw)
+}
+
+/// A 32-bit little-endian field of a stored unit.
+pub(crate) fn stored_u32(raw: &[u8], at: usize) -> u32 {
+    let mut bytes = [0; 4];
+    bytes.copy_from_slice(&raw[at..at + 4]);
+    u32::from_le_bytes(bytes)
 }
 
 /// A bone as the encoder needs it.
@@ -95,6 +168,8 @@ pub struct EncodeWarnings {
 pub(crate) struct Out<S> {
     pub(crate) sink: S,
     pub(crate) pos: u64,
+    /// Where the content ended, once bytes after it were written.
+    pub(crate) content_end: Option<u64>,
 }
 
 impl<S: Sink> Out<S> {
@@ -132,9 +207,14 @@ impl<S: Sink> Out<S> {
             .map_err(|_| EncodeError::Sink)
     }
 
-    /// A chunk size at `at` counts the bytes after the field up to here.
+    /// The content's length: the bytes written, but for those after the content.
+    pub(crate) fn content(&self) -> u64 {
+        self.content_end.unwrap_or(self.pos)
+    }
+
+    /// A chunk size at `at` counts the bytes after the field up to here (the content's end).
     pub(crate) fn patch_size(&mut self, at: u64) -> Result<(), EncodeError> {
-        let size = u32::try_from(self.pos - (at + 4)).map_err(|_| EncodeError::TooMany)?;
+        let size = u32::try_from(self.content() - (at + 4)).map_err(|_| EncodeError::TooMany)?;
         self.patch_u32(at, size)
     }
 
@@ -143,6 +223,20 @@ impl<S: Sink> Out<S> {
         check_name(name, field - 1)?;
         self.put(name)?;
         self.zeros(field - name.len())
+    }
+
+    /// A name in a fixed field, as `stored` holds it (with whatever follows its NUL) if that
+    /// field reads as the same name; else as [`fixed_name`](Self::fixed_name) writes it.
+    pub(crate) fn name_field(
+        &mut self,
+        name: &[u8],
+        field: usize,
+        stored: Option<&[u8]>,
+    ) -> Result<(), EncodeError> {
+        match stored {
+            Some(stored) if stored.len() == field && c_name(stored) == name => self.put(stored),
+            _ => self.fixed_name(name, field),
+        }
     }
 }
 
@@ -179,6 +273,48 @@ pub(crate) fn bone_name<'a>(bone: &BoneHeader<'a>, buf: &'a mut [u8; 13]) -> &'a
     &buf[..]
 }
 
+/// Lines dropped by [`EncodeOptions::drop_text_sections`]: a count per text IPL section, and
+/// one for lines outside any section.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Dropped {
+    counts: [u32; SECTIONS.len() + 1],
+}
+
+impl Dropped {
+    /// The section's name as the decoder spells it.
+    fn section(name: &str) -> Option<&'static str> {
+        SECTIONS
+            .iter()
+            .copied()
+            .find(|s| s.eq_ignore_ascii_case(name))
+    }
+
+    /// One more line of `section` (`None`: outside any section, or not a known one).
+    fn add(&mut self, section: Option<&'static str>) {
+        let i = section
+            .and_then(|s| SECTIONS.iter().position(|&t| t == s))
+            .unwrap_or(SECTIONS.len());
+        self.counts[i] = self.counts[i].saturating_add(1);
+    }
+
+    fn counts(&self) -> impl Iterator<Item = (&'static str, u32)> + '_ {
+        let names = SECTIONS.iter().copied().chain([""]);
+        names.zip(self.counts).filter(|&(_, n)| n > 0)
+    }
+}
+
+/// How a bone's target frame type is chosen.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Choice {
+    /// As §9.2 chooses for the source's type; `packable`: every value lies on the packed steps.
+    Auto { packable: bool },
+    /// Exactly this type (packed types round).
+    Exact(FrameType),
+}
+
+/// No line outside any section pending ([`Encoder::outside`]): an offset no input reaches.
+const NO_LINE: u64 = u64::MAX;
+
 #[derive(Debug)]
 enum Kind {
     Ifp2(ifp2::Ifp2),
@@ -202,6 +338,13 @@ pub struct Encoder<S> {
     error: Option<EncodeError>,
     warnings: EncodeWarnings,
     ended: bool,
+    /// The format the events come from, where known ([`source`](Self::source)).
+    source: Option<Format>,
+    /// As a visitor: the offset of a line outside any section that the decoder warned of and
+    /// has not (yet) passed on as a [`SectionLine`] (it passes none for the lines it read
+    /// before it knew the text to be a placement file). [`NO_LINE`]: none (a plain offset keeps
+    /// the encoder within its size budget).
+    outside: u64,
 }
 
 impl<S: Sink> Encoder<S> {
@@ -219,12 +362,18 @@ impl<S: Sink> Encoder<S> {
         };
         Ok(Encoder {
             format,
-            out: Out { sink, pos: 0 },
+            out: Out {
+                sink,
+                pos: 0,
+                content_end: None,
+            },
             kind,
             options,
             error: None,
             warnings: EncodeWarnings::default(),
             ended: false,
+            source: None,
+            outside: NO_LINE,
         })
     }
 
@@ -292,17 +441,46 @@ impl<S: Sink> Encoder<S> {
         }
     }
 
+    /// The events come from a file in `format` (as a visitor, the file event says so): the
+    /// stored bytes they carry are kept only if it is the format written. Unset, they are.
+    pub fn source(&mut self, format: Format) {
+        self.source = Some(format);
+    }
+
+    /// Whether the source's stored bytes are kept: it is written back to its own format, and
+    /// not normalised (§9.7).
+    pub fn keeps_stored(&self) -> bool {
+        !self.options.normalise && self.source.is_none_or(|f| f == self.format)
+    }
+
+    /// A source unit's stored bytes, if they are kept.
+    fn own<'a>(&self, raw: &'a [u8]) -> &'a [u8] {
+        if self.keeps_stored() {
+            raw
+        } else {
+            &[]
+        }
+    }
+
     fn fail(&mut self, error: EncodeError) -> EncodeError {
         *self.error.get_or_insert(error)
     }
 
     /// The file begins (an `ANLF`'s later blocks merge into the first: §9.1).
     pub fn file(&mut self, name: Option<&[u8]>) -> Result<(), EncodeError> {
+        self.file_raw(name, &[])
+    }
+
+    /// The file begins, with its header as the source stored it ([`FileInfo::raw`], in the
+    /// format written): unless [`EncodeOptions::normalise`], what the values do not fix is
+    /// written as stored (§9.7).
+    pub fn file_raw(&mut self, name: Option<&[u8]>, raw: &[u8]) -> Result<(), EncodeError> {
+        let raw = self.own(raw);
         self.run(|kind, out, _| {
             match kind {
-                Kind::Ifp2(e) => e.file(out, name)?,
-                Kind::Anpk(e) => e.file(out, name)?,
-                Kind::Bnry(e) => e.file(out)?,
+                Kind::Ifp2(e) => e.file(out, name, raw)?,
+                Kind::Anpk(e) => e.file(out, name, raw)?,
+                Kind::Bnry(e) => e.file(out, raw)?,
                 #[cfg(feature = "ipl-text")]
                 Kind::Text(e) => e.file()?,
             }
@@ -312,10 +490,17 @@ impl<S: Sink> Encoder<S> {
 
     /// An animation begins.
     pub fn animation(&mut self, name: &[u8]) -> Result<(), EncodeError> {
+        self.animation_raw(name, &[])
+    }
+
+    /// An animation begins, with its header as stored ([`AnimationInfo::raw`]; see
+    /// [`file_raw`](Self::file_raw)).
+    pub fn animation_raw(&mut self, name: &[u8], raw: &[u8]) -> Result<(), EncodeError> {
+        let raw = self.own(raw);
         self.run(|kind, out, _| {
             match kind {
-                Kind::Ifp2(e) => e.animation(out, name)?,
-                Kind::Anpk(e) => e.animation(out, name)?,
+                Kind::Ifp2(e) => e.animation(out, name, raw)?,
+                Kind::Anpk(e) => e.animation(out, name, raw)?,
                 _ => return Err(EncodeError::OutOfOrder),
             }
             Ok(None)
@@ -324,7 +509,13 @@ impl<S: Sink> Encoder<S> {
 
     /// A bone begins; its frames are written in the type §9.2 chooses for the source's type.
     pub fn bone(&mut self, bone: &BoneHeader<'_>) -> Result<(), EncodeError> {
-        self.bone_choosing(bone, false)
+        self.bone_in(bone, Choice::Auto { packable: false }, &[])
+    }
+
+    /// A bone begins, with its header as stored ([`BoneInfo::raw`]; see
+    /// [`file_raw`](Self::file_raw)); its frames are written as [`bone`](Self::bone) chooses.
+    pub fn bone_raw(&mut self, bone: &BoneHeader<'_>, raw: &[u8]) -> Result<(), EncodeError> {
+        self.bone_in(bone, Choice::Auto { packable: false }, raw)
     }
 
     /// A bone begins whose every value the caller knows to lie exactly on the packed steps
@@ -332,41 +523,12 @@ impl<S: Sink> Encoder<S> {
     /// value is still checked: one that is not exact is `NotRepresentable`, never rounded.
     /// Other targets: as [`bone`](Self::bone).
     pub fn bone_packable(&mut self, bone: &BoneHeader<'_>) -> Result<(), EncodeError> {
-        self.bone_choosing(bone, true)
+        self.bone_in(bone, Choice::Auto { packable: true }, &[])
     }
 
     /// The options the encoder was made with.
     pub fn options(&self) -> EncodeOptions {
         self.options
-    }
-
-    fn bone_choosing(&mut self, bone: &BoneHeader<'_>, packable: bool) -> Result<(), EncodeError> {
-        self.run(|kind, out, options| match kind {
-            Kind::Ifp2(e) => {
-                let source = bone.frame_type;
-                let packed = source.is_packed() || options.quantize || packable;
-                let target = match (packed, source.has_translation()) {
-                    (false, false) => FrameType::Ifp2Rot,
-                    (false, true) => FrameType::Ifp2RotTrans,
-                    (true, false) => FrameType::Ifp2PackedRot,
-                    (true, true) => FrameType::Ifp2PackedRotTrans,
-                };
-                e.bone(out, bone, target, options.quantize)?;
-                Ok(source.has_scale().then_some(WarningKind::ScaleDropped))
-            }
-            Kind::Anpk(e) => {
-                let target = if bone.frame_type.has_scale() {
-                    FrameType::Krts
-                } else if bone.frame_type.has_translation() {
-                    FrameType::Krt0
-                } else {
-                    FrameType::Kr00
-                };
-                e.bone(out, bone, target)?;
-                Ok(None)
-            }
-            _ => Err(EncodeError::OutOfOrder),
-        })
     }
 
     /// A bone begins, its frames to be written in exactly `frame_type` (packed types round
@@ -376,20 +538,53 @@ impl<S: Sink> Encoder<S> {
         bone: &BoneHeader<'_>,
         frame_type: FrameType,
     ) -> Result<(), EncodeError> {
-        self.run(|kind, out, _| {
-            match kind {
-                Kind::Ifp2(e) if frame_type.ifp2_type().is_some() => {
-                    e.bone(out, bone, frame_type, true)?
+        self.bone_in(bone, Choice::Exact(frame_type), &[])
+    }
+
+    /// A bone begins: its frame type chosen as `choice` says, its stored header `raw`.
+    pub(crate) fn bone_in(
+        &mut self,
+        bone: &BoneHeader<'_>,
+        choice: Choice,
+        raw: &[u8],
+    ) -> Result<(), EncodeError> {
+        let raw = self.own(raw);
+        self.run(|kind, out, options| {
+            let source = bone.frame_type;
+            match (kind, choice) {
+                (Kind::Ifp2(e), Choice::Auto { packable }) => {
+                    let packed = source.is_packed() || options.quantize || packable;
+                    let target = match (packed, source.has_translation()) {
+                        (false, false) => FrameType::Ifp2Rot,
+                        (false, true) => FrameType::Ifp2RotTrans,
+                        (true, false) => FrameType::Ifp2PackedRot,
+                        (true, true) => FrameType::Ifp2PackedRotTrans,
+                    };
+                    e.bone(out, bone, target, options.quantize, raw)?;
+                    return Ok(source.has_scale().then_some(WarningKind::ScaleDropped));
                 }
-                Kind::Anpk(e)
+                (Kind::Ifp2(e), Choice::Exact(frame_type)) if frame_type.ifp2_type().is_some() => {
+                    e.bone(out, bone, frame_type, true, raw)?
+                }
+                (Kind::Anpk(e), Choice::Auto { .. }) => {
+                    let target = if source.has_scale() {
+                        FrameType::Krts
+                    } else if source.has_translation() {
+                        FrameType::Krt0
+                    } else {
+                        FrameType::Kr00
+                    };
+                    e.bone(out, bone, target, raw)?
+                }
+                (Kind::Anpk(e), Choice::Exact(frame_type))
                     if matches!(
                         frame_type,
                         FrameType::Kr00 | FrameType::Krt0 | FrameType::Krts
                     ) =>
                 {
-                    e.bone(out, bone, frame_type)?
+                    e.bone(out, bone, frame_type, raw)?
                 }
-                Kind::Ifp2(_) | Kind::Anpk(_) => {
+                (Kind::Ifp2(_) | Kind::Anpk(_), Choice::Exact(frame_type)) => {
                     return Err(EncodeError::UnsupportedFrameType(frame_type))
                 }
                 _ => return Err(EncodeError::OutOfOrder),
@@ -439,16 +634,21 @@ impl<S: Sink> Encoder<S> {
         })
     }
 
-    /// A placed object.
+    /// A placed object. A model name a binary IPL cannot store is dropped, and an instance
+    /// without one is written to a text IPL as `dummy`, each with a warning.
     pub fn instance(&mut self, instance: &IplInstance<'_>) -> Result<(), EncodeError> {
-        self.run(|kind, out, _| {
-            match kind {
-                Kind::Bnry(e) => e.instance(out, instance)?,
-                #[cfg(feature = "ipl-text")]
-                Kind::Text(e) => e.instance(out, instance)?,
-                _ => return Err(EncodeError::OutOfOrder),
+        self.run(|kind, out, _| match kind {
+            Kind::Bnry(e) => {
+                e.instance(out, instance)?;
+                Ok(instance.model_name.map(|_| WarningKind::ModelNameDropped))
             }
-            Ok(None)
+            #[cfg(feature = "ipl-text")]
+            Kind::Text(e) => {
+                e.instance(out, instance)?;
+                let missing = instance.model_name.is_none();
+                Ok(missing.then_some(WarningKind::ModelNameMissing))
+            }
+            _ => Err(EncodeError::OutOfOrder),
         })
     }
 
@@ -466,14 +666,106 @@ impl<S: Sink> Encoder<S> {
     }
 
     /// A line of a text IPL section without an event of its own (`section` lower case).
+    pub fn section_line(&mut self, section: &str, text: &[u8]) -> Result<(), EncodeError> {
+        self.section_line_at(section, text, 0)
+    }
+
+    /// A line of a text IPL section, with its line number in the source ([`SectionLine::line`],
+    /// 0 if unknown) for the error if the output has no place for it: a binary IPL has none
+    /// (unless [`EncodeOptions::drop_text_sections`] drops it, counted per section). Section
+    /// `""`: a line outside any section.
     // Without text IPL no target takes the line.
     #[cfg_attr(not(feature = "ipl-text"), allow(unused_variables))]
-    pub fn section_line(&mut self, section: &str, text: &[u8]) -> Result<(), EncodeError> {
-        self.run(|kind, out, _| match kind {
+    pub fn section_line_at(
+        &mut self,
+        section: &str,
+        text: &[u8],
+        line: u32,
+    ) -> Result<(), EncodeError> {
+        self.run(|kind, out, options| match kind {
             #[cfg(feature = "ipl-text")]
             Kind::Text(e) => e.section_line(out, section, text).map(|()| None),
-            Kind::Bnry(_) => Err(EncodeError::NotRepresentable(Lost::SectionLine)),
+            Kind::Bnry(e) => {
+                let known = Dropped::section(section);
+                if !options.drop_text_sections {
+                    let section = match known {
+                        Some(name) => name,
+                        None if section.is_empty() => "",
+                        None => "?",
+                    };
+                    let at = LineAt {
+                        section,
+                        line,
+                        offset: 0,
+                    };
+                    return Err(EncodeError::LineLost(at));
+                }
+                e.dropped.add(known);
+                Ok(Some(WarningKind::SectionLineDropped))
+            }
             _ => Err(EncodeError::OutOfOrder),
+        })
+    }
+
+    /// A line of the source outside any section that the decoder warned of but did not pass
+    /// on: an error, unless [`EncodeOptions::drop_text_sections`] drops it, counted.
+    fn line_outside(&mut self, offset: u64) -> Result<(), EncodeError> {
+        self.run(|kind, _, options| {
+            let dropped = match kind {
+                Kind::Bnry(e) => &mut e.dropped,
+                #[cfg(feature = "ipl-text")]
+                Kind::Text(e) => &mut e.dropped,
+                _ => return Ok(None),
+            };
+            if !options.drop_text_sections {
+                let at = LineAt {
+                    section: "",
+                    line: 0,
+                    offset,
+                };
+                return Err(EncodeError::LineLost(at));
+            }
+            dropped.add(None);
+            Ok(Some(WarningKind::SectionLineDropped))
+        })
+    }
+
+    /// As a visitor, before any event but the [`SectionLine`] that may pass the line on: a line
+    /// outside any section warned of and not passed on is lost.
+    fn settle_outside(&mut self) -> Result<(), EncodeError> {
+        match core::mem::replace(&mut self.outside, NO_LINE) {
+            NO_LINE => Ok(()),
+            offset => self.line_outside(offset),
+        }
+    }
+
+    /// The lines dropped by [`EncodeOptions::drop_text_sections`], per section in the order of
+    /// docs/FORMATS.md §4.5 (`""`: outside any section), with their counts.
+    pub fn dropped_lines(&self) -> impl Iterator<Item = (&'static str, u32)> + '_ {
+        let dropped = match &self.kind {
+            Kind::Bnry(e) => Some(&e.dropped),
+            #[cfg(feature = "ipl-text")]
+            Kind::Text(e) => Some(&e.dropped),
+            _ => None,
+        };
+        dropped.into_iter().flat_map(Dropped::counts)
+    }
+
+    /// Bytes that followed the source's content ([`Visitor::trailing`]), written after the
+    /// content as they were, where stored bytes are kept (else dropped: normalising, or from
+    /// another format). Only `end` may follow.
+    pub fn trailing(&mut self, bytes: &[u8]) -> Result<(), EncodeError> {
+        let keep = self.keeps_stored();
+        self.run(|kind, out, _| match kind {
+            _ if !keep => Ok(None),
+            #[cfg(feature = "ipl-text")]
+            Kind::Text(_) => Err(EncodeError::OutOfOrder),
+            _ => {
+                let end = out.content();
+                out.content_end = Some(end);
+                out.put(bytes)?;
+                Ok(None)
+            }
         })
     }
 
@@ -509,13 +801,15 @@ impl<S: Sink> Visitor for Encoder<S> {
             let error = EncodeError::CannotConvert(info.format, self.format);
             return flow(Err(self.fail(error)));
         }
-        flow(Encoder::file(self, info.name))
+        // Stored bytes are kept only in their own format.
+        self.source(info.format);
+        flow(Encoder::file_raw(self, info.name, info.raw))
     }
     fn animation(&mut self, info: &AnimationInfo<'_>) -> Flow {
-        flow(Encoder::animation(self, info.name))
+        flow(Encoder::animation_raw(self, info.name, info.raw))
     }
     fn bone(&mut self, info: &BoneInfo<'_>) -> Flow {
-        flow(Encoder::bone(self, &BoneHeader::from(info)))
+        flow(Encoder::bone_raw(self, &BoneHeader::from(info), info.raw))
     }
     fn keyframes(&mut self, frames: Keyframes<'_>) -> Flow {
         flow(Encoder::keyframes(self, frames))
@@ -527,15 +821,43 @@ impl<S: Sink> Visitor for Encoder<S> {
         flow(Encoder::animation_end(self))
     }
     fn instance(&mut self, instance: &IplInstance<'_>) -> Flow {
-        flow(Encoder::instance(self, instance))
+        flow(
+            self.settle_outside()
+                .and_then(|()| Encoder::instance(self, instance)),
+        )
     }
     fn car(&mut self, car: &IplCar) -> Flow {
-        flow(Encoder::car(self, car))
+        flow(self.settle_outside().and_then(|()| Encoder::car(self, car)))
     }
     fn section_line(&mut self, line: &SectionLine<'_>) -> Flow {
-        flow(Encoder::section_line(self, line.section, line.text))
+        // A line outside any section (`""`) is the one last warned of, passed on.
+        let settled = if line.section.is_empty() {
+            self.outside = NO_LINE;
+            Ok(())
+        } else {
+            self.settle_outside()
+        };
+        flow(
+            settled
+                .and_then(|()| Encoder::section_line_at(self, line.section, line.text, line.line)),
+        )
+    }
+    fn warning(&mut self, warning: Warning) -> Flow {
+        // Source warnings are not the output's business, but a line outside any section is
+        // one the output would lose without a word if the decoder does not pass it on.
+        let settled = self.settle_outside();
+        if warning.kind == WarningKind::LineOutsideSection {
+            self.outside = warning.offset;
+        }
+        flow(settled)
+    }
+    fn trailing(&mut self, bytes: &[u8]) -> Flow {
+        flow(
+            self.settle_outside()
+                .and_then(|()| Encoder::trailing(self, bytes)),
+        )
     }
     fn end(&mut self) -> Flow {
-        flow(Encoder::end(self))
+        flow(self.settle_outside().and_then(|()| Encoder::end(self)))
     }
 }

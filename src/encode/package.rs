@@ -1,11 +1,12 @@
 //! The whole-file API (feature `alloc`): a [`Package`] written through the streaming
 //! [`Encoder`](super::Encoder) into a `Vec`. Each bone is written in its own `frame_type`
 //! (packed types round, as the package asks for them); every count, size, `frameDataSize` and
-//! `flags` comes out right. A package decoded from packed frames writes back to the same bytes.
+//! `flags` comes out right. A package keeps its units as stored: unedited, it writes back to
+//! the same bytes (§9.7).
 
 use alloc::vec::Vec;
 
-use super::{BoneHeader, EncodeError, EncodeOptions, Encoder};
+use super::{BoneHeader, Choice, EncodeError, EncodeOptions, Encoder};
 use crate::{Format, Package};
 
 /// Writes `package` in its own format.
@@ -43,10 +44,19 @@ fn latin1(name: &str) -> Result<Vec<u8>, EncodeError> {
 
 fn encode(package: &Package, format: Format) -> Result<Vec<u8>, EncodeError> {
     let mut encoder = Encoder::new(format, Vec::new(), EncodeOptions::default())?;
+    // The stored bytes apply in their own format only (§9.7).
+    let same = package.format == format;
+    fn own(same: bool, raw: &[u8]) -> &[u8] {
+        if same {
+            raw
+        } else {
+            &[]
+        }
+    }
     let name = package.name.as_deref().map(latin1).transpose()?;
-    encoder.file(name.as_deref())?;
+    encoder.file_raw(name.as_deref(), own(same, &package.raw))?;
     for animation in &package.animations {
-        encoder.animation(&latin1(&animation.name)?)?;
+        encoder.animation_raw(&latin1(&animation.name)?, own(same, &animation.raw))?;
         for bone in &animation.bones {
             let name = bone.name.as_deref().map(latin1).transpose()?;
             let header = BoneHeader {
@@ -55,13 +65,21 @@ fn encode(package: &Package, format: Format) -> Result<Vec<u8>, EncodeError> {
                 bone_key: bone.bone_key,
                 frame_type: bone.frame_type,
             };
-            encoder.bone_as(&header, bone.frame_type)?;
+            encoder.bone_in(
+                &header,
+                Choice::Exact(bone.frame_type),
+                own(same, &bone.raw),
+            )?;
             for frame in &bone.frames {
                 encoder.keyframe(frame)?;
             }
             encoder.bone_end()?;
         }
         encoder.animation_end()?;
+    }
+    let trailing = own(same, &package.trailing);
+    if !trailing.is_empty() {
+        encoder.trailing(trailing)?;
     }
     encoder.end()?;
     Ok(encoder.into_sink())

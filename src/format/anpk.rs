@@ -4,6 +4,12 @@
 //! A tree of chunks (`tag`, `u32 size`, payload padded to 4). Decoding follows the counts and
 //! the sizes the engines read (INFO, NAME, ANIM, keyframe chunk); the tags and the other sizes
 //! are only checked, and a mismatch is a warning.
+//!
+//! Each event's unit holds every byte from the end of the previous event's: the block header
+//! and the package name; an animation's NAME chunk, DGAN and INFO headers and INFO fields; an
+//! object's CPAN and ANIM chunks and its keyframe chunk's header (or an empty keyframe chunk).
+//! A step reads the headers, then takes nothing and asks for the whole unit, which the event
+//! carries as stored (`raw`) for writing the file back byte for byte (docs/FORMATS.md §9.7).
 
 use nom::bytes::complete::take;
 use nom::number::complete::{le_i32, le_u32};
@@ -14,7 +20,7 @@ use super::fields::{c_name, check_fits, parse, Check, Checks};
 use super::protocol::{Step, Stepped, Want};
 use super::track::Track;
 use crate::error::{Error, ErrorKind, Warning, WarningKind};
-use crate::limits::MAX_NAME;
+use crate::limits::{MAX_NAME, MAX_UNIT};
 use crate::{AnimationInfo, BoneInfo, FileInfo, Flow, Format, FrameType, Unit, UnitKind, Visitor};
 
 const CHUNK_HEADER: usize = 8;
@@ -89,14 +95,15 @@ pub(crate) struct Anpk {
     dgan_size: u32,
     /// INFO payload bytes after the object count, skipped.
     info_rest: u32,
+    /// The animation's unit: whether it begins with the NAME chunk header (so that it fits the
+    /// carry buffer), and how many INFO bytes after the count it holds (`None`: not decided).
+    name_in_unit: bool,
+    info_in_unit: Option<u32>,
     object_count: u32,
     object: u32,
     object_at: u64,
     cpan_size: u32,
     anim_size: u32,
-    /// The ANIM chunk's bone fields, kept for the bone event that the keyframe chunk completes.
-    object_name: heapless::Vec<u8, OBJECT_NAME, u8>,
-    bone_id: Option<i32>,
     frame_count: u32,
     names: BoneNames<NAMED_BONES>,
     track: Track,
@@ -257,13 +264,13 @@ impl Anpk {
             animation_at: 0,
             dgan_size: 0,
             info_rest: 0,
+            name_in_unit: false,
+            info_in_unit: None,
             object_count: 0,
             object: 0,
             object_at: 0,
             cpan_size: 0,
             anim_size: 0,
-            object_name: heapless::Vec::new(),
-            bone_id: None,
             frame_count: 0,
             names: BoneNames::new(),
             track: Track::new(FrameType::Kr00, 0),
@@ -332,7 +339,8 @@ impl Anpk {
         self.animation = 0;
         self.name_field = name_field;
         self.stage = Stage::PackageName;
-        Ok(Stepped::new(unit.len(), Flow::Continue))
+        // The package name's unit holds this header too.
+        Ok(Stepped::new(0, Flow::Continue))
     }
 
     fn name_header<V: Visitor>(
@@ -349,7 +357,17 @@ impl Anpk {
         self.name_field = name_field;
         self.name_size = size;
         self.stage = Stage::AnimationHeader;
-        Ok(Stepped::new(unit.len(), Flow::Continue))
+        // The animation's unit holds this header too, if both fit the carry buffer.
+        self.name_in_unit = CHUNK_HEADER + name_field as usize + ANIMATION_HEADER <= MAX_UNIT;
+        let consumed = if self.name_in_unit { 0 } else { unit.len() };
+        Ok(Stepped::new(consumed, Flow::Continue))
+    }
+
+    /// The animation's unit: the NAME chunk header where it fits, the name, the DGAN and INFO
+    /// headers, and the INFO fields after the count where they fit too.
+    fn animation_unit(&self) -> usize {
+        let lead = if self.name_in_unit { CHUNK_HEADER } else { 0 };
+        lead + self.name_field as usize + ANIMATION_HEADER + self.info_in_unit.unwrap_or(0) as usize
     }
 
     fn animation_header<V: Visitor>(
@@ -358,15 +376,31 @@ impl Anpk {
         at: u64,
         visitor: &mut V,
     ) -> Result<Stepped, Error> {
-        let header = parse(animation_header(self.name_field as usize), unit, at)?;
-        let dgan_at = at + u64::from(self.name_field);
+        let lead = if self.name_in_unit { CHUNK_HEADER } else { 0 };
+        let name_at = at + lead as u64;
+        let header = parse(
+            animation_header(self.name_field as usize),
+            &unit[lead.min(unit.len())..],
+            name_at,
+        )?;
+        let dgan_at = name_at + u64::from(self.name_field);
         let info_at = dgan_at + CHUNK_HEADER as u64;
-        let object_count = count(header.object_count, at)?;
+        let object_count = count(header.object_count, name_at)?;
         let Some(info_rest) = padded(header.info_size).checked_sub(4) else {
             return Err(Error::new(ErrorKind::Malformed, info_at));
         };
-        let objects_from = at + unit.len() as u64 + info_rest;
-        check_fits(objects_from, object_count, MIN_OBJECT, at)?;
+        if self.info_in_unit.is_none() {
+            // The INFO fields after the count join the unit if they fit: ask for it again.
+            let fits = unit.len() as u64 + info_rest <= MAX_UNIT as u64;
+            let inline = if fits { info_rest as u32 } else { 0 };
+            self.info_in_unit = Some(inline);
+            if inline > 0 {
+                return Ok(Stepped::new(0, Flow::Continue));
+            }
+        }
+        let inline = self.info_in_unit.unwrap_or(0);
+        let objects_from = at + unit.len() as u64 + info_rest - u64::from(inline);
+        check_fits(objects_from, object_count, MIN_OBJECT, name_at)?;
         let checks = [
             tag_check(header.dgan_tag, b"DGAN", dgan_at),
             tag_check(header.info_tag, b"INFO", info_at),
@@ -374,10 +408,11 @@ impl Anpk {
         if let Some(warning) = self.checks.report(&checks, visitor) {
             return Ok(warning);
         }
+        self.info_in_unit = None;
         self.animation_at = dgan_at;
         self.dgan_size = header.dgan_size;
         // `check_fits` bounded `info_rest` below 4 GiB.
-        self.info_rest = info_rest as u32;
+        self.info_rest = info_rest as u32 - inline;
         self.object_count = object_count;
         self.object = 0;
         self.names.clear();
@@ -386,7 +421,7 @@ impl Anpk {
         } else {
             self.after_object()
         };
-        visitor.unit(&Unit::at(UnitKind::Animation, at));
+        visitor.unit(&Unit::at(UnitKind::Animation, name_at));
         let flow = visitor.animation(&AnimationInfo {
             index: self.animation,
             name: header.name,
@@ -396,6 +431,12 @@ impl Anpk {
             duration: None,
             name_size: Some(self.name_size),
             info_size: Some(header.info_size),
+            // Only a whole unit is of use to a writer.
+            raw: if self.name_in_unit && self.info_rest == 0 {
+                unit
+            } else {
+                &[]
+            },
         });
         Ok(Stepped::new(unit.len(), flow))
     }
@@ -422,7 +463,8 @@ impl Anpk {
         self.cpan_size = header.cpan_size;
         self.anim_size = header.anim_size;
         self.stage = Stage::ObjectBody;
-        Ok(Stepped::new(unit.len(), Flow::Continue))
+        // The ANIM payload's unit holds these headers too.
+        Ok(Stepped::new(0, Flow::Continue))
     }
 
     /// The duplicate-name check of the current object: a name kept from an earlier object of
@@ -435,47 +477,67 @@ impl Anpk {
         )
     }
 
-    fn object_body<V: Visitor>(
+    /// The object's unit up to the end of its ANIM chunk.
+    fn object_unit(&self) -> usize {
+        OBJECT_HEADER + self.anim_size as usize
+    }
+
+    /// The ANIM payload (after the CPAN and ANIM headers): the frame count decides what the
+    /// unit of the bone event is.
+    fn object_body(&mut self, unit: &[u8], at: u64) -> Result<Stepped, Error> {
+        let body_at = at + OBJECT_HEADER as u64;
+        let body = parse(object_body, &unit[OBJECT_HEADER.min(unit.len())..], body_at)?;
+        let frame_count = count(body.frame_count, body_at)?;
+        check_fits(at + unit.len() as u64, frame_count, MIN_FRAME, body_at)?;
+        self.frame_count = frame_count;
+        // The bone event waits for the keyframe chunk, which names the frame type (or, without
+        // keyframes, for the empty chunk one exporter writes).
+        self.stage = if frame_count > 0 {
+            Stage::KeyframeHeader
+        } else {
+            Stage::EmptyKeyframes
+        };
+        Ok(Stepped::new(0, Flow::Continue))
+    }
+
+    /// The bone event, for the object's whole unit (`frame_type`: from its keyframe chunk).
+    fn bone_event<V: Visitor>(
         &mut self,
         unit: &[u8],
         at: u64,
+        frame_type: FrameType,
+        checks: &[Check],
         visitor: &mut V,
-    ) -> Result<Stepped, Error> {
-        let ObjectBody {
-            name,
-            frame_count,
-            bone_id,
-        } = parse(object_body, unit, at)?;
-        let frame_count = count(frame_count, at)?;
-        check_fits(at + unit.len() as u64, frame_count, MIN_FRAME, at)?;
-        if frame_count > 0 {
-            // The bone event waits for the keyframe chunk, which names the frame type.
-            self.object_name.clear();
-            let _ = self.object_name.extend_from_slice(name);
-            self.bone_id = bone_id;
-            self.frame_count = frame_count;
-            self.stage = Stage::KeyframeHeader;
-            return Ok(Stepped::new(unit.len(), Flow::Continue));
-        }
-        let duplicate = self.duplicate(name);
-        if let Some(warning) = self.checks.report(&[duplicate], visitor) {
-            return Ok(warning);
+    ) -> Result<Option<Stepped>, Error> {
+        let body_at = at + OBJECT_HEADER as u64;
+        let body_end = self.object_unit().min(unit.len());
+        let body = parse(
+            object_body,
+            &unit[OBJECT_HEADER.min(body_end)..body_end],
+            body_at,
+        )?;
+        let duplicate = self.duplicate(body.name);
+        let mut all = [duplicate; 2];
+        all[..checks.len()].copy_from_slice(checks);
+        all[checks.len()] = duplicate;
+        if let Some(warning) = self.checks.report(&all[..=checks.len()], visitor) {
+            return Ok(Some(warning));
         }
         if !duplicate.0 {
-            self.names.insert(name);
+            self.names.insert(body.name);
         }
-        self.stage = Stage::EmptyKeyframes;
         visitor.unit(&Unit::at(UnitKind::Bone, self.object_at));
         let flow = visitor.bone(&BoneInfo {
             index: self.object,
-            name: Some(name),
-            bone_id,
+            name: Some(body.name),
+            bone_id: body.bone_id,
             bone_key: None,
-            frame_type: FrameType::Kr00,
-            frame_count: 0,
+            frame_type,
+            frame_count: self.frame_count,
             anim_size: Some(self.anim_size),
+            raw: unit,
         });
-        Ok(Stepped::new(unit.len(), flow))
+        Ok(Some(Stepped::new(unit.len(), flow)))
     }
 
     fn keyframe_header<V: Visitor>(
@@ -484,37 +546,59 @@ impl Anpk {
         at: u64,
         visitor: &mut V,
     ) -> Result<Stepped, Error> {
-        let (tag, size) = parse(chunk_header, unit, at)?;
-        let frame_type =
-            FrameType::from_anpk_tag(tag).ok_or(Error::new(ErrorKind::UnknownFrameType, at))?;
+        let header_at = at + self.object_unit() as u64;
+        let (tag, size) = parse(
+            chunk_header,
+            &unit[self.object_unit().min(unit.len())..],
+            header_at,
+        )?;
+        let frame_type = FrameType::from_anpk_tag(tag)
+            .ok_or(Error::new(ErrorKind::UnknownFrameType, header_at))?;
         let frame_bytes = u64::from(self.frame_count) * frame_type.size() as u64;
-        let checks = [
-            (
-                u64::from(size) != frame_bytes,
-                WarningKind::SizeMismatch,
-                at + 4,
-            ),
-            self.duplicate(&self.object_name),
-        ];
-        if let Some(warning) = self.checks.report(&checks, visitor) {
-            return Ok(warning);
+        let size_check = (
+            u64::from(size) != frame_bytes,
+            WarningKind::SizeMismatch,
+            header_at + 4,
+        );
+        let stepped = self.bone_event(unit, at, frame_type, &[size_check], visitor)?;
+        if stepped.is_some_and(|s| s.consumed > 0) {
+            self.track = Track::new(frame_type, self.frame_count);
+            self.stage = Stage::Frames;
         }
-        if !checks[1].0 {
-            self.names.insert(&self.object_name);
+        Ok(stepped.unwrap_or(Stepped::new(0, Flow::Continue)))
+    }
+
+    /// An object without keyframes: its unit ends with the empty keyframe chunk one exporter
+    /// writes, if there is one.
+    fn empty_object<V: Visitor>(
+        &mut self,
+        unit: &[u8],
+        at: u64,
+        visitor: &mut V,
+    ) -> Result<Stepped, Error> {
+        let object = self.object_unit().min(unit.len());
+        let empty_chunk = parse(chunk_header, &unit[object..], at + object as u64)
+            .ok()
+            .filter(|&(tag, size)| {
+                size == 0 && (tag == b"K000" || FrameType::from_anpk_tag(tag).is_some())
+            });
+        let unit = if empty_chunk.is_some() {
+            unit
+        } else {
+            &unit[..object]
+        };
+        let stepped = self.bone_event(unit, at, FrameType::Kr00, &[], visitor)?;
+        if stepped.is_some_and(|s| s.consumed > 0) {
+            self.stage = Stage::CheckObjectSize;
+            if empty_chunk.is_some() {
+                // The checker reads the empty chunk as a unit of its own, after the bone.
+                visitor.unit(&Unit {
+                    bytes: &unit[object..object + CHUNK_HEADER],
+                    ..Unit::at(UnitKind::EmptyKeyframeChunk, at + object as u64)
+                });
+            }
         }
-        self.track = Track::new(frame_type, self.frame_count);
-        self.stage = Stage::Frames;
-        visitor.unit(&Unit::at(UnitKind::Bone, self.object_at));
-        let flow = visitor.bone(&BoneInfo {
-            index: self.object,
-            name: Some(&self.object_name),
-            bone_id: self.bone_id,
-            bone_key: None,
-            frame_type,
-            frame_count: self.frame_count,
-            anim_size: Some(self.anim_size),
-        });
-        Ok(Stepped::new(unit.len(), flow))
+        Ok(stepped.unwrap_or(Stepped::new(0, Flow::Continue)))
     }
 
     #[inline]
@@ -542,17 +626,18 @@ impl Step for Anpk {
         match self.stage {
             Stage::ContainerHeader => Want::Unit(12),
             Stage::BlockHeader => Want::Unit(BLOCK_HEADER),
-            Stage::PackageName => Want::Unit(self.name_field as usize),
-            Stage::NameHeader | Stage::KeyframeHeader => Want::Unit(CHUNK_HEADER),
-            Stage::AnimationHeader => Want::Unit(self.name_field as usize + ANIMATION_HEADER),
+            Stage::PackageName => Want::Unit(BLOCK_HEADER + self.name_field as usize),
+            Stage::NameHeader => Want::Unit(CHUNK_HEADER),
+            Stage::KeyframeHeader => Want::Unit(self.object_unit() + CHUNK_HEADER),
+            Stage::AnimationHeader => Want::Unit(self.animation_unit()),
             Stage::SkipInfo => Want::Skip {
                 from: self.animation_at + SKIPPED_INFO_AT,
                 left: self.info_rest,
             },
             Stage::ObjectHeader => Want::Unit(OBJECT_HEADER),
-            Stage::ObjectBody => Want::Unit(self.anim_size as usize),
+            Stage::ObjectBody => Want::Unit(self.object_unit()),
             Stage::Frames => self.track.want(),
-            Stage::EmptyKeyframes => Want::Peek(CHUNK_HEADER),
+            Stage::EmptyKeyframes => Want::Peek(self.object_unit() + CHUNK_HEADER),
             Stage::CheckObjectSize
             | Stage::BoneEnd
             | Stage::CheckAnimationSize
@@ -578,11 +663,12 @@ impl Step for Anpk {
                 self.stage = self.after_animation();
                 visitor.file(&FileInfo {
                     format: Format::Anpk,
-                    name: Some(c_name(unit)),
+                    name: Some(c_name(&unit[BLOCK_HEADER.min(unit.len())..])),
                     animation_count: self.animation_count,
                     instance_count: None,
                     car_count: None,
                     info_size: Some(self.info_size),
+                    raw: unit,
                 })
             }
             Stage::NameHeader => return self.name_header(unit, at, visitor),
@@ -595,7 +681,7 @@ impl Step for Anpk {
                 Flow::Continue
             }
             Stage::ObjectHeader => return self.object_header(unit, at, visitor),
-            Stage::ObjectBody => return self.object_body(unit, at, visitor),
+            Stage::ObjectBody => return self.object_body(unit, at),
             Stage::KeyframeHeader => return self.keyframe_header(unit, at, visitor),
             Stage::Frames => {
                 let stepped = self.track.deliver(unit, at, visitor);
@@ -604,23 +690,7 @@ impl Step for Anpk {
                 }
                 return Ok(stepped);
             }
-            Stage::EmptyKeyframes => {
-                self.stage = Stage::CheckObjectSize;
-                // One exporter writes an empty keyframe chunk for objects without frames.
-                let empty_chunk = parse(chunk_header, unit, at).ok().filter(|&(tag, size)| {
-                    size == 0 && (tag == b"K000" || FrameType::from_anpk_tag(tag).is_some())
-                });
-                let consumed = if empty_chunk.is_some() {
-                    visitor.unit(&Unit {
-                        bytes: &unit[..CHUNK_HEADER],
-                        ..Unit::at(UnitKind::EmptyKeyframeChunk, at)
-                    });
-                    CHUNK_HEADER
-                } else {
-                    0
-                };
-                return Ok(Stepped::new(consumed, Flow::Continue));
-            }
+            Stage::EmptyKeyframes => return self.empty_object(unit, at, visitor),
             Stage::CheckObjectSize => {
                 self.stage = Stage::BoneEnd;
                 self.size_check(self.object_at, self.cpan_size, at, visitor)
@@ -657,6 +727,7 @@ impl Step for Anpk {
                     instance_count: None,
                     car_count: None,
                     info_size: None,
+                    raw: &[],
                 })
             }
             Stage::CheckContainerSize => {

@@ -6,6 +6,13 @@ use crate::error::{Error, ErrorKind, Warning, WarningKind};
 use crate::event::Visitor;
 use crate::limits::MAX_FILE_SIZE;
 
+/// The sections of text IPL files (here, not with the text decoder: the encoder counts the
+/// lines it drops per section without text IPL too).
+pub(crate) const SECTIONS: [&str; 13] = [
+    "inst", "cull", "path", "grge", "enex", "pick", "cars", "jump", "tcyc", "auzo", "mult", "occl",
+    "zone",
+];
+
 /// The `i`th 32-bit little-endian word of a fixed-size record: records on the hot path are
 /// read at their fixed offsets, without parser combinators (whose calls a build without
 /// cross-crate inlining keeps).

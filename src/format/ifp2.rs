@@ -206,6 +206,7 @@ impl Ifp2 {
             instance_count: None,
             car_count: None,
             info_size: None,
+            raw: unit,
         }))
     }
 
@@ -242,6 +243,7 @@ impl Ifp2 {
             duration: None,
             name_size: None,
             info_size: None,
+            raw: unit,
         }))
     }
 
@@ -289,6 +291,7 @@ impl Ifp2 {
             frame_type,
             frame_count: header.frame_count,
             anim_size: None,
+            raw: unit,
         });
         Ok(Stepped::new(unit.len(), flow))
     }

@@ -227,6 +227,7 @@ impl IplBinary {
             instance_count: Some(instances),
             car_count: Some(cars),
             info_size: None,
+            raw: unit,
         });
         Ok(Stepped::new(unit.len(), flow))
     }

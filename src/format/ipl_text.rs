@@ -19,7 +19,7 @@
 //! headings are none). The lines looked at before that are remembered by their offsets only
 //! (for their warnings; their text is not passed through), so the state stays fixed.
 
-use super::fields::{is_blank, line_fields as fields};
+use super::fields::{is_blank, line_fields as fields, SECTIONS};
 use super::protocol::{Step, Stepped, Want};
 use crate::decoder::Game;
 use crate::limits::{MAX_LINE, MAX_SECTION_NAME, SNIFF_LINES};
@@ -28,11 +28,6 @@ use crate::{
     Visitor, Warning, WarningKind,
 };
 
-/// The sections of text IPL files.
-const SECTIONS: [&str; 13] = [
-    "inst", "cull", "path", "grge", "enex", "pick", "cars", "jump", "tcyc", "auzo", "mult", "occl",
-    "zone",
-];
 const INST: u8 = 0;
 const CARS: u8 = 6;
 /// The open section is one the games do not know, named by a bare word.
@@ -479,6 +474,7 @@ impl IplText {
                 instance_count: None,
                 car_count: None,
                 info_size: None,
+                raw: &[],
             });
             return Ok(Stepped::new(0, flow));
         }
@@ -515,9 +511,11 @@ impl IplText {
             self.section = None;
             return Outcome::Event(Flow::Continue);
         }
+        let number = self.line();
         let line = |section| SectionLine {
             section,
             text: unit.trim_ascii(),
+            line: number,
         };
         // The scanner reads the line from its first non-blank byte (where `text` starts).
         let text_at = at + (unit.len() - text.len()) as u64;
@@ -572,6 +570,7 @@ impl IplText {
             let line = SectionLine {
                 section: "",
                 text: unit.trim_ascii(),
+                line: self.line(),
             };
             return Outcome::Event(visitor.section_line(&line));
         }

@@ -211,6 +211,7 @@ impl Stories {
             frame_type,
             frame_count: u32::from(frame_count),
             anim_size: None,
+            raw: &[],
         }))
     }
 
@@ -367,6 +368,7 @@ impl Step for Stories {
                     instance_count: None,
                     car_count: None,
                     info_size: None,
+                    raw: &[],
                 })
             }
             Stage::Entry => {
@@ -392,6 +394,7 @@ impl Step for Stories {
                     duration: Some(record.duration),
                     name_size: None,
                     info_size: None,
+                    raw: &[],
                 })
             }
             Stage::Row => self.row(unit, at, visitor)?,

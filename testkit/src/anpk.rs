@@ -51,6 +51,7 @@ pub fn bone(
         bone_key: None,
         frame_type,
         frames,
+        raw: Vec::new(),
     }
 }
 
@@ -61,6 +62,7 @@ pub fn anim(name: &str, bones: Vec<Bone>) -> Animation {
         flags: None,
         duration: None,
         bones,
+        raw: Vec::new(),
     }
 }
 
@@ -70,6 +72,8 @@ pub fn package(name: &str, animations: Vec<Animation>) -> Package {
         name: Some(name.into()),
         animations,
         warnings: Vec::new(),
+        raw: Vec::new(),
+        trailing: Vec::new(),
     }
 }
 
@@ -178,6 +182,46 @@ pub fn with_empty_chunks(tag: &[u8; 4], fix_sizes: bool) -> Vec<u8> {
     file
 }
 
+/// Fills the bytes of the field `at..end` after its first NUL with `byte`.
+fn fill_tail(file: &mut [u8], at: u64, end: u64, byte: u8) {
+    let field = &mut file[at as usize..end as usize];
+    if let Some(nul) = field.iter().position(|&b| b == 0) {
+        field[nul + 1..].fill(byte);
+    }
+}
+
+/// `mixed` as exporters leave it: garbage after every name's NUL (package, animation and
+/// object names), the `INFO` field after each object count and the `ANIM` field after each
+/// frame count not 0, the 48-byte form's last two fields (GTA III's links) set, a stale last
+/// frame index.
+pub fn exported() -> Vec<u8> {
+    let mut file = bytes(&mixed());
+    let m = map(&file);
+    let block = &m.blocks[0];
+    fill_tail(
+        &mut file,
+        block.name_field,
+        block.animations[0].name_chunk,
+        0xCD,
+    );
+    for (a, anim) in block.animations.iter().enumerate() {
+        fill_tail(&mut file, anim.name_field, anim.dgan, b'x');
+        put_u32(&mut file, anim.info + 12, 0x5EED_0000 + a as u32);
+        for (o, object) in anim.objects.iter().enumerate() {
+            fill_tail(&mut file, object.body, object.body + 28, 0xFE);
+            put_u32(&mut file, object.body + 32, 7);
+            if u32_at(&file, object.anim as usize + 4) == 48 {
+                put_u32(&mut file, object.body + 40, 0xAAAA_0000 + o as u32);
+                put_u32(&mut file, object.body + 44, 0xBBBB_0000 + o as u32);
+            }
+            if o == 0 {
+                bump_u32(&mut file, object.body + 36, 5);
+            }
+        }
+    }
+    file
+}
+
 /// An `ANLF` container of these ANPK blocks, its size correct.
 pub fn anlf(blocks: &[Vec<u8>]) -> Vec<u8> {
     let mut file = b"ANLF".to_vec();
@@ -227,6 +271,7 @@ pub fn fixtures() -> Vec<(String, Vec<u8>)> {
     let base = bytes(&mixed());
     let m = map(&base);
     out.push(("mixed".into(), base.clone()));
+    out.push(("exported".into(), exported()));
     // Zero tags everywhere the engines do not look.
     let mut zero = base.clone();
     let block = &m.blocks[0];

@@ -198,6 +198,8 @@ const MIN_ANIMATION: u64 = 8 + 8 + 8 + 4;
 const MIN_OBJECT: u64 = 8 + 8 + 44;
 const MIN_FRAME: u64 = 20;
 const MIN_BLOCK: u64 = 8 + 8 + 4;
+/// The decoder's carry buffer: the largest unit.
+const MAX_UNIT: u64 = 256 + 20;
 
 /// Decodes a stored ANPK keyframe of `size` bytes: floats, time last, quaternion conjugated.
 pub fn anpk_frame(record: &[u8]) -> Keyframe {
@@ -288,7 +290,8 @@ impl<'a> Anpk<'a> {
         }
         self.tag(&h[0..4], b"ANPK", at);
         self.tag(&h[8..12], b"INFO", info);
-        let name = self.get(name_field, name_len)?;
+        // The package name is one unit with the header (docs/FORMATS.md §9.7).
+        let name = &self.get(at, 20 + name_len)?[20..];
         self.log.push(Ev::File {
             format: Format::Anpk,
             name: Some(c_name(name)),
@@ -319,7 +322,16 @@ impl<'a> Anpk<'a> {
         }
         self.tag(&h[0..4], b"NAME", at);
         let name_field = at + 8;
-        let u = self.get(name_field, field + 20)?;
+        // One unit from the NAME chunk on where it fits the decoder's 276-byte carry buffer
+        // (else from the name on), with the INFO fields after the count if they fit too.
+        let unit_at = if 8 + field + 20 <= MAX_UNIT {
+            at
+        } else {
+            name_field
+        };
+        let lead = (name_field - unit_at) as usize;
+        let base = lead as u64 + field + 20;
+        let u = &self.get(unit_at, base)?[lead..];
         let f = field as usize;
         let dgan = name_field + field;
         let info = dgan + 8;
@@ -331,8 +343,12 @@ impl<'a> Anpk<'a> {
         if info_payload < 4 {
             return fail(ErrorKind::Malformed, info);
         }
-        let skip = info_payload - 4;
-        let mut pos = info + 12;
+        let mut skip = info_payload - 4;
+        if skip > 0 && base + skip <= MAX_UNIT {
+            self.get(unit_at, base + skip)?;
+            skip = 0;
+        }
+        let mut pos = info + 12 + (info_payload - 4 - skip);
         if pos + skip + count as u64 * MIN_OBJECT > FOUR_GIB {
             return fail(ErrorKind::CountTooLarge, name_field);
         }
@@ -395,7 +411,8 @@ impl<'a> Anpk<'a> {
         self.tag(&h[0..4], b"CPAN", at);
         self.tag(&h[8..12], b"ANIM", anim);
         let body_at = at + 16;
-        let body = self.get(body_at, u64::from(anim_size))?;
+        // The object is one unit from the CPAN chunk on (docs/FORMATS.md §9.7).
+        let body = &self.get(at, 16 + u64::from(anim_size))?[16..];
         let name = c_name(&body[..28]);
         let count = i32_at(body, 28);
         let bone_id = (anim_size == 44).then(|| i32_at(body, 40));
@@ -422,7 +439,7 @@ impl<'a> Anpk<'a> {
             frame_count: frames,
         };
         if count > 0 {
-            let k = self.get(pos, 8)?;
+            let k = &self.get(at, pos - at + 8)?[(pos - at) as usize..];
             let (frame_type, size) = match &k[0..4] {
                 b"KR00" => (FrameType::Kr00, 20),
                 b"KRT0" => (FrameType::Krt0, 32),
@@ -824,6 +841,8 @@ pub fn package_from_log(log: &[Ev]) -> gtastream::Package {
                         name: name.as_deref().map(latin1),
                         animations: Vec::new(),
                         warnings: Vec::new(),
+                        raw: Vec::new(),
+                        trailing: Vec::new(),
                     });
                 }
             }
@@ -839,6 +858,7 @@ pub fn package_from_log(log: &[Ev]) -> gtastream::Package {
                 flags: *flags,
                 duration: duration.map(f32::from_bits),
                 bones: Vec::new(),
+                raw: Vec::new(),
             }),
             Ev::Bone {
                 name,
@@ -858,6 +878,7 @@ pub fn package_from_log(log: &[Ev]) -> gtastream::Package {
                     bone_key: *bone_key,
                     frame_type: *frame_type,
                     frames: Vec::new(),
+                    raw: Vec::new(),
                 }),
             Ev::Frame { frame, .. } => {
                 let a = p.unwrap().animations.last_mut().unwrap();

@@ -279,16 +279,17 @@ pub fn anpk(animations: &[&[Object]]) -> Fixture {
     w.bytes(b"INFO").u32(4 + 4);
     f.mark("count", w.at());
     w.u32(animations.len() as u32);
-    f.unit(0, 20);
-    f.unit(w.at(), 4);
+    // One unit per event, from the end of the last (docs/FORMATS.md §1.5): the header and
+    // the package name; an animation's NAME chunk to its INFO fields; an object's CPAN chunk
+    // to its keyframe chunk's header.
+    f.unit(0, 20 + 4);
     w.bytes(b"pkg\0");
     for (a, objects) in animations.iter().enumerate() {
         let name = format!("anim{a}");
         f.mark(format!("name{a}"), w.at());
-        f.unit(w.at(), 8);
-        w.bytes(b"NAME").u32(name.len() as u32 + 1);
         let name_field = (name.len() as u64 + 1).next_multiple_of(4);
-        f.unit(w.at(), name_field + 20);
+        f.unit(w.at(), 8 + name_field + 20 + 4);
+        w.bytes(b"NAME").u32(name.len() as u32 + 1);
         w.bytes(name.as_bytes()).bytes(&[0]).pad4();
         f.mark(format!("dgan{a}"), w.at());
         w.bytes(b"DGAN");
@@ -296,20 +297,19 @@ pub fn anpk(animations: &[&[Object]]) -> Fixture {
         w.u32(0);
         f.mark(format!("info{a}"), w.at());
         w.bytes(b"INFO").u32(8).u32(objects.len() as u32);
-        // The INFO payload after the count: skipped, one field.
-        f.unit(w.at(), 4);
+        // The INFO payload after the count: not interpreted, one field.
         w.u32(0);
         for (o, &(tag, frames, with_id)) in objects.iter().enumerate() {
             f.mark(format!("cpan{a}.{o}"), w.at());
-            f.unit(w.at(), 16);
+            let anim_size = if with_id { 44 } else { 48 };
+            let header = if frames > 0 { 8 } else { 0 };
+            f.unit(w.at(), 16 + anim_size as u64 + header);
             w.bytes(b"CPAN");
             let cpan_size_at = w.at();
             w.u32(0);
             f.mark(format!("anim{a}.{o}"), w.at());
-            let anim_size = if with_id { 44 } else { 48 };
             w.bytes(b"ANIM").u32(anim_size);
             f.mark(format!("body{a}.{o}"), w.at());
-            f.unit(w.at(), anim_size as u64);
             w.fixed(format!("obj{o}").as_bytes(), 28);
             w.i32(frames as i32).i32(0).i32(frames as i32 - 1);
             if with_id {
@@ -319,7 +319,6 @@ pub fn anpk(animations: &[&[Object]]) -> Fixture {
             }
             if frames > 0 {
                 f.mark(format!("kf{a}.{o}"), w.at());
-                f.unit(w.at(), 8);
                 let size = anpk_frame_size(tag);
                 w.bytes(tag).u32((size * frames as u64) as u32);
                 for i in 0..frames {

@@ -38,6 +38,7 @@ fn bone(name: &str, id: Option<i32>, frame_type: FrameType, frames: usize) -> Bo
                 k
             })
             .collect(),
+        raw: Vec::new(),
     }
 }
 
@@ -52,12 +53,15 @@ fn package(format: Format, bones: &[(FrameType, Option<i32>)]) -> Package {
             .enumerate()
             .map(|(i, &(t, id))| bone(&format!("bone{i}"), id, t, frames))
             .collect(),
+        raw: Vec::new(),
     };
     Package {
         format,
         name: Some("seed".into()),
         animations: vec![animation("walk", 4), animation("idle", 2)],
         warnings: Vec::new(),
+        raw: Vec::new(),
+        trailing: Vec::new(),
     }
 }
 
@@ -103,6 +107,7 @@ fn ifp2_seeds() -> Vec<(String, Vec<u8>)> {
             flags: None,
             duration: None,
             bones: vec![bone("b", Some(5), FrameType::Ifp2PackedRotTrans, 0)],
+            raw: Vec::new(),
         }],
         ..package(Format::Anp3, &[])
     })

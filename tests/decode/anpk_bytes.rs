@@ -170,24 +170,18 @@ fn hand_log() -> Vec<Ev> {
 /// The units of `HAND` in reading order, by hand: ANPK + INFO header + count, package name,
 /// NAME header, name + DGAN + INFO header + count, the ignored INFO field, then per object
 /// CPAN + ANIM headers, ANIM payload, keyframe chunk header, frames.
-const HAND_UNITS: [(u64, u64); 18] = [
-    (0x000, 20),
-    (0x014, 8),
-    (0x01C, 8),
-    (0x024, 24),
-    (0x03C, 4),
-    (0x040, 16),
-    (0x050, 44),
-    (0x07C, 8),
+const HAND_UNITS: [(u64, u64); 9] = [
+    // The block header with the package name; each animation from its NAME chunk to the end
+    // of its INFO chunk; each object from its CPAN chunk to its keyframe chunk's header
+    // (docs/FORMATS.md §9.7: one unit per event, as stored); the keyframes.
+    (0x000, 28),
+    (0x01C, 36),
+    (0x040, 68),
     (0x084, 20),
     (0x098, 20),
-    (0x0AC, 16),
-    (0x0BC, 48),
-    (0x0EC, 8),
+    (0x0AC, 72),
     (0x0F4, 32),
-    (0x114, 16),
-    (0x124, 44),
-    (0x150, 8),
+    (0x114, 68),
     (0x158, 44),
 ];
 
@@ -258,18 +252,14 @@ fn odd_log() -> Vec<Ev> {
 }
 
 /// The units of `ODD` in reading order; the `K000` chunk is read only whole.
-const ODD_UNITS: [(u64, u64); 11] = [
-    (0x00, 20),
-    (0x14, 4),
-    (0x18, 8),
-    (0x20, 28),
-    (0x3C, 8),
-    (0x44, 16),
-    (0x54, 48),
+const ODD_UNITS: [(u64, u64); 5] = [
+    (0x00, 24),
+    (0x18, 44),
+    // The object without frames; cut inside the empty `K000` chunk after it, the chunk is not
+    // taken, and the bytes are the next animation's NAME header.
+    (0x44, 64),
     (0x84, 8),
-    (0x8C, 8),
-    (0x94, 24),
-    (0xAC, 4),
+    (0x8C, 36),
 ];
 
 fn files() -> [(&'static str, &'static [u8], Vec<Ev>); 2] {
@@ -361,20 +351,20 @@ fn the_hand_files_cut_anywhere_are_truncated_at_the_unit_containing_the_cut() {
 }
 
 #[test]
-fn cut_inside_the_ignored_info_field_is_truncated_at_the_field() {
+fn cut_inside_the_ignored_info_field_is_truncated_at_its_animation() {
     // The INFO chunk's fields after the count (0x3C..0x40 in HAND; 0x3C..0x44 and 0xAC..0xB0
-    // in ODD) are skipped, but they are a unit like any other: cut inside, the error names
-    // where they begin.
-    for (file, field) in [
-        (&HAND[..], 0x3C..0x40),
-        (&ODD[..], 0x3C..0x44),
-        (&ODD[..], 0xAC..0xB0),
+    // in ODD) are not interpreted, but they are part of the animation's unit (kept for writing
+    // the file back): cut inside, the error names where the animation's NAME chunk begins.
+    for (file, field, animation) in [
+        (&HAND[..], 0x3C..0x40, 0x1C),
+        (&ODD[..], 0x3C..0x44, 0x18),
+        (&ODD[..], 0xAC..0xB0, 0x8C),
     ] {
         for cut in field.clone() {
             for feed in [Feed::Whole, Feed::Chunk(1)] {
                 assert_eq!(
                     error_of(&log_of(&file[..cut], &feed)),
-                    Some((ErrorKind::Truncated, field.start as u64)),
+                    Some((ErrorKind::Truncated, animation)),
                     "cut at {cut:#x} {feed:?}"
                 );
             }

@@ -5,7 +5,7 @@
 
 #![cfg(feature = "alloc")]
 
-use gtastream::encode::{self, EncodeError, EncodeOptions, Encoder, Lost};
+use gtastream::encode::{self, EncodeError, EncodeOptions, Encoder, LineAt, Lost};
 use gtastream::{
     Decoder, ErrorKind, Format, FrameType, IplCar, IplInstance, Keyframe, Package, WarningKind,
 };
@@ -131,6 +131,8 @@ fn every_fixture_writes_back_to_the_same_events() {
             Ok(w) => w,
             // Text files may hold lines the writer refuses to change (§9.3).
             Err(EncodeError::NotRepresentable(_)) if format == Format::IplText => continue,
+            // A line outside any section, which the decoder passes no text for (§9.3).
+            Err(EncodeError::LineLost(line)) if line.section.is_empty() => continue,
             // A name filling its whole IFP2 field: the games read it, the writer keeps a NUL
             // (§9.4).
             Err(EncodeError::NameTooLong(n)) if n.len == 24 && n.max == 23 => {
@@ -249,9 +251,11 @@ fn generated_with(rng: &mut Rng, format: Format, max: u64) -> Package {
                         bone_key: None,
                         frame_type,
                         frames,
+                        raw: Vec::new(),
                     }
                 })
                 .collect(),
+            raw: Vec::new(),
         })
         .collect();
     Package {
@@ -259,6 +263,8 @@ fn generated_with(rng: &mut Rng, format: Format, max: u64) -> Package {
         name: Some(rng.name(23)),
         animations,
         warnings: Vec::new(),
+        raw: Vec::new(),
+        trailing: Vec::new(),
     }
 }
 
@@ -551,12 +557,61 @@ fn binary_and_text_ipl_keep_every_value() {
         checked += 1;
     }
     assert!(checked > 5, "{checked}");
-    // Text → binary: a text-only section cannot be stored.
+    // Text → binary: a text-only section cannot be stored; the error names its first line.
     let text = b"inst\n1, a, 0, 1.5, 2, 3, 0, 0, 0, 1, -1\nend\ncull\n1 2 3\nend\n";
+    let first = LineAt {
+        section: "cull",
+        line: 5,
+        offset: 0,
+    };
     assert_eq!(
         convert(text, Format::IplBinary, EncodeOptions::default()),
-        Err(EncodeError::NotRepresentable(Lost::SectionLine))
+        Err(EncodeError::LineLost(first))
     );
+}
+
+/// Nothing is lost without a word (docs/FORMATS.md §9.3): with `drop_text_sections`, text →
+/// binary writes the records and counts the dropped lines per section; model names dropped,
+/// and `dummy` written for missing ones, are warnings with their count; a line outside any
+/// section fails the conversion, or is dropped and counted.
+#[test]
+fn what_a_target_cannot_hold_is_refused_or_dropped_and_counted() {
+    let text = b"# a comment\nstray line\ninst\n1, a, 0, 1.5, 2, 3, 0, 0, 0, 1, -1\n\
+                 2, b, 0, 1, 2, 3, 0, 0, 0, 1, -1\nend\ncull\n1 2 3\n4 5 6\nend\n\
+                 path\n7\nend\ncars\n1, 2, 3, 0.5, 400, -1, -1, 0, 0, 0, 0, 0\nend\n";
+    // The stray line (the games skip it) is not silently lost, even text to text.
+    let stray = Err(EncodeError::LineLost(LineAt {
+        section: "",
+        line: 0,
+        offset: 12,
+    }));
+    for to in [Format::IplText, Format::IplBinary] {
+        assert_eq!(convert(text, to, EncodeOptions::default()), stray);
+    }
+    let drop = EncodeOptions::default().with_drop_text_sections(true);
+    let mut encoder = Encoder::new(Format::IplBinary, Vec::new(), drop).unwrap();
+    Decoder::new().decode_slice(text, &mut encoder).unwrap();
+    assert!(encoder.is_finished());
+    let dropped: Vec<_> = encoder.dropped_lines().collect();
+    assert_eq!(dropped, [("cull", 2), ("path", 1), ("", 1)]);
+    // Two model names and four lines dropped: six warnings, the first the stray line's.
+    let warnings = encoder.warnings();
+    assert_eq!(warnings.count, 6);
+    let first = warnings.first.unwrap();
+    assert_eq!(
+        (first.kind, first.offset),
+        (WarningKind::SectionLineDropped, 76)
+    );
+    let binary = encoder.into_sink();
+    let placement = gtastream::Placement::parse(&binary).unwrap();
+    assert_eq!((placement.instances.len(), placement.cars.len()), (2, 1));
+    // Back to text: every instance is a `dummy`, with a warning each.
+    let mut encoder = Encoder::new(Format::IplText, Vec::new(), EncodeOptions::default()).unwrap();
+    Decoder::new().decode_slice(&binary, &mut encoder).unwrap();
+    let warnings = encoder.warnings();
+    assert_eq!(warnings.count, 2);
+    assert_eq!(warnings.first.unwrap().kind, WarningKind::ModelNameMissing);
+    assert_eq!(encoder.dropped_lines().count(), 0);
 }
 
 fn has_non_finite(events: &[Ev]) -> bool {

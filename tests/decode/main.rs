@@ -27,6 +27,7 @@ mod ipl_text;
 mod ipl_truncation;
 mod package;
 mod pause;
+mod rewrite;
 mod sample;
 mod samples;
 mod stories_bytes;

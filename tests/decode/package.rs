@@ -259,12 +259,14 @@ fn encode_reproduces_clean_files_byte_for_byte() {
 
 #[test]
 fn encode_writes_the_redundant_fields_correctly() {
-    // Sloppy files come back without their size/frameDataSize/flags/trailing warnings; the
-    // time and duplicate-name warnings stay, because the frames and names are kept as they are
-    // (and the bones stay where they were).
+    // Normalised, sloppy files come back without their size/frameDataSize/flags/trailing
+    // warnings; the time and duplicate-name warnings stay, because the frames and names are
+    // kept as they are (and the bones stay where they were).
     for (name, spec) in sloppy_specs() {
         let p = parse(&spec.build());
-        let again = parse(&encode::ifp2(&p).unwrap());
+        let mut clean = p.clone();
+        clean.normalise();
+        let again = parse(&encode::ifp2(&clean).unwrap());
         let kept: Vec<Warning> = p
             .warnings
             .iter()
@@ -303,6 +305,7 @@ fn all_types_package(format: Format) -> Package {
         bone_key: None,
         frame_type,
         frames,
+        raw: Vec::new(),
     };
     Package {
         format,
@@ -330,6 +333,7 @@ fn all_types_package(format: Format) -> Package {
                         vec![kf(1.0 / 3.0, [0.0, 0.0, 0.0, 1.0], [12.5, -0.001, 1e5])],
                     ),
                 ],
+                raw: Vec::new(),
             },
             Animation {
                 name: "Packed".into(),
@@ -357,6 +361,7 @@ fn all_types_package(format: Format) -> Package {
                         ],
                     ),
                 ],
+                raw: Vec::new(),
             },
             Animation {
                 name: "caf\u{e9}".into(),
@@ -364,9 +369,12 @@ fn all_types_package(format: Format) -> Package {
                 flags: anp3.then_some(0),
                 duration: None,
                 bones: vec![],
+                raw: Vec::new(),
             },
         ],
         warnings: vec![],
+        raw: Vec::new(),
+        trailing: Vec::new(),
     }
 }
 
@@ -399,6 +407,7 @@ fn tiny() -> Package {
                     bone_key: None,
                     frame_type: FrameType::Ifp2PackedRotTrans,
                     frames: vec![kf(0.5, [0.0, 0.0, -0.5, 1.0], [1.5, -0.25, 0.0])],
+                    raw: Vec::new(),
                 },
                 Bone {
                     name: None,
@@ -406,10 +415,14 @@ fn tiny() -> Package {
                     bone_key: None,
                     frame_type: FrameType::Ifp2Rot,
                     frames: vec![kf(0.75, [0.5, -0.25, 0.125, 1.0], [0.0; 3])],
+                    raw: Vec::new(),
                 },
             ],
+            raw: Vec::new(),
         }],
         warnings: vec![],
+        raw: Vec::new(),
+        trailing: Vec::new(),
     }
 }
 

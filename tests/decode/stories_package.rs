@@ -164,9 +164,13 @@ mod readers {
                     bone_key: None,
                     frame_type: FrameType::Krts,
                     frames: vec![gtastream::Keyframe::default(); 3],
+                    raw: Vec::new(),
                 }],
+                raw: Vec::new(),
             }],
             warnings: Vec::new(),
+            raw: Vec::new(),
+            trailing: Vec::new(),
         };
         let file = gtastream::encode::anpk(&p).unwrap();
         let expected = anpk_reference(&file).log;

@@ -37,8 +37,10 @@ fn package(format: Format) -> Package {
                             scale: [1.0; 3],
                         })
                         .collect(),
+                    raw: Vec::new(),
                 })
                 .collect(),
+            raw: Vec::new(),
         })
         .collect();
     Package {
@@ -46,6 +48,8 @@ fn package(format: Format) -> Package {
         name: Some("p".into()),
         animations,
         warnings: Vec::new(),
+        raw: Vec::new(),
+        trailing: Vec::new(),
     }
 }
 

@@ -451,20 +451,28 @@ pub fn write(
 
 /// Converts a whole file held in memory (bytes-like) to `format` ("anp3", "anp2", "anpk",
 /// "bnry", "text"), the decoder's events straight into the encoder: the bytes
-/// `gtastream convert --to FORMAT [--quantize]` writes. Raises DecodeError where the input
-/// does not decode, EncodeError where it cannot be written losslessly (see write()).
+/// `gtastream convert --to FORMAT [--quantize] [--normalise]` writes. To its own format an
+/// unedited file comes back byte for byte (docs/FORMATS.md §9.7) unless `normalise=True`,
+/// which writes the clean file; `drop_text_sections=True` drops the lines a binary IPL has no
+/// place for (each a UserWarning) instead of raising EncodeError. Raises DecodeError where the input does not decode,
+/// EncodeError where it cannot be written losslessly (see write()).
 #[pyfunction]
-#[pyo3(signature = (data, format, quantize=false))]
+#[pyo3(signature = (data, format, quantize=false, normalise=false, drop_text_sections=false))]
 pub fn convert(
     py: Python<'_>,
     data: &Bound<'_, PyAny>,
     format: &str,
     quantize: bool,
+    normalise: bool,
+    drop_text_sections: bool,
 ) -> PyResult<Py<PyBytes>> {
     let format = parse_format(format)?;
+    let options = EncodeOptions::quantize(quantize)
+        .with_normalise(normalise)
+        .with_drop_text_sections(drop_text_sections);
     let (bytes, warnings) = with_bytes(data, |data| {
-        let mut encoder = Encoder::new(format, Vec::new(), EncodeOptions::quantize(quantize))
-            .map_err(|error| encode_error(py, error))?;
+        let mut encoder =
+            Encoder::new(format, Vec::new(), options).map_err(|error| encode_error(py, error))?;
         // The same bytes read a second time, one bone ahead, as the command does.
         let decoded = py.detach(|| {
             let mut visitor = Lookahead::new(&mut encoder, data);

@@ -337,10 +337,17 @@ def write(
     UserWarning. Returns the bytes when ``path`` is None, else writes the file and returns
     None."""
 
-def convert(data: _Bytes, format: str, quantize: bool = False) -> bytes:
+def convert(
+    data: _Bytes,
+    format: str,
+    quantize: bool = False,
+    normalise: bool = False,
+    drop_text_sections: bool = False,
+) -> bytes:
     """Converts a whole file to "anp3", "anp2", "anpk", "bnry" or "text": the bytes
-    ``gtastream convert --to FORMAT [--quantize]`` writes. Raises DecodeError or
-    EncodeError."""
+    ``gtastream convert --to FORMAT [--quantize] [--normalise]`` writes (to its own format, an
+    unedited file byte for byte unless ``normalise``; ``drop_text_sections`` drops the lines a
+    binary IPL has no place for, with warnings). Raises DecodeError or EncodeError."""
 
 class ArchiveError(Exception):
     """An archive cannot be written as asked; nothing was changed on disk."""
