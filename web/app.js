@@ -162,7 +162,13 @@ function showAnimations(r) {
   const shown = r.animations.map((_, i) => i).filter((i) => matches(r.animations[i].name));
   fill($('animations'), shown.map((i) => {
     const a = r.animations[i];
-    return [i, a.name, a.bones.length, a.frames, seconds(a.duration)];
+    // The library's summary (docs/ANIMATION.md): the games' length, the standard bones moved,
+    // how the bones are stored.
+    const s = r.summaries?.[i];
+    const storage = s ? `${s.mixed ? 'mixed: ' : ''}${[s.storage.packed && `${s.storage.packed} packed`,
+      s.storage.float && `${s.storage.float} float`].filter(Boolean).join(', ')}` : '–';
+    return [i, a.name, a.bones.length, a.frames, seconds(a.duration),
+      s ? seconds(s.length) : '–', s ? s.standard_bones.length : '–', storage];
   }), pickAnimation, shown);
   pickAnimation(shown[0] ?? -1);
 }

@@ -3,7 +3,7 @@
 // what the page shows: summaries are posted at once, a bone's keyframes when the page asks for
 // them. An archive's entry is opened as a slice of the archive: nothing else of it is read.
 import {
-  check, DecodeError, EncodeError, convert, decodeStream, lsBlob, sample,
+  check, DecodeError, EncodeError, convert, decodeStream, lsBlob, sample, summaries,
 } from './gtastream/index.js';
 
 let animations = [];
@@ -128,6 +128,14 @@ async function decodeFile(file) {
       frames: bones.reduce((n, b) => n + b.frames, 0), bones };
   });
   result.findings = await findings(file);
+  // Each animation's summary, from the library (files small enough to read whole, as check).
+  if (result.animations.length > 0 && file.size <= CHECKED_SIZE) {
+    try {
+      result.summaries = summaries(new Uint8Array(await file.arrayBuffer()));
+    } catch {
+      result.summaries = null;
+    }
+  }
   result.seconds = (performance.now() - started) / 1000;
   return result;
 }

@@ -1,4 +1,6 @@
-import type { DecodeOptions, GtaDocument, Keyframe, Pose, SampleOptions } from './types.js';
+import type {
+  AnimationSummary, DecodeOptions, GtaDocument, Keyframe, Pose, SampleOptions,
+} from './types.js';
 import { type Buffers, buffersOf, keyframes, toDocument } from './view.js';
 import { DecodeError, type Sink, wasm, withSink } from './wasm.js';
 
@@ -91,4 +93,35 @@ export function sample(data: Uint8Array | ArrayBuffer, animation: string, time: 
     module.gts_free(ptr, bytes.length + name.length);
   }
   return JSON.parse(pieces.join('')) as Pose;
+}
+
+/**
+ * Each animation's summary, in the file's order: its length by the games' rule, the bones it
+ * defines, their storage (the `summary` of each animation in {@link decode}'s document, without
+ * building the rest of it; docs/ANIMATION.md). Throws a {@link DecodeError} where
+ * `gtastream dump` would fail.
+ */
+export function summaries(data: Uint8Array | ArrayBuffer): AnimationSummary[] {
+  const bytes = data instanceof Uint8Array ? data : new Uint8Array(data);
+  const module = wasm();
+  const ptr = module.gts_alloc(bytes.length);
+  const pieces: string[] = [];
+  let failure: DecodeError | undefined;
+  try {
+    new Uint8Array(module.memory.buffer, ptr, bytes.length).set(bytes);
+    const rc = withSink(
+      module,
+      { text: (piece) => pieces.push(piece), error: (e) => (failure = e) },
+      () => module.gts_summaries_json(ptr, bytes.length),
+    );
+    if (failure) {
+      throw failure;
+    }
+    if (rc !== 0) {
+      throw new Error('gtastream: the summaries could not be written');
+    }
+  } finally {
+    module.gts_free(ptr, bytes.length);
+  }
+  return JSON.parse(pieces.join('')) as AnimationSummary[];
 }

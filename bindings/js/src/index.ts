@@ -9,7 +9,7 @@ export { type ConvertOptions, convert, type TargetFormat } from './convert.js';
 export {
   check, type CheckDocument, type CheckFinding, type CheckGame, checkJson, type CheckOptions,
 } from './check.js';
-export { decode, decodeJson, sample } from './decode.js';
+export { decode, decodeJson, sample, summaries } from './decode.js';
 export {
   type AnimationInfo, type BoneInfo, type Callbacks, Decoder, type DecoderOptions,
   type DecodeStreamOptions, decodeStream, type FileInfo, type Flow, type Progress, type Status,

@@ -42,6 +42,7 @@ export interface Exports {
   gts_check_json(ptr: number, len: number, name: number, nameLen: number, games: number): number;
   gts_sample_json(ptr: number, len: number, name: number, nameLen: number, time: number,
     looped: number): number;
+  gts_summaries_json(ptr: number, len: number): number;
   gts_decoder_size(): number;
   gts_input(): number;
   gts_input_size(): number;

@@ -451,6 +451,47 @@ pub unsafe extern "C" fn gts_sample_json(
     }
 }
 
+/// Each animation's summary (`dump --json`'s "summary", written by the library) of the `len`
+/// bytes at `ptr`, as a JSON array handed to `text`; 0, or 1 after reporting the error.
+///
+/// # Safety
+/// `ptr` points to `len` readable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn gts_summaries_json(ptr: *const u8, len: usize) -> u32 {
+    /// Writes each summary as it comes.
+    struct List {
+        out: Pieces,
+        count: usize,
+    }
+    impl Visitor for List {
+        fn animation_summary(&mut self, summary: &gtastream::AnimationSummary) -> Flow {
+            use fmt::Write;
+            let _ = self.out.write_str(if self.count == 0 { "[" } else { ", " });
+            let _ = json::write_summary(&mut self.out, summary);
+            self.count += 1;
+            Flow::Continue
+        }
+    }
+    let data = core::slice::from_raw_parts(ptr, len);
+    let mut list = gtastream::Summarize::new(List {
+        out: Pieces(String::with_capacity(TEXT_PIECE)),
+        count: 0,
+    });
+    match Decoder::new().decode_slice(data, &mut list) {
+        Ok(()) => {
+            let list = &mut list.inner;
+            let close = if list.count == 0 { "[]" } else { "]" };
+            let _ = fmt::Write::write_str(&mut list.out, close);
+            list.out.flush();
+            0
+        }
+        Err(e) => {
+            report_error(e);
+            1
+        }
+    }
+}
+
 /// Bytes a decoder takes (the library's DECODER_SIZE).
 #[no_mangle]
 pub extern "C" fn gts_decoder_size() -> usize {
