@@ -5,6 +5,7 @@ use core::fmt::{self, Write};
 
 use super::{Dropped, EncodeError, Lost, Out, Sink};
 use crate::format::ipl_text::{is_bare_word, is_record, keyword};
+use crate::format::{is_text, MAGIC_SIZE};
 use crate::{IplCar, IplInstance, MAX_LINE, MAX_SECTION_NAME};
 
 /// Sections whose lines pass through as text (`inst` and `cars` have events of their own).
@@ -331,8 +332,13 @@ impl Text {
         self.put(out, &mut line)
     }
 
-    /// Writes a finished line.
+    /// Writes a finished line. A reader takes the output for text by its first bytes (§8.1):
+    /// a line that would put another byte among them (a Latin-1 name) would not read back.
     fn put<S: Sink>(&mut self, out: &mut Out<S>, line: &mut Line) -> Result<(), EncodeError> {
+        let head = MAGIC_SIZE.saturating_sub(usize::try_from(out.pos).unwrap_or(usize::MAX));
+        if line.buf[..line.len.min(head)].iter().any(|&b| !is_text(b)) {
+            return Err(EncodeError::NotRepresentable(Lost::Line));
+        }
         line.finish(out)?;
         self.lines += 1;
         Ok(())

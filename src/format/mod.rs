@@ -48,7 +48,8 @@ macro_rules! dispatch {
     };
 }
 
-const MAGIC_SIZE: usize = 4;
+/// Bytes that tell a file's format: a binary magic, or four text bytes.
+pub(crate) const MAGIC_SIZE: usize = 4;
 
 /// RenderWare chunk ids (u32 LE, the high bytes 0) of a model (clump) and a texture dictionary.
 const CLUMP: u8 = 0x10;
@@ -223,6 +224,6 @@ fn is_renderware_version(id: u32) -> bool {
 }
 /// Bytes a text file starts with: printable ASCII and line breaks.
 #[inline]
-fn is_text(byte: u8) -> bool {
+pub(crate) fn is_text(byte: u8) -> bool {
     matches!(byte, b'\t' | b'\n' | b'\r' | 0x20..=0x7e)
 }

@@ -854,3 +854,20 @@ fn the_exact_log_tells_nan_payloads_apart() {
     // Warnings are still visitor calls: a policy counts them alike.
     assert_eq!(quiet.calls, all.calls);
 }
+
+/// A text IPL is taken for text by its first four bytes (docs/FORMATS.md §8.1): a line that
+/// would put another byte among them (here once a blank line, which the writer does not keep,
+/// is gone) is refused instead of written unreadable (a case the fuzzer found).
+#[test]
+fn text_whose_first_bytes_would_not_read_as_text_is_refused() {
+    let input = b"a\n\ng\xff\xff.\n1 2 3\n";
+    assert!(events(input).is_ok(), "the input reads");
+    assert_eq!(
+        convert(input, Format::IplText, EncodeOptions::default()),
+        Err(EncodeError::NotRepresentable(Lost::Line))
+    );
+    // Further in, the same line is written and reads back.
+    let later = b"a\nok\ng\xff\xff.\n";
+    let out = convert(later, Format::IplText, EncodeOptions::default()).unwrap();
+    assert!(events(&out).is_ok());
+}
