@@ -26,7 +26,7 @@ use gtastream::archive::{
 use gtastream::json::{self, JsonError};
 use gtastream::{
     AnimationInfo, BoneInfo, Decoder, Error, FileInfo, Flow, IplCar, IplInstance, Keyframes,
-    Options, SectionLine, Status, Visitor, Warning, DECODER_SIZE,
+    Options, Progress, SectionLine, Status, Visitor, Warning, DECODER_SIZE,
 };
 
 #[link(wasm_import_module = "gts")]
@@ -538,7 +538,12 @@ pub unsafe extern "C" fn gts_feed(decoder: *mut Decoder, len: usize, keyframes: 
     let mut events = Events {
         keyframes: keyframes != 0,
     };
-    match (*decoder).feed(input, &mut Only::new(Search::Inside, "", &mut events)) {
+    report_feed((*decoder).feed(input, &mut Only::new(Search::Inside, "", &mut events)))
+}
+
+/// What a `feed` did, handed to `progress` (0), or its error to `error` (1).
+fn report_feed(result: Result<Progress, Error>) -> u32 {
+    match result {
         Ok(p) => {
             let (status, seek) = match p.status {
                 Status::NeedInput => (0, 0.0),
@@ -546,7 +551,8 @@ pub unsafe extern "C" fn gts_feed(decoder: *mut Decoder, len: usize, keyframes: 
                 Status::Done => (2, 0.0),
                 Status::Seek(offset) => (3, offset as f64),
             };
-            progress(p.consumed, status, seek);
+            // SAFETY: the import takes numbers only.
+            unsafe { progress(p.consumed, status, seek) };
             0
         }
         Err(e) => {
@@ -1082,22 +1088,7 @@ pub unsafe extern "C" fn gts_listing_feed(stream: *mut ListingStream, len: usize
     let mut none = NoEvents;
     let mut only = Only::new(Search::Listing, "", &mut none);
     only.listing = Some(&mut stream.listing);
-    match stream.decoder.feed(input, &mut only) {
-        Ok(p) => {
-            let (status, seek) = match p.status {
-                Status::NeedInput => (0, 0.0),
-                Status::Paused => (1, 0.0),
-                Status::Done => (2, 0.0),
-                Status::Seek(offset) => (3, offset as f64),
-            };
-            progress(p.consumed, status, seek);
-            0
-        }
-        Err(e) => {
-            report_error(e);
-            1
-        }
-    }
+    report_feed(stream.decoder.feed(input, &mut only))
 }
 
 /// Ends the input and hands the listing to `document`. Returns 0, or 1 after reporting the
