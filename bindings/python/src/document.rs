@@ -6,20 +6,21 @@ use gtastream::{
     AnimationInfo, BoneInfo, FileInfo, Flow, Format, IplCar, IplInstance, Keyframes, SectionLine,
     Visitor, Warning,
 };
+use pyo3::ffi;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyInt, PyList, PyString};
+use pyo3::types::{PyDict, PyList, PyString};
 use pyo3::{intern, IntoPyObjectExt};
 
+use crate::numbers::Numbers;
 use crate::{latin1, warning_dict};
-
-/// Slots of the memo of numbers: keyframes repeat few values (the packed formats store 16-bit
-/// integers), and one Python object per distinct value is faster and smaller than one per use.
-const MEMO_SLOTS: usize = 1 << 16;
 
 /// The document being built; the first Python error stops the decoding and is kept.
 pub struct Document<'py> {
+    /// First, so that it is dropped (settled) before the containers holding its references.
+    numbers: Numbers,
     py: Python<'py>,
-    memo: Vec<Option<(u32, Py<PyAny>)>>,
+    /// `json.loads`, for the animations' summaries.
+    loads: Option<Bound<'py, PyAny>>,
     error: Option<PyErr>,
     format: Option<Format>,
     name: Option<Py<PyAny>>,
@@ -41,6 +42,7 @@ pub struct Document<'py> {
 }
 
 /// The keys of a keyframe's dict, made once.
+#[derive(Clone)]
 struct Keys<'py> {
     time: Bound<'py, PyString>,
     rotation: Bound<'py, PyString>,
@@ -51,8 +53,9 @@ struct Keys<'py> {
 impl<'py> Document<'py> {
     pub fn new(py: Python<'py>) -> Self {
         Document {
+            numbers: Numbers::new(),
             py,
-            memo: (0..MEMO_SLOTS).map(|_| None).collect(),
+            loads: None,
             error: None,
             format: None,
             name: None,
@@ -83,7 +86,8 @@ impl<'py> Document<'py> {
     }
 
     /// The finished document, or the Python error that stopped it.
-    pub fn finish(self) -> PyResult<Py<PyAny>> {
+    pub fn finish(mut self) -> PyResult<Py<PyAny>> {
+        self.numbers.settle();
         if let Some(error) = self.error {
             return Err(error);
         }
@@ -113,49 +117,102 @@ impl<'py> Document<'py> {
         }
     }
 
-    /// A float as `json.loads` reads the document's text of it: None for NaN and infinities,
-    /// an int for a whole number (the text has no point), else the float.
+    /// The object of a float, as `json.loads` reads the document's text of it.
     fn number(&mut self, value: f32) -> PyResult<Py<PyAny>> {
-        let bits = value.to_bits();
-        let slot = (bits.wrapping_mul(0x9E37_79B1) >> 16) as usize;
-        if let Some((key, object)) = &self.memo[slot] {
-            if *key == bits {
-                return Ok(object.clone_ref(self.py));
-            }
-        }
-        let object = number_object(self.py, value)?;
-        self.memo[slot] = Some((bits, object.clone_ref(self.py)));
-        Ok(object)
+        self.numbers.owned(self.py, value)
     }
 
+    /// A list of floats, counted now.
     fn numbers<const N: usize>(&mut self, values: &[f32; N]) -> PyResult<Bound<'py, PyList>> {
+        let list = self.counted_list(values)?;
+        self.numbers.settle();
+        Ok(list)
+    }
+
+    /// A list of floats whose references the memo counts at its next settling.
+    fn counted_list<const N: usize>(&mut self, values: &[f32; N]) -> PyResult<Bound<'py, PyList>> {
         let py = self.py;
-        let mut failure = None;
-        let objects = values.map(|v| {
-            self.number(v).unwrap_or_else(|e| {
-                failure.get_or_insert(e);
-                py.None()
-            })
-        });
-        match failure {
-            Some(e) => Err(e),
-            None => PyList::new(py, objects),
+        // SAFETY: a new list of N empty slots, each filled once with a reference it takes.
+        unsafe {
+            let list = ffi::PyList_New(N as ffi::Py_ssize_t);
+            if list.is_null() {
+                return Err(self.fail());
+            }
+            let list = Bound::from_owned_ptr(py, list).cast_into_unchecked::<PyList>();
+            for (i, &value) in values.iter().enumerate() {
+                let object = self.numbers.counted(py, value)?;
+                ffi::PyList_SetItem(list.as_ptr(), i as ffi::Py_ssize_t, object);
+            }
+            Ok(list)
         }
     }
-}
 
-fn number_object(py: Python<'_>, value: f32) -> PyResult<Py<PyAny>> {
-    let Some(number) = gtastream::json::number(value) else {
-        return Ok(py.None());
-    };
-    if number.fract() != 0.0 {
-        return number.into_py_any(py);
+    /// The pending Python error, after settling the memo: what holds its uncounted
+    /// references may be released from here on.
+    fn fail(&mut self) -> PyErr {
+        self.numbers.settle();
+        PyErr::fetch(self.py)
     }
-    // Below 2^53 the f64 is the text's integer exactly; above, the text's digits are read.
-    if number.abs() < 9_007_199_254_740_992.0 {
-        return (number as i64).into_py_any(py);
+
+    /// Sets `dict[key] = value` (the value's reference is taken).
+    fn put(
+        &mut self,
+        dict: &Bound<'py, PyDict>,
+        key: &Bound<'py, PyString>,
+        value: Bound<'py, PyAny>,
+    ) -> PyResult<()> {
+        // SAFETY: valid objects; PyDict_SetItem adds its own reference to the value.
+        if unsafe { ffi::PyDict_SetItem(dict.as_ptr(), key.as_ptr(), value.as_ptr()) } < 0 {
+            return Err(self.fail());
+        }
+        Ok(())
     }
-    Ok(py.get_type::<PyInt>().call1((value.to_string(),))?.unbind())
+
+    /// A keyframe's dict: `time`, `rotation`, and `translation`, `scale` where the bone's
+    /// frame type stores them.
+    fn keyframe(&mut self, f: &gtastream::Keyframe) -> PyResult<Bound<'py, PyDict>> {
+        let py = self.py;
+        let values = [
+            f.time,
+            f.rotation[0],
+            f.rotation[1],
+            f.rotation[2],
+            f.rotation[3],
+            f.translation[0],
+            f.translation[1],
+            f.translation[2],
+        ];
+        let stored = if self.translation { 8 } else { 5 };
+        self.numbers.prefetch(&values[..stored]);
+        if self.scale {
+            self.numbers.prefetch(&f.scale);
+        }
+        // SAFETY: a new dict, owned.
+        let frame = unsafe {
+            let dict = ffi::PyDict_New();
+            if dict.is_null() {
+                return Err(self.fail());
+            }
+            Bound::from_owned_ptr(py, dict).cast_into_unchecked::<PyDict>()
+        };
+        // The dict adds its own reference to the time.
+        let time = self.numbers.borrowed(py, f.time)?;
+        // SAFETY: the memo holds the object.
+        let time = unsafe { Bound::from_borrowed_ptr(py, time) };
+        let keys = self.keys.clone();
+        self.put(&frame, &keys.time, time)?;
+        let rotation = self.counted_list(&f.rotation)?;
+        self.put(&frame, &keys.rotation, rotation.into_any())?;
+        if self.translation {
+            let translation = self.counted_list(&f.translation)?;
+            self.put(&frame, &keys.translation, translation.into_any())?;
+        }
+        if self.scale {
+            let scale = self.counted_list(&f.scale)?;
+            self.put(&frame, &keys.scale, scale.into_any())?;
+        }
+        Ok(frame)
+    }
 }
 
 impl Visitor for Document<'_> {
@@ -217,26 +274,16 @@ impl Visitor for Document<'_> {
 
     fn keyframes(&mut self, frames: Keyframes<'_>) -> Flow {
         self.run(|d| {
-            let py = d.py;
             d.summary.keyframes(frames);
             let Some(list) = d.frames.clone() else {
                 return Ok(());
             };
             for f in frames.iter() {
-                let frame = PyDict::new(py);
-                let time = d.number(f.time)?;
-                frame.set_item(&d.keys.time, time)?;
-                let rotation = d.numbers(&f.rotation)?;
-                frame.set_item(&d.keys.rotation, rotation)?;
-                if d.translation {
-                    let translation = d.numbers(&f.translation)?;
-                    frame.set_item(&d.keys.translation, translation)?;
+                let frame = d.keyframe(&f)?;
+                // SAFETY: valid objects; the list adds its own reference.
+                if unsafe { ffi::PyList_Append(list.as_ptr(), frame.as_ptr()) } < 0 {
+                    return Err(d.fail());
                 }
-                if d.scale {
-                    let scale = d.numbers(&f.scale)?;
-                    frame.set_item(&d.keys.scale, scale)?;
-                }
-                list.append(frame)?;
             }
             Ok(())
         })
@@ -253,9 +300,15 @@ impl Visitor for Document<'_> {
             let mut text = String::new();
             // A String takes all text.
             let _ = gtastream::json::write_summary(&mut text, &summary);
-            let loads =
-                d.py.import(intern!(d.py, "json"))?
-                    .getattr(intern!(d.py, "loads"))?;
+            let loads = match &d.loads {
+                Some(loads) => loads.clone(),
+                None => {
+                    let loads =
+                        d.py.import(intern!(d.py, "json"))?
+                            .getattr(intern!(d.py, "loads"))?;
+                    d.loads.insert(loads).clone()
+                }
+            };
             animation.set_item(intern!(d.py, "summary"), loads.call1((text,))?)?;
             Ok(())
         })

@@ -15,6 +15,7 @@ mod archive;
 mod document;
 mod events;
 mod load;
+mod numbers;
 mod sample;
 mod write;
 
