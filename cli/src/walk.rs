@@ -63,9 +63,19 @@ macro_rules! forward_visitor {
                 let $this = self;
                 $target.map_or(gtastream::Flow::Continue, |v| v.warning(warning))
             }
+            fn trailing(&mut self, bytes: &[u8]) -> gtastream::Flow {
+                let $this = self;
+                $target.map_or(gtastream::Flow::Continue, |v| v.trailing(bytes))
+            }
             fn end(&mut self) -> gtastream::Flow {
                 let $this = self;
                 $target.map_or(gtastream::Flow::Continue, |v| v.end())
+            }
+            fn unit(&mut self, unit: &gtastream::Unit<'_>) {
+                let $this = self;
+                if let Some(v) = $target {
+                    v.unit(unit)
+                }
             }
         }
     };
