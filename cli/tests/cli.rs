@@ -253,18 +253,41 @@ fn tiny_anp2() -> Vec<u8> {
 fn truncated_file_fails_with_offset_and_no_output() {
     let bytes = tiny_anp2();
     // Cut inside the second frame, inside the bone header, inside the animation header,
-    // inside the file header.
-    for (cut, unit) in [(120, 116), (70, 64), (40, 36), (6, 0)] {
+    // inside the file header: the place and what was decoded before the cut.
+    for (cut, unit, context) in [
+        (
+            120,
+            116,
+            " (animation 0 \"a\", bone 0 \"b\"; after 1 animation, 1 bone, 1 keyframe)",
+        ),
+        (
+            70,
+            64,
+            " (animation 0 \"a\"; after 1 animation, 0 bones, 0 keyframes)",
+        ),
+        (40, 36, ""),
+        (6, 0, ""),
+    ] {
         let path = fixture(&format!("cut{cut}.ifp"), &bytes[..cut]);
+        let message = format!("input ends inside a unit at offset {unit}{context}");
         for args in [&["dump", "--json", &path][..], &["info", &path][..]] {
             let output = run(args);
             assert_eq!(output.status.code(), Some(1), "{args:?}");
-            assert_eq!(stdout(&output), "", "{args:?}");
             assert_eq!(
                 stderr(&output),
-                format!("gtastream: {path}: input ends inside a unit at offset {unit}\n"),
+                format!("gtastream: {path}: {message}\n"),
                 "{args:?}"
             );
+            // `info` summarises what was decoded before the cut, if anything was.
+            if args[0] == "info" && !context.is_empty() {
+                assert!(
+                    stdout(&output).ends_with(&format!("  error:       {message}\n")),
+                    "{}",
+                    stdout(&output)
+                );
+            } else {
+                assert_eq!(stdout(&output), "", "{args:?}");
+            }
         }
     }
 }
