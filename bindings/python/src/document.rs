@@ -2,13 +2,14 @@
 //! the decoder, with no JSON text between (what goes where is that of `gtastream::json`; every
 //! number is what `json.loads` reads from its text: `gtastream::json::number`).
 
+use gtastream::context::Context;
 use gtastream::{
     AnimationInfo, BoneInfo, FileInfo, Flow, Format, IplCar, IplInstance, Keyframes, SectionLine,
-    Visitor, Warning,
+    Unit, Visitor, Warning,
 };
 use pyo3::ffi;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyString};
+use pyo3::types::{PyBytes, PyDict, PyList, PyString};
 use pyo3::{intern, IntoPyObjectExt};
 
 use crate::numbers::Numbers;
@@ -24,7 +25,14 @@ pub struct Document<'py> {
     error: Option<PyErr>,
     format: Option<Format>,
     name: Option<Py<PyAny>>,
+    /// The units as stored (docs/FORMATS.md §9.7): the file header, the bytes after the
+    /// content, and the open animation's header (its key comes after the summary).
+    raw: Option<Py<PyAny>>,
+    trailing: Vec<u8>,
+    animation_raw: Option<Py<PyAny>>,
     files: u32,
+    /// Where the decoder is, for the warnings' place.
+    context: Context,
     warnings: Bound<'py, PyList>,
     animations: Bound<'py, PyList>,
     instances: Bound<'py, PyList>,
@@ -59,7 +67,11 @@ impl<'py> Document<'py> {
             error: None,
             format: None,
             name: None,
+            raw: None,
+            trailing: Vec::new(),
+            animation_raw: None,
             files: 0,
+            context: Context::default(),
             warnings: PyList::empty(py),
             animations: PyList::empty(py),
             instances: PyList::empty(py),
@@ -103,6 +115,8 @@ impl<'py> Document<'py> {
         } else {
             doc.set_item(intern!(py, "animations"), self.animations)?;
         }
+        doc.set_item(intern!(py, "raw"), self.raw)?;
+        doc.set_item(intern!(py, "trailing"), stored(py, &self.trailing))?;
         Ok(doc.into_any().unbind())
     }
 
@@ -218,6 +232,7 @@ impl<'py> Document<'py> {
 impl Visitor for Document<'_> {
     fn file(&mut self, info: &FileInfo<'_>) -> Flow {
         // An ANLF container's blocks are one package, under the first one's name (as json).
+        self.context.file();
         self.files += 1;
         if self.files > 1 {
             return Flow::Continue;
@@ -225,11 +240,13 @@ impl Visitor for Document<'_> {
         self.format = Some(info.format);
         self.run(|d| {
             d.name = info.name.map(|n| latin1(n).into_py_any(d.py)).transpose()?;
+            d.raw = stored(d.py, info.raw);
             Ok(())
         })
     }
 
     fn animation(&mut self, info: &AnimationInfo<'_>) -> Flow {
+        self.context.animation(info);
         self.run(|d| {
             let py = d.py;
             let animation = PyDict::new(py);
@@ -245,6 +262,7 @@ impl Visitor for Document<'_> {
             animation.set_item(intern!(py, "bones"), &bones)?;
             d.animations.append(&animation)?;
             d.animation = Some(animation);
+            d.animation_raw = stored(py, info.raw);
             d.bones = Some(bones);
             d.summary.animation(info);
             Ok(())
@@ -252,6 +270,7 @@ impl Visitor for Document<'_> {
     }
 
     fn bone(&mut self, info: &BoneInfo<'_>) -> Flow {
+        self.context.bone(info);
         self.run(|d| {
             let py = d.py;
             let bone = PyDict::new(py);
@@ -261,6 +280,7 @@ impl Visitor for Document<'_> {
             bone.set_item(intern!(py, "frame_type"), info.frame_type.name())?;
             let frames = PyList::empty(py);
             bone.set_item(intern!(py, "frames"), &frames)?;
+            bone.set_item(intern!(py, "raw"), stored(py, info.raw))?;
             if let Some(bones) = &d.bones {
                 bones.append(bone)?;
             }
@@ -291,7 +311,13 @@ impl Visitor for Document<'_> {
 
     /// The animation's summary, the dict the document's text of it reads as (the library
     /// writes that text; a few small objects an animation).
+    fn bone_end(&mut self) -> Flow {
+        self.context.bone_end();
+        Flow::Continue
+    }
+
     fn animation_end(&mut self) -> Flow {
+        self.context.animation_end();
         self.run(|d| {
             let summary = d.summary.animation_end();
             let Some(animation) = d.animation.take() else {
@@ -310,6 +336,7 @@ impl Visitor for Document<'_> {
                 }
             };
             animation.set_item(intern!(d.py, "summary"), loads.call1((text,))?)?;
+            animation.set_item(intern!(d.py, "raw"), d.animation_raw.take())?;
             Ok(())
         })
     }
@@ -368,11 +395,25 @@ impl Visitor for Document<'_> {
         })
     }
 
+    fn unit(&mut self, unit: &Unit<'_>) {
+        self.context.unit(unit);
+    }
+
+    fn trailing(&mut self, bytes: &[u8]) -> Flow {
+        self.trailing.extend_from_slice(bytes);
+        Flow::Continue
+    }
+
     fn warning(&mut self, w: Warning) -> Flow {
         self.run(|d| {
-            let warning = warning_dict(d.py, &w)?;
+            let warning = warning_dict(d.py, &w, Some(&d.context))?;
             d.warnings.append(warning)?;
             Ok(())
         })
     }
+}
+
+/// A unit as stored, as `bytes`; None where none is kept (the document's `null`).
+fn stored(py: Python<'_>, bytes: &[u8]) -> Option<Py<PyAny>> {
+    (!bytes.is_empty()).then(|| PyBytes::new(py, bytes).into_any().unbind())
 }

@@ -343,7 +343,7 @@ impl Visitor for Sink<'_, '_> {
     }
 
     fn warning(&mut self, warning: Warning) -> Flow {
-        let payload = warning_dict(self.py, &warning).map(Bound::into_any);
+        let payload = warning_dict(self.py, &warning, None).map(Bound::into_any);
         self.push("warning", payload)
     }
 

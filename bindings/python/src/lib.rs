@@ -14,6 +14,7 @@ use pyo3::types::{PyBytes, PyDict, PyMemoryView};
 mod archive;
 mod document;
 mod events;
+mod from_document;
 mod load;
 mod numbers;
 mod sample;
@@ -24,24 +25,38 @@ create_exception!(
     DecodeError,
     PyException,
     "The file did not decode. `kind` is the error's stable name (`truncated`, `bad_magic`, ...), \
-     `reason` a short description and `offset` the absolute byte offset of the unit that failed: \
-     the same error the command-line tool reports."
+     `reason` a short description, `offset` the absolute byte offset of the unit that failed, \
+     `animation`, `bone` and `line` the 0-based place it failed in (None where there is none); \
+     the message is the command-line tool's: the place by index and name, and what was decoded \
+     before the error."
 );
 
-/// The `DecodeError` for a decoding error of the core, with its kind, reason and offset.
-pub(crate) fn decode_error(py: Python<'_>, error: gtastream::Error) -> PyErr {
-    let err = DecodeError::new_err(format!(
-        "{} ({}) at offset {}",
-        error.kind.reason(),
-        error.kind.name(),
-        error.offset
-    ));
+/// The `DecodeError` for a decoding error of the core, with where it happened and what was
+/// decoded before it (the message is the core's).
+pub(crate) fn decode_failure(py: Python<'_>, failure: &gtastream::context::Failure) -> PyErr {
+    let err = DecodeError::new_err(failure.to_string());
     let value = err.value(py);
+    let (kind, context) = (failure.error.kind, &failure.context);
     // Setting attributes on a fresh exception instance does not fail.
-    let _ = value.setattr("kind", error.kind.name());
-    let _ = value.setattr("reason", error.kind.reason());
-    let _ = value.setattr("offset", error.offset);
+    let _ = value.setattr("kind", kind.name());
+    let _ = value.setattr("reason", kind.reason());
+    let _ = value.setattr("offset", failure.offset());
+    let _ = value.setattr("animation", context.animation.map(|a| a.index));
+    let _ = value.setattr("bone", context.bone.map(|b| b.index));
+    let _ = value.setattr("line", context.line);
     err
+}
+
+/// The `DecodeError` for a decoding error of the core where its place is not tracked.
+pub(crate) fn decode_error(py: Python<'_>, error: gtastream::Error) -> PyErr {
+    decode_failure(
+        py,
+        &gtastream::context::Failure {
+            error,
+            context: Default::default(),
+            decoded: Default::default(),
+        },
+    )
 }
 
 /// Names are the stored bytes, one character per byte (Latin-1, docs/FORMATS.md §0).
@@ -49,15 +64,27 @@ pub(crate) fn latin1(bytes: &[u8]) -> String {
     bytes.iter().map(|&b| char::from(b)).collect()
 }
 
-/// A warning as the JSON document has it: `{"kind", "reason", "offset"}`.
+/// A warning as the JSON document has it: `{"kind", "reason", "offset", "animation", "bone",
+/// "line"}`, the place from `context` (where the decoder was when it warned; the event
+/// stream, whose events say the place, has none).
 pub(crate) fn warning_dict<'py>(
     py: Python<'py>,
     warning: &gtastream::Warning,
+    context: Option<&gtastream::context::Context>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let dict = PyDict::new(py);
     dict.set_item(pyo3::intern!(py, "kind"), warning.kind.name())?;
     dict.set_item(pyo3::intern!(py, "reason"), warning.kind.reason())?;
     dict.set_item(pyo3::intern!(py, "offset"), warning.offset)?;
+    let Some(context) = context else {
+        return Ok(dict);
+    };
+    dict.set_item(
+        pyo3::intern!(py, "animation"),
+        context.animation.map(|a| a.index),
+    )?;
+    dict.set_item(pyo3::intern!(py, "bone"), context.bone.map(|b| b.index))?;
+    dict.set_item(pyo3::intern!(py, "line"), context.line)?;
     Ok(dict)
 }
 
@@ -107,12 +134,13 @@ fn decode(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
     gc.call_method0("disable")?;
     let result = with_bytes(data, |bytes| {
         let mut doc = document::Document::new(py);
-        let decoded = gtastream::Decoder::with_options(gtastream::Options::default())
-            .decode_slice(bytes, &mut doc);
-        match decoded {
+        let mut decoder = gtastream::Decoder::with_options(gtastream::Options::default());
+        match gtastream::context::decode_slice(&mut decoder, bytes, &mut doc) {
             Ok(()) => doc.finish(),
             // A Python error (out of memory) aborts the decoding: it is the one to raise.
-            Err(error) => Err(doc.take_error().unwrap_or_else(|| decode_error(py, error))),
+            Err(failure) => Err(doc
+                .take_error()
+                .unwrap_or_else(|| decode_failure(py, &failure))),
         }
     });
     if collecting {

@@ -1,16 +1,17 @@
 //! `load()`: a whole file into `Package` (animations) or `Placement` (IPL), with numpy arrays
 //! filled from the decoder's batches in Rust (no Python object per keyframe).
 
+use gtastream::context::Context;
 use gtastream::{
     name_matches, AnimationInfo, BoneInfo, Decoder, FileInfo, Flow, Format, FrameType, IplCar,
-    IplInstance, Keyframes, SectionLine, Visitor, Warning,
+    IplInstance, Keyframes, SectionLine, Unit, Visitor, Warning,
 };
 use numpy::ndarray::{Array1, Array2};
 use numpy::{PyArray1, PyArray2};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 
-use crate::{decode_error, latin1, warning_dict, with_bytes};
+use crate::{decode_error, decode_failure, latin1, warning_dict, with_bytes};
 
 /// What one decoding of a file gathered, before any Python object exists.
 #[derive(Default)]
@@ -18,7 +19,9 @@ struct Collector {
     format: Option<Format>,
     name: Option<String>,
     files: u32,
-    warnings: Vec<Warning>,
+    /// Where the decoder is: each warning's place.
+    context: Context,
+    warnings: Vec<(Warning, Context)>,
     animations: Vec<AnimationData>,
     instances: Instances,
     cars: Cars,
@@ -91,6 +94,7 @@ impl Visitor for Collector {
     fn file(&mut self, info: &FileInfo<'_>) -> Flow {
         // An ANLF container's blocks make one package under the first block's name, as in the
         // JSON document.
+        self.context.file();
         if self.files == 0 {
             self.format = Some(info.format);
             self.name = info.name.map(latin1);
@@ -100,6 +104,7 @@ impl Visitor for Collector {
     }
 
     fn animation(&mut self, info: &AnimationInfo<'_>) -> Flow {
+        self.context.animation(info);
         self.animations.push(AnimationData {
             name: latin1(info.name),
             frame_data_size: info.frame_data_size,
@@ -113,6 +118,7 @@ impl Visitor for Collector {
     fn bone(&mut self, info: &BoneInfo<'_>) -> Flow {
         // Capacity taken from the declared count comes out of a budget of the input's size: a
         // count that lies costs no more memory than the file's bytes.
+        self.context.bone(info);
         let frames = (info.frame_count as usize).min(self.budget / info.frame_type.size());
         self.budget -= frames * info.frame_type.size();
         let (translation, scale) = (info.has_translation(), info.has_scale());
@@ -195,8 +201,22 @@ impl Visitor for Collector {
     }
 
     fn warning(&mut self, warning: Warning) -> Flow {
-        self.warnings.push(warning);
+        self.warnings.push((warning, self.context));
         Flow::Continue
+    }
+
+    fn bone_end(&mut self) -> Flow {
+        self.context.bone_end();
+        Flow::Continue
+    }
+
+    fn animation_end(&mut self) -> Flow {
+        self.context.animation_end();
+        Flow::Continue
+    }
+
+    fn unit(&mut self, unit: &Unit<'_>) {
+        self.context.unit(unit);
     }
 }
 
@@ -441,17 +461,18 @@ pub fn load(py: Python<'_>, source: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
     build(py, collected)
 }
 
+// The core's `Failure` (a few names), returned once when decoding stops.
+#[allow(clippy::result_large_err)]
 fn collect(py: Python<'_>, data: &[u8]) -> PyResult<Collector> {
     py.detach(|| {
         let mut collector = Collector {
             budget: data.len(),
             ..Collector::default()
         };
-        Decoder::new()
-            .decode_slice(data, &mut collector)
+        gtastream::context::decode_slice(&mut Decoder::new(), data, &mut collector)
             .map(|()| collector)
     })
-    .map_err(|error| decode_error(py, error))
+    .map_err(|failure| decode_failure(py, &failure))
 }
 
 fn build(py: Python<'_>, collected: Collector) -> PyResult<Py<PyAny>> {
@@ -469,7 +490,7 @@ fn build(py: Python<'_>, collected: Collector) -> PyResult<Py<PyAny>> {
         py,
         warnings
             .iter()
-            .map(|w| warning_dict(py, w))
+            .map(|(warning, context)| warning_dict(py, warning, Some(context)))
             .collect::<PyResult<Vec<_>>>()?,
     )?
     .unbind();

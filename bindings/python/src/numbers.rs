@@ -166,7 +166,9 @@ fn number_object(py: Python<'_>, value: f32) -> PyResult<Py<PyAny>> {
     let Some(number) = gtastream::json::number(value) else {
         return Ok(py.None());
     };
-    if number.fract() != 0.0 {
+    // -0.0 stays a float: the int 0 the text `-0` reads as has no sign, and the file could
+    // not be written back (it equals 0 all the same).
+    if number.fract() != 0.0 || number.to_bits() == (-0.0f64).to_bits() {
         return number.into_py_any(py);
     }
     // Below 2^53 the f64 is the text's integer exactly; above, the text's digits are read.

@@ -7,7 +7,7 @@ use gtastream::encode::{
     BoneHeader, EncodeError as CoreError, EncodeOptions, EncodeWarnings, Encoder, Lookahead, Sink,
     SinkError,
 };
-use gtastream::{Decoder, ErrorKind, Format, IplCar, IplInstance, Keyframe};
+use gtastream::{Decoder, ErrorKind, Format, FrameType, IplCar, IplInstance, Keyframe};
 use numpy::{PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyException, PyUserWarning, PyValueError};
@@ -15,7 +15,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyString};
 
 use crate::load::{Animation, Bone, Package, Placement};
-use crate::{decode_error, with_bytes};
+use crate::{decode_failure, with_bytes};
 
 create_exception!(
     gtastream,
@@ -28,7 +28,7 @@ create_exception!(
 );
 
 /// The `EncodeError` for an encoding error of the core: its kind, reason and message.
-fn encode_error(py: Python<'_>, error: CoreError) -> PyErr {
+pub(crate) fn encode_error(py: Python<'_>, error: CoreError) -> PyErr {
     let err = EncodeError::new_err(error.to_string());
     let value = err.value(py);
     // Setting attributes on a fresh exception instance does not fail.
@@ -70,7 +70,7 @@ fn warn(py: Python<'_>, warnings: EncodeWarnings) -> PyResult<()> {
 }
 
 /// The bytes of a name held as a Latin-1 string (one character per byte, as `load` gives it).
-fn latin1(name: &str) -> Result<Vec<u8>, CoreError> {
+pub(crate) fn latin1(name: &str) -> Result<Vec<u8>, CoreError> {
     name.chars()
         .map(|c| u8::try_from(u32::from(c)).map_err(|_| CoreError::BadName))
         .collect()
@@ -159,9 +159,92 @@ fn frames(py: Python<'_>, bone: &Bone) -> PyResult<Vec<Keyframe>> {
         .collect())
 }
 
-/// Encodes a package: each bone in its stored frame type where the target holds it (the
-/// encoder's `bone`), float bones of other formats packed into ANP3/ANP2 when that loses
-/// nothing, as `gtastream convert` does.
+/// A bone to write: its header, its header as stored (empty: none) and its keyframes.
+pub(crate) struct BoneData {
+    pub name: Option<Vec<u8>>,
+    pub bone_id: Option<i32>,
+    pub bone_key: Option<u32>,
+    pub frame_type: FrameType,
+    pub raw: Vec<u8>,
+    pub frames: Vec<Keyframe>,
+}
+
+/// An animation to write: its name, its header as stored (empty: none) and its bones.
+pub(crate) struct AnimationData {
+    pub name: Vec<u8>,
+    pub raw: Vec<u8>,
+    pub bones: Vec<BoneData>,
+}
+
+/// The file around the animations: its name, header as stored and the bytes after it.
+#[derive(Default)]
+pub(crate) struct FileData {
+    pub name: Option<Vec<u8>>,
+    pub raw: Vec<u8>,
+    pub trailing: Vec<u8>,
+}
+
+/// Encodes animations read from `source`: each bone in its stored frame type where the
+/// target holds it (the encoder's `bone`), float bones of other formats packed into ANP3/ANP2
+/// when that loses nothing, as `gtastream convert` does. The stored units are kept where the
+/// encoder keeps them (written to their own format, not normalised: docs/FORMATS.md §9.7).
+pub(crate) fn encode_animations(
+    py: Python<'_>,
+    (source, format): (Format, Format),
+    options: EncodeOptions,
+    file: &FileData,
+    animations: impl Iterator<Item = PyResult<AnimationData>>,
+) -> PyResult<(Vec<u8>, EncodeWarnings)> {
+    let fail = |error| encode_error(py, error);
+    let mut encoder = Encoder::new(format, Vec::new(), options).map_err(fail)?;
+    if !format.is_animation() {
+        return Err(fail(CoreError::CannotConvert(source, format)));
+    }
+    encoder.source(source);
+    let ifp2 = matches!(format, Format::Anp3 | Format::Anp2);
+    encoder
+        .file_raw(file.name.as_deref(), &file.raw)
+        .map_err(fail)?;
+    for animation in animations {
+        let animation = animation?;
+        encoder
+            .animation_raw(&animation.name, &animation.raw)
+            .map_err(fail)?;
+        for bone in &animation.bones {
+            let header = BoneHeader {
+                name: bone.name.as_deref(),
+                bone_id: bone.bone_id,
+                bone_key: bone.bone_key,
+                frame_type: bone.frame_type,
+            };
+            // IFP2 float types are kept as they are; other formats' floats are packed only
+            // where every value lies on the packed steps (docs/FORMATS.md §9.2).
+            let pack = ifp2
+                && !options.quantize
+                && bone.frame_type.ifp2_type().is_none()
+                && packable(format, &header, &bone.frames);
+            if pack {
+                encoder.bone_packable(&header)
+            } else {
+                encoder.bone_raw(&header, &bone.raw)
+            }
+            .map_err(fail)?;
+            for frame in &bone.frames {
+                encoder.keyframe(frame).map_err(fail)?;
+            }
+            encoder.bone_end().map_err(fail)?;
+        }
+        encoder.animation_end().map_err(fail)?;
+    }
+    if !file.trailing.is_empty() {
+        encoder.trailing(&file.trailing).map_err(fail)?;
+    }
+    encoder.end().map_err(fail)?;
+    let warnings = encoder.warnings();
+    Ok((encoder.into_sink(), warnings))
+}
+
+/// Encodes a loaded package (which keeps no stored units).
 fn encode_package(
     py: Python<'_>,
     package: &Package,
@@ -169,55 +252,40 @@ fn encode_package(
     options: EncodeOptions,
 ) -> PyResult<(Vec<u8>, EncodeWarnings)> {
     let fail = |error| encode_error(py, error);
-    let mut encoder = Encoder::new(format, Vec::new(), options).map_err(fail)?;
-    if !format.is_animation() {
-        return Err(fail(CoreError::CannotConvert(package.source, format)));
-    }
-    let ifp2 = matches!(format, Format::Anp3 | Format::Anp2);
     let name = package
         .name
         .as_deref()
         .map(latin1)
         .transpose()
         .map_err(fail)?;
-    encoder.file(name.as_deref()).map_err(fail)?;
-    for animation in &package.animations {
+    let file = FileData {
+        name,
+        ..FileData::default()
+    };
+    let animations = package.animations.iter().map(|animation| {
         let animation: &Animation = animation.get();
-        encoder
-            .animation(&latin1(&animation.name).map_err(fail)?)
-            .map_err(fail)?;
-        for bone in &animation.bones {
-            let bone: &Bone = bone.get();
-            let name = bone.name.as_deref().map(latin1).transpose().map_err(fail)?;
-            let header = BoneHeader {
-                name: name.as_deref(),
-                bone_id: bone.bone_id,
-                bone_key: bone.bone_key,
-                frame_type: bone.stored,
-            };
-            let frames = frames(py, bone)?;
-            // IFP2 float types are kept as they are; other formats' floats are packed only
-            // where every value lies on the packed steps (docs/FORMATS.md §9.2).
-            let pack = ifp2
-                && !options.quantize
-                && bone.stored.ifp2_type().is_none()
-                && packable(format, &header, &frames);
-            if pack {
-                encoder.bone_packable(&header)
-            } else {
-                encoder.bone(&header)
-            }
-            .map_err(fail)?;
-            for frame in &frames {
-                encoder.keyframe(frame).map_err(fail)?;
-            }
-            encoder.bone_end().map_err(fail)?;
-        }
-        encoder.animation_end().map_err(fail)?;
-    }
-    encoder.end().map_err(fail)?;
-    let warnings = encoder.warnings();
-    Ok((encoder.into_sink(), warnings))
+        let bones = animation
+            .bones
+            .iter()
+            .map(|bone| {
+                let bone: &Bone = bone.get();
+                Ok(BoneData {
+                    name: bone.name.as_deref().map(latin1).transpose().map_err(fail)?,
+                    bone_id: bone.bone_id,
+                    bone_key: bone.bone_key,
+                    frame_type: bone.stored,
+                    raw: Vec::new(),
+                    frames: frames(py, bone)?,
+                })
+            })
+            .collect::<PyResult<_>>()?;
+        Ok(AnimationData {
+            name: latin1(&animation.name).map_err(fail)?,
+            raw: Vec::new(),
+            bones,
+        })
+    });
+    encode_animations(py, (package.source, format), options, &file, animations)
 }
 
 /// A column of a placement as a contiguous numpy array of `dtype` (lists are taken too).
@@ -285,19 +353,52 @@ const CAR_INTS: [&str; 8] = [
     "max_delay",
 ];
 
-/// Encodes a placement: its instances, then its car generators, then (text IPL) the lines of
-/// the other sections in their order.
+/// Encodes a placement read from `source`: `feed` gives the encoder its instances, then its
+/// car generators, then (text IPL) the lines of the other sections in their order; the stored
+/// units are kept as [`encode_animations`] keeps them.
+pub(crate) fn encode_placement_with(
+    py: Python<'_>,
+    (source, format): (Format, Format),
+    options: EncodeOptions,
+    file: &FileData,
+    feed: impl FnOnce(&mut Encoder<Vec<u8>>) -> PyResult<()>,
+) -> PyResult<(Vec<u8>, EncodeWarnings)> {
+    let fail = |error| encode_error(py, error);
+    let mut encoder = Encoder::new(format, Vec::new(), options).map_err(fail)?;
+    if format.is_animation() {
+        return Err(fail(CoreError::CannotConvert(source, format)));
+    }
+    encoder.source(source);
+    encoder.file_raw(None, &file.raw).map_err(fail)?;
+    feed(&mut encoder)?;
+    if !file.trailing.is_empty() {
+        encoder.trailing(&file.trailing).map_err(fail)?;
+    }
+    encoder.end().map_err(fail)?;
+    let warnings = encoder.warnings();
+    Ok((encoder.into_sink(), warnings))
+}
+
+/// Encodes a loaded placement (which keeps no stored units) from its columns.
 fn encode_placement(
     py: Python<'_>,
     placement: &Placement,
     format: Format,
 ) -> PyResult<(Vec<u8>, EncodeWarnings)> {
+    let formats = (placement.source, format);
+    let file = FileData::default();
+    encode_placement_with(py, formats, EncodeOptions::default(), &file, |encoder| {
+        placement_events(py, placement, encoder)
+    })
+}
+
+/// A placement's instances, cars and section lines from its columns, into the encoder.
+fn placement_events(
+    py: Python<'_>,
+    placement: &Placement,
+    encoder: &mut Encoder<Vec<u8>>,
+) -> PyResult<()> {
     let fail = |error| encode_error(py, error);
-    let mut encoder = Encoder::new(format, Vec::new(), EncodeOptions::default()).map_err(fail)?;
-    if format.is_animation() {
-        return Err(fail(CoreError::CannotConvert(placement.source, format)));
-    }
-    encoder.file(None).map_err(fail)?;
 
     let columns = placement.instances.bind(py);
     let model_id = required(columns, "model_id", "int32")?;
@@ -388,36 +489,44 @@ fn encode_placement(
             .section_line(&section.to_ascii_lowercase(), &text)
             .map_err(fail)?;
     }
-    encoder.end().map_err(fail)?;
-    let warnings = encoder.warnings();
-    Ok((encoder.into_sink(), warnings))
+    Ok(())
 }
 
-/// Writes a Package (animations) or a Placement (item placements), as load() gave it, in
-/// `format`: "anp3", "anp2" or "anpk" for a Package, "bnry" or "text" for a Placement (any
-/// case; None: the format it was loaded from).
+/// Writes a decode() document, a Package (animations) or a Placement (item placements), as
+/// load() gave it, in `format`: "anp3", "anp2" or "anpk" for animations, "bnry" or "text" for
+/// placements (any case; None: the format it was decoded or loaded from).
+///
+/// A decode() document keeps the units as stored (its "raw" and "trailing" bytes): written
+/// back to its own format unedited, it gives the file byte for byte; an edited value is
+/// written in the format's usual way, everything around it as it was (docs/FORMATS.md §9.7).
+/// `normalise=True` writes the clean file instead (zeroed name tails, sizes computed, nothing
+/// after the content). A None number (NaN or an infinity in the file) is written as NaN. A
+/// Package or Placement keeps no stored units: it is written clean.
 ///
 /// Lossless: a name too long for its field, a value the target cannot hold exactly, ... raise
 /// EncodeError and nothing is written. Each bone keeps its stored frame type where the target
 /// has it; float bones of other formats are written packed to ANP3/ANP2 when every value lies
 /// on the packed steps. `quantize=True` writes every ANP3/ANP2 bone packed, rounding. A scale
-/// written to ANP3/ANP2 is dropped with a UserWarning. A Placement is written as its
-/// instances, its car generators, then (text) the other sections' lines.
+/// written to ANP3/ANP2 is dropped with a UserWarning. Placements are written as their
+/// instances, their car generators, then (text) the other sections' lines.
 ///
 /// With `path` (str or os.PathLike) the file is written there and None returned; with None,
 /// the bytes are returned.
 #[pyfunction]
-#[pyo3(signature = (obj, path=None, format=None, quantize=false))]
+#[pyo3(signature = (obj, path=None, format=None, quantize=false, normalise=false))]
 pub fn write(
     py: Python<'_>,
     obj: &Bound<'_, PyAny>,
     path: Option<&Bound<'_, PyAny>>,
     format: Option<&str>,
     quantize: bool,
+    normalise: bool,
 ) -> PyResult<Option<Py<PyBytes>>> {
     let format = format.map(parse_format).transpose()?;
-    let options = EncodeOptions::quantize(quantize);
-    let (bytes, warnings) = if let Ok(package) = obj.cast::<Package>() {
+    let options = EncodeOptions::quantize(quantize).with_normalise(normalise);
+    let (bytes, warnings) = if obj.is_instance_of::<PyDict>() {
+        crate::from_document::encode_document(py, obj, format, options)?
+    } else if let Ok(package) = obj.cast::<Package>() {
         let package = package.get();
         encode_package(py, package, format.unwrap_or(package.source), options)?
     } else if let Ok(placement) = obj.cast::<Placement>() {
@@ -425,7 +534,7 @@ pub fn write(
         encode_placement(py, placement, format.unwrap_or(placement.source))?
     } else {
         return Err(pyo3::exceptions::PyTypeError::new_err(
-            "write() takes a Package or a Placement (from load())",
+            "write() takes a decode() document, or a Package or a Placement (from load())",
         ));
     };
     warn(py, warnings)?;
@@ -457,6 +566,8 @@ pub fn write(
 /// place for (each a UserWarning) instead of raising EncodeError. Raises DecodeError where the input does not decode,
 /// EncodeError where it cannot be written losslessly (see write()).
 #[pyfunction]
+// The core's `Failure` (a few names), returned once when decoding stops.
+#[allow(clippy::result_large_err)]
 #[pyo3(signature = (data, format, quantize=false, normalise=false, drop_text_sections=false))]
 pub fn convert(
     py: Python<'_>,
@@ -476,11 +587,12 @@ pub fn convert(
         // The same bytes read a second time, one bone ahead, as the command does.
         let decoded = py.detach(|| {
             let mut visitor = Lookahead::new(&mut encoder, data);
-            Decoder::new().decode_slice(data, &mut visitor)
+            gtastream::context::decode_slice(&mut Decoder::new(), data, &mut visitor)
         });
         match decoded {
-            Err(error) if error.kind == ErrorKind::Aborted && encoder.error().is_some() => {}
-            Err(error) => return Err(decode_error(py, error)),
+            Err(failure)
+                if failure.error.kind == ErrorKind::Aborted && encoder.error().is_some() => {}
+            Err(failure) => return Err(decode_failure(py, &failure)),
             Ok(()) => {}
         }
         if !encoder.is_finished() {

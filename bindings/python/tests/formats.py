@@ -4,9 +4,10 @@ package under test may not)."""
 import struct
 
 
-def name_field(name, size):
-    raw = name.encode("latin-1")
-    assert len(raw) < size
+def name_field(name, size, tail=b""):
+    """The name, its NUL, then `tail` (what some exporters leave there) and zeros."""
+    raw = name.encode("latin-1") + b"\0" + tail
+    assert len(raw) <= size
     return raw + b"\0" * (size - len(raw))
 
 
@@ -15,17 +16,18 @@ def name_field(name, size):
 RECORD = {1: "<5f", 2: "<8f", 3: "<5h", 4: "<8h"}
 
 
-def ifp2(animations, package="pkg", magic=b"ANP3", size=None, frame_data_size=None, flags=1):
-    body = name_field(package, 24) + struct.pack("<I", len(animations))
+def ifp2(animations, package="pkg", magic=b"ANP3", size=None, frame_data_size=None, flags=1,
+         tail=b""):
+    body = name_field(package, 24, tail) + struct.pack("<I", len(animations))
     for anim_name, bones in animations:
         records = b"".join(
             struct.pack(RECORD[t], *frame) for _, t, _, frames in bones for frame in frames)
-        body += name_field(anim_name, 24) + struct.pack("<I", len(bones))
+        body += name_field(anim_name, 24, tail) + struct.pack("<I", len(bones))
         if magic == b"ANP3":
             declared = len(records) if frame_data_size is None else frame_data_size
             body += struct.pack("<II", declared, flags)
         for bone_name, frame_type, bone_id, frames in bones:
-            body += name_field(bone_name, 24)
+            body += name_field(bone_name, 24, tail)
             body += struct.pack("<IIi", frame_type, len(frames), bone_id)
             body += b"".join(struct.pack(RECORD[frame_type], *f) for f in frames)
     return magic + struct.pack("<I", len(body) if size is None else size) + body
@@ -38,13 +40,13 @@ def chunk(tag, payload, size=None):
 
 # ANPK (§1). A bone is (name, tag, bone_id, frames); frames hold the stored floats in file
 # order (quaternion, [translation, [scale,]] time).
-def anpk(animations, package="pkg"):
+def anpk(animations, package="pkg", tail=b""):
     info = chunk(b"INFO", struct.pack("<i", len(animations)) + package.encode() + b"\0")
     body = info
     for anim_name, bones in animations:
         objects = b""
         for bone_name, tag, bone_id, frames in bones:
-            anim = chunk(b"ANIM", name_field(bone_name, 28)
+            anim = chunk(b"ANIM", name_field(bone_name, 28, tail)
                          + struct.pack("<iiii", len(frames), 0, len(frames) - 1, bone_id))
             keyframes = b"".join(struct.pack(f"<{len(f)}f", *f) for f in frames)
             objects += chunk(b"CPAN", anim + chunk(tag, keyframes))

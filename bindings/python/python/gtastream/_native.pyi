@@ -95,9 +95,12 @@ def decode(data: _Bytes) -> Dict[str, Any]:
     """Decode a whole file held in memory into the structure ``gtastream dump --json`` prints.
 
     Keys: "format", "name", "warnings", then "animations" (animation files) or "instances",
-    "cars" and "section_lines" (placement files), as `gtastream dump --help` describes. NaN and
-    infinities are None; numbers are as ``json.loads`` reads them (a whole-number float such as
-    a time of 1.0 is the int 1). Raises DecodeError where the command would fail.
+    "cars" and "section_lines" (placement files), then "raw" and "trailing", as `gtastream dump
+    --help` describes. NaN and infinities are None; numbers are as ``json.loads`` reads them (a
+    whole-number float such as a time of 1.0 is the int 1). The units as stored are ``bytes``
+    (None where none is kept; the command prints them in hex): the file header ("raw"), the
+    bytes after the content ("trailing"), each animation's and bone's header ("raw"), so that
+    ``write(decode(data)) == data``. Raises DecodeError where the command would fail.
     """
 
 def check(
@@ -322,13 +325,18 @@ def events(f: _BinaryFile, chunk_size: int = 65536) -> EventReader:
     """
 
 def write(
-    obj: Union[Package, Placement],
+    obj: Union[Dict[str, Any], Package, Placement],
     path: Union[str, "os.PathLike[str]", None] = None,
     format: Optional[str] = None,
     quantize: bool = False,
+    normalise: bool = False,
 ) -> Optional[bytes]:
-    """Writes a Package as "anp3", "anp2" or "anpk", a Placement as "bnry" or "text" (any
-    case; None: the format it was loaded from), from its arrays as they are now.
+    """Writes a decode() document or a Package as "anp3", "anp2" or "anpk", placements as "bnry"
+    or "text" (any case; None: the format it was decoded or loaded from), as they are now.
+
+    A document keeps the units as stored: unedited, to its own format, it is written back byte
+    for byte; an edited value is written the format's usual way and the rest stays.
+    ``normalise=True`` writes the clean file. A Package or Placement is written clean.
 
     Lossless: what the target cannot hold exactly raises EncodeError and nothing is written.
     Bones keep their stored frame type where the target has it; other formats' float bones
