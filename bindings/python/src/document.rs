@@ -50,7 +50,6 @@ pub struct Document<'py> {
 }
 
 /// The keys of a keyframe's dict, made once.
-#[derive(Clone)]
 struct Keys<'py> {
     time: Bound<'py, PyString>,
     rotation: Bound<'py, PyString>,
@@ -169,14 +168,15 @@ impl<'py> Document<'py> {
     }
 
     /// Sets `dict[key] = value` (the value's reference is taken).
+    /// `key`: one of `self.keys`, which hold it.
     fn put(
         &mut self,
         dict: &Bound<'py, PyDict>,
-        key: &Bound<'py, PyString>,
+        key: *mut ffi::PyObject,
         value: Bound<'py, PyAny>,
     ) -> PyResult<()> {
         // SAFETY: valid objects; PyDict_SetItem adds its own reference to the value.
-        if unsafe { ffi::PyDict_SetItem(dict.as_ptr(), key.as_ptr(), value.as_ptr()) } < 0 {
+        if unsafe { ffi::PyDict_SetItem(dict.as_ptr(), key, value.as_ptr()) } < 0 {
             return Err(self.fail());
         }
         Ok(())
@@ -184,8 +184,8 @@ impl<'py> Document<'py> {
 
     /// A keyframe's dict: `time`, `rotation`, and `translation`, `scale` where the bone's
     /// frame type stores them.
-    fn keyframe(&mut self, f: &gtastream::Keyframe) -> PyResult<Bound<'py, PyDict>> {
-        let py = self.py;
+    /// Asks for the memo's sets of a keyframe's values ahead of their lookups.
+    fn prefetch(&self, f: &gtastream::Keyframe) {
         let values = [
             f.time,
             f.rotation[0],
@@ -201,6 +201,10 @@ impl<'py> Document<'py> {
         if self.scale {
             self.numbers.prefetch(&f.scale);
         }
+    }
+
+    fn keyframe(&mut self, f: &gtastream::Keyframe) -> PyResult<Bound<'py, PyDict>> {
+        let py = self.py;
         // SAFETY: a new dict, owned.
         let frame = unsafe {
             let dict = ffi::PyDict_New();
@@ -213,17 +217,20 @@ impl<'py> Document<'py> {
         let time = self.numbers.borrowed(py, f.time)?;
         // SAFETY: the memo holds the object.
         let time = unsafe { Bound::from_borrowed_ptr(py, time) };
-        let keys = self.keys.clone();
-        self.put(&frame, &keys.time, time)?;
+        self.put(&frame, self.keys.time.as_ptr(), time)?;
         let rotation = self.counted_list(&f.rotation)?;
-        self.put(&frame, &keys.rotation, rotation.into_any())?;
+        self.put(&frame, self.keys.rotation.as_ptr(), rotation.into_any())?;
         if self.translation {
             let translation = self.counted_list(&f.translation)?;
-            self.put(&frame, &keys.translation, translation.into_any())?;
+            self.put(
+                &frame,
+                self.keys.translation.as_ptr(),
+                translation.into_any(),
+            )?;
         }
         if self.scale {
             let scale = self.counted_list(&f.scale)?;
-            self.put(&frame, &keys.scale, scale.into_any())?;
+            self.put(&frame, self.keys.scale.as_ptr(), scale.into_any())?;
         }
         Ok(frame)
     }
@@ -298,7 +305,17 @@ impl Visitor for Document<'_> {
             let Some(list) = d.frames.clone() else {
                 return Ok(());
             };
-            for f in frames.iter() {
+            // Each keyframe's sets are asked for one keyframe ahead.
+            let mut frames = frames.iter();
+            let mut next = frames.next();
+            if let Some(f) = &next {
+                d.prefetch(f);
+            }
+            while let Some(f) = next {
+                next = frames.next();
+                if let Some(ahead) = &next {
+                    d.prefetch(ahead);
+                }
                 let frame = d.keyframe(&f)?;
                 // SAFETY: valid objects; the list adds its own reference.
                 if unsafe { ffi::PyList_Append(list.as_ptr(), frame.as_ptr()) } < 0 {
