@@ -26,7 +26,7 @@ create_exception!(
     PyException,
     "The file did not decode. `kind` is the error's stable name (`truncated`, `bad_magic`, ...), \
      `reason` a short description, `offset` the absolute byte offset of the unit that failed, \
-     `animation`, `bone` and `line` the 0-based place it failed in (None where there is none); \
+     `animation`, `bone` (0-based) and `line` (from 1) the place it failed in (None outside one); \
      the message is the command-line tool's: the place by index and name, and what was decoded \
      before the error."
 );

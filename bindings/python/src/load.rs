@@ -255,7 +255,8 @@ impl Package {
     }
 
     /// Everything odd the decoder noticed, in file order: dicts with "kind" (stable name),
-    /// "reason" and "offset" (absolute byte offset), as in decode()'s "warnings".
+    /// "reason", "offset" (absolute byte offset) and the place ("animation", "bone", "line"), as
+    /// in decode()'s "warnings".
     #[getter]
     fn warnings(&self, py: Python<'_>) -> Py<PyList> {
         self.warnings.clone_ref(py)

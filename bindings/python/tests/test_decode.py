@@ -161,3 +161,12 @@ def test_numbers_are_what_json_loads_reads(cli, tmp_path):
     zero = ("float", -0.0)
     assert str(got).count(str(zero)) == 6
     assert str(got).replace(str(zero), str(("int", 0))) == str(typed(expected))
+
+
+def test_text_warnings_name_their_line():
+    text = (b"# a comment\ninst\n1, dummy, 0, 1, 2, 3, 0, 0, 0, 1, -1\n"
+            b"2, dummy, 0, 1, 2, 3, 0, 0, 0, 1, -1, 7 extra\nend\n")
+    (warning,) = gtastream.decode(text)["warnings"]
+    assert warning["kind"] == "trailing_text"
+    # The fourth line (counted from 1, as the command prints it), in no animation or bone.
+    assert (warning["animation"], warning["bone"], warning["line"]) == (None, None, 4)

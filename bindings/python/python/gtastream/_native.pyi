@@ -49,7 +49,7 @@ DECODER_SIZE: int
 """Size of the core's decoder in bytes (what a C host reserves)."""
 
 class DecodeError(Exception):
-    """The file did not decode: the error the command-line tool reports."""
+    """The file did not decode: the error the command-line tool reports, with its place."""
 
     kind: str
     """Stable name (the core's, docs/FORMATS.md §7.2): "bad_magic", "truncated",
@@ -60,6 +60,14 @@ class DecodeError(Exception):
     """Short description, e.g. "input ends inside a unit"."""
     offset: int
     """Absolute byte offset of the unit that failed."""
+    animation: Optional[int]
+    """The animation it failed in (0-based index), None outside one (and from events())."""
+    bone: Optional[int]
+    """The bone it failed in (0-based index in its animation), None outside one."""
+    line: Optional[int]
+    """Text files: the line it failed on (from 1), else None. The message (``str()``) names
+    the place by index and name and says what was decoded before the error, as the
+    command-line tool does."""
 
 class EncodeError(Exception):
     """The file cannot be written as asked without losing or changing something (a name too
@@ -81,6 +89,18 @@ class WarningDict(TypedDict):
     reason: str
     offset: int
     """Absolute byte offset of the field or record concerned."""
+
+@type_check_only
+class PlacedWarningDict(WarningDict):
+    """A warning with its place, as decode()'s and Package/Placement's warnings have it (the
+    "warning" events have none: the events around them say where)."""
+
+    animation: Optional[int]
+    """The animation it concerns (0-based index), None outside one."""
+    bone: Optional[int]
+    """The bone it concerns (0-based index in its animation), None outside one."""
+    line: Optional[int]
+    """Text files: its line (from 1), else None."""
 
 def sample(data: _Bytes, animation: str, time: Any, loop: bool = False) -> Dict[str, Any]:
     """The games' pose of ``animation`` (any case, trimmed) at ``time`` seconds (docs/ANIMATION.md).
@@ -130,7 +150,7 @@ class Package:
     def animations(self) -> List["Animation"]:
         """The animations in file order (an ANLF container's blocks together)."""
     @property
-    def warnings(self) -> List[WarningDict]:
+    def warnings(self) -> List[PlacedWarningDict]:
         """Everything odd the decoder noticed, in file order."""
     def animation(self, name: str) -> Optional["Animation"]:
         """The first animation of that name, or None: ASCII case aside, as the game compares, and
@@ -218,7 +238,7 @@ class Placement:
         """Text IPL: (section, text) for each line of the sections without events of their own
         (cull, path, enex, ...), in file order."""
     @property
-    def warnings(self) -> List[WarningDict]: ...
+    def warnings(self) -> List[PlacedWarningDict]: ...
 
 @type_check_only
 class _BinaryFile(Protocol):
