@@ -26,6 +26,10 @@ struct Collector {
     instances: Instances,
     cars: Cars,
     lines: Vec<(String, String)>,
+    /// The units as stored (docs/FORMATS.md §9.7): the file header, the bytes after the
+    /// content.
+    raw: Vec<u8>,
+    trailing: Vec<u8>,
     /// Input bytes not yet spent on reserving frames for declared counts.
     budget: usize,
 }
@@ -36,6 +40,7 @@ struct AnimationData {
     flags: Option<u32>,
     duration: Option<f32>,
     bones: Vec<BoneData>,
+    raw: Vec<u8>,
 }
 
 struct BoneData {
@@ -43,6 +48,7 @@ struct BoneData {
     bone_id: Option<i32>,
     bone_key: Option<u32>,
     frame_type: FrameType,
+    raw: Vec<u8>,
     translation: bool,
     scale: bool,
     times: Vec<f32>,
@@ -98,6 +104,11 @@ impl Visitor for Collector {
         if self.files == 0 {
             self.format = Some(info.format);
             self.name = info.name.map(latin1);
+            self.raw = info.raw.to_vec();
+        } else {
+            // The first block's header does not describe the merged package (written as one
+            // ANPK, docs/FORMATS.md §9.1): it is written clean.
+            self.raw.clear();
         }
         self.files += 1;
         Flow::Continue
@@ -111,6 +122,7 @@ impl Visitor for Collector {
             flags: info.flags,
             duration: info.duration,
             bones: Vec::new(),
+            raw: info.raw.to_vec(),
         });
         Flow::Continue
     }
@@ -127,6 +139,7 @@ impl Visitor for Collector {
             bone_id: info.bone_id,
             bone_key: info.bone_key,
             frame_type: info.frame_type,
+            raw: info.raw.to_vec(),
             translation,
             scale,
             times: Vec::with_capacity(frames),
@@ -218,6 +231,11 @@ impl Visitor for Collector {
     fn unit(&mut self, unit: &Unit<'_>) {
         self.context.unit(unit);
     }
+
+    fn trailing(&mut self, bytes: &[u8]) -> Flow {
+        self.trailing.extend_from_slice(bytes);
+        Flow::Continue
+    }
 }
 
 /// A `(rows, width)` float32 array that takes over `values` (no copy).
@@ -244,6 +262,9 @@ pub struct Package {
     pub(crate) source: Format,
     pub(crate) animations: Vec<Py<Animation>>,
     warnings: Py<PyList>,
+    /// The units as stored, for write() (docs/FORMATS.md §9.7).
+    pub(crate) raw: Vec<u8>,
+    pub(crate) trailing: Vec<u8>,
 }
 
 #[pymethods]
@@ -301,6 +322,8 @@ pub struct Animation {
     #[pyo3(get)]
     duration: Option<f32>,
     pub(crate) bones: Vec<Py<Bone>>,
+    /// The header as stored, for write().
+    pub(crate) raw: Vec<u8>,
 }
 
 #[pymethods]
@@ -363,6 +386,8 @@ pub struct Bone {
     #[pyo3(get)]
     frame_type: &'static str,
     pub(crate) stored: FrameType,
+    /// The header as stored, for write().
+    pub(crate) raw: Vec<u8>,
     /// Seconds from the start of the clip: float32, shape (n,).
     #[pyo3(get)]
     pub(crate) times: Py<PyArray1<f32>>,
@@ -485,6 +510,8 @@ fn build(py: Python<'_>, collected: Collector) -> PyResult<Py<PyAny>> {
         instances,
         cars,
         lines,
+        raw,
+        trailing,
         ..
     } = collected;
     let warnings = PyList::new(
@@ -516,6 +543,8 @@ fn build(py: Python<'_>, collected: Collector) -> PyResult<Py<PyAny>> {
                 source: format,
                 animations,
                 warnings,
+                raw,
+                trailing,
             },
         )?
         .into_any());
@@ -577,6 +606,7 @@ fn build_animation(py: Python<'_>, animation: AnimationData) -> PyResult<Py<Anim
                     bone_key: bone.bone_key,
                     frame_type: bone.frame_type.name(),
                     stored: bone.frame_type,
+                    raw: bone.raw,
                     times: vector(py, bone.times).unbind(),
                     rotations: matrix(py, bone.rotations, 4).unbind(),
                     translations,
@@ -593,6 +623,7 @@ fn build_animation(py: Python<'_>, animation: AnimationData) -> PyResult<Py<Anim
             flags: animation.flags,
             duration: animation.duration,
             bones,
+            raw: animation.raw,
         },
     )
 }

@@ -244,7 +244,7 @@ pub(crate) fn encode_animations(
     Ok((encoder.into_sink(), warnings))
 }
 
-/// Encodes a loaded package (which keeps no stored units).
+/// Encodes a loaded package, with the units it keeps as stored.
 fn encode_package(
     py: Python<'_>,
     package: &Package,
@@ -260,7 +260,8 @@ fn encode_package(
         .map_err(fail)?;
     let file = FileData {
         name,
-        ..FileData::default()
+        raw: package.raw.clone(),
+        trailing: package.trailing.clone(),
     };
     let animations = package.animations.iter().map(|animation| {
         let animation: &Animation = animation.get();
@@ -274,14 +275,14 @@ fn encode_package(
                     bone_id: bone.bone_id,
                     bone_key: bone.bone_key,
                     frame_type: bone.stored,
-                    raw: Vec::new(),
+                    raw: bone.raw.clone(),
                     frames: frames(py, bone)?,
                 })
             })
             .collect::<PyResult<_>>()?;
         Ok(AnimationData {
             name: latin1(&animation.name).map_err(fail)?,
-            raw: Vec::new(),
+            raw: animation.raw.clone(),
             bones,
         })
     });
@@ -501,7 +502,8 @@ fn placement_events(
 /// written in the format's usual way, everything around it as it was (docs/FORMATS.md §9.7).
 /// `normalise=True` writes the clean file instead (zeroed name tails, sizes computed, nothing
 /// after the content). A None number (NaN or an infinity in the file) is written as NaN. A
-/// Package or Placement keeps no stored units: it is written clean.
+/// Package keeps the units too (its arrays edited, only their values' bytes change); a
+/// Placement keeps none: it is written clean.
 ///
 /// Lossless: a name too long for its field, a value the target cannot hold exactly, ... raise
 /// EncodeError and nothing is written. Each bone keeps its stored frame type where the target

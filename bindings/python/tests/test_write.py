@@ -432,3 +432,19 @@ def test_a_malformed_document_is_refused():
     broken["animations"][0]["bones"][0]["frames"][0]["rotation"] = [0, 0, 1]
     with pytest.raises(ValueError, match="4 numbers"):
         gtastream.write(broken)
+
+
+def test_a_loaded_package_keeps_its_units_too():
+    for name, data in sloppy_files().items():
+        loaded = gtastream.load(data)
+        if isinstance(loaded, gtastream.Package):
+            assert gtastream.write(loaded) == data, name
+            assert gtastream.write(loaded, normalise=True) == \
+                gtastream.convert(data, loaded.format, normalise=True), name
+    data = sloppy_files()["sloppy-anp3"]
+    package = gtastream.load(data)
+    package.animations[0].bones[0].translations[1, 0] = 0.5  # stored as 512 / 1024
+    written = gtastream.write(package)
+    at = 36 + 36 + 36 + 16 + 10  # as in test_an_edited_value_changes_its_own_bytes_only
+    changed = [i for i, (a, b) in enumerate(zip(data, written)) if a != b]
+    assert len(written) == len(data) and changed and set(changed) <= {at, at + 1}

@@ -356,7 +356,8 @@ def write(
 
     A document keeps the units as stored: unedited, to its own format, it is written back byte
     for byte; an edited value is written the format's usual way and the rest stays.
-    ``normalise=True`` writes the clean file. A Package or Placement is written clean.
+    ``normalise=True`` writes the clean file. A Package keeps the units too; a Placement is
+    written clean.
 
     Lossless: what the target cannot hold exactly raises EncodeError and nothing is written.
     Bones keep their stored frame type where the target has it; other formats' float bones
