@@ -119,7 +119,7 @@ def main():
         ("gtastream.load(path)", lambda: gtastream.load(str(args.file))),
         ("gtastream.load(bytes)", lambda: gtastream.load(data)),
         ("gtastream.events(BytesIO) iterated", events),
-        ("gtastream.decode(bytes) (JSON text + json.loads)", lambda: gtastream.decode(data)),
+        ("gtastream.decode(bytes) (dicts built in Rust)", lambda: gtastream.decode(data)),
         ("pure Python, struct.unpack_from per keyframe", lambda: python_ifp2(data)),
     ]
     if args.cli:
