@@ -132,14 +132,16 @@ impl<'py> Document<'py> {
 
     /// The object of a float, as `json.loads` reads the document's text of it.
     fn number(&mut self, value: f32) -> PyResult<Py<PyAny>> {
-        self.numbers.owned(self.py, value)
+        Ok(self.numbers.owned(self.py, value)?.unbind())
     }
 
-    /// A list of floats, counted now.
+    /// A list of floats (off the hot path: each reference counted as it is taken).
     fn numbers<const N: usize>(&mut self, values: &[f32; N]) -> PyResult<Bound<'py, PyList>> {
-        let list = self.counted_list(values)?;
-        self.numbers.settle();
-        Ok(list)
+        let objects = values
+            .iter()
+            .map(|&value| self.numbers.owned(self.py, value))
+            .collect::<PyResult<Vec<_>>>()?;
+        PyList::new(self.py, objects)
     }
 
     /// A list of floats whose references the memo counts at its next settling.

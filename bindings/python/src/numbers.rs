@@ -123,12 +123,11 @@ impl Numbers {
         Ok(&mut self.sets[index][way])
     }
 
-    /// The object of `value`, counted now.
-    pub fn owned(&mut self, py: Python<'_>, value: f32) -> PyResult<Py<PyAny>> {
-        let object = self.counted(py, value)?;
-        self.settle();
-        // SAFETY: `counted` gave a reference of ours, now counted.
-        Ok(unsafe { Bound::from_owned_ptr(py, object) }.unbind())
+    /// A reference of its own to the object of `value` (counted now).
+    pub fn owned<'py>(&mut self, py: Python<'py>, value: f32) -> PyResult<Bound<'py, PyAny>> {
+        let object = self.borrowed(py, value)?;
+        // SAFETY: the memo holds the object; the reference taken is the caller's.
+        Ok(unsafe { Bound::from_borrowed_ptr(py, object) })
     }
 
     /// Adds every tallied use to its object's reference count.
