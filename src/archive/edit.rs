@@ -1,16 +1,16 @@
 //! Making and editing IMG archives on disk, safely (docs/FORMATS.md §5.5).
 //!
-//! Every operation writes a new archive beside the old one through [`ArchiveWriter`], copying
-//! the untouched entries across a piece at a time, then reads the new archive back and checks
-//! every entry (name, length and a 64-bit hash of its bytes) against what it must hold, and
-//! only then puts it in place by renaming: the source is never written to. A version 2
-//! archive is one rename. A version 1 pair is two: the new `.dir` is first renamed to
-//! `NAME.dir.pending` (the commit point), then the `.img` and the `.dir` are put in place;
-//! an operation that finds a `.pending` directory beside an archive first completes that
-//! commit ([`recover`]). So a kill at any moment leaves the old archive, or the new one once
-//! the commit is completed.
+//! Every operation writes a new archive beside the old one through [`ArchiveWriter`], the
+//! entries' bytes copied from file to file by the system, then reads the new archive back and
+//! checks every entry (its name, its length and its bytes, compared with those of its source)
+//! while the new files are synced, and only when both have ended puts it in place by renaming:
+//! the source is never written to. A version 2 archive is one rename. A version 1 pair is two:
+//! the new `.dir` is first renamed to `NAME.dir.pending` (the commit point), then the `.img`
+//! and the `.dir` are put in place; an operation that finds a `.pending` directory beside an
+//! archive first completes that commit ([`recover`]). So a kill at any moment leaves the old
+//! archive, or the new one once the commit is completed.
 //!
-//! Memory: the directory's records (names and positions) and one copy buffer; never an
+//! Memory: the directory's records (names and positions) and two 64 KiB buffers; never an
 //! entry's bytes whole.
 
 use std::fs::{self, File};
@@ -529,7 +529,7 @@ fn write_planned(
 const PROGRESS_STEP: u64 = 8 << 20;
 
 /// Bytes gathered before a write, and read at a time by the check.
-const BUFFER_SIZE: usize = 1 << 18;
+const BUFFER_SIZE: usize = 1 << 16;
 
 /// The sinks of the files being written.
 struct Outputs<'a> {
