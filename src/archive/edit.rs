@@ -14,7 +14,7 @@
 //! entry's bytes whole.
 
 use std::fs::{self, File};
-use std::io::{self, Read, Seek, SeekFrom, Write};
+use std::io::{self, BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::string::{String, ToString};
 use std::vec::Vec;
@@ -549,11 +549,10 @@ impl super::ArchiveSink for Outputs<'_> {
     }
 }
 
-/// A new file: the writer's bytes gathered in a buffer, and ranges of other files appended
-/// by the system. The first I/O error is kept for [`finish`](Self::finish).
+/// A new file: the writer's bytes through a buffer, and ranges of other files appended by
+/// the system. The first I/O error is kept for [`finish`](Self::finish).
 struct FileSink {
-    file: File,
-    buffer: Vec<u8>,
+    file: BufWriter<File>,
     /// Bytes of the file, the buffered ones included.
     end: u64,
     error: Option<io::Error>,
@@ -562,8 +561,7 @@ struct FileSink {
 impl FileSink {
     fn new(file: File) -> Self {
         FileSink {
-            file,
-            buffer: Vec::with_capacity(BUFFER_SIZE),
+            file: BufWriter::with_capacity(BUFFER_SIZE, file),
             end: 0,
             error: None,
         }
@@ -571,29 +569,29 @@ impl FileSink {
 
     /// Appends `len` bytes of `source` from byte `at`; returns how many there were.
     fn copy_from(&mut self, source: &File, at: u64, len: u64) -> io::Result<u64> {
-        self.flush()?;
+        self.kept()?;
         let mut source = source;
         source.seek(SeekFrom::Start(at))?;
-        // `io::copy` between files is the system's copy where there is one.
-        let copied = io::copy(&mut source.take(len), &mut &self.file)?;
+        // `io::copy` from a file into a buffered file is the system's copy where there is
+        // one (the buffer flushed first), else reads into the buffer.
+        let copied = io::copy(&mut source.take(len), &mut self.file)?;
         self.end += copied;
         Ok(copied)
     }
 
-    /// Writes the buffered bytes; first the error a write or patch kept, if any.
-    fn flush(&mut self) -> io::Result<()> {
-        if let Some(error) = &self.error {
-            return Err(io::Error::new(error.kind(), ToString::to_string(error)));
+    /// The error a write or patch kept, if any.
+    fn kept(&self) -> io::Result<()> {
+        match &self.error {
+            Some(error) => Err(io::Error::new(error.kind(), ToString::to_string(error))),
+            None => Ok(()),
         }
-        let result = (&self.file).write_all(&self.buffer);
-        self.buffer.clear();
-        result
     }
 
     /// The file, every byte written to it (not yet synced).
     fn finish(mut self) -> io::Result<File> {
-        self.flush()?;
-        Ok(self.file)
+        self.kept()?;
+        self.file.flush()?;
+        self.file.into_inner().map_err(|e| e.into_error())
     }
 
     fn keep<T>(&mut self, result: io::Result<T>) -> Result<T, SinkError> {
@@ -606,38 +604,23 @@ impl FileSink {
 
 impl crate::encode::Sink for FileSink {
     fn write(&mut self, bytes: &[u8]) -> Result<(), SinkError> {
-        if self.buffer.len() + bytes.len() > BUFFER_SIZE {
-            let result = self.flush();
-            self.keep(result)?;
-        }
-        if bytes.len() > BUFFER_SIZE {
-            let result = (&self.file).write_all(bytes);
-            self.keep(result)?;
-        } else {
-            self.buffer.extend_from_slice(bytes);
-        }
+        let result = self.file.write_all(bytes);
+        self.keep(result)?;
         self.end += bytes.len() as u64;
         Ok(())
     }
 
     fn patch(&mut self, offset: u64, bytes: &[u8]) -> Result<(), SinkError> {
-        let end = offset.checked_add(bytes.len() as u64).ok_or(SinkError)?;
-        if end > self.end {
+        if offset.saturating_add(bytes.len() as u64) > self.end {
             return Err(SinkError);
         }
-        let buffered = self.end - self.buffer.len() as u64;
-        if offset >= buffered {
-            let at = (offset - buffered) as usize;
-            self.buffer[at..at + bytes.len()].copy_from_slice(bytes);
-            return Ok(());
-        }
-        let result = self.flush().and_then(|()| {
-            let mut file = &self.file;
-            file.seek(SeekFrom::Start(offset))?;
-            file.write_all(bytes)?;
-            file.seek(SeekFrom::Start(self.end)).map(drop)
-        });
-        self.keep(result)
+        let end = self.end;
+        let file = &mut self.file;
+        let result = file
+            .seek(SeekFrom::Start(offset))
+            .and_then(|_| file.write_all(bytes))
+            .and_then(|()| file.seek(SeekFrom::Start(end)));
+        self.keep(result).map(drop)
     }
 }
 
