@@ -822,9 +822,8 @@ mod tests {
 
     /// A folder of its own under the system's temporary folder.
     fn folder(test: &str) -> PathBuf {
-        let dir = std::env::temp_dir()
-            .join(format!("gtastream-edit-{}", std::process::id()))
-            .join(test);
+        let dir =
+            std::env::temp_dir().join(format!("gtastream-edit-{}-{test}", std::process::id()));
         let _ = fs::remove_dir_all(&dir);
         fs::create_dir_all(&dir).unwrap();
         dir
