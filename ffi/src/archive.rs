@@ -17,7 +17,7 @@ use gtastream_core::{
     Progress, SectionLine, Visitor, Warning,
 };
 
-use crate::bridge::{error_status, format, format_name, Bridge};
+use crate::bridge::{error_status, format, format_name, Bridge, Place};
 use crate::handle::{self, status, Handle, Object, Streaming};
 use crate::storage::NO_CALLBACKS;
 use crate::types::{gts_callbacks, gts_format, gts_status, GTS_CONTINUE, GTS_NO_OFFSET, GTS_PAUSE};
@@ -144,19 +144,21 @@ struct Callbacks {
     decoder: gts_callbacks,
     archive: gts_archive_callbacks,
     user: *mut c_void,
+    /// The bridge's record of the animation and bone (not asked for by the archive API).
+    place: Place,
 }
 
 impl Object for ArchiveState {
     type Storage = gts_archive;
     /// "gtsarc" and the version of this layout.
-    const TAG: u64 = 0x6774_7361_7263_0002;
+    const TAG: u64 = 0x6774_7361_7263_0003;
 }
 
 impl Callbacks {
     /// The bridge to both sets of callbacks, inside `Handle::run`.
     fn bridge(&self) -> ArchiveBridge<'_> {
         ArchiveBridge {
-            inner: Bridge::new(&self.decoder, self.user),
+            inner: Bridge::new(&self.decoder, self.user, &self.place),
             callbacks: &self.archive,
             user: self.user,
         }
@@ -378,6 +380,7 @@ unsafe fn init(
                     .copied()
                     .unwrap_or(NO_ARCHIVE_CALLBACKS),
                 user,
+                place: Place::new(),
             };
             Ok(ArchiveState {
                 callbacks,
