@@ -5,6 +5,8 @@
 
 use std::collections::VecDeque;
 
+use gtastream::context::{Context, Decoded, Tracked};
+
 use gtastream::{
     AnimationInfo, BoneInfo, Decoder, FileInfo, Flow, IplCar, IplInstance, Keyframes, Options,
     SectionLine, Status, Visitor, Warning,
@@ -16,7 +18,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyString, PyTuple};
 use pyo3::{intern, IntoPyObjectExt};
 
-use crate::{decode_error, latin1, warning_dict, with_bytes};
+use crate::{decode_failure, latin1, warning_dict, with_bytes};
 
 /// Streams the events of the binary file object `f` (anything with `read(n)` returning bytes).
 ///
@@ -56,6 +58,8 @@ pub fn events(py: Python<'_>, f: Py<PyAny>, chunk_size: usize) -> PyResult<Event
         queue: VecDeque::new(),
         failed: None,
         state: State::Running,
+        context: Context::default(),
+        decoded: Decoded::default(),
     })
 }
 
@@ -85,6 +89,9 @@ pub struct EventReader {
     /// a batch of keyframes and then fail in the same call).
     failed: Option<PyErr>,
     state: State,
+    /// Where the decoder is and what it reported, kept between steps: an error's place.
+    context: Context,
+    decoded: Decoded,
 }
 
 #[pymethods]
@@ -140,10 +147,14 @@ impl EventReader {
                 }
             };
             if data.as_bytes().is_empty() {
-                let mut sink = Sink::new(py, &mut self.queue);
-                let result = self.decoder.finish(&mut sink);
-                sink.check()?;
-                result.map_err(|error| decode_error(py, error))?;
+                let mut sink = Tracked {
+                    context: self.context,
+                    decoded: self.decoded,
+                    inner: Sink::new(py, &mut self.queue),
+                };
+                let result = sink.finish(&mut self.decoder);
+                sink.inner.check()?;
+                result.map_err(|failure| decode_failure(py, &failure))?;
                 self.state = State::Over;
             } else {
                 self.chunk = Some(data.unbind());
@@ -153,10 +164,15 @@ impl EventReader {
         };
         let chunk = chunk.clone_ref(py);
         let bytes = chunk.bind(py).as_bytes();
-        let mut sink = Sink::new(py, &mut self.queue);
-        let result = self.decoder.feed(&bytes[self.at..], &mut sink);
-        sink.check()?;
-        let progress = result.map_err(|error| decode_error(py, error))?;
+        let mut sink = Tracked {
+            context: self.context,
+            decoded: self.decoded,
+            inner: Sink::new(py, &mut self.queue),
+        };
+        let result = sink.feed(&mut self.decoder, &bytes[self.at..]);
+        (self.context, self.decoded) = (sink.context, sink.decoded);
+        sink.inner.check()?;
+        let progress = result.map_err(|failure| decode_failure(py, &failure))?;
         self.at += progress.consumed;
         match progress.status {
             Status::Paused => {}

@@ -13,9 +13,7 @@ import pytest
 import gtastream
 from formats import ifp2
 
-# The command's message; events() errors carry no place, so the part in parentheses is not
-# compared.
-CLI_ERROR = re.compile(r"^gtastream: .*?: (?P<reason>.+?) at offset (?P<offset>\d+)( \(.*\))?$")
+CLI_ERROR = re.compile(r"^gtastream: .*?: (?P<message>(?P<reason>.+?) at offset (?P<offset>\d+).*)$")
 
 
 def rebuild(events):
@@ -121,6 +119,8 @@ def test_unseekable_files_decode_as_dump_no_seek(seeds, cli, tmp_path):
             assert run.returncode == 1, name
             match = CLI_ERROR.match(run.stderr.strip())
             assert (error.reason, error.offset) == (match["reason"], int(match["offset"])), name
+            # The place and what decoded before it, as the command says them.
+            assert str(error) == match["message"], name
             outcomes.add(error.kind)
         else:
             assert run.returncode == 0, (name, run.stderr)
@@ -255,3 +255,17 @@ def test_wrong_file_objects():
     with pytest.raises(gtastream.DecodeError) as caught:
         list(gtastream.events(io.BytesIO(b"")))
     assert caught.value.kind == "empty"
+
+
+def test_errors_name_their_place_as_decode_does():
+    data = ifp2([("walk", [("root", 3, 0, [(0, 0, 0, 4096, 0)] * 3)])])[:-4]
+    with pytest.raises(gtastream.DecodeError) as decoded:
+        gtastream.decode(data)
+    for chunk_size in (1, 7, 65536):
+        with pytest.raises(gtastream.DecodeError) as caught:
+            for _ in gtastream.events(io.BytesIO(data), chunk_size=chunk_size):
+                pass
+        error = caught.value
+        assert (error.animation, error.bone, error.line) == (0, 0, None), chunk_size
+        assert str(error) == str(decoded.value), chunk_size
+        assert "after 1 animation, 1 bone, 2 keyframes" in str(error)

@@ -61,7 +61,7 @@ class DecodeError(Exception):
     offset: int
     """Absolute byte offset of the unit that failed."""
     animation: Optional[int]
-    """The animation it failed in (0-based index), None outside one (and from events())."""
+    """The animation it failed in (0-based index), None outside one."""
     bone: Optional[int]
     """The bone it failed in (0-based index in its animation), None outside one."""
     line: Optional[int]
