@@ -21,9 +21,11 @@ use std::string::String;
 use std::vec::Vec;
 use std::{format, vec};
 
+pub use super::plan::EditReport;
+use super::plan::{EditPlan, PlanError, Source};
 use super::{
-    same_entry_name, ArchiveDecoder, ArchiveVersion, ArchiveVisitor, ArchiveWriteError,
-    ArchiveWriteErrorKind, ArchiveWriter, Choice, Entry, SECTOR,
+    ArchiveDecoder, ArchiveVersion, ArchiveVisitor, ArchiveWriteError, ArchiveWriter, Choice,
+    Entry, SECTOR,
 };
 use crate::encode::IoSink;
 use crate::io::{decode_archive, stream_len, ReadError};
@@ -155,24 +157,6 @@ impl From<ArchiveWriteError> for EditError {
     }
 }
 
-/// What an operation did.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct EditReport {
-    /// Entries of the new archive.
-    pub entries: u32,
-    /// Entries copied unchanged from the old archive.
-    pub kept: u32,
-    /// Entries replaced in their place.
-    pub replaced: u32,
-    /// Entries appended.
-    pub added: u32,
-    /// Entries removed.
-    pub removed: u32,
-    /// Bytes of the new `.img`.
-    pub img_len: u64,
-}
-
 /// Called with the bytes written so far and the bytes to write in all.
 pub type Progress<'a> = &'a mut dyn FnMut(u64, u64);
 
@@ -182,13 +166,6 @@ struct Record {
     name: Vec<u8>,
     offset: u64,
     size: u64,
-}
-
-/// Where an entry of the new archive comes from.
-#[derive(Clone, Debug)]
-enum Source {
-    Old(usize),
-    File(usize),
 }
 
 /// Makes a new archive of `entries` at `paths` (refused if a file is there already).
@@ -205,13 +182,16 @@ pub fn create(
             )));
         }
     }
-    check_new_names(entries, &[])?;
-    let plan: Vec<Source> = (0..entries.len()).map(Source::File).collect();
-    let report = EditReport {
-        added: entries.len() as u32,
-        ..EditReport::default()
-    };
-    commit(paths, None, &[], entries, &plan, report, progress)
+    let plan = EditPlan::create(&names(entries)).map_err(plan_error(&[]))?;
+    commit(
+        paths,
+        None,
+        &[],
+        entries,
+        &plan.entries,
+        plan.report,
+        progress,
+    )
 }
 
 /// Puts `entries` into the archive: a name already there (ASCII case aside) is replaced in its
@@ -223,32 +203,15 @@ pub fn add(
 ) -> Result<EditReport, EditError> {
     recover(paths)?;
     let records = read_directory(paths)?;
-    check_new_names(entries, &records)?;
-    let mut plan: Vec<Source> = (0..records.len()).map(Source::Old).collect();
-    let mut report = EditReport::default();
-    for (k, entry) in entries.iter().enumerate() {
-        match records
-            .iter()
-            .position(|r| same_entry_name(&r.name, &entry.name))
-        {
-            Some(i) => {
-                plan[i] = Source::File(k);
-                report.replaced += 1;
-            }
-            None => {
-                plan.push(Source::File(k));
-                report.added += 1;
-            }
-        }
-    }
-    report.kept = records.len() as u32 - report.replaced;
+    let old: Vec<&[u8]> = records.iter().map(|r| &r.name[..]).collect();
+    let plan = EditPlan::add(&old, &names(entries)).map_err(plan_error(&[]))?;
     commit(
         paths,
         Some(paths),
         &records,
         entries,
-        &plan,
-        report,
+        &plan.entries,
+        plan.report,
         progress,
     )
 }
@@ -261,21 +224,17 @@ pub fn remove(
 ) -> Result<EditReport, EditError> {
     recover(paths)?;
     let records = read_directory(paths)?;
-    for name in names {
-        if !records.iter().any(|r| same_entry_name(&r.name, name)) {
-            return Err(EditError::NoSuchEntry(latin1(name)));
-        }
-    }
-    let plan: Vec<Source> = (0..records.len())
-        .filter(|&i| !names.iter().any(|n| same_entry_name(&records[i].name, n)))
-        .map(Source::Old)
-        .collect();
-    let report = EditReport {
-        kept: plan.len() as u32,
-        removed: (records.len() - plan.len()) as u32,
-        ..EditReport::default()
-    };
-    commit(paths, Some(paths), &records, &[], &plan, report, progress)
+    let old: Vec<&[u8]> = records.iter().map(|r| &r.name[..]).collect();
+    let plan = EditPlan::remove(&old, names).map_err(plan_error(names))?;
+    commit(
+        paths,
+        Some(paths),
+        &records,
+        &[],
+        &plan.entries,
+        plan.report,
+        progress,
+    )
 }
 
 /// Writes the archive anew: the entries in their order, packed one after the other, without
@@ -283,12 +242,16 @@ pub fn remove(
 pub fn rebuild(paths: &ArchivePaths, progress: Progress<'_>) -> Result<EditReport, EditError> {
     recover(paths)?;
     let records = read_directory(paths)?;
-    let plan: Vec<Source> = (0..records.len()).map(Source::Old).collect();
-    let report = EditReport {
-        kept: records.len() as u32,
-        ..EditReport::default()
-    };
-    commit(paths, Some(paths), &records, &[], &plan, report, progress)
+    let plan = EditPlan::rebuild(records.len());
+    commit(
+        paths,
+        Some(paths),
+        &records,
+        &[],
+        &plan.entries,
+        plan.report,
+        progress,
+    )
 }
 
 /// Completes a version 1 commit that a kill interrupted (a `NAME.dir.pending` beside the
@@ -311,28 +274,16 @@ pub fn recover(paths: &ArchivePaths) -> Result<(), EditError> {
     Ok(remove_if_there(&img_new)?)
 }
 
-/// Each new name is one the games read, and is given once.
-fn check_new_names(entries: &[NewEntry], _records: &[Record]) -> Result<(), EditError> {
-    for (k, entry) in entries.iter().enumerate() {
-        if let Err(kind) = super::check_entry_name(&entry.name) {
-            return Err(write_error(kind, k, &entry.name));
-        }
-        if entries[..k]
-            .iter()
-            .any(|e| same_entry_name(&e.name, &entry.name))
-        {
-            return Err(write_error(
-                ArchiveWriteErrorKind::DuplicateName,
-                k,
-                &entry.name,
-            ));
-        }
-    }
-    Ok(())
+fn names(entries: &[NewEntry]) -> Vec<&[u8]> {
+    entries.iter().map(|e| &e.name[..]).collect()
 }
 
-fn write_error(kind: ArchiveWriteErrorKind, index: usize, name: &[u8]) -> EditError {
-    EditError::Write(ArchiveWriteError::new(kind, index as u32, name))
+/// The edit error of a plan error; `names` are those to remove.
+fn plan_error<'a>(names: &'a [&[u8]]) -> impl FnOnce(PlanError) -> EditError + 'a {
+    move |error| match error {
+        PlanError::Name(error) => EditError::Write(error),
+        PlanError::NoSuchEntry(i) => EditError::NoSuchEntry(latin1(names[i])),
+    }
 }
 
 /// The old archive's records, as the archive decoder reads them.
@@ -434,7 +385,7 @@ fn write_planned(
         .iter()
         .map(|source| match source {
             Source::Old(i) => Ok(records[*i].size),
-            Source::File(k) => fs::metadata(&files[*k].path).map(|m| m.len()),
+            Source::New(k) => fs::metadata(&files[*k].path).map(|m| m.len()),
         })
         .sum::<io::Result<u64>>()?;
     let mut writer = ArchiveWriter::new(paths.version(), plan.len() as u32);
@@ -459,7 +410,7 @@ fn write_planned(
                     record.size,
                 )
             }
-            Source::File(k) => {
+            Source::New(k) => {
                 let file = File::open(&files[*k].path)?;
                 let len = file.metadata()?.len();
                 (&files[*k].name, Box::new(file), len)
@@ -474,7 +425,7 @@ fn write_planned(
             };
             match source {
                 Source::Old(_) => writer.begin_existing_entry(&mut out, name)?,
-                Source::File(_) => writer.begin_entry(&mut out, name)?,
+                Source::New(_) => writer.begin_entry(&mut out, name)?,
             }
             loop {
                 let n = read_some(&mut reader, &mut buffer)?;
