@@ -7,7 +7,7 @@
 // `.img` comes back to JavaScript piece by piece (then joined into one Uint8Array, or kept as the
 // parts of a Blob by the *Blob functions, which also read the old archive by slices). The
 // archive format reaches 4 GiB; a Uint8Array result must also fit one ArrayBuffer.
-import { ls, lsBlob } from './archive.js';
+import { lsBlob, lsSlices } from './archive.js';
 import type { ArchiveEntry } from './types.js';
 import { type Exports, wasm, withSink } from './wasm.js';
 
@@ -272,7 +272,7 @@ export function writeArchive(entries: NewEntry[], options: WriteArchiveOptions =
 function edited(img: Bytes, dir: Bytes | undefined, op: Op, given: EntryName[],
   data: (index: number) => Uint8Array): WrittenArchive {
   const bytes = asBytes(img);
-  const listing = ls(bytes, dir);
+  const listing = lsSlices(bytes, dir === undefined ? undefined : asBytes(dir));
   const old = listing.entries;
   const writing = new Writing(listing.format === 'VER1', op, old.map((e) => e.name), given);
   return joined(runSync(writing, (i) => bytes.subarray(old[i].offset, old[i].offset + old[i].size),

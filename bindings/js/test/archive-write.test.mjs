@@ -15,6 +15,7 @@ import {
   addEntries, addEntriesBlob, ArchiveError, decodeEntry, ls, rebuildArchive, rebuildArchiveBlob,
   removeEntries, removeEntriesBlob, writeArchive,
 } from '../dist/index.js';
+import { wasm } from '../dist/wasm.js';
 import { allFixtures, repo, sampleAnp3, sampleBnry } from './fixtures.mjs';
 
 const SECTOR = 2048;
@@ -73,6 +74,20 @@ function padded(data) {
 
 const read = (path) => new Uint8Array(readFileSync(path));
 const blobBytes = async (blob) => new Uint8Array(await blob.arrayBuffer());
+
+// First, while the module's memory is small: it never shrinks.
+test('the module holds the directory and a piece, not the archive: its memory stays flat', () => {
+  const MiB = 1 << 20;
+  const memory = () => wasm().memory.buffer.byteLength;
+  const before = memory();
+  const big = [0, 1, 2].map((i) => ({ name: `big${i}.dat`, data: new Uint8Array(32 * MiB).fill(i + 1) }));
+  const written = writeArchive(big);
+  const edited = addEntries(written.img, [{ name: 'BIG1.DAT', data: Uint8Array.of(7) }]);
+  const removed = removeEntries(edited.img, ['big0.dat']);
+  assert.equal(removed.img.length, SECTOR + 32 * MiB + SECTOR);
+  assert.ok(memory() - before <= 4 * MiB, `the module grew by ${(memory() - before) / MiB} MiB`);
+  assert.deepEqual(contents(removed.img).get('big2.dat'), big[2].data);
+});
 
 for (const version of [2, 1]) {
   const tag = `version ${version}`;
