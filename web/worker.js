@@ -13,6 +13,9 @@ let animations = [];
 /** The archive last listed: its `.img` and `.dir` (Blobs: the files opened, or an edit of
  * them), their names, its entries, and the edits made since it was opened. */
 let archive = null;
+/** The edits of the archive and its saving, one after the other: each edit starts from the
+ * archive the one before made. */
+let edits = Promise.resolve();
 /** The file (or entry) last decoded, for "save as" and the poses. */
 let opened = null;
 /** Its bytes, once a pose is asked for (the sampler reads the file from memory). */
@@ -73,10 +76,13 @@ async function listArchive() {
     seconds: (performance.now() - started) / 1000 };
 }
 
-/** Edits the archive (`edit(img, dir)` gives the new Blobs), and lists the result. */
-async function editArchive(edit) {
-  if (!archive) throw new Error('no archive is open');
+/** Edits the archive (`edit(img, dir)` gives the new Blobs), and lists the result; null when
+ * another archive was opened meanwhile (the edit was asked of the one before). */
+async function editArchive(target, edit) {
+  if (!target) throw new Error('no archive is open');
+  if (archive !== target) return null;
   const { img, dir, report } = await edit(archive.img, archive.dir);
+  if (archive !== target) return null;
   const total = archive.edited ?? { added: 0, replaced: 0, removed: 0 };
   archive.img = img;
   archive.dir = dir ?? undefined;
@@ -176,20 +182,26 @@ self.onmessage = async ({ data }) => {
       self.postMessage({ type: 'failed', error });
     }
   } else if (data.type === 'archive-add' || data.type === 'archive-remove') {
-    try {
-      const result = await editArchive(data.type === 'archive-add'
-        ? (img, dir) => addEntriesBlob(img, data.files.map((f) => ({ name: f.name, data: f })), dir)
-        : (img, dir) => removeEntriesBlob(img, data.names, dir));
-      self.postMessage({ type: 'opened', result });
-    } catch (e) {
-      const kind = e instanceof ArchiveError || e instanceof DecodeError ? ` (${e.kind})` : '';
-      self.postMessage({ type: 'edit-failed', message: `${e.message}${kind}` });
-    }
+    const edit = data.type === 'archive-add'
+      ? (img, dir) => addEntriesBlob(img, data.files.map((f) => ({ name: f.name, data: f })), dir)
+      : (img, dir) => removeEntriesBlob(img, data.names, dir);
+    const target = archive;
+    edits = edits.then(async () => {
+      try {
+        const result = await editArchive(target, edit);
+        if (result) self.postMessage({ type: 'opened', result });
+      } catch (e) {
+        const kind = e instanceof ArchiveError || e instanceof DecodeError ? ` (${e.kind})` : '';
+        self.postMessage({ type: 'edit-failed', message: `${e.message}${kind}` });
+      }
+    });
   } else if (data.type === 'archive-save') {
-    if (!archive) return;
-    const files = [{ name: archive.names.img, blob: archive.img }];
-    if (archive.dir) files.push({ name: archive.names.dir, blob: archive.dir });
-    self.postMessage({ type: 'archive-saved', files });
+    edits = edits.then(() => {
+      if (!archive) return;
+      const files = [{ name: archive.names.img, blob: archive.img }];
+      if (archive.dir) files.push({ name: archive.names.dir, blob: archive.dir });
+      self.postMessage({ type: 'archive-saved', files });
+    });
   } else if (data.type === 'convert') {
     try {
       const bytes = convert(new Uint8Array(await opened.arrayBuffer()), data.format);

@@ -126,7 +126,7 @@ class Writing {
     const names = [...old, ...given].map(nameBytes);
     const total = names.reduce((n, b) => n + b.length, 0);
     const m = this.module;
-    // At least one byte each, so that no length is 0.
+    // Never 0 bytes asked of the allocator (whose blocks are 8-byte aligned: a Uint32Array fits).
     const lensPtr = m.gts_alloc(names.length * 4 || 1);
     const namesPtr = m.gts_alloc(total || 1);
     try {

@@ -1420,7 +1420,8 @@ pub unsafe extern "C" fn gts_archive_new(
         writer: ArchiveWriter::new(version, capacity),
         img: Streamed {
             head: Vec::new(),
-            head_len: ArchiveWriter::data_start(version, capacity) as usize,
+            head_len: usize::try_from(ArchiveWriter::data_start(version, capacity))
+                .unwrap_or(usize::MAX),
             piece: Vec::with_capacity(OUTPUT_PIECE),
         },
         dir: (version1 != 0).then(Vec::new),
