@@ -22,7 +22,7 @@ use std::vec::Vec;
 use std::{format, vec};
 
 pub use super::plan::EditReport;
-use super::plan::{EditPlan, PlanError, Source};
+use super::plan::{self, EditPlan, PlanError};
 use super::{
     ArchiveDecoder, ArchiveVersion, ArchiveVisitor, ArchiveWriteError, ArchiveWriter, Choice,
     Entry, SECTOR,
@@ -168,6 +168,13 @@ struct Record {
     size: u64,
 }
 
+/// Where an entry of the new archive comes from.
+#[derive(Clone, Debug)]
+enum Source {
+    Old(usize),
+    File(usize),
+}
+
 /// Makes a new archive of `entries` at `paths` (refused if a file is there already).
 pub fn create(
     paths: &ArchivePaths,
@@ -188,7 +195,7 @@ pub fn create(
         None,
         &[],
         entries,
-        &plan.entries,
+        &sources(&plan),
         plan.report,
         progress,
     )
@@ -210,7 +217,7 @@ pub fn add(
         Some(paths),
         &records,
         entries,
-        &plan.entries,
+        &sources(&plan),
         plan.report,
         progress,
     )
@@ -231,7 +238,7 @@ pub fn remove(
         Some(paths),
         &records,
         &[],
-        &plan.entries,
+        &sources(&plan),
         plan.report,
         progress,
     )
@@ -248,7 +255,7 @@ pub fn rebuild(paths: &ArchivePaths, progress: Progress<'_>) -> Result<EditRepor
         Some(paths),
         &records,
         &[],
-        &plan.entries,
+        &sources(&plan),
         plan.report,
         progress,
     )
@@ -272,6 +279,15 @@ pub fn recover(paths: &ArchivePaths) -> Result<(), EditError> {
         remove_if_there(&temporary(dir))?;
     }
     Ok(remove_if_there(&img_new)?)
+}
+
+/// The plan's entries in the terms of files: a new entry is one of the files given.
+fn sources(plan: &EditPlan) -> Vec<Source> {
+    let source = |s: &plan::Source| match *s {
+        plan::Source::Old(i) => Source::Old(i),
+        plan::Source::New(k) => Source::File(k),
+    };
+    plan.entries.iter().map(source).collect()
 }
 
 fn names(entries: &[NewEntry]) -> Vec<&[u8]> {
@@ -385,7 +401,7 @@ fn write_planned(
         .iter()
         .map(|source| match source {
             Source::Old(i) => Ok(records[*i].size),
-            Source::New(k) => fs::metadata(&files[*k].path).map(|m| m.len()),
+            Source::File(k) => fs::metadata(&files[*k].path).map(|m| m.len()),
         })
         .sum::<io::Result<u64>>()?;
     let mut writer = ArchiveWriter::new(paths.version(), plan.len() as u32);
@@ -410,7 +426,7 @@ fn write_planned(
                     record.size,
                 )
             }
-            Source::New(k) => {
+            Source::File(k) => {
                 let file = File::open(&files[*k].path)?;
                 let len = file.metadata()?.len();
                 (&files[*k].name, Box::new(file), len)
@@ -425,7 +441,7 @@ fn write_planned(
             };
             match source {
                 Source::Old(_) => writer.begin_existing_entry(&mut out, name)?,
-                Source::New(_) => writer.begin_entry(&mut out, name)?,
+                Source::File(_) => writer.begin_entry(&mut out, name)?,
             }
             loop {
                 let n = read_some(&mut reader, &mut buffer)?;
