@@ -5,11 +5,6 @@ import { autoInit } from './wasm.js';
 await autoInit();
 
 export { decodeEntry, decodeEntryJson, ls, lsBlob, lsJson } from './archive.js';
-export {
-  addEntries, addEntriesBlob, ArchiveError, type EditReport, type EntryName, type NewEntry,
-  type NewEntryBlob, rebuildArchive, rebuildArchiveBlob, removeEntries, removeEntriesBlob,
-  writeArchive, type WriteArchiveOptions, type WrittenArchive, type WrittenArchiveBlob,
-} from './archive-write.js';
 export { type ConvertOptions, convert, type TargetFormat } from './convert.js';
 export {
   check, type CheckDocument, type CheckFinding, type CheckGame, checkJson, type CheckOptions,
@@ -21,5 +16,10 @@ export {
   type StreamSource,
 } from './decoder.js';
 export { type IFPAnimation, type IFPBone, type IFPFrame, IFPReader } from './ifp.js';
+export {
+  addEntries, addEntriesBlob, ArchiveError, type EditReport, type EntryName, type NewEntry,
+  type NewEntryBlob, rebuildArchive, rebuildArchiveBlob, removeEntries, removeEntriesBlob,
+  writeArchive, type WriteArchiveOptions, type WrittenArchive, type WrittenArchiveBlob,
+} from './archive-write.js';
 export type * from './types.js';
 export { DecodeError, EncodeError, init, type WasmSource } from './wasm.js';

@@ -51,6 +51,18 @@ export interface Exports {
   gts_feed(decoder: number, len: number, keyframes: number): number;
   gts_finish(decoder: number, keyframes: number): number;
   gts_position(decoder: number): number;
+  gts_archive_new(version1: number, op: number, names: number, lens: number, oldCount: number,
+    newCount: number): number;
+  gts_archive_free(out: number): void;
+  gts_archive_next(out: number): number;
+  gts_archive_source(out: number): number;
+  gts_archive_write(out: number, len: number): number;
+  gts_archive_finish(out: number): number;
+  gts_archive_head(out: number): number;
+  gts_archive_head_len(out: number): number;
+  gts_archive_dir(out: number): number;
+  gts_archive_dir_len(out: number): number;
+  gts_archive_report(out: number): number;
   gts_ls(img: number, imgLen: number, dir: number, dirLen: number, hasDir: number): number;
   gts_entry_json(img: number, imgLen: number, dir: number, dirLen: number, hasDir: number,
     name: number, nameLen: number): number;
@@ -66,18 +78,6 @@ export interface Exports {
   gts_listing_feed(stream: number, len: number): number;
   gts_listing_finish(stream: number): number;
   gts_convert(ptr: number, len: number, format: number, formatLen: number, quantize: number): number;
-  gts_archive_new(version1: number, op: number, names: number, lens: number, oldCount: number,
-    newCount: number): number;
-  gts_archive_free(out: number): void;
-  gts_archive_next(out: number): number;
-  gts_archive_source(out: number): number;
-  gts_archive_write(out: number, len: number): number;
-  gts_archive_finish(out: number): number;
-  gts_archive_head(out: number): number;
-  gts_archive_head_len(out: number): number;
-  gts_archive_dir(out: number): number;
-  gts_archive_dir_len(out: number): number;
-  gts_archive_report(out: number): number;
 }
 
 /** Flow codes the event imports return. */
