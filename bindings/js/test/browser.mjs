@@ -250,7 +250,12 @@ try {
   assert.deepEqual(copy['gta3.img'], edited);
   assert.deepEqual(ls(copy['gta3.img']).entries.map((e) => [e.name, e.format]),
     [['PED.IFP', 'ANP3'], ['sector.ipl', 'bnry'], ['new.ipl', 'text']]);
-  assert.deepEqual(decodeEntry(copy['gta3.img'], 'ped.ifp'), decode(walk));
+  const ped = ls(copy['gta3.img']).entries[0];
+  const stored = copy['gta3.img'].subarray(ped.offset, ped.offset + ped.size);
+  assert.deepEqual(stored.subarray(0, walk.length), new Uint8Array(walk));
+  assert.ok(stored.subarray(walk.length).every((b) => b === 0), 'padded with zeros');
+  assert.deepEqual(decodeEntry(copy['gta3.img'], 'ped.ifp').animations.map((a) => a.name),
+    doc.animations.map((a) => a.name));
   // An entry of the edited archive opens from its slice of the new archive.
   await page.click('#entries tbody tr:nth-child(3)');
   await waitDone();
