@@ -8,6 +8,7 @@
 //! archive's names are kept as they are, even ones the games skip.
 
 use alloc::vec::Vec;
+use core::cmp::Ordering;
 
 use super::{check_entry_name, same_entry_name, ArchiveWriteError, ArchiveWriteErrorKind};
 
@@ -87,11 +88,9 @@ impl EditPlan {
         check_new_names(new)?;
         let mut entries: Vec<Source> = (0..old.len()).map(Source::Old).collect();
         let mut report = EditReport::default();
+        let by_name = ByName::new(old);
         for (k, name) in new.iter().enumerate() {
-            match old
-                .iter()
-                .position(|o| same_entry_name(o.as_ref(), name.as_ref()))
-            {
+            match by_name.first(name.as_ref()) {
                 Some(i) => {
                     entries[i] = Source::New(k);
                     report.replaced += 1;
@@ -112,19 +111,16 @@ impl EditPlan {
         old: &[O],
         names: &[N],
     ) -> Result<EditPlan, PlanError> {
-        let named = |entry: &O| {
-            names
-                .iter()
-                .any(|n| same_entry_name(entry.as_ref(), n.as_ref()))
-        };
+        let old_by_name = ByName::new(old);
         if let Some(missing) = names
             .iter()
-            .position(|n| !old.iter().any(|o| same_entry_name(o.as_ref(), n.as_ref())))
+            .position(|n| old_by_name.first(n.as_ref()).is_none())
         {
             return Err(PlanError::NoSuchEntry(missing));
         }
+        let named = ByName::new(names);
         let entries: Vec<Source> = (0..old.len())
-            .filter(|&i| !named(&old[i]))
+            .filter(|&i| named.first(old[i].as_ref()).is_none())
             .map(Source::Old)
             .collect();
         let report = EditReport {
@@ -145,20 +141,64 @@ impl EditPlan {
     }
 }
 
-/// Each new name is one the games read, and is given once.
+/// Each new name is one the games read, and is given once: the first refusal in the order the
+/// names are given.
 fn check_new_names<N: AsRef<[u8]>>(new: &[N]) -> Result<(), PlanError> {
-    for (k, name) in new.iter().enumerate() {
-        let name = name.as_ref();
-        let kind = match check_entry_name(name) {
-            Err(kind) => kind,
-            Ok(()) if new[..k].iter().any(|e| same_entry_name(e.as_ref(), name)) => {
-                ArchiveWriteErrorKind::DuplicateName
-            }
-            Ok(()) => continue,
-        };
-        return Err(PlanError::Name(ArchiveWriteError::new(
-            kind, k as u32, name,
-        )));
+    let invalid = new
+        .iter()
+        .enumerate()
+        .find_map(|(k, name)| check_entry_name(name.as_ref()).err().map(|kind| (k, kind)));
+    // The first name given again: in name order, equal names sit together by index.
+    let by_name = ByName::new(new);
+    let again = by_name
+        .order
+        .windows(2)
+        .filter(|pair| same_entry_name(new[pair[0]].as_ref(), new[pair[1]].as_ref()))
+        .map(|pair| pair[1])
+        .min()
+        .map(|k| (k, ArchiveWriteErrorKind::DuplicateName));
+    let first = match (invalid, again) {
+        (Some(a), Some(b)) => Some(if a.0 <= b.0 { a } else { b }),
+        (a, b) => a.or(b),
+    };
+    match first {
+        Some((k, kind)) => Err(PlanError::Name(ArchiveWriteError::new(
+            kind,
+            k as u32,
+            new[k].as_ref(),
+        ))),
+        None => Ok(()),
     }
-    Ok(())
+}
+
+/// Names ordered as the games compare them (ASCII case aside), so that a name is found in
+/// `log n` comparisons, not `n`: an archive holds thousands of entries.
+struct ByName<'a, N> {
+    names: &'a [N],
+    /// Indices into `names`, by name; equal names by index (the sort is stable).
+    order: Vec<usize>,
+}
+
+impl<'a, N: AsRef<[u8]>> ByName<'a, N> {
+    fn new(names: &'a [N]) -> Self {
+        let mut order: Vec<usize> = (0..names.len()).collect();
+        order.sort_by(|&a, &b| compare_names(names[a].as_ref(), names[b].as_ref()));
+        ByName { names, order }
+    }
+
+    /// The index of the first of the names that is `name`.
+    fn first(&self, name: &[u8]) -> Option<usize> {
+        let at = self
+            .order
+            .partition_point(|&i| compare_names(self.names[i].as_ref(), name) == Ordering::Less);
+        let i = *self.order.get(at)?;
+        same_entry_name(self.names[i].as_ref(), name).then_some(i)
+    }
+}
+
+/// An order of names in which two names are equal when [`same_entry_name`] takes them for one.
+fn compare_names(a: &[u8], b: &[u8]) -> Ordering {
+    a.iter()
+        .map(u8::to_ascii_lowercase)
+        .cmp(b.iter().map(u8::to_ascii_lowercase))
 }
