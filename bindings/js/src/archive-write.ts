@@ -217,12 +217,12 @@ function runSync(writing: Writing, old: (index: number) => Uint8Array,
   }
 }
 
-/** As `runSync`, a Blob read by slices of BLOB_READ bytes. */
-async function runAsync(writing: Writing, old: (index: number) => Blob,
+/** As `runSync`, the bytes possibly to wait for, or a Blob read by slices of BLOB_READ bytes. */
+async function runAsync(writing: Writing, old: (index: number) => Promise<Bytes | Blob>,
   given: (index: number) => Bytes | Blob): Promise<Parts> {
   try {
     for (let source = writing.next(); source; source = writing.next()) {
-      const data = source.old ? old(source.index) : given(source.index);
+      const data = source.old ? await old(source.index) : given(source.index);
       if (!(data instanceof Blob)) {
         writing.write(asBytes(data));
         continue;
@@ -235,6 +235,28 @@ async function runAsync(writing: Writing, old: (index: number) => Blob,
   } finally {
     writing.free();
   }
+}
+
+/** The old entries of an archive in a Blob, read with neighbours: one read covers the entry and
+ * the ones after it in the directory that follow it in the file, up to BLOB_READ bytes (an
+ * archive holds thousands of small entries, mostly in directory order). */
+function entryReader(img: Blob, entries: ArchiveEntry[]): (index: number) => Promise<Bytes | Blob> {
+  let start = 0;
+  let held = new Uint8Array(0);
+  return async (i) => {
+    const { offset, size } = entries[i];
+    if (size > BLOB_READ) return img.slice(offset, offset + size);
+    if (offset < start || offset + size > start + held.length) {
+      let end = offset + size;
+      for (let j = i + 1; j < entries.length && entries[j].offset === end
+        && end + entries[j].size - offset <= BLOB_READ; j++) {
+        end += entries[j].size;
+      }
+      start = offset;
+      held = new Uint8Array(await img.slice(offset, end).arrayBuffer());
+    }
+    return held.subarray(offset - start, offset - start + size);
+  };
 }
 
 function joined({ img, dir, report }: Parts): WrittenArchive {
@@ -284,8 +306,7 @@ async function editedBlob(img: Blob, dir: Blob | undefined, op: Op, given: Entry
   const listing = await lsBlob(img, dir);
   const old: ArchiveEntry[] = listing.entries;
   const writing = new Writing(listing.format === 'VER1', op, old.map((e) => e.name), given);
-  return blobs(await runAsync(writing, (i) => img.slice(old[i].offset, old[i].offset + old[i].size),
-    data));
+  return blobs(await runAsync(writing, entryReader(img, old), data));
 }
 
 /**
