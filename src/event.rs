@@ -178,12 +178,16 @@ pub struct IplInstance<'a> {
     pub model_name: Option<&'a [u8]>,
     /// Text IPL of GTA III and Vice City: the scale.
     pub scale: Option<[f32; 3]>,
+    /// Text IPL: the line as stored, with its line break (empty from a binary IPL, or where
+    /// not kept): an encoder writes it back unchanged while it reads as these values
+    /// (docs/FORMATS.md §9.7).
+    pub raw: &'a [u8],
 }
 
 /// A car generator: a binary IPL car record or a text IPL `cars` line (`Default`: zeros).
 #[derive(Clone, Copy, Debug, PartialEq, Default)]
 #[non_exhaustive]
-pub struct IplCar {
+pub struct IplCar<'a> {
     /// World position.
     pub position: [f32; 3],
     /// Heading in radians.
@@ -204,6 +208,17 @@ pub struct IplCar {
     pub min_delay: i32,
     /// Maximum delay.
     pub max_delay: i32,
+    /// Text IPL: the line as stored, with its line break (empty from a binary IPL, or where
+    /// not kept), as [`IplInstance::raw`].
+    pub raw: &'a [u8],
+}
+
+impl IplCar<'_> {
+    /// The values alone, without the stored line (for a [`Placement`](crate::Placement), which
+    /// keeps the line apart).
+    pub fn values(&self) -> IplCar<'static> {
+        IplCar { raw: &[], ..*self }
+    }
 }
 
 /// A line of a text IPL section the decoder does not interpret (`cull`, `path`, `enex`, ...),
@@ -218,6 +233,9 @@ pub struct SectionLine<'a> {
     pub text: &'a [u8],
     /// The line's number in the file (from 1).
     pub line: u32,
+    /// The line as stored, with its line break (empty where not kept): an encoder writes it
+    /// back unchanged while [`text`](Self::text) is what it holds.
+    pub raw: &'a [u8],
 }
 
 impl<'a> SectionLine<'a> {
@@ -316,6 +334,14 @@ pub trait Visitor {
     fn section_line(&mut self, _line: &SectionLine<'_>) -> Flow {
         Flow::Continue
     }
+    /// Text IPL: a line that brings no other event (blank, comment, section name, `end`, or a
+    /// line read while the decoder still found out whether the text is a placement file:
+    /// those come *before* the `file` event), as stored, with its line break. With the
+    /// `raw` of the line events, every byte of the text reaches the visitor once, in order,
+    /// so that an encoder can write the file back byte for byte (docs/FORMATS.md §9.7).
+    fn text_line(&mut self, _raw: &[u8]) -> Flow {
+        Flow::Continue
+    }
     /// Something the games accept but the format disagrees with; decoding goes on.
     fn warning(&mut self, _warning: Warning) -> Flow {
         Flow::Continue
@@ -368,6 +394,9 @@ impl<V: Visitor + ?Sized> Visitor for &mut V {
     }
     fn warning(&mut self, warning: Warning) -> Flow {
         (**self).warning(warning)
+    }
+    fn text_line(&mut self, raw: &[u8]) -> Flow {
+        (**self).text_line(raw)
     }
     fn trailing(&mut self, bytes: &[u8]) -> Flow {
         (**self).trailing(bytes)

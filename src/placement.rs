@@ -16,7 +16,7 @@ pub struct Placement {
     /// The placed objects, in file order.
     pub instances: Vec<Instance>,
     /// The car generators, in file order.
-    pub cars: Vec<IplCar>,
+    pub cars: Vec<IplCar<'static>>,
     /// Text IPL: the lines of the other sections, in file order.
     pub section_lines: Vec<RawLine>,
     /// Everything odd the decoder noticed, in file order.
@@ -124,7 +124,7 @@ impl Visitor for PlacementBuilder {
 
     fn car(&mut self, car: &IplCar) -> Flow {
         if let Some(placement) = &mut self.placement {
-            placement.cars.push(*car);
+            placement.cars.push(car.values());
         }
         Flow::Continue
     }
