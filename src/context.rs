@@ -256,6 +256,9 @@ impl<V: Visitor> Visitor for Tracked<V> {
     fn section_line(&mut self, line: &SectionLine<'_>) -> Flow {
         self.inner.section_line(line)
     }
+    fn text_line(&mut self, raw: &[u8]) -> Flow {
+        self.inner.text_line(raw)
+    }
     fn warning(&mut self, warning: Warning) -> Flow {
         self.inner.warning(warning)
     }
