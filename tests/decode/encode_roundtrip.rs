@@ -128,7 +128,18 @@ fn every_fixture_writes_back_to_the_same_events() {
             .filter(|e| matches!(e, Ev::File { .. }))
             .count();
         let written = match convert(&data, format, EncodeOptions::default()) {
+            // Placements come back byte for byte (§9.7).
+            Ok(w) if !format.is_animation() => {
+                assert!(w == data, "{name}: not byte for byte");
+                w
+            }
             Ok(w) => w,
+            // A binary IPL whose sections lie apart is not written back in another layout
+            // silently (§9.7); clean, it is in the stock one.
+            Err(EncodeError::NotRepresentable(Lost::SectionOffset)) => {
+                let clean = EncodeOptions::default().with_normalise(true);
+                convert(&data, format, clean).unwrap_or_else(|e| panic!("{name}: {e}"))
+            }
             // Text files may hold lines the writer refuses to change (§9.3).
             Err(EncodeError::NotRepresentable(_)) if format == Format::IplText => continue,
             // A line outside any section, which the decoder passes no text for (§9.3).
@@ -152,7 +163,9 @@ fn every_fixture_writes_back_to_the_same_events() {
             assert_eq!(after, before, "{name}");
         }
         // The output does not depend on how the input was cut.
-        assert_eq!(convert_bytewise(&data, format), written, "{name}");
+        if written == data || format.is_animation() {
+            assert_eq!(convert_bytewise(&data, format), written, "{name}");
+        }
         checked += 1;
     }
     assert!(checked > 40 && refused < 5, "{checked} {refused}");

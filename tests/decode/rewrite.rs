@@ -768,3 +768,54 @@ fn text_normalise_writes_the_clean_file() {
         Some(encode::EncodeError::LineLost(_))
     ));
 }
+
+/// Binary IPLs whose layout the streaming writer reproduces come back byte for byte: one as
+/// taken from `gta3.img` (the stock layout, padded with zeros to its 2048-byte sector), one
+/// with its cars first, one with a stale size and an empty section's garbage offset. One whose
+/// sections lie elsewhere (a gap of junk after the header, cars apart from the instances) is
+/// refused, naming the cause, never written in another layout; `normalise` writes it in the
+/// stock layout.
+#[test]
+fn bnry_layouts_are_written_back_or_refused() {
+    use testkit::ipl::{bnry, put_u32, samples_car, samples_inst};
+    let (i3, c2) = (samples_inst(3), samples_car(2));
+    let mut from_img = bnry(&i3, 76, &c2, 76 + 120);
+    from_img.resize(2048, 0);
+    let cars_first = bnry(&i3, 76 + 96, &c2, 76);
+    let mut stale = bnry(&i3, 76, &[], 0);
+    put_u32(&mut stale, 0x20, 7);
+    put_u32(&mut stale, 0x3C, 0xDEAD_BEEF);
+    for (name, file) in [
+        ("from gta3.img", &from_img),
+        ("cars first", &cars_first),
+        ("stale", &stale),
+    ] {
+        for cut in [Cut::Whole, Cut::bytewise(), Cut::Chunk(13)] {
+            let out = rewrite_cut(file, Format::IplBinary, EncodeOptions::default(), &cut);
+            assert!(
+                out == *file,
+                "{name} {cut:?}: {}",
+                first_difference(&out, file)
+            );
+        }
+    }
+    let mut gap = bnry(&i3, 100, &c2, 100 + 120);
+    gap[76..100].fill(0xAB);
+    let apart = bnry(&i3, 76, &c2, 512);
+    for (name, file) in [("gap", &gap), ("apart", &apart)] {
+        let mut encoder =
+            Encoder::new(Format::IplBinary, Vec::new(), EncodeOptions::default()).unwrap();
+        let result = Decoder::new().decode_slice(file, &mut encoder);
+        assert!(result.is_err(), "{name}");
+        assert_eq!(
+            encoder.error(),
+            Some(encode::EncodeError::NotRepresentable(
+                encode::Lost::SectionOffset
+            )),
+            "{name}"
+        );
+        let clean = EncodeOptions::default().with_normalise(true);
+        let out = rewrite_cut(file, Format::IplBinary, clean, &Cut::Whole);
+        assert_eq!(out, bnry(&i3, 76, &c2, 76 + 120), "{name}");
+    }
+}
