@@ -155,7 +155,7 @@
  * Version of the binary interface this header describes: compare with `gts_abi_version()` when
  * loading the shared library. It changes whenever a struct grows or a function is added.
  */
-#define GTS_ABI_VERSION 3
+#define GTS_ABI_VERSION 4
 
 /**
  * Longest name a callback gets, in bytes (package, animation, bone and model names; a longer
@@ -664,6 +664,16 @@ typedef struct gts_file_info {
      * Bytes of `raw`.
      */
     size_t raw_len;
+    /**
+     * `ANLF`: the container's `size` field as stored, on each block's `on_file` (and on the one
+     * `on_file`, without a name, of an `ANLF` of no blocks); 0 if `!has_container_size`.
+     * Passed to `gts_encoder_file`, the container is written back around the blocks.
+     */
+    uint32_t container_size;
+    /**
+     * Whether the file is a block of an `ANLF`.
+     */
+    bool has_container_size;
 } gts_file_info;
 
 /**
@@ -855,6 +865,17 @@ typedef struct gts_ipl_instance {
      * Whether `scale` is given.
      */
     bool has_scale;
+    /**
+     * Text IPL: the line as stored, with its line break, `raw_len` bytes valid for the call;
+     * NULL from a binary IPL. Passed to `gts_encoder_instance`, the line is written back as it
+     * is while it reads as these values (docs/FORMATS.md §9.7); a caller filling the struct
+     * itself sets NULL.
+     */
+    const uint8_t *raw;
+    /**
+     * Bytes of `raw`.
+     */
+    size_t raw_len;
 } gts_ipl_instance;
 
 /**
@@ -901,6 +922,14 @@ typedef struct gts_ipl_car {
      * Maximum delay.
      */
     int32_t max_delay;
+    /**
+     * Text IPL: the line as stored, as `gts_ipl_instance.raw`.
+     */
+    const uint8_t *raw;
+    /**
+     * Bytes of `raw`.
+     */
+    size_t raw_len;
 } gts_ipl_car;
 
 /**
@@ -977,6 +1006,15 @@ typedef struct gts_section_line {
      * `GTS_ERR_NOT_REPRESENTABLE`'s message when a binary IPL has no place for the line.
      */
     uint32_t line;
+    /**
+     * The line as stored, with its line break, as `gts_ipl_instance.raw`: written back as it
+     * is while it holds `text`.
+     */
+    const uint8_t *raw;
+    /**
+     * Bytes of `raw`.
+     */
+    size_t raw_len;
 } gts_section_line;
 
 /**
@@ -1055,6 +1093,13 @@ typedef struct gts_callbacks {
      * cuts): pass them to `gts_encoder_trailing` to write a file back byte for byte.
      */
     int32_t (GTS_CALL *on_trailing)(void *user, const uint8_t *bytes, size_t len);
+    /**
+     * Text IPL: a line that brings no other event (blank, comment, section name, `end`, or a
+     * line read before the text was known to be a placement file: those come before
+     * `on_file`), `len` bytes with its line break, valid for the call: pass it to
+     * `gts_encoder_text_line` to write the text back byte for byte.
+     */
+    int32_t (GTS_CALL *on_text_line)(void *user, const uint8_t *bytes, size_t len);
 } gts_callbacks;
 
 /**
@@ -1933,6 +1978,17 @@ enum gts_status GTS_CALL gts_encoder_car(struct gts_encoder *encoder, const stru
  */
 enum gts_status GTS_CALL gts_encoder_section_line(struct gts_encoder *encoder,
                                                   const struct gts_section_line *line);
+
+/**
+ * A line of the source that brought no event of its own (`on_text_line`: blank, comment,
+ * section name, `end`, with its line break): a text IPL written back keeps it as it is (it may
+ * come before `gts_encoder_file`); other targets, and `GTS_ENCODE_NORMALISE`, ignore it.
+ *
+ * Pointers: `bytes` is NULL (with `len` 0) or points to `len` bytes.
+ */
+enum gts_status GTS_CALL gts_encoder_text_line(struct gts_encoder *encoder,
+                                               const uint8_t *bytes,
+                                               size_t len);
 
 /**
  * The input ended: the last counts and sizes are patched; the file is complete.

@@ -74,6 +74,10 @@ pub struct FileInfo<'a> {
     /// ANPK: the block `INFO` chunk's `size` field as stored (the engines read that many bytes
     /// into a fixed buffer).
     pub info_size: Option<u32>,
+    /// `ANLF`: the container's `size` field as stored, on each block's `file` event (and on the
+    /// one `file` event, with no name, of an `ANLF` of no blocks): an encoder writes the
+    /// container back around the blocks (docs/FORMATS.md §9.7).
+    pub container_size: Option<u32>,
     /// The header as stored (`ANP3`/`ANP2`: its 36 bytes; `ANPK`: with the package name;
     /// `bnry`: its 76 bytes; empty where not kept), for an
     /// encoder that writes the file back byte for byte (docs/FORMATS.md §9.7).

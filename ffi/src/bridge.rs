@@ -120,6 +120,8 @@ impl Visitor for Bridge<'_> {
             has_car_count: info.car_count.is_some(),
             raw: raw(info.raw),
             raw_len: info.raw.len(),
+            container_size: info.container_size.unwrap_or(0),
+            has_container_size: info.container_size.is_some(),
         };
         // SAFETY: see the comment above this impl.
         flow(unsafe { f(self.user, &c_info) })
@@ -281,12 +283,14 @@ impl Visitor for Bridge<'_> {
             has_model_name,
             scale: instance.scale.unwrap_or([0.0; 3]),
             has_scale: instance.scale.is_some(),
+            raw: raw(instance.raw),
+            raw_len: instance.raw.len(),
         };
         // SAFETY: see the comment above this impl.
         flow(unsafe { f(self.user, &c_instance) })
     }
 
-    fn car(&mut self, car: &IplCar) -> Flow {
+    fn car(&mut self, car: &IplCar<'_>) -> Flow {
         let Some(f) = self.callbacks.on_car else {
             return Flow::Continue;
         };
@@ -301,6 +305,8 @@ impl Visitor for Bridge<'_> {
             door_lock_chance: car.door_lock_chance,
             min_delay: car.min_delay,
             max_delay: car.max_delay,
+            raw: raw(car.raw),
+            raw_len: car.raw.len(),
         };
         // SAFETY: see the comment above this impl.
         flow(unsafe { f(self.user, &c_car) })
@@ -318,6 +324,8 @@ impl Visitor for Bridge<'_> {
             text,
             text_len,
             line: line.line,
+            raw: raw(line.raw),
+            raw_len: line.raw.len(),
         };
         // SAFETY: see the comment above this impl.
         flow(unsafe { f(self.user, &c_line) })
@@ -336,6 +344,14 @@ impl Visitor for Bridge<'_> {
         };
         // SAFETY: see the comment above this impl.
         flow(unsafe { f(self.user, &c_warning) })
+    }
+
+    fn text_line(&mut self, bytes: &[u8]) -> Flow {
+        match self.callbacks.on_text_line {
+            // SAFETY: see the comment above this impl; `bytes` is never empty.
+            Some(f) => flow(unsafe { f(self.user, bytes.as_ptr(), bytes.len()) }),
+            None => Flow::Continue,
+        }
     }
 
     fn trailing(&mut self, bytes: &[u8]) -> Flow {

@@ -13,8 +13,10 @@ use crate::{FrameType, Keyframe, MAX_NAME};
 const OBJECT_NAME: usize = 28;
 /// The block header (`ANPK` and `INFO` headers, animation count) before the package name.
 const BLOCK_HEADER: usize = 20;
-/// The package INFO's animation count.
+/// The package INFO's animation count, from the block's start.
 const ANIMATION_COUNT_AT: u64 = 16;
+/// `ANLF`: the container's block count.
+const BLOCK_COUNT_AT: u64 = 8;
 /// `CPAN` and `ANIM` chunk headers.
 const OBJECT_HEADER: usize = 16;
 
@@ -81,6 +83,12 @@ pub(crate) struct Anpk {
     last_index: Option<(u32, u32)>,
     /// The empty keyframe chunk the source had after an object without keyframes.
     empty_chunk: Option<[u8; 8]>,
+    /// Written back as an `ANLF` (§1.4): its blocks so far, where the current one begins, and
+    /// the container's stored size with the source's length.
+    anlf: bool,
+    blocks: u32,
+    block_at: u64,
+    container: Option<Kept>,
 }
 
 /// Writes a NUL-terminated name with its zero padding to a multiple of 4, after its chunk
@@ -144,20 +152,61 @@ impl Anpk {
             keyframes: None,
             last_index: None,
             empty_chunk: None,
+            anlf: false,
+            blocks: 0,
+            block_at: 0,
+            container: None,
         }
     }
 
+    /// Adds `bytes` of the source to the block's and the container's kept sizes.
+    fn grow_block(&mut self, bytes: Option<u64>) {
+        grow(&mut self.block, bytes);
+        grow(&mut self.container, bytes);
+    }
+
+    /// The block ends: its animation count and size are patched.
+    fn end_block<S: Sink>(&mut self, out: &mut Out<S>) -> Result<(), EncodeError> {
+        out.patch_u32(self.block_at + ANIMATION_COUNT_AT, self.animations)?;
+        patch_kept(out, self.block_at + 4, self.block)
+    }
+
+    /// A file (or an `ANLF` block) begins. `container`: the source is an `ANLF` whose `size`
+    /// field this is, written back as one (its blocks each an `ANPK`); without it, the blocks
+    /// join the first (§9.1).
     pub(crate) fn file<S: Sink>(
         &mut self,
         out: &mut Out<S>,
         name: Option<&[u8]>,
         raw: &[u8],
+        container: Option<u32>,
     ) -> Result<(), EncodeError> {
-        if !self.stage.begin_file()? {
+        if self.stage.begin_file()? {
+            if let Some(size) = container {
+                self.anlf = true;
+                out.put(b"ANLF")?;
+                out.reserve()?;
+                out.reserve()?;
+                // The source's bytes after the size field so far: the block count.
+                self.container = Kept::new(size, 4);
+                if name.is_none() {
+                    // An ANLF of no blocks.
+                    return Ok(());
+                }
+            }
+        } else if self.anlf && name.is_some() {
+            // The next ANLF block.
+            if self.blocks > 0 {
+                self.end_block(out)?;
+            }
+        } else {
             // A later ANLF block joins the first: the first's stored size no longer applies.
             self.block = None;
             return Ok(());
         }
+        bump(&mut self.blocks)?;
+        self.block_at = out.pos;
+        self.animations = 0;
         let name = name.unwrap_or_default();
         let raw = block_raw(raw);
         match raw.filter(|r| c_name(&r[BLOCK_HEADER..]) == name) {
@@ -177,6 +226,7 @@ impl Anpk {
             }
         }
         self.block = raw.and_then(|r| Kept::new(stored_u32(r, 4), r.len() as u64 - 8));
+        grow(&mut self.container, raw.map(|r| r.len() as u64));
         Ok(())
     }
 
@@ -214,7 +264,7 @@ impl Anpk {
                 out.zeros(8)?;
             }
         }
-        grow(&mut self.block, stored.map(|_| raw.len() as u64));
+        self.grow_block(stored.map(|_| raw.len() as u64));
         self.dgan = stored.and_then(|(_, r)| Kept::new(stored_u32(r, 4), r.len() as u64 - 8));
         self.bones = 0;
         Ok(())
@@ -269,7 +319,7 @@ impl Anpk {
             (count, stored_u32(&r[fields..], 8), header, bytes)
         });
         let object = source.map(|(.., bytes)| raw.len() as u64 + bytes);
-        grow(&mut self.block, object);
+        self.grow_block(object);
         grow(&mut self.dgan, object);
         self.cpan = source
             .and_then(|(.., bytes)| Kept::new(stored_u32(raw, 4), raw.len() as u64 - 8 + bytes));
@@ -359,7 +409,13 @@ impl Anpk {
 
     pub(crate) fn end<S: Sink>(&mut self, out: &mut Out<S>) -> Result<(), EncodeError> {
         self.stage.go(Stage::File, Stage::File)?;
-        out.patch_u32(ANIMATION_COUNT_AT, self.animations)?;
-        patch_kept(out, 4, self.block)
+        if self.blocks > 0 {
+            self.end_block(out)?;
+        }
+        if self.anlf {
+            out.patch_u32(BLOCK_COUNT_AT, self.blocks)?;
+            patch_kept(out, 4, self.container)?;
+        }
+        Ok(())
     }
 }

@@ -475,11 +475,34 @@ impl<S: Sink> Encoder<S> {
     /// format written): unless [`EncodeOptions::normalise`], what the values do not fix is
     /// written as stored (§9.7).
     pub fn file_raw(&mut self, name: Option<&[u8]>, raw: &[u8]) -> Result<(), EncodeError> {
+        self.file_in(name, raw, None)
+    }
+
+    /// An `ANLF` block begins ([`FileInfo::container_size`]: the container's `size` field as
+    /// stored; `name` `None` for the one file event of an `ANLF` of no blocks), its header as
+    /// stored. Written to `ANPK` with the stored bytes kept, the blocks are written back in
+    /// their container, each an `ANPK` (§9.7); else they join the first block (§9.1).
+    pub fn file_in_container(
+        &mut self,
+        name: Option<&[u8]>,
+        raw: &[u8],
+        container_size: u32,
+    ) -> Result<(), EncodeError> {
+        self.file_in(name, raw, Some(container_size))
+    }
+
+    fn file_in(
+        &mut self,
+        name: Option<&[u8]>,
+        raw: &[u8],
+        container: Option<u32>,
+    ) -> Result<(), EncodeError> {
+        let container = container.filter(|_| self.keeps_stored());
         let raw = self.own(raw);
         self.run(|kind, out, _| {
             match kind {
                 Kind::Ifp2(e) => e.file(out, name, raw)?,
-                Kind::Anpk(e) => e.file(out, name, raw)?,
+                Kind::Anpk(e) => e.file(out, name, raw, container)?,
                 Kind::Bnry(e) => e.file(out, raw)?,
                 #[cfg(feature = "ipl-text")]
                 Kind::Text(e) => e.file()?,
@@ -678,12 +701,18 @@ impl<S: Sink> Encoder<S> {
         self.section_line_in(section, text, 0, &[])
     }
 
-    /// A line of a text IPL section as the decoder reports it ([`SectionLine`]): written as
-    /// stored ([`SectionLine::raw`]) while it holds [`SectionLine::text`] (§9.7), else as
-    /// [`section_line_at`](Self::section_line_at) writes it.
-    pub fn section_line_event(&mut self, line: &SectionLine<'_>) -> Result<(), EncodeError> {
-        let raw = self.own(line.raw);
-        self.section_line_in(line.section, line.text, line.line, raw)
+    /// A line of a text IPL section with its line as stored ([`SectionLine::raw`]): written as
+    /// stored while it holds `text` (§9.7), else as [`section_line_at`](Self::section_line_at)
+    /// writes it.
+    pub fn section_line_stored(
+        &mut self,
+        section: &str,
+        text: &[u8],
+        line: u32,
+        raw: &[u8],
+    ) -> Result<(), EncodeError> {
+        let raw = self.own(raw);
+        self.section_line_in(section, text, line, raw)
     }
 
     /// A line of the source that brought no event of its own ([`Visitor::text_line`]: a blank
@@ -844,7 +873,7 @@ impl<S: Sink> Visitor for Encoder<S> {
         }
         // Stored bytes are kept only in their own format.
         self.source(info.format);
-        flow(Encoder::file_raw(self, info.name, info.raw))
+        flow(self.file_in(info.name, info.raw, info.container_size))
     }
     fn animation(&mut self, info: &AnimationInfo<'_>) -> Flow {
         flow(Encoder::animation_raw(self, info.name, info.raw))
@@ -878,7 +907,9 @@ impl<S: Sink> Visitor for Encoder<S> {
         } else {
             self.settle_outside()
         };
-        flow(settled.and_then(|()| Encoder::section_line_event(self, line)))
+        flow(settled.and_then(|()| {
+            Encoder::section_line_stored(self, line.section, line.text, line.line, line.raw)
+        }))
     }
     fn text_line(&mut self, raw: &[u8]) -> Flow {
         flow(

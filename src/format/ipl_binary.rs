@@ -223,6 +223,7 @@ impl IplBinary {
         self.next = 0;
         self.stage = self.next_section();
         let flow = visitor.file(&FileInfo {
+            container_size: None,
             format: Format::IplBinary,
             name: None,
             animation_count: 0,

@@ -472,6 +472,7 @@ impl IplText {
         if is_placement {
             self.stage = Stage::Replay;
             let flow = visitor.file(&FileInfo {
+                container_size: None,
                 format: Format::IplText,
                 name: None,
                 animation_count: 0,

@@ -56,7 +56,7 @@ fn format_of(data: &[u8]) -> Format {
     match &data[..4] {
         b"ANP3" => Format::Anp3,
         b"ANP2" => Format::Anp2,
-        b"ANPK" => Format::Anpk,
+        b"ANPK" | b"ANLF" => Format::Anpk,
         _ => Format::IplText,
     }
 }
@@ -818,4 +818,67 @@ fn bnry_layouts_are_written_back_or_refused() {
         let out = rewrite_cut(file, Format::IplBinary, clean, &Cut::Whole);
         assert_eq!(out, bnry(&i3, 76, &c2, 76 + 120), "{name}");
     }
+}
+
+/// GTA III's `ANLF` (several `ANPK` blocks in one container) comes back byte for byte, however
+/// cut and through the reading-ahead pipeline: three blocks as exporters leave them, one with
+/// a stale container size and a zeroed tag, an `ANLF` of no blocks, one with bytes after it.
+/// An edited keyframe in the second block recomputes that block's sizes and the container's,
+/// nothing else. `normalise` joins the blocks into one `ANPK` (§9.1), as before.
+#[test]
+fn anlf_writes_back_byte_for_byte() {
+    use testkit::anpk::{anlf, bytes, exported, mixed, second};
+    let (first, two) = (exported(), bytes(&second()));
+    let three = anlf(&[first.clone(), two.clone(), bytes(&mixed())]);
+    let mut stale = anlf(&[two.clone(), first.clone()]);
+    stale[4] ^= 0x10;
+    stale[12 + two.len()..12 + two.len() + 4].fill(0);
+    let empty = anlf(&[]);
+    let mut trailing = anlf(&[first.clone()]);
+    trailing.extend_from_slice(b"\0\0\x07junk");
+    for (name, data) in [
+        ("three", &three),
+        ("stale", &stale),
+        ("empty", &empty),
+        ("trailing", &trailing),
+    ] {
+        for cut in [Cut::Whole, Cut::bytewise(), Cut::Chunk(9)] {
+            let out = rewrite_cut(data, Format::Anpk, EncodeOptions::default(), &cut);
+            assert!(
+                out == *data,
+                "{name} {cut:?}: {}",
+                first_difference(&out, data)
+            );
+        }
+        let mut encoder = Encoder::new(Format::Anpk, Vec::new(), EncodeOptions::default()).unwrap();
+        feed(
+            data,
+            &Cut::Whole,
+            &mut Lookahead::new(&mut encoder, &data[..]),
+        );
+        assert!(encoder.into_sink() == *data, "{name}: through Lookahead");
+    }
+    // One more keyframe in the first block: its sizes and the container's are recomputed,
+    // the later blocks stay as they were.
+    let longer = edited(&three, Change::ExtraFrame);
+    assert!(longer.len() > three.len());
+    assert_eq!(&longer[..4], b"ANLF");
+    assert_eq!(testkit::ipl::get_u32(&longer, 4) as usize, longer.len() - 8);
+    assert!(longer.ends_with(&three[12 + first.len()..]));
+    assert_eq!(
+        Package::parse(&longer).unwrap().animations.len(),
+        Package::parse(&three).unwrap().animations.len()
+    );
+    let clean = rewrite_cut(
+        &three,
+        Format::Anpk,
+        EncodeOptions::default().with_normalise(true),
+        &Cut::Whole,
+    );
+    assert_eq!(&clean[..4], b"ANPK");
+    let merged = Package::parse(&clean).unwrap();
+    assert_eq!(
+        merged.animations.len(),
+        Package::parse(&three).unwrap().animations.len()
+    );
 }
