@@ -823,50 +823,33 @@ pub(crate) mod tests {
             gts_animation_info, gts_bone_info, gts_callbacks, gts_decoder, gts_ipl_car,
             gts_ipl_instance, gts_section_line, GTS_DECODER_WORDS,
         };
-        type E = *mut gts_encoder;
-        fn go(st: gts_status) -> i32 {
-            if st == gts_status::GTS_OK {
-                0
-            } else {
-                2
-            }
+        // Each callback forwards its event to the encoder (the user pointer); an error aborts.
+        macro_rules! forward {
+            ($name:ident, $call:ident $(, $arg:ident: $ty:ty)*) => {
+                unsafe extern "C" fn $name(u: *mut c_void $(, $arg: $ty)*) -> i32 {
+                    // SAFETY: `u` is the test's live encoder; the decoder's arguments are valid
+                    // for the call.
+                    let st = unsafe { $call(u.cast::<gts_encoder>() $(, $arg)*) };
+                    if st == gts_status::GTS_OK {
+                        0
+                    } else {
+                        2
+                    }
+                }
+            };
         }
-        unsafe extern "C" fn on_file(u: *mut c_void, i: *const gts_file_info) -> i32 {
-            go(unsafe { gts_encoder_file(u as E, i) })
-        }
-        unsafe extern "C" fn on_animation(u: *mut c_void, i: *const gts_animation_info) -> i32 {
-            go(unsafe { gts_encoder_animation(u as E, i) })
-        }
-        unsafe extern "C" fn on_bone(u: *mut c_void, i: *const gts_bone_info) -> i32 {
-            go(unsafe { gts_encoder_bone(u as E, i) })
-        }
-        unsafe extern "C" fn on_keyframes(u: *mut c_void, f: *const gts_keyframe, n: usize) -> i32 {
-            go(unsafe { gts_encoder_keyframes(u as E, f, n) })
-        }
-        unsafe extern "C" fn on_bone_end(u: *mut c_void) -> i32 {
-            go(unsafe { gts_encoder_bone_end(u as E) })
-        }
-        unsafe extern "C" fn on_animation_end(u: *mut c_void) -> i32 {
-            go(unsafe { gts_encoder_animation_end(u as E) })
-        }
-        unsafe extern "C" fn on_instance(u: *mut c_void, i: *const gts_ipl_instance) -> i32 {
-            go(unsafe { gts_encoder_instance(u as E, i) })
-        }
-        unsafe extern "C" fn on_car(u: *mut c_void, c: *const gts_ipl_car) -> i32 {
-            go(unsafe { gts_encoder_car(u as E, c) })
-        }
-        unsafe extern "C" fn on_section_line(u: *mut c_void, l: *const gts_section_line) -> i32 {
-            go(unsafe { gts_encoder_section_line(u as E, l) })
-        }
-        unsafe extern "C" fn on_text_line(u: *mut c_void, b: *const u8, n: usize) -> i32 {
-            go(unsafe { gts_encoder_text_line(u as E, b, n) })
-        }
-        unsafe extern "C" fn on_trailing(u: *mut c_void, b: *const u8, n: usize) -> i32 {
-            go(unsafe { gts_encoder_trailing(u as E, b, n) })
-        }
-        unsafe extern "C" fn on_end(u: *mut c_void) -> i32 {
-            go(unsafe { gts_encoder_end(u as E) })
-        }
+        forward!(on_file, gts_encoder_file, i: *const gts_file_info);
+        forward!(on_animation, gts_encoder_animation, i: *const gts_animation_info);
+        forward!(on_bone, gts_encoder_bone, i: *const gts_bone_info);
+        forward!(on_keyframes, gts_encoder_keyframes, f: *const gts_keyframe, n: usize);
+        forward!(on_bone_end, gts_encoder_bone_end);
+        forward!(on_animation_end, gts_encoder_animation_end);
+        forward!(on_instance, gts_encoder_instance, i: *const gts_ipl_instance);
+        forward!(on_car, gts_encoder_car, c: *const gts_ipl_car);
+        forward!(on_section_line, gts_encoder_section_line, l: *const gts_section_line);
+        forward!(on_text_line, gts_encoder_text_line, b: *const u8, n: usize);
+        forward!(on_trailing, gts_encoder_trailing, b: *const u8, n: usize);
+        forward!(on_end, gts_encoder_end);
         let text =
             b"# found\r\nstray\r\nINST\r\n4,\tvc, 2, 10.50, -0, 1e3, 1, 1.5, 2, 0, 0, 0, 1\r\n\
             END\r\nwanted\r\n\t1\t2\r\nend\r\ncars\r\n1 2 3 0.5 400 -1 -1 0 0 0 0 0 # c\r\nend\0\0";
