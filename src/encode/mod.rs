@@ -27,7 +27,7 @@ mod package;
 pub use error::{EncodeError, EncodeErrorKind, LineAt, Lost, NameTooLong};
 pub use lookahead::{Lookahead, ReadAt};
 #[cfg(feature = "alloc")]
-pub use package::{anpk, ifp2, write};
+pub use package::{anpk, ifp2, placement, write};
 #[cfg(feature = "std")]
 pub use sink::IoSink;
 pub use sink::{Sink, SinkError, SliceSink};
