@@ -834,7 +834,7 @@ fn anlf_writes_back_byte_for_byte() {
     stale[4] ^= 0x10;
     stale[12 + two.len()..12 + two.len() + 4].fill(0);
     let empty = anlf(&[]);
-    let mut trailing = anlf(&[first.clone()]);
+    let mut trailing = anlf(std::slice::from_ref(&first));
     trailing.extend_from_slice(b"\0\0\x07junk");
     for (name, data) in [
         ("three", &three),
