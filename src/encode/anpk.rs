@@ -5,6 +5,8 @@
 //! games do not read (the 48-byte form's last two) and an empty keyframe chunk are kept, and so
 //! is each stale chunk size while its chunk is as long as the source's.
 
+use core::num::NonZeroU32;
+
 use super::{bone_name, bump, check_name, stored_u32, BoneHeader, EncodeError, Out, Sink, Stage};
 use crate::format::fields::c_name;
 use crate::{FrameType, Keyframe, MAX_NAME};
@@ -25,14 +27,15 @@ const OBJECT_HEADER: usize = 16;
 #[derive(Clone, Copy, Debug)]
 struct Kept {
     size: u32,
-    source: u32,
+    source: NonZeroU32,
 }
 
 impl Kept {
     fn new(size: u32, source: u64) -> Option<Kept> {
         Some(Kept {
             size,
-            source: u32::try_from(source).ok()?,
+            // Never 0 (every chunk holds bytes after its size): `Option<Kept>` stays 8 bytes.
+            source: NonZeroU32::new(u32::try_from(source).ok()?)?,
         })
     }
 }
@@ -42,15 +45,22 @@ impl Kept {
 fn grow(kept: &mut Option<Kept>, bytes: Option<u64>) {
     *kept = kept
         .zip(bytes)
-        .and_then(|(k, n)| Kept::new(k.size, u64::from(k.source) + n));
+        .and_then(|(k, n)| Kept::new(k.size, u64::from(k.source.get()) + n));
 }
 
 /// Patches the chunk size at `at`: as stored while the chunk is as long as the source's.
 fn patch_kept<S: Sink>(out: &mut Out<S>, at: u64, kept: Option<Kept>) -> Result<(), EncodeError> {
     match kept {
-        Some(k) if u64::from(k.source) == out.content() - (at + 4) => out.patch_u32(at, k.size),
+        Some(k) if u64::from(k.source.get()) == out.content() - (at + 4) => {
+            out.patch_u32(at, k.size)
+        }
         _ => out.patch_size(at),
     }
+}
+
+/// An output offset in 32 bits (a longer file is refused anyway).
+fn offset32(at: u64) -> Result<u32, EncodeError> {
+    u32::try_from(at).map_err(|_| EncodeError::TooMany)
 }
 
 /// A chunk payload padded to 4.
@@ -63,11 +73,12 @@ pub(crate) struct Anpk {
     stage: Stage,
     animations: u32,
     bones: u32,
-    /// The DGAN size field; the object count is 12 bytes after it.
-    dgan_at: u64,
+    /// The DGAN size field; the object count is 12 bytes after it. (Offsets are kept in 32
+    /// bits, as the format's: the end refuses a longer file.)
+    dgan_at: u32,
     frames: u32,
     /// The CPAN size field; the ANIM frame count is 44 bytes after it.
-    cpan_at: u64,
+    cpan_at: u32,
     /// Whether the bone's first keyframe began its keyframe chunk, and whether the bone's
     /// `ANIM` chunk is the 44-byte form (with a bone id): where that chunk's size field lies.
     chunk: bool,
@@ -87,7 +98,7 @@ pub(crate) struct Anpk {
     /// the container's stored size with the source's length.
     anlf: bool,
     blocks: u32,
-    block_at: u64,
+    block_at: u32,
     container: Option<Kept>,
 }
 
@@ -167,8 +178,9 @@ impl Anpk {
 
     /// The block ends: its animation count and size are patched.
     fn end_block<S: Sink>(&mut self, out: &mut Out<S>) -> Result<(), EncodeError> {
-        out.patch_u32(self.block_at + ANIMATION_COUNT_AT, self.animations)?;
-        patch_kept(out, self.block_at + 4, self.block)
+        let at = u64::from(self.block_at);
+        out.patch_u32(at + ANIMATION_COUNT_AT, self.animations)?;
+        patch_kept(out, at + 4, self.block)
     }
 
     /// A file (or an `ANLF` block) begins. `container`: the source is an `ANLF` whose `size`
@@ -205,7 +217,7 @@ impl Anpk {
             return Ok(());
         }
         bump(&mut self.blocks)?;
-        self.block_at = out.pos;
+        self.block_at = offset32(out.pos)?;
         self.animations = 0;
         let name = name.unwrap_or_default();
         let raw = block_raw(raw);
@@ -251,14 +263,14 @@ impl Anpk {
             // DGAN tag, its size (patched), INFO tag and size, the count (patched), the rest.
             Some((_, r)) => {
                 out.put(&r[..4])?;
-                self.dgan_at = out.reserve()?;
+                self.dgan_at = offset32(out.reserve()?)?;
                 out.put(&r[8..16])?;
                 out.reserve()?;
                 out.put(&r[20..])?;
             }
             None => {
                 out.put(b"DGAN")?;
-                self.dgan_at = out.reserve()?;
+                self.dgan_at = offset32(out.reserve()?)?;
                 out.put(b"INFO")?;
                 out.u32(8)?;
                 out.zeros(8)?;
@@ -285,7 +297,7 @@ impl Anpk {
             Some(r) => out.put(&r[..4])?,
             None => out.put(b"CPAN")?,
         }
-        self.cpan_at = out.reserve()?;
+        self.cpan_at = offset32(out.reserve()?)?;
         match r {
             Some(r) => out.put(&r[8..16])?,
             None => {
@@ -382,7 +394,8 @@ impl Anpk {
 
     pub(crate) fn bone_end<S: Sink>(&mut self, out: &mut Out<S>) -> Result<(), EncodeError> {
         self.stage.go(Stage::Bone, Stage::Animation)?;
-        let anim = self.cpan_at + 12;
+        let cpan_at = u64::from(self.cpan_at);
+        let anim = cpan_at + 12;
         out.patch_u32(anim + 28, self.frames)?;
         let last = match self.last_index {
             Some((count, last)) if count == self.frames => last,
@@ -393,18 +406,19 @@ impl Anpk {
             (true, _) => {
                 // After the CPAN size: the ANIM header, its payload, the keyframe chunk's tag.
                 let payload = if self.with_id { 44 } else { 48 };
-                patch_kept(out, self.cpan_at + 12 + payload + 4, self.keyframes)?
+                patch_kept(out, cpan_at + 12 + payload + 4, self.keyframes)?
             }
             (false, Some(chunk)) => out.put(&chunk)?,
             (false, None) => {}
         }
-        patch_kept(out, self.cpan_at, self.cpan)
+        patch_kept(out, cpan_at, self.cpan)
     }
 
     pub(crate) fn animation_end<S: Sink>(&mut self, out: &mut Out<S>) -> Result<(), EncodeError> {
         self.stage.go(Stage::Animation, Stage::File)?;
-        out.patch_u32(self.dgan_at + 12, self.bones)?;
-        patch_kept(out, self.dgan_at, self.dgan)
+        let dgan_at = u64::from(self.dgan_at);
+        out.patch_u32(dgan_at + 12, self.bones)?;
+        patch_kept(out, dgan_at, self.dgan)
     }
 
     pub(crate) fn end<S: Sink>(&mut self, out: &mut Out<S>) -> Result<(), EncodeError> {

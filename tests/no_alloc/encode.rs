@@ -97,6 +97,12 @@ fn encoders_never_allocate() {
         stories::write(&anims, stories::Layout::Backward, true, 0),
         animation_targets.clone(),
     ));
+    // An ANLF of two blocks, written back in its container.
+    let block = encode::write(&package(Format::Anpk)).unwrap();
+    inputs.push((
+        testkit::anpk::anlf(&[block.clone(), block]),
+        vec![Format::Anpk],
+    ));
     inputs.push((ipl::vanilla(), vec![Format::IplBinary, Format::IplText]));
     let text = b"inst\n1, a, 0, 1.5, 2, 3, 0, 0, 0, 1, -1\nend\ncars\n1, 2, 3, 0.5, 400, -1, -1, 0, 0, 0, 0, 0\nend\n";
     inputs.push((text.to_vec(), vec![Format::IplBinary, Format::IplText]));
