@@ -720,6 +720,8 @@ impl<S: Sink> Encoder<S> {
     /// keeps it as it is (it may come before [`file`](Self::file)); other targets and
     /// [`EncodeOptions::normalise`] ignore it. A `raw` that is not one line (a line break
     /// before its end, a NUL, over `MAX_LINE` bytes) is `NotRepresentable`.
+    // Without text IPL no target takes the line.
+    #[cfg_attr(not(feature = "ipl-text"), allow(unused_variables))]
     pub fn text_line(&mut self, raw: &[u8]) -> Result<(), EncodeError> {
         let raw = self.own(raw);
         self.run(|kind, out, _| match kind {
