@@ -232,7 +232,9 @@ pub unsafe extern "C" fn gts_encoder_init(
 
 /// The file begins (`info->name` if `info->has_name`). `info->format` says what the events
 /// are: animations to a placement format, or the reverse, are `GTS_ERR_UNSUPPORTED_FORMAT`.
-/// The other fields are not used.
+/// `info->raw` and, for an `ANLF` block, `info->container_size` (with `has_container_size`)
+/// let the file be written back byte for byte (docs/FORMATS.md §9.7). The other fields are not
+/// used.
 ///
 /// Pointers: `encoder` as for every `gts_encoder_*` call: NULL or set up by `gts_encoder_init`;
 /// `info` is NULL or points to a `gts_file_info` whose `name` points to `name_len` bytes.
@@ -412,10 +414,10 @@ pub unsafe extern "C" fn gts_encoder_animation_end(encoder: *mut gts_encoder) ->
     unsafe { event(encoder, |e| Ok(e.animation_end()?)) }
 }
 
-/// A placed object.
+/// A placed object; its `raw` line (text IPL) is written as stored while it reads as the values.
 ///
 /// Pointers: `instance` is NULL or points to a `gts_ipl_instance` whose `model_name` points to
-/// `model_name_len` bytes when `has_model_name`.
+/// `model_name_len` bytes when `has_model_name`, and `raw` to `raw_len` bytes.
 #[no_mangle]
 pub unsafe extern "C" fn gts_encoder_instance(
     encoder: *mut gts_encoder,
@@ -441,9 +443,9 @@ pub unsafe extern "C" fn gts_encoder_instance(
     }
 }
 
-/// A car generator.
+/// A car generator; its `raw` line as for `gts_encoder_instance`.
 ///
-/// Pointers: `car` is NULL or points to a `gts_ipl_car`.
+/// Pointers: `car` is NULL or points to a `gts_ipl_car` whose `raw` points to `raw_len` bytes.
 #[no_mangle]
 pub unsafe extern "C" fn gts_encoder_car(
     encoder: *mut gts_encoder,
@@ -473,8 +475,10 @@ pub unsafe extern "C" fn gts_encoder_car(
 /// A line of a text-only IPL section (text IPL output; binary IPL refuses it with
 /// `GTS_ERR_NOT_REPRESENTABLE`).
 ///
-/// Pointers: `line` is NULL or points to a `gts_section_line` whose `section` and `text` point
-/// to `section_len` and `text_len` bytes.
+/// Its `raw` line is written as stored while it holds `text` (docs/FORMATS.md §9.7).
+///
+/// Pointers: `line` is NULL or points to a `gts_section_line` whose `section`, `text` and `raw`
+/// point to `section_len`, `text_len` and `raw_len` bytes.
 #[no_mangle]
 pub unsafe extern "C" fn gts_encoder_section_line(
     encoder: *mut gts_encoder,
