@@ -155,7 +155,7 @@
  * Version of the binary interface this header describes: compare with `gts_abi_version()` when
  * loading the shared library. It changes whenever a struct grows or a function is added.
  */
-#define GTS_ABI_VERSION 3
+#define GTS_ABI_VERSION 4
 
 /**
  * Longest name a callback gets, in bytes (package, animation, bone and model names; a longer
@@ -670,6 +670,16 @@ typedef struct gts_file_info {
      * Bytes of `raw`.
      */
     size_t raw_len;
+    /**
+     * `ANLF`: the container's `size` field as stored, on each block's `on_file` (and on the one
+     * `on_file`, without a name, of an `ANLF` of no blocks); 0 if `!has_container_size`.
+     * Passed to `gts_encoder_file`, the container is written back around the blocks.
+     */
+    uint32_t container_size;
+    /**
+     * Whether the file is a block of an `ANLF`.
+     */
+    bool has_container_size;
 } gts_file_info;
 
 /**
@@ -861,6 +871,17 @@ typedef struct gts_ipl_instance {
      * Whether `scale` is given.
      */
     bool has_scale;
+    /**
+     * Text IPL: the line as stored, with its line break, `raw_len` bytes valid for the call;
+     * NULL from a binary IPL. Passed to `gts_encoder_instance`, the line is written back as it
+     * is while it reads as these values (docs/FORMATS.md §9.7); a caller filling the struct
+     * itself sets NULL.
+     */
+    const uint8_t *raw;
+    /**
+     * Bytes of `raw`.
+     */
+    size_t raw_len;
 } gts_ipl_instance;
 
 /**
@@ -907,6 +928,14 @@ typedef struct gts_ipl_car {
      * Maximum delay.
      */
     int32_t max_delay;
+    /**
+     * Text IPL: the line as stored, as `gts_ipl_instance.raw`.
+     */
+    const uint8_t *raw;
+    /**
+     * Bytes of `raw`.
+     */
+    size_t raw_len;
 } gts_ipl_car;
 
 /**
@@ -983,6 +1012,15 @@ typedef struct gts_section_line {
      * `GTS_ERR_NOT_REPRESENTABLE`'s message when a binary IPL has no place for the line.
      */
     uint32_t line;
+    /**
+     * The line as stored, with its line break, as `gts_ipl_instance.raw`: written back as it
+     * is while it holds `text`.
+     */
+    const uint8_t *raw;
+    /**
+     * Bytes of `raw`.
+     */
+    size_t raw_len;
 } gts_section_line;
 
 /**
@@ -1061,6 +1099,13 @@ typedef struct gts_callbacks {
      * cuts): pass them to `gts_encoder_trailing` to write a file back byte for byte.
      */
     int32_t (GTS_CALL *on_trailing)(void *user, const uint8_t *bytes, size_t len);
+    /**
+     * Text IPL: a line that brings no other event (blank, comment, section name, `end`, or a
+     * line read before the text was known to be a placement file: those come before
+     * `on_file`), `len` bytes with its line break, valid for the call: pass it to
+     * `gts_encoder_text_line` to write the text back byte for byte.
+     */
+    int32_t (GTS_CALL *on_text_line)(void *user, const uint8_t *bytes, size_t len);
 } gts_callbacks;
 
 /**
@@ -1875,7 +1920,9 @@ enum gts_status GTS_CALL gts_encoder_init(struct gts_encoder *encoder,
 /**
  * The file begins (`info->name` if `info->has_name`). `info->format` says what the events
  * are: animations to a placement format, or the reverse, are `GTS_ERR_UNSUPPORTED_FORMAT`.
- * The other fields are not used.
+ * `info->raw` and, for an `ANLF` block, `info->container_size` (with `has_container_size`)
+ * let the file be written back byte for byte (docs/FORMATS.md §9.7). The other fields are not
+ * used.
  *
  * Pointers: `encoder` as for every `gts_encoder_*` call: NULL or set up by `gts_encoder_init`;
  * `info` is NULL or points to a `gts_file_info` whose `name` points to `name_len` bytes.
@@ -1933,18 +1980,18 @@ enum gts_status GTS_CALL gts_encoder_bone_end(struct gts_encoder *encoder);
 enum gts_status GTS_CALL gts_encoder_animation_end(struct gts_encoder *encoder);
 
 /**
- * A placed object.
+ * A placed object; its `raw` line (text IPL) is written as stored while it reads as the values.
  *
  * Pointers: `instance` is NULL or points to a `gts_ipl_instance` whose `model_name` points to
- * `model_name_len` bytes when `has_model_name`.
+ * `model_name_len` bytes when `has_model_name`, and `raw` to `raw_len` bytes.
  */
 enum gts_status GTS_CALL gts_encoder_instance(struct gts_encoder *encoder,
                                               const struct gts_ipl_instance *instance);
 
 /**
- * A car generator.
+ * A car generator; its `raw` line as for `gts_encoder_instance`.
  *
- * Pointers: `car` is NULL or points to a `gts_ipl_car`.
+ * Pointers: `car` is NULL or points to a `gts_ipl_car` whose `raw` points to `raw_len` bytes.
  */
 enum gts_status GTS_CALL gts_encoder_car(struct gts_encoder *encoder, const struct gts_ipl_car *car);
 
@@ -1952,11 +1999,24 @@ enum gts_status GTS_CALL gts_encoder_car(struct gts_encoder *encoder, const stru
  * A line of a text-only IPL section (text IPL output; binary IPL refuses it with
  * `GTS_ERR_NOT_REPRESENTABLE`).
  *
- * Pointers: `line` is NULL or points to a `gts_section_line` whose `section` and `text` point
- * to `section_len` and `text_len` bytes.
+ * Its `raw` line is written as stored while it holds `text` (docs/FORMATS.md §9.7).
+ *
+ * Pointers: `line` is NULL or points to a `gts_section_line` whose `section`, `text` and `raw`
+ * point to `section_len`, `text_len` and `raw_len` bytes.
  */
 enum gts_status GTS_CALL gts_encoder_section_line(struct gts_encoder *encoder,
                                                   const struct gts_section_line *line);
+
+/**
+ * A line of the source that brought no event of its own (`on_text_line`: blank, comment,
+ * section name, `end`, with its line break): a text IPL written back keeps it as it is (it may
+ * come before `gts_encoder_file`); other targets, and `GTS_ENCODE_NORMALISE`, ignore it.
+ *
+ * Pointers: `bytes` is NULL (with `len` 0) or points to `len` bytes.
+ */
+enum gts_status GTS_CALL gts_encoder_text_line(struct gts_encoder *encoder,
+                                               const uint8_t *bytes,
+                                               size_t len);
 
 /**
  * The input ended: the last counts and sizes are patched; the file is complete.

@@ -27,6 +27,9 @@ use crate::Decoder;
 #[cfg(feature = "std")]
 #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 pub mod edit;
+#[cfg(feature = "alloc")]
+#[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
+pub mod plan;
 mod write;
 pub use write::{
     check_entry_name, same_entry_name, ArchiveSink, ArchiveWriteError, ArchiveWriteErrorKind,

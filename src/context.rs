@@ -460,6 +460,9 @@ impl<V: Visitor> Visitor for Tracked<V> {
         self.decoded.lines += 1;
         self.inner.section_line(line)
     }
+    fn text_line(&mut self, raw: &[u8]) -> Flow {
+        self.inner.text_line(raw)
+    }
     fn warning(&mut self, warning: Warning) -> Flow {
         self.inner.warning(warning)
     }

@@ -74,6 +74,10 @@ pub struct FileInfo<'a> {
     /// ANPK: the block `INFO` chunk's `size` field as stored (the engines read that many bytes
     /// into a fixed buffer).
     pub info_size: Option<u32>,
+    /// `ANLF`: the container's `size` field as stored, on each block's `file` event (and on the
+    /// one `file` event, with no name, of an `ANLF` of no blocks): an encoder writes the
+    /// container back around the blocks (docs/FORMATS.md §9.7).
+    pub container_size: Option<u32>,
     /// The header as stored (`ANP3`/`ANP2`: its 36 bytes; `ANPK`: with the package name;
     /// `bnry`: its 76 bytes; empty where not kept), for an
     /// encoder that writes the file back byte for byte (docs/FORMATS.md §9.7).
@@ -178,12 +182,16 @@ pub struct IplInstance<'a> {
     pub model_name: Option<&'a [u8]>,
     /// Text IPL of GTA III and Vice City: the scale.
     pub scale: Option<[f32; 3]>,
+    /// Text IPL: the line as stored, with its line break (empty from a binary IPL, or where
+    /// not kept): an encoder writes it back unchanged while it reads as these values
+    /// (docs/FORMATS.md §9.7).
+    pub raw: &'a [u8],
 }
 
 /// A car generator: a binary IPL car record or a text IPL `cars` line (`Default`: zeros).
 #[derive(Clone, Copy, Debug, PartialEq, Default)]
 #[non_exhaustive]
-pub struct IplCar {
+pub struct IplCar<'a> {
     /// World position.
     pub position: [f32; 3],
     /// Heading in radians.
@@ -204,6 +212,17 @@ pub struct IplCar {
     pub min_delay: i32,
     /// Maximum delay.
     pub max_delay: i32,
+    /// Text IPL: the line as stored, with its line break (empty from a binary IPL, or where
+    /// not kept), as [`IplInstance::raw`].
+    pub raw: &'a [u8],
+}
+
+impl IplCar<'_> {
+    /// The values alone, without the stored line (for a [`Placement`](crate::Placement), which
+    /// keeps the line apart).
+    pub fn values(&self) -> IplCar<'static> {
+        IplCar { raw: &[], ..*self }
+    }
 }
 
 /// A line of a text IPL section the decoder does not interpret (`cull`, `path`, `enex`, ...),
@@ -218,6 +237,9 @@ pub struct SectionLine<'a> {
     pub text: &'a [u8],
     /// The line's number in the file (from 1).
     pub line: u32,
+    /// The line as stored, with its line break (empty where not kept): an encoder writes it
+    /// back unchanged while [`text`](Self::text) is what it holds.
+    pub raw: &'a [u8],
 }
 
 impl<'a> SectionLine<'a> {
@@ -314,6 +336,14 @@ pub trait Visitor {
     }
     /// A line of a text IPL section that has no event of its own.
     fn section_line(&mut self, _line: &SectionLine<'_>) -> Flow {
+        Flow::Continue
+    }
+    /// Text IPL: a line that brings no other event (blank, comment, section name, `end`, or a
+    /// line read while the decoder still found out whether the text is a placement file:
+    /// those come *before* the `file` event), as stored, with its line break. With the
+    /// `raw` of the line events, every byte of the text reaches the visitor once, in order,
+    /// so that an encoder can write the file back byte for byte (docs/FORMATS.md §9.7).
+    fn text_line(&mut self, _raw: &[u8]) -> Flow {
         Flow::Continue
     }
     /// Something the games accept but the format disagrees with; decoding goes on.
@@ -415,6 +445,10 @@ macro_rules! forward_visitor {
                 let $this = self;
                 $target.map_or($crate::Flow::Continue, |v| v.warning(warning))
             }
+            fn text_line(&mut self, raw: &[u8]) -> $crate::Flow {
+                let $this = self;
+                $target.map_or($crate::Flow::Continue, |v| v.text_line(raw))
+            }
             fn trailing(&mut self, bytes: &[u8]) -> $crate::Flow {
                 let $this = self;
                 $target.map_or($crate::Flow::Continue, |v| v.trailing(bytes))
@@ -445,7 +479,7 @@ mod tests {
 
     /// How often each event came, in the trait's order.
     #[derive(Default)]
-    struct Seen([u32; 14]);
+    struct Seen([u32; 15]);
 
     impl Seen {
         fn saw(&mut self, event: usize) -> Flow {
@@ -488,14 +522,17 @@ mod tests {
         fn warning(&mut self, _: Warning) -> Flow {
             self.saw(10)
         }
-        fn trailing(&mut self, _: &[u8]) -> Flow {
+        fn text_line(&mut self, _: &[u8]) -> Flow {
             self.saw(11)
         }
-        fn end(&mut self) -> Flow {
+        fn trailing(&mut self, _: &[u8]) -> Flow {
             self.saw(12)
         }
+        fn end(&mut self) -> Flow {
+            self.saw(13)
+        }
         fn unit(&mut self, _: &Unit<'_>) {
-            self.saw(13);
+            self.saw(14);
         }
     }
 
@@ -509,6 +546,7 @@ mod tests {
             instance_count: None,
             car_count: None,
             info_size: None,
+            container_size: None,
             raw: &[],
         });
         v.animation(&AnimationInfo {
@@ -542,11 +580,13 @@ mod tests {
             section: "cull",
             text: b"",
             line: 1,
+            raw: b"",
         });
         v.warning(Warning {
             kind: WarningKind::TrailingData,
             offset: 0,
         });
+        v.text_line(b"# a comment\n");
         v.trailing(b"x");
         v.end();
         v.unit(&Unit::at(UnitKind::Line, 0));
@@ -560,20 +600,20 @@ mod tests {
         crate::forward_visitor!([] Forward, |this| Some(&mut this.0));
         let mut forward = Forward(Seen::default());
         every_event(&mut forward);
-        assert_eq!(forward.0 .0, [1; 14], "forward_visitor!");
+        assert_eq!(forward.0 .0, [1; 15], "forward_visitor!");
 
         let mut seen = Seen::default();
         every_event(&mut &mut seen);
-        assert_eq!(seen.0, [1; 14], "&mut V");
+        assert_eq!(seen.0, [1; 15], "&mut V");
 
         let mut tracked = Tracked::new(Seen::default());
         every_event(&mut tracked);
-        assert_eq!(tracked.inner.0, [1; 14], "Tracked");
+        assert_eq!(tracked.inner.0, [1; 15], "Tracked");
 
         // Summarize adds the summary of the animation that ends.
         let mut summarize = Summarize::new(Seen::default());
         every_event(&mut summarize);
-        let mut expected = [1; 14];
+        let mut expected = [1; 15];
         expected[6] = 2;
         assert_eq!(summarize.inner.0, expected, "Summarize");
 
@@ -588,6 +628,6 @@ mod tests {
             seen: Seen::default(),
         };
         every_event(&mut gate);
-        assert_eq!(gate.seen.0, [0; 14]);
+        assert_eq!(gate.seen.0, [0; 15]);
     }
 }

@@ -107,6 +107,6 @@ pub use limits::{
 pub use package::{Animation, Bone, Package, PackageBuilder};
 #[cfg(feature = "alloc")]
 #[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
-pub use placement::{Instance, Placement, PlacementBuilder, RawLine};
+pub use placement::{Instance, Item, Placement, PlacementBuilder, RawLine, Stored};
 pub use sample::{BonePose, Sampler, MAX_SAMPLE_STEPS};
 pub use summary::{AnimationSummary, Summarize, Summarizer};

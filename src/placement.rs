@@ -16,11 +16,45 @@ pub struct Placement {
     /// The placed objects, in file order.
     pub instances: Vec<Instance>,
     /// The car generators, in file order.
-    pub cars: Vec<IplCar>,
+    pub cars: Vec<IplCar<'static>>,
     /// Text IPL: the lines of the other sections, in file order.
     pub section_lines: Vec<RawLine>,
     /// Everything odd the decoder noticed, in file order.
     pub warnings: Vec<Warning>,
+    /// The file as stored, in file order: each record and section line (by its index in the
+    /// lists above) with its line as stored, and the text lines that are neither (blank lines,
+    /// comments, section names, `end`), for writing the file back byte for byte
+    /// ([`encode::placement`](crate::encode::placement), docs/FORMATS.md §9.7). Empty where
+    /// nothing is kept ([`normalise`](Self::normalise)).
+    pub stored: Vec<Stored>,
+    /// Binary IPL: the header as stored (76 bytes).
+    pub header: Vec<u8>,
+    /// The bytes after the content (a text's NUL padding, a sector's zeros).
+    pub trailing: Vec<u8>,
+}
+
+/// One line or record of a placement file as stored (see [`Placement::stored`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Stored {
+    /// What it is.
+    pub item: Item,
+    /// Text IPL: the line as stored, with its line break (empty for a binary record).
+    pub raw: Vec<u8>,
+}
+
+/// What a [`Stored`] line is: a record or section line, by its index in its list, or a text
+/// line with no event of its own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Item {
+    /// `Placement::instances[i]`.
+    Instance(usize),
+    /// `Placement::cars[i]`.
+    Car(usize),
+    /// `Placement::section_lines[i]`.
+    SectionLine(usize),
+    /// A blank line, a comment, a section name, `end`, a line read before the text was known
+    /// to be a placement file.
+    Text,
 }
 
 /// A placed object, owned.
@@ -53,13 +87,18 @@ pub struct RawLine {
 }
 
 impl Placement {
+    /// Forgets the stored bytes: [`encode::placement`](crate::encode::placement) then writes a
+    /// clean file (the records in order, instances first; the lines of the other sections).
+    pub fn normalise(&mut self) {
+        self.stored.clear();
+        self.header.clear();
+        self.trailing.clear();
+    }
+
     /// Decodes a whole placement file held in memory (an animation file is
     /// [`ErrorKind::BadMagic`] here: see `Package`).
     pub fn parse(data: &[u8]) -> Result<Placement, Error> {
-        let mut builder = PlacementBuilder {
-            placement: None,
-            warnings: Vec::new(),
-        };
+        let mut builder = PlacementBuilder::new();
         decode_whole(data, &mut builder, |b| b.placement.is_some())?;
         builder.finish().ok_or(Error {
             kind: ErrorKind::Truncated,
@@ -76,6 +115,8 @@ pub struct PlacementBuilder {
     placement: Option<Placement>,
     /// Warnings, including the binary header's, reported before the `file` event.
     warnings: Vec<Warning>,
+    /// Text lines reported before the `file` event.
+    early: Vec<Stored>,
 }
 
 impl PlacementBuilder {
@@ -103,12 +144,19 @@ impl Visitor for PlacementBuilder {
             cars: Vec::new(),
             section_lines: Vec::new(),
             warnings: Vec::new(),
+            stored: self.early.drain(..).collect(),
+            header: info.raw.to_vec(),
+            trailing: Vec::new(),
         });
         Flow::Continue
     }
 
     fn instance(&mut self, i: &IplInstance<'_>) -> Flow {
         if let Some(placement) = &mut self.placement {
+            placement.stored.push(Stored {
+                item: Item::Instance(placement.instances.len()),
+                raw: i.raw.to_vec(),
+            });
             placement.instances.push(Instance {
                 position: i.position,
                 rotation: i.rotation,
@@ -124,13 +172,21 @@ impl Visitor for PlacementBuilder {
 
     fn car(&mut self, car: &IplCar) -> Flow {
         if let Some(placement) = &mut self.placement {
-            placement.cars.push(*car);
+            placement.stored.push(Stored {
+                item: Item::Car(placement.cars.len()),
+                raw: car.raw.to_vec(),
+            });
+            placement.cars.push(car.values());
         }
         Flow::Continue
     }
 
     fn section_line(&mut self, line: &SectionLine<'_>) -> Flow {
         if let Some(placement) = &mut self.placement {
+            placement.stored.push(Stored {
+                item: Item::SectionLine(placement.section_lines.len()),
+                raw: line.raw.to_vec(),
+            });
             placement.section_lines.push(RawLine {
                 section: line.section.into(),
                 text: latin1(line.text),
@@ -141,6 +197,25 @@ impl Visitor for PlacementBuilder {
 
     fn warning(&mut self, warning: Warning) -> Flow {
         self.warnings.push(warning);
+        Flow::Continue
+    }
+
+    fn text_line(&mut self, raw: &[u8]) -> Flow {
+        let line = Stored {
+            item: Item::Text,
+            raw: raw.to_vec(),
+        };
+        match &mut self.placement {
+            Some(placement) => placement.stored.push(line),
+            None => self.early.push(line),
+        }
+        Flow::Continue
+    }
+
+    fn trailing(&mut self, bytes: &[u8]) -> Flow {
+        if let Some(placement) = &mut self.placement {
+            placement.trailing.extend_from_slice(bytes);
+        }
         Flow::Continue
     }
 }

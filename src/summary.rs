@@ -233,11 +233,14 @@ impl<V: Visitor> Visitor for Summarize<V> {
     fn section_line(&mut self, line: &crate::SectionLine<'_>) -> Flow {
         self.inner.section_line(line)
     }
-    fn warning(&mut self, warning: crate::Warning) -> Flow {
-        self.inner.warning(warning)
+    fn text_line(&mut self, raw: &[u8]) -> Flow {
+        self.inner.text_line(raw)
     }
     fn trailing(&mut self, bytes: &[u8]) -> Flow {
         self.inner.trailing(bytes)
+    }
+    fn warning(&mut self, warning: crate::Warning) -> Flow {
+        self.inner.warning(warning)
     }
     fn end(&mut self) -> Flow {
         self.inner.end()

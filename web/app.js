@@ -18,6 +18,8 @@ const $ = (id) => document.getElementById(id);
 let result = null;
 /** The archive listed last, shown again by "Back to the archive". */
 let archiveResult = null;
+/** Entries of the archive ticked for removal (their indices in its listing). */
+const ticked = new Set();
 let selected = { animation: -1, bone: -1 };
 /** The pose player: the time shown, whether it plays, and one pose request at a time. */
 const player = { time: 0, length: 0, playing: false, pending: false, dirty: false, last: 0 };
@@ -73,6 +75,7 @@ function open(fileList) {
   }
   $('file-name').textContent = file.name;
   archiveResult = null;
+  ticked.clear();
   send({ type: 'open', files: files.length > 1 ? files : [file] });
 }
 
@@ -106,6 +109,19 @@ worker.onmessage = ({ data }) => {
     link.click();
     setTimeout(() => URL.revokeObjectURL(link.href), 60000);
     status(`Saved as ${data.format} (${data.bytes.length} bytes).`);
+  } else if (data.type === 'edit-failed') {
+    status(`Cannot edit the archive: ${data.message}`, true);
+    document.body.dataset.state = 'failed';
+  } else if (data.type === 'archive-saved') {
+    // One download per file: the .img, and the .dir of a version 1 archive.
+    for (const { name, blob } of data.files) {
+      const link = document.createElement('a');
+      link.href = URL.createObjectURL(blob);
+      link.download = name;
+      link.click();
+      setTimeout(() => URL.revokeObjectURL(link.href), 60000);
+    }
+    status(`Saved a copy: ${data.files.map((f) => `${f.name} (${f.blob.size} bytes)`).join(', ')}.`);
   } else if (data.type === 'convert-failed') {
     status(`Cannot save: ${data.message}`, true);
   } else if (data.type === 'pose') {
@@ -120,8 +136,13 @@ worker.onmessage = ({ data }) => {
 
 function show(r) {
   result = r;
-  if (r.entries) archiveResult = r;
-  status('Decoded.');
+  if (r.entries) {
+    if (archiveResult !== r) ticked.clear();
+    archiveResult = r;
+  }
+  const e = r.edited;
+  status(e ? `Edited: ${e.added} added, ${e.replaced} replaced, ${e.removed} removed (not saved:`
+    + ' "Save a copy" downloads it).' : 'Decoded.');
   for (const id of ['animation-section', 'placement-section', 'archive-section']) {
     $(id).hidden = true;
   }
@@ -301,7 +322,8 @@ function plotBone(frames, translation) {
 
 const SHOWN_ROWS = 1000;
 
-/** The entries whose names match the filter (the first SHOWN_ROWS); a click opens one. */
+/** The entries whose names match the filter (the first SHOWN_ROWS); a click opens one, its box
+ * ticks it for removal. */
 function showArchive(r) {
   $('archive-section').hidden = false;
   const shown = r.entries.map((_, i) => i).filter((i) => matches(r.entries[i].name));
@@ -314,6 +336,32 @@ function showArchive(r) {
     const e = r.entries[i];
     return [e.name, e.offset, e.size, e.format ?? '–'];
   }), openEntry, first);
+  [...$('entries').tBodies[0].rows].forEach((row, position) => {
+    const index = first[position];
+    const box = document.createElement('input');
+    box.type = 'checkbox';
+    box.checked = ticked.has(index);
+    box.setAttribute('aria-label', `Select ${r.entries[index].name}`);
+    box.addEventListener('click', (event) => event.stopPropagation());
+    box.addEventListener('change', () => {
+      if (box.checked) ticked.add(index);
+      else ticked.delete(index);
+      $('archive-remove').disabled = ticked.size === 0;
+    });
+    const td = document.createElement('td');
+    td.appendChild(box);
+    td.addEventListener('click', (event) => event.stopPropagation());
+    row.appendChild(td);
+  });
+  $('archive-remove').disabled = ticked.size === 0;
+}
+
+/** Sends an edit of the archive shown to the worker, which lists the result. */
+function editArchive(message, what) {
+  if (!archiveResult) return;
+  status(`${what}…`);
+  document.body.dataset.state = 'decoding';
+  send(message);
 }
 
 function showPlacements(r) {
@@ -369,6 +417,16 @@ $('save').addEventListener('click', () => {
   status(`Converting to ${$('save-format').value}…`);
   send({ type: 'convert', format: $('save-format').value });
 });
+$('archive-add').addEventListener('change', (e) => {
+  const files = [...e.target.files];
+  e.target.value = '';
+  if (files.length) editArchive({ type: 'archive-add', files }, `Adding ${files.length} files`);
+});
+$('archive-remove').addEventListener('click', () => {
+  const names = [...ticked].map((i) => archiveResult.entries[i].name);
+  if (names.length) editArchive({ type: 'archive-remove', names }, `Removing ${names.length} entries`);
+});
+$('archive-save').addEventListener('click', () => send({ type: 'archive-save' }));
 $('filter').addEventListener('input', () => {
   if (!result) return;
   if (result.entries) showArchive(result);

@@ -2,13 +2,20 @@
 // decoders (constant memory; a File is read in pieces with Blob.slice, seeks included), and keeps
 // what the page shows: summaries are posted at once, a bone's keyframes when the page asks for
 // them. An archive's entry is opened as a slice of the archive: nothing else of it is read.
+// An archive is edited (entries added or replaced, removed) into new Blobs, read by slices from
+// the one opened: the file opened is never changed; "save a copy" downloads the new Blobs.
 import {
-  check, DecodeError, EncodeError, convert, decodeStream, lsBlob, sample, summaries,
+  addEntriesBlob, ArchiveError, check, DecodeError, EncodeError, convert, decodeStream, lsBlob,
+  removeEntriesBlob, sample, summaries,
 } from './gtastream/index.js';
 
 let animations = [];
-/** The archive last listed: its files and entries. */
+/** The archive last listed: its `.img` and `.dir` (Blobs: the files opened, or an edit of
+ * them), their names, its entries, and the edits made since it was opened. */
 let archive = null;
+/** The edits of the archive and its saving, one after the other: each edit starts from the
+ * archive the one before made. */
+let edits = Promise.resolve();
 /** The file (or entry) last decoded, for "save as" and the poses. */
 let opened = null;
 /** Its bytes, once a pose is asked for (the sampler reads the file from memory). */
@@ -52,13 +59,36 @@ async function listing(files) {
   if (!img) return null;
   const magic = new TextDecoder().decode(await img.slice(0, 4).arrayBuffer());
   if (magic !== 'VER2' && !dir) return null;
+  archive = { img, dir: magic === 'VER2' ? undefined : dir, names: { img: img.name, dir: dir?.name },
+    entries: [], edited: null };
+  return listArchive();
+}
+
+/** The listing of the archive as it stands (opened, or edited). */
+async function listArchive() {
   const started = performance.now();
-  const list = await lsBlob(img, magic === 'VER2' ? undefined : dir);
-  archive = { img, entries: list.entries };
+  const list = await lsBlob(archive.img, archive.dir);
+  archive.entries = list.entries;
   // The checker reads version 2 archives (a version 1 one has its directory apart).
-  const found = magic === 'VER2' ? await findings(img) : null;
-  return { format: list.format, name: null, size: img.size, warnings: [], entries: list.entries,
-    findings: found, seconds: (performance.now() - started) / 1000 };
+  const found = archive.dir ? null : await findings(archive.img);
+  return { format: list.format, name: null, size: archive.img.size, warnings: [],
+    entries: list.entries, findings: found, edited: archive.edited,
+    seconds: (performance.now() - started) / 1000 };
+}
+
+/** Edits the archive (`edit(img, dir)` gives the new Blobs), and lists the result; null when
+ * another archive was opened meanwhile (the edit was asked of the one before). */
+async function editArchive(target, edit) {
+  if (!target) throw new Error('no archive is open');
+  if (archive !== target) return null;
+  const { img, dir, report } = await edit(archive.img, archive.dir);
+  if (archive !== target) return null;
+  const total = archive.edited ?? { added: 0, replaced: 0, removed: 0 };
+  archive.img = img;
+  archive.dir = dir ?? undefined;
+  archive.edited = { added: total.added + report.added, replaced: total.replaced + report.replaced,
+    removed: total.removed + report.removed };
+  return listArchive();
 }
 
 async function open(files) {
@@ -151,6 +181,27 @@ self.onmessage = async ({ data }) => {
         : { message: String(e && e.message ? e.message : e) };
       self.postMessage({ type: 'failed', error });
     }
+  } else if (data.type === 'archive-add' || data.type === 'archive-remove') {
+    const edit = data.type === 'archive-add'
+      ? (img, dir) => addEntriesBlob(img, data.files.map((f) => ({ name: f.name, data: f })), dir)
+      : (img, dir) => removeEntriesBlob(img, data.names, dir);
+    const target = archive;
+    edits = edits.then(async () => {
+      try {
+        const result = await editArchive(target, edit);
+        if (result) self.postMessage({ type: 'opened', result });
+      } catch (e) {
+        const kind = e instanceof ArchiveError || e instanceof DecodeError ? ` (${e.kind})` : '';
+        self.postMessage({ type: 'edit-failed', message: `${e.message}${kind}` });
+      }
+    });
+  } else if (data.type === 'archive-save') {
+    edits = edits.then(() => {
+      if (!archive) return;
+      const files = [{ name: archive.names.img, blob: archive.img }];
+      if (archive.dir) files.push({ name: archive.names.dir, blob: archive.dir });
+      self.postMessage({ type: 'archive-saved', files });
+    });
   } else if (data.type === 'convert') {
     try {
       const bytes = convert(new Uint8Array(await opened.arrayBuffer()), data.format);

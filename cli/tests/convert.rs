@@ -294,6 +294,51 @@ fn own_format_is_written_back_byte_for_byte_unless_normalise() {
     );
 }
 
+/// A text IPL as found (a header comment, a line before any section, CRLF, tabs, `INST`/`END`,
+/// numbers spelt `1.50` and `-0`, a trailing comment, a mod's `wanted` section, a last line
+/// without a line break, archive padding) comes back byte for byte; `--normalise` writes the
+/// clean text (the line before any section is then lost: refused, naming it).
+#[test]
+fn text_ipl_is_written_back_byte_for_byte_unless_normalise() {
+    let dir = scratch("own-text");
+    let found = b"# exported\r\nmade by a tool\r\nINST\r\n\
+        4,\tvc_obj,\t2, 10.50, -0, 1e3, 1, 1.5, 2, 0, 0, 0, 1 # note\r\nEND\r\n\
+        wanted\r\n3, 2\r\n\t1\t2\r\nend\r\ncull\r\n1 2\r\nend\0\0\0";
+    let input = dir.join("found.ipl");
+    std::fs::write(&input, found).unwrap();
+    let kept = dir.join("kept.ipl");
+    let output = run(&["convert", "--to", "text", s(&input), s(&kept)]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(std::fs::read(&kept).unwrap(), found);
+    let clean = dir.join("clean.ipl");
+    let output = run(&[
+        "convert",
+        "--to",
+        "text",
+        "--normalise",
+        s(&input),
+        s(&clean),
+    ]);
+    assert!(!output.status.success());
+    assert!(stderr(&output).contains("outside"), "{}", stderr(&output));
+    let tidy = &found[found.iter().position(|&b| b == b'I').unwrap()..];
+    std::fs::write(&input, tidy).unwrap();
+    let output = run(&[
+        "convert",
+        "--to",
+        "text",
+        "--normalise",
+        s(&input),
+        s(&clean),
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(
+        std::fs::read_to_string(&clean).unwrap(),
+        "inst\n4, vc_obj, 2, 10.5, -0, 1000, 1, 1.5, 2, 0, 0, 0, 1\nend\nwanted\n3, 2\n1\t2\nend\n\
+         cull\n1 2\nend\n"
+    );
+}
+
 /// An ANPK as exporters leave it (garbage after names, GTA III's 48-byte `ANIM` link fields,
 /// the `INFO` field after each object count) comes back byte for byte; `--normalise` cleans it.
 #[test]

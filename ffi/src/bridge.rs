@@ -159,6 +159,8 @@ impl Visitor for Bridge<'_> {
             has_car_count: info.car_count.is_some(),
             raw: raw(info.raw),
             raw_len: info.raw.len(),
+            container_size: info.container_size.unwrap_or(0),
+            has_container_size: info.container_size.is_some(),
         };
         // SAFETY: see the comment above this impl.
         flow(unsafe { f(self.user, &c_info) })
@@ -324,12 +326,14 @@ impl Visitor for Bridge<'_> {
             has_model_name,
             scale: instance.scale.unwrap_or([0.0; 3]),
             has_scale: instance.scale.is_some(),
+            raw: raw(instance.raw),
+            raw_len: instance.raw.len(),
         };
         // SAFETY: see the comment above this impl.
         flow(unsafe { f(self.user, &c_instance) })
     }
 
-    fn car(&mut self, car: &IplCar) -> Flow {
+    fn car(&mut self, car: &IplCar<'_>) -> Flow {
         let Some(f) = self.callbacks.on_car else {
             return Flow::Continue;
         };
@@ -344,6 +348,8 @@ impl Visitor for Bridge<'_> {
             door_lock_chance: car.door_lock_chance,
             min_delay: car.min_delay,
             max_delay: car.max_delay,
+            raw: raw(car.raw),
+            raw_len: car.raw.len(),
         };
         // SAFETY: see the comment above this impl.
         flow(unsafe { f(self.user, &c_car) })
@@ -361,6 +367,8 @@ impl Visitor for Bridge<'_> {
             text,
             text_len,
             line: line.line,
+            raw: raw(line.raw),
+            raw_len: line.raw.len(),
         };
         // SAFETY: see the comment above this impl.
         flow(unsafe { f(self.user, &c_line) })
@@ -379,6 +387,14 @@ impl Visitor for Bridge<'_> {
         };
         // SAFETY: see the comment above this impl.
         flow(unsafe { f(self.user, &c_warning) })
+    }
+
+    fn text_line(&mut self, bytes: &[u8]) -> Flow {
+        match self.callbacks.on_text_line {
+            // SAFETY: see the comment above this impl; `bytes` is never empty.
+            Some(f) => flow(unsafe { f(self.user, bytes.as_ptr(), bytes.len()) }),
+            None => Flow::Continue,
+        }
     }
 
     fn trailing(&mut self, bytes: &[u8]) -> Flow {

@@ -232,7 +232,9 @@ pub unsafe extern "C" fn gts_encoder_init(
 
 /// The file begins (`info->name` if `info->has_name`). `info->format` says what the events
 /// are: animations to a placement format, or the reverse, are `GTS_ERR_UNSUPPORTED_FORMAT`.
-/// The other fields are not used.
+/// `info->raw` and, for an `ANLF` block, `info->container_size` (with `has_container_size`)
+/// let the file be written back byte for byte (docs/FORMATS.md §9.7). The other fields are not
+/// used.
 ///
 /// Pointers: `encoder` as for every `gts_encoder_*` call: NULL or set up by `gts_encoder_init`;
 /// `info` is NULL or points to a `gts_file_info` whose `name` points to `name_len` bytes.
@@ -265,7 +267,11 @@ pub unsafe extern "C" fn gts_encoder_file(
                 true => Some(bytes(info.name, info.name_len)?),
                 false => None,
             };
-            Ok(e.file_raw(name, bytes(info.raw.cast(), info.raw_len)?)?)
+            let raw = bytes(info.raw.cast(), info.raw_len)?;
+            match info.has_container_size {
+                true => Ok(e.file_in_container(name, raw, info.container_size)?),
+                false => Ok(e.file_raw(name, raw)?),
+            }
         })
     }
 }
@@ -408,10 +414,10 @@ pub unsafe extern "C" fn gts_encoder_animation_end(encoder: *mut gts_encoder) ->
     unsafe { event(encoder, |e| Ok(e.animation_end()?)) }
 }
 
-/// A placed object.
+/// A placed object; its `raw` line (text IPL) is written as stored while it reads as the values.
 ///
 /// Pointers: `instance` is NULL or points to a `gts_ipl_instance` whose `model_name` points to
-/// `model_name_len` bytes when `has_model_name`.
+/// `model_name_len` bytes when `has_model_name`, and `raw` to `raw_len` bytes.
 #[no_mangle]
 pub unsafe extern "C" fn gts_encoder_instance(
     encoder: *mut gts_encoder,
@@ -431,14 +437,15 @@ pub unsafe extern "C" fn gts_encoder_instance(
                 out.model_name = Some(bytes(i.model_name, i.model_name_len)?);
             }
             out.scale = i.has_scale.then_some(i.scale);
+            out.raw = bytes(i.raw.cast(), i.raw_len)?;
             Ok(e.instance(&out)?)
         })
     }
 }
 
-/// A car generator.
+/// A car generator; its `raw` line as for `gts_encoder_instance`.
 ///
-/// Pointers: `car` is NULL or points to a `gts_ipl_car`.
+/// Pointers: `car` is NULL or points to a `gts_ipl_car` whose `raw` points to `raw_len` bytes.
 #[no_mangle]
 pub unsafe extern "C" fn gts_encoder_car(
     encoder: *mut gts_encoder,
@@ -459,6 +466,7 @@ pub unsafe extern "C" fn gts_encoder_car(
             out.door_lock_chance = c.door_lock_chance;
             out.min_delay = c.min_delay;
             out.max_delay = c.max_delay;
+            out.raw = bytes(c.raw.cast(), c.raw_len)?;
             Ok(e.car(&out)?)
         })
     }
@@ -467,8 +475,10 @@ pub unsafe extern "C" fn gts_encoder_car(
 /// A line of a text-only IPL section (text IPL output; binary IPL refuses it with
 /// `GTS_ERR_NOT_REPRESENTABLE`).
 ///
-/// Pointers: `line` is NULL or points to a `gts_section_line` whose `section` and `text` point
-/// to `section_len` and `text_len` bytes.
+/// Its `raw` line is written as stored while it holds `text` (docs/FORMATS.md §9.7).
+///
+/// Pointers: `line` is NULL or points to a `gts_section_line` whose `section`, `text` and `raw`
+/// point to `section_len`, `text_len` and `raw_len` bytes.
 #[no_mangle]
 pub unsafe extern "C" fn gts_encoder_section_line(
     encoder: *mut gts_encoder,
@@ -481,7 +491,28 @@ pub unsafe extern "C" fn gts_encoder_section_line(
             let section = bytes(l.section, l.section_len)?;
             let section = core::str::from_utf8(section)
                 .map_err(|_| EncodeError::NotRepresentable(gtastream_core::encode::Lost::Line))?;
-            Ok(e.section_line_at(section, bytes(l.text, l.text_len)?, l.line)?)
+            let text = bytes(l.text, l.text_len)?;
+            let raw = bytes(l.raw.cast(), l.raw_len)?;
+            Ok(e.section_line_stored(section, text, l.line, raw)?)
+        })
+    }
+}
+
+/// A line of the source that brought no event of its own (`on_text_line`: blank, comment,
+/// section name, `end`, with its line break): a text IPL written back keeps it as it is (it may
+/// come before `gts_encoder_file`); other targets, and `GTS_ENCODE_NORMALISE`, ignore it.
+///
+/// Pointers: `bytes` is NULL (with `len` 0) or points to `len` bytes.
+#[no_mangle]
+pub unsafe extern "C" fn gts_encoder_text_line(
+    encoder: *mut gts_encoder,
+    bytes: *const u8,
+    len: usize,
+) -> gts_status {
+    // SAFETY: the caller's contract.
+    unsafe {
+        event(encoder, |e| {
+            Ok(e.text_line(self::bytes(bytes.cast(), len)?)?)
         })
     }
 }
@@ -639,6 +670,8 @@ pub(crate) mod tests {
             has_car_count: false,
             raw: core::ptr::null(),
             raw_len: 0,
+            container_size: 0,
+            has_container_size: false,
         }
     }
 
@@ -782,6 +815,102 @@ pub(crate) mod tests {
                 gts_status::GTS_ERR_UNSUPPORTED_FORMAT
             );
             drop(Box::from_raw(buf));
+        }
+    }
+
+    /// The decoder's callbacks forwarded to the encoder, as `c-examples/convert.c` does, with
+    /// the stored lines (`on_text_line`, the records' `raw`) and the `ANLF` container: a text
+    /// IPL as found and an `ANLF` come back byte for byte through the C API.
+    #[test]
+    fn the_c_pipeline_writes_text_ipl_and_anlf_back_byte_for_byte() {
+        use crate::types::{
+            gts_animation_info, gts_bone_info, gts_callbacks, gts_decoder, gts_ipl_car,
+            gts_ipl_instance, gts_section_line, GTS_DECODER_WORDS,
+        };
+        // Each callback forwards its event to the encoder (the user pointer); an error aborts.
+        macro_rules! forward {
+            ($name:ident, $call:ident $(, $arg:ident: $ty:ty)*) => {
+                unsafe extern "C" fn $name(u: *mut c_void $(, $arg: $ty)*) -> i32 {
+                    // SAFETY: `u` is the test's live encoder; the decoder's arguments are valid
+                    // for the call.
+                    let st = unsafe { $call(u.cast::<gts_encoder>() $(, $arg)*) };
+                    if st == gts_status::GTS_OK {
+                        0
+                    } else {
+                        2
+                    }
+                }
+            };
+        }
+        forward!(on_file, gts_encoder_file, i: *const gts_file_info);
+        forward!(on_animation, gts_encoder_animation, i: *const gts_animation_info);
+        forward!(on_bone, gts_encoder_bone, i: *const gts_bone_info);
+        forward!(on_keyframes, gts_encoder_keyframes, f: *const gts_keyframe, n: usize);
+        forward!(on_bone_end, gts_encoder_bone_end);
+        forward!(on_animation_end, gts_encoder_animation_end);
+        forward!(on_instance, gts_encoder_instance, i: *const gts_ipl_instance);
+        forward!(on_car, gts_encoder_car, c: *const gts_ipl_car);
+        forward!(on_section_line, gts_encoder_section_line, l: *const gts_section_line);
+        forward!(on_text_line, gts_encoder_text_line, b: *const u8, n: usize);
+        forward!(on_trailing, gts_encoder_trailing, b: *const u8, n: usize);
+        forward!(on_end, gts_encoder_end);
+        let text =
+            b"# found\r\nstray\r\nINST\r\n4,\tvc, 2, 10.50, -0, 1e3, 1, 1.5, 2, 0, 0, 0, 1\r\n\
+            END\r\nwanted\r\n\t1\t2\r\nend\r\ncars\r\n1 2 3 0.5 400 -1 -1 0 0 0 0 0 # c\r\nend\0\0";
+        // An ANPK block of one animation, one object, one frame; garbage after the names.
+        let mut block = Vec::new();
+        let mut put = |bytes: &[u8]| block.extend_from_slice(bytes);
+        put(b"ANPK\x8c\0\0\0INFO\x06\0\0\0\x01\0\0\0p\0\x07\x07");
+        put(b"NAME\x02\0\0\0a\0\x09\x09DGAN\x68\0\0\0INFO\x08\0\0\0\x01\0\0\0\x05\0\0\0");
+        put(b"CPAN\x50\0\0\0ANIM\x2c\0\0\0Root\0garbage after the name\0");
+        put(b"\x01\0\0\0\0\0\0\0\0\0\0\0\x03\0\0\0KR00\x14\0\0\0");
+        put(&[0; 12]);
+        put(&1.0f32.to_le_bytes());
+        put(&0.5f32.to_le_bytes());
+        assert_eq!(block.len(), 148);
+        let mut anlf = b"ANLF\x2c\x01\0\0\x02\0\0\0".to_vec();
+        anlf.extend_from_slice(&block);
+        anlf.extend_from_slice(&block);
+        // A stale container size (the right one is 300).
+        anlf[4] ^= 1;
+        for (format, data) in [
+            (gts_format::GTS_FORMAT_IPL_TEXT, &text[..]),
+            (gts_format::GTS_FORMAT_ANPK, &anlf[..]),
+        ] {
+            let buf = new_buf();
+            let mut e = new_encoder(format, buf);
+            let mut cb = crate::storage::NO_CALLBACKS;
+            let cb: gts_callbacks = gts_callbacks {
+                on_file: Some(on_file),
+                on_animation: Some(on_animation),
+                on_bone: Some(on_bone),
+                on_keyframes: Some(on_keyframes),
+                on_bone_end: Some(on_bone_end),
+                on_animation_end: Some(on_animation_end),
+                on_instance: Some(on_instance),
+                on_car: Some(on_car),
+                on_section_line: Some(on_section_line),
+                on_text_line: Some(on_text_line),
+                on_trailing: Some(on_trailing),
+                on_end: Some(on_end),
+                ..core::mem::replace(&mut cb, crate::storage::NO_CALLBACKS)
+            };
+            let mut d = Box::new(gts_decoder {
+                opaque: [0; GTS_DECODER_WORDS],
+            });
+            let user: *mut gts_encoder = &raw mut *e;
+            // SAFETY: live storage, callbacks and encoder; `data` outlives the call.
+            unsafe {
+                let size = core::mem::size_of::<gts_decoder>();
+                assert_eq!(
+                    crate::gts_decoder_init(&mut *d, size, &cb, user.cast()),
+                    gts_status::GTS_OK
+                );
+                let st = crate::gts_decode_buffer(&mut *d, data.as_ptr(), data.len());
+                assert_eq!(st, gts_status::GTS_OK);
+                assert!((*buf).bytes == data, "{format:?}");
+                drop(Box::from_raw(buf));
+            }
         }
     }
 }

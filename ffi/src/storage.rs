@@ -71,6 +71,7 @@ pub(crate) const NO_CALLBACKS: gts_callbacks = gts_callbacks {
     on_keyframes_raw: None,
     on_section_line: None,
     on_trailing: None,
+    on_text_line: None,
 };
 
 /// The game a `gts_game` value names (`None`: decided by the file).

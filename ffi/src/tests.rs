@@ -2068,6 +2068,8 @@ mod encoder_errors {
             text: b"1, 2".as_ptr().cast(),
             text_len: 4,
             line: 0,
+            raw: core::ptr::null(),
+            raw_len: 0,
         };
         unsafe {
             assert_eq!(gts_encoder_file(&mut *e, &file), gts_status::GTS_OK);

@@ -18,7 +18,7 @@ pub const GTS_KEYFRAME_BATCH: usize = 64;
 
 /// Version of the binary interface this header describes: compare with `gts_abi_version()` when
 /// loading the shared library. It changes whenever a struct grows or a function is added.
-pub const GTS_ABI_VERSION: u32 = 3;
+pub const GTS_ABI_VERSION: u32 = 4;
 
 /// Longest name a callback gets, in bytes (package, animation, bone and model names; a longer
 /// one is the error `GTS_ERR_LIMIT`): `char name[GTS_MAX_NAME + 1]` holds any of them with a NUL.
@@ -304,6 +304,12 @@ pub struct gts_file_info {
     pub raw: *const u8,
     /// Bytes of `raw`.
     pub raw_len: usize,
+    /// `ANLF`: the container's `size` field as stored, on each block's `on_file` (and on the one
+    /// `on_file`, without a name, of an `ANLF` of no blocks); 0 if `!has_container_size`.
+    /// Passed to `gts_encoder_file`, the container is written back around the blocks.
+    pub container_size: u32,
+    /// Whether the file is a block of an `ANLF`.
+    pub has_container_size: bool,
 }
 
 /// An animation begins.
@@ -424,6 +430,13 @@ pub struct gts_ipl_instance {
     pub scale: [f32; 3],
     /// Whether `scale` is given.
     pub has_scale: bool,
+    /// Text IPL: the line as stored, with its line break, `raw_len` bytes valid for the call;
+    /// NULL from a binary IPL. Passed to `gts_encoder_instance`, the line is written back as it
+    /// is while it reads as these values (docs/FORMATS.md §9.7); a caller filling the struct
+    /// itself sets NULL.
+    pub raw: *const u8,
+    /// Bytes of `raw`.
+    pub raw_len: usize,
 }
 
 /// A car generator: a binary IPL car record or a text IPL `cars` line.
@@ -449,6 +462,10 @@ pub struct gts_ipl_car {
     pub min_delay: i32,
     /// Maximum delay.
     pub max_delay: i32,
+    /// Text IPL: the line as stored, as `gts_ipl_instance.raw`.
+    pub raw: *const u8,
+    /// Bytes of `raw`.
+    pub raw_len: usize,
 }
 
 /// A line of a text IPL section the decoder does not interpret (`cull`, `path`, `enex`, ...),
@@ -469,6 +486,11 @@ pub struct gts_section_line {
     /// The line's number in the file (from 1; 0 where a caller does not know it): named by
     /// `GTS_ERR_NOT_REPRESENTABLE`'s message when a binary IPL has no place for the line.
     pub line: u32,
+    /// The line as stored, with its line break, as `gts_ipl_instance.raw`: written back as it
+    /// is while it holds `text`.
+    pub raw: *const u8,
+    /// Bytes of `raw`.
+    pub raw_len: usize,
 }
 
 /// Something the games accept but that disagrees with the format: decoding goes on.
@@ -541,6 +563,12 @@ pub struct gts_callbacks {
     /// `len` bytes after the file's content, valid for the call (the pieces follow the input's
     /// cuts): pass them to `gts_encoder_trailing` to write a file back byte for byte.
     pub on_trailing:
+        Option<unsafe extern "C" fn(user: *mut c_void, bytes: *const u8, len: usize) -> i32>,
+    /// Text IPL: a line that brings no other event (blank, comment, section name, `end`, or a
+    /// line read before the text was known to be a placement file: those come before
+    /// `on_file`), `len` bytes with its line break, valid for the call: pass it to
+    /// `gts_encoder_text_line` to write the text back byte for byte.
+    pub on_text_line:
         Option<unsafe extern "C" fn(user: *mut c_void, bytes: *const u8, len: usize) -> i32>,
 }
 

@@ -3,8 +3,9 @@
 //! the input, nothing panics; when the encoder succeeds, its output decodes cleanly, keeps
 //! every keyframe (exactly, or on the packed steps with `quantize`; scale only in ANPK), every
 //! placement record, and writes back to the very same bytes. Written to its own format
-//! (`ANP3`, `ANP2`, `ANPK` but `ANLF`) without `quantize`, a file that decodes comes out byte
-//! for byte (§9.7).
+//! (`ANP3`, `ANP2`, `ANPK` and `ANLF`, binary and text IPL) without `quantize`, a file that the
+//! encoder writes comes out byte for byte (§9.7; a binary IPL whose sections lie apart is
+//! refused instead).
 
 use gtastream::encode::{EncodeOptions, Encoder, Lookahead};
 use gtastream::{AnimationInfo, Decoder, ErrorKind, FileInfo, Flow, Format, Status, Visitor};
@@ -44,19 +45,20 @@ fn placements(events: &[Ev]) -> (Vec<Ev>, Vec<Ev>) {
     (records.collect(), lines.cloned().collect())
 }
 
-/// Whether a file is written back to `format` byte for byte (§9.7): it is in that format, and
-/// the decoder kept every unit (not an `ANLF`, whose blocks merge; no ANPK animation with a
-/// name field of more than 248 bytes or an `INFO` too long for the carry buffer).
+/// Whether a file is written back to `format` byte for byte (§9.7): it is in that format (an
+/// `ANLF` is `ANPK` blocks), and the decoder kept every unit (no ANPK animation with a name
+/// field of more than 248 bytes or an `INFO` too long for the carry buffer). Placements always
+/// are.
 struct Exact {
     format: Format,
-    files: u32,
     kept: bool,
 }
 
 impl Visitor for Exact {
     fn file(&mut self, info: &FileInfo<'_>) -> Flow {
-        self.files += 1;
-        self.kept &= info.format == self.format;
+        // An ANPK block whose header did not fit the carry buffer is written clean.
+        let unkept = info.format == Format::Anpk && info.name.is_some() && info.raw.is_empty();
+        self.kept &= info.format == self.format && !unkept;
         Flow::Continue
     }
     fn animation(&mut self, info: &AnimationInfo<'_>) -> Flow {
@@ -68,11 +70,10 @@ impl Visitor for Exact {
 fn written_back_exactly(data: &[u8], format: Format) -> bool {
     let mut exact = Exact {
         format,
-        files: 0,
-        kept: matches!(format, Format::Anp3 | Format::Anp2 | Format::Anpk),
+        kept: true,
     };
     let decoded = Decoder::new().decode_slice(data, &mut exact).is_ok();
-    decoded && exact.kept && exact.files == 1 && !data.starts_with(b"ANLF")
+    decoded && exact.kept
 }
 
 /// Decodes `data` cut into pieces of `piece` bytes into `visitor`, following seeks, and on

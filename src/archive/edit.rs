@@ -20,9 +20,11 @@ use std::string::{String, ToString};
 use std::vec::Vec;
 use std::{format, vec};
 
+pub use super::plan::EditReport;
+use super::plan::{self, EditPlan, PlanError};
 use super::{
-    same_entry_name, ArchiveDecoder, ArchiveVersion, ArchiveVisitor, ArchiveWriteError,
-    ArchiveWriteErrorKind, ArchiveWriter, Choice, Entry, SECTOR,
+    ArchiveDecoder, ArchiveVersion, ArchiveVisitor, ArchiveWriteError, ArchiveWriter, Choice,
+    Entry, SECTOR,
 };
 use crate::encode::SinkError;
 use crate::io::{decode_archive, stream_len, ReadError};
@@ -151,24 +153,6 @@ impl From<ArchiveWriteError> for EditError {
     }
 }
 
-/// What an operation did.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct EditReport {
-    /// Entries of the new archive.
-    pub entries: u32,
-    /// Entries copied unchanged from the old archive.
-    pub kept: u32,
-    /// Entries replaced in their place.
-    pub replaced: u32,
-    /// Entries appended.
-    pub added: u32,
-    /// Entries removed.
-    pub removed: u32,
-    /// Bytes of the new `.img`.
-    pub img_len: u64,
-}
-
 /// Called with the bytes written so far and the bytes to write in all.
 pub type Progress<'a> = &'a mut dyn FnMut(u64, u64);
 
@@ -201,13 +185,16 @@ pub fn create(
             )));
         }
     }
-    check_new_names(entries, &[])?;
-    let plan: Vec<Source> = (0..entries.len()).map(Source::File).collect();
-    let report = EditReport {
-        added: entries.len() as u32,
-        ..EditReport::default()
-    };
-    commit(paths, None, &[], entries, &plan, report, progress)
+    let plan = EditPlan::create(&names(entries)).map_err(plan_error(&[]))?;
+    commit(
+        paths,
+        None,
+        &[],
+        entries,
+        &sources(&plan),
+        plan.report,
+        progress,
+    )
 }
 
 /// Puts `entries` into the archive: a name already there (ASCII case aside) is replaced in its
@@ -219,32 +206,15 @@ pub fn add(
 ) -> Result<EditReport, EditError> {
     recover(paths)?;
     let records = read_directory(paths)?;
-    check_new_names(entries, &records)?;
-    let mut plan: Vec<Source> = (0..records.len()).map(Source::Old).collect();
-    let mut report = EditReport::default();
-    for (k, entry) in entries.iter().enumerate() {
-        match records
-            .iter()
-            .position(|r| same_entry_name(&r.name, &entry.name))
-        {
-            Some(i) => {
-                plan[i] = Source::File(k);
-                report.replaced += 1;
-            }
-            None => {
-                plan.push(Source::File(k));
-                report.added += 1;
-            }
-        }
-    }
-    report.kept = records.len() as u32 - report.replaced;
+    let old: Vec<&[u8]> = records.iter().map(|r| &r.name[..]).collect();
+    let plan = EditPlan::add(&old, &names(entries)).map_err(plan_error(&[]))?;
     commit(
         paths,
         Some(paths),
         &records,
         entries,
-        &plan,
-        report,
+        &sources(&plan),
+        plan.report,
         progress,
     )
 }
@@ -257,21 +227,17 @@ pub fn remove(
 ) -> Result<EditReport, EditError> {
     recover(paths)?;
     let records = read_directory(paths)?;
-    for name in names {
-        if !records.iter().any(|r| same_entry_name(&r.name, name)) {
-            return Err(EditError::NoSuchEntry(latin1(name)));
-        }
-    }
-    let plan: Vec<Source> = (0..records.len())
-        .filter(|&i| !names.iter().any(|n| same_entry_name(&records[i].name, n)))
-        .map(Source::Old)
-        .collect();
-    let report = EditReport {
-        kept: plan.len() as u32,
-        removed: (records.len() - plan.len()) as u32,
-        ..EditReport::default()
-    };
-    commit(paths, Some(paths), &records, &[], &plan, report, progress)
+    let old: Vec<&[u8]> = records.iter().map(|r| &r.name[..]).collect();
+    let plan = EditPlan::remove(&old, names).map_err(plan_error(names))?;
+    commit(
+        paths,
+        Some(paths),
+        &records,
+        &[],
+        &sources(&plan),
+        plan.report,
+        progress,
+    )
 }
 
 /// Writes the archive anew: the entries in their order, packed one after the other, without
@@ -279,12 +245,16 @@ pub fn remove(
 pub fn rebuild(paths: &ArchivePaths, progress: Progress<'_>) -> Result<EditReport, EditError> {
     recover(paths)?;
     let records = read_directory(paths)?;
-    let plan: Vec<Source> = (0..records.len()).map(Source::Old).collect();
-    let report = EditReport {
-        kept: records.len() as u32,
-        ..EditReport::default()
-    };
-    commit(paths, Some(paths), &records, &[], &plan, report, progress)
+    let plan = EditPlan::rebuild(records.len());
+    commit(
+        paths,
+        Some(paths),
+        &records,
+        &[],
+        &sources(&plan),
+        plan.report,
+        progress,
+    )
 }
 
 /// Completes a version 1 commit that a kill interrupted (a `NAME.dir.pending` beside the
@@ -307,28 +277,25 @@ pub fn recover(paths: &ArchivePaths) -> Result<(), EditError> {
     Ok(remove_if_there(&img_new)?)
 }
 
-/// Each new name is one the games read, and is given once.
-fn check_new_names(entries: &[NewEntry], _records: &[Record]) -> Result<(), EditError> {
-    for (k, entry) in entries.iter().enumerate() {
-        if let Err(kind) = super::check_entry_name(&entry.name) {
-            return Err(write_error(kind, k, &entry.name));
-        }
-        if entries[..k]
-            .iter()
-            .any(|e| same_entry_name(&e.name, &entry.name))
-        {
-            return Err(write_error(
-                ArchiveWriteErrorKind::DuplicateName,
-                k,
-                &entry.name,
-            ));
-        }
-    }
-    Ok(())
+/// The plan's entries in the terms of files: a new entry is one of the files given.
+fn sources(plan: &EditPlan) -> Vec<Source> {
+    let source = |s: &plan::Source| match *s {
+        plan::Source::Old(i) => Source::Old(i),
+        plan::Source::New(k) => Source::File(k),
+    };
+    plan.entries.iter().map(source).collect()
 }
 
-fn write_error(kind: ArchiveWriteErrorKind, index: usize, name: &[u8]) -> EditError {
-    EditError::Write(ArchiveWriteError::new(kind, index as u32, name))
+fn names(entries: &[NewEntry]) -> Vec<&[u8]> {
+    entries.iter().map(|e| &e.name[..]).collect()
+}
+
+/// The edit error of a plan error; `names` are those to remove.
+fn plan_error<'a>(names: &'a [&[u8]]) -> impl FnOnce(PlanError) -> EditError + 'a {
+    move |error| match error {
+        PlanError::Name(error) => EditError::Write(error),
+        PlanError::NoSuchEntry(i) => EditError::NoSuchEntry(latin1(names[i])),
+    }
 }
 
 /// The old archive's records, as the archive decoder reads them.

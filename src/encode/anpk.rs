@@ -5,6 +5,8 @@
 //! games do not read (the 48-byte form's last two) and an empty keyframe chunk are kept, and so
 //! is each stale chunk size while its chunk is as long as the source's.
 
+use core::num::NonZeroU32;
+
 use super::{bone_name, bump, check_name, stored_u32, BoneHeader, EncodeError, Out, Sink, Stage};
 use crate::format::fields::c_name;
 use crate::{FrameType, Keyframe, MAX_NAME};
@@ -13,8 +15,10 @@ use crate::{FrameType, Keyframe, MAX_NAME};
 const OBJECT_NAME: usize = 28;
 /// The block header (`ANPK` and `INFO` headers, animation count) before the package name.
 const BLOCK_HEADER: usize = 20;
-/// The package INFO's animation count.
+/// The package INFO's animation count, from the block's start.
 const ANIMATION_COUNT_AT: u64 = 16;
+/// `ANLF`: the container's block count.
+const BLOCK_COUNT_AT: u64 = 8;
 /// `CPAN` and `ANIM` chunk headers.
 const OBJECT_HEADER: usize = 16;
 
@@ -23,14 +27,15 @@ const OBJECT_HEADER: usize = 16;
 #[derive(Clone, Copy, Debug)]
 struct Kept {
     size: u32,
-    source: u32,
+    source: NonZeroU32,
 }
 
 impl Kept {
     fn new(size: u32, source: u64) -> Option<Kept> {
         Some(Kept {
             size,
-            source: u32::try_from(source).ok()?,
+            // Never 0 (every chunk holds bytes after its size): `Option<Kept>` stays 8 bytes.
+            source: NonZeroU32::new(u32::try_from(source).ok()?)?,
         })
     }
 }
@@ -40,15 +45,22 @@ impl Kept {
 fn grow(kept: &mut Option<Kept>, bytes: Option<u64>) {
     *kept = kept
         .zip(bytes)
-        .and_then(|(k, n)| Kept::new(k.size, u64::from(k.source) + n));
+        .and_then(|(k, n)| Kept::new(k.size, u64::from(k.source.get()) + n));
 }
 
 /// Patches the chunk size at `at`: as stored while the chunk is as long as the source's.
 fn patch_kept<S: Sink>(out: &mut Out<S>, at: u64, kept: Option<Kept>) -> Result<(), EncodeError> {
     match kept {
-        Some(k) if u64::from(k.source) == out.content() - (at + 4) => out.patch_u32(at, k.size),
+        Some(k) if u64::from(k.source.get()) == out.content() - (at + 4) => {
+            out.patch_u32(at, k.size)
+        }
         _ => out.patch_size(at),
     }
+}
+
+/// An output offset in 32 bits (a longer file is refused anyway).
+fn offset32(at: u64) -> Result<u32, EncodeError> {
+    u32::try_from(at).map_err(|_| EncodeError::TooMany)
 }
 
 /// A chunk payload padded to 4.
@@ -61,11 +73,12 @@ pub(crate) struct Anpk {
     stage: Stage,
     animations: u32,
     bones: u32,
-    /// The DGAN size field; the object count is 12 bytes after it.
-    dgan_at: u64,
+    /// The DGAN size field; the object count is 12 bytes after it. (Offsets are kept in 32
+    /// bits, as the format's: the end refuses a longer file.)
+    dgan_at: u32,
     frames: u32,
     /// The CPAN size field; the ANIM frame count is 44 bytes after it.
-    cpan_at: u64,
+    cpan_at: u32,
     /// Whether the bone's first keyframe began its keyframe chunk, and whether the bone's
     /// `ANIM` chunk is the 44-byte form (with a bone id): where that chunk's size field lies.
     chunk: bool,
@@ -81,6 +94,12 @@ pub(crate) struct Anpk {
     last_index: Option<(u32, u32)>,
     /// The empty keyframe chunk the source had after an object without keyframes.
     empty_chunk: Option<[u8; 8]>,
+    /// Written back as an `ANLF` (§1.4): its blocks so far, where the current one begins, and
+    /// the container's stored size with the source's length.
+    anlf: bool,
+    blocks: u32,
+    block_at: u32,
+    container: Option<Kept>,
 }
 
 /// Writes a NUL-terminated name with its zero padding to a multiple of 4, after its chunk
@@ -144,20 +163,62 @@ impl Anpk {
             keyframes: None,
             last_index: None,
             empty_chunk: None,
+            anlf: false,
+            blocks: 0,
+            block_at: 0,
+            container: None,
         }
     }
 
+    /// Adds `bytes` of the source to the block's and the container's kept sizes.
+    fn grow_block(&mut self, bytes: Option<u64>) {
+        grow(&mut self.block, bytes);
+        grow(&mut self.container, bytes);
+    }
+
+    /// The block ends: its animation count and size are patched.
+    fn end_block<S: Sink>(&mut self, out: &mut Out<S>) -> Result<(), EncodeError> {
+        let at = u64::from(self.block_at);
+        out.patch_u32(at + ANIMATION_COUNT_AT, self.animations)?;
+        patch_kept(out, at + 4, self.block)
+    }
+
+    /// A file (or an `ANLF` block) begins. `container`: the source is an `ANLF` whose `size`
+    /// field this is, written back as one (its blocks each an `ANPK`); without it, the blocks
+    /// join the first (§9.1).
     pub(crate) fn file<S: Sink>(
         &mut self,
         out: &mut Out<S>,
         name: Option<&[u8]>,
         raw: &[u8],
+        container: Option<u32>,
     ) -> Result<(), EncodeError> {
-        if !self.stage.begin_file()? {
+        if self.stage.begin_file()? {
+            if let Some(size) = container {
+                self.anlf = true;
+                out.put(b"ANLF")?;
+                out.reserve()?;
+                out.reserve()?;
+                // The source's bytes after the size field so far: the block count.
+                self.container = Kept::new(size, 4);
+                if name.is_none() {
+                    // An ANLF of no blocks.
+                    return Ok(());
+                }
+            }
+        } else if self.anlf && name.is_some() {
+            // The next ANLF block.
+            if self.blocks > 0 {
+                self.end_block(out)?;
+            }
+        } else {
             // A later ANLF block joins the first: the first's stored size no longer applies.
             self.block = None;
             return Ok(());
         }
+        bump(&mut self.blocks)?;
+        self.block_at = offset32(out.pos)?;
+        self.animations = 0;
         let name = name.unwrap_or_default();
         let raw = block_raw(raw);
         match raw.filter(|r| c_name(&r[BLOCK_HEADER..]) == name) {
@@ -177,6 +238,7 @@ impl Anpk {
             }
         }
         self.block = raw.and_then(|r| Kept::new(stored_u32(r, 4), r.len() as u64 - 8));
+        grow(&mut self.container, raw.map(|r| r.len() as u64));
         Ok(())
     }
 
@@ -201,20 +263,20 @@ impl Anpk {
             // DGAN tag, its size (patched), INFO tag and size, the count (patched), the rest.
             Some((_, r)) => {
                 out.put(&r[..4])?;
-                self.dgan_at = out.reserve()?;
+                self.dgan_at = offset32(out.reserve()?)?;
                 out.put(&r[8..16])?;
                 out.reserve()?;
                 out.put(&r[20..])?;
             }
             None => {
                 out.put(b"DGAN")?;
-                self.dgan_at = out.reserve()?;
+                self.dgan_at = offset32(out.reserve()?)?;
                 out.put(b"INFO")?;
                 out.u32(8)?;
                 out.zeros(8)?;
             }
         }
-        grow(&mut self.block, stored.map(|_| raw.len() as u64));
+        self.grow_block(stored.map(|_| raw.len() as u64));
         self.dgan = stored.and_then(|(_, r)| Kept::new(stored_u32(r, 4), r.len() as u64 - 8));
         self.bones = 0;
         Ok(())
@@ -235,7 +297,7 @@ impl Anpk {
             Some(r) => out.put(&r[..4])?,
             None => out.put(b"CPAN")?,
         }
-        self.cpan_at = out.reserve()?;
+        self.cpan_at = offset32(out.reserve()?)?;
         match r {
             Some(r) => out.put(&r[8..16])?,
             None => {
@@ -269,7 +331,7 @@ impl Anpk {
             (count, stored_u32(&r[fields..], 8), header, bytes)
         });
         let object = source.map(|(.., bytes)| raw.len() as u64 + bytes);
-        grow(&mut self.block, object);
+        self.grow_block(object);
         grow(&mut self.dgan, object);
         self.cpan = source
             .and_then(|(.., bytes)| Kept::new(stored_u32(raw, 4), raw.len() as u64 - 8 + bytes));
@@ -332,7 +394,8 @@ impl Anpk {
 
     pub(crate) fn bone_end<S: Sink>(&mut self, out: &mut Out<S>) -> Result<(), EncodeError> {
         self.stage.go(Stage::Bone, Stage::Animation)?;
-        let anim = self.cpan_at + 12;
+        let cpan_at = u64::from(self.cpan_at);
+        let anim = cpan_at + 12;
         out.patch_u32(anim + 28, self.frames)?;
         let last = match self.last_index {
             Some((count, last)) if count == self.frames => last,
@@ -343,23 +406,30 @@ impl Anpk {
             (true, _) => {
                 // After the CPAN size: the ANIM header, its payload, the keyframe chunk's tag.
                 let payload = if self.with_id { 44 } else { 48 };
-                patch_kept(out, self.cpan_at + 12 + payload + 4, self.keyframes)?
+                patch_kept(out, cpan_at + 12 + payload + 4, self.keyframes)?
             }
             (false, Some(chunk)) => out.put(&chunk)?,
             (false, None) => {}
         }
-        patch_kept(out, self.cpan_at, self.cpan)
+        patch_kept(out, cpan_at, self.cpan)
     }
 
     pub(crate) fn animation_end<S: Sink>(&mut self, out: &mut Out<S>) -> Result<(), EncodeError> {
         self.stage.go(Stage::Animation, Stage::File)?;
-        out.patch_u32(self.dgan_at + 12, self.bones)?;
-        patch_kept(out, self.dgan_at, self.dgan)
+        let dgan_at = u64::from(self.dgan_at);
+        out.patch_u32(dgan_at + 12, self.bones)?;
+        patch_kept(out, dgan_at, self.dgan)
     }
 
     pub(crate) fn end<S: Sink>(&mut self, out: &mut Out<S>) -> Result<(), EncodeError> {
         self.stage.go(Stage::File, Stage::File)?;
-        out.patch_u32(ANIMATION_COUNT_AT, self.animations)?;
-        patch_kept(out, 4, self.block)
+        if self.blocks > 0 {
+            self.end_block(out)?;
+        }
+        if self.anlf {
+            out.patch_u32(BLOCK_COUNT_AT, self.blocks)?;
+            patch_kept(out, 4, self.container)?;
+        }
+        Ok(())
     }
 }

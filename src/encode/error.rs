@@ -53,6 +53,10 @@ pub enum Lost {
     /// Text IPL: an instance whose layout (with or without scale) differs from the first
     /// one's, or a LOD index in the scaled layout, which has none.
     Layout,
+    /// Binary IPL written back: the source's sections lay elsewhere than one after the other
+    /// behind the header (a gap, bytes between them, overlapping sections), which a streaming
+    /// writer does not reproduce (docs/FORMATS.md §9.7; `normalise` writes the stock layout).
+    SectionOffset,
 }
 
 impl Lost {
@@ -67,6 +71,9 @@ impl Lost {
             Lost::Scale => "binary IPL has no instance scale",
             Lost::SectionLine => "binary IPL has no text-only sections",
             Lost::Layout => "instance does not fit the text layout of the file's first instance",
+            Lost::SectionOffset => {
+                "binary IPL section at an offset the streaming writer does not reproduce (use normalise)"
+            }
         }
     }
 }

@@ -118,7 +118,7 @@ impl Bnry {
     pub(crate) fn car<S: Sink>(
         &mut self,
         out: &mut Out<S>,
-        car: &IplCar,
+        car: &IplCar<'_>,
     ) -> Result<(), EncodeError> {
         self.record(out, Open::Cars)?;
         let mut record = [0u8; 48];
@@ -168,11 +168,14 @@ impl Bnry {
         if let Some(stored) = self.stored {
             for s in [0, 3] {
                 // A section of as many records as stored keeps a stale size, and an empty
-                // one its offset too.
+                // one its offset too. One elsewhere than written (a gap or other bytes before
+                // it, an overlap) would be a different file: refused, not moved silently.
                 if fields[s] == stored[s] {
                     fields[s + 2] = stored[s + 2];
                     if fields[s] == 0 {
                         fields[s + 1] = stored[s + 1];
+                    } else if fields[s + 1] != stored[s + 1] {
+                        return Err(EncodeError::NotRepresentable(Lost::SectionOffset));
                     }
                 }
             }

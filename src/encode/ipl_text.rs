@@ -1,10 +1,20 @@
-//! Text IPL (docs/FORMATS.md §4.5, §9.3): one line per event, written as it comes; a section
-//! is opened by its name and closed by `end` when the events move to another.
+//! Text IPL (docs/FORMATS.md §4.5, §9.3, §9.7): one line per event, written as it comes; a
+//! section is opened by its name and closed by `end` when the events move to another.
+//!
+//! Stored lines (the events' `raw`, and [`Visitor::text_line`](crate::Visitor::text_line) for
+//! the lines without an event) are written as they are while they read as the event's values;
+//! the encoder follows the sections they open and close as a reader would (`src`), and where
+//! it wrote a line of its own in another section (`out`), it returns to the source's section
+//! before the next stored line.
 
 use core::fmt::{self, Write};
 
 use super::{Dropped, EncodeError, Lost, Out, Sink};
-use crate::format::ipl_text::{is_bare_word, is_record, keyword};
+use crate::decoder::Game;
+use crate::format::fields::{line_fields, SECTIONS};
+use crate::format::ipl_text::{
+    content, is_bare_word, is_record, keyword, read_car, read_instance, starts_with_ignore_case,
+};
 use crate::format::{is_text, MAGIC_SIZE};
 use crate::{IplCar, IplInstance, MAX_LINE, MAX_SECTION_NAME};
 
@@ -115,24 +125,17 @@ impl Line {
         values.iter().try_for_each(|&v| self.float(v))
     }
 
-    /// Ends the line; the decoder takes at most `MAX_LINE` bytes with the line break.
-    fn finish<S: Sink>(&mut self, out: &mut Out<S>) -> Result<(), EncodeError> {
-        self.bytes(b"\n")?;
+    /// Ends the line with `eol`; the decoder takes at most `MAX_LINE` bytes with the line
+    /// break.
+    fn finish<S: Sink>(&mut self, out: &mut Out<S>, eol: &[u8]) -> Result<(), EncodeError> {
+        self.bytes(eol)?;
         out.put(&self.buf[..self.len])
     }
 }
 
-/// The `inst` layout of the file, set by its first instance (§6.4: one layout per file).
+/// The name of a section: a known one (lower case), or the bare word of one the games do not
+/// know.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Layout {
-    /// San Andreas: 11 fields, with the LOD index.
-    SanAndreas,
-    /// Vice City: 13 fields, with interior and scale.
-    ViceCity,
-}
-
-/// The name of the open section: a known one, or the bare word of one the games do not know.
-#[derive(Clone, Copy, Debug)]
 struct Name {
     buf: [u8; MAX_SECTION_NAME],
     len: u8,
@@ -153,16 +156,103 @@ impl Name {
     fn as_bytes(&self) -> &[u8] {
         &self.buf[..usize::from(self.len)]
     }
+
+    /// A section the games do not know.
+    fn is_unknown(&self) -> bool {
+        keyword(self.as_bytes()).is_none()
+    }
+}
+
+/// The section a reader is in after the line `raw`, from `section` (docs/FORMATS.md §4.6): a
+/// section name opens its section outside any (or in one the games do not know), a bare word
+/// outside any opens an unknown one, `end...` closes. Other lines leave it.
+fn after(section: Option<Name>, raw: &[u8]) -> Option<Name> {
+    let text = content(raw);
+    if text.is_empty() {
+        return section;
+    }
+    let open = keyword(text).map(|k| Name::new(SECTIONS[usize::from(k)].as_bytes()));
+    match section {
+        None if open.is_some() => open,
+        None if is_bare_word(text) => Some(Name::new(line_fields(text).next().unwrap_or_default())),
+        Some(name) if name.is_unknown() && open.is_some() => open,
+        Some(_) if starts_with_ignore_case(text, "end") => None,
+        other => other,
+    }
+}
+
+/// A stored line the encoder may write as it is: one line (a line break only at its end), no
+/// NUL (which ends a text), within `MAX_LINE`.
+fn is_line(raw: &[u8]) -> bool {
+    let body = raw.strip_suffix(b"\n").unwrap_or(raw);
+    !raw.is_empty() && raw.len() <= MAX_LINE && !body.iter().any(|&b| b == b'\n' || b == 0)
+}
+
+/// The line break of a stored line (none for a last line without one).
+fn eol_of(raw: &[u8]) -> &'static [u8] {
+    if raw.ends_with(b"\r\n") {
+        b"\r\n"
+    } else if raw.ends_with(b"\n") {
+        b"\n"
+    } else {
+        b""
+    }
+}
+
+/// The same floats, bit for bit.
+fn same_floats(a: &[f32], b: &[f32]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits())
+}
+
+/// The same values, bit for bit (a stored line is kept only while it reads as the event).
+fn same_instance(a: &IplInstance<'_>, b: &IplInstance<'_>) -> bool {
+    let scale = match (a.scale, b.scale) {
+        (Some(p), Some(q)) => same_floats(&p, &q),
+        (p, q) => p.is_none() && q.is_none(),
+    };
+    scale
+        && same_floats(&a.position, &b.position)
+        && same_floats(&a.rotation, &b.rotation)
+        && a.model_id == b.model_id
+        && a.interior == b.interior
+        && a.lod == b.lod
+        && a.model_name == b.model_name
+}
+
+fn same_car(a: &IplCar<'_>, b: &IplCar<'_>) -> bool {
+    let ints = |c: &IplCar<'_>| {
+        [
+            c.model_id,
+            c.primary_color,
+            c.secondary_color,
+            c.flags,
+            c.alarm_chance,
+            c.door_lock_chance,
+            c.min_delay,
+            c.max_delay,
+        ]
+    };
+    same_floats(&a.position, &b.position)
+        && a.angle.to_bits() == b.angle.to_bits()
+        && ints(a) == ints(b)
 }
 
 #[derive(Debug)]
 pub(crate) struct Text {
     started: bool,
-    section: Option<Name>,
+    /// The section a reader of the output is in.
+    out: Option<Name>,
+    /// The section a reader of the source was in, as its stored lines say.
+    src: Option<Name>,
     /// A line that makes the output a placement file for a reader (a section name or a record)
     /// was written: lines outside any section before it would be skipped unread (§4.6).
     decided: bool,
-    layout: Option<Layout>,
+    /// The `inst` layout of the output, once a line decided it (§6.4: one layout per file).
+    layout: Option<Game>,
+    /// The output ends inside a line (a stored last line without a line break).
+    unterminated: bool,
+    /// The line break of the source's lines (for the lines the encoder writes): CRLF.
+    crlf: bool,
     /// Lines written so far (an error names the line it would have written).
     lines: u32,
     /// Lines the decoder reported outside any section without their text, dropped on request.
@@ -173,9 +263,12 @@ impl Text {
     pub(crate) fn new() -> Self {
         Text {
             started: false,
-            section: None,
+            out: None,
+            src: None,
             decided: false,
             layout: None,
+            unterminated: false,
+            crlf: false,
             lines: 0,
             dropped: Dropped::default(),
         }
@@ -189,28 +282,103 @@ impl Text {
         Ok(())
     }
 
-    fn open<S: Sink>(&mut self, out: &mut Out<S>, section: &[u8]) -> Result<(), EncodeError> {
-        if !self.started {
-            return Err(EncodeError::OutOfOrder);
+    /// The line break of a line the encoder writes.
+    fn eol(&self) -> &'static [u8] {
+        if self.crlf {
+            b"\r\n"
+        } else {
+            b"\n"
         }
-        if self.section.as_ref().map(Name::as_bytes) != Some(section) {
-            self.close(out)?;
-            out.put(section)?;
-            out.put(b"\n")?;
-            self.lines += 1;
-            self.section = Some(Name::new(section));
-            self.decided = true;
+    }
+
+    /// Writes a line of the encoder's own (a section name, `end`), after a stored last line
+    /// without a line break, if one was written.
+    fn own_line<S: Sink>(&mut self, out: &mut Out<S>, text: &[u8]) -> Result<(), EncodeError> {
+        self.break_line(out)?;
+        out.put(text)?;
+        out.put(self.eol())?;
+        self.lines += 1;
+        Ok(())
+    }
+
+    fn break_line<S: Sink>(&mut self, out: &mut Out<S>) -> Result<(), EncodeError> {
+        if core::mem::take(&mut self.unterminated) {
+            out.put(self.eol())?;
         }
         Ok(())
     }
 
-    /// Closes the open section, if any.
-    fn close<S: Sink>(&mut self, out: &mut Out<S>) -> Result<(), EncodeError> {
-        if self.section.take().is_some() {
-            out.put(b"end\n")?;
-            self.lines += 1;
+    /// Makes the reader of the output be in `section` (`None`: outside any): closes the open
+    /// one, opens `section`.
+    fn enter<S: Sink>(
+        &mut self,
+        out: &mut Out<S>,
+        section: Option<Name>,
+    ) -> Result<(), EncodeError> {
+        if !self.started {
+            return Err(EncodeError::OutOfOrder);
+        }
+        if self.out == section {
+            return Ok(());
+        }
+        if self.out.take().is_some() {
+            self.own_line(out, b"end")?;
+        }
+        if let Some(name) = section {
+            self.own_line(out, name.as_bytes())?;
+            self.decided = true;
+        }
+        self.out = section;
+        Ok(())
+    }
+
+    fn open<S: Sink>(&mut self, out: &mut Out<S>, section: &[u8]) -> Result<(), EncodeError> {
+        self.enter(out, Some(Name::new(section)))
+    }
+
+    /// A stored line, written as it is, in the section the source had it in.
+    fn stored<S: Sink>(&mut self, out: &mut Out<S>, raw: &[u8]) -> Result<(), EncodeError> {
+        let src = self.src;
+        // Back to the source's section, after a line of the encoder's own (which needed the
+        // file event: stored lines before it find the two alike).
+        if self.out != src {
+            self.enter(out, src)?;
+        }
+        self.break_line(out)?;
+        check_head(out, raw)?;
+        out.put(raw)?;
+        self.lines += 1;
+        self.unterminated = !raw.ends_with(b"\n");
+        self.crlf = raw.ends_with(b"\r\n") || (self.crlf && self.unterminated);
+        self.src = after(src, raw);
+        self.out = self.src;
+        if !self.decided {
+            let text = content(raw);
+            self.decided = !text.is_empty()
+                && (keyword(text).is_some() || is_bare_word(text) || is_record(text));
         }
         Ok(())
+    }
+
+    /// A line of the source that brought no event (a blank line, a comment, a section name,
+    /// `end`): written as stored. It may come before the file event (§4.6).
+    pub(crate) fn text_line<S: Sink>(
+        &mut self,
+        out: &mut Out<S>,
+        raw: &[u8],
+    ) -> Result<(), EncodeError> {
+        if raw.is_empty() {
+            return Ok(());
+        }
+        if !is_line(raw) {
+            return Err(EncodeError::NotRepresentable(Lost::Line));
+        }
+        self.stored(out, raw)
+    }
+
+    /// Whether the source's reader is in `section` (`""`: outside any).
+    fn in_source(&self, section: &[u8]) -> bool {
+        self.src.as_ref().map_or(&b""[..], Name::as_bytes) == section
     }
 
     pub(crate) fn instance<S: Sink>(
@@ -218,12 +386,25 @@ impl Text {
         out: &mut Out<S>,
         instance: &IplInstance<'_>,
     ) -> Result<(), EncodeError> {
-        let wanted = match instance.scale {
-            None => Layout::SanAndreas,
-            Some(_) => Layout::ViceCity,
+        let raw = instance.raw;
+        if is_line(raw) && self.in_source(b"inst") {
+            let mut layout = self.layout;
+            if read_instance(&mut layout, raw).is_some_and(|read| same_instance(&read, instance)) {
+                self.layout = layout;
+                return self.stored(out, raw);
+            }
+        }
+        let layout = match (self.layout, instance.scale) {
+            (Some(layout), _) => layout,
+            (None, None) => Game::SanAndreas,
+            (None, Some(_)) => Game::ViceCity,
         };
-        let layout = *self.layout.get_or_insert(wanted);
-        if layout != wanted || (layout == Layout::ViceCity && instance.lod != -1) {
+        let fits = match layout {
+            Game::SanAndreas => instance.scale.is_none(),
+            Game::ViceCity => instance.scale.is_some() && instance.lod == -1,
+            Game::Iii => instance.scale.is_some() && instance.lod == -1 && instance.interior == 0,
+        };
+        if !fits {
             return Err(EncodeError::NotRepresentable(Lost::Layout));
         }
         let name = instance.model_name.unwrap_or(NO_NAME);
@@ -236,25 +417,39 @@ impl Text {
         line.int(instance.model_id)?;
         line.sep()?;
         line.bytes(name)?;
-        // The interior is read back as a signed integer.
-        line.int(instance.interior as i32)?;
+        if layout != Game::Iii {
+            // The interior is read back as a signed integer.
+            line.int(instance.interior as i32)?;
+        }
         line.floats(&instance.position)?;
-        if let Some(scale) = instance.scale {
-            line.floats(&scale)?;
-            line.floats(&instance.rotation)?;
-        } else {
-            line.floats(&instance.rotation)?;
-            line.int(instance.lod)?;
+        match instance.scale {
+            Some(scale) => {
+                line.floats(&scale)?;
+                line.floats(&instance.rotation)?;
+            }
+            None => {
+                line.floats(&instance.rotation)?;
+                line.int(instance.lod)?;
+            }
         }
         self.open(out, b"inst")?;
-        self.put(out, &mut line)
+        // The line decides the layout for a reader, if nothing did before.
+        self.layout = Some(layout);
+        self.put(out, &mut line, raw)
     }
 
     pub(crate) fn car<S: Sink>(
         &mut self,
         out: &mut Out<S>,
-        car: &IplCar,
+        car: &IplCar<'_>,
     ) -> Result<(), EncodeError> {
+        let raw = car.raw;
+        if is_line(raw)
+            && self.in_source(b"cars")
+            && read_car(raw).is_some_and(|r| same_car(&r, car))
+        {
+            return self.stored(out, raw);
+        }
         let mut line = Line::new();
         line.floats(&car.position)?;
         line.float(car.angle)?;
@@ -271,20 +466,25 @@ impl Text {
             line.int(value)?;
         }
         self.open(out, b"cars")?;
-        self.put(out, &mut line)
+        self.put(out, &mut line, raw)
     }
 
-    /// A line of a passed-through section, written as given: it must read back as the same
-    /// line of the same section. A section the games do not know is named by a bare word
-    /// (§4.6); `""` is a line outside any section.
+    /// A line of a passed-through section: as stored (`raw`) while it holds `text` in the
+    /// source's section; else written as given, which must read back as the same line of the
+    /// same section. A section the games do not know is named by a bare word (§4.6); `""` is
+    /// a line outside any section.
     pub(crate) fn section_line<S: Sink>(
         &mut self,
         out: &mut Out<S>,
         section: &str,
         text: &[u8],
+        raw: &[u8],
     ) -> Result<(), EncodeError> {
         if !self.started {
             return Err(EncodeError::OutOfOrder);
+        }
+        if is_line(raw) && raw.trim_ascii() == text && self.in_source(section.as_bytes()) {
+            return self.stored(out, raw);
         }
         let name = section.as_bytes();
         let name = match PASSED.iter().find(|s| s.eq_ignore_ascii_case(section)) {
@@ -312,7 +512,7 @@ impl Text {
         // lost on reading. The error names the line it would have been, after the `end` and
         // the section name it needs.
         if text.contains(&0) {
-            let open = self.section.as_ref().map(Name::as_bytes);
+            let open = self.out.as_ref().map(Name::as_bytes);
             let opening = match open {
                 Some(open) if open == name => 0,
                 Some(_) => 1 + usize::from(!outside),
@@ -323,37 +523,65 @@ impl Text {
         let mut line = Line::new();
         line.bytes(text)?;
         if outside {
-            self.close(out)?;
+            self.enter(out, None)?;
             // A record before any section name makes a reader take the text for placements.
             self.decided = true;
         } else {
             self.open(out, name)?;
         }
-        self.put(out, &mut line)
+        self.put(out, &mut line, raw)
     }
 
-    /// Writes a finished line. A reader takes the output for text by its first bytes (§8.1):
-    /// a line that would put another byte among them (a Latin-1 name) would not read back.
-    fn put<S: Sink>(&mut self, out: &mut Out<S>, line: &mut Line) -> Result<(), EncodeError> {
-        let head = MAGIC_SIZE.saturating_sub(usize::try_from(out.pos).unwrap_or(usize::MAX));
-        if line.buf[..line.len.min(head)].iter().any(|&b| !is_text(b)) {
-            return Err(EncodeError::NotRepresentable(Lost::Line));
-        }
-        line.finish(out)?;
+    /// Writes a line of the encoder's own, in place of the stored line `raw` if any (with its
+    /// line break), else with the source's line break.
+    fn put<S: Sink>(
+        &mut self,
+        out: &mut Out<S>,
+        line: &mut Line,
+        raw: &[u8],
+    ) -> Result<(), EncodeError> {
+        self.break_line(out)?;
+        let eol = if is_line(raw) {
+            eol_of(raw)
+        } else {
+            self.eol()
+        };
+        check_head(out, &line.buf[..line.len])?;
+        line.finish(out, eol)?;
+        self.unterminated = eol.is_empty();
         self.lines += 1;
         Ok(())
+    }
+
+    /// Bytes after the text (from its NUL on), as the source had them.
+    pub(crate) fn trailing<S: Sink>(
+        &mut self,
+        out: &mut Out<S>,
+        bytes: &[u8],
+    ) -> Result<(), EncodeError> {
+        out.put(bytes)
     }
 
     pub(crate) fn end<S: Sink>(&mut self, out: &mut Out<S>) -> Result<(), EncodeError> {
         if !self.started {
             return Err(EncodeError::OutOfOrder);
         }
-        if self.section.is_some() {
-            self.close(out)?;
+        if self.out.is_some() && self.out != self.src {
+            self.enter(out, None)?;
         } else if out.pos == 0 {
             // An empty input is not a text file (§8.1): a comment makes it one.
             out.put(b"# no placements\n")?;
         }
         Ok(())
     }
+}
+
+/// A reader takes the output for text by its first bytes (§8.1): a line that would put
+/// another byte among them (a Latin-1 name) would not read back.
+fn check_head<S: Sink>(out: &Out<S>, line: &[u8]) -> Result<(), EncodeError> {
+    let head = MAGIC_SIZE.saturating_sub(usize::try_from(out.pos).unwrap_or(usize::MAX));
+    if line[..line.len().min(head)].iter().any(|&b| !is_text(b)) {
+        return Err(EncodeError::NotRepresentable(Lost::Line));
+    }
+    Ok(())
 }

@@ -181,11 +181,14 @@ impl<S: Sink, R: ReadAt> Visitor for Lookahead<'_, S, R> {
     fn instance(&mut self, instance: &IplInstance<'_>) -> Flow {
         Visitor::instance(self.encoder, instance)
     }
-    fn car(&mut self, car: &IplCar) -> Flow {
+    fn car(&mut self, car: &IplCar<'_>) -> Flow {
         Visitor::car(self.encoder, car)
     }
     fn section_line(&mut self, line: &SectionLine<'_>) -> Flow {
         Visitor::section_line(self.encoder, line)
+    }
+    fn text_line(&mut self, raw: &[u8]) -> Flow {
+        Visitor::text_line(self.encoder, raw)
     }
     fn warning(&mut self, warning: Warning) -> Flow {
         Visitor::warning(self.encoder, warning)

@@ -27,7 +27,7 @@ mod package;
 pub use error::{EncodeError, EncodeErrorKind, LineAt, Lost, NameTooLong};
 pub use lookahead::{Lookahead, ReadAt};
 #[cfg(feature = "alloc")]
-pub use package::{anpk, ifp2, write};
+pub use package::{anpk, ifp2, placement, write};
 #[cfg(feature = "std")]
 pub use sink::IoSink;
 pub use sink::{Sink, SinkError, SliceSink};
@@ -475,11 +475,34 @@ impl<S: Sink> Encoder<S> {
     /// format written): unless [`EncodeOptions::normalise`], what the values do not fix is
     /// written as stored (§9.7).
     pub fn file_raw(&mut self, name: Option<&[u8]>, raw: &[u8]) -> Result<(), EncodeError> {
+        self.file_in(name, raw, None)
+    }
+
+    /// An `ANLF` block begins ([`FileInfo::container_size`]: the container's `size` field as
+    /// stored; `name` `None` for the one file event of an `ANLF` of no blocks), its header as
+    /// stored. Written to `ANPK` with the stored bytes kept, the blocks are written back in
+    /// their container, each an `ANPK` (§9.7); else they join the first block (§9.1).
+    pub fn file_in_container(
+        &mut self,
+        name: Option<&[u8]>,
+        raw: &[u8],
+        container_size: u32,
+    ) -> Result<(), EncodeError> {
+        self.file_in(name, raw, Some(container_size))
+    }
+
+    fn file_in(
+        &mut self,
+        name: Option<&[u8]>,
+        raw: &[u8],
+        container: Option<u32>,
+    ) -> Result<(), EncodeError> {
+        let container = container.filter(|_| self.keeps_stored());
         let raw = self.own(raw);
         self.run(|kind, out, _| {
             match kind {
                 Kind::Ifp2(e) => e.file(out, name, raw)?,
-                Kind::Anpk(e) => e.file(out, name, raw)?,
+                Kind::Anpk(e) => e.file(out, name, raw, container)?,
                 Kind::Bnry(e) => e.file(out, raw)?,
                 #[cfg(feature = "ipl-text")]
                 Kind::Text(e) => e.file()?,
@@ -637,6 +660,10 @@ impl<S: Sink> Encoder<S> {
     /// A placed object. A model name a binary IPL cannot store is dropped, and an instance
     /// without one is written to a text IPL as `dummy`, each with a warning.
     pub fn instance(&mut self, instance: &IplInstance<'_>) -> Result<(), EncodeError> {
+        let instance = &IplInstance {
+            raw: self.own(instance.raw),
+            ..*instance
+        };
         self.run(|kind, out, _| match kind {
             Kind::Bnry(e) => {
                 e.instance(out, instance)?;
@@ -653,7 +680,11 @@ impl<S: Sink> Encoder<S> {
     }
 
     /// A car generator.
-    pub fn car(&mut self, car: &IplCar) -> Result<(), EncodeError> {
+    pub fn car(&mut self, car: &IplCar<'_>) -> Result<(), EncodeError> {
+        let car = &IplCar {
+            raw: self.own(car.raw),
+            ..*car
+        };
         self.run(|kind, out, _| {
             match kind {
                 Kind::Bnry(e) => e.car(out, car)?,
@@ -667,7 +698,37 @@ impl<S: Sink> Encoder<S> {
 
     /// A line of a text IPL section without an event of its own (`section` lower case).
     pub fn section_line(&mut self, section: &str, text: &[u8]) -> Result<(), EncodeError> {
-        self.section_line_at(section, text, 0)
+        self.section_line_in(section, text, 0, &[])
+    }
+
+    /// A line of a text IPL section with its line as stored ([`SectionLine::raw`]): written as
+    /// stored while it holds `text` (§9.7), else as [`section_line_at`](Self::section_line_at)
+    /// writes it.
+    pub fn section_line_stored(
+        &mut self,
+        section: &str,
+        text: &[u8],
+        line: u32,
+        raw: &[u8],
+    ) -> Result<(), EncodeError> {
+        let raw = self.own(raw);
+        self.section_line_in(section, text, line, raw)
+    }
+
+    /// A line of the source that brought no event of its own ([`Visitor::text_line`]: a blank
+    /// line, a comment, a section name, `end`, with its line break): a text IPL written back
+    /// keeps it as it is (it may come before [`file`](Self::file)); other targets and
+    /// [`EncodeOptions::normalise`] ignore it. A `raw` that is not one line (a line break
+    /// before its end, a NUL, over `MAX_LINE` bytes) is `NotRepresentable`.
+    // Without text IPL no target takes the line.
+    #[cfg_attr(not(feature = "ipl-text"), allow(unused_variables))]
+    pub fn text_line(&mut self, raw: &[u8]) -> Result<(), EncodeError> {
+        let raw = self.own(raw);
+        self.run(|kind, out, _| match kind {
+            #[cfg(feature = "ipl-text")]
+            Kind::Text(e) => e.text_line(out, raw).map(|()| None),
+            _ => Ok(None),
+        })
     }
 
     /// A line of a text IPL section, with its line number in the source ([`SectionLine::line`],
@@ -682,9 +743,20 @@ impl<S: Sink> Encoder<S> {
         text: &[u8],
         line: u32,
     ) -> Result<(), EncodeError> {
+        self.section_line_in(section, text, line, &[])
+    }
+
+    #[cfg_attr(not(feature = "ipl-text"), allow(unused_variables))]
+    fn section_line_in(
+        &mut self,
+        section: &str,
+        text: &[u8],
+        line: u32,
+        raw: &[u8],
+    ) -> Result<(), EncodeError> {
         self.run(|kind, out, options| match kind {
             #[cfg(feature = "ipl-text")]
-            Kind::Text(e) => e.section_line(out, section, text).map(|()| None),
+            Kind::Text(e) => e.section_line(out, section, text, raw).map(|()| None),
             Kind::Bnry(e) => {
                 let known = Dropped::section(section);
                 if !options.drop_text_sections {
@@ -759,7 +831,7 @@ impl<S: Sink> Encoder<S> {
         self.run(|kind, out, _| match kind {
             _ if !keep => Ok(None),
             #[cfg(feature = "ipl-text")]
-            Kind::Text(_) => Err(EncodeError::OutOfOrder),
+            Kind::Text(e) => e.trailing(out, bytes).map(|()| None),
             _ => {
                 let end = out.content();
                 out.content_end = Some(end);
@@ -803,7 +875,7 @@ impl<S: Sink> Visitor for Encoder<S> {
         }
         // Stored bytes are kept only in their own format.
         self.source(info.format);
-        flow(Encoder::file_raw(self, info.name, info.raw))
+        flow(self.file_in(info.name, info.raw, info.container_size))
     }
     fn animation(&mut self, info: &AnimationInfo<'_>) -> Flow {
         flow(Encoder::animation_raw(self, info.name, info.raw))
@@ -826,7 +898,7 @@ impl<S: Sink> Visitor for Encoder<S> {
                 .and_then(|()| Encoder::instance(self, instance)),
         )
     }
-    fn car(&mut self, car: &IplCar) -> Flow {
+    fn car(&mut self, car: &IplCar<'_>) -> Flow {
         flow(self.settle_outside().and_then(|()| Encoder::car(self, car)))
     }
     fn section_line(&mut self, line: &SectionLine<'_>) -> Flow {
@@ -837,16 +909,23 @@ impl<S: Sink> Visitor for Encoder<S> {
         } else {
             self.settle_outside()
         };
+        flow(settled.and_then(|()| {
+            Encoder::section_line_stored(self, line.section, line.text, line.line, line.raw)
+        }))
+    }
+    fn text_line(&mut self, raw: &[u8]) -> Flow {
         flow(
-            settled
-                .and_then(|()| Encoder::section_line_at(self, line.section, line.text, line.line)),
+            self.settle_outside()
+                .and_then(|()| Encoder::text_line(self, raw)),
         )
     }
     fn warning(&mut self, warning: Warning) -> Flow {
         // Source warnings are not the output's business, but a line outside any section is
-        // one the output would lose without a word if the decoder does not pass it on.
+        // one the output would lose without a word if the decoder does not pass it on (a text
+        // IPL written back with its stored lines has every line: §9.7).
         let settled = self.settle_outside();
-        if warning.kind == WarningKind::LineOutsideSection {
+        let kept = self.format == Format::IplText && self.keeps_stored();
+        if warning.kind == WarningKind::LineOutsideSection && !kept {
             self.outside = warning.offset;
         }
         flow(settled)

@@ -7,7 +7,7 @@
 use alloc::vec::Vec;
 
 use super::{BoneHeader, Choice, EncodeError, EncodeOptions, Encoder};
-use crate::{Format, Package};
+use crate::{Format, IplCar, IplInstance, Item, Package, Placement};
 
 /// Writes `package` in its own format.
 pub fn write(package: &Package) -> Result<Vec<u8>, EncodeError> {
@@ -83,4 +83,76 @@ fn encode(package: &Package, format: Format) -> Result<Vec<u8>, EncodeError> {
     }
     encoder.end()?;
     Ok(encoder.into_sink())
+}
+
+/// Writes `placement` in its own format (binary or text IPL). What it keeps as stored
+/// ([`Placement::stored`], `header`, `trailing`) is written as it was while the values still
+/// read so: an unedited placement writes back to the same bytes, an edited record is written
+/// the format's usual way in its place (§9.7). Records and section lines no stored entry names
+/// (added ones) follow, instances first.
+pub fn placement(placement: &Placement) -> Result<Vec<u8>, EncodeError> {
+    let mut encoder = Encoder::new(placement.format, Vec::new(), EncodeOptions::default())?;
+    encoder.file_raw(None, &placement.header)?;
+    let (mut instances, mut cars, mut lines) = (0, 0, 0);
+    for stored in &placement.stored {
+        let raw = &stored.raw[..];
+        match stored.item {
+            Item::Instance(i) if i < placement.instances.len() => {
+                instance(&mut encoder, placement, i, raw)?;
+                instances = instances.max(i + 1);
+            }
+            Item::Car(i) if i < placement.cars.len() => {
+                encoder.car(&IplCar {
+                    raw,
+                    ..placement.cars[i]
+                })?;
+                cars = cars.max(i + 1);
+            }
+            Item::SectionLine(i) if i < placement.section_lines.len() => {
+                let line = &placement.section_lines[i];
+                encoder.section_line_stored(&line.section, &latin1(&line.text)?, 0, raw)?;
+                lines = lines.max(i + 1);
+            }
+            Item::Text => encoder.text_line(raw)?,
+            // A record removed since.
+            _ => {}
+        }
+    }
+    for i in instances..placement.instances.len() {
+        instance(&mut encoder, placement, i, &[])?;
+    }
+    for car in &placement.cars[cars..] {
+        encoder.car(car)?;
+    }
+    for line in &placement.section_lines[lines..] {
+        encoder.section_line(&line.section, &latin1(&line.text)?)?;
+    }
+    if !placement.trailing.is_empty() {
+        encoder.trailing(&placement.trailing)?;
+    }
+    encoder.end()?;
+    Ok(encoder.into_sink())
+}
+
+/// The instance `i` of `placement`, with its stored line `raw`.
+fn instance(
+    encoder: &mut Encoder<Vec<u8>>,
+    placement: &Placement,
+    i: usize,
+    raw: &[u8],
+) -> Result<(), EncodeError> {
+    let instance = &placement.instances[i];
+    let name = instance.model_name.as_deref().map(latin1).transpose()?;
+    let mut event = IplInstance {
+        position: instance.position,
+        rotation: instance.rotation,
+        model_id: instance.model_id,
+        interior: instance.interior,
+        lod: instance.lod,
+        scale: instance.scale,
+        raw,
+        ..IplInstance::default()
+    };
+    event.model_name = name.as_deref();
+    encoder.instance(&event)
 }

@@ -668,6 +668,7 @@ impl Step for Anpk {
                     instance_count: None,
                     car_count: None,
                     info_size: Some(self.info_size),
+                    container_size: self.container,
                     raw: unit,
                 })
             }
@@ -727,6 +728,7 @@ impl Step for Anpk {
                     instance_count: None,
                     car_count: None,
                     info_size: None,
+                    container_size: self.container,
                     raw: &[],
                 })
             }

@@ -200,6 +200,7 @@ impl Ifp2 {
         self.animation_count = header.animation_count;
         self.stage = self.after_animation();
         Ok(visitor.file(&FileInfo {
+            container_size: None,
             format: self.version.format(),
             name: Some(header.name),
             animation_count: header.animation_count,

@@ -110,12 +110,13 @@ fn instance(r: &[u8; INSTANCE]) -> IplInstance<'static> {
         lod: u32_at(r, 9) as i32,
         model_name: None,
         scale: None,
+        raw: &[],
     }
 }
 
 /// A car generator record, read at its fixed offsets.
 #[inline]
-fn car(r: &[u8; CAR]) -> IplCar {
+fn car(r: &[u8; CAR]) -> IplCar<'static> {
     let i = |i| u32_at(r, i) as i32;
     IplCar {
         position: [f32_at(r, 0), f32_at(r, 1), f32_at(r, 2)],
@@ -128,6 +129,7 @@ fn car(r: &[u8; CAR]) -> IplCar {
         door_lock_chance: i(9),
         min_delay: i(10),
         max_delay: i(11),
+        raw: &[],
     }
 }
 
@@ -221,6 +223,7 @@ impl IplBinary {
         self.next = 0;
         self.stage = self.next_section();
         let flow = visitor.file(&FileInfo {
+            container_size: None,
             format: Format::IplBinary,
             name: None,
             animation_count: 0,

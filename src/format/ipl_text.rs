@@ -271,12 +271,13 @@ fn instance<'a>(s: &mut Scanner<'a>, game: Game) -> Option<IplInstance<'a>> {
         lod,
         model_name,
         scale,
+        raw: &[],
     })
 }
 
 /// A `cars` line, `"%f %f %f %f %d %d %d %d %d %d %d %d"`: pos×3, angle, model, colour×2,
 /// flags, alarm, door lock, min/max delay.
-fn car(s: &mut Scanner<'_>) -> Option<IplCar> {
+fn car<'a>(s: &mut Scanner<'a>) -> Option<IplCar<'a>> {
     let [x, y, z, angle] = s.floats::<4>()?;
     let mut ints = [0; 8];
     for value in &mut ints {
@@ -295,6 +296,7 @@ fn car(s: &mut Scanner<'_>) -> Option<IplCar> {
         door_lock_chance,
         min_delay,
         max_delay,
+        raw: &[],
     })
 }
 
@@ -326,7 +328,7 @@ pub(crate) fn is_record(text: &[u8]) -> bool {
     count == 12 && car(&mut s).is_some() && s.whole
 }
 
-fn starts_with_ignore_case(text: &[u8], prefix: &str) -> bool {
+pub(crate) fn starts_with_ignore_case(text: &[u8], prefix: &str) -> bool {
     text.get(..prefix.len())
         .is_some_and(|head| head.eq_ignore_ascii_case(prefix.as_bytes()))
 }
@@ -366,7 +368,7 @@ pub(crate) fn is_bare_word(text: &[u8]) -> bool {
 }
 
 /// The line from its first non-blank byte; empty for a blank line or a comment.
-fn content(unit: &[u8]) -> &[u8] {
+pub(crate) fn content(unit: &[u8]) -> &[u8] {
     let start = unit
         .iter()
         .position(|&b| !is_blank(b))
@@ -388,10 +390,12 @@ enum Stage {
     Done,
 }
 
-/// What one line gives: an event after which the line is done, or a warning before it.
+/// What one line gives: an event after which the line is done, a warning before it, or no
+/// event (the line then reaches [`Visitor::text_line`]).
 enum Outcome {
     Event(Flow),
     Warning(Flow),
+    Silent,
 }
 
 #[derive(Clone, Debug)]
@@ -461,13 +465,14 @@ impl IplText {
             self.stray_count == 0
         } else if text.is_empty() {
             self.line += 1;
-            return Ok(Stepped::new(unit.len(), Flow::Continue));
+            return Ok(Stepped::new(unit.len(), visitor.text_line(unit)));
         } else {
             keyword(text).is_some() || is_bare_word(text) || is_record(text)
         };
         if is_placement {
             self.stage = Stage::Replay;
             let flow = visitor.file(&FileInfo {
+                container_size: None,
                 format: Format::IplText,
                 name: None,
                 animation_count: 0,
@@ -485,13 +490,13 @@ impl IplText {
         self.strays[count] = at;
         self.stray_count += 1;
         self.line += 1;
-        Ok(Stepped::new(unit.len(), Flow::Continue))
+        Ok(Stepped::new(unit.len(), visitor.text_line(unit)))
     }
 
     fn line_event<V: Visitor>(&mut self, unit: &[u8], at: u64, visitor: &mut V) -> Outcome {
         let text = content(unit);
         if text.is_empty() {
-            return Outcome::Event(Flow::Continue);
+            return Outcome::Silent;
         }
         visitor.unit(&Unit {
             kind: UnitKind::Line,
@@ -509,13 +514,14 @@ impl IplText {
         }
         if starts_with_ignore_case(text, "end") {
             self.section = None;
-            return Outcome::Event(Flow::Continue);
+            return Outcome::Silent;
         }
         let number = self.line();
         let line = |section| SectionLine {
             section,
             text: unit.trim_ascii(),
             line: number,
+            raw: unit,
         };
         // The scanner reads the line from its first non-blank byte (where `text` starts).
         let text_at = at + (unit.len() - text.len()) as u64;
@@ -524,12 +530,16 @@ impl IplText {
             INST => {
                 let game = self.inst_layout(text);
                 match instance(&mut s, game) {
-                    Some(inst) => self.record(&mut s, text_at, visitor, |v| v.instance(&inst)),
+                    Some(inst) => self.record(&mut s, text_at, visitor, |v| {
+                        v.instance(&IplInstance { raw: unit, ..inst })
+                    }),
                     None => self.malformed(&line("inst"), at, visitor),
                 }
             }
             CARS => match car(&mut s) {
-                Some(car) => self.record(&mut s, text_at, visitor, |v| v.car(&car)),
+                Some(car) => self.record(&mut s, text_at, visitor, |v| {
+                    v.car(&IplCar { raw: unit, ..car })
+                }),
                 None => self.malformed(&line("cars"), at, visitor),
             },
             UNKNOWN => {
@@ -557,20 +567,21 @@ impl IplText {
     ) -> Outcome {
         if let Some(known) = keyword(text) {
             self.section = Some(known);
-            return Outcome::Event(Flow::Continue);
+            return Outcome::Silent;
         }
         if is_bare_word(text) {
             let word = fields(text).next().unwrap_or_default();
             self.unknown[..word.len()].copy_from_slice(word);
             self.unknown_len = word.len() as u8;
             self.section = Some(UNKNOWN);
-            return Outcome::Event(Flow::Continue);
+            return Outcome::Silent;
         }
         if self.warned {
             let line = SectionLine {
                 section: "",
                 text: unit.trim_ascii(),
                 line: self.line(),
+                raw: unit,
             };
             return Outcome::Event(visitor.section_line(&line));
         }
@@ -615,16 +626,39 @@ impl IplText {
     /// it has 11, 12 or 13 fields and scans whole under that layout (which decides for the
     /// file); else a guess for this line alone.
     fn inst_layout(&mut self, text: &[u8]) -> Game {
-        if let Some(game) = self.layout {
-            return game;
-        }
-        let count = fields(text).take(14).count();
-        if let Some(game) = layout_of(count).filter(|&game| inst_scans_whole(text, game)) {
-            self.layout = Some(game);
-            return game;
-        }
-        guess(text)
+        inst_layout(&mut self.layout, text)
     }
+}
+
+/// The layout under which a reader takes the `inst` line `text` (its content), given the
+/// file's layout so far, `layout`, which the line may decide (§6.4).
+fn inst_layout(layout: &mut Option<Game>, text: &[u8]) -> Game {
+    if let Some(game) = *layout {
+        return game;
+    }
+    let count = fields(text).take(14).count();
+    if let Some(game) = layout_of(count).filter(|&game| inst_scans_whole(text, game)) {
+        *layout = Some(game);
+        return game;
+    }
+    guess(text)
+}
+
+/// The instance a reader takes from the stored `inst` line `raw` (with its line break), given
+/// the file's layout so far (which the line may decide); `None` for a line it cannot read. For
+/// an encoder that writes a line back only while it reads as the event's values.
+pub(crate) fn read_instance<'a>(
+    layout: &mut Option<Game>,
+    raw: &'a [u8],
+) -> Option<IplInstance<'a>> {
+    let text = content(raw);
+    let game = inst_layout(layout, text);
+    instance(&mut Scanner::new(text), game)
+}
+
+/// The car generator a reader takes from the stored `cars` line `raw`.
+pub(crate) fn read_car(raw: &[u8]) -> Option<IplCar<'_>> {
+    car(&mut Scanner::new(content(raw)))
 }
 
 impl Step for IplText {
@@ -685,6 +719,10 @@ impl Step for IplText {
                     self.warned = false;
                     self.line += 1;
                     Ok(Stepped::new(unit.len(), flow))
+                }
+                Outcome::Silent => {
+                    self.line += 1;
+                    Ok(Stepped::new(unit.len(), visitor.text_line(unit)))
                 }
             },
             Stage::Done => Ok(Stepped::new(unit.len(), Flow::Continue)),

@@ -362,6 +362,7 @@ impl Step for Stories {
             Stage::File => {
                 self.stage = self.next_animation();
                 visitor.file(&FileInfo {
+                    container_size: None,
                     format: Format::Anim,
                     name: None,
                     animation_count: self.entries,

@@ -253,6 +253,8 @@ pub struct Outcome {
     pub done_at: Option<u64>,
     /// `Decoder::line()` after the run.
     pub line: Option<u32>,
+    /// Text IPL: the stored lines, each after so many events ([`Recorder::stored`]).
+    pub stored: Vec<(usize, Vec<u8>)>,
     pub work: Work,
 }
 
@@ -483,8 +485,16 @@ pub fn drive_with(
     work.events = rec.event_count;
     work.callbacks = rec.calls as u64;
     work.pauses = pauses.len() as u64;
+    if error.is_none() && rec.events.first().is_some_and(|e| e.is_text_file()) {
+        // Every byte of a text reaches the visitor once, in order: the stored lines are the
+        // text up to its end (a NUL, or the input's end).
+        let text: Vec<u8> = rec.stored.iter().flat_map(|(_, l)| l.clone()).collect();
+        let end = data.iter().position(|&b| b == 0).unwrap_or(data.len());
+        assert!(text == data[..end], "the stored lines are not the text");
+    }
     Outcome {
         log: rec.events,
+        stored: rec.stored,
         error,
         seeks,
         seeks_after,
@@ -620,6 +630,7 @@ pub fn check_chunking(plan: &Plan, data: &[u8]) {
     );
     let cut = drive(data, plan);
     assert_eq!(cut.error, reference.error, "error with {plan:?}");
+    assert_eq!(cut.stored, reference.stored, "stored lines with {plan:?}");
     assert_eq!(cut.seeks, reference.seeks, "seeks back with {plan:?}");
     assert_eq!(
         cut.seeks_after, reference.seeks_after,

@@ -162,6 +162,17 @@ impl Ev {
     pub fn is_warning(&self) -> bool {
         matches!(self, Ev::Warning(..))
     }
+
+    /// The `file` event of a text IPL.
+    pub fn is_text_file(&self) -> bool {
+        matches!(
+            self,
+            Ev::File {
+                format: Format::IplText,
+                ..
+            }
+        )
+    }
 }
 
 fn latin1(bytes: &[u8]) -> String {
@@ -323,6 +334,9 @@ pub struct Recorder {
     warnings: bool,
     /// What to do with each archive entry.
     choose: fn(&Entry<'_>) -> Choice,
+    /// Text IPL: the stored lines as they came (the events' `raw`, `text_line`), each with the
+    /// number of events before it: written back in order they are the text.
+    pub stored: Vec<(usize, Vec<u8>)>,
 }
 
 fn decode_every(_: &Entry<'_>) -> Choice {
@@ -349,6 +363,7 @@ impl Recorder {
             exact: false,
             warnings: true,
             choose: decode_every,
+            stored: Vec::new(),
         }
     }
 
@@ -382,6 +397,12 @@ impl Recorder {
             warnings: self.warnings,
             choose: self.choose,
             ..Recorder::new(policy)
+        }
+    }
+
+    fn store(&mut self, raw: &[u8]) {
+        if !raw.is_empty() {
+            self.stored.push((self.events.len(), raw.to_vec()));
         }
     }
 
@@ -504,6 +525,7 @@ impl Visitor for Recorder {
     }
 
     fn instance(&mut self, i: &IplInstance<'_>) -> Flow {
+        self.store(i.raw);
         self.push(Ev::Instance(Inst {
             position: i.position,
             rotation: i.rotation,
@@ -515,7 +537,8 @@ impl Visitor for Recorder {
         }))
     }
 
-    fn car(&mut self, c: &IplCar) -> Flow {
+    fn car(&mut self, c: &IplCar<'_>) -> Flow {
+        self.store(c.raw);
         self.push(Ev::Car(Car {
             position: c.position,
             angle: c.angle,
@@ -531,6 +554,7 @@ impl Visitor for Recorder {
     }
 
     fn section_line(&mut self, line: &SectionLine<'_>) -> Flow {
+        self.store(line.raw);
         self.push(Ev::Line {
             section: line.section.to_owned(),
             text: line.text.to_vec(),
@@ -544,6 +568,12 @@ impl Visitor for Recorder {
         } else {
             self.answer(false)
         }
+    }
+
+    fn text_line(&mut self, raw: &[u8]) -> Flow {
+        assert!(!raw.is_empty(), "an empty stored line");
+        self.store(raw);
+        self.answer(false)
     }
 
     fn end(&mut self) -> Flow {

@@ -130,15 +130,23 @@ fn a_pause_after_every_event_reproduces_the_log() {
         for (how, cut) in cuts {
             let out = drive(&file, cut, Options::default(), true);
             assert_eq!(out.events, expected, "{name}, {how}");
-            // Every event `feed` reported paused it (those of `finish` cannot).
+            // Every event `feed` reported paused it (those of `finish` cannot); so did each
+            // text line without an event (`text_line`), after as many events as came before.
             let before_finish = out.pauses.last().map_or(0, |p| p.0);
+            let mut counts: Vec<usize> = out.pauses.iter().map(|p| p.0).collect();
+            counts.dedup();
+            counts.retain(|&count| count > 0);
             assert_eq!(
-                out.pauses.iter().map(|p| p.0).collect::<Vec<_>>(),
+                counts,
                 (1..=before_finish).collect::<Vec<_>>(),
                 "{name}, {how}: one pause per event"
             );
             // A pause after a record or a line leaves the decoder just past it.
+            let mut previous = 0;
             for &(count, position) in &out.pauses {
+                if count == core::mem::replace(&mut previous, count) {
+                    continue;
+                }
                 let (event, end) = &reference.events[count - 1];
                 if let (Ev::Instance(_) | Ev::Car(_) | Ev::Line { .. }, Some(end)) = (event, end) {
                     assert_eq!(

@@ -6,6 +6,7 @@ mod anpk_oddities;
 mod anpk_package;
 mod anpk_streaming;
 mod archive;
+mod archive_plan;
 mod archive_write;
 mod bounded_work;
 mod checks;

@@ -97,6 +97,12 @@ fn encoders_never_allocate() {
         stories::write(&anims, stories::Layout::Backward, true, 0),
         animation_targets.clone(),
     ));
+    // An ANLF of two blocks, written back in its container.
+    let block = encode::write(&package(Format::Anpk)).unwrap();
+    inputs.push((
+        testkit::anpk::anlf(&[block.clone(), block]),
+        vec![Format::Anpk],
+    ));
     inputs.push((ipl::vanilla(), vec![Format::IplBinary, Format::IplText]));
     let text = b"inst\n1, a, 0, 1.5, 2, 3, 0, 0, 0, 1, -1\nend\ncars\n1, 2, 3, 0.5, 400, -1, -1, 0, 0, 0, 0, 0\nend\n";
     inputs.push((text.to_vec(), vec![Format::IplBinary, Format::IplText]));
@@ -112,6 +118,33 @@ fn encoders_never_allocate() {
                 assert_eq!(count, 0, "{to:?}, pieces of {piece}");
             }
         }
+    }
+}
+
+/// A text IPL written back with its stored lines (comments, CRLF, tabs, stray and unknown-
+/// section lines, an edited value's line) or clean allocates nothing either.
+#[test]
+fn text_rewrite_never_allocates() {
+    let mut inputs = vec![ipl::text_all_sections(), ipl::crlf(&ipl::sa_quirks())];
+    inputs.push(
+        b"# header\r\nstray line\r\n\r\nINST\r\n4, vc, 2, 10.50, -0, 1e3, 1, 1.5, 2, 0, 0, 0, 1\r\n\
+          END\r\nwanted\r\n3, 2\r\n\t1\t2\r\nend\r\ncull\r\n1 2\r\nend"
+            .to_vec(),
+    );
+    let mut buf = vec![0u8; 1 << 20];
+    for data in &inputs {
+        for piece in [1, 7, 64, usize::MAX] {
+            let (count, written) = allocations(|| convert(data, piece, Format::IplText, &mut buf));
+            assert_eq!(&buf[..written], &data[..]);
+            assert_eq!(count, 0, "pieces of {piece}");
+        }
+        let clean = EncodeOptions::default().with_normalise(true);
+        let (count, _) = allocations(|| {
+            let mut encoder = Encoder::new(Format::IplText, SliceSink::new(&mut buf), clean);
+            let encoder = encoder.as_mut().unwrap();
+            let _ = Decoder::new().decode_slice(data, encoder);
+        });
+        assert_eq!(count, 0);
     }
 }
 

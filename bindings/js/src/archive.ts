@@ -101,24 +101,32 @@ export function decodeEntryJson(img: Bytes, name: string, dir?: Bytes): string {
     withName(m, name, (ptr, len) => m.gts_entry_json(i, il, d, dl, hd, ptr, len)));
 }
 
-/**
- * Lists an archive read in pieces (`Blob.slice`: a `File` of any size): only the directory and
- * each entry's first bytes are read, as the library's archive decoder asks for them. The same
- * listing as {@link ls}; a version 1 archive needs its `.dir` as `dir`.
- */
-export async function lsBlob(img: Blob, dir?: Blob): Promise<ArchiveListing> {
+/** What the listing of an archive read in pieces wants next: bytes `start` to `end` of the `.img`
+ * (`img`) or of the `.dir`. */
+interface Wanted {
+  img: boolean;
+  start: number;
+  end: number;
+}
+
+/** The library's listing of an archive read in pieces: yields the bytes it wants next, is sent
+ * them, and returns the listing. */
+function* listingOf(imgSize: number, dirSize: number | undefined):
+  Generator<Wanted, ArchiveListing, Uint8Array> {
   const module = wasm();
-  const stream = module.gts_listing_new(dir ? 1 : 0, dir?.size ?? 0, img.size);
+  const version1 = dirSize !== undefined;
+  const stream = module.gts_listing_new(version1 ? 1 : 0, dirSize ?? 0, imgSize);
   const input = module.gts_input();
   const size = module.gts_input_size();
   try {
     for (;;) {
-      const file = module.gts_listing_input(stream) === 1 ? img : dir!;
+      const img = module.gts_listing_input(stream) === 1;
       const position = module.gts_listing_position(stream);
       const wanted = module.gts_listing_wanted(stream);
-      const len = Math.min(size, wanted < 0 ? size : wanted, file.size - position);
+      const len = Math.min(size, wanted < 0 ? size : wanted,
+        (img ? imgSize : dirSize ?? 0) - position);
       if (len <= 0) break;
-      const bytes = new Uint8Array(await file.slice(position, position + len).arrayBuffer());
+      const bytes = yield { img, start: position, end: position + len };
       let status = 0;
       let failure: DecodeError | undefined;
       new Uint8Array(module.memory.buffer, input, bytes.length).set(bytes);
@@ -133,5 +141,39 @@ export async function lsBlob(img: Blob, dir?: Blob): Promise<ArchiveListing> {
     return toListing(buffersOf(module, () => module.gts_listing_finish(stream)));
   } finally {
     module.gts_listing_free(stream);
+  }
+}
+
+/**
+ * Lists an archive read in pieces (`Blob.slice`: a `File` of any size): only the directory and
+ * each entry's first bytes are read, as the library's archive decoder asks for them. The same
+ * listing as {@link ls}; a version 1 archive needs its `.dir` as `dir`.
+ */
+export async function lsBlob(img: Blob, dir?: Blob): Promise<ArchiveListing> {
+  const listing = listingOf(img.size, dir?.size);
+  try {
+    for (let step = listing.next(); ; ) {
+      if (step.done) return step.value;
+      const { img: fromImg, start, end } = step.value;
+      const file = fromImg ? img : dir!;
+      step = listing.next(new Uint8Array(await file.slice(start, end).arrayBuffer()));
+    }
+  } finally {
+    listing.return(undefined as never);
+  }
+}
+
+/** {@link ls} reading the archive in pieces as {@link lsBlob} does: the module's memory holds
+ * the pieces, not the archive. */
+export function lsSlices(img: Uint8Array, dir?: Uint8Array): ArchiveListing {
+  const listing = listingOf(img.length, dir?.length);
+  try {
+    for (let step = listing.next(); ; ) {
+      if (step.done) return step.value;
+      const { img: fromImg, start, end } = step.value;
+      step = listing.next((fromImg ? img : dir!).subarray(start, end));
+    }
+  } finally {
+    listing.return(undefined as never);
   }
 }

@@ -16,5 +16,10 @@ export {
   type StreamSource,
 } from './decoder.js';
 export { type IFPAnimation, type IFPBone, type IFPFrame, IFPReader } from './ifp.js';
+export {
+  addEntries, addEntriesBlob, ArchiveError, type EditReport, type EntryName, type NewEntry,
+  type NewEntryBlob, rebuildArchive, rebuildArchiveBlob, removeEntries, removeEntriesBlob,
+  writeArchive, type WriteArchiveOptions, type WrittenArchive, type WrittenArchiveBlob,
+} from './archive-write.js';
 export type * from './types.js';
 export { DecodeError, EncodeError, init, type WasmSource } from './wasm.js';

@@ -51,6 +51,18 @@ export interface Exports {
   gts_feed(decoder: number, len: number, keyframes: number): number;
   gts_finish(decoder: number, keyframes: number): number;
   gts_position(decoder: number): number;
+  gts_archive_new(version1: number, op: number, names: number, lens: number, oldCount: number,
+    newCount: number): number;
+  gts_archive_free(out: number): void;
+  gts_archive_next(out: number): number;
+  gts_archive_source(out: number): number;
+  gts_archive_write(out: number, len: number): number;
+  gts_archive_finish(out: number): number;
+  gts_archive_head(out: number): number;
+  gts_archive_head_len(out: number): number;
+  gts_archive_dir(out: number): number;
+  gts_archive_dir_len(out: number): number;
+  gts_archive_report(out: number): number;
   gts_ls(img: number, imgLen: number, dir: number, dirLen: number, hasDir: number): number;
   gts_entry_json(img: number, imgLen: number, dir: number, dirLen: number, hasDir: number,
     name: number, nameLen: number): number;
@@ -105,6 +117,9 @@ export interface Sink {
   /** A conversion's bytes, copied out of the module's memory. */
   output?(bytes: Uint8Array): void;
   encodeError?(error: EncodeError): void;
+  /** An archive cannot be written as asked: the kind's stable name, the message, the entry's
+   * index and its name (one character per byte). */
+  archiveError?(kind: string, message: string, index: number, entry: string): void;
 }
 
 let instance: Exports | undefined;
@@ -213,6 +228,11 @@ const imports = {
     },
     encode_error(kind: number, kindLen: number, message: number, messageLen: number) {
       sink.encodeError?.(new EncodeError(latin1(kind, kindLen), utf8.decode(bytes(message, messageLen))));
+    },
+    archive_error(kind: number, kindLen: number, message: number, messageLen: number,
+      index: number, entry: number, entryLen: number) {
+      sink.archiveError?.(latin1(kind, kindLen), utf8.decode(bytes(message, messageLen)), index,
+        latin1(entry, entryLen));
     },
   },
 };

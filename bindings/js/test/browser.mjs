@@ -2,7 +2,7 @@
 // Chromium headless with playwright-core, loads samples/walk.ifp through the file input, checks
 // the animation table against decode() and that the plot was drawn, then a placement file, a
 // broken file, IMG archives (VER2, and a version 1 .img with its .dir; entries opened by a click,
-// the filter, back to the listing), a 4 MiB package while the page's thread keeps running, and
+// the filter, back to the listing; files added, entries removed, a copy saved), a 4 MiB package while the page's thread keeps running, and
 // a sparse 1 GiB VER2 archive (listed and its entry opened from slices; deleted after). Saves a screenshot to
 // target/web-inspector.png. Needs `npm run build` first (it copies the package into web/).
 //   node test/browser.mjs    (CHROMIUM=/path/to/chromium to use another binary)
@@ -17,7 +17,9 @@ import { fileURLToPath } from 'node:url';
 
 import { chromium } from 'playwright-core';
 
-import { convert, decode, ls, sample } from '../dist/index.js';
+import {
+  addEntries, convert, decode, decodeEntry, ls, removeEntries, sample,
+} from '../dist/index.js';
 import {
   bigAnp3, imgVer1, imgVer2, repo, sampleAnp3, sampleBnry, sampleTextIpl,
 } from './fixtures.mjs';
@@ -207,6 +209,82 @@ try {
   assert.deepEqual(await texts('#entries tbody td:nth-child(3)'),
     ls(vc.img, vc.dir).entries.map((e) => String(e.size)));
   await page.screenshot({ path: join(out, 'web-inspector-img.png'), fullPage: true });
+
+  // Editing an archive: files added (one replacing an entry of its name in another case, in its
+  // place), a ticked entry removed, then "save a copy": the downloaded bytes are those of the
+  // package's own edit of the archive opened, and list and decode as expected.
+  const listed = () => texts('#entries tbody td:nth-child(1)');
+  const addFiles = async (files) => {
+    await page.setInputFiles('#archive-add', files.map(([name, bytes]) =>
+      ({ name, mimeType: 'application/octet-stream', buffer: Buffer.from(bytes) })));
+    await waitDone();
+  };
+  const saveCopy = async (count) => {
+    const downloads = [];
+    const all = new Promise((resolve) => page.on('download', function got(d) {
+      downloads.push(d);
+      if (downloads.length === count) {
+        page.off('download', got);
+        resolve();
+      }
+    }));
+    await page.click('#archive-save');
+    await all;
+    return Object.fromEntries(await Promise.all(downloads.map(async (d) =>
+      [d.suggestedFilename(), new Uint8Array(readFileSync(await d.path()))])));
+  };
+  const added = [['PED.IFP', walk], ['new.ipl', ipl]];
+  await load('gta3.img', sa);
+  await addFiles(added);
+  assert.match(await page.textContent('#status'), /1 added, 1 replaced, 0 removed/);
+  assert.deepEqual(await listed(), ['PED.IFP', 'sector.ipl', 'x.dff', 'new.ipl']);
+  await page.check('#entries tbody tr:nth-child(3) td:nth-child(5) input');
+  assert.equal(await page.textContent('#format'), 'VER2', 'ticking does not open the entry');
+  await page.click('#archive-remove');
+  await waitDone();
+  assert.deepEqual(await listed(), ['PED.IFP', 'sector.ipl', 'new.ipl']);
+  const copy = await saveCopy(1);
+  const edited = removeEntries(addEntries(sa, added.map(([name, data]) => ({ name, data }))).img,
+    ['x.dff']).img;
+  assert.deepEqual(Object.keys(copy), ['gta3.img']);
+  assert.deepEqual(copy['gta3.img'], edited);
+  assert.deepEqual(ls(copy['gta3.img']).entries.map((e) => [e.name, e.format]),
+    [['PED.IFP', 'ANP3'], ['sector.ipl', 'bnry'], ['new.ipl', 'text']]);
+  const ped = ls(copy['gta3.img']).entries[0];
+  const stored = copy['gta3.img'].subarray(ped.offset, ped.offset + ped.size);
+  assert.deepEqual(stored.subarray(0, walk.length), new Uint8Array(walk));
+  assert.ok(stored.subarray(walk.length).every((b) => b === 0), 'padded with zeros');
+  assert.deepEqual(decodeEntry(copy['gta3.img'], 'ped.ifp').animations.map((a) => a.name),
+    doc.animations.map((a) => a.name));
+  // An entry of the edited archive opens from its slice of the new archive.
+  await page.click('#entries tbody tr:nth-child(3)');
+  await waitDone();
+  assert.equal(await page.textContent('#entry-name'), 'new.ipl');
+  assert.deepEqual(await texts('#instances tbody td:nth-child(2)'),
+    placed.instances.map((i) => i.model_name));
+  await page.click('#back');
+  // A name the games would skip: refused with the library's kind; the listing stays.
+  await addFiles([['noextension', [1, 2, 3]]]);
+  assert.match(await page.textContent('#status'), /Cannot edit the archive: .*\(invalid_name\)/);
+  assert.deepEqual(await listed(), ['PED.IFP', 'sector.ipl', 'new.ipl']);
+  // A version 1 pair: saved as its .img and .dir.
+  await page.setInputFiles('#file', [
+    { name: 'gta3.img', mimeType: 'application/octet-stream', buffer: Buffer.from(vc.img) },
+    { name: 'gta3.dir', mimeType: 'application/octet-stream', buffer: Buffer.from(vc.dir) },
+  ]);
+  await waitDone();
+  await addFiles([['more.ifp', sampleAnp3()]]);
+  await page.check('#entries tbody tr:nth-child(1) td:nth-child(5) input');
+  await page.click('#archive-remove');
+  await waitDone();
+  const pair = await saveCopy(2);
+  assert.deepEqual(Object.keys(pair).sort(), ['gta3.dir', 'gta3.img']);
+  assert.deepEqual(ls(pair['gta3.img'], pair['gta3.dir']).entries.map((e) => e.name),
+    ['sector.ipl', 'x.dff', 'more.ifp']);
+  const vcAdded = addEntries(vc.img, [{ name: 'more.ifp', data: sampleAnp3() }], vc.dir);
+  const vcEdited = removeEntries(vcAdded.img, ['ped.ifp'], vcAdded.dir);
+  assert.deepEqual([pair['gta3.img'], pair['gta3.dir']], [vcEdited.img, vcEdited.dir]);
+  await page.screenshot({ path: join(out, 'web-inspector-img-edit.png'), fullPage: true });
 
   // A broken file: the error with its kind and offset.
   await load('broken.ifp', walk.subarray(0, 100));

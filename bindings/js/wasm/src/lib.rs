@@ -20,8 +20,10 @@ use core::fmt;
 
 mod document;
 
+use gtastream::archive::plan::{EditPlan, PlanError, Source};
 use gtastream::archive::{
-    ArchiveDecoder, ArchiveInfo, ArchiveVersion, ArchiveVisitor, Choice, Entry, RECORD_SIZE,
+    ArchiveDecoder, ArchiveInfo, ArchiveVersion, ArchiveVisitor, ArchiveWriteError,
+    ArchiveWriteErrorKind, ArchiveWriter, Choice, Entry, RECORD_SIZE,
 };
 use gtastream::json::{self, JsonError};
 use gtastream::{
@@ -106,6 +108,17 @@ extern "C" {
     fn output(bytes: *const u8, len: usize);
     /// A conversion could not write the file: the encoder error's kind name and its message.
     fn encode_error(kind: *const u8, kind_len: usize, message: *const u8, message_len: usize);
+    /// An archive cannot be written as asked: the kind's stable name (the library's
+    /// ArchiveWriteErrorKind, or `no_such_entry`), the message, the entry's index and name.
+    fn archive_error(
+        kind: *const u8,
+        kind_len: usize,
+        message: *const u8,
+        message_len: usize,
+        index: u32,
+        entry: *const u8,
+        entry_len: usize,
+    );
 }
 
 /// Floats per keyframe handed to `keyframes`: time, rotation (x, y, z, w), translation (3),
@@ -1216,4 +1229,354 @@ pub unsafe extern "C" fn gts_check_json(
     let _ = write_document(&mut out, data, name, games);
     out.flush();
     0
+}
+
+/// Bytes of the new `.img` handed to `output` at a time (`gts_archive_*`).
+const OUTPUT_PIECE: usize = 1 << 20;
+
+/// The new `.img` as the archive writer writes it: its first `head_len` bytes (version 2's
+/// header and directory, which the writer patches as entries end) kept here until the end,
+/// the rest handed to `output` in pieces. So the module holds the directory and one piece,
+/// whatever the archive's size.
+struct Streamed {
+    head: Vec<u8>,
+    head_len: usize,
+    piece: Vec<u8>,
+}
+
+impl Streamed {
+    fn flush(&mut self) {
+        if !self.piece.is_empty() {
+            // SAFETY: the import copies the bytes during the call.
+            unsafe { output(self.piece.as_ptr(), self.piece.len()) };
+            self.piece.clear();
+        }
+    }
+}
+
+impl gtastream::encode::Sink for Streamed {
+    fn write(&mut self, bytes: &[u8]) -> Result<(), gtastream::encode::SinkError> {
+        let take = (self.head_len - self.head.len()).min(bytes.len());
+        self.head.extend_from_slice(&bytes[..take]);
+        let rest = &bytes[take..];
+        if self.piece.len() + rest.len() > OUTPUT_PIECE {
+            self.flush();
+        }
+        self.piece.extend_from_slice(rest);
+        Ok(())
+    }
+
+    fn patch(&mut self, offset: u64, bytes: &[u8]) -> Result<(), gtastream::encode::SinkError> {
+        // The writer patches its directory only, which stays here.
+        let at = usize::try_from(offset).map_err(|_| gtastream::encode::SinkError)?;
+        self.head
+            .get_mut(at..at.saturating_add(bytes.len()))
+            .ok_or(gtastream::encode::SinkError)?
+            .copy_from_slice(bytes);
+        Ok(())
+    }
+}
+
+/// The sinks of an archive being written: the `.img`, and a version 1 `.dir` (kept here).
+struct ArchiveFiles<'a> {
+    img: &'a mut Streamed,
+    dir: Option<&'a mut Vec<u8>>,
+}
+
+impl gtastream::archive::ArchiveSink for ArchiveFiles<'_> {
+    fn img(&mut self) -> &mut dyn gtastream::encode::Sink {
+        self.img
+    }
+    fn dir(&mut self) -> Option<&mut dyn gtastream::encode::Sink> {
+        match &mut self.dir {
+            Some(dir) => Some(*dir),
+            None => None,
+        }
+    }
+}
+
+/// An archive being written in memory (`gts_archive_*`): the library's edit plan carried out
+/// through its archive writer, JavaScript feeding each entry's bytes as `gts_archive_next`
+/// asks for them.
+pub struct ArchiveOut {
+    plan: EditPlan,
+    /// The old archive's names, then the new entries' names.
+    names: Vec<Vec<u8>>,
+    old_count: usize,
+    /// Entries of the plan begun so far.
+    next: usize,
+    /// Whether an entry is begun and not ended.
+    open: bool,
+    writer: ArchiveWriter,
+    img: Streamed,
+    dir: Option<Vec<u8>>,
+    /// entries, kept, replaced, added, removed, img_len (set by `gts_archive_finish`).
+    report: [f64; 6],
+}
+
+/// The sinks of `img` and `dir` (two fields of an [`ArchiveOut`], borrowed apart from its
+/// writer).
+fn files<'a>(img: &'a mut Streamed, dir: &'a mut Option<Vec<u8>>) -> ArchiveFiles<'a> {
+    ArchiveFiles {
+        img,
+        dir: dir.as_mut(),
+    }
+}
+
+impl ArchiveOut {
+    /// Ends the entry begun, if any.
+    fn end_entry(&mut self) -> Result<(), ArchiveWriteError> {
+        if !core::mem::take(&mut self.open) {
+            return Ok(());
+        }
+        self.writer
+            .end_entry(&mut files(&mut self.img, &mut self.dir))
+    }
+}
+
+/// Reports an error of the archive writer (or of its plan) to `archive_error`.
+fn report_archive_error(kind: &str, message: &str, index: usize, entry: &[u8]) {
+    // SAFETY: the import reads the strings during the call.
+    unsafe {
+        archive_error(
+            kind.as_ptr(),
+            kind.len(),
+            message.as_ptr(),
+            message.len(),
+            index as u32,
+            entry.as_ptr(),
+            entry.len(),
+        )
+    };
+}
+
+fn report_write_error(e: ArchiveWriteError) -> u32 {
+    let message = alloc::format!("{e}");
+    report_archive_error(e.kind.name(), &message, e.index as usize, e.name());
+    1
+}
+
+/// An archive to write in memory: version 1 (`version1`: a `.img` and a `.dir`) or 2, of the
+/// edit `op` (0 a new archive of the given entries, 1 add them to the old archive, 2 remove
+/// the entries of the given names, 3 rebuild), planned by the library from the old archive's
+/// `old_count` names then the `new_count` given ones: `count` names, their lengths at `lens`,
+/// their bytes one after the other at `names`. Null after reporting a refusal (a name the
+/// games do not read, a name given twice, a name to remove that is not there) to
+/// `archive_error`.
+///
+/// # Safety
+/// `lens` points to `old_count + new_count` u32s, `names` to the sum of their bytes.
+#[no_mangle]
+pub unsafe extern "C" fn gts_archive_new(
+    version1: u32,
+    op: u32,
+    names: *const u8,
+    lens: *const u32,
+    old_count: usize,
+    new_count: usize,
+) -> *mut ArchiveOut {
+    let lens = core::slice::from_raw_parts(lens, old_count + new_count);
+    let mut at = names;
+    let names: Vec<Vec<u8>> = lens
+        .iter()
+        .map(|&len| {
+            let name = core::slice::from_raw_parts(at, len as usize).to_vec();
+            at = at.add(len as usize);
+            name
+        })
+        .collect();
+    let (old, new) = names.split_at(old_count);
+    let plan = match op {
+        0 => EditPlan::create(new),
+        1 => EditPlan::add(old, new),
+        2 => EditPlan::remove(old, new),
+        _ => Ok(EditPlan::rebuild(old_count)),
+    };
+    let plan = match plan {
+        Ok(plan) => plan,
+        Err(PlanError::Name(e)) => {
+            report_write_error(e);
+            return core::ptr::null_mut();
+        }
+        Err(PlanError::NoSuchEntry(i)) => {
+            let mut message = String::from("no entry named ");
+            message.extend(new[i].iter().map(|&b| char::from(b)));
+            report_archive_error("no_such_entry", &message, i, &new[i]);
+            return core::ptr::null_mut();
+        }
+    };
+    let version = if version1 != 0 {
+        ArchiveVersion::V1
+    } else {
+        ArchiveVersion::V2
+    };
+    let capacity = plan.entries.len() as u32;
+    Box::into_raw(Box::new(ArchiveOut {
+        plan,
+        names,
+        old_count,
+        next: 0,
+        open: false,
+        writer: ArchiveWriter::new(version, capacity),
+        img: Streamed {
+            head: Vec::new(),
+            head_len: usize::try_from(ArchiveWriter::data_start(version, capacity))
+                .unwrap_or(usize::MAX),
+            piece: Vec::with_capacity(OUTPUT_PIECE),
+        },
+        dir: (version1 != 0).then(Vec::new),
+        report: [0.0; 6],
+    }))
+}
+
+/// # Safety
+/// `out` comes from [`gts_archive_new`] and is freed once.
+#[no_mangle]
+pub unsafe extern "C" fn gts_archive_free(out: *mut ArchiveOut) {
+    drop(Box::from_raw(out));
+}
+
+/// Ends the entry begun (if any) and begins the plan's next one. Returns 0 when every entry
+/// has been written (call `gts_archive_finish`), 1 for an entry of the old archive and 2 for
+/// a new one (its index: `gts_archive_source`), whose bytes are then fed with
+/// `gts_archive_write`; 3 after reporting the error to `archive_error`.
+///
+/// # Safety
+/// `out` comes from [`gts_archive_new`].
+#[no_mangle]
+pub unsafe extern "C" fn gts_archive_next(out: *mut ArchiveOut) -> u32 {
+    let out = &mut *out;
+    if let Err(e) = out.end_entry() {
+        return 2 + report_write_error(e);
+    }
+    let Some(&source) = out.plan.entries.get(out.next) else {
+        return 0;
+    };
+    out.next += 1;
+    out.open = true;
+    let mut files = files(&mut out.img, &mut out.dir);
+    let (code, result) = match source {
+        Source::Old(i) => (
+            1,
+            out.writer.begin_existing_entry(&mut files, &out.names[i]),
+        ),
+        Source::New(k) => {
+            let name = &out.names[out.old_count + k];
+            (2, out.writer.begin_entry(&mut files, name))
+        }
+    };
+    match result {
+        Ok(()) => code,
+        Err(e) => 2 + report_write_error(e),
+    }
+}
+
+/// Index of the entry `gts_archive_next` began: in the old archive's directory, or among the
+/// new entries.
+///
+/// # Safety
+/// `out` comes from [`gts_archive_new`].
+#[no_mangle]
+pub unsafe extern "C" fn gts_archive_source(out: *const ArchiveOut) -> usize {
+    let out = &*out;
+    match out.next.checked_sub(1).map(|i| out.plan.entries[i]) {
+        Some(Source::Old(i) | Source::New(i)) => i,
+        None => 0,
+    }
+}
+
+/// Appends the first `len` bytes of the input buffer to the entry begun. Returns 0, or 1
+/// after reporting the error.
+///
+/// # Safety
+/// As [`gts_archive_source`]; `len` is at most the input buffer's size.
+#[no_mangle]
+pub unsafe extern "C" fn gts_archive_write(out: *mut ArchiveOut, len: usize) -> u32 {
+    let out = &mut *out;
+    let input = &(&*INPUT.0.get())[..len.min(INPUT_SIZE)];
+    match out
+        .writer
+        .write(&mut files(&mut out.img, &mut out.dir), input)
+    {
+        Ok(()) => 0,
+        Err(e) => report_write_error(e),
+    }
+}
+
+/// Ends the last entry and the archive, and hands the rest of the `.img` after its head to
+/// `output`. Returns 0 (the head, the `.dir` and the report are then ready), or 1 after
+/// reporting the error.
+///
+/// # Safety
+/// As [`gts_archive_source`].
+#[no_mangle]
+pub unsafe extern "C" fn gts_archive_finish(out: *mut ArchiveOut) -> u32 {
+    let out = &mut *out;
+    if out.next < out.plan.entries.len() {
+        // An archive short of planned entries is not one to hand over.
+        let kind = ArchiveWriteErrorKind::InvalidState;
+        report_archive_error(kind.name(), kind.reason(), out.next, &[]);
+        return 1;
+    }
+    if let Err(e) = out.end_entry() {
+        return report_write_error(e);
+    }
+    let written = match out.writer.finish(&mut files(&mut out.img, &mut out.dir)) {
+        Ok(written) => written,
+        Err(e) => return report_write_error(e),
+    };
+    out.img.flush();
+    let r = &out.plan.report;
+    out.report = [
+        f64::from(written.entries),
+        f64::from(r.kept),
+        f64::from(r.replaced),
+        f64::from(r.added),
+        f64::from(r.removed),
+        written.img_len as f64,
+    ];
+    0
+}
+
+/// The head of the new `.img` (its first bytes, before those handed to `output`), once
+/// finished.
+///
+/// # Safety
+/// As [`gts_archive_source`].
+#[no_mangle]
+pub unsafe extern "C" fn gts_archive_head(out: *const ArchiveOut) -> *const u8 {
+    (*out).img.head.as_ptr()
+}
+
+/// # Safety
+/// As [`gts_archive_source`].
+#[no_mangle]
+pub unsafe extern "C" fn gts_archive_head_len(out: *const ArchiveOut) -> usize {
+    (*out).img.head.len()
+}
+
+/// The `.dir` of a version 1 archive, once finished.
+///
+/// # Safety
+/// As [`gts_archive_source`].
+#[no_mangle]
+pub unsafe extern "C" fn gts_archive_dir(out: *const ArchiveOut) -> *const u8 {
+    (*out).dir.as_deref().unwrap_or_default().as_ptr()
+}
+
+/// # Safety
+/// As [`gts_archive_source`].
+#[no_mangle]
+pub unsafe extern "C" fn gts_archive_dir_len(out: *const ArchiveOut) -> usize {
+    (*out).dir.as_deref().map_or(0, <[u8]>::len)
+}
+
+/// The report, once finished: six f64s (entries, kept, replaced, added, removed, bytes of the
+/// `.img`).
+///
+/// # Safety
+/// As [`gts_archive_source`].
+#[no_mangle]
+pub unsafe extern "C" fn gts_archive_report(out: *const ArchiveOut) -> *const f64 {
+    (*out).report.as_ptr()
 }
