@@ -30,6 +30,9 @@ export interface Bone {
    * `krts`, `stories_rot`, `stories_rot_trans`. */
   frame_type: string;
   frames: Keyframe[];
+  /** The bone's header as stored (docs/FORMATS.md §9.7), null where the format keeps none:
+   * `write()` keeps what the values do not fix. */
+  raw: Uint8Array | null;
 }
 
 export interface Animation {
@@ -41,6 +44,8 @@ export interface Animation {
   /** What the animation is (docs/ANIMATION.md): its length by the games' rule, the bones it
    * defines, how they are stored. */
   summary: AnimationSummary;
+  /** The animation's header as stored, null where the format keeps none. */
+  raw: Uint8Array | null;
 }
 
 export interface AnimationSummary {
@@ -91,6 +96,11 @@ export interface GtaDocument {
   format: Format | null;
   name: string | null;
   warnings: Warning[];
+  /** The file's header as stored (docs/FORMATS.md §9.7), null where the format keeps none.
+   * This, `trailing` and the `raw` of animations and bones are views of one buffer. */
+  raw: Uint8Array | null;
+  /** Bytes after the file's content, null where there are none. */
+  trailing: Uint8Array | null;
   animations?: Animation[];
   instances?: Instance[];
   cars?: Car[];

@@ -1,7 +1,7 @@
 // The documents the module hands over in buffers (wasm/src/document.rs), turned into objects:
-// `records` is read front to back in the order the module writes it, names are byte ranges of
-// `names`, and each bone's keyframe floats come as the bone ends. No JSON text, and nothing of
-// the file's format here: the module has already decoded everything.
+// `records` is read front to back in the order the module writes it, names and stored units
+// are byte ranges of `names`, and each bone's keyframe floats come as the bone ends. No JSON
+// text, and nothing of the file's format here: the module has already decoded everything.
 
 import type {
   Animation, AnimationSummary, ArchiveListing, Bone, Car, GtaDocument, Instance, Keyframe,
@@ -15,15 +15,16 @@ export interface Buffers {
   names: Uint8Array;
 }
 
-/** Runs `call` and returns the buffers it handed over, `bone` taking each bone's values;
- * throws the error it reported. */
+/** Runs `call` and returns the buffers it handed over, `bone` taking each bone's values and
+ * `progress` what each feed did; throws the error it reported. */
 export function buffersOf(module: Exports, call: () => number,
-  bone?: Sink['boneValues']): Buffers {
+  bone?: Sink['boneValues'], progress?: Sink['progress']): Buffers {
   let buffers: Buffers | undefined;
   let failure: DecodeError | undefined;
   const rc = withSink(module, {
     document: (records, names) => (buffers = { records, names }),
     boneValues: bone,
+    progress,
     error: (e) => (failure = e),
   }, call);
   if (failure) throw failure;
@@ -78,6 +79,13 @@ export class Reader {
     return this.name() ?? '';
   }
 
+  /** Bytes as stored (a view of `names`), null where the module keeps none. */
+  bytes(): Uint8Array | null {
+    const start = this.#records[this.#at++];
+    const len = this.#records[this.#at++];
+    return len < 0 ? null : this.#names.subarray(start, start + len);
+  }
+
   /** `count` floats as the document has them (NaN and infinities null). */
   floats(count: number): (number | null)[] {
     const out = new Array<number | null>(count);
@@ -86,16 +94,19 @@ export class Reader {
   }
 }
 
-/** The head of a document: whether it is a placement file, format, name and warnings. */
+/** The head of a document: whether it is a placement file, format, name, the stored header
+ * and trailing bytes, and warnings. */
 export function readHead(r: Reader): { placement: boolean; doc: GtaDocument } {
   const placement = r.number() === 1;
   const format = r.name() as GtaDocument['format'];
   const name = r.name();
+  const raw = r.bytes();
+  const trailing = r.bytes();
   const warnings: Warning[] = [];
   for (let n = r.number(); n > 0; n--) {
     warnings.push({ kind: r.string(), reason: r.string(), offset: r.number() });
   }
-  return { placement, doc: { format, name, warnings } };
+  return { placement, doc: { format, name, warnings, raw, trailing } };
 }
 
 /** One bone's header as the module writes it, before its frames. */
@@ -104,6 +115,7 @@ export interface BoneHead {
   boneId: number | null;
   boneKey: number | null;
   frameType: string;
+  raw: Uint8Array | null;
   translation: boolean;
   scale: boolean;
   frameCount: number;
@@ -114,9 +126,10 @@ export function readBone(r: Reader): BoneHead {
   const boneId = r.optNumber();
   const boneKey = r.optNumber();
   const frameType = r.string();
+  const raw = r.bytes();
   const contents = r.number();
   return {
-    name, boneId, boneKey, frameType, translation: (contents & 1) !== 0,
+    name, boneId, boneKey, frameType, raw, translation: (contents & 1) !== 0,
     scale: (contents & 2) !== 0, frameCount: r.number(),
   };
 }
@@ -202,15 +215,17 @@ export function toDocument(buffers: Buffers, boneFrames: Keyframe[][]): GtaDocum
       const frame_data_size = r.optNumber();
       const flags = r.optNumber();
       const duration = r.optNumber();
+      const raw = r.bytes();
       const bones: Bone[] = [];
       for (let m = r.number(); m > 0; m--) {
         const b = readBone(r);
         bones.push({ name: b.name, bone_id: b.boneId, bone_key: b.boneKey, frame_type: b.frameType,
-          frames: boneFrames[bone++] });
+          frames: boneFrames[bone++], raw: b.raw });
       }
       // The summary, as the library's document writes it.
       const summary = JSON.parse(r.string()) as AnimationSummary;
-      animations.push({ name, frame_data_size, flags, duration, bones, summary });
+      r.number(); // the latest keyframe time: IFPReader's
+      animations.push({ name, frame_data_size, flags, duration, bones, summary, raw });
     }
     doc.animations = animations;
     return doc;

@@ -65,7 +65,15 @@ export interface Exports {
   gts_listing_wanted(stream: number): number;
   gts_listing_feed(stream: number, len: number): number;
   gts_listing_finish(stream: number): number;
-  gts_convert(ptr: number, len: number, format: number, formatLen: number, quantize: number): number;
+  gts_convert(ptr: number, len: number, format: number, formatLen: number, quantize: number,
+    normalise: number): number;
+  gts_document_new(canSeek: number, raw: number): number;
+  gts_document_free(stream: number): void;
+  gts_document_feed(stream: number, len: number): number;
+  gts_document_finish(stream: number): number;
+  gts_write(records: number, recordsLen: number, bytes: number, bytesLen: number, values: number,
+    valuesLen: number, format: number, formatLen: number, quantize: number,
+    normalise: number): number;
 }
 
 /** Flow codes the event imports return. */

@@ -69,8 +69,10 @@ export function sameDocument(actual, expected, path = '$') {
   }
   if (expected && typeof expected === 'object') {
     // The events carry no summary (the `Summarize` adaptor computes it from them; the
-    // summary is checked in sample.test.mjs): a document rebuilt from events has none.
-    const keys = Object.keys(expected).filter((k) => k !== 'summary' || 'summary' in actual);
+    // summary is checked in sample.test.mjs) and the callbacks no stored units (decode()'s
+    // `raw` and `trailing`, checked in write.test.mjs): a document rebuilt from events has none.
+    const optional = ['summary', 'raw', 'trailing'];
+    const keys = Object.keys(expected).filter((k) => !optional.includes(k) || k in actual);
     const extra = Object.keys(actual).filter((k) => !keys.includes(k));
     if (extra.length) throw new Error(`${path}: unexpected ${extra}`);
     for (const k of keys) sameDocument(actual[k], expected[k], `${path}.${k}`);
@@ -88,4 +90,27 @@ export function random(seed) {
     state ^= state << 5;
     return (state >>> 0) % n;
   };
+}
+
+/** Bytes as the JSON document writes stored units: lower-case hex. */
+export const hex = (bytes) => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+
+/** The decode() document `doc` in the terms of the JSON document `json` (parsed): its stored
+ * units (`raw`, `trailing`: Uint8Array or null) as hex strings. Where `json` has none (the
+ * library's document before it wrote them), they are left out. */
+export function asJson(doc, json) {
+  const stored = json !== null && typeof json === 'object' && 'raw' in json;
+  const copy = (value) => {
+    if (value instanceof Uint8Array) return hex(value);
+    if (Array.isArray(value)) return value.map(copy);
+    if (value && typeof value === 'object') {
+      const out = {};
+      for (const [k, v] of Object.entries(value)) {
+        if (stored || (k !== 'raw' && k !== 'trailing')) out[k] = copy(v);
+      }
+      return out;
+    }
+    return value;
+  };
+  return copy(doc);
 }

@@ -770,6 +770,7 @@ impl Visitor for Only<'_> {
         car(c: &IplCar);
         section_line(line: &SectionLine<'_>);
         warning(w: Warning);
+        trailing(bytes: &[u8]);
         end();
     }
 }
@@ -1115,8 +1116,9 @@ pub unsafe extern "C" fn gts_listing_finish(stream: *mut ListingStream) -> u32 {
 /// Converts the `len` bytes at `ptr` to the format named by the `format_len` bytes at `format`
 /// (the library's name of a format it writes, any case: ANP3, ANP2, ANPK, bnry, text), the
 /// decoder's events straight into the library's encoder, as `gtastream convert` does; the bytes
-/// go to `output`. Returns 0; 1 after reporting a decoding error to `error` or an encoding one
-/// to `encode_error`; 2 when the name is not of a format the library writes.
+/// go to `output` (stored units kept unless `normalise`, docs/FORMATS.md §9.7). Returns 0; 1
+/// after reporting a decoding error to `error` or an encoding one to `encode_error`; 2 when the
+/// name is not of a format the library writes.
 ///
 /// # Safety
 /// Each pointer points to its length of readable bytes.
@@ -1127,6 +1129,7 @@ pub unsafe extern "C" fn gts_convert(
     format: *const u8,
     format_len: usize,
     quantize: u32,
+    normalise: u32,
 ) -> u32 {
     use gtastream::encode::{EncodeOptions, Encoder, Lookahead};
     use gtastream::{ErrorKind, Format};
@@ -1145,14 +1148,9 @@ pub unsafe extern "C" fn gts_convert(
     else {
         return 2;
     };
-    let report = |e: gtastream::encode::EncodeError| {
-        let (kind, message) = (e.kind().name(), alloc::format!("{e}"));
-        // SAFETY: the import reads the two strings during the call.
-        encode_error(kind.as_ptr(), kind.len(), message.as_ptr(), message.len());
-        1
-    };
-    let mut encoder = match Encoder::new(format, Vec::new(), EncodeOptions::quantize(quantize != 0))
-    {
+    let report = report_encode_error;
+    let options = EncodeOptions::quantize(quantize != 0).with_normalise(normalise != 0);
+    let mut encoder = match Encoder::new(format, Vec::new(), options) {
         Ok(encoder) => encoder,
         Err(e) => return report(e),
     };
@@ -1176,6 +1174,14 @@ pub unsafe extern "C" fn gts_convert(
     let bytes = encoder.into_sink();
     output(bytes.as_ptr(), bytes.len());
     0
+}
+
+/// Reports an encoding error to `encode_error`: its kind's name and its message. Returns 1.
+fn report_encode_error(e: gtastream::encode::EncodeError) -> u32 {
+    let (kind, message) = (e.kind().name(), alloc::format!("{e}"));
+    // SAFETY: the import reads the two strings during the call.
+    unsafe { encode_error(kind.as_ptr(), kind.len(), message.as_ptr(), message.len()) };
+    1
 }
 
 /// The allocator std would use on this target, without the rest of std (smaller module).
