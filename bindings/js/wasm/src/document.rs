@@ -62,7 +62,7 @@ impl JsonNumbers {
 /// The keyframe floats, as f32 or as the document's f64.
 pub enum Values {
     Raw(Vec<f32>),
-    Json(Vec<f64>, JsonNumbers),
+    Json(Vec<f64>),
 }
 
 /// Numbers and names of one part of the document.
@@ -108,7 +108,7 @@ impl Document {
             values: if raw {
                 Values::Raw(Vec::new())
             } else {
-                Values::Json(Vec::new(), JsonNumbers::new())
+                Values::Json(Vec::new())
             },
             names: Vec::new(),
             format: None,
@@ -158,7 +158,13 @@ impl Document {
         let name = self.name.unwrap_or(NO_NAME);
         let trailing = core::mem::take(&mut self.trailing);
         let trailing = self.stored(&trailing);
-        let mut records = Vec::new();
+        let parts = if placement {
+            alloc::vec![self.warnings, self.instances, self.cars, self.lines]
+        } else {
+            alloc::vec![self.warnings, self.animations]
+        };
+        let size = parts.iter().map(|p| 1 + p.records.len()).sum::<usize>();
+        let mut records = Vec::with_capacity(9 + size);
         records.extend([
             f64::from(u8::from(placement)),
             format.0,
@@ -170,11 +176,6 @@ impl Document {
             trailing.0,
             trailing.1,
         ]);
-        let parts = if placement {
-            alloc::vec![self.warnings, self.instances, self.cars, self.lines]
-        } else {
-            alloc::vec![self.warnings, self.animations]
-        };
         for part in parts {
             records.push(f64::from(part.count));
             records.extend(part.records);
@@ -278,7 +279,8 @@ impl Visitor for Document {
                     }
                 }
             }
-            Values::Json(values, numbers) => {
+            Values::Json(values) => {
+                let numbers = &mut self.numbers;
                 for f in frames.iter() {
                     count += 1;
                     values.push(numbers.convert(f.time));
@@ -301,13 +303,13 @@ impl Visitor for Document {
         let contents = u32::from(self.translation) | u32::from(self.scale) << 1;
         let (ptr, count) = match &self.values {
             Values::Raw(v) => (v.as_ptr().cast::<u8>(), v.len()),
-            Values::Json(v, _) => (v.as_ptr().cast::<u8>(), v.len()),
+            Values::Json(v) => (v.as_ptr().cast::<u8>(), v.len()),
         };
         // SAFETY: the import reads the values during the call.
         unsafe { crate::bone_values(ptr, count, contents) };
         match &mut self.values {
             Values::Raw(v) => v.clear(),
-            Values::Json(v, _) => v.clear(),
+            Values::Json(v) => v.clear(),
         }
         Flow::Continue
     }
