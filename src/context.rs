@@ -5,13 +5,38 @@
 //!
 //! Names are copied into fixed-capacity buffers ([`CONTEXT_NAME`] bytes; longer names are
 //! cut and marked), so tracking never allocates.
+//!
+//! [`Tracked`] also counts what was decoded ([`Decoded`]), so that an error becomes a
+//! [`Failure`]: the error, where it happened and what came before it. A file cut short says
+//! what was decoded before the cut:
+//!
+//! ```
+//! struct Ignore;
+//! impl gtastream::Visitor for Ignore {}
+//!
+//! let file = include_bytes!("../samples/walk.ifp");
+//! let mut decoder = gtastream::Decoder::new();
+//! let failure = gtastream::context::decode_slice(&mut decoder, &file[..1500], &mut Ignore)
+//!     .unwrap_err();
+//! assert_eq!(failure.error.kind, gtastream::ErrorKind::Truncated);
+//! assert_eq!(failure.decoded.animations, 2);
+//! assert_eq!(
+//!     failure.to_string(),
+//!     "input ends inside a unit at offset 1498 (animation 1 \"run\", bone 0 \"Root\"; \
+//!      after 2 animations, 7 bones, 103 keyframes)"
+//! );
+//! ```
+
+// A `Failure` holds three names (about 200 bytes) and the core does not allocate, so it is
+// returned by value: once, when decoding stops.
+#![allow(clippy::result_large_err)]
 
 use core::fmt;
 
 use crate::archive::{ArchiveInfo, ArchiveVisitor, ArchiveWarning, Choice, Entry};
 use crate::{
-    AnimationInfo, BoneInfo, Error, FileInfo, Flow, IplCar, IplInstance, Keyframes, SectionLine,
-    Unit, Visitor, Warning,
+    AnimationInfo, AnimationSummary, BoneInfo, Decoder, Error, FileInfo, Flow, IplCar, IplInstance,
+    Keyframes, Progress, SectionLine, Unit, Visitor, Warning,
 };
 
 /// Bytes of a name a [`Context`] keeps (archive entry names are 24; IFP2 names 24; ANPK
@@ -200,13 +225,127 @@ impl fmt::Display for Context {
     }
 }
 
-/// A visitor adaptor that keeps the [`Context`] of the events it passes to `inner`: read
-/// `context` from the wrapped visitor's side (for example after a warning or an error) to say
-/// where it happened.
+/// What the decoder reported before an error, counted as the events came (the animation and
+/// bone being decoded included): what [`Failure`] says was decoded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Decoded {
+    /// Animations begun.
+    pub animations: u32,
+    /// Bones begun, in all animations.
+    pub bones: u32,
+    /// Keyframes reported.
+    pub keyframes: u64,
+    /// Placed objects.
+    pub instances: u32,
+    /// Car generators.
+    pub cars: u32,
+    /// Text IPL lines reported as section lines.
+    pub lines: u32,
+}
+
+impl Decoded {
+    /// Whether nothing was reported.
+    pub fn is_empty(&self) -> bool {
+        *self == Decoded::default()
+    }
+}
+
+impl fmt::Display for Decoded {
+    /// `after 2 animations, 17 bones, 104 keyframes`, `after 3 instances, 1 car, 0 lines`,
+    /// or `nothing decoded`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let counted = |f: &mut fmt::Formatter<'_>, n: u64, one: &str, many: &str| {
+            write!(f, "{n} {}", if n == 1 { one } else { many })
+        };
+        if self.animations > 0 || self.bones > 0 || self.keyframes > 0 {
+            f.write_str("after ")?;
+            counted(f, self.animations.into(), "animation", "animations")?;
+            f.write_str(", ")?;
+            counted(f, self.bones.into(), "bone", "bones")?;
+            f.write_str(", ")?;
+            counted(f, self.keyframes, "keyframe", "keyframes")
+        } else if self.instances > 0 || self.cars > 0 || self.lines > 0 {
+            f.write_str("after ")?;
+            counted(f, self.instances.into(), "instance", "instances")?;
+            f.write_str(", ")?;
+            counted(f, self.cars.into(), "car", "cars")?;
+            f.write_str(", ")?;
+            counted(f, self.lines.into(), "line", "lines")
+        } else {
+            f.write_str("nothing decoded")
+        }
+    }
+}
+
+/// An error with where it happened and what was decoded before it (from [`Tracked`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Failure {
+    /// The error, as the decoder reported it (inside an archive entry its offset counts from
+    /// the entry's first byte: [`offset`](Self::offset) is absolute).
+    pub error: Error,
+    /// Where the decoder was: the archive entry, animation, bone or line.
+    pub context: Context,
+    /// What the decoder reported before the error.
+    pub decoded: Decoded,
+}
+
+impl Failure {
+    /// The error's absolute offset (in the `.img` for an archive entry).
+    pub fn offset(&self) -> u64 {
+        self.context.absolute(self.error.offset)
+    }
+}
+
+impl fmt::Display for Failure {
+    /// The error with its absolute offset, then in parentheses the entry, animation, bone or
+    /// line and what was decoded: `input ends inside a unit at offset 1498 (animation 1
+    /// "run", bone 0 "Root"; after 2 animations, 7 bones, 103 keyframes)`. Nothing is
+    /// added for an error before anything was decoded (`unknown file magic at offset 0`).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let error = Error {
+            offset: self.offset(),
+            ..self.error
+        };
+        write!(f, "{error}")?;
+        let place = Place(&self.context);
+        let has_place = self.context.entry.is_some()
+            || self.context.animation.is_some()
+            || self.context.bone.is_some()
+            || self.context.line.is_some();
+        match (has_place, self.decoded.is_empty()) {
+            (false, true) => Ok(()),
+            (true, true) => write!(f, " ({place})"),
+            (false, false) => write!(f, " ({})", self.decoded),
+            (true, false) => write!(f, " ({place}; {})", self.decoded),
+        }
+    }
+}
+
+/// The entry, then the [`Context`]'s own text.
+struct Place<'a>(&'a Context);
+
+impl fmt::Display for Place<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let context = self.0;
+        if let Some(entry) = &context.entry {
+            write!(f, "entry {} \"{}\"", entry.index, entry.name)?;
+            if context.animation.is_some() || context.bone.is_some() || context.line.is_some() {
+                f.write_str(", ")?;
+            }
+        }
+        write!(f, "{context}")
+    }
+}
+
+/// A visitor adaptor that keeps the [`Context`] of the events it passes to `inner`, and counts
+/// what was [`Decoded`]: read `context` from the wrapped visitor's side (for example after a
+/// warning or an error) to say where it happened, or turn an error into a [`Failure`].
 #[derive(Clone, Debug, Default)]
 pub struct Tracked<V> {
     /// Where the decoder is.
     pub context: Context,
+    /// What was reported so far.
+    pub decoded: Decoded,
     /// The visitor the events go to.
     pub inner: V,
 }
@@ -216,9 +355,65 @@ impl<V> Tracked<V> {
     pub fn new(inner: V) -> Self {
         Tracked {
             context: Context::default(),
+            decoded: Decoded::default(),
             inner,
         }
     }
+
+    /// `error` with where it happened and what came before it.
+    pub fn failure(&self, error: Error) -> Failure {
+        Failure {
+            error,
+            context: self.context,
+            decoded: self.decoded,
+        }
+    }
+
+    /// [`failure`](Self::failure) of an error `decoder` returned: in a text file, with the
+    /// line that failed, which the events have not reached when the line itself cannot be read
+    /// (lines read while the format is still being told are not named).
+    pub fn failure_in(&self, decoder: &Decoder, error: Error) -> Failure {
+        let mut failure = self.failure(error);
+        if self.context.line.is_some() {
+            failure.context.line = decoder.line().or(self.context.line);
+        }
+        failure
+    }
+}
+
+impl<V: Visitor> Tracked<V> {
+    /// [`Decoder::feed`], its error as a [`Failure`].
+    pub fn feed(&mut self, decoder: &mut Decoder, input: &[u8]) -> Result<Progress, Failure> {
+        decoder
+            .feed(input, self)
+            .map_err(|e| self.failure_in(decoder, e))
+    }
+
+    /// [`Decoder::finish`], its error as a [`Failure`].
+    pub fn finish(&mut self, decoder: &mut Decoder) -> Result<(), Failure> {
+        decoder
+            .finish(self)
+            .map_err(|e| self.failure_in(decoder, e))
+    }
+
+    /// [`Decoder::decode_slice`], its error as a [`Failure`].
+    pub fn decode_slice(&mut self, decoder: &mut Decoder, data: &[u8]) -> Result<(), Failure> {
+        decoder
+            .decode_slice(data, self)
+            .map_err(|e| self.failure_in(decoder, e))
+    }
+}
+
+/// Decodes a file held in memory like [`Decoder::decode_slice`], an error coming back as a
+/// [`Failure`] (see the module documentation). Nothing is allocated: the tracking lives on the
+/// stack. (From a reader: wrap the visitor in [`Tracked`], pass it to
+/// [`io::decode_reader`](crate::io), and give a decoding error to [`Tracked::failure_in`].)
+pub fn decode_slice<V: Visitor + ?Sized>(
+    decoder: &mut Decoder,
+    data: &[u8],
+    visitor: &mut V,
+) -> Result<(), Failure> {
+    Tracked::new(visitor).decode_slice(decoder, data)
 }
 
 impl<V: Visitor> Visitor for Tracked<V> {
@@ -228,13 +423,16 @@ impl<V: Visitor> Visitor for Tracked<V> {
     }
     fn animation(&mut self, info: &AnimationInfo<'_>) -> Flow {
         self.context.animation(info);
+        self.decoded.animations += 1;
         self.inner.animation(info)
     }
     fn bone(&mut self, info: &BoneInfo<'_>) -> Flow {
         self.context.bone(info);
+        self.decoded.bones += 1;
         self.inner.bone(info)
     }
     fn keyframes(&mut self, frames: Keyframes<'_>) -> Flow {
+        self.decoded.keyframes += frames.len() as u64;
         self.inner.keyframes(frames)
     }
     fn bone_end(&mut self) -> Flow {
@@ -247,17 +445,26 @@ impl<V: Visitor> Visitor for Tracked<V> {
         self.context.animation_end();
         flow
     }
+    fn animation_summary(&mut self, summary: &AnimationSummary) -> Flow {
+        self.inner.animation_summary(summary)
+    }
     fn instance(&mut self, instance: &IplInstance<'_>) -> Flow {
+        self.decoded.instances += 1;
         self.inner.instance(instance)
     }
     fn car(&mut self, car: &IplCar) -> Flow {
+        self.decoded.cars += 1;
         self.inner.car(car)
     }
     fn section_line(&mut self, line: &SectionLine<'_>) -> Flow {
+        self.decoded.lines += 1;
         self.inner.section_line(line)
     }
     fn warning(&mut self, warning: Warning) -> Flow {
         self.inner.warning(warning)
+    }
+    fn trailing(&mut self, bytes: &[u8]) -> Flow {
+        self.inner.trailing(bytes)
     }
     fn end(&mut self) -> Flow {
         self.inner.end()
@@ -276,6 +483,7 @@ impl<V: ArchiveVisitor> ArchiveVisitor for Tracked<V> {
         let choice = self.inner.entry(entry);
         if choice == Choice::Decode {
             self.context.entry(entry);
+            self.decoded = Decoded::default();
         }
         choice
     }

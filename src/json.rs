@@ -10,9 +10,10 @@
 use alloc::vec::Vec;
 use core::fmt::{self, Write};
 
+use crate::context::{Context, Failure};
 use crate::{
     AnimationInfo, AnimationSummary, BoneInfo, Error, FileInfo, Flow, Format, IplCar, IplInstance,
-    Keyframes, Options, SectionLine, Summarizer, Visitor, Warning,
+    Keyframes, Options, SectionLine, Summarizer, Unit, Visitor, Warning,
 };
 
 /// Why a document could not be written: the file failed to decode (the caller's error type:
@@ -25,11 +26,13 @@ pub enum JsonError<E> {
     Write,
 }
 
-/// The JSON document of a file held in memory, ending with a newline.
-pub fn to_string(data: &[u8], options: Options) -> Result<alloc::string::String, Error> {
+/// The JSON document of a file held in memory, ending with a newline; a file that fails gives
+/// its error with where it happened and what was decoded before it.
+#[allow(clippy::result_large_err)] // as the core returns it (crate::context)
+pub fn to_string(data: &[u8], options: Options) -> Result<alloc::string::String, Failure> {
     let mut out = alloc::string::String::new();
     let decode = |pass: &mut Pass<'_, alloc::string::String>| {
-        crate::Decoder::with_options(options).decode_slice(data, pass)
+        crate::context::decode_slice(&mut crate::Decoder::with_options(options), data, pass)
     };
     match write(&mut out, decode) {
         Ok(()) => Ok(out),
@@ -53,6 +56,8 @@ where
     let Pass {
         format,
         name,
+        raw,
+        trailing,
         warnings,
         ..
     } = head;
@@ -91,6 +96,11 @@ where
         decoded.map_err(JsonError::Decode)?;
         text(close(out, items > 0, 2, ']'))?;
     }
+    // The units as stored come last, out of a reader's way.
+    text(out.write_str(",\n  \"raw\": "))?;
+    text(hex(out, &raw))?;
+    text(out.write_str(",\n  \"trailing\": "))?;
+    text(hex(out, &trailing))?;
     text(out.write_str("\n}\n"))
 }
 
@@ -117,8 +127,12 @@ pub struct Pass<'a, W> {
     // Gathered by the head pass.
     format: Option<Format>,
     name: Option<Vec<u8>>,
+    raw: Vec<u8>,
+    trailing: Vec<u8>,
     files: u32,
-    warnings: Vec<Warning>,
+    /// Where the decoder is, for the warnings' context.
+    context: Context,
+    warnings: Vec<(Warning, Context)>,
 }
 
 impl<'a, W: Write> Pass<'a, W> {
@@ -131,7 +145,10 @@ impl<'a, W: Write> Pass<'a, W> {
             summary: Summarizer::new(),
             format: None,
             name: None,
+            raw: Vec::new(),
+            trailing: Vec::new(),
             files: 0,
+            context: Context::default(),
             warnings: Vec::new(),
         }
     }
@@ -161,6 +178,16 @@ struct Open {
     frames: u32,
     translation: bool,
     scale: bool,
+    /// The open animation's and bone's headers as stored, written after their contents (a
+    /// header's few bytes, the buffers reused).
+    animation_raw: Vec<u8>,
+    bone_raw: Vec<u8>,
+}
+
+/// Keeps a copy of `bytes` in `buffer`.
+fn keep(buffer: &mut Vec<u8>, bytes: &[u8]) {
+    buffer.clear();
+    buffer.extend_from_slice(bytes);
 }
 
 impl Open {
@@ -174,15 +201,23 @@ impl Open {
 impl<W: Write> Visitor for Pass<'_, W> {
     fn file(&mut self, info: &FileInfo<'_>) -> Flow {
         // An ANLF container's blocks are listed as one package, under the first one's name.
-        if self.files == 0 {
+        if self.files == 0 && self.part == Part::Head {
             self.format = Some(info.format);
             self.name = info.name.map(|name| name.to_vec());
+            self.raw = info.raw.to_vec();
         }
         self.files += 1;
+        self.context.file();
         Flow::Continue
     }
 
     fn animation(&mut self, info: &AnimationInfo<'_>) -> Flow {
+        if self.part == Part::Head {
+            self.context.animation(info);
+        }
+        if self.part == Part::Animations {
+            keep(&mut self.open.animation_raw, info.raw);
+        }
         self.summary.animation(info);
         self.emit(Part::Animations, |out, open| {
             open.bones = 0;
@@ -203,6 +238,12 @@ impl<W: Write> Visitor for Pass<'_, W> {
     }
 
     fn bone(&mut self, info: &BoneInfo<'_>) -> Flow {
+        if self.part == Part::Head {
+            self.context.bone(info);
+        }
+        if self.part == Part::Animations {
+            keep(&mut self.open.bone_raw, info.raw);
+        }
         self.summary.bone(info);
         self.emit(Part::Animations, |out, open| {
             open.bones += 1;
@@ -255,18 +296,28 @@ impl<W: Write> Visitor for Pass<'_, W> {
     }
 
     fn bone_end(&mut self) -> Flow {
+        if self.part == Part::Head {
+            self.context.bone_end();
+        }
         self.emit(Part::Animations, |out, open| {
             close(out, open.frames > 0, 10, ']')?;
+            out.write_str(",\n          \"raw\": ")?;
+            hex(out, &open.bone_raw)?;
             out.write_str("\n        }")
         })
     }
 
     fn animation_end(&mut self) -> Flow {
+        if self.part == Part::Head {
+            self.context.animation_end();
+        }
         let summary = self.summary.animation_end();
         self.emit(Part::Animations, |out, open| {
             close(out, open.bones > 0, 6, ']')?;
             out.write_str(",\n      \"summary\": ")?;
             write_summary(out, &summary)?;
+            out.write_str(",\n      \"raw\": ")?;
+            hex(out, &open.animation_raw)?;
             out.write_str("\n    }")
         })
     }
@@ -329,9 +380,22 @@ impl<W: Write> Visitor for Pass<'_, W> {
 
     fn warning(&mut self, warning: Warning) -> Flow {
         if self.part == Part::Head {
-            self.warnings.push(warning);
+            self.warnings.push((warning, self.context));
         }
         Flow::Continue
+    }
+
+    fn trailing(&mut self, bytes: &[u8]) -> Flow {
+        if self.part == Part::Head {
+            self.trailing.extend_from_slice(bytes);
+        }
+        Flow::Continue
+    }
+
+    fn unit(&mut self, unit: &Unit<'_>) {
+        if self.part == Part::Head {
+            self.context.unit(unit);
+        }
     }
 }
 
@@ -424,12 +488,32 @@ pub fn write_summary(out: &mut impl Write, s: &AnimationSummary) -> fmt::Result 
     )
 }
 
-fn write_warning(out: &mut impl Write, warning: &Warning) -> fmt::Result {
+/// A warning and where it was reported: the animation's and bone's indices (as the check
+/// findings give them) and the text line.
+fn write_warning(out: &mut impl Write, (warning, context): &(Warning, Context)) -> fmt::Result {
     out.write_str("{\"kind\": ")?;
     string(out, warning.kind.name().as_bytes())?;
     out.write_str(", \"reason\": ")?;
     string(out, warning.kind.reason().as_bytes())?;
-    write!(out, ", \"offset\": {}}}", warning.offset)
+    write!(out, ", \"offset\": {}, \"animation\": ", warning.offset)?;
+    opt_number(out, context.animation.map(|a| a.index))?;
+    out.write_str(", \"bone\": ")?;
+    opt_number(out, context.bone.map(|b| b.index))?;
+    out.write_str(", \"line\": ")?;
+    opt_number(out, context.line)?;
+    out.write_char('}')
+}
+
+/// Bytes kept as stored, as a lowercase hex string; `null` where none are kept.
+fn hex(out: &mut impl Write, bytes: &[u8]) -> fmt::Result {
+    if bytes.is_empty() {
+        return out.write_str("null");
+    }
+    out.write_char('"')?;
+    for byte in bytes {
+        write!(out, "{byte:02x}")?;
+    }
+    out.write_char('"')
 }
 
 fn opt_number(out: &mut impl Write, value: Option<impl fmt::Display>) -> fmt::Result {

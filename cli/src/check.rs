@@ -130,6 +130,10 @@ fn check_input(input: &str, games: Games) -> Result<(Option<&'static str>, Vec<F
             checker.failed(error);
             None
         }
+        Err(Failure::Decode(failure)) => {
+            checker.failed(failure.error);
+            None
+        }
         Err(failure) => Some(failure.to_string()),
     };
     checker.finish();

@@ -8,11 +8,13 @@ use std::io::{BufWriter, Cursor, Read, Seek, Write};
 use std::path::Path;
 
 use gtastream::check::{Checker, Finding, Games};
+use gtastream::context::Tracked;
 use gtastream::encode::{EncodeOptions, EncodeWarnings, Encoder, IoSink, Lookahead, ReadAt, Sink};
-use gtastream::io::{decode_reader, ReadError};
+use gtastream::io::decode_reader;
 use gtastream::{Decoder, ErrorKind, Format};
 
 use crate::output::{Destination, Pending};
+use crate::source::Failure;
 use crate::target::{self, Target};
 
 pub const ABOUT: &str = "Write a file in another format (lossless unless --quantize)";
@@ -243,15 +245,28 @@ fn encode<S: Sink>(
     let mut encoder = Encoder::new(to, sink, options).map_err(|e| at_input(&e))?;
     // `ahead` reads one bone ahead, so float keyframes that lie exactly on the packed steps are
     // written packed (docs/FORMATS.md §9.2).
-    let mut visitor = Lookahead::new(&mut encoder, ahead);
-    let decoded = decode_reader(&mut Decoder::new(), &mut reader, &mut visitor);
+    let mut visitor = Tracked::new(Lookahead::new(&mut encoder, ahead));
+    let mut decoder = Decoder::new();
+    let decoded = decode_reader(&mut decoder, &mut reader, &mut visitor)
+        .map_err(|e| Failure::of(e, &decoder, &visitor));
+    // Where the input was when the encoder refused an event: its animation and bone (the
+    // placement encoders name the line themselves).
+    let place = visitor.context;
     let write_failed = |encoder: &Encoder<S>| match sink_error(encoder.sink()) {
         Some(message) => message,
-        None => at_input(&encoder.error().map_or(String::new(), |e| e.to_string())),
+        None => {
+            let error = encoder.error().map_or(String::new(), |e| e.to_string());
+            match place.animation {
+                Some(_) => at_input(&format!("{error} ({place} of the input)")),
+                None => at_input(&error),
+            }
+        }
     };
     match decoded {
         Ok(()) => {}
-        Err(ReadError::Decode(e)) if e.kind == ErrorKind::Aborted && encoder.error().is_some() => {
+        Err(Failure::Decode(f))
+            if f.error.kind == ErrorKind::Aborted && encoder.error().is_some() =>
+        {
             return Err(write_failed(&encoder));
         }
         Err(e) => return Err(at_input(&e)),

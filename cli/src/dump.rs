@@ -34,15 +34,14 @@ pub fn run(argument: &str, access: Access) -> Result<(), String> {
                 game: access.game,
             };
             json::write(&mut out, |pass| {
-                Decoder::with_options(options)
-                    .decode_slice(&data, pass)
+                gtastream::context::decode_slice(&mut Decoder::with_options(options), &data, pass)
                     .map_err(|e| e.to_string())
             })
         }
         Target::Entry(archive, name) => json::write(&mut out, |pass| {
             let mut only = Only::new(&name, pass);
             let result = archive.decode(&mut only);
-            only.outcome(result)
+            only.outcome(result).map_err(|e| e.to_string())
         }),
         Target::Archive(_) => {
             return Err(failed(

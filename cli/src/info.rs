@@ -14,7 +14,7 @@ use crate::names;
 /// Counts what the decoder reports.
 #[derive(Default)]
 pub struct Summary {
-    format: Option<Format>,
+    pub format: Option<Format>,
     /// One per package: an `ANLF` container holds several.
     packages: Vec<Option<String>>,
     animations: u64,
@@ -54,6 +54,8 @@ pub struct Counts<'a> {
     pub instances: u64,
     pub cars: u64,
     pub warnings: &'a [Warning],
+    /// Where each warning came.
+    pub places: &'a [Context],
 }
 
 impl Summary {
@@ -66,6 +68,7 @@ impl Summary {
             instances: self.instances,
             cars: self.cars,
             warnings: &self.warnings,
+            places: &self.places,
         }
     }
 

@@ -53,8 +53,10 @@ Examples:
   gtastream extract anim/cuts.img -o cuts/
 
 A file that cannot be read or decoded gives one line on stderr,
-`gtastream: FILE: REASON at offset N`, and exit status 1 (after every other input and
-entry was reported). Usage errors exit with status 2.";
+`gtastream: FILE: REASON at offset N (PLACE; DECODED)` (PLACE: the animation and bone, or
+the line; DECODED: what came before the error, `after 2 animations, 4 bones, 6 keyframes`),
+and exit status 1 (after every other input and entry was reported). Usage errors exit with
+status 2.";
 
 const INFO_ABOUT: &str =
     "Summarise a file: format, package name, counts, frame types, seeks and every warning";
@@ -73,11 +75,14 @@ animations. Several inputs are reported one after the other; an archive gets tot
 its entries (entries per format, animations, bone tracks, keyframes, instances, cars,
 warnings, entries that failed) and, with --entries, a line per entry, printed as the
 archive is read. Every entry of a format gtastream decodes is decoded; each one that fails
-gives a line on stderr. The status is 1 if any input or entry failed.
+gives a line on stderr. A file that fails is summarised as far as it decoded, with an
+`error:` line. The status is 1 if any input or entry failed.
 
 --json prints one document per input. A file (or ARCHIVE:ENTRY):
   {\"format\", \"animations\", \"bones\", \"keyframes\", \"instances\", \"cars\",
-   \"warnings\": [{\"kind\", \"reason\", \"offset\"}], \"error\": null | {\"kind\", \"reason\", \"offset\"}}
+   \"warnings\": [{\"kind\", \"reason\", \"offset\", \"animation\", \"bone\", \"line\"}],
+   \"error\": null | {\"kind\", \"reason\", \"offset\", \"animation\", \"bone\", \"line\", \"message\"}}
+(\"animation\" and \"bone\": 0-based indices, or null; \"line\": the text line, or null.)
 An archive:
   {\"format\": \"VER2\" | \"VER1\", \"entries\": [{\"name\", ...the keys of a file...}],
    \"warnings\": [...directory warnings...], \"totals\": {\"entries\", \"formats\": {\"ANP3\": n, ...},
@@ -93,14 +98,16 @@ Print the whole decoded file on stdout.
 
 JSON layout:
   {\"format\": \"ANP3\" | \"ANP2\" | \"ANPK\" | \"ANIM\", \"name\": \"demo\",
-   \"warnings\": [{\"kind\": \"size_mismatch\", \"reason\": \"...\", \"offset\": 4}],
+   \"warnings\": [{\"kind\": \"size_mismatch\", \"reason\": \"...\", \"offset\": 4,
+     \"animation\": null, \"bone\": null, \"line\": null}],
    \"animations\": [{\"name\": \"walk\", \"frame_data_size\": 1122, \"flags\": 1,
      \"duration\": null,
      \"bones\": [{\"name\": \"Root\", \"bone_id\": 0, \"bone_key\": null,
        \"frame_type\": \"ifp2_packed_rot_trans\",
        \"frames\": [{\"time\": 0.5, \"rotation\": [x, y, z, w],
-                   \"translation\": [x, y, z], \"scale\": [x, y, z]}]}],
-     \"summary\": {\"length\": 0.5, \"bones\": 1, ...see docs/ANIMATION.md}}]}
+                   \"translation\": [x, y, z], \"scale\": [x, y, z]}], \"raw\": \"526f...\"}],
+     \"summary\": {\"length\": 0.5, \"bones\": 1, ...see docs/ANIMATION.md}, \"raw\": \"7761...\"}],
+   \"raw\": \"414e...\", \"trailing\": null}
 
 \"translation\" and \"scale\" appear only when the bone's frame type stores them.
 Times are seconds from the start of the clip, rotations quaternions in the engine
@@ -112,6 +119,10 @@ A name, id or field the format does not store is null, and so is a NaN or infini
 animations are listed together, under the first block's package name.
 \"kind\" and \"frame_type\" are the library's stable names. Item placement files (IPL,
 (IPL) have \"instances\", \"cars\" and \"section_lines\" instead of \"animations\".
+A warning's \"animation\" and \"bone\" are 0-based indices into \"animations\" and its
+\"bones\" (null outside one), \"line\" a text IPL's line. \"raw\" (the file, animation and
+bone headers) and \"trailing\" (bytes after the content) are the bytes as stored, in hex,
+null where none are kept: what writes an unedited file back byte for byte.
 An archive's entry, ARCHIVE:ENTRY, prints exactly what the extracted entry prints.
 
 Nothing is printed unless the whole file decodes.";

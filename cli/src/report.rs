@@ -5,6 +5,7 @@
 use std::io::Write;
 
 use gtastream::archive::{ArchiveInfo, ArchiveVisitor, ArchiveWarning, Choice, Entry};
+use gtastream::context::{self, Context, Tracked};
 use gtastream::io::ReadError;
 use gtastream::{Error, Flow, Format};
 use indicatif::ProgressBar;
@@ -74,8 +75,8 @@ fn file_report(
             let mut only = Only::new(name, summary);
             let result = archive.decode(&mut only);
             let outcome = only.outcome(result.map(|_| 0));
-            summary = only.inner;
-            outcome.map(|()| 0).map_err(Failure::Other)
+            summary = only.inner.inner;
+            outcome.map(|()| 0)
         }
         Target::Archive(_) => unreachable!("archives are reported by archive_report"),
     };
@@ -100,6 +101,14 @@ fn file_report(
         }
         Err(failure) => {
             bar.suspend(|| eprintln!("gtastream: {input}: {failure}"));
+            // A file cut short (or broken further on): what was decoded before the error.
+            if let (false, Some(failure)) = (options.json, failure.decode_error()) {
+                if !failure.decoded.is_empty() {
+                    let mut text = info::report(input, &summary, 0, &[]);
+                    text.push_str(&format!("  error:       {failure}\n"));
+                    out.write_all(text.as_bytes()).map_err(crate::write_error)?;
+                }
+            }
             Ok(false)
         }
     }
@@ -134,14 +143,18 @@ fn counts_json(
             warning.kind.reason(),
             warning.offset,
         );
+        place_json(w, &Context::default());
+        w.end();
     }
-    for warning in counts.warnings {
+    for (warning, place) in counts.warnings.iter().zip(counts.places) {
         warning_json(
             w,
             warning.kind.name(),
             warning.kind.reason(),
             warning.offset,
         );
+        place_json(w, place);
+        w.end();
     }
     w.end();
     w.key("error");
@@ -150,13 +163,17 @@ fn counts_json(
         Some(failure) => {
             w.begin_object(true);
             match failure {
-                Failure::Read(ReadError::Decode(error)) => {
+                Failure::Decode(failure) => {
+                    let error = failure.error;
                     w.key("kind");
                     w.string(error.kind.name());
                     w.key("reason");
                     w.string(error.kind.reason());
                     w.key("offset");
                     w.uint(error.offset);
+                    place_json(w, &failure.context);
+                    w.key("message");
+                    w.string(&failure.to_string());
                 }
                 other => {
                     w.key("kind");
@@ -172,6 +189,7 @@ fn counts_json(
     }
 }
 
+/// A warning's object, left open (its place follows, or `end`).
 fn warning_json(w: &mut JsonWriter, kind: &str, reason: &str, offset: u64) {
     w.begin_object(true);
     w.key("kind");
@@ -180,7 +198,22 @@ fn warning_json(w: &mut JsonWriter, kind: &str, reason: &str, offset: u64) {
     w.string(reason);
     w.key("offset");
     w.uint(offset);
-    w.end();
+}
+
+/// Where a warning or an error was reported, as `dump --json` gives it: the animation's and
+/// bone's indices and the text line.
+fn place_json(w: &mut JsonWriter, place: &Context) {
+    for (key, value) in [
+        ("animation", place.animation.map(|a| a.index)),
+        ("bone", place.bone.map(|b| b.index)),
+        ("line", place.line),
+    ] {
+        w.key(key);
+        match value {
+            Some(value) => w.uint(value.into()),
+            None => w.null(),
+        }
+    }
 }
 
 fn write_file_json(
@@ -211,6 +244,14 @@ struct Totals {
     failed: u64,
 }
 
+/// The entry being decoded: its name, format, its record's warnings, and summary.
+type Current = (
+    String,
+    Option<Format>,
+    Vec<ArchiveWarning>,
+    Tracked<Summary>,
+);
+
 /// Reads an archive, decoding every entry of a known format, reporting each as it ends.
 struct ArchiveReport<'a, W: Write> {
     out: &'a mut W,
@@ -222,8 +263,7 @@ struct ArchiveReport<'a, W: Write> {
     /// The warnings of the coming entry, and those of the directory as a whole.
     pending: Vec<ArchiveWarning>,
     directory: Vec<ArchiveWarning>,
-    /// The entry being decoded: its name, format and summary.
-    current: Option<(String, Option<Format>, Vec<ArchiveWarning>, Summary)>,
+    current: Option<Current>,
     failed: Option<String>,
 }
 
@@ -253,7 +293,7 @@ impl<W: Write> ArchiveReport<'_, W> {
         format: Option<Format>,
         warnings: &[ArchiveWarning],
         summary: &Summary,
-        error: Option<Error>,
+        error: Option<context::Failure>,
     ) -> Flow {
         let counts = summary.counts();
         let t = &mut self.totals;
@@ -275,7 +315,7 @@ impl<W: Write> ArchiveReport<'_, W> {
             self.bar
                 .suspend(|| eprintln!("gtastream: {shown}:{name}: {error}"));
         }
-        let failure = error.map(|e| Failure::Read(ReadError::Decode(e)));
+        let failure = error.map(|e| Failure::Decode(Box::new(e)));
         let text = match self.json.as_mut() {
             Some(w) => {
                 w.begin_object(true);
@@ -297,7 +337,7 @@ fn entry_line(
     format: Option<Format>,
     warnings: &[ArchiveWarning],
     summary: &Summary,
-    error: Option<Error>,
+    error: Option<context::Failure>,
 ) -> String {
     let counts = summary.counts();
     let what = match format {
@@ -354,7 +394,12 @@ where
         let name = latin1(entry.name);
         let warnings = std::mem::take(&mut self.pending);
         if entry.format.is_some() {
-            self.current = Some((name, entry.format, warnings, Summary::new(false)));
+            self.current = Some((
+                name,
+                entry.format,
+                warnings,
+                Tracked::new(Summary::new(false)),
+            ));
             return Choice::Decode;
         }
         match self.entry_done(&name, None, &warnings, &Summary::new(false), None) {
@@ -367,7 +412,8 @@ where
         let Some((name, format, warnings, summary)) = self.current.take() else {
             return Flow::Continue;
         };
-        self.entry_done(&name, format, &warnings, &summary, result.err())
+        let failure = result.err().map(|e| summary.failure(e));
+        self.entry_done(&name, format, &warnings, &summary.inner, failure)
     }
 
     fn archive_warning(&mut self, warning: ArchiveWarning) -> Flow {
@@ -430,6 +476,7 @@ fn archive_report(
                     warning.kind.reason(),
                     warning.offset,
                 );
+                w.end();
             }
             w.end();
             w.key("totals");

@@ -31,9 +31,15 @@ pub fn run(
     };
     let sampler = Sampler::<BONES>::new(&data, animation.as_bytes()).map_err(|e| {
         if e.kind == gtastream::ErrorKind::NotFound {
-            failed(file, format!("no animation named {animation:?}"))
-        } else {
-            failed(file, e)
+            return failed(file, format!("no animation named {animation:?}"));
+        }
+        // A file that does not decode: its error with where it happened and what came
+        // before it (the sampler stops at the animation, and sees a cut file's last keys
+        // only as bytes it did not give).
+        let mut decoder = gtastream::Decoder::new();
+        match gtastream::context::decode_slice(&mut decoder, &data, &mut crate::target::Ignore) {
+            Err(failure) => failed(file, failure),
+            Ok(()) => failed(file, e),
         }
     })?;
     let mut text = String::new();

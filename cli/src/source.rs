@@ -5,6 +5,7 @@ use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom};
 use std::path::Path;
 
+use gtastream::context::{self, Tracked};
 use gtastream::io::{decode_reader, decode_stream, ReadError};
 use gtastream::{Decoder, Game, Options, Visitor};
 
@@ -22,7 +23,29 @@ pub struct Access {
 pub enum Failure {
     Open(io::Error),
     Read(ReadError),
+    /// The bytes did not decode: the error, where, and what was decoded before it.
+    Decode(Box<context::Failure>),
     Other(String),
+}
+
+impl Failure {
+    /// A read's failure; a decoding error with the context `tracked` kept.
+    pub fn of<V>(error: ReadError, decoder: &Decoder, tracked: &Tracked<V>) -> Failure {
+        match error {
+            ReadError::Decode(error) => {
+                Failure::Decode(Box::new(tracked.failure_in(decoder, error)))
+            }
+            other => Failure::Read(other),
+        }
+    }
+
+    /// The decoding error, if that is what failed.
+    pub fn decode_error(&self) -> Option<&context::Failure> {
+        match self {
+            Failure::Decode(failure) => Some(failure),
+            _ => None,
+        }
+    }
 }
 
 impl std::fmt::Display for Failure {
@@ -30,12 +53,14 @@ impl std::fmt::Display for Failure {
         match self {
             Failure::Open(error) => error.fmt(f),
             Failure::Read(error) => error.fmt(f),
+            Failure::Decode(failure) => failure.fmt(f),
             Failure::Other(message) => message.fmt(f),
         }
     }
 }
 
 /// Decodes the file at `path` into `visitor`; returns how many seeks the decoder asked for.
+/// A decoding error comes with its context ([`Failure::Decode`]).
 pub fn decode(path: &Path, access: Access, visitor: &mut impl Visitor) -> Result<u64, Failure> {
     let file = File::open(path).map_err(Failure::Open)?;
     let mut reader = CountSeeks::new(file);
@@ -43,11 +68,12 @@ pub fn decode(path: &Path, access: Access, visitor: &mut impl Visitor) -> Result
         can_seek: access.seek,
         game: access.game,
     });
+    let mut tracked = Tracked::new(visitor);
     let result = match access.seek {
-        true => decode_reader(&mut decoder, &mut reader, visitor),
-        false => decode_stream(&mut decoder, &mut reader, visitor),
+        true => decode_reader(&mut decoder, &mut reader, &mut tracked),
+        false => decode_stream(&mut decoder, &mut reader, &mut tracked),
     };
-    result.map_err(Failure::Read)?;
+    result.map_err(|e| Failure::of(e, &decoder, &tracked))?;
     Ok(reader.seeks)
 }
 
@@ -92,7 +118,9 @@ pub fn decode_stdin(
         can_seek: false,
         game,
     });
-    decode_stream(&mut decoder, &mut reader, visitor).map_err(Failure::Read)?;
+    let mut tracked = Tracked::new(visitor);
+    decode_stream(&mut decoder, &mut reader, &mut tracked)
+        .map_err(|e| Failure::of(e, &decoder, &tracked))?;
     Ok(0)
 }
 

@@ -203,7 +203,7 @@ pub fn not_an_archive(path: &Path) -> &'static str {
 }
 
 /// A visitor that keeps nothing.
-struct Ignore;
+pub struct Ignore;
 impl gtastream::Visitor for Ignore {}
 
 /// The archive whose file is at `path` (the library's rule, `ArchivePaths::find`). `None` for

@@ -3,7 +3,10 @@
 
 use std::io::IsTerminal;
 
+use gtastream::context::{self, Tracked};
 use indicatif::{ProgressBar, ProgressStyle};
+
+use crate::source::Failure;
 
 /// A bar over `len` steps (entries of an archive, or inputs), drawn on stderr when stderr is
 /// a terminal; hidden otherwise, so that logs and pipes get no control characters.
@@ -63,9 +66,19 @@ macro_rules! forward_visitor {
                 let $this = self;
                 $target.map_or(gtastream::Flow::Continue, |v| v.warning(warning))
             }
+            fn trailing(&mut self, bytes: &[u8]) -> gtastream::Flow {
+                let $this = self;
+                $target.map_or(gtastream::Flow::Continue, |v| v.trailing(bytes))
+            }
             fn end(&mut self) -> gtastream::Flow {
                 let $this = self;
                 $target.map_or(gtastream::Flow::Continue, |v| v.end())
+            }
+            fn unit(&mut self, unit: &gtastream::Unit<'_>) {
+                let $this = self;
+                if let Some(v) = $target {
+                    v.unit(unit)
+                }
             }
         }
     };
@@ -76,10 +89,12 @@ macro_rules! forward_visitor {
 
 pub(crate) use forward_visitor;
 
-/// Decodes only the first entry named `wanted` (without case) into `inner`, then stops.
+/// Decodes only the first entry named `wanted` (without case) into `inner`, then stops. The
+/// entry is tracked as a file of its own (its offsets count from its first byte, as in the
+/// extracted file), so that its error says where it happened.
 pub struct Only<V> {
     wanted: String,
-    pub inner: V,
+    pub inner: Tracked<V>,
     pub state: OnlyState,
 }
 
@@ -87,33 +102,30 @@ pub struct Only<V> {
 pub enum OnlyState {
     Looking,
     Inside,
-    Done(Result<(), gtastream::Error>),
+    Done(Result<(), context::Failure>),
 }
 
 impl<V> Only<V> {
     pub fn new(wanted: &str, inner: V) -> Self {
         Only {
             wanted: wanted.to_string(),
-            inner,
+            inner: Tracked::new(inner),
             state: OnlyState::Looking,
         }
     }
 
-    fn target(&mut self) -> Option<&mut V> {
+    fn target(&mut self) -> Option<&mut Tracked<V>> {
         (self.state == OnlyState::Inside).then_some(&mut self.inner)
     }
 
-    /// The entry's result once the archive was read: not found is an error message.
-    pub fn outcome(
-        &self,
-        archive_result: Result<u64, crate::source::Failure>,
-    ) -> Result<(), String> {
+    /// The entry's result once the archive was read: not found is a failure too.
+    pub fn outcome(&self, archive_result: Result<u64, Failure>) -> Result<(), Failure> {
         match self.state {
             OnlyState::Done(Ok(())) => Ok(()),
-            OnlyState::Done(Err(error)) => Err(error.to_string()),
+            OnlyState::Done(Err(failure)) => Err(Failure::Decode(Box::new(failure))),
             _ => match archive_result {
-                Err(failure) => Err(failure.to_string()),
-                Ok(_) => Err(format!("no entry named {:?}", self.wanted)),
+                Err(failure) => Err(failure),
+                Ok(_) => Err(Failure::Other(format!("no entry named {:?}", self.wanted))),
             },
         }
     }
@@ -135,7 +147,7 @@ where
     }
 
     fn entry_end(&mut self, result: Result<(), gtastream::Error>) -> gtastream::Flow {
-        self.state = OnlyState::Done(result);
+        self.state = OnlyState::Done(result.map_err(|e| self.inner.failure(e)));
         // The entry is all that was wanted: the rest of the directory is not read.
         gtastream::Flow::Abort
     }

@@ -279,7 +279,18 @@ fn info_reports_archives_and_files_and_fails_after_all() {
         }
         // The broken entry's error; the others decode.
         let error = listed[7].get("error");
-        assert_eq!(error.keys(), ["kind", "reason", "offset"]);
+        assert_eq!(
+            error.keys(),
+            [
+                "kind",
+                "reason",
+                "offset",
+                "animation",
+                "bone",
+                "line",
+                "message"
+            ]
+        );
         for entry in &listed[..7] {
             assert_eq!(entry.get("error"), &Json::Null);
         }

@@ -185,6 +185,9 @@ fn dump_json_exact_text() {
     let path = fixture("tiny.ifp", &gtastream::encode::ifp2(&package).unwrap());
     let output = run(&["dump", "--json", &path]);
     assert!(output.status.success(), "{}", stderr(&output));
+    // The headers as stored, after their contents: the bone's name field ("b", NUL-filled to
+    // 24), type 4, 2 frames, id 5; the animation's name field and 1 bone; the file's `ANP2`,
+    // size 124 (132 bytes − 8), name "tiny", 1 animation.
     let expected = r#"{
   "format": "ANP2",
   "name": "tiny",
@@ -204,12 +207,16 @@ fn dump_json_exact_text() {
           "frames": [
             {"time": 0, "rotation": [0, 0, 0, 1], "translation": [0, 0, 0]},
             {"time": 1, "rotation": [0, 0, 0.5, 0.5], "translation": [1, 0.5, -0.25]}
-          ]
+          ],
+          "raw": "620000000000000000000000000000000000000000000000040000000200000005000000"
         }
       ],
-      "summary": {"length": 1, "bones": 1, "empty_bones": 0, "keyframes": 2, "bones_with_id": 1, "bones_without_id": 0, "unmatched_bones": 0, "standard_bones": ["Head"], "storage": {"packed": 1, "float": 0, "translation": 1, "scale": 0}, "mixed": false}
+      "summary": {"length": 1, "bones": 1, "empty_bones": 0, "keyframes": 2, "bones_with_id": 1, "bones_without_id": 0, "unmatched_bones": 0, "standard_bones": ["Head"], "storage": {"packed": 1, "float": 0, "translation": 1, "scale": 0}, "mixed": false},
+      "raw": "61000000000000000000000000000000000000000000000001000000"
     }
-  ]
+  ],
+  "raw": "414e50327c00000074696e79000000000000000000000000000000000000000001000000",
+  "trailing": null
 }
 "#;
     assert_eq!(stdout(&output), expected);
@@ -246,18 +253,41 @@ fn tiny_anp2() -> Vec<u8> {
 fn truncated_file_fails_with_offset_and_no_output() {
     let bytes = tiny_anp2();
     // Cut inside the second frame, inside the bone header, inside the animation header,
-    // inside the file header.
-    for (cut, unit) in [(120, 116), (70, 64), (40, 36), (6, 0)] {
+    // inside the file header: the place and what was decoded before the cut.
+    for (cut, unit, context) in [
+        (
+            120,
+            116,
+            " (animation 0 \"a\", bone 0 \"b\"; after 1 animation, 1 bone, 1 keyframe)",
+        ),
+        (
+            70,
+            64,
+            " (animation 0 \"a\"; after 1 animation, 0 bones, 0 keyframes)",
+        ),
+        (40, 36, ""),
+        (6, 0, ""),
+    ] {
         let path = fixture(&format!("cut{cut}.ifp"), &bytes[..cut]);
+        let message = format!("input ends inside a unit at offset {unit}{context}");
         for args in [&["dump", "--json", &path][..], &["info", &path][..]] {
             let output = run(args);
             assert_eq!(output.status.code(), Some(1), "{args:?}");
-            assert_eq!(stdout(&output), "", "{args:?}");
             assert_eq!(
                 stderr(&output),
-                format!("gtastream: {path}: input ends inside a unit at offset {unit}\n"),
+                format!("gtastream: {path}: {message}\n"),
                 "{args:?}"
             );
+            // `info` summarises what was decoded before the cut, if anything was.
+            if args[0] == "info" && !context.is_empty() {
+                assert!(
+                    stdout(&output).ends_with(&format!("  error:       {message}\n")),
+                    "{}",
+                    stdout(&output)
+                );
+            } else {
+                assert_eq!(stdout(&output), "", "{args:?}");
+            }
         }
     }
 }
@@ -628,7 +658,8 @@ fn dump_json_anpk_exact_text() {
           "frames": [
             {"time": 0, "rotation": [0, 0, 0, 1], "translation": [0, 0, 1]},
             {"time": 0.5, "rotation": [0.5, -0.5, 0.5, 0.5], "translation": [0.25, 0, 1]}
-          ]
+          ],
+          "raw": "4350414e7c000000414e494d2c000000526f6f74000000000000000000000000000000000000000000000000020000000000000001000000000000004b52543040000000"
         },
         {
           "name": "Head",
@@ -637,7 +668,8 @@ fn dump_json_anpk_exact_text() {
           "frame_type": "kr00",
           "frames": [
             {"time": 0.125, "rotation": [-0.5, 0.25, -0.125, 0.75]}
-          ]
+          ],
+          "raw": "4350414e54000000414e494d300000004865616400000000000000000000000000000000000000000000000001000000000000000000000000000000000000004b52303014000000"
         },
         {
           "name": "Prop",
@@ -646,19 +678,24 @@ fn dump_json_anpk_exact_text() {
           "frame_type": "krts",
           "frames": [
             {"time": 1, "rotation": [0, 0, 0, 1], "translation": [1, 2, 3], "scale": [1.5, 1, 0.5]}
-          ]
+          ],
+          "raw": "4350414e68000000414e494d2c00000050726f70000000000000000000000000000000000000000000000000010000000000000000000000030000004b5254532c000000"
         },
         {
           "name": "Empty",
           "bone_id": 7,
           "bone_key": null,
           "frame_type": "kr00",
-          "frames": []
+          "frames": [],
+          "raw": "4350414e34000000414e494d2c000000456d70747900000000000000000000000000000000000000000000000000000000000000ffffffff07000000"
         }
       ],
-      "summary": {"length": 1, "bones": 4, "empty_bones": 1, "keyframes": 4, "bones_with_id": 3, "bones_without_id": 1, "unmatched_bones": 0, "standard_bones": ["Root", "Spine1", "Head", "R Brow"], "storage": {"packed": 0, "float": 4, "translation": 2, "scale": 1}, "mixed": false}
+      "summary": {"length": 1, "bones": 4, "empty_bones": 1, "keyframes": 4, "bones_with_id": 3, "bones_without_id": 1, "unmatched_bones": 0, "standard_bones": ["Root", "Spine1", "Head", "R Brow"], "storage": {"packed": 0, "float": 4, "translation": 2, "scale": 1}, "mixed": false},
+      "raw": "4e414d450a00000077616c6b5f636976690000004447414e9c010000494e464f080000000400000000000000"
     }
-  ]
+  ],
+  "raw": "414e504bc8010000494e464f080000000100000070656400",
+  "trailing": null
 }
 "#;
     assert_eq!(stdout(&output), expected);
@@ -828,7 +865,8 @@ const STORIES_JSON: &str = r#"{
             {"time": 0, "rotation": [-0.5, 0.25, -0.25, 1], "translation": [1, 2, -3]},
             {"time": 0.5, "rotation": [0.5, -0.5, 0.5, 0.5], "translation": [0.5, 0, 0]},
             {"time": 1.5, "rotation": [-0.5, -0.5, -0.5, 0.5], "translation": [0, 0, 1]}
-          ]
+          ],
+          "raw": null
         },
         {
           "name": null,
@@ -838,17 +876,20 @@ const STORIES_JSON: &str = r#"{
           "frames": [
             {"time": 0.5, "rotation": [0.25, -0.25, 0.25, 1]},
             {"time": 1, "rotation": [0.25, -0.25, 0.25, 1]}
-          ]
+          ],
+          "raw": null
         },
         {
           "name": null,
           "bone_id": -1,
           "bone_key": 4294967295,
           "frame_type": "stories_rot",
-          "frames": []
+          "frames": [],
+          "raw": null
         }
       ],
-      "summary": {"length": 1.5, "bones": 3, "empty_bones": 1, "keyframes": 5, "bones_with_id": 1, "bones_without_id": 2, "unmatched_bones": 2, "standard_bones": ["Head"], "storage": {"packed": 0, "float": 3, "translation": 1, "scale": 0}, "mixed": false}
+      "summary": {"length": 1.5, "bones": 3, "empty_bones": 1, "keyframes": 5, "bones_with_id": 1, "bones_without_id": 2, "unmatched_bones": 2, "standard_bones": ["Head"], "storage": {"packed": 0, "float": 3, "translation": 1, "scale": 0}, "mixed": false},
+      "raw": null
     },
     {
       "name": "idle",
@@ -856,9 +897,12 @@ const STORIES_JSON: &str = r#"{
       "flags": null,
       "duration": 0.25,
       "bones": [],
-      "summary": {"length": 0, "bones": 0, "empty_bones": 0, "keyframes": 0, "bones_with_id": 0, "bones_without_id": 0, "unmatched_bones": 0, "standard_bones": [], "storage": {"packed": 0, "float": 0, "translation": 0, "scale": 0}, "mixed": false}
+      "summary": {"length": 0, "bones": 0, "empty_bones": 0, "keyframes": 0, "bones_with_id": 0, "bones_without_id": 0, "unmatched_bones": 0, "standard_bones": [], "storage": {"packed": 0, "float": 0, "translation": 0, "scale": 0}, "mixed": false},
+      "raw": null
     }
-  ]
+  ],
+  "raw": null,
+  "trailing": null
 }
 "#;
 
@@ -1131,7 +1175,9 @@ fn text_ipl_info_and_json() {
   ],
   "section_lines": [
     {"section": "cull", "text": "1, 2, 3"}
-  ]
+  ],
+  "raw": null,
+  "trailing": null
 }
 "#;
     assert_eq!(stdout(&output), expected);

@@ -663,44 +663,8 @@ pub fn check_findings(plan: &Plan, data: &[u8]) {
             found.borrow_mut().push(format!("{f:?}"));
         });
         checker.set_file_name(b"seed.ifp");
-        let mut decoder = Decoder::with_options(options);
-        let (mut at, mut turn, mut error) = (0usize, 0usize, None);
-        let mut feeds = 0u64;
-        'feeding: while at < data.len() {
-            let size = sizes[turn % sizes.len()];
-            turn += 1;
-            let end = at.saturating_add(size).min(data.len());
-            let mut piece = &data[at..end];
-            loop {
-                feeds += 1;
-                assert!(feeds < 50 * (data.len() as u64 + 100), "no progress");
-                match decoder.feed(piece, &mut checker) {
-                    Err(e) => {
-                        error = Some(e);
-                        break 'feeding;
-                    }
-                    Ok(p) => match p.status {
-                        Status::Seek(to) => {
-                            at = usize::try_from(to).unwrap_or(usize::MAX).min(data.len());
-                            continue 'feeding;
-                        }
-                        Status::Done | Status::NeedInput | Status::Paused => {
-                            at += p.consumed;
-                            piece = &piece[p.consumed..];
-                            if piece.is_empty() || p.status != Status::Paused {
-                                if !piece.is_empty() {
-                                    continue 'feeding;
-                                }
-                                break;
-                            }
-                        }
-                    },
-                }
-            }
-        }
-        if error.is_none() {
-            error = decoder.finish(&mut checker).err();
-        }
+        let cut = Cut::Sizes(sizes.to_vec());
+        let error = feed_cut_with(data, &cut, options, &mut checker).err();
         if let Some(e) = error {
             checker.failed(e);
         }
@@ -734,15 +698,30 @@ pub fn check_findings(plan: &Plan, data: &[u8]) {
 }
 
 /// Feeds `data` cut as `cut` says to any visitor (not the [`Recorder`]): re-feeds after pauses,
-/// seeks where asked, finishes. For checks of visitor adaptors (the summary) under every cut.
+/// seeks where asked, finishes. For checks of visitor adaptors (the summary, the checker) under
+/// every cut.
 pub fn feed_cut<V: gtastream::Visitor>(
     data: &[u8],
     cut: &Cut,
     visitor: &mut V,
 ) -> Result<(), Error> {
-    let mut decoder = Decoder::new();
+    feed_cut_with(data, cut, Options::default(), visitor)
+}
+
+/// [`feed_cut`] with decoder options (a seek is followed whatever `can_seek` says).
+pub fn feed_cut_with<V: gtastream::Visitor>(
+    data: &[u8],
+    cut: &Cut,
+    options: Options,
+    visitor: &mut V,
+) -> Result<(), Error> {
+    let mut decoder = Decoder::with_options(options);
     let (mut at, mut turn) = (0usize, 0usize);
     while at < data.len() {
+        assert!(
+            turn < 50 * (data.len() + 100),
+            "the decoder makes no progress"
+        );
         let end = cut.end(at, turn, data.len()).max(at + 1).min(data.len());
         turn += 1;
         let progress = decoder.feed(&data[at..end], visitor)?;

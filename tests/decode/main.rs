@@ -10,6 +10,7 @@ mod archive_write;
 mod bounded_work;
 mod checks;
 mod chunking;
+mod context;
 mod encode_roundtrip;
 mod errors;
 mod hostile_counts;

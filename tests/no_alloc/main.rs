@@ -8,6 +8,7 @@ static ALLOCATOR: testkit::alloc_count::Counting = testkit::alloc_count::Countin
 mod anpk_stories;
 mod archive;
 mod check;
+mod context;
 mod encode;
 mod ifp2;
 mod ipl;
