@@ -1,7 +1,7 @@
 import type {
   AnimationSummary, DecodeOptions, GtaDocument, Keyframe, Pose, SampleOptions,
 } from './types.js';
-import { type Buffers, buffersOf, keyframes, toDocument } from './view.js';
+import { type Buffers, buffersOf, keyframes, newTimes, toDocument } from './view.js';
 import { DecodeError, type Sink, wasm, withSink } from './wasm.js';
 
 /**
@@ -11,8 +11,9 @@ import { DecodeError, type Sink, wasm, withSink } from './wasm.js';
  */
 export function decode(data: Uint8Array | ArrayBuffer, options: DecodeOptions = {}): GtaDocument {
   const bones: Keyframe[][] = [];
+  const times = newTimes();
   const buffers = documentBuffers(data, options.canSeek !== false, false, (memory, ptr, count,
-    contents) => bones.push(keyframes(new Float64Array(memory, ptr, count), contents)));
+    contents) => bones.push(keyframes(new Float64Array(memory, ptr, count), contents, times)));
   return toDocument(buffers, bones);
 }
 

@@ -4,7 +4,7 @@
 // `frames` are made when first asked for, and each frame reads its floats when asked.
 
 import { documentBuffers } from './decode.js';
-import type { Format, Warning } from './types.js';
+import type { DocumentWarning, Format } from './types.js';
 import { type BoneHead, Reader, readBone, readHead, stride } from './view.js';
 
 export interface IFPFrame {
@@ -144,8 +144,8 @@ export class IFPReader {
   readonly animations: IFPAnimation[];
   /** `ANP3`, `ANP2`, `ANPK` or `ANIM`. */
   readonly format: Format;
-  /** What the library found odd but read anyway, with offsets. */
-  readonly warnings: Warning[];
+  /** What the library found odd but read anyway, with offsets and where (animation, bone). */
+  readonly warnings: DocumentWarning[];
   #byName = new Map<string, IFPAnimation>();
 
   constructor(data: Uint8Array | ArrayBuffer) {

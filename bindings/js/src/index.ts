@@ -19,4 +19,4 @@ export {
 } from './decoder.js';
 export { type IFPAnimation, type IFPBone, type IFPFrame, IFPReader } from './ifp.js';
 export type * from './types.js';
-export { DecodeError, EncodeError, init, type WasmSource } from './wasm.js';
+export { DecodeError, EncodeError, type ErrorContext, init, type WasmSource } from './wasm.js';

@@ -12,6 +12,17 @@ export interface Warning {
   offset: number;
 }
 
+/** A warning of a document (`decode()`, `IFPReader`) with where it was reported. */
+export interface DocumentWarning extends Warning {
+  /** Where it was reported (docs/FORMATS.md §7.5): the animation's 0-based index, null
+   * between animations. */
+  animation: number | null;
+  /** The bone's 0-based index in that animation, null between bones. */
+  bone: number | null;
+  /** Text IPL: the line (from 1), else null. */
+  line: number | null;
+}
+
 export interface Keyframe {
   /** Seconds from the start of the clip. */
   time: number | null;
@@ -95,7 +106,7 @@ export interface SectionLine {
 export interface GtaDocument {
   format: Format | null;
   name: string | null;
-  warnings: Warning[];
+  warnings: DocumentWarning[];
   /** The file's header as stored (docs/FORMATS.md §9.7), null where the format keeps none.
    * This, `trailing` and the `raw` of animations and bones are views of one buffer. */
   raw: Uint8Array | null;

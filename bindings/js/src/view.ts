@@ -4,8 +4,8 @@
 // text, and nothing of the file's format here: the module has already decoded everything.
 
 import type {
-  Animation, AnimationSummary, ArchiveListing, Bone, Car, GtaDocument, Instance, Keyframe,
-  SectionLine, Warning,
+  Animation, AnimationSummary, ArchiveListing, Bone, Car, DocumentWarning, GtaDocument, Instance,
+  Keyframe, SectionLine,
 } from './types.js';
 import { DecodeError, type Exports, type Sink, withSink } from './wasm.js';
 
@@ -102,9 +102,10 @@ export function readHead(r: Reader): { placement: boolean; doc: GtaDocument } {
   const name = r.name();
   const raw = r.bytes();
   const trailing = r.bytes();
-  const warnings: Warning[] = [];
+  const warnings: DocumentWarning[] = [];
   for (let n = r.number(); n > 0; n--) {
-    warnings.push({ kind: r.string(), reason: r.string(), offset: r.number() });
+    warnings.push({ kind: r.string(), reason: r.string(), offset: r.number(),
+      animation: r.optNumber(), bone: r.optNumber(), line: r.optNumber() });
   }
   return { placement, doc: { format, name, warnings, raw, trailing } };
 }
@@ -148,15 +149,31 @@ interface Contents {
 export const contentsOf = (contents: number): Contents =>
   ({ translation: (contents & 1) !== 0, scale: (contents & 2) !== 0 });
 
+/**
+ * The document's distinct keyframe times, by the index the module gives each (0: none, `null`),
+ * each held once: the frames of one time share it. An array of references (it begins with
+ * null) hands out the number itself rather than a copy, and V8 keeps a frame's `time` as a
+ * reference rather than as a double of the frame's own once a frame of that shape has had a
+ * null time, as those below have (16 bytes less a frame).
+ */
+export type Times = (number | null)[];
+
+export const newTimes = (): Times => [null];
+
+// The shapes `frames` makes, each once with a null time (and arrays of doubles, as it makes).
+void [{ time: null, rotation: [0.5] }, { time: null, rotation: [0.5], translation: [0.5] },
+  { time: null, rotation: [0.5], scale: [0.5] },
+  { time: null, rotation: [0.5], translation: [0.5], scale: [0.5] }];
+
 /** A bone's keyframes, as the document has them (NaN and infinities null). */
-function framesWithNulls(values: Float64Array, b: Contents): Keyframe[] {
+function framesWithNulls(values: Float64Array, from: number, b: Contents, times: Times):
+  Keyframe[] {
   const step = stride(b);
-  const out = new Array<Keyframe>(values.length / step);
-  let at = 0;
-  const three = (from: number) => [nul(values[from]), nul(values[from + 1]), nul(values[from + 2])];
-  for (let i = 0; i < out.length; i++, at += step) {
+  const out = new Array<Keyframe>((values.length - from) / step);
+  const three = (at: number) => [nul(values[at]), nul(values[at + 1]), nul(values[at + 2])];
+  for (let i = 0, at = from; i < out.length; i++, at += step) {
     const frame: Keyframe = {
-      time: nul(values[at]),
+      time: times[values[at]],
       rotation: [nul(values[at + 1]), nul(values[at + 2]), nul(values[at + 3]), nul(values[at + 4])],
     };
     if (b.translation) frame.translation = three(at + 5);
@@ -168,11 +185,11 @@ function framesWithNulls(values: Float64Array, b: Contents): Keyframe[] {
 
 /** The same where every value is finite: arrays of plain doubles, which V8 stores unboxed
  * (an array that may hold null boxes each number), in the shape of the bone's frames. */
-function frames(values: Float64Array, b: Contents): Keyframe[] {
+function frames(values: Float64Array, from: number, b: Contents, times: Times): Keyframe[] {
   const step = stride(b);
-  const out = new Array<Keyframe>(values.length / step);
-  for (let i = 0, at = 0; i < out.length; i++, at += step) {
-    const time = values[at];
+  const out = new Array<Keyframe>((values.length - from) / step);
+  for (let i = 0, at = from; i < out.length; i++, at += step) {
+    const time = times[values[at]];
     const rotation = [values[at + 1], values[at + 2], values[at + 3], values[at + 4]];
     if (b.translation && b.scale) {
       out[i] = {
@@ -190,17 +207,23 @@ function frames(values: Float64Array, b: Contents): Keyframe[] {
   return out;
 }
 
-function finite(values: Float64Array): boolean {
-  for (let i = 0; i < values.length; i++) {
+function finite(values: Float64Array, from: number): boolean {
+  for (let i = from; i < values.length; i++) {
     if (values[i] !== values[i]) return false;
   }
   return true;
 }
 
-/** A bone's keyframes from its values (f64, the document's numbers), as the document has them. */
-export function keyframes(values: Float64Array, contents: number): Keyframe[] {
+/** A bone's keyframes from its values as the module hands them over (f64, the document's
+ * numbers; first the times new to `times`), as the document has them. */
+export function keyframes(values: Float64Array, contents: number, times: Times): Keyframe[] {
   const b = contentsOf(contents);
-  return finite(values) ? frames(values, b) : framesWithNulls(values, b);
+  const fresh = values[0];
+  for (let i = 1; i <= fresh; i++) times.push(values[i]);
+  const from = 1 + fresh;
+  return finite(values, from)
+    ? frames(values, from, b, times)
+    : framesWithNulls(values, from, b, times);
 }
 
 /** The document `gtastream dump --json` prints, from buffers and the bones' keyframes. */

@@ -7,7 +7,10 @@
 //! - per bone, handed over as the bone ends (`bone_values`), its keyframes' floats: per frame
 //!   time, rotation (4), then translation (3) and scale (3) when the bone stores them; as the
 //!   f32 the decoder gives (`raw`), or as the f64 that `JSON.parse` reads from the library's
-//!   JSON document (the shortest text of the f32);
+//!   JSON document (the shortest text of the f32). In the latter each time is the index of its
+//!   value in a table of the document's distinct times (0: none, the JSON's `null`), and the
+//!   values begin with the count of the times new to the table, then those times: JavaScript
+//!   then holds each distinct time once, whichever frames share it;
 //! - `names`: the bytes of every name, one character per byte (Latin-1), and of every unit as
 //!   stored (`raw`, `trailing`: docs/FORMATS.md §9.7), which JavaScript hands out as views.
 //!
@@ -22,10 +25,11 @@ use alloc::boxed::Box;
 use alloc::vec::Vec;
 
 use gtastream::archive::{ArchiveInfo, Entry};
+use gtastream::context::{Context, Tracked};
 use gtastream::Summarizer;
 use gtastream::{
     AnimationInfo, BoneInfo, FileInfo, Flow, Format, IplCar, IplInstance, Keyframes, SectionLine,
-    Visitor, Warning,
+    Unit, Visitor, Warning,
 };
 
 /// A name's two numbers where there is none.
@@ -59,10 +63,55 @@ impl JsonNumbers {
     }
 }
 
-/// The keyframe floats, as f32 or as the document's f64.
+/// The keyframe floats, as f32 or as the document's f64 (times as indices in `Times`).
 pub enum Values {
     Raw(Vec<f32>),
-    Json(Vec<f64>),
+    Json(Vec<f64>, Times),
+}
+
+/// The distinct times handed over so far, by their f32 bits: index 0 is none (non-finite),
+/// the first time 1. An open-addressing table, grown at half full.
+#[derive(Default)]
+pub struct Times {
+    /// (bits + 1, index); 0: an empty slot.
+    slots: Vec<(u64, u32)>,
+    count: u32,
+    /// The times new since the last bone was handed over.
+    new: Vec<f64>,
+}
+
+impl Times {
+    fn slot(slots: &[(u64, u32)], bits: u32) -> usize {
+        let mask = slots.len() - 1;
+        let mut at = (bits.wrapping_mul(0x9E37_79B1) >> 8) as usize & mask;
+        while slots[at].0 != 0 && slots[at].0 != u64::from(bits) + 1 {
+            at = (at + 1) & mask;
+        }
+        at
+    }
+
+    /// The index of `time` (`json`: the document's f64 of it, NaN for none), added if new.
+    fn index(&mut self, time: f32, json: f64) -> f64 {
+        if json.is_nan() {
+            return 0.0;
+        }
+        if 2 * (self.count as usize + 1) > self.slots.len() {
+            let size = (self.slots.len() * 2).max(256);
+            let old = core::mem::replace(&mut self.slots, alloc::vec![(0, 0); size]);
+            for (key, index) in old.into_iter().filter(|s| s.0 != 0) {
+                let at = Self::slot(&self.slots, (key - 1) as u32);
+                self.slots[at] = (key, index);
+            }
+        }
+        let bits = time.to_bits();
+        let at = Self::slot(&self.slots, bits);
+        if self.slots[at].0 == 0 {
+            self.count += 1;
+            self.slots[at] = (u64::from(bits) + 1, self.count);
+            self.new.push(json);
+        }
+        f64::from(self.slots[at].1)
+    }
 }
 
 /// Numbers and names of one part of the document.
@@ -96,6 +145,8 @@ pub struct Document {
     /// The open animation's latest finite keyframe time (IFPReader's duration where the file
     /// stores none).
     latest: f32,
+    /// Where the decoder is: the animation, bone and line of each warning.
+    context: Context,
     /// The document's animations' summaries (not made for the raw floats of `IFPReader`, whose
     /// objects have none).
     summary: Option<Summarizer>,
@@ -108,7 +159,7 @@ impl Document {
             values: if raw {
                 Values::Raw(Vec::new())
             } else {
-                Values::Json(Vec::new())
+                Values::Json(Vec::new(), Times::default())
             },
             names: Vec::new(),
             format: None,
@@ -126,6 +177,7 @@ impl Document {
             translation: false,
             scale: false,
             latest: 0.0,
+            context: Context::default(),
             summary: (!raw).then(Summarizer::new),
         }
     }
@@ -200,10 +252,12 @@ impl Visitor for Document {
             self.raw = self.stored(info.raw);
         }
         self.files += 1;
+        self.context.file();
         Flow::Continue
     }
 
     fn animation(&mut self, info: &AnimationInfo<'_>) -> Flow {
+        self.context.animation(info);
         if let Some(summary) = &mut self.summary {
             summary.animation(info);
         }
@@ -229,6 +283,7 @@ impl Visitor for Document {
     }
 
     fn bone(&mut self, info: &BoneInfo<'_>) -> Flow {
+        self.context.bone(info);
         if let Some(summary) = &mut self.summary {
             summary.bone(info);
         }
@@ -279,11 +334,12 @@ impl Visitor for Document {
                     }
                 }
             }
-            Values::Json(values) => {
+            Values::Json(values, times) => {
                 let numbers = &mut self.numbers;
                 for f in frames.iter() {
                     count += 1;
-                    values.push(numbers.convert(f.time));
+                    let time = numbers.convert(f.time);
+                    values.push(times.index(f.time, time));
                     values.extend(f.rotation.map(|v| numbers.convert(v)));
                     if translation {
                         values.extend(f.translation.map(|v| numbers.convert(v)));
@@ -299,17 +355,23 @@ impl Visitor for Document {
     }
 
     fn bone_end(&mut self) -> Flow {
+        self.context.bone_end();
         // Each bone's values go to JavaScript as it ends: the module holds one bone's at a time.
         let contents = u32::from(self.translation) | u32::from(self.scale) << 1;
-        let (ptr, count) = match &self.values {
-            Values::Raw(v) => (v.as_ptr().cast::<u8>(), v.len()),
-            Values::Json(v) => (v.as_ptr().cast::<u8>(), v.len()),
-        };
-        // SAFETY: the import reads the values during the call.
-        unsafe { crate::bone_values(ptr, count, contents) };
         match &mut self.values {
-            Values::Raw(v) => v.clear(),
-            Values::Json(v) => v.clear(),
+            Values::Raw(v) => {
+                // SAFETY: the import reads the values during the call.
+                unsafe { crate::bone_values(v.as_ptr().cast(), v.len(), contents) };
+                v.clear();
+            }
+            Values::Json(v, times) => {
+                // The times new to the table lead: their count, then the times.
+                let new = core::mem::take(&mut times.new);
+                v.splice(0..0, [new.len() as f64].into_iter().chain(new));
+                // SAFETY: as above.
+                unsafe { crate::bone_values(v.as_ptr().cast(), v.len(), contents) };
+                v.clear();
+            }
         }
         Flow::Continue
     }
@@ -318,6 +380,7 @@ impl Visitor for Document {
     /// bytes in `names`), or no name where none is made; then its latest keyframe time (raw
     /// floats only, else 0).
     fn animation_end(&mut self) -> Flow {
+        self.context.animation_end();
         let text = self.summary.as_mut().map(|summary| {
             let mut text = alloc::string::String::new();
             // A String takes all text.
@@ -380,14 +443,30 @@ impl Visitor for Document {
         Flow::Continue
     }
 
+    /// A warning, then where it was reported: the animation's and the bone's index and the
+    /// line (NaN: none), as the library's document gives them.
     fn warning(&mut self, w: Warning) -> Flow {
         let kind = self.name(w.kind.name().as_bytes());
         let reason = self.name(w.kind.reason().as_bytes());
+        let index =
+            |item: Option<gtastream::context::Item>| item.map_or(f64::NAN, |i| i.index.into());
+        let context = self.context;
         self.warnings.count += 1;
-        self.warnings
-            .records
-            .extend([kind.0, kind.1, reason.0, reason.1, w.offset as f64]);
+        self.warnings.records.extend([
+            kind.0,
+            kind.1,
+            reason.0,
+            reason.1,
+            w.offset as f64,
+            index(context.animation),
+            index(context.bone),
+            context.line.map_or(f64::NAN, f64::from),
+        ]);
         Flow::Continue
+    }
+
+    fn unit(&mut self, unit: &Unit<'_>) {
+        self.context.unit(unit);
     }
 }
 
@@ -431,7 +510,8 @@ impl Listing {
 /// A document decoded piece by piece: the decoder and what it has collected.
 pub struct DocumentStream {
     decoder: gtastream::Decoder,
-    doc: Document,
+    /// The document, its events tracked for an error's context.
+    doc: Tracked<Document>,
 }
 
 /// A new document decoder (`raw`: keyframe floats as f32, else as the JSON document's f64).
@@ -443,7 +523,7 @@ pub extern "C" fn gts_document_new(can_seek: u32, raw: u32) -> *mut DocumentStre
     };
     Box::into_raw(Box::new(DocumentStream {
         decoder: gtastream::Decoder::with_options(options),
-        doc: Document::new(raw != 0),
+        doc: Tracked::new(Document::new(raw != 0)),
     }))
 }
 
@@ -456,7 +536,7 @@ pub unsafe extern "C" fn gts_document_free(stream: *mut DocumentStream) {
 
 /// Feeds the first `len` bytes of the input buffer (`gts_input`), handing over each bone's
 /// values as it ends, then what the feed did to `progress`. Returns 0, or 1 after reporting
-/// the error.
+/// the error with its context (`failure`).
 ///
 /// # Safety
 /// `stream` comes from [`gts_document_new`]; `len` is at most the input buffer's size.
@@ -464,22 +544,27 @@ pub unsafe extern "C" fn gts_document_free(stream: *mut DocumentStream) {
 pub unsafe extern "C" fn gts_document_feed(stream: *mut DocumentStream, len: usize) -> u32 {
     let input = &(&*crate::INPUT.0.get())[..len.min(crate::INPUT_SIZE)];
     let stream = &mut *stream;
-    crate::report_feed(stream.decoder.feed(input, &mut stream.doc))
+    match stream.doc.feed(&mut stream.decoder, input) {
+        Ok(progress) => crate::report_feed(Ok(progress)),
+        Err(failure) => crate::report_failure(&failure),
+    }
 }
 
 /// Ends the input and hands the document over to `document`. Returns 0, or 1 after reporting
-/// the error. The stream is spent: only [`gts_document_free`] may follow.
+/// the error with its context. The stream is spent: only [`gts_document_free`] may follow.
 ///
 /// # Safety
 /// As [`gts_document_feed`].
 #[no_mangle]
 pub unsafe extern "C" fn gts_document_finish(stream: *mut DocumentStream) -> u32 {
     let stream = &mut *stream;
-    if let Err(e) = stream.decoder.finish(&mut stream.doc) {
-        crate::report_error(e);
-        return 1;
+    if let Err(failure) = stream.doc.finish(&mut stream.decoder) {
+        return crate::report_failure(&failure);
     }
-    crate::hand_over(core::mem::replace(&mut stream.doc, Document::new(true)));
+    crate::hand_over(core::mem::replace(
+        &mut stream.doc.inner,
+        Document::new(true),
+    ));
     0
 }
 

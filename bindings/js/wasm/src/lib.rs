@@ -35,6 +35,21 @@ extern "C" {
     fn text(ptr: *const u8, len: usize);
     /// Decoding failed: the kind's stable name and reason, and the absolute offset.
     fn error(name: *const u8, name_len: usize, reason: *const u8, reason_len: usize, offset: f64);
+    /// Decoding failed, with where (`gtastream::context`): the kind's name and reason, the
+    /// absolute offset, the animation's and the bone's index and the line (NaN: none), and the
+    /// message naming them and what was decoded before.
+    fn failure(
+        name: *const u8,
+        name_len: usize,
+        reason: *const u8,
+        reason_len: usize,
+        offset: f64,
+        animation: f64,
+        bone: f64,
+        line: f64,
+        message: *const u8,
+        message_len: usize,
+    );
     /// What a `feed` did; `seek` is the offset asked for with status 3.
     fn progress(consumed: usize, status: u32, seek: f64);
 
@@ -159,6 +174,30 @@ fn report_error(e: Error) {
             e.offset as f64,
         )
     }
+}
+
+/// Reports a failure with its context to `failure`. Returns 1.
+fn report_failure(f: &gtastream::context::Failure) -> u32 {
+    let (name, reason) = (f.error.kind.name(), f.error.kind.reason());
+    let message = alloc::format!("{f}");
+    let index = |item: Option<gtastream::context::Item>| item.map_or(f64::NAN, |i| i.index.into());
+    let context = &f.context;
+    // SAFETY: the import reads the three strings during the call.
+    unsafe {
+        failure(
+            name.as_ptr(),
+            name.len(),
+            reason.as_ptr(),
+            reason.len(),
+            f.offset() as f64,
+            index(context.animation),
+            index(context.bone),
+            context.line.map_or(f64::NAN, f64::from),
+            message.as_ptr(),
+            message.len(),
+        )
+    };
+    1
 }
 
 /// Passes every event on to the imports; keyframes only when JavaScript listens for them
@@ -382,8 +421,8 @@ impl fmt::Write for Pieces {
 }
 
 /// The JSON document (`gtastream dump --json`) of the `len` bytes at `ptr`, handed to `text`.
-/// Returns 0, or 1 after reporting the error to `error` (the text handed over so far, if any,
-/// is then to be dropped).
+/// Returns 0, or 1 after reporting the error with its context to `failure` (the text handed
+/// over so far, if any, is then to be dropped).
 ///
 /// # Safety
 /// `ptr` points to `len` readable bytes.
@@ -395,19 +434,17 @@ pub unsafe extern "C" fn gts_json(ptr: *const u8, len: usize, can_seek: u32) -> 
         game: None,
     };
     let mut out = Pieces(String::with_capacity(TEXT_PIECE));
+    // The failure is as large as the core returns it (gtastream::context).
+    #[allow(clippy::result_large_err)]
     let result = json::write(&mut out, |pass| {
-        let mut only = Only::new(Search::Inside, "", pass);
-        Decoder::with_options(options).decode_slice(data, &mut only)
+        gtastream::context::decode_slice(&mut Decoder::with_options(options), data, pass)
     });
     match result {
         Ok(()) => {
             out.flush();
             0
         }
-        Err(JsonError::Decode(e)) => {
-            report_error(e);
-            1
-        }
+        Err(JsonError::Decode(f)) => report_failure(&f),
         // Pieces never refuses text.
         Err(JsonError::Write) => 1,
     }
@@ -773,6 +810,13 @@ impl Visitor for Only<'_> {
         trailing(bytes: &[u8]);
         end();
     }
+
+    // Where the decoder reads: the documents' line numbers come from it.
+    fn unit(&mut self, unit: &gtastream::Unit<'_>) {
+        if let Some(inner) = self.inner() {
+            inner.unit(unit);
+        }
+    }
 }
 
 impl ArchiveVisitor for Only<'_> {
@@ -940,32 +984,9 @@ fn hand_over(doc: document::Document) {
     unsafe { document(records.as_ptr(), records.len(), names.as_ptr(), names.len()) };
 }
 
-/// The document of the `len` bytes at `ptr` in buffers (src/document.rs), handed to
-/// `bone_values` and `document`: keyframe values as f32 when `raw`, else as the JSON
-/// document's f64. Returns 0,
-/// or 1 after reporting the error to `error`.
-///
-/// # Safety
-/// `ptr` points to `len` readable bytes.
-#[no_mangle]
-pub unsafe extern "C" fn gts_document(ptr: *const u8, len: usize, can_seek: u32, raw: u32) -> u32 {
-    let data = core::slice::from_raw_parts(ptr, len);
-    let options = Options {
-        can_seek: can_seek != 0,
-        game: None,
-    };
-    let mut doc = document::Document::new(raw != 0);
-    let mut only = Only::new(Search::Inside, "", &mut doc);
-    if let Err(e) = Decoder::with_options(options).decode_slice(data, &mut only) {
-        report_error(e);
-        return 1;
-    }
-    hand_over(doc);
-    0
-}
-
 /// The document of the archive's entry named by the `name_len` bytes (UTF-8) at `name`, in
-/// buffers as [`gts_document`] gives them. Returns 0, or 1 after reporting the error.
+/// buffers as [`document::gts_document_finish`] gives them. Returns 0, or 1 after reporting the
+/// error.
 ///
 /// # Safety
 /// As [`gts_entry_json`].
