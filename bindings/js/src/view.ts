@@ -15,14 +15,22 @@ export interface Buffers {
   names: Uint8Array;
 }
 
-/** Runs `call` and returns the buffers it handed over, `bone` taking each bone's values and
- * `progress` what each feed did; throws the error it reported. */
+/** Runs `call` and returns the buffers it handed over (the document and the animations' parts
+ * before it, joined), `bone` taking each bone's values and `progress` what each feed did;
+ * throws the error it reported. */
 export function buffersOf(module: Exports, call: () => number,
   bone?: Sink['boneValues'], progress?: Sink['progress']): Buffers {
   let buffers: Buffers | undefined;
   let failure: DecodeError | undefined;
+  const records: Float64Array[] = [];
+  const names: Uint8Array[] = [];
   const rc = withSink(module, {
-    document: (records, names) => (buffers = { records, names }),
+    documentPart: (r, n) => {
+      records.push(r);
+      names.push(n);
+    },
+    document: (r, n) => (buffers = { records: joined(Float64Array, [r, ...records]),
+      names: joined(Uint8Array, [...names, n]) }),
     boneValues: bone,
     progress,
     error: (e) => (failure = e),
@@ -30,6 +38,19 @@ export function buffersOf(module: Exports, call: () => number,
   if (failure) throw failure;
   if (rc !== 0 || !buffers) throw new Error('gtastream: the module gave no document');
   return buffers;
+}
+
+/** The arrays one after the other in one (the one array itself if there is one). */
+function joined<T extends Float64Array | Uint8Array>(
+  Type: { new (length: number): T }, parts: T[]): T {
+  if (parts.length === 1) return parts[0];
+  const out = new Type(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
 }
 
 /** Bytes as text one character per byte (Latin-1), as the library reads names. */

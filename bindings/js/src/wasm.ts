@@ -127,6 +127,9 @@ export interface Sink {
   /** A document or listing in buffers (wasm/src/document.rs), copied out of the module's
    * memory. */
   document?(records: Float64Array, names: Uint8Array): void;
+  /** A finished animation's records and the names since the last part, which the
+   * `document` then follows (its records before theirs, its names after). */
+  documentPart?(records: Float64Array, names: Uint8Array): void;
   /** One bone's keyframe floats (f32 or f64 as asked for), as the bone ends: `ptr` and
    * `count` in the module's memory, valid during the call only; `contents` bit 0 translation,
    * bit 1 scale. */
@@ -239,6 +242,11 @@ const imports = {
     document(records: number, recordsLen: number, names: number, namesLen: number) {
       const buffer = active!.memory.buffer;
       sink.document?.(new Float64Array(buffer.slice(records, records + recordsLen * 8)),
+        new Uint8Array(buffer.slice(names, names + namesLen)));
+    },
+    document_part(records: number, recordsLen: number, names: number, namesLen: number) {
+      const buffer = active!.memory.buffer;
+      sink.documentPart?.(new Float64Array(buffer.slice(records, records + recordsLen * 8)),
         new Uint8Array(buffer.slice(names, names + namesLen)));
     },
     bone_values(ptr: number, count: number, contents: number) {

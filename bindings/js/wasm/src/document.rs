@@ -126,6 +126,8 @@ pub struct Document {
     numbers: JsonNumbers,
     pub values: Values,
     pub names: Vec<u8>,
+    /// Bytes of names handed over already (`document_part`): where `names` begins.
+    names_base: usize,
     format: Option<Format>,
     name: Option<(f64, f64)>,
     /// The first file's header as stored, and the bytes after the content.
@@ -162,6 +164,7 @@ impl Document {
                 Values::Json(Vec::new(), Times::default())
             },
             names: Vec::new(),
+            names_base: 0,
             format: None,
             name: None,
             raw: NO_NAME,
@@ -184,7 +187,7 @@ impl Document {
 
     /// A name's two numbers: where its bytes start in `names`, and how many.
     fn name(&mut self, bytes: &[u8]) -> (f64, f64) {
-        let start = self.names.len();
+        let start = self.names_base + self.names.len();
         self.names.extend_from_slice(bytes);
         (start as f64, bytes.len() as f64)
     }
@@ -200,7 +203,9 @@ impl Document {
 
     /// The records in their order: placement (1 for a placement file, whose document lists
     /// instances, cars and section lines; 0 for animations), format, name, raw, trailing,
-    /// warnings, then the parts of the document's kind, each preceded by its count.
+    /// warnings, then the parts of the document's kind, each preceded by its count; the names
+    /// since the last `document_part`. The animations' records were handed over as parts, in
+    /// order: they follow these records (and these names follow theirs).
     pub fn finish(mut self) -> (Vec<f64>, Vec<u8>) {
         let placement = self.format.is_some_and(|f| !f.is_animation());
         let format = match self.format {
@@ -389,7 +394,22 @@ impl Visitor for Document {
         });
         let name = self.opt_name(text.as_deref().map(str::as_bytes));
         let latest = f64::from(self.latest);
-        self.animations.records.extend([name.0, name.1, latest]);
+        let records = &mut self.animations.records;
+        records.extend([name.0, name.1, latest]);
+        // The animation is complete: it goes to JavaScript, so that the module's memory holds
+        // one animation's records and names at a time, not the document's.
+        // SAFETY: the import copies the buffers during the call.
+        unsafe {
+            crate::document_part(
+                records.as_ptr(),
+                records.len(),
+                self.names.as_ptr(),
+                self.names.len(),
+            )
+        };
+        records.clear();
+        self.names_base += self.names.len();
+        self.names.clear();
         Flow::Continue
     }
 

@@ -114,6 +114,9 @@ extern "C" {
     /// A document or listing in buffers (src/document.rs): `records` f64s and `names` bytes;
     /// read during the call only.
     fn document(records: *const f64, records_len: usize, names: *const u8, names_len: usize);
+    /// A finished animation's records and the names since the last part (src/document.rs),
+    /// which the document's `document` call then follows; read during the call only.
+    fn document_part(records: *const f64, records_len: usize, names: *const u8, names_len: usize);
     /// One bone's keyframe floats (`count` f32 or f64, as the document was asked for), as the
     /// bone ends; `contents`: bit 0 translation, bit 1 scale.
     fn bone_values(values: *const u8, count: usize, contents: u32);
