@@ -73,6 +73,8 @@ export class Reader {
   #records: Float64Array;
   #names: Uint8Array;
   #at = 0;
+  /** The names made so far, by where their bytes start and their length. */
+  #strings = new Map<number, string>();
 
   constructor({ records, names }: Buffers) {
     this.#records = records;
@@ -89,11 +91,20 @@ export class Reader {
     return value !== value ? null : value;
   }
 
-  /** A name, null where the file stores none. */
+  /** A name, null where the file stores none; one string for a name the module wrote once
+   * for many (a frame type's). */
   name(): string | null {
     const start = this.#records[this.#at++];
     const len = this.#records[this.#at++];
-    return len < 0 ? null : latin1(this.#names, start, len);
+    if (len < 0) return null;
+    // An empty name starts where the next one does: keyed by both.
+    const key = start + len * 2 ** 32;
+    let name = this.#strings.get(key);
+    if (name === undefined) {
+      name = latin1(this.#names, start, len);
+      this.#strings.set(key, name);
+    }
+    return name;
   }
 
   string(): string {

@@ -53,6 +53,11 @@ test('warnings carry kind, reason, offset and where: animation, bone, line', () 
   const text = decode(textIpl(['1337, box01, 0, 10.5, -20.0, 3.0, 0, 0, 0, 1, -1', '1, 2']));
   const malformed = text.warnings.find((w) => w.kind === 'malformed_line');
   assert.deepEqual([malformed.animation, malformed.bone, malformed.line], [null, null, 4]);
+  // A line between sections: its section's name is empty (and its bytes start where the
+  // text's do).
+  const stray = decode(new TextEncoder().encode('inst\nend\nstray line\ninst\nend\n'));
+  assert.deepEqual(stray.section_lines, [{ section: '', text: 'stray line' }]);
+  assert.deepEqual(stray.warnings.map((w) => [w.kind, w.line]), [['line_outside_section', 3]]);
   // The same as the library's JSON document.
   for (const file of [backwards, textIpl(['1, 2'])]) {
     assert.deepEqual(decode(file).warnings, JSON.parse(decodeJson(file)).warnings);

@@ -28,8 +28,8 @@ use gtastream::archive::{ArchiveInfo, Entry};
 use gtastream::context::{Context, Tracked};
 use gtastream::Summarizer;
 use gtastream::{
-    AnimationInfo, BoneInfo, FileInfo, Flow, Format, IplCar, IplInstance, Keyframes, SectionLine,
-    Unit, Visitor, Warning,
+    AnimationInfo, BoneInfo, FileInfo, Flow, Format, FrameType, IplCar, IplInstance, Keyframes,
+    SectionLine, Unit, Visitor, Warning,
 };
 
 /// A name's two numbers where there is none.
@@ -128,6 +128,8 @@ pub struct Document {
     pub names: Vec<u8>,
     /// Bytes of names handed over already (`document_part`): where `names` begins.
     names_base: usize,
+    /// The frame types' names written so far, each once (JavaScript then makes one string).
+    frame_types: Vec<(FrameType, (f64, f64))>,
     format: Option<Format>,
     name: Option<(f64, f64)>,
     /// The first file's header as stored, and the bytes after the content.
@@ -165,6 +167,7 @@ impl Document {
             },
             names: Vec::new(),
             names_base: 0,
+            frame_types: Vec::new(),
             format: None,
             name: None,
             raw: NO_NAME,
@@ -293,7 +296,14 @@ impl Visitor for Document {
             summary.bone(info);
         }
         let name = self.opt_name(info.name);
-        let frame_type = self.name(info.frame_type.name().as_bytes());
+        let frame_type = match self.frame_types.iter().find(|(t, _)| *t == info.frame_type) {
+            Some(&(_, name)) => name,
+            None => {
+                let name = self.name(info.frame_type.name().as_bytes());
+                self.frame_types.push((info.frame_type, name));
+                name
+            }
+        };
         let raw = self.stored(info.raw);
         self.translation = info.frame_type.has_translation();
         self.scale = info.frame_type.has_scale();
