@@ -108,7 +108,8 @@ export interface GtaDocument {
   name: string | null;
   warnings: DocumentWarning[];
   /** The file's header as stored (docs/FORMATS.md §9.7), null where the format keeps none.
-   * This, `trailing` and the `raw` of animations and bones are views of one buffer. */
+   * This, `trailing` and the `raw` of animations and bones are views of the buffers the
+   * document's names came in (one an animation, one for the rest). */
   raw: Uint8Array | null;
   /** Bytes after the file's content, null where there are none. */
   trailing: Uint8Array | null;

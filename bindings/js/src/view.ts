@@ -9,10 +9,12 @@ import type {
 } from './types.js';
 import { DecodeError, type Exports, type Sink, withSink } from './wasm.js';
 
-/** The buffers of one document. */
+/** The buffers of one document, in the parts the module handed them over: the records of
+ * the document's head, then those of each animation, read one after the other; the names of
+ * each animation, then the head's, one sequence of bytes (no name spans two parts). */
 export interface Buffers {
-  records: Float64Array;
-  names: Uint8Array;
+  records: Float64Array[];
+  names: Uint8Array[];
 }
 
 /** Runs `call` and returns the buffers it handed over (the document and the animations' parts
@@ -29,8 +31,7 @@ export function buffersOf(module: Exports, call: () => number,
       records.push(r);
       names.push(n);
     },
-    document: (r, n) => (buffers = { records: joined(Float64Array, [r, ...records]),
-      names: joined(Uint8Array, [...names, n]) }),
+    document: (r, n) => (buffers = { records: [r, ...records], names: [...names, n] }),
     boneValues: bone,
     progress,
     error: (e) => (failure = e),
@@ -38,19 +39,6 @@ export function buffersOf(module: Exports, call: () => number,
   if (failure) throw failure;
   if (rc !== 0 || !buffers) throw new Error('gtastream: the module gave no document');
   return buffers;
-}
-
-/** The arrays one after the other in one (the one array itself if there is one). */
-function joined<T extends Float64Array | Uint8Array>(
-  Type: { new (length: number): T }, parts: T[]): T {
-  if (parts.length === 1) return parts[0];
-  const out = new Type(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
 }
 
 /** Bytes as text one character per byte (Latin-1), as the library reads names. */
@@ -70,38 +58,66 @@ function latin1(bytes: Uint8Array, start: number, len: number): string {
 
 /** Reads `records` in order. */
 export class Reader {
+  #parts: Float64Array[];
+  #part = 0;
   #records: Float64Array;
-  #names: Uint8Array;
+  #names: Uint8Array[];
+  /** Where each part of `names` begins in the sequence of their bytes. */
+  #bases: number[] = [];
   #at = 0;
   /** The names made so far, by where their bytes start and their length. */
   #strings = new Map<number, string>();
 
   constructor({ records, names }: Buffers) {
-    this.#records = records;
+    this.#parts = records;
+    this.#records = records[0];
     this.#names = names;
+    let base = 0;
+    for (const part of names) {
+      this.#bases.push(base);
+      base += part.length;
+    }
   }
 
   number(): number {
+    while (this.#at === this.#records.length && this.#part + 1 < this.#parts.length) {
+      this.#records = this.#parts[++this.#part];
+      this.#at = 0;
+    }
     return this.#records[this.#at++];
+  }
+
+  /** The `len` bytes at `start` of the names' bytes: a view of the part holding them. */
+  #bytes(start: number, len: number): Uint8Array {
+    const bases = this.#bases;
+    let low = 0;
+    let high = bases.length - 1;
+    while (low < high) {
+      const mid = (low + high + 1) >> 1;
+      if (bases[mid] <= start) low = mid;
+      else high = mid - 1;
+    }
+    const at = start - bases[low];
+    return this.#names[low].subarray(at, at + len);
   }
 
   /** A number, null where the document has none (NaN). */
   optNumber(): number | null {
-    const value = this.#records[this.#at++];
+    const value = this.number();
     return value !== value ? null : value;
   }
 
   /** A name, null where the file stores none; one string for a name the module wrote once
    * for many (a frame type's). */
   name(): string | null {
-    const start = this.#records[this.#at++];
-    const len = this.#records[this.#at++];
+    const start = this.number();
+    const len = this.number();
     if (len < 0) return null;
     // An empty name starts where the next one does: keyed by both.
     const key = start + len * 2 ** 32;
     let name = this.#strings.get(key);
     if (name === undefined) {
-      name = latin1(this.#names, start, len);
+      name = latin1(this.#bytes(start, len), 0, len);
       this.#strings.set(key, name);
     }
     return name;
@@ -113,9 +129,9 @@ export class Reader {
 
   /** Bytes as stored (a view of `names`), null where the module keeps none. */
   bytes(): Uint8Array | null {
-    const start = this.#records[this.#at++];
-    const len = this.#records[this.#at++];
-    return len < 0 ? null : this.#names.subarray(start, start + len);
+    const start = this.number();
+    const len = this.number();
+    return len < 0 ? null : this.#bytes(start, len);
   }
 
   /** `count` floats as the document has them (NaN and infinities null). */

@@ -104,7 +104,7 @@ test('an unedited document is written back byte for byte (ANP3, ANP2, ANPK, bnry
   }
 });
 
-test('the stored units are views of one buffer: an animation and a bone header as stored', () => {
+test('the stored units are views: the file, an animation and a bone header as stored', () => {
   const bytes = sampleAnp3({ garbage: 'xyz' });
   const doc = decode(bytes);
   assert.deepEqual(doc.raw, bytes.subarray(0, 36));
