@@ -96,20 +96,14 @@ export function random(seed) {
 /** Bytes as the JSON document writes stored units: lower-case hex. */
 export const hex = (bytes) => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 
-/** The decode() document `doc` in the terms of the JSON document `json` (parsed): its stored
- * units (`raw`, `trailing`: Uint8Array or null) as hex strings. Where `json` has none (the
- * library's document before it wrote them), they are left out. */
-export function asJson(doc, json) {
-  const stored = json !== null && typeof json === 'object' && 'raw' in json;
+/** The decode() document `doc` in the JSON document's terms: its stored units (`raw`,
+ * `trailing`: Uint8Array or null) as hex strings. */
+export function asJson(doc) {
   const copy = (value) => {
     if (value instanceof Uint8Array) return hex(value);
     if (Array.isArray(value)) return value.map(copy);
     if (value && typeof value === 'object') {
-      const out = {};
-      for (const [k, v] of Object.entries(value)) {
-        if (stored || (k !== 'raw' && k !== 'trailing')) out[k] = copy(v);
-      }
-      return out;
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, copy(v)]));
     }
     return value;
   };
