@@ -129,6 +129,14 @@ int main(int argc, char **argv)
         if (gts_decoder_line(&decoder) > 0) {
             printf(" (line %lu)", (unsigned long)gts_decoder_line(&decoder));
         }
+        /* Where in the file: the animation and bone the error is in, if any. */
+        if (gts_decoder_animation(&decoder) != GTS_NO_INDEX) {
+            printf(" (animation %lu", (unsigned long)gts_decoder_animation(&decoder));
+            if (gts_decoder_bone(&decoder) != GTS_NO_INDEX) {
+                printf(", bone %lu", (unsigned long)gts_decoder_bone(&decoder));
+            }
+            printf(")");
+        }
         printf("\n");
         /* Errors are sticky: the decoder answers the same until it is reset. */
         if (gts_decoder_feed(&decoder, NULL, 0, NULL) != st) {

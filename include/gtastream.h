@@ -170,6 +170,12 @@
 #define GTS_NO_OFFSET 18446744073709551615ull
 
 /**
+ * "No index": what `gts_decoder_animation` and `gts_decoder_bone` return outside an animation
+ * or bone (or for a decoder that is not usable).
+ */
+#define GTS_NO_INDEX 4294967295
+
+/**
  * Callback answer: go on decoding.
  */
 #define GTS_CONTINUE 0
@@ -1561,6 +1567,24 @@ const char *GTS_CALL gts_decoder_error_reason(const struct gts_decoder *decoder)
  * Pointers: `decoder` is NULL or points to a readable `gts_decoder`.
  */
 uint32_t GTS_CALL gts_decoder_line(const struct gts_decoder *decoder);
+
+/**
+ * The index (from 0, in the file) of the animation being decoded, or of the one an error is
+ * in; `GTS_NO_INDEX` between animations, for placement files and for a decoder that cannot be
+ * used. With `gts_decoder_bone` it tells where an error happened: after `GTS_ERR_TRUNCATED`,
+ * the animation and bone the file was cut in.
+ *
+ * Pointers: `decoder` is NULL or points to a readable `gts_decoder`.
+ */
+uint32_t GTS_CALL gts_decoder_animation(const struct gts_decoder *decoder);
+
+/**
+ * The index (from 0, in its animation) of the bone being decoded, or of the one an error is
+ * in; `GTS_NO_INDEX` outside a bone and for a decoder that cannot be used.
+ *
+ * Pointers: `decoder` is NULL or points to a readable `gts_decoder`.
+ */
+uint32_t GTS_CALL gts_decoder_bone(const struct gts_decoder *decoder);
 
 /**
  * The status's enumerator name, e.g. "GTS_ERR_TRUNCATED": a static NUL-terminated string

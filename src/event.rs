@@ -335,47 +335,259 @@ pub trait Visitor {
     fn unit(&mut self, _unit: &Unit<'_>) {}
 }
 
-impl<V: Visitor + ?Sized> Visitor for &mut V {
-    fn file(&mut self, info: &FileInfo<'_>) -> Flow {
-        (**self).file(info)
+/// Implements [`Visitor`] for an adaptor that hands every event on: `$target` is an expression
+/// of `$this` (the adaptor, `&mut Self`) giving `Option<&mut impl Visitor>`; `None` drops the
+/// event (an event that returns a `Flow` then continues). The one list of the events for the
+/// project's pure forwarders (`&mut V`, the command line's, the C archive bridge), so that none
+/// forgets one (the command line's had lost `trailing` and `unit`, the C archive bridge
+/// `trailing`). Adaptors that act on some events ([`Tracked`](crate::context::Tracked),
+/// [`Summarize`](crate::Summarize)) write theirs out; a test holds every adaptor to every event.
+///
+/// ```
+/// use gtastream::Visitor;
+///
+/// /// Passes the events on while `on` is set.
+/// struct Gate<V> {
+///     on: bool,
+///     inner: V,
+/// }
+/// gtastream::forward_visitor!([V: Visitor] Gate<V>, |this| this.on.then_some(&mut this.inner));
+///
+/// #[derive(Default)]
+/// struct Ends(u32);
+/// impl Visitor for Ends {
+///     fn end(&mut self) -> gtastream::Flow {
+///         self.0 += 1;
+///         gtastream::Flow::Continue
+///     }
+/// }
+/// let mut gate = Gate { on: false, inner: Ends::default() };
+/// gate.end();
+/// gate.on = true;
+/// gate.end();
+/// assert_eq!(gate.inner.0, 1);
+/// ```
+#[macro_export]
+macro_rules! forward_visitor {
+    ([$($generics:tt)*] $type:ty, |$this:ident| $target:expr) => {
+        impl<$($generics)*> $crate::Visitor for $type {
+            fn file(&mut self, info: &$crate::FileInfo<'_>) -> $crate::Flow {
+                let $this = self;
+                $target.map_or($crate::Flow::Continue, |v| v.file(info))
+            }
+            fn animation(&mut self, info: &$crate::AnimationInfo<'_>) -> $crate::Flow {
+                let $this = self;
+                $target.map_or($crate::Flow::Continue, |v| v.animation(info))
+            }
+            fn bone(&mut self, info: &$crate::BoneInfo<'_>) -> $crate::Flow {
+                let $this = self;
+                $target.map_or($crate::Flow::Continue, |v| v.bone(info))
+            }
+            fn keyframes(&mut self, frames: $crate::Keyframes<'_>) -> $crate::Flow {
+                let $this = self;
+                $target.map_or($crate::Flow::Continue, |v| v.keyframes(frames))
+            }
+            fn bone_end(&mut self) -> $crate::Flow {
+                let $this = self;
+                $target.map_or($crate::Flow::Continue, |v| v.bone_end())
+            }
+            fn animation_end(&mut self) -> $crate::Flow {
+                let $this = self;
+                $target.map_or($crate::Flow::Continue, |v| v.animation_end())
+            }
+            fn animation_summary(&mut self, summary: &$crate::AnimationSummary) -> $crate::Flow {
+                let $this = self;
+                $target.map_or($crate::Flow::Continue, |v| v.animation_summary(summary))
+            }
+            fn instance(&mut self, instance: &$crate::IplInstance<'_>) -> $crate::Flow {
+                let $this = self;
+                $target.map_or($crate::Flow::Continue, |v| v.instance(instance))
+            }
+            fn car(&mut self, car: &$crate::IplCar) -> $crate::Flow {
+                let $this = self;
+                $target.map_or($crate::Flow::Continue, |v| v.car(car))
+            }
+            fn section_line(&mut self, line: &$crate::SectionLine<'_>) -> $crate::Flow {
+                let $this = self;
+                $target.map_or($crate::Flow::Continue, |v| v.section_line(line))
+            }
+            fn warning(&mut self, warning: $crate::Warning) -> $crate::Flow {
+                let $this = self;
+                $target.map_or($crate::Flow::Continue, |v| v.warning(warning))
+            }
+            fn trailing(&mut self, bytes: &[u8]) -> $crate::Flow {
+                let $this = self;
+                $target.map_or($crate::Flow::Continue, |v| v.trailing(bytes))
+            }
+            fn end(&mut self) -> $crate::Flow {
+                let $this = self;
+                $target.map_or($crate::Flow::Continue, |v| v.end())
+            }
+            #[inline(always)]
+            fn unit(&mut self, unit: &$crate::Unit<'_>) {
+                let $this = self;
+                if let Some(v) = $target {
+                    v.unit(unit)
+                }
+            }
+        }
+    };
+}
+
+// A visitor lent by reference is one.
+crate::forward_visitor!([V: Visitor + ?Sized] &mut V, |this| Some(&mut **this));
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::context::Tracked;
+    use crate::{FrameType, Keyframes, Summarize, WarningKind};
+
+    /// How often each event came, in the trait's order.
+    #[derive(Default)]
+    struct Seen([u32; 14]);
+
+    impl Seen {
+        fn saw(&mut self, event: usize) -> Flow {
+            self.0[event] += 1;
+            Flow::Continue
+        }
     }
-    fn animation(&mut self, info: &AnimationInfo<'_>) -> Flow {
-        (**self).animation(info)
+
+    impl Visitor for Seen {
+        fn file(&mut self, _: &FileInfo<'_>) -> Flow {
+            self.saw(0)
+        }
+        fn animation(&mut self, _: &AnimationInfo<'_>) -> Flow {
+            self.saw(1)
+        }
+        fn bone(&mut self, _: &BoneInfo<'_>) -> Flow {
+            self.saw(2)
+        }
+        fn keyframes(&mut self, _: Keyframes<'_>) -> Flow {
+            self.saw(3)
+        }
+        fn bone_end(&mut self) -> Flow {
+            self.saw(4)
+        }
+        fn animation_end(&mut self) -> Flow {
+            self.saw(5)
+        }
+        fn animation_summary(&mut self, _: &AnimationSummary) -> Flow {
+            self.saw(6)
+        }
+        fn instance(&mut self, _: &IplInstance<'_>) -> Flow {
+            self.saw(7)
+        }
+        fn car(&mut self, _: &IplCar) -> Flow {
+            self.saw(8)
+        }
+        fn section_line(&mut self, _: &SectionLine<'_>) -> Flow {
+            self.saw(9)
+        }
+        fn warning(&mut self, _: Warning) -> Flow {
+            self.saw(10)
+        }
+        fn trailing(&mut self, _: &[u8]) -> Flow {
+            self.saw(11)
+        }
+        fn end(&mut self) -> Flow {
+            self.saw(12)
+        }
+        fn unit(&mut self, _: &Unit<'_>) {
+            self.saw(13);
+        }
     }
-    fn bone(&mut self, info: &BoneInfo<'_>) -> Flow {
-        (**self).bone(info)
+
+    /// Every event once, in the trait's order.
+    fn every_event(v: &mut impl Visitor) {
+        let frame = [0u8; 16];
+        v.file(&FileInfo {
+            format: Format::Anp3,
+            name: None,
+            animation_count: 1,
+            instance_count: None,
+            car_count: None,
+            info_size: None,
+            raw: &[],
+        });
+        v.animation(&AnimationInfo {
+            index: 0,
+            name: b"walk",
+            bone_count: 1,
+            frame_data_size: None,
+            flags: None,
+            duration: None,
+            name_size: None,
+            info_size: None,
+            raw: &[],
+        });
+        v.bone(&BoneInfo {
+            index: 0,
+            name: None,
+            bone_id: None,
+            bone_key: None,
+            frame_type: FrameType::Ifp2PackedRotTrans,
+            frame_count: 1,
+            anim_size: None,
+            raw: &[],
+        });
+        v.keyframes(Keyframes::new(FrameType::Ifp2PackedRotTrans, &frame, 0.0));
+        v.bone_end();
+        v.animation_end();
+        v.animation_summary(&AnimationSummary::default());
+        v.instance(&IplInstance::default());
+        v.car(&IplCar::default());
+        v.section_line(&SectionLine {
+            section: "cull",
+            text: b"",
+            line: 1,
+        });
+        v.warning(Warning {
+            kind: WarningKind::TrailingData,
+            offset: 0,
+        });
+        v.trailing(b"x");
+        v.end();
+        v.unit(&Unit::at(UnitKind::Line, 0));
     }
-    fn keyframes(&mut self, frames: Keyframes<'_>) -> Flow {
-        (**self).keyframes(frames)
-    }
-    fn bone_end(&mut self) -> Flow {
-        (**self).bone_end()
-    }
-    fn animation_end(&mut self) -> Flow {
-        (**self).animation_end()
-    }
-    fn animation_summary(&mut self, summary: &AnimationSummary) -> Flow {
-        (**self).animation_summary(summary)
-    }
-    fn instance(&mut self, instance: &IplInstance<'_>) -> Flow {
-        (**self).instance(instance)
-    }
-    fn car(&mut self, car: &IplCar) -> Flow {
-        (**self).car(car)
-    }
-    fn section_line(&mut self, line: &SectionLine<'_>) -> Flow {
-        (**self).section_line(line)
-    }
-    fn warning(&mut self, warning: Warning) -> Flow {
-        (**self).warning(warning)
-    }
-    fn trailing(&mut self, bytes: &[u8]) -> Flow {
-        (**self).trailing(bytes)
-    }
-    fn end(&mut self) -> Flow {
-        (**self).end()
-    }
-    fn unit(&mut self, unit: &Unit<'_>) {
-        (**self).unit(unit)
+
+    /// The adaptors hand every event on (a forgotten one falls to the trait's default, which
+    /// drops it silently: the command line's forwarder once lost `trailing` and `unit`).
+    #[test]
+    fn adaptors_hand_on_every_event() {
+        struct Forward(Seen);
+        crate::forward_visitor!([] Forward, |this| Some(&mut this.0));
+        let mut forward = Forward(Seen::default());
+        every_event(&mut forward);
+        assert_eq!(forward.0 .0, [1; 14], "forward_visitor!");
+
+        let mut seen = Seen::default();
+        every_event(&mut &mut seen);
+        assert_eq!(seen.0, [1; 14], "&mut V");
+
+        let mut tracked = Tracked::new(Seen::default());
+        every_event(&mut tracked);
+        assert_eq!(tracked.inner.0, [1; 14], "Tracked");
+
+        // Summarize adds the summary of the animation that ends.
+        let mut summarize = Summarize::new(Seen::default());
+        every_event(&mut summarize);
+        let mut expected = [1; 14];
+        expected[6] = 2;
+        assert_eq!(summarize.inner.0, expected, "Summarize");
+
+        // A `None` target drops the event.
+        struct Gate {
+            open: bool,
+            seen: Seen,
+        }
+        crate::forward_visitor!([] Gate, |this| this.open.then_some(&mut this.seen));
+        let mut gate = Gate {
+            open: false,
+            seen: Seen::default(),
+        };
+        every_event(&mut gate);
+        assert_eq!(gate.seen.0, [0; 14]);
     }
 }

@@ -140,6 +140,12 @@ impl<'a, const BONES: usize> Sampler<'a, BONES> {
             failure: None,
         };
         let result = Decoder::new().decode_slice(data, &mut indexer);
+        match result {
+            // The decoder's own error first: a file cut short (whose last keys the decoder
+            // hands out from its carry, not in place) is truncated, not malformed.
+            Err(e) if e.kind != ErrorKind::Aborted => return Err(e),
+            _ => {}
+        }
         if let Some(error) = indexer.failure {
             return Err(error);
         }
@@ -492,7 +498,10 @@ impl<const BONES: usize> Visitor for Indexer<'_, '_, BONES> {
         }
         self.summarizer.keyframes(frames);
         let Some((start, _)) = self.in_data(frames.as_bytes()) else {
-            return self.fail(ErrorKind::Malformed, 0);
+            // Not in place: only at a cut, which the decoder reports next (`find`).
+            self.failure = Some(Error::new(ErrorKind::Malformed, 0));
+            self.state = Found::Done;
+            return Flow::Continue;
         };
         let data = self.data;
         let Some(track) = self.sampler.tracks.last_mut() else {

@@ -236,7 +236,13 @@ impl<V: Visitor> Visitor for Summarize<V> {
     fn warning(&mut self, warning: crate::Warning) -> Flow {
         self.inner.warning(warning)
     }
+    fn trailing(&mut self, bytes: &[u8]) -> Flow {
+        self.inner.trailing(bytes)
+    }
     fn end(&mut self) -> Flow {
         self.inner.end()
+    }
+    fn unit(&mut self, unit: &crate::Unit<'_>) {
+        self.inner.unit(unit)
     }
 }

@@ -267,8 +267,8 @@ struct ArchiveReport<'a, W: Write> {
     failed: Option<String>,
 }
 
-crate::walk::forward_visitor!(
-    ArchiveReport<'_, std::io::BufWriter<std::io::StdoutLock<'_>>>,
+gtastream::forward_visitor!(
+    [] ArchiveReport<'_, std::io::BufWriter<std::io::StdoutLock<'_>>>,
     |this| this.current.as_mut().map(|c| &mut c.3)
 );
 

@@ -34,8 +34,7 @@ pub fn run(
             return failed(file, format!("no animation named {animation:?}"));
         }
         // A file that does not decode: its error with where it happened and what came
-        // before it (the sampler stops at the animation, and sees a cut file's last keys
-        // only as bytes it did not give).
+        // before it (the sampler gives the error alone).
         let mut decoder = gtastream::Decoder::new();
         match gtastream::context::decode_slice(&mut decoder, &data, &mut crate::target::Ignore) {
             Err(failure) => failed(file, failure),

@@ -1,5 +1,5 @@
 //! Shared pieces of the archive commands: a progress bar on stderr (only when stderr is a
-//! terminal), and a macro that forwards an entry's events to the visitor collecting it.
+//! terminal), and the visitor that decodes one entry.
 
 use std::io::IsTerminal;
 
@@ -20,74 +20,6 @@ pub fn progress(len: u64) -> ProgressBar {
     }
     bar
 }
-
-/// Implements `gtastream::Visitor` for `$type` by handing every event to `$target` (an
-/// expression of `self` that gives a `&mut impl Visitor`, or `None` to drop the event).
-macro_rules! forward_visitor {
-    ([$($generics:tt)*] $type:ty, |$this:ident| $target:expr) => {
-        impl<$($generics)*> gtastream::Visitor for $type {
-            fn file(&mut self, info: &gtastream::FileInfo<'_>) -> gtastream::Flow {
-                let $this = self;
-                $target.map_or(gtastream::Flow::Continue, |v| v.file(info))
-            }
-            fn animation(&mut self, info: &gtastream::AnimationInfo<'_>) -> gtastream::Flow {
-                let $this = self;
-                $target.map_or(gtastream::Flow::Continue, |v| v.animation(info))
-            }
-            fn bone(&mut self, info: &gtastream::BoneInfo<'_>) -> gtastream::Flow {
-                let $this = self;
-                $target.map_or(gtastream::Flow::Continue, |v| v.bone(info))
-            }
-            fn keyframes(&mut self, frames: gtastream::Keyframes<'_>) -> gtastream::Flow {
-                let $this = self;
-                $target.map_or(gtastream::Flow::Continue, |v| v.keyframes(frames))
-            }
-            fn bone_end(&mut self) -> gtastream::Flow {
-                let $this = self;
-                $target.map_or(gtastream::Flow::Continue, |v| v.bone_end())
-            }
-            fn animation_end(&mut self) -> gtastream::Flow {
-                let $this = self;
-                $target.map_or(gtastream::Flow::Continue, |v| v.animation_end())
-            }
-            fn instance(&mut self, i: &gtastream::IplInstance<'_>) -> gtastream::Flow {
-                let $this = self;
-                $target.map_or(gtastream::Flow::Continue, |v| v.instance(i))
-            }
-            fn car(&mut self, car: &gtastream::IplCar) -> gtastream::Flow {
-                let $this = self;
-                $target.map_or(gtastream::Flow::Continue, |v| v.car(car))
-            }
-            fn section_line(&mut self, line: &gtastream::SectionLine<'_>) -> gtastream::Flow {
-                let $this = self;
-                $target.map_or(gtastream::Flow::Continue, |v| v.section_line(line))
-            }
-            fn warning(&mut self, warning: gtastream::Warning) -> gtastream::Flow {
-                let $this = self;
-                $target.map_or(gtastream::Flow::Continue, |v| v.warning(warning))
-            }
-            fn trailing(&mut self, bytes: &[u8]) -> gtastream::Flow {
-                let $this = self;
-                $target.map_or(gtastream::Flow::Continue, |v| v.trailing(bytes))
-            }
-            fn end(&mut self) -> gtastream::Flow {
-                let $this = self;
-                $target.map_or(gtastream::Flow::Continue, |v| v.end())
-            }
-            fn unit(&mut self, unit: &gtastream::Unit<'_>) {
-                let $this = self;
-                if let Some(v) = $target {
-                    v.unit(unit)
-                }
-            }
-        }
-    };
-    ($type:ty, |$this:ident| $target:expr) => {
-        $crate::walk::forward_visitor!([] $type, |$this| $target);
-    };
-}
-
-pub(crate) use forward_visitor;
 
 /// Decodes only the first entry named `wanted` (without case) into `inner`, then stops. The
 /// entry is tracked as a file of its own (its offsets count from its first byte, as in the
@@ -131,7 +63,7 @@ impl<V> Only<V> {
     }
 }
 
-forward_visitor!([V: gtastream::Visitor] Only<V>, |this| this.target());
+gtastream::forward_visitor!([V: gtastream::Visitor] Only<V>, |this| this.target());
 
 impl<V> gtastream::archive::ArchiveVisitor for Only<V>
 where

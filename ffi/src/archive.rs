@@ -12,12 +12,9 @@ use gtastream_core::archive::{
     ArchiveDecoder, ArchiveInfo, ArchiveVersion, ArchiveVisitor, ArchiveWarning,
     ArchiveWarningKind, Choice, Entry, Input,
 };
-use gtastream_core::{
-    AnimationInfo, BoneInfo, Error, FileInfo, Flow, IplCar, IplInstance, Keyframes, Options,
-    Progress, SectionLine, Visitor, Warning,
-};
+use gtastream_core::{Error, Flow, Options, Progress};
 
-use crate::bridge::{error_status, format, format_name, Bridge};
+use crate::bridge::{error_status, format, format_name, Bridge, Place};
 use crate::handle::{self, status, Handle, Object, Streaming};
 use crate::storage::NO_CALLBACKS;
 use crate::types::{gts_callbacks, gts_format, gts_status, GTS_CONTINUE, GTS_NO_OFFSET, GTS_PAUSE};
@@ -144,19 +141,21 @@ struct Callbacks {
     decoder: gts_callbacks,
     archive: gts_archive_callbacks,
     user: *mut c_void,
+    /// The bridge's record of the animation and bone (not asked for by the archive API).
+    place: Place,
 }
 
 impl Object for ArchiveState {
     type Storage = gts_archive;
     /// "gtsarc" and the version of this layout.
-    const TAG: u64 = 0x6774_7361_7263_0002;
+    const TAG: u64 = 0x6774_7361_7263_0003;
 }
 
 impl Callbacks {
     /// The bridge to both sets of callbacks, inside `Handle::run`.
     fn bridge(&self) -> ArchiveBridge<'_> {
         ArchiveBridge {
-            inner: Bridge::new(&self.decoder, self.user),
+            inner: Bridge::new(&self.decoder, self.user, &self.place),
             callbacks: &self.archive,
             user: self.user,
         }
@@ -261,41 +260,8 @@ impl ArchiveVisitor for ArchiveBridge<'_> {
     }
 }
 
-impl Visitor for ArchiveBridge<'_> {
-    fn file(&mut self, info: &FileInfo<'_>) -> Flow {
-        self.inner.file(info)
-    }
-    fn animation(&mut self, info: &AnimationInfo<'_>) -> Flow {
-        self.inner.animation(info)
-    }
-    fn bone(&mut self, info: &BoneInfo<'_>) -> Flow {
-        self.inner.bone(info)
-    }
-    fn keyframes(&mut self, frames: Keyframes<'_>) -> Flow {
-        self.inner.keyframes(frames)
-    }
-    fn bone_end(&mut self) -> Flow {
-        self.inner.bone_end()
-    }
-    fn animation_end(&mut self) -> Flow {
-        self.inner.animation_end()
-    }
-    fn instance(&mut self, instance: &IplInstance<'_>) -> Flow {
-        self.inner.instance(instance)
-    }
-    fn car(&mut self, car: &IplCar) -> Flow {
-        self.inner.car(car)
-    }
-    fn section_line(&mut self, line: &SectionLine<'_>) -> Flow {
-        self.inner.section_line(line)
-    }
-    fn warning(&mut self, warning: Warning) -> Flow {
-        self.inner.warning(warning)
-    }
-    fn end(&mut self) -> Flow {
-        self.inner.end()
-    }
-}
+// Every event of an entry goes on to the decoder's bridge.
+gtastream_core::forward_visitor!(['a] ArchiveBridge<'a>, |this| Some(&mut this.inner));
 
 /// The C kind of an archive warning, with its name and reason: the row of
 /// [`ARCHIVE_WARNINGS`] with the kind's number.
@@ -378,6 +344,7 @@ unsafe fn init(
                     .copied()
                     .unwrap_or(NO_ARCHIVE_CALLBACKS),
                 user,
+                place: Place::new(),
             };
             Ok(ArchiveState {
                 callbacks,
@@ -565,6 +532,8 @@ mod tests {
         log: String,
         archive: *mut gts_archive,
         reentered: Option<gts_status>,
+        /// Bytes after the current entry's content (`on_trailing`).
+        trailing: usize,
     }
 
     unsafe extern "C" fn on_archive(user: *mut c_void, version: u32, count: u32) -> i32 {
@@ -597,7 +566,18 @@ mod tests {
 
     unsafe extern "C" fn on_entry_end(user: *mut c_void, result: gts_status, offset: u64) -> i32 {
         let seen = unsafe { &mut *user.cast::<Seen>() };
-        let _ = writeln!(seen.log, "end {result:?} {offset}");
+        let _ = writeln!(
+            seen.log,
+            "end {result:?} {offset} trailing {}",
+            seen.trailing
+        );
+        seen.trailing = 0;
+        GTS_CONTINUE
+    }
+
+    unsafe extern "C" fn on_trailing(user: *mut c_void, _: *const u8, len: usize) -> i32 {
+        let seen = unsafe { &mut *user.cast::<Seen>() };
+        seen.trailing += len;
         GTS_CONTINUE
     }
 
@@ -613,6 +593,7 @@ mod tests {
     use core::ptr::{null, null_mut};
 
     /// A version 2 archive of an ANP3 package, junk and a broken package, and its pieces.
+    /// (The package's length is 36 + 36: its sector's other bytes are its trailing zeros.)
     fn archive() -> (Vec<u8>, Vec<u8>, Vec<u8>) {
         let package = gtastream_core::Package {
             format: gtastream_core::Format::Anp3,
@@ -693,6 +674,7 @@ mod tests {
         };
         let mut callbacks = NO_CALLBACKS;
         callbacks.on_animation = Some(on_animation);
+        callbacks.on_trailing = Some(on_trailing);
         let mut expected = None;
         // Miri interprets every step: fewer cuts there.
         let chunks: &[usize] = if cfg!(miri) {
@@ -751,7 +733,7 @@ mod tests {
         }
         // The broken package fails as the core fails the extracted entry.
         struct Quiet;
-        impl Visitor for Quiet {}
+        impl gtastream_core::Visitor for Quiet {}
         let error = gtastream_core::Decoder::new()
             .decode_slice(&data[6144..8192], &mut Quiet)
             .unwrap_err();
@@ -759,9 +741,11 @@ mod tests {
         assert_eq!(
             log,
             format!(
-                "entry 0 a 2048 2048 true\nanimation 0\nend GTS_OK 18446744073709551615\n\
+                "entry 0 a 2048 2048 true\nanimation 0\n\
+                 end GTS_OK 18446744073709551615 trailing {}\n\
                  entry 1 b 4096 2048 false\n\
-                 entry 2 c 6144 2048 true\nend {:?} {}\n",
+                 entry 2 c 6144 2048 true\nend {:?} {} trailing 0\n",
+                2048 - 72,
                 error_status(error.kind),
                 error.offset
             )

@@ -1,6 +1,7 @@
 //! The visitor that turns the decoder's events into C callbacks, and the conversions between the
 //! core's types and the C ones.
 
+use core::cell::Cell;
 use core::ffi::{c_char, c_void, CStr};
 use core::mem::MaybeUninit;
 
@@ -12,7 +13,7 @@ use gtastream_core::{
 use crate::types::{
     gts_animation_info, gts_bone_info, gts_callbacks, gts_file_info, gts_format, gts_frame_type,
     gts_ipl_car, gts_ipl_instance, gts_keyframe, gts_raw_keyframes, gts_section_line, gts_status,
-    gts_warning, gts_warning_kind, GTS_CONTINUE, GTS_KEYFRAME_BATCH, GTS_PAUSE,
+    gts_warning, gts_warning_kind, GTS_CONTINUE, GTS_KEYFRAME_BATCH, GTS_NO_INDEX, GTS_PAUSE,
 };
 
 /// `N - 1` bytes of `text` and a NUL (for the macro below; `N` is `text.len() + 1`).
@@ -42,16 +43,53 @@ macro_rules! c_text {
     }};
 }
 
+/// The indices of the animation and bone being decoded (`GTS_NO_INDEX` outside one), for
+/// `gts_decoder_animation` and `gts_decoder_bone`: set at their events, a store or two per
+/// animation or bone (nothing per keyframe).
+pub(crate) struct Place {
+    animation: Cell<u32>,
+    bone: Cell<u32>,
+}
+
+impl Place {
+    pub(crate) const fn new() -> Self {
+        Place {
+            animation: Cell::new(GTS_NO_INDEX),
+            bone: Cell::new(GTS_NO_INDEX),
+        }
+    }
+
+    /// The animation's index, or `GTS_NO_INDEX`.
+    pub(crate) fn animation(&self) -> u32 {
+        self.animation.get()
+    }
+
+    /// The bone's index in its animation, or `GTS_NO_INDEX`.
+    pub(crate) fn bone(&self) -> u32 {
+        self.bone.get()
+    }
+
+    fn set(&self, animation: u32, bone: u32) {
+        self.animation.set(animation);
+        self.bone.set(bone);
+    }
+}
+
 /// Calls the C callbacks with the `user` pointer. The callbacks are borrowed from the decoder's
 /// storage (not copied: a feed of a few bytes should not pay for a copy of them all).
 pub(crate) struct Bridge<'a> {
     callbacks: &'a gts_callbacks,
     user: *mut c_void,
+    place: &'a Place,
 }
 
 impl<'a> Bridge<'a> {
-    pub(crate) fn new(callbacks: &'a gts_callbacks, user: *mut c_void) -> Self {
-        Bridge { callbacks, user }
+    pub(crate) fn new(callbacks: &'a gts_callbacks, user: *mut c_void, place: &'a Place) -> Self {
+        Bridge {
+            callbacks,
+            user,
+            place,
+        }
     }
 }
 
@@ -103,6 +141,7 @@ impl Visitor for Bridge<'_> {
     fn file(&mut self, info: &FileInfo<'_>) -> Flow {
         #[cfg(test)]
         crate::tests::maybe_panic();
+        self.place.set(GTS_NO_INDEX, GTS_NO_INDEX);
         let Some(f) = self.callbacks.on_file else {
             return Flow::Continue;
         };
@@ -126,6 +165,7 @@ impl Visitor for Bridge<'_> {
     }
 
     fn animation(&mut self, info: &AnimationInfo<'_>) -> Flow {
+        self.place.set(info.index, GTS_NO_INDEX);
         let Some(f) = self.callbacks.on_animation else {
             return Flow::Continue;
         };
@@ -149,6 +189,7 @@ impl Visitor for Bridge<'_> {
     }
 
     fn bone(&mut self, info: &BoneInfo<'_>) -> Flow {
+        self.place.bone.set(info.index);
         let Some(f) = self.callbacks.on_bone else {
             return Flow::Continue;
         };
@@ -250,6 +291,7 @@ impl Visitor for Bridge<'_> {
     }
 
     fn bone_end(&mut self) -> Flow {
+        self.place.bone.set(GTS_NO_INDEX);
         match self.callbacks.on_bone_end {
             // SAFETY: see the comment above this impl.
             Some(f) => flow(unsafe { f(self.user) }),
@@ -258,6 +300,7 @@ impl Visitor for Bridge<'_> {
     }
 
     fn animation_end(&mut self) -> Flow {
+        self.place.set(GTS_NO_INDEX, GTS_NO_INDEX);
         match self.callbacks.on_animation_end {
             // SAFETY: see the comment above this impl.
             Some(f) => flow(unsafe { f(self.user) }),

@@ -306,6 +306,34 @@ pub unsafe extern "C" fn gts_decoder_line(decoder: *const gts_decoder) -> u32 {
     }
 }
 
+/// The index (from 0, in the file) of the animation being decoded, or of the one an error is
+/// in; `GTS_NO_INDEX` between animations, for placement files and for a decoder that cannot be
+/// used. With `gts_decoder_bone` it tells where an error happened: after `GTS_ERR_TRUNCATED`,
+/// the animation and bone the file was cut in.
+///
+/// Pointers: `decoder` is NULL or points to a readable `gts_decoder`.
+#[no_mangle]
+pub unsafe extern "C" fn gts_decoder_animation(decoder: *const gts_decoder) -> u32 {
+    // SAFETY: the caller's contract.
+    match unsafe { DecoderHandle::new(decoder) } {
+        Ok(handle) => handle.read(|d| d.place.animation()),
+        Err(_) => GTS_NO_INDEX,
+    }
+}
+
+/// The index (from 0, in its animation) of the bone being decoded, or of the one an error is
+/// in; `GTS_NO_INDEX` outside a bone and for a decoder that cannot be used.
+///
+/// Pointers: `decoder` is NULL or points to a readable `gts_decoder`.
+#[no_mangle]
+pub unsafe extern "C" fn gts_decoder_bone(decoder: *const gts_decoder) -> u32 {
+    // SAFETY: the caller's contract.
+    match unsafe { DecoderHandle::new(decoder) } {
+        Ok(handle) => handle.read(|d| d.place.bone()),
+        Err(_) => GTS_NO_INDEX,
+    }
+}
+
 fn status_entry(
     status: StatusArg,
 ) -> Option<&'static (

@@ -5,7 +5,7 @@ use core::ffi::c_void;
 
 use gtastream_core::{Decoder, Error, Game, Options, Progress};
 
-use crate::bridge::Bridge;
+use crate::bridge::{Bridge, Place};
 use crate::handle::{Handle, Object, Streaming};
 use crate::types::{gts_callbacks, gts_decoder};
 
@@ -22,13 +22,15 @@ pub(crate) struct DecoderState {
     user: *mut c_void,
     /// What a paused `gts_decode_io` left unfed in the caller's buffer.
     pub(crate) io: IoPending,
+    /// The animation and bone being decoded (or that failed).
+    pub(crate) place: Place,
     pub(crate) decoder: Decoder,
 }
 
 impl Object for DecoderState {
     type Storage = gts_decoder;
     /// "gtsdec" and the version of this layout.
-    const TAG: u64 = 0x6774_7364_6563_0003;
+    const TAG: u64 = 0x6774_7364_6563_0004;
 
     fn position(&self) -> u64 {
         self.decoder.position()
@@ -90,6 +92,7 @@ impl DecoderState {
             callbacks,
             user,
             io: NO_IO_PENDING,
+            place: Place::new(),
             decoder: Decoder::new(),
         };
         state.restart();
@@ -104,6 +107,7 @@ impl DecoderState {
             game: game_of(self.game),
         });
         self.io = NO_IO_PENDING;
+        self.place = Place::new();
     }
 
     /// Whether the caller said it can seek.
@@ -133,14 +137,19 @@ impl DecoderState {
     /// The decoder with the bridge to the callbacks, inside `Handle::run`. The bridge borrows
     /// the callbacks from the storage (a feed of a few bytes should not pay for a copy).
     pub(crate) fn parts(&mut self) -> (&mut Decoder, Bridge<'_>) {
-        (&mut self.decoder, Bridge::new(&self.callbacks, self.user))
+        (
+            &mut self.decoder,
+            Bridge::new(&self.callbacks, self.user, &self.place),
+        )
     }
 }
 
 impl Streaming for DecoderState {
     fn feed(&mut self, input: &[u8]) -> Result<Progress, Error> {
-        self.decoder
-            .feed(input, &mut Bridge::new(&self.callbacks, self.user))
+        self.decoder.feed(
+            input,
+            &mut Bridge::new(&self.callbacks, self.user, &self.place),
+        )
     }
 
     fn feed_buffered(&mut self, input: &[u8]) -> Option<Progress> {
@@ -149,6 +158,6 @@ impl Streaming for DecoderState {
 
     fn finish(&mut self) -> Result<(), Error> {
         self.decoder
-            .finish(&mut Bridge::new(&self.callbacks, self.user))
+            .finish(&mut Bridge::new(&self.callbacks, self.user, &self.place))
     }
 }

@@ -2126,3 +2126,61 @@ mod encoder_errors {
         }
     }
 }
+
+/// `gts_decoder_animation` and `gts_decoder_bone` name where an error happened, as the core's
+/// `context::Tracked` does, however the input is cut and whichever callbacks are set: every
+/// cut of a two-animation package, and the damaged fixtures.
+#[test]
+fn an_error_names_its_animation_and_bone() {
+    use testkit::ifp2::{p3, AnimSpec, BoneSpec, FileSpec};
+    let bone = |name: &str, n: usize| BoneSpec::new(name, 3, 0, vec![p3([0, 0, 0, 4096], 0); n]);
+    let file = FileSpec::anp3(
+        "ctx",
+        vec![
+            AnimSpec::new("a", vec![bone("a0", 2)]),
+            AnimSpec::new("b", vec![bone("b0", 1), bone("b1", 3)]),
+        ],
+    )
+    .build();
+    let mut inputs: Vec<Vec<u8>> = (1..file.len()).map(|cut| file[..cut].to_vec()).collect();
+    inputs.extend(fixtures::damaged().into_iter().map(|f| f.bytes));
+    let index =
+        |item: Option<gtastream_core::context::Item>| item.map_or(GTS_NO_INDEX, |i| i.index);
+    let chunks: &[usize] = if cfg!(miri) { &[13] } else { &[1, 13, 4096] };
+    let mut named = 0;
+    // Under Miri, a few of the cuts.
+    for data in inputs.iter().step_by(if cfg!(miri) { 37 } else { 1 }) {
+        let expected = match gtastream_core::context::decode_slice(
+            &mut gtastream_core::Decoder::new(),
+            data,
+            &mut NoEvents,
+        ) {
+            Err(failure) => (
+                index(failure.context.animation),
+                index(failure.context.bone),
+            ),
+            Ok(()) => continue,
+        };
+        named += usize::from(expected.1 != GTS_NO_INDEX);
+        for &chunk in chunks {
+            for callbacks in [all_callbacks(), crate::storage::NO_CALLBACKS] {
+                let mut r = Recorder::default();
+                let mut d = new_decoder();
+                init(&mut d, &callbacks, &mut r);
+                assert_ne!(run(&mut d, data, chunk).status, gts_status::GTS_OK);
+                let place = unsafe { (gts_decoder_animation(&*d), gts_decoder_bone(&*d)) };
+                assert_eq!(place, expected, "{} bytes by {chunk}", data.len());
+                // A reset forgets it.
+                unsafe { gts_decoder_reset(&mut *d) };
+                let place = unsafe { (gts_decoder_animation(&*d), gts_decoder_bone(&*d)) };
+                assert_eq!(place, (GTS_NO_INDEX, GTS_NO_INDEX));
+            }
+        }
+    }
+    assert!(cfg!(miri) || named > 20, "most cuts fall inside a bone");
+    assert_eq!(unsafe { gts_decoder_animation(null()) }, GTS_NO_INDEX);
+    assert_eq!(unsafe { gts_decoder_bone(null()) }, GTS_NO_INDEX);
+}
+
+struct NoEvents;
+impl gtastream_core::Visitor for NoEvents {}

@@ -28,6 +28,10 @@ pub const GTS_MAX_NAME: usize = 255;
 /// usable).
 pub const GTS_NO_OFFSET: u64 = 0xFFFF_FFFF_FFFF_FFFF;
 
+/// "No index": what `gts_decoder_animation` and `gts_decoder_bone` return outside an animation
+/// or bone (or for a decoder that is not usable).
+pub const GTS_NO_INDEX: u32 = 0xFFFF_FFFF;
+
 /// Callback answer: go on decoding.
 pub const GTS_CONTINUE: i32 = 0;
 /// Callback answer: return from `gts_decoder_feed` with `GTS_PAUSED` (see `gts_callbacks`).

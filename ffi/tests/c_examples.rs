@@ -410,11 +410,13 @@ fn expected_errors(names: &[&str]) -> (String, bool) {
         writeln!(out, "== {}", path.display()).unwrap();
         let mut report = Report::default();
         let mut decoder = Decoder::new();
-        let result = decoder.decode_slice(data, &mut report);
+        // The core's context of the error: the animation and bone the C decoder names.
+        let result = gtastream_core::context::decode_slice(&mut decoder, data, &mut report);
         out.push_str(&report.out);
         match result {
             Ok(()) => writeln!(out, "ok: {} records", report.records).unwrap(),
-            Err(e) => {
+            Err(failure) => {
+                let e = failure.error;
                 failed = true;
                 let status = format!("GTS_ERR_{}", e.kind.name().to_uppercase());
                 write!(
@@ -426,6 +428,13 @@ fn expected_errors(names: &[&str]) -> (String, bool) {
                 .unwrap();
                 if let Some(line) = decoder.line().filter(|&l| l > 0) {
                     write!(out, " (line {line})").unwrap();
+                }
+                if let Some(animation) = failure.context.animation {
+                    write!(out, " (animation {}", animation.index).unwrap();
+                    if let Some(bone) = failure.context.bone {
+                        write!(out, ", bone {}", bone.index).unwrap();
+                    }
+                    out.push(')');
                 }
                 out.push('\n');
             }

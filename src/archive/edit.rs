@@ -1,23 +1,22 @@
 //! Making and editing IMG archives on disk, safely (docs/FORMATS.md §5.5).
 //!
-//! Every operation writes a new archive beside the old one through [`ArchiveWriter`], copying
-//! the untouched entries across a piece at a time, then reads the new archive back and checks
-//! every entry (name, length and a 64-bit hash of its bytes) against what it must hold, and
-//! only then puts it in place by renaming: the source is never written to. A version 2
-//! archive is one rename. A version 1 pair is two: the new `.dir` is first renamed to
-//! `NAME.dir.pending` (the commit point), then the `.img` and the `.dir` are put in place;
-//! an operation that finds a `.pending` directory beside an archive first completes that
-//! commit ([`recover`]). So a kill at any moment leaves the old archive, or the new one once
-//! the commit is completed.
+//! Every operation writes a new archive beside the old one through [`ArchiveWriter`], the
+//! entries' bytes copied from file to file by the system, then reads the new archive back and
+//! checks every entry (its name, its length and its bytes, compared with those of its source)
+//! while the new files are synced, and only when both have ended puts it in place by renaming:
+//! the source is never written to. A version 2 archive is one rename. A version 1 pair is two:
+//! the new `.dir` is first renamed to `NAME.dir.pending` (the commit point), then the `.img`
+//! and the `.dir` are put in place; an operation that finds a `.pending` directory beside an
+//! archive first completes that commit ([`recover`]). So a kill at any moment leaves the old
+//! archive, or the new one once the commit is completed.
 //!
-//! Memory: the directory's records (names and positions) and one copy buffer; never an
+//! Memory: the directory's records (names and positions) and two 64 KiB buffers; never an
 //! entry's bytes whole.
 
-use std::boxed::Box;
 use std::fs::{self, File};
 use std::io::{self, BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
-use std::string::String;
+use std::string::{String, ToString};
 use std::vec::Vec;
 use std::{format, vec};
 
@@ -25,12 +24,9 @@ use super::{
     same_entry_name, ArchiveDecoder, ArchiveVersion, ArchiveVisitor, ArchiveWriteError,
     ArchiveWriteErrorKind, ArchiveWriter, Choice, Entry, SECTOR,
 };
-use crate::encode::IoSink;
+use crate::encode::SinkError;
 use crate::io::{decode_archive, stream_len, ReadError};
 use crate::Visitor;
-
-/// Bytes copied at a time.
-const COPY_SIZE: usize = 1 << 16;
 
 /// The files of an archive: the `.img`, and the `.dir` of a version 1 archive.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -377,27 +373,39 @@ fn commit(
 ) -> Result<EditReport, EditError> {
     let img_new = temporary(&paths.img);
     let dir_new = paths.dir.as_deref().map(temporary);
-    let result = write_planned(paths, old, records, files, plan, progress).and_then(|expected| {
-        let got = read_back(&img_new, dir_new.as_deref())?;
-        if got != expected {
-            let at = got.iter().zip(&expected).position(|(a, b)| a != b);
-            return Err(EditError::Verify(match at {
-                Some(i) => format!("entry {i}"),
-                None => format!("{} entries, {} expected", got.len(), expected.len()),
-            }));
-        }
-        Ok(expected)
+    let result = write_planned(paths, old, records, files, plan, progress).and_then(|written| {
+        std::thread::scope(|scope| {
+            // The disk takes the new files while they are read back: from the page cache,
+            // as they would be read after the sync, which still ends before any rename.
+            let synced = scope.spawn(|| {
+                [Some(&written.img), written.dir.as_ref()]
+                    .into_iter()
+                    .flatten()
+                    .try_for_each(File::sync_all)
+            });
+            let checked = read_back(
+                &img_new,
+                dir_new.as_deref(),
+                old,
+                records,
+                files,
+                plan,
+                &written.lens,
+            );
+            let synced = synced
+                .join()
+                .unwrap_or_else(|_| Err(io::Error::other("syncing the new archive failed")));
+            checked?;
+            Ok(synced?)
+        })
     });
-    let expected = match result {
-        Ok(expected) => expected,
-        Err(error) => {
-            let _ = remove_if_there(&img_new);
-            if let Some(dir_new) = &dir_new {
-                let _ = remove_if_there(dir_new);
-            }
-            return Err(error);
+    if let Err(error) = result {
+        let _ = remove_if_there(&img_new);
+        if let Some(dir_new) = &dir_new {
+            let _ = remove_if_there(dir_new);
         }
-    };
+        return Err(error);
+    }
     match (&paths.dir, &dir_new) {
         (Some(dir), Some(dir_new)) => {
             // The commit point: from here on, `recover` completes the operation.
@@ -409,15 +417,21 @@ fn commit(
         _ => fs::rename(&img_new, &paths.img)?,
     }
     sync_parent(&paths.img)?;
-    report.entries = expected.len() as u32;
+    report.entries = plan.len() as u32;
     report.img_len = fs::metadata(&paths.img)?.len();
     Ok(report)
 }
 
-/// What each entry of a written archive holds: its name, length and hash.
-type Digest = (Vec<u8>, u64, u64);
+/// The new archive's files, written but not yet synced, and the bytes each entry took from
+/// its source (zeros follow, to its last sector).
+struct Written {
+    img: File,
+    dir: Option<File>,
+    lens: Vec<u64>,
+}
 
-/// Writes the new archive's temporary files; returns each entry's digest.
+/// Writes the new archive's temporary files. The entries' bytes go from file to file by
+/// the system (`copy_file_range` on Linux), never through this process.
 fn write_planned(
     paths: &ArchivePaths,
     old: Option<&ArchivePaths>,
@@ -425,10 +439,14 @@ fn write_planned(
     files: &[NewEntry],
     plan: &[Source],
     progress: Progress<'_>,
-) -> Result<Vec<Digest>, EditError> {
-    let mut old_img = match old {
+) -> Result<Written, EditError> {
+    let old_img = match old {
         Some(old) => Some(File::open(&old.img)?),
         None => None,
+    };
+    let old_len = match &old_img {
+        Some(file) => file.metadata()?.len(),
+        None => 0,
     };
     let total: u64 = plan
         .iter()
@@ -438,89 +456,88 @@ fn write_planned(
         })
         .sum::<io::Result<u64>>()?;
     let mut writer = ArchiveWriter::new(paths.version(), plan.len() as u32);
-    let img = BufWriter::with_capacity(COPY_SIZE, create_new(&temporary(&paths.img))?);
-    let mut img = IoSink::new(img)?;
+    let mut img = FileSink::new(create_new(&temporary(&paths.img))?);
     let mut dir = match &paths.dir {
-        Some(dir) => Some(IoSink::new(BufWriter::new(create_new(&temporary(dir))?))?),
+        Some(dir) => Some(FileSink::new(create_new(&temporary(dir))?)),
         None => None,
     };
-    let mut buffer = vec![0u8; COPY_SIZE];
-    let mut digests = Vec::with_capacity(plan.len());
+    let mut lens = Vec::with_capacity(plan.len());
     let mut done = 0;
     for source in plan {
-        let (name, mut reader, len): (&[u8], Box<dyn Read>, u64) = match source {
+        let opened;
+        let (name, file, start, len): (&[u8], &File, u64, u64) = match *source {
             Source::Old(i) => {
-                let record = &records[*i];
-                let file = old_img.as_mut().expect("an old archive");
-                file.seek(SeekFrom::Start(record.offset))?;
-                (
-                    &record.name,
-                    Box::new(file.try_clone()?.take(record.size)),
-                    record.size,
-                )
+                let record = &records[i];
+                // An entry that runs past the end of the file keeps the bytes there are.
+                let len = record.size.min(old_len.saturating_sub(record.offset));
+                let file = old_img.as_ref().expect("an old archive");
+                (&record.name, file, record.offset, len)
             }
             Source::File(k) => {
-                let file = File::open(&files[*k].path)?;
-                let len = file.metadata()?.len();
-                (&files[*k].name, Box::new(file), len)
+                opened = File::open(&files[k].path)?;
+                let len = opened.metadata()?.len();
+                (&files[k].name, &opened, 0, len)
             }
         };
-        let mut hash = Hash::new();
-        let mut copied = 0;
-        {
-            let mut out = Outputs {
-                img: &mut img,
-                dir: dir.as_mut(),
-            };
-            match source {
-                Source::Old(_) => writer.begin_existing_entry(&mut out, name)?,
-                Source::File(_) => writer.begin_entry(&mut out, name)?,
-            }
-            loop {
-                let n = read_some(&mut reader, &mut buffer)?;
-                if n == 0 {
-                    break;
-                }
-                hash.update(&buffer[..n]);
-                writer.write(&mut out, &buffer[..n])?;
-                copied += n as u64;
-                done += n as u64;
-                progress(done, total);
-            }
-            writer.end_entry(&mut out)?;
-        }
-        if copied != len {
-            return Err(EditError::Io(io::Error::new(
+        let changed = || {
+            EditError::Io(io::Error::new(
                 io::ErrorKind::UnexpectedEof,
                 format!("{} changed while it was copied", latin1(name)),
-            )));
+            ))
+        };
+        let mut out = Outputs {
+            img: &mut img,
+            dir: dir.as_mut(),
+        };
+        match source {
+            Source::Old(_) => writer.begin_existing_entry(&mut out, name)?,
+            Source::File(_) => writer.begin_entry(&mut out, name)?,
         }
-        hash.update_zeros(copied.next_multiple_of(SECTOR) - copied);
-        digests.push((
-            name.to_vec(),
-            copied.next_multiple_of(SECTOR),
-            hash.finish(),
-        ));
+        let mut copied = 0;
+        while copied < len {
+            // In pieces, for the progress.
+            let piece = (len - copied).min(PROGRESS_STEP);
+            writer.write_outside(piece)?;
+            if out.img.copy_from(file, start + copied, piece)? != piece {
+                return Err(changed());
+            }
+            copied += piece;
+            done += piece;
+            progress(done, total);
+        }
+        if let Source::File(_) = source {
+            if read_some(&mut &*file, &mut [0])? != 0 {
+                return Err(changed());
+            }
+        }
+        writer.end_entry(&mut out)?;
+        lens.push(len);
     }
     let mut out = Outputs {
         img: &mut img,
         dir: dir.as_mut(),
     };
     writer.finish(&mut out)?;
-    finish_file(img)?;
-    if let Some(dir) = dir {
-        finish_file(dir)?;
-    }
-    Ok(digests)
+    Ok(Written {
+        img: img.finish()?,
+        dir: dir.map(FileSink::finish).transpose()?,
+        lens,
+    })
 }
+
+/// Bytes copied between two reports of progress.
+const PROGRESS_STEP: u64 = 8 << 20;
+
+/// Bytes gathered before a write, and read at a time by the check.
+const BUFFER_SIZE: usize = 1 << 16;
 
 /// The sinks of the files being written.
-struct Outputs<'a, W: Write + Seek> {
-    img: &'a mut IoSink<W>,
-    dir: Option<&'a mut IoSink<W>>,
+struct Outputs<'a> {
+    img: &'a mut FileSink,
+    dir: Option<&'a mut FileSink>,
 }
 
-impl<W: Write + Seek> super::ArchiveSink for Outputs<'_, W> {
+impl super::ArchiveSink for Outputs<'_> {
     fn img(&mut self) -> &mut dyn crate::encode::Sink {
         self.img
     }
@@ -532,111 +549,190 @@ impl<W: Write + Seek> super::ArchiveSink for Outputs<'_, W> {
     }
 }
 
-/// Flushes a written file to the disk (an error of the sink's included).
-fn finish_file(sink: IoSink<BufWriter<File>>) -> Result<(), EditError> {
-    if let Some(error) = sink.error() {
-        return Err(EditError::Io(io::Error::new(
-            error.kind(),
-            std::string::ToString::to_string(error),
-        )));
-    }
-    let file = sink.into_inner().into_inner().map_err(|e| e.into_error())?;
-    file.sync_all()?;
-    Ok(())
+/// A new file: the writer's bytes through a buffer, and ranges of other files appended by
+/// the system. The first I/O error is kept for [`finish`](Self::finish).
+struct FileSink {
+    file: BufWriter<File>,
+    /// Bytes of the file, the buffered ones included.
+    end: u64,
+    error: Option<io::Error>,
 }
 
-/// Each entry's digest, read back through the archive decoder.
-fn read_back(img: &Path, dir: Option<&Path>) -> Result<Vec<Digest>, EditError> {
+impl FileSink {
+    fn new(file: File) -> Self {
+        FileSink {
+            file: BufWriter::with_capacity(BUFFER_SIZE, file),
+            end: 0,
+            error: None,
+        }
+    }
+
+    /// Appends `len` bytes of `source` from byte `at`; returns how many there were.
+    fn copy_from(&mut self, source: &File, at: u64, len: u64) -> io::Result<u64> {
+        self.kept()?;
+        let mut source = source;
+        source.seek(SeekFrom::Start(at))?;
+        // `io::copy` from a file into a buffered file is the system's copy where there is
+        // one (the buffer flushed first), else reads into the buffer.
+        let copied = io::copy(&mut source.take(len), &mut self.file)?;
+        self.end += copied;
+        Ok(copied)
+    }
+
+    /// The error a write or patch kept, if any.
+    fn kept(&self) -> io::Result<()> {
+        match &self.error {
+            Some(error) => Err(io::Error::new(error.kind(), ToString::to_string(error))),
+            None => Ok(()),
+        }
+    }
+
+    /// The file, every byte written to it (not yet synced).
+    fn finish(mut self) -> io::Result<File> {
+        self.kept()?;
+        self.file.flush()?;
+        self.file.into_inner().map_err(|e| e.into_error())
+    }
+
+    fn keep<T>(&mut self, result: io::Result<T>) -> Result<T, SinkError> {
+        result.map_err(|error| {
+            self.error.get_or_insert(error);
+            SinkError
+        })
+    }
+}
+
+impl crate::encode::Sink for FileSink {
+    fn write(&mut self, bytes: &[u8]) -> Result<(), SinkError> {
+        let result = self.file.write_all(bytes);
+        self.keep(result)?;
+        self.end += bytes.len() as u64;
+        Ok(())
+    }
+
+    fn patch(&mut self, offset: u64, bytes: &[u8]) -> Result<(), SinkError> {
+        if offset.saturating_add(bytes.len() as u64) > self.end {
+            return Err(SinkError);
+        }
+        let end = self.end;
+        let file = &mut self.file;
+        let result = file
+            .seek(SeekFrom::Start(offset))
+            .and_then(|_| file.write_all(bytes))
+            .and_then(|()| file.seek(SeekFrom::Start(end)));
+        self.keep(result).map(drop)
+    }
+}
+
+/// Reads the new archive back through the archive decoder: every entry must have the name
+/// planned, and hold the bytes taken from its source then zeros to its last sector (compared
+/// byte for byte with the source).
+fn read_back(
+    img: &Path,
+    dir: Option<&Path>,
+    old: Option<&ArchivePaths>,
+    records: &[Record],
+    files: &[NewEntry],
+    plan: &[Source],
+    lens: &[u64],
+) -> Result<(), EditError> {
     let paths = ArchivePaths {
         img: img.to_path_buf(),
         dir: dir.map(Path::to_path_buf),
     };
-    let records = read_directory(&paths)?;
-    let mut file = File::open(img)?;
-    let mut buffer = vec![0u8; COPY_SIZE];
-    let mut digests = Vec::with_capacity(records.len());
-    for record in records {
-        file.seek(SeekFrom::Start(record.offset))?;
-        let mut reader = (&mut file).take(record.size);
-        let mut hash = Hash::new();
-        loop {
-            let n = read_some(&mut reader, &mut buffer)?;
-            if n == 0 {
-                break;
+    let got = read_directory(&paths)?;
+    if got.len() != plan.len() {
+        return Err(EditError::Verify(format!(
+            "{} entries, {} expected",
+            got.len(),
+            plan.len()
+        )));
+    }
+    let mut new = File::open(img)?;
+    let mut old_img = match old {
+        Some(old) => Some(File::open(&old.img)?),
+        None => None,
+    };
+    let mut buffers = vec![0u8; 2 * BUFFER_SIZE];
+    let (mine, theirs) = buffers.split_at_mut(BUFFER_SIZE);
+    for (i, ((record, source), &len)) in got.iter().zip(plan).zip(lens).enumerate() {
+        let (name, holds) = match *source {
+            Source::Old(k) => {
+                let old_img = old_img.as_mut().expect("an old archive");
+                old_img.seek(SeekFrom::Start(records[k].offset))?;
+                let holds = record.size == len.next_multiple_of(SECTOR)
+                    && same_bytes(
+                        &mut new,
+                        record.offset,
+                        record.size,
+                        old_img,
+                        len,
+                        mine,
+                        theirs,
+                    )?;
+                (&records[k].name, holds)
             }
-            hash.update(&buffer[..n]);
-        }
-        digests.push((record.name, record.size, hash.finish()));
-    }
-    Ok(digests)
-}
-
-/// A 64-bit hash of a byte stream, eight bytes at a time (the stream's cuts do not matter):
-/// enough to tell a faulty copy from a good one, at memory speed.
-struct Hash {
-    state: u64,
-    tail: [u8; 8],
-    tail_len: usize,
-}
-
-impl Hash {
-    const MULTIPLIER: u64 = 0x9E37_79B9_7F4A_7C15;
-
-    fn new() -> Self {
-        Hash {
-            state: 0xcbf2_9ce4_8422_2325,
-            tail: [0; 8],
-            tail_len: 0,
-        }
-    }
-
-    fn word(&mut self, word: [u8; 8]) {
-        let mixed = (self.state ^ u64::from_le_bytes(word)).wrapping_mul(Self::MULTIPLIER);
-        self.state = mixed ^ (mixed >> 29);
-    }
-
-    fn update(&mut self, mut bytes: &[u8]) {
-        if self.tail_len > 0 {
-            let take = (8 - self.tail_len).min(bytes.len());
-            self.tail[self.tail_len..self.tail_len + take].copy_from_slice(&bytes[..take]);
-            self.tail_len += take;
-            bytes = &bytes[take..];
-            if self.tail_len < 8 {
-                return;
+            Source::File(k) => {
+                let mut file = File::open(&files[k].path)?;
+                let holds = record.size == len.next_multiple_of(SECTOR)
+                    && same_bytes(
+                        &mut new,
+                        record.offset,
+                        record.size,
+                        &mut file,
+                        len,
+                        mine,
+                        theirs,
+                    )?;
+                (&files[k].name, holds)
             }
-            self.word(self.tail);
-            self.tail_len = 0;
-        }
-        let mut words = bytes.chunks_exact(8);
-        for word in &mut words {
-            self.word(word.try_into().expect("8 bytes"));
-        }
-        let rest = words.remainder();
-        self.tail[..rest.len()].copy_from_slice(rest);
-        self.tail_len = rest.len();
-    }
-
-    fn update_zeros(&mut self, n: u64) {
-        const ZEROS: [u8; 256] = [0; 256];
-        let mut left = n;
-        while left > 0 {
-            let take = left.min(ZEROS.len() as u64) as usize;
-            self.update(&ZEROS[..take]);
-            left -= take as u64;
-        }
-    }
-
-    /// The hash, the length of a last partial word folded in.
-    fn finish(&self) -> u64 {
-        let mut last = self.tail;
-        last[self.tail_len..].fill(0);
-        let mut hash = Hash {
-            state: self.state ^ self.tail_len as u64,
-            ..Hash::new()
         };
-        hash.word(last);
-        hash.state
+        if !holds || record.name != *name {
+            return Err(EditError::Verify(format!("entry {i} ({})", latin1(name))));
+        }
     }
+    Ok(())
+}
+
+/// Whether the `size` bytes at `offset` of `new` are the next `len` bytes of `source` then
+/// zeros, read a buffer at a time.
+fn same_bytes(
+    new: &mut File,
+    offset: u64,
+    size: u64,
+    source: &mut File,
+    len: u64,
+    mine: &mut [u8],
+    theirs: &mut [u8],
+) -> io::Result<bool> {
+    new.seek(SeekFrom::Start(offset))?;
+    let mut new = new.take(size);
+    let mut source = source.take(len);
+    let mut left = size;
+    while left > 0 {
+        let n = left.min(mine.len() as u64) as usize;
+        let m = read_full(&mut source, &mut theirs[..n])?;
+        if read_full(&mut new, &mut mine[..n])? != n
+            || mine[..m] != theirs[..m]
+            || mine[m..n].iter().any(|&b| b != 0)
+        {
+            return Ok(false);
+        }
+        left -= n as u64;
+    }
+    Ok(true)
+}
+
+/// Reads until `buffer` is full or the reader ends; returns the bytes read.
+fn read_full(reader: &mut impl Read, buffer: &mut [u8]) -> io::Result<usize> {
+    let mut read = 0;
+    while read < buffer.len() {
+        match read_some(reader, &mut buffer[read..])? {
+            0 => break,
+            n => read += n,
+        }
+    }
+    Ok(read)
 }
 
 fn read_some(reader: &mut impl Read, buffer: &mut [u8]) -> io::Result<usize> {
@@ -718,4 +814,88 @@ fn sync_parent(path: &Path) -> io::Result<()> {
 
 fn latin1(bytes: &[u8]) -> String {
     bytes.iter().map(|&b| char::from(b)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A folder of its own under the system's temporary folder.
+    fn folder(test: &str) -> PathBuf {
+        let dir =
+            std::env::temp_dir().join(format!("gtastream-edit-{}-{test}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    /// An archive of two files made by `create`, and its plan.
+    fn two_files(dir: &Path) -> (ArchivePaths, Vec<NewEntry>, Vec<Source>, Vec<u64>) {
+        let mut files = Vec::new();
+        for (name, bytes) in [("a.dff", vec![1u8; 5000]), ("b.txd", vec![2u8; 4096])] {
+            fs::write(dir.join(name), &bytes).unwrap();
+            files.push(NewEntry::from_path(dir.join(name)));
+        }
+        let paths = ArchivePaths {
+            img: dir.join("x.img"),
+            dir: None,
+        };
+        create(&paths, &files, &mut |_, _| {}).unwrap();
+        (
+            paths,
+            files,
+            vec![Source::File(0), Source::File(1)],
+            vec![5000, 4096],
+        )
+    }
+
+    fn check(paths: &ArchivePaths, files: &[NewEntry], plan: &[Source], lens: &[u64]) -> String {
+        match read_back(&paths.img, None, None, &[], files, plan, lens) {
+            Ok(()) => "ok".into(),
+            Err(EditError::Verify(what)) => what,
+            Err(error) => panic!("{error}"),
+        }
+    }
+
+    #[test]
+    fn the_read_back_finds_every_difference() {
+        let dir = folder("read_back");
+        let (paths, files, plan, lens) = two_files(&dir);
+        assert_eq!(check(&paths, &files, &plan, &lens), "ok");
+        // A byte of the copy changed, in the data and in the padding.
+        let good = fs::read(&paths.img).unwrap();
+        for at in [2048 + 4999, 2048 + 5000, 4 * 2048 + 4095] {
+            let mut bad = good.clone();
+            bad[at] ^= 0x40;
+            fs::write(&paths.img, &bad).unwrap();
+            let entry = if at < 4 * 2048 {
+                "entry 0 (a.dff)"
+            } else {
+                "entry 1 (b.txd)"
+            };
+            assert_eq!(check(&paths, &files, &plan, &lens), entry, "byte {at}");
+        }
+        fs::write(&paths.img, &good).unwrap();
+        // The copy holds a byte more than was taken from the source (not a zero).
+        assert_eq!(
+            check(&paths, &files, &plan, &[5000, 4095]),
+            "entry 1 (b.txd)"
+        );
+        // The source no longer holds what was copied.
+        let mut changed = vec![2u8; 4096];
+        changed[100] = 3;
+        fs::write(&files[1].path, &changed).unwrap();
+        assert_eq!(check(&paths, &files, &plan, &lens), "entry 1 (b.txd)");
+        // Entries in another order, or one missing.
+        let swapped = [Source::File(1), Source::File(0)];
+        assert_eq!(
+            check(&paths, &files, &swapped, &[4096, 5000]),
+            "entry 0 (b.txd)"
+        );
+        assert_eq!(
+            check(&paths, &files, &plan[..1], &lens[..1]),
+            "2 entries, 1 expected"
+        );
+        fs::remove_dir_all(&dir).unwrap();
+    }
 }

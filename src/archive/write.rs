@@ -333,11 +333,26 @@ impl ArchiveWriter {
         out: &mut impl ArchiveSink,
         bytes: &[u8],
     ) -> Result<(), ArchiveWriteError> {
+        self.admit(bytes.len() as u64)?;
+        self.put(out, bytes)
+    }
+
+    /// Counts `len` bytes of the entry begun that the caller appends to the `.img` sink itself,
+    /// in a way the sink cannot see (the system copying a range of one file into another),
+    /// after the checks of [`write`](Self::write). Call it before appending them.
+    pub fn write_outside(&mut self, len: u64) -> Result<(), ArchiveWriteError> {
+        self.admit(len)?;
+        self.img_len += len;
+        Ok(())
+    }
+
+    /// `len` more bytes of the entry begun fit.
+    fn admit(&mut self, len: u64) -> Result<(), ArchiveWriteError> {
         self.sticky()?;
         if self.phase != Phase::Entry {
             return self.fail(ArchiveWriteErrorKind::InvalidState, &[]);
         }
-        let len = self.img_len + bytes.len() as u64;
+        let len = self.img_len.saturating_add(len);
         let sectors = (len - self.open.start).div_ceil(SECTOR);
         if self.version == ArchiveVersion::V2 && sectors > MAX_V2_ENTRY_SECTORS {
             return self.fail_open(ArchiveWriteErrorKind::EntryTooLarge);
@@ -345,7 +360,7 @@ impl ArchiveWriter {
         if len.div_ceil(SECTOR) > MAX_ARCHIVE_SECTORS {
             return self.fail_open(ArchiveWriteErrorKind::ArchiveTooLarge);
         }
-        self.put(out, bytes)
+        Ok(())
     }
 
     /// Ends the entry begun: pads it to its last sector and writes its record.

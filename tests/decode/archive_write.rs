@@ -235,6 +235,36 @@ fn a_version2_entry_holds_at_most_65535_sectors() {
     writer.end_entry(&mut sink).unwrap();
 }
 
+/// Bytes the caller appends itself (a copy between files) count as written: the record
+/// holds them, the sector limit applies before they are appended.
+#[test]
+fn bytes_appended_outside_the_writer_are_counted() {
+    let data = [7u8; 3000];
+    let mut img = Vec::new();
+    let mut writer = ArchiveWriter::new(ArchiveVersion::V2, 1);
+    writer.begin_entry(&mut img, b"a.dff").unwrap();
+    writer.write(&mut img, &data[..1000]).unwrap();
+    writer.write_outside(2000).unwrap();
+    img.extend_from_slice(&data[1000..]);
+    writer.end_entry(&mut img).unwrap();
+    writer.finish(&mut img).unwrap();
+    assert_eq!(img, write_v2(&[(b"a.dff", &data)], 1, 1000));
+    // Record: offset 1 sector, size 2 sectors.
+    assert_eq!((le32(&img, 8), le16(&img, 12)), (1, 2));
+
+    let mut sink = Discard::default();
+    let mut writer = ArchiveWriter::new(ArchiveVersion::V2, 1);
+    writer.begin_entry(&mut sink, b"big.dff").unwrap();
+    writer.write_outside(65535 * SECTOR as u64).unwrap();
+    let error = writer.write_outside(1).unwrap_err();
+    assert_eq!(error.kind, ArchiveWriteErrorKind::EntryTooLarge);
+    assert_eq!(error.name(), b"big.dff");
+    // Outside an entry: out of order.
+    let mut writer = ArchiveWriter::new(ArchiveVersion::V2, 1);
+    let error = writer.write_outside(1).unwrap_err();
+    assert_eq!(error.kind, ArchiveWriteErrorKind::InvalidState);
+}
+
 #[test]
 fn calls_out_of_order_and_a_full_directory_are_errors() {
     let mut img = Vec::new();

@@ -318,3 +318,37 @@ fn stories_poses_by_hand() {
             .unwrap();
     }
 }
+
+/// A file cut short fails as the decoder fails it, wherever the cut (a cut inside the wanted
+/// animation's keys left them in the decoder's carry, reported as a malformed field at 0).
+#[test]
+fn a_cut_file_fails_as_the_decoder_fails_it() {
+    let bone = |name: &str| BoneSpec::new(name, 3, 0, vec![p3([0, 0, 0, 4096], 0); 3]);
+    let file = FileSpec::anp3(
+        "cut",
+        vec![
+            AnimSpec::new("a", vec![bone("a0")]),
+            AnimSpec::new("b", vec![bone("b0"), bone("b1")]),
+        ],
+    )
+    .build();
+    let mut failed = 0;
+    for cut in 1..file.len() {
+        let data = &file[..cut];
+        let Err(decoder) = gtastream::Decoder::new().decode_slice(data, &mut Ignore) else {
+            continue;
+        };
+        match Sampler::<8>::new(data, b"b") {
+            Err(error) => {
+                assert_eq!(error, decoder, "cut at {cut}");
+                failed += 1;
+            }
+            // Found before the cut only if the cut lies after the animation.
+            Ok(_) => panic!("cut at {cut}: sampled a cut animation"),
+        }
+    }
+    assert!(failed > 100, "{failed}");
+}
+
+struct Ignore;
+impl gtastream::Visitor for Ignore {}
