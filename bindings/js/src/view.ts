@@ -17,9 +17,9 @@ export interface Buffers {
   names: Uint8Array[];
 }
 
-/** Runs `call` and returns the buffers it handed over (the document and the animations' parts
- * before it, joined), `bone` taking each bone's values and `progress` what each feed did;
- * throws the error it reported. */
+/** Runs `call` and returns the buffers it handed over (the animations' parts, then the rest),
+ * `bone` taking each bone's values and `progress` what each feed did; throws the error it
+ * reported. */
 export function buffersOf(module: Exports, call: () => number,
   bone?: Sink['boneValues'], progress?: Sink['progress']): Buffers {
   let buffers: Buffers | undefined;

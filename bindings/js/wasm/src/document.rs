@@ -14,9 +14,10 @@
 //! - `names`: the bytes of every name, one character per byte (Latin-1), and of every unit as
 //!   stored (`raw`, `trailing`: docs/FORMATS.md §9.7), which JavaScript hands out as views.
 //!
-//! The document is decoded from 64 KiB pieces ([`gts_document_new`] and the calls after it): the
-//! module never holds the whole file. [`gts_write`] takes a document back in buffers of the same
-//! kind and writes it with the library's encoder.
+//! The document is decoded from 64 KiB pieces ([`gts_document_new`] and the calls after it), and
+//! each animation's records and names go to JavaScript as it ends (`document_part`): the
+//! module holds neither the whole file nor the whole document. [`gts_write`] takes a document
+//! back in buffers of the same kind and writes it with the library's encoder.
 //!
 //! What goes in the document, and in which order, is that of `gtastream::json`: the events of
 //! the core's decoder, nothing read from the file here.
@@ -673,8 +674,8 @@ const FORMATS: [Format; 6] = [
 ];
 
 /// The frame types by their names (`FrameType::name`).
-const FRAME_TYPES: [gtastream::FrameType; 9] = {
-    use gtastream::FrameType as F;
+const FRAME_TYPES: [FrameType; 9] = {
+    use FrameType as F;
     [
         F::Ifp2Rot,
         F::Ifp2RotTrans,

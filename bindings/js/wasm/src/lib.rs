@@ -790,37 +790,8 @@ impl<'a> Only<'a> {
     }
 }
 
-macro_rules! forward {
-    ($($name:ident($($arg:ident: $ty:ty),*);)*) => {
-        $(fn $name(&mut self, $($arg: $ty),*) -> Flow {
-            self.inner().map_or(Flow::Continue, |v| v.$name($($arg),*))
-        })*
-    };
-}
-
-impl Visitor for Only<'_> {
-    forward! {
-        file(info: &FileInfo<'_>);
-        animation(info: &AnimationInfo<'_>);
-        bone(info: &BoneInfo<'_>);
-        keyframes(frames: Keyframes<'_>);
-        bone_end();
-        animation_end();
-        instance(i: &IplInstance<'_>);
-        car(c: &IplCar);
-        section_line(line: &SectionLine<'_>);
-        warning(w: Warning);
-        trailing(bytes: &[u8]);
-        end();
-    }
-
-    // Where the decoder reads: the documents' line numbers come from it.
-    fn unit(&mut self, unit: &gtastream::Unit<'_>) {
-        if let Some(inner) = self.inner() {
-            inner.unit(unit);
-        }
-    }
-}
+// Every event goes on to the inner visitor while it is wanted (the core's one list of them).
+gtastream::forward_visitor!(['a] Only<'a>, |this| this.inner());
 
 impl ArchiveVisitor for Only<'_> {
     fn archive(&mut self, info: &ArchiveInfo) -> Flow {
