@@ -65,8 +65,9 @@ export class Reader {
   /** Where each part of `names` begins in the sequence of their bytes. */
   #bases: number[] = [];
   #at = 0;
-  /** The names made so far, by where their bytes start and their length. */
-  #strings = new Map<number, string>();
+  /** The frame types' names made so far, by where their bytes start (the module writes each
+   * once: one string for all the bones of that type). */
+  #frameTypes = new Map<number, string>();
 
   constructor({ records, names }: Buffers) {
     this.#parts = records;
@@ -107,18 +108,21 @@ export class Reader {
     return value !== value ? null : value;
   }
 
-  /** A name, null where the file stores none; one string for a name the module wrote once
-   * for many (a frame type's). */
+  /** A name, null where the file stores none. */
   name(): string | null {
     const start = this.number();
     const len = this.number();
-    if (len < 0) return null;
-    // An empty name starts where the next one does: keyed by both.
-    const key = start + len * 2 ** 32;
-    let name = this.#strings.get(key);
+    return len < 0 ? null : latin1(this.#bytes(start, len), 0, len);
+  }
+
+  /** A frame type's name. */
+  frameType(): string {
+    const start = this.number();
+    const len = this.number();
+    let name = this.#frameTypes.get(start);
     if (name === undefined) {
       name = latin1(this.#bytes(start, len), 0, len);
-      this.#strings.set(key, name);
+      this.#frameTypes.set(start, name);
     }
     return name;
   }
@@ -174,7 +178,7 @@ export function readBone(r: Reader): BoneHead {
   const name = r.name();
   const boneId = r.optNumber();
   const boneKey = r.optNumber();
-  const frameType = r.string();
+  const frameType = r.frameType();
   const raw = r.bytes();
   const contents = r.number();
   return {
