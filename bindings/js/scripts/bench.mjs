@@ -1,8 +1,11 @@
 // Speed and memory in Node: node scripts/bench.mjs FILE [ROUNDS]. A large real-shaped package:
 //   cargo run --release --features alloc --example bench_file -- FILE 4   (an ANP3, ped.ifp-like)
-// Each way of reading the file is timed (best of ROUNDS, in this process) and measured for peak
-// memory (in a process of its own, `--expose-gc`: its peak resident set, less that of a process
-// that only loads the package and the file). Every way reads every keyframe once.
+// Every way reads every keyframe once. Time: ROUNDS rounds, each running every way once in turn
+// (paired alternation: a loaded machine slows the ways of one round alike), in this process,
+// each from a collected heap;
+// the median ms of each way, and the median of its round-by-round ratio to the baseline. Peak
+// memory: each way in a process of its own (`--expose-gc`), in turn, 3 times: the median of its
+// peak resident set, less that of a process that only loads the package and the file.
 //
 // The baseline, `plain JS`, is a reader written the way @majesticfudgie/ifp-reader describes
 // itself: an eager parse of ANP3 with a DataView, one object per keyframe. The goals (issue 26):
@@ -15,7 +18,7 @@ import { Decoder, IFPReader, decode, decodeStream } from '../dist/index.js';
 
 const args = process.argv.slice(2);
 const memoryOf = args[0] === '--memory' ? args.splice(0, 2)[1] : undefined;
-const [file, rounds = '5'] = args;
+const [file, rounds = '11'] = args;
 const bytes = new Uint8Array(readFileSync(file));
 
 /** The baseline: ANP3 read eagerly with a DataView, one object per keyframe. */
@@ -133,6 +136,13 @@ function peakResident() {
   return process.resourceUsage().maxRSS * 1024;
 }
 
+if (!globalThis.gc) {
+  // Run again with the collector exposed.
+  const self = spawnSync(process.execPath, ['--expose-gc', fileURLToPath(import.meta.url), ...args],
+    { stdio: 'inherit' });
+  process.exit(self.status ?? 1);
+}
+
 if (memoryOf !== undefined) {
   const kept = await ways[memoryOf]();
   globalThis.gc();
@@ -153,26 +163,40 @@ function measure(label) {
 }
 
 const MB = 1e6;
-console.log(`${file}: ${bytes.length} bytes`);
-const idle = measure('none');
-const results = {};
-for (const [label, run] of Object.entries(ways)) {
-  if (label === 'none') continue;
-  let fastest = Infinity;
-  for (let i = 0; i < Number(rounds); i++) {
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor((sorted.length - 1) / 2)];
+};
+const labels = Object.keys(ways).filter((label) => label !== 'none');
+const base = labels[0];
+console.log(`${file}: ${bytes.length} bytes, ${rounds} rounds`);
+const times = Object.fromEntries(labels.map((label) => [label, []]));
+for (let round = 0; round < Number(rounds); round++) {
+  for (const label of labels) {
+    // Each way starts on a collected heap: the garbage of the way before is not its cost.
+    globalThis.gc();
     const started = performance.now();
-    await run();
-    fastest = Math.min(fastest, performance.now() - started);
+    await ways[label]();
+    times[label].push(performance.now() - started);
   }
-  const memory = measure(label);
-  const peak = (memory.peak - idle.peak) / MB;
-  const retained = (memory.retained - idle.retained) / MB;
-  results[label] = { ms: fastest, peak };
-  console.log(`${label.padEnd(44)} ${fastest.toFixed(1).padStart(8)} ms ${peak.toFixed(1).padStart(7)} MB peak ${retained.toFixed(1).padStart(7)} MB kept`);
 }
-const base = results['plain JS (DataView, an object per keyframe)'];
+const peaks = Object.fromEntries([...labels, 'none'].map((label) => [label, []]));
+for (let run = 0; run < 3; run++) {
+  for (const label of [...labels, 'none']) peaks[label].push(measure(label).peak);
+}
+const idle = median(peaks.none);
+const results = {};
+for (const label of labels) {
+  const ms = median(times[label]);
+  const ratio = median(times[label].map((t, i) => t / times[base][i]));
+  const peak = (median(peaks[label]) - idle) / MB;
+  results[label] = { ms, ratio, peak };
+  console.log(`${label.padEnd(44)} ${ms.toFixed(1).padStart(8)} ms ${ratio.toFixed(2).padStart(6)}x ` +
+    `${peak.toFixed(1).padStart(7)} MB peak`);
+}
 const ifp = results['IFPReader + every keyframe read'];
 const doc = results['decode() + every keyframe read'];
-console.log(`goals: IFPReader ${(ifp.ms / base.ms).toFixed(2)}x the time (<= 1), ` +
-  `decode() ${(doc.ms / base.ms).toFixed(2)}x (<= 2); peak memory IFPReader ` +
-  `${(ifp.peak / base.peak).toFixed(2)}x, decode() ${(doc.peak / base.peak).toFixed(2)}x (<= 1)`);
+const basePeak = results[base].peak;
+console.log(`goals: IFPReader ${ifp.ratio.toFixed(2)}x the time (<= 1), ` +
+  `decode() ${doc.ratio.toFixed(2)}x (<= 2); peak memory IFPReader ` +
+  `${(ifp.peak / basePeak).toFixed(2)}x, decode() ${(doc.peak / basePeak).toFixed(2)}x (<= 1)`);

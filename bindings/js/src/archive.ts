@@ -1,7 +1,7 @@
 // IMG archives held in memory: the listing of `gtastream ls --json` and the document of one
 // entry (`gtastream dump --json ARCHIVE:ENTRY`), both written by the module.
 import type { ArchiveListing, GtaDocument, Keyframe } from './types.js';
-import { type Buffers, buffersOf, keyframes, toDocument, toListing } from './view.js';
+import { type Buffers, buffersOf, keyframes, newTimes, toDocument, toListing } from './view.js';
 import { DecodeError, type Exports, type Sink, wasm, withSink } from './wasm.js';
 
 type Bytes = Uint8Array | ArrayBuffer;
@@ -88,10 +88,11 @@ export function lsJson(img: Bytes, dir?: Bytes): string {
  */
 export function decodeEntry(img: Bytes, name: string, dir?: Bytes): GtaDocument {
   const bones: Keyframe[][] = [];
+  const times = newTimes();
   const buffers = archiveBuffers(img, dir, (m, i, il, d, dl, hd) =>
     withName(m, name, (ptr, len) => m.gts_entry_document(i, il, d, dl, hd, ptr, len, 0)),
   (memory, ptr, count, contents) =>
-    bones.push(keyframes(new Float64Array(memory, ptr, count), contents)));
+    bones.push(keyframes(new Float64Array(memory, ptr, count), contents, times)));
   return toDocument(buffers, bones);
 }
 

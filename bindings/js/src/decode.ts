@@ -1,7 +1,7 @@
 import type {
   AnimationSummary, DecodeOptions, GtaDocument, Keyframe, Pose, SampleOptions,
 } from './types.js';
-import { type Buffers, buffersOf, keyframes, toDocument } from './view.js';
+import { type Buffers, buffersOf, keyframes, newTimes, toDocument } from './view.js';
 import { DecodeError, type Sink, wasm, withSink } from './wasm.js';
 
 /**
@@ -11,25 +11,43 @@ import { DecodeError, type Sink, wasm, withSink } from './wasm.js';
  */
 export function decode(data: Uint8Array | ArrayBuffer, options: DecodeOptions = {}): GtaDocument {
   const bones: Keyframe[][] = [];
+  const times = newTimes();
   const buffers = documentBuffers(data, options.canSeek !== false, false, (memory, ptr, count,
-    contents) => bones.push(keyframes(new Float64Array(memory, ptr, count), contents)));
+    contents) => bones.push(keyframes(new Float64Array(memory, ptr, count), contents, times)));
   return toDocument(buffers, bones);
 }
 
 /** The document's buffers, `bone` taking each bone's values: f32 (`raw`) or the document's
- * f64. */
+ * f64. The module decodes the file from pieces copied into its input buffer, following its
+ * seeks: it never holds the whole file (its memory, once grown, stays). */
 export function documentBuffers(data: Uint8Array | ArrayBuffer, canSeek: boolean,
   raw: boolean, bone: Sink['boneValues']): Buffers {
   const bytes = data instanceof Uint8Array ? data : new Uint8Array(data);
   const module = wasm();
-  const len = bytes.length;
-  const ptr = module.gts_alloc(len);
+  const stream = module.gts_document_new(canSeek ? 1 : 0, raw ? 1 : 0);
+  const input = module.gts_input();
+  const size = module.gts_input_size();
+  let status = 0;
+  let next = 0;
+  const progress: Sink['progress'] = (consumed, s, seek) => {
+    status = s;
+    next = s === 3 ? seek : next + consumed;
+  };
   try {
-    new Uint8Array(module.memory.buffer, ptr, len).set(bytes);
-    return buffersOf(module, () => module.gts_document(ptr, len, canSeek ? 1 : 0, raw ? 1 : 0),
-      bone);
+    return buffersOf(module, () => {
+      for (;;) {
+        const at = next;
+        const len = Math.max(0, Math.min(size, bytes.length - at));
+        // The memory's buffer changes when it grows: a new view each time.
+        new Uint8Array(module.memory.buffer, input, len).set(bytes.subarray(at, at + len));
+        if (module.gts_document_feed(stream, len) !== 0) return 1;
+        // 0: more input wanted, 1: paused, 2: done, 3: seek (`next` is where to).
+        if (status === 2 || (status === 0 && next >= bytes.length)) break;
+      }
+      return module.gts_document_finish(stream);
+    }, bone, progress);
   } finally {
-    module.gts_free(ptr, len);
+    module.gts_document_free(stream);
   }
 }
 

@@ -1,10 +1,10 @@
 // IFPReader: the API of the TypeScript reader this package replaces (@majesticfudgie/ifp-reader),
 // for every animation format the library reads (ANP3, ANP2, ANPK, Stories .anim), over the
-// module's buffers (wasm/src/document.rs): the keyframes stay in one Float32Array, a bone's
+// module's buffers (wasm/src/document.rs): each bone's keyframes stay in one Float32Array, its
 // `frames` are made when first asked for, and each frame reads its floats when asked.
 
 import { documentBuffers } from './decode.js';
-import type { Format, Warning } from './types.js';
+import type { DocumentWarning, Format } from './types.js';
 import { type BoneHead, Reader, readBone, readHead, stride } from './view.js';
 
 export interface IFPFrame {
@@ -97,17 +97,15 @@ class Bone implements IFPBone {
   readonly boneKey: number | null;
   readonly frameType: string;
   #values: Float32Array;
-  #at: number;
   #head: BoneHead;
   #frames: IFPFrame[] | undefined;
 
-  constructor(head: BoneHead, values: Float32Array, at: number) {
+  constructor(head: BoneHead, values: Float32Array) {
     this.boneId = head.boneId;
     this.boneName = head.name ?? '';
     this.boneKey = head.boneKey;
     this.frameType = head.frameType;
     this.#values = values;
-    this.#at = at;
     this.#head = head;
   }
 
@@ -116,9 +114,10 @@ class Bone implements IFPBone {
       const { frameCount, translation, scale } = this.#head;
       const Frame = scale ? ScaleFrame : translation ? TranslationFrame : RotationFrame;
       const step = stride(this.#head);
+      const values = this.#values;
       const frames = new Array<IFPFrame>(frameCount);
-      for (let i = 0, at = this.#at; i < frameCount; i++, at += step) {
-        frames[i] = new Frame(this.#values, at);
+      for (let i = 0, at = 0; i < frameCount; i++, at += step) {
+        frames[i] = new Frame(values, at);
       }
       this.#frames = frames;
     }
@@ -145,26 +144,15 @@ export class IFPReader {
   readonly animations: IFPAnimation[];
   /** `ANP3`, `ANP2`, `ANPK` or `ANIM`. */
   readonly format: Format;
-  /** What the library found odd but read anyway, with offsets. */
-  readonly warnings: Warning[];
+  /** What the library found odd but read anyway, with offsets and where (animation, bone). */
+  readonly warnings: DocumentWarning[];
   #byName = new Map<string, IFPAnimation>();
 
   constructor(data: Uint8Array | ArrayBuffer) {
-    // Every bone's floats, one after the other, in one array (grown as they come).
-    let all = new Float32Array(1 << 16);
-    let used = 0;
-    const starts: number[] = [];
-    const buffers = documentBuffers(data, true, true, (memory, ptr, count) => {
-      if (used + count > all.length) {
-        const grown = new Float32Array(Math.max(all.length * 2, used + count));
-        grown.set(all.subarray(0, used));
-        all = grown;
-      }
-      all.set(new Float32Array(memory, ptr, count), used);
-      starts.push(used);
-      used += count;
-    });
-    const values = all.slice(0, used);
+    // Each bone's floats, copied out of the module's memory as the bone ends.
+    const values: Float32Array[] = [];
+    const buffers = documentBuffers(data, true, true, (memory, ptr, count) =>
+      values.push(new Float32Array(memory.slice(ptr, ptr + 4 * count))));
     const r = new Reader(buffers);
     const { placement, doc } = readHead(r);
     if (placement || doc.format === null) {
@@ -180,20 +168,14 @@ export class IFPReader {
       r.number(); // frame_data_size
       r.number(); // flags
       const stored = r.number();
+      r.bytes(); // raw: decode()'s
       const bones: IFPBone[] = [];
-      // The duration the file stores, else the latest finite keyframe time.
-      let latest = 0;
       for (let m = r.number(); m > 0; m--) {
-        const head = readBone(r);
-        const start = starts[bone++];
-        bones.push(new Bone(head, values, start));
-        const step = stride(head);
-        for (let i = 0, at = start; i < head.frameCount; i++, at += step) {
-          const time = values[at];
-          if (time > latest && time !== Infinity) latest = time;
-        }
+        bones.push(new Bone(readBone(r), values[bone++]));
       }
       r.name(); // no summary: made for decode() only
+      // The duration the file stores, else the latest finite keyframe time.
+      const latest = r.number();
       animations.push({ name, duration: stored === stored ? Math.fround(stored) : latest, bones });
     }
     this.animations = animations;

@@ -5,7 +5,9 @@ import { autoInit } from './wasm.js';
 await autoInit();
 
 export { decodeEntry, decodeEntryJson, ls, lsBlob, lsJson } from './archive.js';
-export { type ConvertOptions, convert, type TargetFormat } from './convert.js';
+export {
+  type ConvertOptions, convert, type TargetFormat, write, type WriteOptions,
+} from './convert.js';
 export {
   check, type CheckDocument, type CheckFinding, type CheckGame, checkJson, type CheckOptions,
 } from './check.js';
@@ -22,4 +24,4 @@ export {
   writeArchive, type WriteArchiveOptions, type WrittenArchive, type WrittenArchiveBlob,
 } from './archive-write.js';
 export type * from './types.js';
-export { DecodeError, EncodeError, init, type WasmSource } from './wasm.js';
+export { DecodeError, EncodeError, type ErrorContext, init, type WasmSource } from './wasm.js';

@@ -12,6 +12,17 @@ export interface Warning {
   offset: number;
 }
 
+/** A warning of a document (`decode()`, `IFPReader`) with where it was reported. */
+export interface DocumentWarning extends Warning {
+  /** Where it was reported (docs/FORMATS.md §7.5): the animation's 0-based index, null
+   * between animations. */
+  animation: number | null;
+  /** The bone's 0-based index in that animation, null between bones. */
+  bone: number | null;
+  /** Text IPL: the line (from 1), else null. */
+  line: number | null;
+}
+
 export interface Keyframe {
   /** Seconds from the start of the clip. */
   time: number | null;
@@ -30,6 +41,9 @@ export interface Bone {
    * `krts`, `stories_rot`, `stories_rot_trans`. */
   frame_type: string;
   frames: Keyframe[];
+  /** The bone's header as stored (docs/FORMATS.md §9.7), null where the format keeps none:
+   * `write()` keeps what the values do not fix. */
+  raw: Uint8Array | null;
 }
 
 export interface Animation {
@@ -41,6 +55,8 @@ export interface Animation {
   /** What the animation is (docs/ANIMATION.md): its length by the games' rule, the bones it
    * defines, how they are stored. */
   summary: AnimationSummary;
+  /** The animation's header as stored, null where the format keeps none. */
+  raw: Uint8Array | null;
 }
 
 export interface AnimationSummary {
@@ -90,7 +106,13 @@ export interface SectionLine {
 export interface GtaDocument {
   format: Format | null;
   name: string | null;
-  warnings: Warning[];
+  warnings: DocumentWarning[];
+  /** The file's header as stored (docs/FORMATS.md §9.7), null where the format keeps none.
+   * This, `trailing` and the `raw` of animations and bones are views of the buffers the
+   * document's names came in (one an animation, one for the rest). */
+  raw: Uint8Array | null;
+  /** Bytes after the file's content, null where there are none. */
+  trailing: Uint8Array | null;
   animations?: Animation[];
   instances?: Instance[];
   cars?: Car[];

@@ -1,29 +1,39 @@
 // The documents the module hands over in buffers (wasm/src/document.rs), turned into objects:
-// `records` is read front to back in the order the module writes it, names are byte ranges of
-// `names`, and each bone's keyframe floats come as the bone ends. No JSON text, and nothing of
-// the file's format here: the module has already decoded everything.
+// `records` is read front to back in the order the module writes it, names and stored units
+// are byte ranges of `names`, and each bone's keyframe floats come as the bone ends. No JSON
+// text, and nothing of the file's format here: the module has already decoded everything.
 
 import type {
-  Animation, AnimationSummary, ArchiveListing, Bone, Car, GtaDocument, Instance, Keyframe,
-  SectionLine, Warning,
+  Animation, AnimationSummary, ArchiveListing, Bone, Car, DocumentWarning, GtaDocument, Instance,
+  Keyframe, SectionLine,
 } from './types.js';
 import { DecodeError, type Exports, type Sink, withSink } from './wasm.js';
 
-/** The buffers of one document. */
+/** The buffers of one document, in the parts the module handed them over: the records of
+ * the document's head, then those of each animation, read one after the other; the names of
+ * each animation, then the head's, one sequence of bytes (no name spans two parts). */
 export interface Buffers {
-  records: Float64Array;
-  names: Uint8Array;
+  records: Float64Array[];
+  names: Uint8Array[];
 }
 
-/** Runs `call` and returns the buffers it handed over, `bone` taking each bone's values;
- * throws the error it reported. */
+/** Runs `call` and returns the buffers it handed over (the animations' parts, then the rest),
+ * `bone` taking each bone's values and `progress` what each feed did; throws the error it
+ * reported. */
 export function buffersOf(module: Exports, call: () => number,
-  bone?: Sink['boneValues']): Buffers {
+  bone?: Sink['boneValues'], progress?: Sink['progress']): Buffers {
   let buffers: Buffers | undefined;
   let failure: DecodeError | undefined;
+  const records: Float64Array[] = [];
+  const names: Uint8Array[] = [];
   const rc = withSink(module, {
-    document: (records, names) => (buffers = { records, names }),
+    documentPart: (r, n) => {
+      records.push(r);
+      names.push(n);
+    },
+    document: (r, n) => (buffers = { records: [r, ...records], names: [...names, n] }),
     boneValues: bone,
+    progress,
     error: (e) => (failure = e),
   }, call);
   if (failure) throw failure;
@@ -48,34 +58,84 @@ function latin1(bytes: Uint8Array, start: number, len: number): string {
 
 /** Reads `records` in order. */
 export class Reader {
+  #parts: Float64Array[];
+  #part = 0;
   #records: Float64Array;
-  #names: Uint8Array;
+  #names: Uint8Array[];
+  /** Where each part of `names` begins in the sequence of their bytes. */
+  #bases: number[] = [];
   #at = 0;
+  /** The frame types' names made so far, by where their bytes start (the module writes each
+   * once: one string for all the bones of that type). */
+  #frameTypes = new Map<number, string>();
 
   constructor({ records, names }: Buffers) {
-    this.#records = records;
+    this.#parts = records;
+    this.#records = records[0];
     this.#names = names;
+    let base = 0;
+    for (const part of names) {
+      this.#bases.push(base);
+      base += part.length;
+    }
   }
 
   number(): number {
+    while (this.#at === this.#records.length && this.#part + 1 < this.#parts.length) {
+      this.#records = this.#parts[++this.#part];
+      this.#at = 0;
+    }
     return this.#records[this.#at++];
+  }
+
+  /** The `len` bytes at `start` of the names' bytes: a view of the part holding them. */
+  #bytes(start: number, len: number): Uint8Array {
+    const bases = this.#bases;
+    let low = 0;
+    let high = bases.length - 1;
+    while (low < high) {
+      const mid = (low + high + 1) >> 1;
+      if (bases[mid] <= start) low = mid;
+      else high = mid - 1;
+    }
+    const at = start - bases[low];
+    return this.#names[low].subarray(at, at + len);
   }
 
   /** A number, null where the document has none (NaN). */
   optNumber(): number | null {
-    const value = this.#records[this.#at++];
+    const value = this.number();
     return value !== value ? null : value;
   }
 
   /** A name, null where the file stores none. */
   name(): string | null {
-    const start = this.#records[this.#at++];
-    const len = this.#records[this.#at++];
-    return len < 0 ? null : latin1(this.#names, start, len);
+    const start = this.number();
+    const len = this.number();
+    return len < 0 ? null : latin1(this.#bytes(start, len), 0, len);
+  }
+
+  /** A frame type's name. */
+  frameType(): string {
+    const start = this.number();
+    const len = this.number();
+    let name = this.#frameTypes.get(start);
+    if (name === undefined) {
+      name = latin1(this.#bytes(start, len), 0, len);
+      this.#frameTypes.set(start, name);
+    }
+    return name;
   }
 
   string(): string {
     return this.name() ?? '';
+  }
+
+  /** Bytes as stored (a view of `names`), null where the module keeps none. */
+  bytes(): Uint8Array | null {
+    const start = this.number();
+    const len = this.number();
+    return len < 0 ? null : this.#bytes(start, len);
   }
 
   /** `count` floats as the document has them (NaN and infinities null). */
@@ -86,16 +146,20 @@ export class Reader {
   }
 }
 
-/** The head of a document: whether it is a placement file, format, name and warnings. */
+/** The head of a document: whether it is a placement file, format, name, the stored header
+ * and trailing bytes, and warnings. */
 export function readHead(r: Reader): { placement: boolean; doc: GtaDocument } {
   const placement = r.number() === 1;
   const format = r.name() as GtaDocument['format'];
   const name = r.name();
-  const warnings: Warning[] = [];
+  const raw = r.bytes();
+  const trailing = r.bytes();
+  const warnings: DocumentWarning[] = [];
   for (let n = r.number(); n > 0; n--) {
-    warnings.push({ kind: r.string(), reason: r.string(), offset: r.number() });
+    warnings.push({ kind: r.string(), reason: r.string(), offset: r.number(),
+      animation: r.optNumber(), bone: r.optNumber(), line: r.optNumber() });
   }
-  return { placement, doc: { format, name, warnings } };
+  return { placement, doc: { format, name, warnings, raw, trailing } };
 }
 
 /** One bone's header as the module writes it, before its frames. */
@@ -104,6 +168,7 @@ export interface BoneHead {
   boneId: number | null;
   boneKey: number | null;
   frameType: string;
+  raw: Uint8Array | null;
   translation: boolean;
   scale: boolean;
   frameCount: number;
@@ -113,10 +178,11 @@ export function readBone(r: Reader): BoneHead {
   const name = r.name();
   const boneId = r.optNumber();
   const boneKey = r.optNumber();
-  const frameType = r.string();
+  const frameType = r.frameType();
+  const raw = r.bytes();
   const contents = r.number();
   return {
-    name, boneId, boneKey, frameType, translation: (contents & 1) !== 0,
+    name, boneId, boneKey, frameType, raw, translation: (contents & 1) !== 0,
     scale: (contents & 2) !== 0, frameCount: r.number(),
   };
 }
@@ -135,15 +201,31 @@ interface Contents {
 export const contentsOf = (contents: number): Contents =>
   ({ translation: (contents & 1) !== 0, scale: (contents & 2) !== 0 });
 
+/**
+ * The document's distinct keyframe times, by the index the module gives each (0: none, `null`),
+ * each held once: the frames of one time share it. An array of references (it begins with
+ * null) hands out the number itself rather than a copy, and V8 keeps a frame's `time` as a
+ * reference rather than as a double of the frame's own once a frame of that shape has had a
+ * null time, as those below have (16 bytes less a frame).
+ */
+export type Times = (number | null)[];
+
+export const newTimes = (): Times => [null];
+
+// The shapes `frames` makes, each once with a null time (and arrays of doubles, as it makes).
+void [{ time: null, rotation: [0.5] }, { time: null, rotation: [0.5], translation: [0.5] },
+  { time: null, rotation: [0.5], scale: [0.5] },
+  { time: null, rotation: [0.5], translation: [0.5], scale: [0.5] }];
+
 /** A bone's keyframes, as the document has them (NaN and infinities null). */
-function framesWithNulls(values: Float64Array, b: Contents): Keyframe[] {
+function framesWithNulls(values: Float64Array, from: number, b: Contents, times: Times):
+  Keyframe[] {
   const step = stride(b);
-  const out = new Array<Keyframe>(values.length / step);
-  let at = 0;
-  const three = (from: number) => [nul(values[from]), nul(values[from + 1]), nul(values[from + 2])];
-  for (let i = 0; i < out.length; i++, at += step) {
+  const out = new Array<Keyframe>((values.length - from) / step);
+  const three = (at: number) => [nul(values[at]), nul(values[at + 1]), nul(values[at + 2])];
+  for (let i = 0, at = from; i < out.length; i++, at += step) {
     const frame: Keyframe = {
-      time: nul(values[at]),
+      time: times[values[at]],
       rotation: [nul(values[at + 1]), nul(values[at + 2]), nul(values[at + 3]), nul(values[at + 4])],
     };
     if (b.translation) frame.translation = three(at + 5);
@@ -155,11 +237,11 @@ function framesWithNulls(values: Float64Array, b: Contents): Keyframe[] {
 
 /** The same where every value is finite: arrays of plain doubles, which V8 stores unboxed
  * (an array that may hold null boxes each number), in the shape of the bone's frames. */
-function frames(values: Float64Array, b: Contents): Keyframe[] {
+function frames(values: Float64Array, from: number, b: Contents, times: Times): Keyframe[] {
   const step = stride(b);
-  const out = new Array<Keyframe>(values.length / step);
-  for (let i = 0, at = 0; i < out.length; i++, at += step) {
-    const time = values[at];
+  const out = new Array<Keyframe>((values.length - from) / step);
+  for (let i = 0, at = from; i < out.length; i++, at += step) {
+    const time = times[values[at]];
     const rotation = [values[at + 1], values[at + 2], values[at + 3], values[at + 4]];
     if (b.translation && b.scale) {
       out[i] = {
@@ -177,17 +259,23 @@ function frames(values: Float64Array, b: Contents): Keyframe[] {
   return out;
 }
 
-function finite(values: Float64Array): boolean {
-  for (let i = 0; i < values.length; i++) {
+function finite(values: Float64Array, from: number): boolean {
+  for (let i = from; i < values.length; i++) {
     if (values[i] !== values[i]) return false;
   }
   return true;
 }
 
-/** A bone's keyframes from its values (f64, the document's numbers), as the document has them. */
-export function keyframes(values: Float64Array, contents: number): Keyframe[] {
+/** A bone's keyframes from its values as the module hands them over (f64, the document's
+ * numbers; first the times new to `times`), as the document has them. */
+export function keyframes(values: Float64Array, contents: number, times: Times): Keyframe[] {
   const b = contentsOf(contents);
-  return finite(values) ? frames(values, b) : framesWithNulls(values, b);
+  const fresh = values[0];
+  for (let i = 1; i <= fresh; i++) times.push(values[i]);
+  const from = 1 + fresh;
+  return finite(values, from)
+    ? frames(values, from, b, times)
+    : framesWithNulls(values, from, b, times);
 }
 
 /** The document `gtastream dump --json` prints, from buffers and the bones' keyframes. */
@@ -202,15 +290,17 @@ export function toDocument(buffers: Buffers, boneFrames: Keyframe[][]): GtaDocum
       const frame_data_size = r.optNumber();
       const flags = r.optNumber();
       const duration = r.optNumber();
+      const raw = r.bytes();
       const bones: Bone[] = [];
       for (let m = r.number(); m > 0; m--) {
         const b = readBone(r);
         bones.push({ name: b.name, bone_id: b.boneId, bone_key: b.boneKey, frame_type: b.frameType,
-          frames: boneFrames[bone++] });
+          frames: boneFrames[bone++], raw: b.raw });
       }
       // The summary, as the library's document writes it.
       const summary = JSON.parse(r.string()) as AnimationSummary;
-      animations.push({ name, frame_data_size, flags, duration, bones, summary });
+      r.number(); // the latest keyframe time: IFPReader's
+      animations.push({ name, frame_data_size, flags, duration, bones, summary, raw });
     }
     doc.animations = animations;
     return doc;

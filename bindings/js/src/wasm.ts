@@ -3,6 +3,19 @@
 // module "gts", which hand it to whoever is listening at the time (the `sink`): one call of the
 // module runs at a time, and every call sets its own sink.
 
+/** Where a decoding error happened (docs/FORMATS.md §7.5), where the library tracked it. */
+export interface ErrorContext {
+  /** 0-based index of the animation being decoded, else null. */
+  animation: number | null;
+  /** 0-based index of the bone in that animation, else null. */
+  bone: number | null;
+  /** Text IPL: the line (from 1), else null. */
+  line: number | null;
+  /** The library's message: the error at its offset, then the place and what was decoded
+   * before it. */
+  message: string;
+}
+
 /** Something went wrong where the command-line tool would fail: the file does not decode. */
 export class DecodeError extends Error {
   /** The kind's stable name (`truncated`, `bad_magic`, ... ; docs/FORMATS.md §7). */
@@ -11,13 +24,22 @@ export class DecodeError extends Error {
   readonly reason: string;
   /** Absolute byte offset of the unit that failed. */
   readonly offset: number;
+  /** The animation (0-based index) being decoded, null outside one or where not tracked. */
+  readonly animation: number | null;
+  /** The bone (0-based index in its animation) being decoded, else null. */
+  readonly bone: number | null;
+  /** Text IPL: the line (from 1), else null. */
+  readonly line: number | null;
 
-  constructor(kind: string, reason: string, offset: number) {
-    super(`${reason} at offset ${offset}`);
+  constructor(kind: string, reason: string, offset: number, context?: ErrorContext) {
+    super(context?.message ?? `${reason} at offset ${offset}`);
     this.name = 'DecodeError';
     this.kind = kind;
     this.reason = reason;
     this.offset = offset;
+    this.animation = context?.animation ?? null;
+    this.bone = context?.bone ?? null;
+    this.line = context?.line ?? null;
   }
 }
 
@@ -66,7 +88,6 @@ export interface Exports {
   gts_ls(img: number, imgLen: number, dir: number, dirLen: number, hasDir: number): number;
   gts_entry_json(img: number, imgLen: number, dir: number, dirLen: number, hasDir: number,
     name: number, nameLen: number): number;
-  gts_document(ptr: number, len: number, canSeek: number, raw: number): number;
   gts_entry_document(img: number, imgLen: number, dir: number, dirLen: number, hasDir: number,
     name: number, nameLen: number, raw: number): number;
   gts_listing(img: number, imgLen: number, dir: number, dirLen: number, hasDir: number): number;
@@ -77,7 +98,15 @@ export interface Exports {
   gts_listing_wanted(stream: number): number;
   gts_listing_feed(stream: number, len: number): number;
   gts_listing_finish(stream: number): number;
-  gts_convert(ptr: number, len: number, format: number, formatLen: number, quantize: number): number;
+  gts_convert(ptr: number, len: number, format: number, formatLen: number, quantize: number,
+    normalise: number): number;
+  gts_document_new(canSeek: number, raw: number): number;
+  gts_document_free(stream: number): void;
+  gts_document_feed(stream: number, len: number): number;
+  gts_document_finish(stream: number): number;
+  gts_write(records: number, recordsLen: number, bytes: number, bytesLen: number, values: number,
+    valuesLen: number, format: number, formatLen: number, quantize: number,
+    normalise: number): number;
 }
 
 /** Flow codes the event imports return. */
@@ -110,6 +139,9 @@ export interface Sink {
   /** A document or listing in buffers (wasm/src/document.rs), copied out of the module's
    * memory. */
   document?(records: Float64Array, names: Uint8Array): void;
+  /** A finished animation's records and the names since the last part, which the
+   * `document` then follows (its records before theirs, its names after). */
+  documentPart?(records: Float64Array, names: Uint8Array): void;
   /** One bone's keyframe floats (f32 or f64 as asked for), as the bone ends: `ptr` and
    * `count` in the module's memory, valid during the call only; `contents` bit 0 translation,
    * bit 1 scale. */
@@ -166,6 +198,13 @@ const imports = {
     error(name: number, nameLen: number, reason: number, reasonLen: number, offset: number) {
       sink.error?.(new DecodeError(latin1(name, nameLen), latin1(reason, reasonLen), offset));
     },
+    failure(name: number, nameLen: number, reason: number, reasonLen: number, offset: number,
+      animation: number, bone: number, line: number, message: number, messageLen: number) {
+      sink.error?.(new DecodeError(latin1(name, nameLen), latin1(reason, reasonLen), offset, {
+        animation: optNumber(animation), bone: optNumber(bone), line: optNumber(line),
+        message: latin1(message, messageLen),
+      }));
+    },
     progress(consumed: number, status: number, seek: number) {
       sink.progress?.(consumed, status, seek);
     },
@@ -218,6 +257,11 @@ const imports = {
     document(records: number, recordsLen: number, names: number, namesLen: number) {
       const buffer = active!.memory.buffer;
       sink.document?.(new Float64Array(buffer.slice(records, records + recordsLen * 8)),
+        new Uint8Array(buffer.slice(names, names + namesLen)));
+    },
+    document_part(records: number, recordsLen: number, names: number, namesLen: number) {
+      const buffer = active!.memory.buffer;
+      sink.documentPart?.(new Float64Array(buffer.slice(records, records + recordsLen * 8)),
         new Uint8Array(buffer.slice(names, names + namesLen)));
     },
     bone_values(ptr: number, count: number, contents: number) {

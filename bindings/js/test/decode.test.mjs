@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { DecodeError, decode, decodeJson } from '../dist/index.js';
-import { sameDocument } from './events.mjs';
-import { allFixtures, anp3, sampleAnp3, sampleBnry, sampleTextIpl } from './fixtures.mjs';
+import { DecodeError, IFPReader, decode, decodeJson } from '../dist/index.js';
+import { asJson, sameDocument } from './events.mjs';
+import {
+  allFixtures, anp3, sampleAnp3, sampleBnry, sampleTextIpl, textIpl,
+} from './fixtures.mjs';
 
 test('an ANP3 package: names, ids, frame types and the conversions of docs/FORMATS.md §2.2', () => {
   const doc = decode(sampleAnp3({ garbage: '=C:=C:\\3dsmax5' }));
@@ -28,18 +30,40 @@ test('decodeJson is the text decode() parses, ending with a newline', () => {
   const text = decodeJson(sampleAnp3());
   assert.ok(text.startsWith('{\n  "format": "ANP3"'));
   assert.ok(text.endsWith('\n}\n'));
-  assert.deepEqual(JSON.parse(text), decode(sampleAnp3()));
+  assert.deepEqual(JSON.parse(text), asJson(decode(sampleAnp3())));
 });
 
-test('warnings carry kind, reason and offset', () => {
+test('warnings carry kind, reason, offset and where: animation, bone, line', () => {
   const good = sampleAnp3();
   const doc = decode(sampleAnp3({ trailing: [9, 9, 9] }));
-  assert.deepEqual(doc.warnings, [
-    { kind: 'trailing_data', reason: 'bytes after the last record', offset: good.length },
+  assert.deepEqual(doc.warnings, [{ kind: 'trailing_data', reason: 'bytes after the last record',
+    offset: good.length, animation: null, bone: null, line: null }]);
+  // A time going back in bone 1 of animation 1 (packed times: ticks of 1/60 s).
+  const still = (t) => ({ q: [0, 0, 0, 4096], t });
+  const backwards = anp3('p', [
+    { name: 'a', bones: [{ name: 'b0', type: 3, id: 0, frames: [still(0)] }] },
+    { name: 'c', bones: [{ name: 'x', type: 3, id: 0, frames: [still(0)] },
+      { name: 'y', type: 3, id: 1, frames: [still(5), still(2)] }] },
   ]);
+  const [warning] = decode(backwards).warnings;
+  assert.deepEqual([warning.kind, warning.animation, warning.bone, warning.line],
+    ['time_backwards', 1, 1, null]);
+  // The fourth line of a text IPL is not a record.
+  const text = decode(textIpl(['1337, box01, 0, 10.5, -20.0, 3.0, 0, 0, 0, 1, -1', '1, 2']));
+  const malformed = text.warnings.find((w) => w.kind === 'malformed_line');
+  assert.deepEqual([malformed.animation, malformed.bone, malformed.line], [null, null, 4]);
+  // A line between sections: its section's name is empty (and its bytes start where the
+  // text's do).
+  const stray = decode(new TextEncoder().encode('inst\nend\nstray line\ninst\nend\n'));
+  assert.deepEqual(stray.section_lines, [{ section: '', text: 'stray line' }]);
+  assert.deepEqual(stray.warnings.map((w) => [w.kind, w.line]), [['line_outside_section', 3]]);
+  // The same as the library's JSON document.
+  for (const file of [backwards, textIpl(['1, 2'])]) {
+    assert.deepEqual(decode(file).warnings, JSON.parse(decodeJson(file)).warnings);
+  }
 });
 
-test('a truncated file throws DecodeError with kind, reason and offset', () => {
+test('a truncated file throws DecodeError with kind, offset, where and what decoded before', () => {
   const file = sampleAnp3();
   // Cut inside the first bone header (file header 36 + animation header 36 + 10 bytes).
   assert.throws(() => decode(file.subarray(0, 36 + 36 + 10)), (e) => {
@@ -48,9 +72,24 @@ test('a truncated file throws DecodeError with kind, reason and offset', () => {
     assert.equal(e.kind, 'truncated');
     assert.equal(e.reason, 'input ends inside a unit');
     assert.equal(e.offset, 72);
-    assert.equal(e.message, 'input ends inside a unit at offset 72');
+    assert.deepEqual([e.animation, e.bone, e.line], [0, null, null]);
+    assert.equal(e.message, 'input ends inside a unit at offset 72 (animation 0 "WALK_player"; ' +
+      'after 1 animation, 0 bones, 0 keyframes)');
     return true;
   });
+  // Inside the keyframes of bone 2 ("R Thigh", 36-byte header, packed rotations of 10 bytes)
+  // of the first animation: two bones of 37 frames of 16 bytes before it.
+  const third = 36 + 36 + 2 * (36 + 37 * 16) + 36;
+  assert.throws(() => decode(file.subarray(0, third + 25)), {
+    name: 'DecodeError', kind: 'truncated', animation: 0, bone: 2, line: null,
+    message: /^input ends inside a unit at offset \d+ \(animation 0 "WALK_player", bone 2 "R Thigh"; after 1 animation, 3 bones, 7\d keyframes\)$/,
+  });
+  // The same message as decodeJson, IFPReader and the tool.
+  assert.throws(() => decodeJson(file.subarray(0, 82)), { message: /\(animation 0 "WALK_player"; after/ });
+  assert.throws(() => new IFPReader(file.subarray(0, 82)), { animation: 0, bone: null });
+  // A placement file: the line.
+  const cut = new TextEncoder().encode(`inst\n${'x'.repeat(600)}`);
+  assert.throws(() => decode(cut), (e) => e instanceof DecodeError && e.line !== null);
 });
 
 test('unknown magic and an unknown frame type are errors at their offsets', () => {
@@ -116,7 +155,7 @@ test('float keyframes: NaN and infinities are null, other values as the JSON tex
   ] }]);
   const doc = decode(file);
   // decodeJson is the library's JSON text: decode() must be that text parsed, value for value.
-  assert.deepEqual(doc, JSON.parse(decodeJson(file)));
+  assert.deepEqual(asJson(doc), JSON.parse(decodeJson(file)));
   const first = doc.animations[0].bones[0].frames[0];
   assert.deepEqual(first.rotation, [null, null, 0.5, 1]);
   assert.deepEqual(first.translation, [null, null, 1e-40]);

@@ -7,8 +7,17 @@
 //! - per bone, handed over as the bone ends (`bone_values`), its keyframes' floats: per frame
 //!   time, rotation (4), then translation (3) and scale (3) when the bone stores them; as the
 //!   f32 the decoder gives (`raw`), or as the f64 that `JSON.parse` reads from the library's
-//!   JSON document (the shortest text of the f32);
-//! - `names`: the bytes of every name, one character per byte (Latin-1).
+//!   JSON document (the shortest text of the f32). In the latter each time is the index of its
+//!   value in a table of the document's distinct times (0: none, the JSON's `null`), and the
+//!   values begin with the count of the times new to the table, then those times: JavaScript
+//!   then holds each distinct time once, whichever frames share it;
+//! - `names`: the bytes of every name, one character per byte (Latin-1), and of every unit as
+//!   stored (`raw`, `trailing`: docs/FORMATS.md §9.7), which JavaScript hands out as views.
+//!
+//! The document is decoded from 64 KiB pieces ([`gts_document_new`] and the calls after it), and
+//! each animation's records and names go to JavaScript as it ends (`document_part`): the
+//! module holds neither the whole file nor the whole document. [`gts_write`] takes a document
+//! back in buffers of the same kind and writes it with the library's encoder.
 //!
 //! What goes in the document, and in which order, is that of `gtastream::json`: the events of
 //! the core's decoder, nothing read from the file here.
@@ -17,11 +26,15 @@ use alloc::boxed::Box;
 use alloc::vec::Vec;
 
 use gtastream::archive::{ArchiveInfo, Entry};
+use gtastream::context::{Context, Tracked};
 use gtastream::Summarizer;
 use gtastream::{
-    AnimationInfo, BoneInfo, FileInfo, Flow, Format, IplCar, IplInstance, Keyframes, SectionLine,
-    Visitor, Warning,
+    AnimationInfo, BoneInfo, FileInfo, Flow, Format, FrameType, IplCar, IplInstance, Keyframes,
+    SectionLine, Unit, Visitor, Warning,
 };
+
+/// A name's two numbers where there is none.
+const NO_NAME: (f64, f64) = (0.0, -1.0);
 
 /// Slots of the memo of [`JsonNumbers`]: keyframes repeat few values (the packed formats store
 /// 16-bit integers; a ped.ifp-like package has about 10,000 distinct ones in 2 million).
@@ -51,10 +64,55 @@ impl JsonNumbers {
     }
 }
 
-/// The keyframe floats, as f32 or as the document's f64.
+/// The keyframe floats, as f32 or as the document's f64 (times as indices in `Times`).
 pub enum Values {
     Raw(Vec<f32>),
-    Json(Vec<f64>, JsonNumbers),
+    Json(Vec<f64>, Times),
+}
+
+/// The distinct times handed over so far, by their f32 bits: index 0 is none (non-finite),
+/// the first time 1. An open-addressing table, grown at half full.
+#[derive(Default)]
+pub struct Times {
+    /// (bits + 1, index); 0: an empty slot.
+    slots: Vec<(u64, u32)>,
+    count: u32,
+    /// The times new since the last bone was handed over.
+    new: Vec<f64>,
+}
+
+impl Times {
+    fn slot(slots: &[(u64, u32)], bits: u32) -> usize {
+        let mask = slots.len() - 1;
+        let mut at = (bits.wrapping_mul(0x9E37_79B1) >> 8) as usize & mask;
+        while slots[at].0 != 0 && slots[at].0 != u64::from(bits) + 1 {
+            at = (at + 1) & mask;
+        }
+        at
+    }
+
+    /// The index of `time` (`json`: the document's f64 of it, NaN for none), added if new.
+    fn index(&mut self, time: f32, json: f64) -> f64 {
+        if json.is_nan() {
+            return 0.0;
+        }
+        if 2 * (self.count as usize + 1) > self.slots.len() {
+            let size = (self.slots.len() * 2).max(256);
+            let old = core::mem::replace(&mut self.slots, alloc::vec![(0, 0); size]);
+            for (key, index) in old.into_iter().filter(|s| s.0 != 0) {
+                let at = Self::slot(&self.slots, (key - 1) as u32);
+                self.slots[at] = (key, index);
+            }
+        }
+        let bits = time.to_bits();
+        let at = Self::slot(&self.slots, bits);
+        if self.slots[at].0 == 0 {
+            self.count += 1;
+            self.slots[at] = (u64::from(bits) + 1, self.count);
+            self.new.push(json);
+        }
+        f64::from(self.slots[at].1)
+    }
 }
 
 /// Numbers and names of one part of the document.
@@ -69,8 +127,15 @@ pub struct Document {
     numbers: JsonNumbers,
     pub values: Values,
     pub names: Vec<u8>,
+    /// Bytes of names handed over already (`document_part`): where `names` begins.
+    names_base: usize,
+    /// The frame types' names written so far, each once (JavaScript then makes one string).
+    frame_types: Vec<(FrameType, (f64, f64))>,
     format: Option<Format>,
     name: Option<(f64, f64)>,
+    /// The first file's header as stored, and the bytes after the content.
+    raw: (f64, f64),
+    trailing: Vec<u8>,
     files: u32,
     warnings: Part,
     animations: Part,
@@ -82,6 +147,11 @@ pub struct Document {
     frame_count_at: usize,
     translation: bool,
     scale: bool,
+    /// The open animation's latest finite keyframe time (IFPReader's duration where the file
+    /// stores none).
+    latest: f32,
+    /// Where the decoder is: the animation, bone and line of each warning.
+    context: Context,
     /// The document's animations' summaries (not made for the raw floats of `IFPReader`, whose
     /// objects have none).
     summary: Option<Summarizer>,
@@ -94,11 +164,15 @@ impl Document {
             values: if raw {
                 Values::Raw(Vec::new())
             } else {
-                Values::Json(Vec::new(), JsonNumbers::new())
+                Values::Json(Vec::new(), Times::default())
             },
             names: Vec::new(),
+            names_base: 0,
+            frame_types: Vec::new(),
             format: None,
             name: None,
+            raw: NO_NAME,
+            trailing: Vec::new(),
             files: 0,
             warnings: Part::default(),
             animations: Part::default(),
@@ -109,44 +183,60 @@ impl Document {
             frame_count_at: 0,
             translation: false,
             scale: false,
+            latest: 0.0,
+            context: Context::default(),
             summary: (!raw).then(Summarizer::new),
         }
     }
 
     /// A name's two numbers: where its bytes start in `names`, and how many.
     fn name(&mut self, bytes: &[u8]) -> (f64, f64) {
-        let start = self.names.len();
+        let start = self.names_base + self.names.len();
         self.names.extend_from_slice(bytes);
         (start as f64, bytes.len() as f64)
     }
 
     fn opt_name(&mut self, bytes: Option<&[u8]>) -> (f64, f64) {
-        bytes.map_or((0.0, -1.0), |b| self.name(b))
+        bytes.map_or(NO_NAME, |b| self.name(b))
+    }
+
+    /// Stored bytes: none (-1) where the decoder keeps none.
+    fn stored(&mut self, bytes: &[u8]) -> (f64, f64) {
+        self.opt_name((!bytes.is_empty()).then_some(bytes))
     }
 
     /// The records in their order: placement (1 for a placement file, whose document lists
-    /// instances, cars and section lines; 0 for animations), format, name, warnings, then the
-    /// parts of the document's kind, each preceded by its count.
+    /// instances, cars and section lines; 0 for animations), format, name, raw, trailing,
+    /// warnings, then the parts of the document's kind, each preceded by its count; the names
+    /// since the last `document_part`. The animations' records were handed over as parts, in
+    /// order: they follow these records (and these names follow theirs).
     pub fn finish(mut self) -> (Vec<f64>, Vec<u8>) {
         let placement = self.format.is_some_and(|f| !f.is_animation());
         let format = match self.format {
             Some(f) => self.name(f.name().as_bytes()),
-            None => (0.0, -1.0),
+            None => NO_NAME,
         };
-        let name = self.name.unwrap_or((0.0, -1.0));
-        let mut records = Vec::new();
+        let name = self.name.unwrap_or(NO_NAME);
+        let trailing = core::mem::take(&mut self.trailing);
+        let trailing = self.stored(&trailing);
+        let parts = if placement {
+            alloc::vec![self.warnings, self.instances, self.cars, self.lines]
+        } else {
+            alloc::vec![self.warnings, self.animations]
+        };
+        let size = parts.iter().map(|p| 1 + p.records.len()).sum::<usize>();
+        let mut records = Vec::with_capacity(9 + size);
         records.extend([
             f64::from(u8::from(placement)),
             format.0,
             format.1,
             name.0,
             name.1,
+            self.raw.0,
+            self.raw.1,
+            trailing.0,
+            trailing.1,
         ]);
-        let parts = if placement {
-            alloc::vec![self.warnings, self.instances, self.cars, self.lines]
-        } else {
-            alloc::vec![self.warnings, self.animations]
-        };
         for part in parts {
             records.push(f64::from(part.count));
             records.extend(part.records);
@@ -168,18 +258,23 @@ impl Visitor for Document {
         if self.files == 0 {
             self.format = Some(info.format);
             self.name = info.name.map(|n| self.name(n));
+            self.raw = self.stored(info.raw);
         }
         self.files += 1;
+        self.context.file();
         Flow::Continue
     }
 
     fn animation(&mut self, info: &AnimationInfo<'_>) -> Flow {
+        self.context.animation(info);
         if let Some(summary) = &mut self.summary {
             summary.animation(info);
         }
         let name = self.name(info.name);
+        let raw = self.stored(info.raw);
         let duration = info.duration.map_or(f64::NAN, |d| self.numbers.convert(d));
         let number = |v: Option<u32>| v.map_or(f64::NAN, f64::from);
+        self.latest = 0.0;
         let part = &mut self.animations;
         part.count += 1;
         part.records.extend([
@@ -188,6 +283,8 @@ impl Visitor for Document {
             number(info.frame_data_size),
             number(info.flags),
             duration,
+            raw.0,
+            raw.1,
             0.0,
         ]);
         self.bone_count_at = part.records.len() - 1;
@@ -195,11 +292,20 @@ impl Visitor for Document {
     }
 
     fn bone(&mut self, info: &BoneInfo<'_>) -> Flow {
+        self.context.bone(info);
         if let Some(summary) = &mut self.summary {
             summary.bone(info);
         }
         let name = self.opt_name(info.name);
-        let frame_type = self.name(info.frame_type.name().as_bytes());
+        let frame_type = match self.frame_types.iter().find(|(t, _)| *t == info.frame_type) {
+            Some(&(_, name)) => name,
+            None => {
+                let name = self.name(info.frame_type.name().as_bytes());
+                self.frame_types.push((info.frame_type, name));
+                name
+            }
+        };
+        let raw = self.stored(info.raw);
         self.translation = info.frame_type.has_translation();
         self.scale = info.frame_type.has_scale();
         let contents = u8::from(self.translation) | u8::from(self.scale) << 1;
@@ -212,6 +318,8 @@ impl Visitor for Document {
             info.bone_key.map_or(f64::NAN, f64::from),
             frame_type.0,
             frame_type.1,
+            raw.0,
+            raw.1,
             f64::from(contents),
             0.0,
         ]);
@@ -229,6 +337,9 @@ impl Visitor for Document {
             Values::Raw(values) => {
                 for f in frames.iter() {
                     count += 1;
+                    if f.time > self.latest && f.time != f32::INFINITY {
+                        self.latest = f.time;
+                    }
                     values.push(f.time);
                     values.extend_from_slice(&f.rotation);
                     if translation {
@@ -239,10 +350,12 @@ impl Visitor for Document {
                     }
                 }
             }
-            Values::Json(values, numbers) => {
+            Values::Json(values, times) => {
+                let numbers = &mut self.numbers;
                 for f in frames.iter() {
                     count += 1;
-                    values.push(numbers.convert(f.time));
+                    let time = numbers.convert(f.time);
+                    values.push(times.index(f.time, time));
                     values.extend(f.rotation.map(|v| numbers.convert(v)));
                     if translation {
                         values.extend(f.translation.map(|v| numbers.convert(v)));
@@ -258,24 +371,32 @@ impl Visitor for Document {
     }
 
     fn bone_end(&mut self) -> Flow {
+        self.context.bone_end();
         // Each bone's values go to JavaScript as it ends: the module holds one bone's at a time.
         let contents = u32::from(self.translation) | u32::from(self.scale) << 1;
-        let (ptr, count) = match &self.values {
-            Values::Raw(v) => (v.as_ptr().cast::<u8>(), v.len()),
-            Values::Json(v, _) => (v.as_ptr().cast::<u8>(), v.len()),
-        };
-        // SAFETY: the import reads the values during the call.
-        unsafe { crate::bone_values(ptr, count, contents) };
         match &mut self.values {
-            Values::Raw(v) => v.clear(),
-            Values::Json(v, _) => v.clear(),
+            Values::Raw(v) => {
+                // SAFETY: the import reads the values during the call.
+                unsafe { crate::bone_values(v.as_ptr().cast(), v.len(), contents) };
+                v.clear();
+            }
+            Values::Json(v, times) => {
+                // The times new to the table lead: their count, then the times.
+                let new = core::mem::take(&mut times.new);
+                v.splice(0..0, [new.len() as f64].into_iter().chain(new));
+                // SAFETY: as above.
+                unsafe { crate::bone_values(v.as_ptr().cast(), v.len(), contents) };
+                v.clear();
+            }
         }
         Flow::Continue
     }
 
     /// After its bones, the animation's summary as the document's text of it (a name: its
-    /// bytes in `names`), or no name where none is made.
+    /// bytes in `names`), or no name where none is made; then its latest keyframe time (raw
+    /// floats only, else 0).
     fn animation_end(&mut self) -> Flow {
+        self.context.animation_end();
         let text = self.summary.as_mut().map(|summary| {
             let mut text = alloc::string::String::new();
             // A String takes all text.
@@ -283,7 +404,23 @@ impl Visitor for Document {
             text
         });
         let name = self.opt_name(text.as_deref().map(str::as_bytes));
-        self.animations.records.extend([name.0, name.1]);
+        let latest = f64::from(self.latest);
+        let records = &mut self.animations.records;
+        records.extend([name.0, name.1, latest]);
+        // The animation is complete: it goes to JavaScript, so that the module's memory holds
+        // one animation's records and names at a time, not the document's.
+        // SAFETY: the import copies the buffers during the call.
+        unsafe {
+            crate::document_part(
+                records.as_ptr(),
+                records.len(),
+                self.names.as_ptr(),
+                self.names.len(),
+            )
+        };
+        records.clear();
+        self.names_base += self.names.len();
+        self.names.clear();
         Flow::Continue
     }
 
@@ -332,14 +469,35 @@ impl Visitor for Document {
         Flow::Continue
     }
 
+    fn trailing(&mut self, bytes: &[u8]) -> Flow {
+        self.trailing.extend_from_slice(bytes);
+        Flow::Continue
+    }
+
+    /// A warning, then where it was reported: the animation's and the bone's index and the
+    /// line (NaN: none), as the library's document gives them.
     fn warning(&mut self, w: Warning) -> Flow {
         let kind = self.name(w.kind.name().as_bytes());
         let reason = self.name(w.kind.reason().as_bytes());
+        let index =
+            |item: Option<gtastream::context::Item>| item.map_or(f64::NAN, |i| i.index.into());
+        let context = self.context;
         self.warnings.count += 1;
-        self.warnings
-            .records
-            .extend([kind.0, kind.1, reason.0, reason.1, w.offset as f64]);
+        self.warnings.records.extend([
+            kind.0,
+            kind.1,
+            reason.0,
+            reason.1,
+            w.offset as f64,
+            index(context.animation),
+            index(context.bone),
+            context.line.map_or(f64::NAN, f64::from),
+        ]);
         Flow::Continue
+    }
+
+    fn unit(&mut self, unit: &Unit<'_>) {
+        self.context.unit(unit);
     }
 }
 
@@ -377,5 +535,330 @@ impl Listing {
         self.records
             .extend([entry.offset as f64, entry.size as f64]);
         self.records.extend(format);
+    }
+}
+
+/// A document decoded piece by piece: the decoder and what it has collected.
+pub struct DocumentStream {
+    decoder: gtastream::Decoder,
+    /// The document, its events tracked for an error's context.
+    doc: Tracked<Document>,
+}
+
+/// A new document decoder (`raw`: keyframe floats as f32, else as the JSON document's f64).
+#[no_mangle]
+pub extern "C" fn gts_document_new(can_seek: u32, raw: u32) -> *mut DocumentStream {
+    let options = gtastream::Options {
+        can_seek: can_seek != 0,
+        game: None,
+    };
+    Box::into_raw(Box::new(DocumentStream {
+        decoder: gtastream::Decoder::with_options(options),
+        doc: Tracked::new(Document::new(raw != 0)),
+    }))
+}
+
+/// # Safety
+/// `stream` comes from [`gts_document_new`] and is freed once.
+#[no_mangle]
+pub unsafe extern "C" fn gts_document_free(stream: *mut DocumentStream) {
+    drop(Box::from_raw(stream));
+}
+
+/// Feeds the first `len` bytes of the input buffer (`gts_input`), handing over each bone's
+/// values as it ends, then what the feed did to `progress`. Returns 0, or 1 after reporting
+/// the error with its context (`failure`).
+///
+/// # Safety
+/// `stream` comes from [`gts_document_new`]; `len` is at most the input buffer's size.
+#[no_mangle]
+pub unsafe extern "C" fn gts_document_feed(stream: *mut DocumentStream, len: usize) -> u32 {
+    let input = &(&*crate::INPUT.0.get())[..len.min(crate::INPUT_SIZE)];
+    let stream = &mut *stream;
+    match stream.doc.feed(&mut stream.decoder, input) {
+        Ok(progress) => crate::report_feed(Ok(progress)),
+        Err(failure) => crate::report_failure(&failure),
+    }
+}
+
+/// Ends the input and hands the document over to `document`. Returns 0, or 1 after reporting
+/// the error with its context. The stream is spent: only [`gts_document_free`] may follow.
+///
+/// # Safety
+/// As [`gts_document_feed`].
+#[no_mangle]
+pub unsafe extern "C" fn gts_document_finish(stream: *mut DocumentStream) -> u32 {
+    let stream = &mut *stream;
+    if let Err(failure) = stream.doc.finish(&mut stream.decoder) {
+        return crate::report_failure(&failure);
+    }
+    crate::hand_over(core::mem::replace(
+        &mut stream.doc.inner,
+        Document::new(true),
+    ));
+    0
+}
+
+/// Reads a document handed back for writing (see [`gts_write`]) front to back.
+#[derive(Clone, Copy)]
+struct Written<'a> {
+    records: &'a [f64],
+    bytes: &'a [u8],
+    values: &'a [f32],
+    at: usize,
+    value_at: usize,
+}
+
+impl<'a> Written<'a> {
+    fn number(&mut self) -> f64 {
+        let value = self.records.get(self.at).copied().unwrap_or(f64::NAN);
+        self.at += 1;
+        value
+    }
+
+    /// A count or another integer (a missing or broken one is 0).
+    fn int(&mut self) -> i64 {
+        let value = self.number();
+        if value.is_finite() {
+            value as i64
+        } else {
+            0
+        }
+    }
+
+    fn opt_int(&mut self) -> Option<i64> {
+        let value = self.number();
+        value.is_finite().then_some(value as i64)
+    }
+
+    /// Bytes: a start and a length in `bytes` (-1: none).
+    fn bytes(&mut self) -> Option<&'a [u8]> {
+        let (start, len) = (self.int(), self.int());
+        let start = usize::try_from(start).ok()?;
+        let len = usize::try_from(len).ok()?;
+        self.bytes.get(start..start.checked_add(len)?)
+    }
+
+    /// A name: as [`bytes`](Self::bytes), length -2 for a name that is not Latin-1 (a
+    /// character past U+00FF, which no file can hold).
+    fn name(&mut self) -> Result<Option<&'a [u8]>, gtastream::encode::EncodeError> {
+        if self.records.get(self.at + 1) == Some(&-2.0) {
+            self.at += 2;
+            return Err(gtastream::encode::EncodeError::BadName);
+        }
+        Ok(self.bytes())
+    }
+
+    fn floats<const N: usize>(&mut self) -> [f32; N] {
+        core::array::from_fn(|_| self.number() as f32)
+    }
+
+    fn values<const N: usize>(&mut self) -> [f32; N] {
+        let mut out = [f32::NAN; N];
+        if let Some(v) = self.values.get(self.value_at..self.value_at + N) {
+            out.copy_from_slice(v);
+        }
+        self.value_at += N;
+        out
+    }
+}
+
+/// The formats the library writes, then the others it reads (a document's source).
+const FORMATS: [Format; 6] = [
+    Format::Anp3,
+    Format::Anp2,
+    Format::Anpk,
+    Format::IplBinary,
+    Format::IplText,
+    Format::Anim,
+];
+
+/// The frame types by their names (`FrameType::name`).
+const FRAME_TYPES: [FrameType; 9] = {
+    use FrameType as F;
+    [
+        F::Ifp2Rot,
+        F::Ifp2RotTrans,
+        F::Ifp2PackedRot,
+        F::Ifp2PackedRotTrans,
+        F::Kr00,
+        F::Krt0,
+        F::Krts,
+        F::StoriesRot,
+        F::StoriesRotTrans,
+    ]
+};
+
+fn format_named(name: &[u8]) -> Option<Format> {
+    FORMATS
+        .into_iter()
+        .find(|f| f.name().as_bytes().eq_ignore_ascii_case(name))
+}
+
+/// Feeds the encoder the document's events, in the order of the buffers (see [`gts_write`]).
+fn write_document<S: gtastream::encode::Sink>(
+    r: &mut Written<'_>,
+    encoder: &mut gtastream::encode::Encoder<S>,
+) -> Result<(), gtastream::encode::EncodeError> {
+    use gtastream::encode::{BoneHeader, EncodeError};
+    use gtastream::{IplCar, IplInstance, Keyframe};
+    let source = r.bytes().and_then(format_named);
+    if let Some(source) = source {
+        if source.is_animation() != encoder.format().is_animation() {
+            return Err(EncodeError::CannotConvert(source, encoder.format()));
+        }
+        encoder.source(source);
+    }
+    let name = r.name()?;
+    let raw = r.bytes().unwrap_or_default();
+    let trailing = r.bytes().unwrap_or_default();
+    encoder.file_raw(name, raw)?;
+    for _ in 0..r.int() {
+        let name = r.name()?.unwrap_or_default();
+        let raw = r.bytes().unwrap_or_default();
+        encoder.animation_raw(name, raw)?;
+        for _ in 0..r.int() {
+            let name = r.name()?;
+            let bone_id = r.opt_int().map(|v| v as i32);
+            let bone_key = r.opt_int().map(|v| v as u32);
+            let frame_type = r.bytes().unwrap_or_default();
+            let frame_type = FRAME_TYPES
+                .into_iter()
+                .find(|t| t.name().as_bytes() == frame_type)
+                .ok_or(EncodeError::OutOfOrder)?;
+            let raw = r.bytes().unwrap_or_default();
+            let contents = r.int();
+            let header = BoneHeader {
+                name,
+                bone_id,
+                bone_key,
+                frame_type,
+            };
+            encoder.bone_raw(&header, raw)?;
+            for _ in 0..r.int() {
+                let mut frame = Keyframe::default();
+                [frame.time] = r.values();
+                frame.rotation = r.values();
+                if contents & 1 != 0 {
+                    frame.translation = r.values();
+                }
+                if contents & 2 != 0 {
+                    frame.scale = r.values();
+                }
+                encoder.keyframe(&frame)?;
+            }
+            encoder.bone_end()?;
+        }
+        encoder.animation_end()?;
+    }
+    for _ in 0..r.int() {
+        let mut instance = IplInstance::default();
+        instance.model_id = r.int() as i32;
+        instance.model_name = r.name()?;
+        instance.interior = r.int() as u32;
+        instance.position = r.floats();
+        instance.rotation = r.floats();
+        let has_scale = r.int() != 0;
+        let scale = r.floats();
+        instance.scale = has_scale.then_some(scale);
+        instance.lod = r.int() as i32;
+        encoder.instance(&instance)?;
+    }
+    for _ in 0..r.int() {
+        let mut car = IplCar::default();
+        car.position = r.floats();
+        [car.angle] = r.floats();
+        let ints: [i32; 8] = core::array::from_fn(|_| r.int() as i32);
+        [
+            car.model_id,
+            car.primary_color,
+            car.secondary_color,
+            car.flags,
+            car.alarm_chance,
+            car.door_lock_chance,
+            car.min_delay,
+            car.max_delay,
+        ] = ints;
+        encoder.car(&car)?;
+    }
+    for _ in 0..r.int() {
+        let section = r.bytes().unwrap_or_default();
+        let section = core::str::from_utf8(section).map_err(|_| EncodeError::BadName)?;
+        let text = r.bytes().unwrap_or_default();
+        encoder.section_line(section, text)?;
+    }
+    if !trailing.is_empty() {
+        encoder.trailing(trailing)?;
+    }
+    encoder.end()
+}
+
+/// Writes a document handed back in buffers as `format` (its own when `format_len` is 0),
+/// the bytes going to `output`: `records` (f64; names and stored units as start and length in
+/// `bytes`) hold the format, name, raw and trailing; the animations, each with its name, raw
+/// and bones; each bone with its name, id, key, frame type, raw, contents (bit 0 translation,
+/// bit 1 scale) and frame count; then the instances, cars and section lines as
+/// [`Document::finish`] gives them; each part after its count. `values` hold the keyframes'
+/// floats (f32: time, rotation, then translation and scale as the contents say). The stored units are kept where the format is the
+/// document's own, unless `normalise` (docs/FORMATS.md §9.7). Returns 0; 1 after reporting an
+/// encoding error to `encode_error`; 2 when the format is not one the library writes.
+///
+/// # Safety
+/// Each pointer points to its length of readable values.
+#[no_mangle]
+pub unsafe extern "C" fn gts_write(
+    records: *const f64,
+    records_len: usize,
+    bytes: *const u8,
+    bytes_len: usize,
+    values: *const f32,
+    values_len: usize,
+    format: *const u8,
+    format_len: usize,
+    quantize: u32,
+    normalise: u32,
+) -> u32 {
+    use gtastream::encode::{EncodeOptions, Encoder};
+    let slice = |ptr, len| {
+        if len == 0 {
+            &[][..]
+        } else {
+            core::slice::from_raw_parts(ptr, len)
+        }
+    };
+    let mut r = Written {
+        records: if records_len == 0 {
+            &[]
+        } else {
+            core::slice::from_raw_parts(records, records_len)
+        },
+        bytes: slice(bytes, bytes_len),
+        values: if values_len == 0 {
+            &[]
+        } else {
+            core::slice::from_raw_parts(values, values_len)
+        },
+        at: 0,
+        value_at: 0,
+    };
+    // The document's own format by default: its name leads the records.
+    let own = Written { ..r }.bytes().unwrap_or_default();
+    let name = if format_len == 0 {
+        own
+    } else {
+        slice(format, format_len)
+    };
+    let Some(target) = format_named(name).filter(|f| *f != Format::Anim) else {
+        return 2;
+    };
+    let options = EncodeOptions::quantize(quantize != 0).with_normalise(normalise != 0);
+    let written = Encoder::new(target, Vec::new(), options)
+        .and_then(|mut encoder| write_document(&mut r, &mut encoder).map(|()| encoder.into_sink()));
+    match written {
+        Ok(out) => {
+            crate::output(out.as_ptr(), out.len());
+            0
+        }
+        Err(e) => crate::report_encode_error(e),
     }
 }

@@ -37,6 +37,21 @@ extern "C" {
     fn text(ptr: *const u8, len: usize);
     /// Decoding failed: the kind's stable name and reason, and the absolute offset.
     fn error(name: *const u8, name_len: usize, reason: *const u8, reason_len: usize, offset: f64);
+    /// Decoding failed, with where (`gtastream::context`): the kind's name and reason, the
+    /// absolute offset, the animation's and the bone's index and the line (NaN: none), and the
+    /// message naming them and what was decoded before.
+    fn failure(
+        name: *const u8,
+        name_len: usize,
+        reason: *const u8,
+        reason_len: usize,
+        offset: f64,
+        animation: f64,
+        bone: f64,
+        line: f64,
+        message: *const u8,
+        message_len: usize,
+    );
     /// What a `feed` did; `seek` is the offset asked for with status 3.
     fn progress(consumed: usize, status: u32, seek: f64);
 
@@ -101,6 +116,9 @@ extern "C" {
     /// A document or listing in buffers (src/document.rs): `records` f64s and `names` bytes;
     /// read during the call only.
     fn document(records: *const f64, records_len: usize, names: *const u8, names_len: usize);
+    /// A finished animation's records and the names since the last part (src/document.rs),
+    /// which the document's `document` call then follows; read during the call only.
+    fn document_part(records: *const f64, records_len: usize, names: *const u8, names_len: usize);
     /// One bone's keyframe floats (`count` f32 or f64, as the document was asked for), as the
     /// bone ends; `contents`: bit 0 translation, bit 1 scale.
     fn bone_values(values: *const u8, count: usize, contents: u32);
@@ -172,6 +190,30 @@ fn report_error(e: Error) {
             e.offset as f64,
         )
     }
+}
+
+/// Reports a failure with its context to `failure`. Returns 1.
+fn report_failure(f: &gtastream::context::Failure) -> u32 {
+    let (name, reason) = (f.error.kind.name(), f.error.kind.reason());
+    let message = alloc::format!("{f}");
+    let index = |item: Option<gtastream::context::Item>| item.map_or(f64::NAN, |i| i.index.into());
+    let context = &f.context;
+    // SAFETY: the import reads the three strings during the call.
+    unsafe {
+        failure(
+            name.as_ptr(),
+            name.len(),
+            reason.as_ptr(),
+            reason.len(),
+            f.offset() as f64,
+            index(context.animation),
+            index(context.bone),
+            context.line.map_or(f64::NAN, f64::from),
+            message.as_ptr(),
+            message.len(),
+        )
+    };
+    1
 }
 
 /// Passes every event on to the imports; keyframes only when JavaScript listens for them
@@ -395,8 +437,8 @@ impl fmt::Write for Pieces {
 }
 
 /// The JSON document (`gtastream dump --json`) of the `len` bytes at `ptr`, handed to `text`.
-/// Returns 0, or 1 after reporting the error to `error` (the text handed over so far, if any,
-/// is then to be dropped).
+/// Returns 0, or 1 after reporting the error with its context to `failure` (the text handed
+/// over so far, if any, is then to be dropped).
 ///
 /// # Safety
 /// `ptr` points to `len` readable bytes.
@@ -408,19 +450,17 @@ pub unsafe extern "C" fn gts_json(ptr: *const u8, len: usize, can_seek: u32) -> 
         game: None,
     };
     let mut out = Pieces(String::with_capacity(TEXT_PIECE));
+    // The failure is as large as the core returns it (gtastream::context).
+    #[allow(clippy::result_large_err)]
     let result = json::write(&mut out, |pass| {
-        let mut only = Only::new(Search::Inside, "", pass);
-        Decoder::with_options(options).decode_slice(data, &mut only)
+        gtastream::context::decode_slice(&mut Decoder::with_options(options), data, pass)
     });
     match result {
         Ok(()) => {
             out.flush();
             0
         }
-        Err(JsonError::Decode(e)) => {
-            report_error(e);
-            1
-        }
+        Err(JsonError::Decode(f)) => report_failure(&f),
         // Pieces never refuses text.
         Err(JsonError::Write) => 1,
     }
@@ -763,29 +803,8 @@ impl<'a> Only<'a> {
     }
 }
 
-macro_rules! forward {
-    ($($name:ident($($arg:ident: $ty:ty),*);)*) => {
-        $(fn $name(&mut self, $($arg: $ty),*) -> Flow {
-            self.inner().map_or(Flow::Continue, |v| v.$name($($arg),*))
-        })*
-    };
-}
-
-impl Visitor for Only<'_> {
-    forward! {
-        file(info: &FileInfo<'_>);
-        animation(info: &AnimationInfo<'_>);
-        bone(info: &BoneInfo<'_>);
-        keyframes(frames: Keyframes<'_>);
-        bone_end();
-        animation_end();
-        instance(i: &IplInstance<'_>);
-        car(c: &IplCar);
-        section_line(line: &SectionLine<'_>);
-        warning(w: Warning);
-        end();
-    }
-}
+// Every event goes on to the inner visitor while it is wanted (the core's one list of them).
+gtastream::forward_visitor!(['a] Only<'a>, |this| this.inner());
 
 impl ArchiveVisitor for Only<'_> {
     fn archive(&mut self, info: &ArchiveInfo) -> Flow {
@@ -952,32 +971,9 @@ fn hand_over(doc: document::Document) {
     unsafe { document(records.as_ptr(), records.len(), names.as_ptr(), names.len()) };
 }
 
-/// The document of the `len` bytes at `ptr` in buffers (src/document.rs), handed to
-/// `bone_values` and `document`: keyframe values as f32 when `raw`, else as the JSON
-/// document's f64. Returns 0,
-/// or 1 after reporting the error to `error`.
-///
-/// # Safety
-/// `ptr` points to `len` readable bytes.
-#[no_mangle]
-pub unsafe extern "C" fn gts_document(ptr: *const u8, len: usize, can_seek: u32, raw: u32) -> u32 {
-    let data = core::slice::from_raw_parts(ptr, len);
-    let options = Options {
-        can_seek: can_seek != 0,
-        game: None,
-    };
-    let mut doc = document::Document::new(raw != 0);
-    let mut only = Only::new(Search::Inside, "", &mut doc);
-    if let Err(e) = Decoder::with_options(options).decode_slice(data, &mut only) {
-        report_error(e);
-        return 1;
-    }
-    hand_over(doc);
-    0
-}
-
 /// The document of the archive's entry named by the `name_len` bytes (UTF-8) at `name`, in
-/// buffers as [`gts_document`] gives them. Returns 0, or 1 after reporting the error.
+/// buffers as [`document::gts_document_finish`] gives them. Returns 0, or 1 after reporting the
+/// error.
 ///
 /// # Safety
 /// As [`gts_entry_json`].
@@ -1128,8 +1124,9 @@ pub unsafe extern "C" fn gts_listing_finish(stream: *mut ListingStream) -> u32 {
 /// Converts the `len` bytes at `ptr` to the format named by the `format_len` bytes at `format`
 /// (the library's name of a format it writes, any case: ANP3, ANP2, ANPK, bnry, text), the
 /// decoder's events straight into the library's encoder, as `gtastream convert` does; the bytes
-/// go to `output`. Returns 0; 1 after reporting a decoding error to `error` or an encoding one
-/// to `encode_error`; 2 when the name is not of a format the library writes.
+/// go to `output` (stored units kept unless `normalise`, docs/FORMATS.md §9.7). Returns 0; 1
+/// after reporting a decoding error to `error` or an encoding one to `encode_error`; 2 when the
+/// name is not of a format the library writes.
 ///
 /// # Safety
 /// Each pointer points to its length of readable bytes.
@@ -1140,6 +1137,7 @@ pub unsafe extern "C" fn gts_convert(
     format: *const u8,
     format_len: usize,
     quantize: u32,
+    normalise: u32,
 ) -> u32 {
     use gtastream::encode::{EncodeOptions, Encoder, Lookahead};
     use gtastream::{ErrorKind, Format};
@@ -1158,14 +1156,9 @@ pub unsafe extern "C" fn gts_convert(
     else {
         return 2;
     };
-    let report = |e: gtastream::encode::EncodeError| {
-        let (kind, message) = (e.kind().name(), alloc::format!("{e}"));
-        // SAFETY: the import reads the two strings during the call.
-        encode_error(kind.as_ptr(), kind.len(), message.as_ptr(), message.len());
-        1
-    };
-    let mut encoder = match Encoder::new(format, Vec::new(), EncodeOptions::quantize(quantize != 0))
-    {
+    let report = report_encode_error;
+    let options = EncodeOptions::quantize(quantize != 0).with_normalise(normalise != 0);
+    let mut encoder = match Encoder::new(format, Vec::new(), options) {
         Ok(encoder) => encoder,
         Err(e) => return report(e),
     };
@@ -1189,6 +1182,14 @@ pub unsafe extern "C" fn gts_convert(
     let bytes = encoder.into_sink();
     output(bytes.as_ptr(), bytes.len());
     0
+}
+
+/// Reports an encoding error to `encode_error`: its kind's name and its message. Returns 1.
+fn report_encode_error(e: gtastream::encode::EncodeError) -> u32 {
+    let (kind, message) = (e.kind().name(), alloc::format!("{e}"));
+    // SAFETY: the import reads the two strings during the call.
+    unsafe { encode_error(kind.as_ptr(), kind.len(), message.as_ptr(), message.len()) };
+    1
 }
 
 /// The allocator std would use on this target, without the rest of std (smaller module).
