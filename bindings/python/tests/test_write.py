@@ -340,9 +340,18 @@ def test_an_unedited_document_is_written_back_byte_for_byte(seeds):
     exact = 0
     for name, data in files.items():
         doc = gtastream.decode(data)
+        # A document lists a bnry's instances before its cars: the stock layout.
+        stock = doc["format"] != "bnry" or struct.unpack_from("<I", data, 60) >= \
+            struct.unpack_from("<I", data, 28)
+        # The document does not hold an ANLF's blocks nor a text IPL's stored lines yet.
+        whole = data[:4] != b"ANLF" and doc["format"] != "text"
         try:
             written = gtastream.write(doc)
         except gtastream.EncodeError as error:
+            if not stock or not whole:
+                # What the document does not hold (the order of a bnry's sections, an ANLF's
+                # blocks, a text IPL's stored lines) the encoder may refuse to guess.
+                continue
             # What the encoder refuses from its events, it refuses from the document too.
             with pytest.raises(gtastream.EncodeError):
                 gtastream.convert(data, doc["format"])
@@ -351,11 +360,7 @@ def test_an_unedited_document_is_written_back_byte_for_byte(seeds):
         assert without_stored(gtastream.decode(written)) == without_stored(doc), name
         # Byte for byte wherever the decoder's events straight into the encoder are (not yet:
         # a text IPL, an ANLF written as one ANPK: docs/FORMATS.md §9.7), and always for the
-        # sloppy files. A document lists a bnry's instances before its cars: the stock layout.
-        stock = doc["format"] != "bnry" or struct.unpack_from("<I", data, 60) >= \
-            struct.unpack_from("<I", data, 28)
-        # The document does not hold an ANLF's blocks nor a text IPL's stored lines yet.
-        whole = data[:4] != b"ANLF" and doc["format"] != "text"
+        # sloppy files.
         if name.startswith("sloppy") or stock and whole and \
                 gtastream.convert(data, doc["format"]) == data:
             assert written == data, name
