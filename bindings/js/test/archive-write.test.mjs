@@ -42,7 +42,9 @@ function tool(...args) {
  * tool names an entry after its file, a Latin-1 name would reach it as UTF-8.) */
 const entries = (() => {
   const seen = new Set();
-  const list = allFixtures().map(([name, data]) => ({ name: name.split('/').pop(), data }))
+  // The games skip an entry whose name has no '.': fixtures named without one get an extension.
+  const entryName = (base) => (base.includes('.') ? base : `${base}.dat`);
+  const list = allFixtures().map(([name, data]) => ({ name: entryName(name.split('/').pop()), data }))
     .filter(({ name }) => name.length < 24 && !seen.has(name.toLowerCase())
       && seen.add(name.toLowerCase()));
   list.push({ name: 'model.dff', data: Uint8Array.from({ length: 5000 }, (_, i) => i * 7) });
