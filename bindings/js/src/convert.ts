@@ -135,6 +135,9 @@ class Buffers {
   }
 }
 
+/** A stored line's item by the number `gts_write` reads. */
+const items = ['instance', 'car', 'section_line', 'text'];
+
 /** The document in buffers, in the order `gts_write` reads it. */
 function toBuffers(doc: GtaDocument): Buffers {
   const animations = doc.animations ?? [];
@@ -153,6 +156,15 @@ function toBuffers(doc: GtaDocument): Buffers {
   w.name(doc.name);
   w.bytes(doc.raw);
   w.bytes(doc.trailing);
+  // -1: null.
+  const blocks = doc.blocks ?? null;
+  w.number(blocks ? blocks.length : -1);
+  for (const b of blocks ?? []) {
+    w.name(b.name);
+    w.bytes(b.raw);
+    w.number(b.animations);
+  }
+  w.number(doc.container_size);
   w.number(animations.length);
   for (const a of animations) {
     w.name(a.name);
@@ -204,6 +216,13 @@ function toBuffers(doc: GtaDocument): Buffers {
   for (const line of lines) {
     w.name(line.section);
     w.name(line.text);
+  }
+  const stored = doc.stored ?? null;
+  w.number(stored ? stored.length : -1);
+  for (const s of stored ?? []) {
+    w.number(items.indexOf(s.item));
+    w.number(s.index);
+    w.name(s.raw);
   }
   return w;
 }

@@ -5,7 +5,7 @@
 
 import { documentBuffers } from './decode.js';
 import type { DocumentWarning, Format } from './types.js';
-import { type BoneHead, Reader, readBone, readHead, stride } from './view.js';
+import { type BoneHead, Reader, readBlocks, readBone, readHead, stride } from './view.js';
 
 export interface IFPFrame {
   /** Seconds from the start of the clip. */
@@ -161,6 +161,7 @@ export class IFPReader {
     this.format = doc.format;
     this.packageName = doc.name ?? '';
     this.warnings = doc.warnings;
+    readBlocks(r); // an ANLF's blocks: one package here
     const animations: IFPAnimation[] = [];
     let bone = 0;
     for (let n = r.number(); n > 0; n--) {

@@ -101,8 +101,30 @@ export interface SectionLine {
   text: string;
 }
 
-/** The whole decoded file. Animation files have `animations`; placement files `instances`,
- * `cars` and `section_lines` (the lines of sections kept as text). */
+/** A line or record of a placement file as stored (docs/FORMATS.md §10). */
+export interface StoredLine {
+  item: 'instance' | 'car' | 'section_line' | 'text';
+  /** Its index in `instances`, `cars` or `section_lines`; null for `text` (a blank line, a
+   * comment, a section name, `end`). */
+  index: number | null;
+  /** A text IPL's line as stored, with its line break, one character per byte (Latin-1);
+   * null for a binary record. */
+  raw: string | null;
+}
+
+/** A block of an `ANLF` container. */
+export interface Block {
+  /** Its package name. */
+  name: string | null;
+  /** Its `ANPK` header as stored (a view, as `raw`). */
+  raw: Uint8Array | null;
+  /** How many of the document's animations, in order, it holds. */
+  animations: number;
+}
+
+/** The whole decoded file. Animation files have `animations` (and an `ANLF`'s `blocks` and
+ * `container_size`); placement files `instances`, `cars`, `section_lines` (the lines of
+ * sections kept as text) and `stored` (the file's order). */
 export interface GtaDocument {
   format: Format | null;
   name: string | null;
@@ -117,6 +139,15 @@ export interface GtaDocument {
   instances?: Instance[];
   cars?: Car[];
   section_lines?: SectionLine[];
+  /** A placement file's lines and records in file order, for writing it back as it is: null
+   * where the lists in their order are the file (a binary IPL, instances before cars). Records
+   * beyond it are written after it; an entry whose record is gone is skipped. */
+  stored?: StoredLine[] | null;
+  /** An `ANLF`'s blocks in order (null for any other file; none for an `ANLF` of no blocks).
+   * The first block is written with the document's `name` and `raw` (its own, unless edited). */
+  blocks?: Block[] | null;
+  /** An `ANLF`'s `size` field as stored (null for any other file). */
+  container_size?: number | null;
 }
 
 export interface DecodeOptions {

@@ -4,8 +4,8 @@
 // text, and nothing of the file's format here: the module has already decoded everything.
 
 import type {
-  Animation, AnimationSummary, ArchiveListing, Bone, Car, DocumentWarning, GtaDocument, Instance,
-  Keyframe, SectionLine,
+  Animation, AnimationSummary, ArchiveListing, Block, Bone, Car, DocumentWarning, GtaDocument,
+  Instance, Keyframe, SectionLine, StoredLine,
 } from './types.js';
 import { DecodeError, type Exports, type Sink, withSink } from './wasm.js';
 
@@ -162,6 +162,20 @@ export function readHead(r: Reader): { placement: boolean; doc: GtaDocument } {
   return { placement, doc: { format, name, warnings, raw, trailing } };
 }
 
+/** An ANLF's blocks and stored size (null for another file): in the records before the
+ * animations (which the module hands over as they end), though after them in the document. */
+export function readBlocks(r: Reader): { blocks: Block[] | null; container_size: number | null } {
+  let blocks: Block[] | null = null;
+  const count = r.number();
+  if (count >= 0) {
+    blocks = [];
+    for (let n = count; n > 0; n--) {
+      blocks.push({ name: r.name(), raw: r.bytes(), animations: r.number() });
+    }
+  }
+  return { blocks, container_size: r.optNumber() };
+}
+
 /** One bone's header as the module writes it, before its frames. */
 export interface BoneHead {
   name: string | null;
@@ -283,6 +297,7 @@ export function toDocument(buffers: Buffers, boneFrames: Keyframe[][]): GtaDocum
   const r = new Reader(buffers);
   const { placement, doc } = readHead(r);
   if (!placement) {
+    const { blocks, container_size } = readBlocks(r);
     const animations: Animation[] = [];
     let bone = 0;
     for (let n = r.number(); n > 0; n--) {
@@ -302,8 +317,7 @@ export function toDocument(buffers: Buffers, boneFrames: Keyframe[][]): GtaDocum
       r.number(); // the latest keyframe time: IFPReader's
       animations.push({ name, frame_data_size, flags, duration, bones, summary, raw });
     }
-    doc.animations = animations;
-    return doc;
+    return Object.assign(doc, { animations, blocks, container_size });
   }
   const instances: Instance[] = [];
   for (let n = r.number(); n > 0; n--) {
@@ -330,8 +344,20 @@ export function toDocument(buffers: Buffers, boneFrames: Keyframe[][]): GtaDocum
   for (let n = r.number(); n > 0; n--) {
     section_lines.push({ section: r.string(), text: r.string() });
   }
-  return Object.assign(doc, { instances, cars, section_lines });
+  let stored: StoredLine[] | null = null;
+  const count = r.number();
+  if (count >= 0) {
+    stored = new Array<StoredLine>(count);
+    for (let i = 0; i < count; i++) {
+      const item = items[r.number()];
+      stored[i] = { item, index: r.optNumber(), raw: r.name() };
+    }
+  }
+  return Object.assign(doc, { instances, cars, section_lines, stored });
 }
+
+/** A stored line's item by the module's number for it. */
+const items: StoredLine['item'][] = ['instance', 'car', 'section_line', 'text'];
 
 /** The listing `gtastream ls --json` prints. */
 export function toListing(buffers: Buffers): ArchiveListing {

@@ -70,9 +70,11 @@ export function sameDocument(actual, expected, path = '$') {
   if (expected && typeof expected === 'object') {
     // The events carry no summary (the `Summarize` adaptor computes it from them; the
     // summary is checked in sample.test.mjs) and the callbacks no stored units (decode()'s
-    // `raw` and `trailing`, checked in write.test.mjs) nor a warning's place (its animation,
-    // bone and line): a document rebuilt from events has none.
-    const optional = ['summary', 'raw', 'trailing', 'animation', 'bone', 'line'];
+    // `raw`, `trailing`, `stored`, `blocks` and `container_size`, checked in write.test.mjs)
+    // nor a warning's place (its animation, bone and line): a document rebuilt from events has
+    // none.
+    const optional = ['summary', 'raw', 'trailing', 'animation', 'bone', 'line', 'stored', 'blocks',
+      'container_size'];
     const keys = Object.keys(expected).filter((k) => !optional.includes(k) || k in actual);
     const extra = Object.keys(actual).filter((k) => !keys.includes(k));
     if (extra.length) throw new Error(`${path}: unexpected ${extra}`);

@@ -189,6 +189,7 @@ test('to another format the stored units are not used; errors are EncodeErrors',
 
 test('every fixture that convert() writes back byte for byte, write(decode()) does too', () => {
   let exact = 0;
+  const kinds = new Set();
   for (const [name, bytes] of allFixtures()) {
     let doc;
     let again;
@@ -198,15 +199,143 @@ test('every fixture that convert() writes back byte for byte, write(decode()) do
     } catch {
       continue; // not decoded, or not written (Stories, a line text cannot hold)
     }
-    // A bnry whose cars come before its instances: the events keep that order, the document
-    // (instances, then cars) cannot; written in the stock order (docs/FORMATS.md §9.7).
-    // The document does not hold an ANLF's blocks nor a text IPL's stored lines yet.
-    const whole = doc.format !== 'text' && Buffer.from(bytes.subarray(0, 4)).toString() !== 'ANLF';
-    if (!Buffer.from(again).equals(Buffer.from(bytes)) || name === 'bnry-cars-first' || !whole) {
-      continue;
-    }
+    // Every one: the document holds a text IPL's stored lines, a binary IPL's order and an
+    // ANLF's blocks (`stored`, `blocks`, `container_size`).
+    if (!Buffer.from(again).equals(Buffer.from(bytes))) continue;
     assert.deepEqual(write(doc), bytes, name);
+    kinds.add(doc.blocks ? 'ANLF' : doc.format);
     exact++;
   }
   assert.ok(exact >= 3, `${exact} files written back`);
+  // The seeds (GTASTREAM_FIXTURES, as .ci/run sets) hold ANLF containers and bnry layouts.
+  const seeds = process.env.GTASTREAM_FIXTURES ? ['ANLF'] : [];
+  for (const kind of ['ANP3', 'bnry', 'text', ...seeds]) {
+    assert.ok(kinds.has(kind), `no ${kind} written back (${[...kinds].join(' ')})`);
+  }
+});
+
+/** Lines of a text, each with its line break. */
+const linesOf = (bytes) => Buffer.from(bytes).toString('latin1').split(/(?<=\n)/);
+
+test('a text IPL: its lines as stored, in file order; an edit changes only its own line', () => {
+  const source = '# made in code\r\ninst\r\n1337,  box01, 0, 10.50, -20.0, 3.0, 0, 0, 0, 1, -1 # one\r\n'
+    + '\r\n615, veg_tree3, 0, -100, 250, 1, 0, 0, 0.7071, 0.7071, 0\r\nEND\r\ncull\r\n'
+    + '1, 2, 3\r\nend\n';
+  const bytes = latin1(source);
+  const doc = decode(bytes);
+  assert.deepEqual(doc.stored, [
+    { item: 'text', index: null, raw: '# made in code\r\n' },
+    { item: 'text', index: null, raw: 'inst\r\n' },
+    { item: 'instance', index: 0, raw: '1337,  box01, 0, 10.50, -20.0, 3.0, 0, 0, 0, 1, -1 # one\r\n' },
+    { item: 'text', index: null, raw: '\r\n' },
+    { item: 'instance', index: 1, raw: '615, veg_tree3, 0, -100, 250, 1, 0, 0, 0.7071, 0.7071, 0\r\n' },
+    { item: 'text', index: null, raw: 'END\r\n' },
+    { item: 'text', index: null, raw: 'cull\r\n' },
+    { item: 'section_line', index: 0, raw: '1, 2, 3\r\n' },
+    { item: 'text', index: null, raw: 'end\n' },
+  ]);
+  assert.deepEqual(doc.stored.map((s) => s.raw).join(''), source);
+  assert.deepEqual(write(doc), bytes);
+  assert.deepEqual(write(doc, { format: 'text' }), bytes);
+  // Moved, the second instance is written anew; every other line stays as stored.
+  doc.instances[1].position[0] = -99;
+  const edited = linesOf(write(doc));
+  const before = linesOf(bytes);
+  assert.equal(edited.length, before.length);
+  const changed = edited.flatMap((line, i) => (line === before[i] ? [] : [i]));
+  assert.deepEqual(changed, [4]);
+  assert.equal(decode(write(doc)).instances[1].position[0], -99);
+  // Normalised, or without the stored lines, the file is written clean.
+  const clean = convert(bytes, 'text', { normalise: true });
+  assert.notDeepEqual(clean, bytes);
+  doc.instances[1].position[0] = -100;
+  assert.deepEqual(write(doc, { normalise: true }), clean);
+  assert.deepEqual(write({ ...doc, stored: null }), clean);
+  // An instance added beyond the stored lines follows them; one removed is skipped.
+  const added = decode(write({ ...doc, instances: [...doc.instances, doc.instances[0]] }));
+  assert.equal(added.instances.length, 3);
+  const removed = decode(write({ ...doc, instances: doc.instances.slice(0, 1) }));
+  assert.deepEqual(removed.instances, doc.instances.slice(0, 1));
+  assert.throws(() => write({ ...doc, stored: [{ item: 'text', index: null, raw: 'caf\u0101\n' }] }),
+    { name: 'EncodeError', message: /not Latin-1/ });
+});
+
+/** `bytes` of a binary IPL (`bnry()`, instances then cars) with its cars first. */
+function carsFirst(bytes, instances, cars) {
+  const out = new Uint8Array(bytes);
+  const view = new DataView(out.buffer);
+  const carsAt = 76 + instances * 40;
+  out.set(bytes.subarray(carsAt, carsAt + cars * 48), 76);
+  out.set(bytes.subarray(76, carsAt), 76 + cars * 48);
+  view.setUint32(28, 76 + cars * 48, true);
+  view.setUint32(60, 76, true);
+  return out;
+}
+
+test('a binary IPL: stored is null in the stock order, the records in file order otherwise', () => {
+  const stock = sampleBnry();
+  assert.equal(decode(stock).stored, null);
+  const bytes = carsFirst(stock, 2, 1);
+  assert.deepEqual(convert(bytes, 'bnry'), bytes);
+  const doc = decode(bytes);
+  assert.deepEqual(doc.instances, decode(stock).instances);
+  assert.deepEqual(doc.stored, [
+    { item: 'car', index: 0, raw: null },
+    { item: 'instance', index: 0, raw: null },
+    { item: 'instance', index: 1, raw: null },
+  ]);
+  assert.deepEqual(write(doc), bytes);
+  // Without the order, its header does not fit the stock one: refused, or written clean.
+  assert.throws(() => write({ ...doc, stored: null }), { name: 'EncodeError' });
+  assert.deepEqual(write({ ...doc, stored: null }, { normalise: true }),
+    convert(stock, 'bnry', { normalise: true }));
+});
+
+/** An ANLF container of these ANPK blocks, its size field `size` (default: correct). */
+function anlf(blocks, size) {
+  const length = blocks.reduce((n, b) => n + b.length, 0);
+  const out = new Uint8Array(12 + length);
+  out.set(latin1('ANLF'));
+  const view = new DataView(out.buffer);
+  view.setUint32(4, size ?? 4 + length, true);
+  view.setUint32(8, blocks.length, true);
+  let at = 12;
+  for (const b of blocks) {
+    out.set(b, at);
+    at += b.length;
+  }
+  return out;
+}
+
+test('an ANLF: its blocks and size; written back as it is, each block with its animations', () => {
+  const first = convert(sampleAnp3(), 'ANPK');
+  const second = convert(anp3('second', [{ name: 'wave', bones: [{ name: 'arm', type: 3, id: 2,
+    frames: [{ q: [0, 0, 0, 4096], t: 0 }] }] }]), 'ANPK');
+  // The container's size is off by 8: kept as stored.
+  const bytes = anlf([first, second], 4 + first.length + second.length + 8);
+  assert.deepEqual(convert(bytes, 'ANPK'), bytes);
+  const doc = decode(bytes);
+  assert.equal(doc.name, decode(sampleAnp3()).name);
+  assert.equal(doc.animations.length, 3);
+  assert.deepEqual(doc.blocks.map((b) => [b.name, b.animations]),
+    [[doc.name, 2], ['second', 1]]);
+  assert.deepEqual(doc.blocks[0].raw, doc.raw);
+  assert.deepEqual(doc.blocks[1].raw, second.subarray(0, doc.blocks[1].raw.length));
+  assert.equal(doc.container_size, 4 + first.length + second.length + 8);
+  assert.deepEqual(write(doc), bytes);
+  // A renamed animation of the second block: that block's and the container's sizes follow.
+  doc.animations[2].name = 'wave_longer_name';
+  const renamed = decode(write(doc));
+  assert.deepEqual(renamed.blocks.map((b) => [b.name, b.animations]),
+    [[doc.name, 2], ['second', 1]]);
+  assert.equal(renamed.animations[2].name, 'wave_longer_name');
+  // Normalised, as convert() writes it; without blocks, one package.
+  assert.deepEqual(write(doc, { normalise: true }),
+    convert(write(doc), 'ANPK', { normalise: true }));
+  const merged = decode(write({ ...doc, blocks: null, container_size: null }));
+  assert.equal(merged.blocks, null);
+  assert.equal(merged.animations.length, 3);
+  // Other files have none.
+  assert.equal(decode(sampleAnp3()).blocks, null);
+  assert.equal(decode(sampleAnp3()).container_size, null);
 });

@@ -119,7 +119,27 @@ impl Times {
 #[derive(Default)]
 struct Part {
     records: Vec<f64>,
-    count: u32,
+    count: f64,
+}
+
+impl Part {
+    /// The part as a null (its count -1) if `null`.
+    fn null_if(self, null: bool) -> Part {
+        if null {
+            Part {
+                records: Vec::new(),
+                count: -1.0,
+            }
+        } else {
+            self
+        }
+    }
+
+    /// One more entry, of these records.
+    fn push<const N: usize>(&mut self, records: [f64; N]) {
+        self.count += 1.0;
+        self.records.extend(records);
+    }
 }
 
 /// Collects the document of a file from the decoder's events (see the module's text).
@@ -142,6 +162,15 @@ pub struct Document {
     instances: Part,
     cars: Part,
     lines: Part,
+    /// A placement file's lines and records in file order (`stored`): per entry the item
+    /// (0 instance, 1 car, 2 section line, 3 text), its index (NaN for text) and its line.
+    stored: Part,
+    /// A car came before an instance: a binary IPL's lists in their order are not the file.
+    cars_first: bool,
+    /// An ANLF's blocks (`blocks`: per block its name, header and count of animations), and
+    /// the container's stored size; none for another file.
+    blocks: Part,
+    container_size: Option<u32>,
     /// Where the open animation's bone count and the open bone's frame count go.
     bone_count_at: usize,
     frame_count_at: usize,
@@ -179,6 +208,10 @@ impl Document {
             instances: Part::default(),
             cars: Part::default(),
             lines: Part::default(),
+            stored: Part::default(),
+            cars_first: false,
+            blocks: Part::default(),
+            container_size: None,
             bone_count_at: 0,
             frame_count_at: 0,
             translation: false,
@@ -206,8 +239,10 @@ impl Document {
     }
 
     /// The records in their order: placement (1 for a placement file, whose document lists
-    /// instances, cars and section lines; 0 for animations), format, name, raw, trailing,
-    /// warnings, then the parts of the document's kind, each preceded by its count; the names
+    /// instances, cars, section lines and the stored order; 0 for animations, which list the
+    /// blocks, then the container's size, then the animations), format, name, raw, trailing,
+    /// warnings, then the parts of the document's kind, each preceded by its count (-1: the
+    /// part is null); the names
     /// since the last `document_part`. The animations' records were handed over as parts, in
     /// order: they follow these records (and these names follow theirs).
     pub fn finish(mut self) -> (Vec<f64>, Vec<u8>) {
@@ -220,9 +255,17 @@ impl Document {
         let trailing = core::mem::take(&mut self.trailing);
         let trailing = self.stored(&trailing);
         let parts = if placement {
-            alloc::vec![self.warnings, self.instances, self.cars, self.lines]
+            // A binary IPL's records in the lists' order (instances, then cars) are the file.
+            let in_order = self.format == Some(Format::IplBinary) && !self.cars_first;
+            let stored = self.stored.null_if(in_order);
+            alloc::vec![self.warnings, self.instances, self.cars, self.lines, stored]
         } else {
-            alloc::vec![self.warnings, self.animations]
+            let mut blocks = self.blocks.null_if(self.container_size.is_none());
+            // The container's size follows the blocks.
+            blocks
+                .records
+                .push(self.container_size.map_or(f64::NAN, f64::from));
+            alloc::vec![self.warnings, blocks, self.animations]
         };
         let size = parts.iter().map(|p| 1 + p.records.len()).sum::<usize>();
         let mut records = Vec::with_capacity(9 + size);
@@ -238,10 +281,17 @@ impl Document {
             trailing.1,
         ]);
         for part in parts {
-            records.push(f64::from(part.count));
+            records.push(part.count);
             records.extend(part.records);
         }
         (records, self.names)
+    }
+
+    /// A placement file's next line or record as stored: `item` (see `stored`), its index in
+    /// its list, its line.
+    fn keep(&mut self, item: u8, index: f64, raw: &[u8]) {
+        let raw = self.stored(raw);
+        self.stored.push([f64::from(item), index, raw.0, raw.1]);
     }
 
     fn floats(&mut self, into: fn(&mut Self) -> &mut Part, values: &[f32]) {
@@ -259,6 +309,13 @@ impl Visitor for Document {
             self.format = Some(info.format);
             self.name = info.name.map(|n| self.name(n));
             self.raw = self.stored(info.raw);
+            self.container_size = info.container_size;
+        }
+        // An ANLF's block (its one file event of no name: no block).
+        if let Some(name) = info.name.filter(|_| self.container_size.is_some()) {
+            let name = self.name(name);
+            let raw = self.stored(info.raw);
+            self.blocks.push([name.0, name.1, raw.0, raw.1, 0.0]);
         }
         self.files += 1;
         self.context.file();
@@ -275,8 +332,11 @@ impl Visitor for Document {
         let duration = info.duration.map_or(f64::NAN, |d| self.numbers.convert(d));
         let number = |v: Option<u32>| v.map_or(f64::NAN, f64::from);
         self.latest = 0.0;
+        if let Some(count) = self.blocks.records.last_mut() {
+            *count += 1.0;
+        }
         let part = &mut self.animations;
-        part.count += 1;
+        part.count += 1.0;
         part.records.extend([
             name.0,
             name.1,
@@ -425,9 +485,11 @@ impl Visitor for Document {
     }
 
     fn instance(&mut self, i: &IplInstance<'_>) -> Flow {
+        self.cars_first |= self.cars.count > 0.0;
+        self.keep(0, self.instances.count, i.raw);
         let name = self.opt_name(i.model_name);
         let part = &mut self.instances;
-        part.count += 1;
+        part.count += 1.0;
         part.records
             .extend([f64::from(i.model_id), name.0, name.1, f64::from(i.interior)]);
         self.floats(|d| &mut d.instances, &i.position);
@@ -440,7 +502,8 @@ impl Visitor for Document {
     }
 
     fn car(&mut self, c: &IplCar) -> Flow {
-        self.cars.count += 1;
+        self.keep(1, self.cars.count, c.raw);
+        self.cars.count += 1.0;
         self.floats(|d| &mut d.cars, &c.position);
         self.floats(|d| &mut d.cars, &[c.angle]);
         self.cars.records.extend(
@@ -462,10 +525,16 @@ impl Visitor for Document {
     fn section_line(&mut self, line: &SectionLine<'_>) -> Flow {
         let section = self.name(line.section.as_bytes());
         let text = self.name(line.text);
-        self.lines.count += 1;
+        self.keep(2, self.lines.count, line.raw);
+        self.lines.count += 1.0;
         self.lines
             .records
             .extend([section.0, section.1, text.0, text.1]);
+        Flow::Continue
+    }
+
+    fn text_line(&mut self, raw: &[u8]) -> Flow {
+        self.keep(3, f64::NAN, raw);
         Flow::Continue
     }
 
@@ -482,7 +551,7 @@ impl Visitor for Document {
         let index =
             |item: Option<gtastream::context::Item>| item.map_or(f64::NAN, |i| i.index.into());
         let context = self.context;
-        self.warnings.count += 1;
+        self.warnings.count += 1.0;
         self.warnings.records.extend([
             kind.0,
             kind.1,
@@ -649,6 +718,23 @@ impl<'a> Written<'a> {
         Ok(self.bytes())
     }
 
+    /// A list after its count: -1 (or another negative count) is none (the document's null).
+    fn list<T>(
+        &mut self,
+        mut item: impl FnMut(&mut Self) -> Result<T, gtastream::encode::EncodeError>,
+    ) -> Result<Option<Vec<T>>, gtastream::encode::EncodeError> {
+        let count = self.int();
+        if count < 0 {
+            return Ok(None);
+        }
+        // The records bound the count: each item takes at least one.
+        let mut out = Vec::with_capacity((count as usize).min(self.records.len()));
+        for _ in 0..count {
+            out.push(item(self)?);
+        }
+        Ok(Some(out))
+    }
+
     fn floats<const N: usize>(&mut self) -> [f32; N] {
         core::array::from_fn(|_| self.number() as f32)
     }
@@ -695,13 +781,58 @@ fn format_named(name: &[u8]) -> Option<Format> {
         .find(|f| f.name().as_bytes().eq_ignore_ascii_case(name))
 }
 
+/// One animation of the document, with its bones, to the encoder.
+fn write_animation<S: gtastream::encode::Sink>(
+    r: &mut Written<'_>,
+    encoder: &mut gtastream::encode::Encoder<S>,
+) -> Result<(), gtastream::encode::EncodeError> {
+    use gtastream::encode::{BoneHeader, EncodeError};
+    use gtastream::Keyframe;
+    let name = r.name()?.unwrap_or_default();
+    let raw = r.bytes().unwrap_or_default();
+    encoder.animation_raw(name, raw)?;
+    for _ in 0..r.int() {
+        let name = r.name()?;
+        let bone_id = r.opt_int().map(|v| v as i32);
+        let bone_key = r.opt_int().map(|v| v as u32);
+        let frame_type = r.bytes().unwrap_or_default();
+        let frame_type = FRAME_TYPES
+            .into_iter()
+            .find(|t| t.name().as_bytes() == frame_type)
+            .ok_or(EncodeError::OutOfOrder)?;
+        let raw = r.bytes().unwrap_or_default();
+        let contents = r.int();
+        let header = BoneHeader {
+            name,
+            bone_id,
+            bone_key,
+            frame_type,
+        };
+        encoder.bone_raw(&header, raw)?;
+        for _ in 0..r.int() {
+            let mut frame = Keyframe::default();
+            [frame.time] = r.values();
+            frame.rotation = r.values();
+            if contents & 1 != 0 {
+                frame.translation = r.values();
+            }
+            if contents & 2 != 0 {
+                frame.scale = r.values();
+            }
+            encoder.keyframe(&frame)?;
+        }
+        encoder.bone_end()?;
+    }
+    encoder.animation_end()?;
+    Ok(())
+}
+
 /// Feeds the encoder the document's events, in the order of the buffers (see [`gts_write`]).
 fn write_document<S: gtastream::encode::Sink>(
     r: &mut Written<'_>,
     encoder: &mut gtastream::encode::Encoder<S>,
 ) -> Result<(), gtastream::encode::EncodeError> {
-    use gtastream::encode::{BoneHeader, EncodeError};
-    use gtastream::{IplCar, IplInstance, Keyframe};
+    use gtastream::encode::EncodeError;
     let source = r.bytes().and_then(format_named);
     if let Some(source) = source {
         if source.is_animation() != encoder.format().is_animation() {
@@ -712,46 +843,46 @@ fn write_document<S: gtastream::encode::Sink>(
     let name = r.name()?;
     let raw = r.bytes().unwrap_or_default();
     let trailing = r.bytes().unwrap_or_default();
-    encoder.file_raw(name, raw)?;
-    for _ in 0..r.int() {
-        let name = r.name()?.unwrap_or_default();
-        let raw = r.bytes().unwrap_or_default();
-        encoder.animation_raw(name, raw)?;
-        for _ in 0..r.int() {
-            let name = r.name()?;
-            let bone_id = r.opt_int().map(|v| v as i32);
-            let bone_key = r.opt_int().map(|v| v as u32);
-            let frame_type = r.bytes().unwrap_or_default();
-            let frame_type = FRAME_TYPES
-                .into_iter()
-                .find(|t| t.name().as_bytes() == frame_type)
-                .ok_or(EncodeError::OutOfOrder)?;
-            let raw = r.bytes().unwrap_or_default();
-            let contents = r.int();
-            let header = BoneHeader {
-                name,
-                bone_id,
-                bone_key,
-                frame_type,
-            };
-            encoder.bone_raw(&header, raw)?;
-            for _ in 0..r.int() {
-                let mut frame = Keyframe::default();
-                [frame.time] = r.values();
-                frame.rotation = r.values();
-                if contents & 1 != 0 {
-                    frame.translation = r.values();
+    let blocks = r.list(|r| Ok((r.name()?, r.bytes(), r.int())))?;
+    let container_size = r.opt_int().map(|v| v as u32);
+    let mut animations = r.int();
+    match (blocks, container_size) {
+        // An ANLF: each block its own file event, with its share of the animations; the first
+        // block's name and header are the document's.
+        (Some(blocks), Some(size)) if !blocks.is_empty() => {
+            for (k, &(block_name, block_raw, count)) in blocks.iter().enumerate() {
+                let (name, raw) = if k == 0 {
+                    (name, raw)
+                } else {
+                    (block_name, block_raw.unwrap_or_default())
+                };
+                encoder.file_in_container(name, raw, size)?;
+                let count = if k + 1 == blocks.len() {
+                    animations
+                } else {
+                    count.clamp(0, animations)
+                };
+                for _ in 0..count {
+                    write_animation(r, encoder)?;
                 }
-                if contents & 2 != 0 {
-                    frame.scale = r.values();
-                }
-                encoder.keyframe(&frame)?;
+                animations -= count;
             }
-            encoder.bone_end()?;
         }
-        encoder.animation_end()?;
+        // An ANLF of no blocks: its one file event.
+        (Some(_), Some(size)) => {
+            encoder.file_in_container(name, raw, size)?;
+            for _ in 0..animations {
+                write_animation(r, encoder)?;
+            }
+        }
+        _ => {
+            encoder.file_raw(name, raw)?;
+            for _ in 0..animations {
+                write_animation(r, encoder)?;
+            }
+        }
     }
-    for _ in 0..r.int() {
+    let instances = r.list(|r| {
         let mut instance = IplInstance::default();
         instance.model_id = r.int() as i32;
         instance.model_name = r.name()?;
@@ -762,9 +893,9 @@ fn write_document<S: gtastream::encode::Sink>(
         let scale = r.floats();
         instance.scale = has_scale.then_some(scale);
         instance.lod = r.int() as i32;
-        encoder.instance(&instance)?;
-    }
-    for _ in 0..r.int() {
+        Ok(instance)
+    })?;
+    let cars = r.list(|r| {
         let mut car = IplCar::default();
         car.position = r.floats();
         [car.angle] = r.floats();
@@ -779,12 +910,54 @@ fn write_document<S: gtastream::encode::Sink>(
             car.min_delay,
             car.max_delay,
         ] = ints;
-        encoder.car(&car)?;
-    }
-    for _ in 0..r.int() {
+        Ok(car)
+    })?;
+    let lines = r.list(|r| {
         let section = r.bytes().unwrap_or_default();
         let section = core::str::from_utf8(section).map_err(|_| EncodeError::BadName)?;
-        let text = r.bytes().unwrap_or_default();
+        Ok((section, r.bytes().unwrap_or_default()))
+    })?;
+    let stored = r.list(|r| Ok((r.int(), r.opt_int(), r.name()?.unwrap_or_default())))?;
+    let (instances, cars, lines) = (
+        instances.unwrap_or_default(),
+        cars.unwrap_or_default(),
+        lines.unwrap_or_default(),
+    );
+    // The file's lines and records in their stored order (as `encode::placement` replays a
+    // `Placement`), then those the document has beyond them.
+    let mut written = [0; 3];
+    for (item, index, raw) in stored.unwrap_or_default() {
+        let Some(i) = index.and_then(|i| usize::try_from(i).ok()) else {
+            if item == 3 {
+                encoder.text_line(raw)?;
+            }
+            continue;
+        };
+        match item {
+            0 if i < instances.len() => {
+                let mut instance = instances[i];
+                instance.raw = raw;
+                encoder.instance(&instance)?;
+            }
+            1 if i < cars.len() => {
+                let mut car = cars[i];
+                car.raw = raw;
+                encoder.car(&car)?;
+            }
+            2 if i < lines.len() => encoder.section_line_stored(lines[i].0, lines[i].1, 0, raw)?,
+            // A record removed since.
+            _ => continue,
+        }
+        let at = &mut written[item as usize];
+        *at = (*at).max(i + 1);
+    }
+    for instance in &instances[written[0].min(instances.len())..] {
+        encoder.instance(instance)?;
+    }
+    for car in &cars[written[1].min(cars.len())..] {
+        encoder.car(car)?;
+    }
+    for &(section, text) in &lines[written[2].min(lines.len())..] {
         encoder.section_line(section, text)?;
     }
     if !trailing.is_empty() {
