@@ -7,6 +7,10 @@ import {
 
 export async function usage(bytes: Uint8Array, file: Blob): Promise<number> {
   const doc: GtaDocument = decode(bytes, { canSeek: false });
+  // A file's layout: its stored lines, an ANLF's blocks.
+  const line: string | null | undefined = doc.stored?.find((s) => s.item === 'text')?.raw;
+  const header: Uint8Array | null | undefined = doc.blocks?.[0]?.raw;
+  void [line, header, doc.container_size ?? 0];
   const reader: IFPReader = new IFPReaderDefault(bytes);
   const walk = reader.getAnimation('WALK_player');
   const q: [number, number, number, number] | undefined = walk?.bones[0]?.frames[0]?.quaternion;

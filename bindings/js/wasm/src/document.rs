@@ -12,7 +12,8 @@
 //!   values begin with the count of the times new to the table, then those times: JavaScript
 //!   then holds each distinct time once, whichever frames share it;
 //! - `names`: the bytes of every name, one character per byte (Latin-1), and of every unit as
-//!   stored (`raw`, `trailing`: docs/FORMATS.md §9.7), which JavaScript hands out as views.
+//!   stored (`raw`, `trailing`, an ANLF block's header, a text IPL's lines: docs/FORMATS.md
+//!   §9.7), which JavaScript hands out as views (a line as a string).
 //!
 //! The document is decoded from 64 KiB pieces ([`gts_document_new`] and the calls after it), and
 //! each animation's records and names go to JavaScript as it ends (`document_part`): the
@@ -968,13 +969,18 @@ fn write_document<S: gtastream::encode::Sink>(
 
 /// Writes a document handed back in buffers as `format` (its own when `format_len` is 0),
 /// the bytes going to `output`: `records` (f64; names and stored units as start and length in
-/// `bytes`) hold the format, name, raw and trailing; the animations, each with its name, raw
-/// and bones; each bone with its name, id, key, frame type, raw, contents (bit 0 translation,
-/// bit 1 scale) and frame count; then the instances, cars and section lines as
-/// [`Document::finish`] gives them; each part after its count. `values` hold the keyframes'
-/// floats (f32: time, rotation, then translation and scale as the contents say). The stored units are kept where the format is the
-/// document's own, unless `normalise` (docs/FORMATS.md §9.7). Returns 0; 1 after reporting an
-/// encoding error to `encode_error`; 2 when the format is not one the library writes.
+/// `bytes`) hold the format, name, raw and trailing; an ANLF's blocks (each its name, raw and
+/// count of animations) and container size; the animations, each with its name, raw and bones;
+/// each bone with its name, id, key, frame type, raw, contents (bit 0 translation, bit 1 scale)
+/// and frame count; then the instances, cars and section lines as [`Document::finish`] gives
+/// them, and the stored order (each entry its item, index and line); each part after its count
+/// (-1: null). `values` hold the keyframes' floats (f32: time, rotation, then translation and
+/// scale as the contents say). The events go to the encoder as the decoder gave them: each
+/// ANLF block its own file event; a placement file's records, section lines and text lines in
+/// the stored order with their lines, then the records beyond it. The stored units are kept
+/// where the format is the document's own, unless `normalise` (docs/FORMATS.md §9.7). Returns
+/// 0; 1 after reporting an encoding error to `encode_error`; 2 when the format is not one the
+/// library writes.
 ///
 /// # Safety
 /// Each pointer points to its length of readable values.
