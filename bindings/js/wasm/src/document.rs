@@ -869,15 +869,12 @@ fn write_document<S: gtastream::encode::Sink>(
                 animations -= count;
             }
         }
-        // An ANLF of no blocks: its one file event.
-        (Some(_), Some(size)) => {
-            encoder.file_in_container(name, raw, size)?;
-            for _ in 0..animations {
-                write_animation(r, encoder)?;
+        (blocks, size) => {
+            // An ANLF of no blocks: its one file event.
+            match size.filter(|_| blocks.is_some()) {
+                Some(size) => encoder.file_in_container(name, raw, size)?,
+                None => encoder.file_raw(name, raw)?,
             }
-        }
-        _ => {
-            encoder.file_raw(name, raw)?;
             for _ in 0..animations {
                 write_animation(r, encoder)?;
             }
