@@ -916,3 +916,18 @@ fn normalise_through_lookahead_keeps_every_frame_type() {
     }
     assert!(floats > 0, "no float bone among the files");
 }
+
+/// A `Package` merges an `ANLF`'s blocks into one `ANPK`: written, it is a clean `ANPK` header
+/// around all of them (the first block's stored size would not fit), read again without a
+/// warning and with every animation.
+#[test]
+fn an_anlf_package_is_written_as_one_clean_anpk() {
+    use testkit::anpk::{anlf, bytes, exported, second};
+    let data = anlf(&[exported(), bytes(&second())]);
+    let package = Package::parse(&data).unwrap();
+    let written = encode::write(&package).unwrap();
+    assert_eq!(&written[..4], b"ANPK");
+    let again = Package::parse(&written).unwrap();
+    assert!(again.warnings.is_empty(), "{:?}", again.warnings);
+    assert!(again == package);
+}
