@@ -189,6 +189,7 @@ pub(crate) struct FileData {
 
 /// An ANLF block: its `file` event (name, header as stored) and how many of the animations,
 /// in order, it holds.
+#[derive(Clone)]
 pub(crate) struct BlockData {
     pub name: Vec<u8>,
     pub raw: Vec<u8>,
@@ -309,7 +310,8 @@ fn encode_package(
         name,
         raw: package.raw.clone(),
         trailing: package.trailing.clone(),
-        ..FileData::default()
+        blocks: package.blocks.clone(),
+        container_size: package.container_size,
     };
     let animations = package.animations.iter().map(|animation| {
         let animation: &Animation = animation.get();
@@ -547,12 +549,12 @@ fn placement_events(
 ///
 /// A decode() document keeps the units as stored (its "raw" and "trailing" bytes, a text
 /// IPL's lines and a bnry's order in "stored", an ANLF's "blocks"): written back to its own
-/// format unedited, it gives the file byte for byte; an edited value is
-/// written in the format's usual way, everything around it as it was (docs/FORMATS.md §9.7).
+/// format unedited, it gives the file byte for byte; an edited value is written in the
+/// format's usual way, everything around it as it was (docs/FORMATS.md §9.7).
 /// `normalise=True` writes the clean file instead (zeroed name tails, sizes computed, nothing
 /// after the content). A None number (NaN or an infinity in the file) is written as NaN. A
-/// Package keeps the units too (its arrays edited, only their values' bytes change); a
-/// Placement keeps none: it is written clean.
+/// Package keeps the units too (an ANLF its blocks; its arrays edited, only their values'
+/// bytes change); a Placement keeps none: it is written clean.
 ///
 /// Lossless: a name too long for its field, a value the target cannot hold exactly, ... raise
 /// EncodeError and nothing is written. Each bone keeps its stored frame type where the target

@@ -472,6 +472,16 @@ def test_an_anlf_keeps_its_blocks():
         # Clean: one ANPK, as `convert --normalise` writes it.
         clean = gtastream.write(doc, normalise=True)
         assert clean[:4] == b"ANPK" and clean == gtastream.convert(data, "anpk", normalise=True)
+        # A Package from load() keeps them too; an edited keyframe changes its own bytes.
+        package = gtastream.load(data)
+        assert gtastream.write(package) == data
+        assert gtastream.write(package, normalise=True) == clean
+        package.animations[1].bones[0].rotations[1, 2] = 0.25
+        written = gtastream.write(package)
+        changed = [i for i, (a, b) in enumerate(zip(data, written)) if a != b]
+        assert len(written) == len(data) and len(changed) in (1, 2, 3, 4)
+        assert data.index(b"run\0") < changed[0] and changed[-1] - changed[0] < 4
+        assert gtastream.load(written).animations[1].bones[0].rotations[1, 2] == 0.25
     # An animation added goes into the last block; the container's size follows.
     added = dict(doc["animations"][0], name="jump", raw=None)  # new: no stored units
     added["bones"] = [dict(bone, raw=None) for bone in added["bones"]]

@@ -359,9 +359,9 @@ def write(
 
     A document keeps the units as stored: unedited, to its own format, it is written back byte
     for byte (a text IPL's lines, an ANLF's blocks, a bnry's section order included); an edited
-    value is written the format's usual way and the rest stays.
-    ``normalise=True`` writes the clean file. A Package keeps the units too; a Placement is
-    written clean.
+    value is written the format's usual way and the rest stays. ``normalise=True`` writes the
+    clean file. A Package keeps the units too (an ANLF its blocks); a Placement is written
+    clean.
 
     Lossless: what the target cannot hold exactly raises EncodeError and nothing is written.
     Bones keep their stored frame type where the target has it; other formats' float bones
