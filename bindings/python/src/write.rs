@@ -196,15 +196,21 @@ pub(crate) struct BlockData {
     pub animations: usize,
 }
 
-/// Opens the file, or its next ANLF block (None: the container's one file event of no blocks,
-/// or no block left), as the decoder's `file` events gave them.
+/// Opens the file, or an ANLF block (None: the container's one file event of no blocks), as
+/// the decoder's `file` events gave them. The first block is the file's name and header (as
+/// edited), the others their own.
 fn open_file(
     encoder: &mut Encoder<Vec<u8>>,
     file: &FileData,
     block: Option<&BlockData>,
+    first: bool,
 ) -> Result<(), CoreError> {
     match (file.container_size, block) {
         (None, _) => encoder.file_raw(file.name.as_deref(), &file.raw),
+        (Some(size), Some(_)) if first => {
+            let name = file.name.as_deref().unwrap_or_default();
+            encoder.file_in_container(Some(name), &file.raw, size)
+        }
         (Some(size), Some(block)) => encoder.file_in_container(Some(&block.name), &block.raw, size),
         (Some(size), None) => encoder.file_in_container(None, &[], size),
     }
@@ -232,11 +238,11 @@ pub(crate) fn encode_animations(
     let mut blocks = file.blocks.iter();
     let mut left = match blocks.next() {
         Some(block) => {
-            open_file(&mut encoder, file, Some(block)).map_err(fail)?;
+            open_file(&mut encoder, file, Some(block), true).map_err(fail)?;
             block.animations
         }
         None => {
-            open_file(&mut encoder, file, None).map_err(fail)?;
+            open_file(&mut encoder, file, None, true).map_err(fail)?;
             usize::MAX
         }
     };
@@ -245,7 +251,7 @@ pub(crate) fn encode_animations(
         while left == 0 {
             match blocks.next() {
                 Some(block) => {
-                    open_file(&mut encoder, file, Some(block)).map_err(fail)?;
+                    open_file(&mut encoder, file, Some(block), false).map_err(fail)?;
                     left = block.animations;
                 }
                 None => left = usize::MAX,
@@ -282,7 +288,7 @@ pub(crate) fn encode_animations(
         encoder.animation_end().map_err(fail)?;
     }
     for block in blocks {
-        open_file(&mut encoder, file, Some(block)).map_err(fail)?;
+        open_file(&mut encoder, file, Some(block), false).map_err(fail)?;
     }
     if !file.trailing.is_empty() {
         encoder.trailing(&file.trailing).map_err(fail)?;

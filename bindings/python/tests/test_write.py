@@ -482,6 +482,11 @@ def test_an_anlf_keeps_its_blocks():
         assert len(written) == len(data) and len(changed) in (1, 2, 3, 4)
         assert data.index(b"run\0") < changed[0] and changed[-1] - changed[0] < 4
         assert gtastream.load(written).animations[1].bones[0].rotations[1, 2] == 0.25
+    # The document's name is the first block's.
+    renamed = dict(gtastream.decode(data), name="uno")
+    written = gtastream.write(renamed)
+    at = data.index(b"one\0")
+    assert written == data[:at] + b"uno" + data[at + 3:]
     # An animation added goes into the last block; the container's size follows.
     added = dict(doc["animations"][0], name="jump", raw=None)  # new: no stored units
     added["bones"] = [dict(bone, raw=None) for bone in added["bones"]]
