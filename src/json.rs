@@ -4,8 +4,9 @@
 //!
 //! The document is written as the decoder reports the file, never built in memory: a file is
 //! decoded once per part of the document (its warnings come first, and placement files list
-//! instances, cars and other lines apart, while the events interleave them). The first pass
-//! also proves that the file decodes, so nothing is written for a file that fails.
+//! instances, cars and other lines apart, while the events interleave them, then the lines as
+//! stored in file order). The first pass also proves that the file decodes, so nothing is
+//! written for a file that fails.
 
 use alloc::vec::Vec;
 use core::fmt::{self, Write};
@@ -44,7 +45,8 @@ pub fn to_string(data: &[u8], options: Options) -> Result<alloc::string::String,
 
 /// Writes the JSON document of a file to `out`, ending with a newline. `decode` runs the whole
 /// file through the visitor it is given, from its first byte; it is called once per pass (two
-/// for an animation file, four for a placement file), so it must give the same file each time.
+/// for an animation file, three for an ANLF; four for a binary IPL of instances then cars, five
+/// for other placement files), so it must give the same file each time.
 pub fn write<W, E, F>(out: &mut W, mut decode: F) -> Result<(), JsonError<E>>
 where
     W: Write,
@@ -59,6 +61,8 @@ where
         raw,
         trailing,
         warnings,
+        container_size,
+        cars_first,
         ..
     } = head;
 
@@ -87,21 +91,54 @@ where
     text(close(out, !warnings.is_empty(), 2, ']'))?;
     for &(key, part) in parts {
         text(write!(out, ",\n  \"{key}\": ["))?;
-        let mut pass = Pass::new(Some(&mut *out), part);
-        let decoded = decode(&mut pass);
-        let (failed, items) = (pass.failed, pass.open.items);
-        if failed {
-            return Err(JsonError::Write);
-        }
-        decoded.map_err(JsonError::Decode)?;
-        text(close(out, items > 0, 2, ']'))?;
+        array(out, part, &mut decode)?;
     }
     // The units as stored come last, out of a reader's way.
     text(out.write_str(",\n  \"raw\": "))?;
     text(hex(out, &raw))?;
     text(out.write_str(",\n  \"trailing\": "))?;
     text(hex(out, &trailing))?;
+    match format {
+        // A binary IPL's records in the lists' order (instances, then cars) are the file.
+        Some(Format::IplBinary) if !cars_first => text(out.write_str(",\n  \"stored\": null"))?,
+        Some(format) if !format.is_animation() => {
+            text(out.write_str(",\n  \"stored\": ["))?;
+            array(out, Part::Stored, &mut decode)?;
+        }
+        _ => {
+            text(out.write_str(",\n  \"blocks\": "))?;
+            if container_size.is_some() {
+                text(out.write_char('['))?;
+                array(out, Part::Blocks, &mut decode)?;
+            } else {
+                text(out.write_str("null"))?;
+            }
+            text(out.write_str(",\n  \"container_size\": "))?;
+            text(opt_number(out, container_size))?;
+        }
+    }
     text(out.write_str("\n}\n"))
+}
+
+/// Writes the items of the array `part` by a pass of `decode`, and closes the array.
+fn array<W, E, F>(out: &mut W, part: Part, decode: &mut F) -> Result<(), JsonError<E>>
+where
+    W: Write,
+    F: FnMut(&mut Pass<'_, W>) -> Result<(), E>,
+{
+    let mut pass = Pass::new(Some(&mut *out), part);
+    let decoded = decode(&mut pass);
+    let (failed, open) = (pass.failed, pass.open);
+    if failed {
+        return Err(JsonError::Write);
+    }
+    decoded.map_err(JsonError::Decode)?;
+    let text = |r: fmt::Result| r.map_err(|_| JsonError::Write);
+    if part == Part::Blocks && open.items > 0 {
+        // The last block's animations are counted once the file ends.
+        text(write!(out, "{}}}", open.animations))?;
+    }
+    text(close(out, open.items > 0, 2, ']'))
 }
 
 /// The part of the document a pass writes.
@@ -113,6 +150,10 @@ enum Part {
     Instances,
     Cars,
     Lines,
+    /// Placement files: the lines and records in file order.
+    Stored,
+    /// ANLF: its blocks.
+    Blocks,
 }
 
 /// The visitor of one pass of [`write()`]: writes its part of the document to the output.
@@ -130,6 +171,10 @@ pub struct Pass<'a, W> {
     raw: Vec<u8>,
     trailing: Vec<u8>,
     files: u32,
+    /// ANLF: the container's stored size.
+    container_size: Option<u32>,
+    /// A car came before an instance (binary IPL: not the lists' order).
+    cars_first: bool,
     /// Where the decoder is, for the warnings' context.
     context: Context,
     warnings: Vec<(Warning, Context)>,
@@ -148,6 +193,8 @@ impl<'a, W: Write> Pass<'a, W> {
             raw: Vec::new(),
             trailing: Vec::new(),
             files: 0,
+            container_size: None,
+            cars_first: false,
             context: Context::default(),
             warnings: Vec::new(),
         }
@@ -176,12 +223,24 @@ struct Open {
     items: u32,
     bones: u32,
     frames: u32,
+    /// The stored pass: instances, cars and section lines so far (their indices).
+    instances: u32,
+    cars: u32,
+    lines: u32,
+    /// The blocks pass: the open block's animations.
+    animations: u32,
     translation: bool,
     scale: bool,
     /// The open animation's and bone's headers as stored, written after their contents (a
     /// header's few bytes, the buffers reused).
     animation_raw: Vec<u8>,
     bone_raw: Vec<u8>,
+}
+
+/// The count before one more.
+fn bump(count: &mut u32) -> u32 {
+    *count += 1;
+    *count - 1
 }
 
 /// Keeps a copy of `bytes` in `buffer`.
@@ -196,6 +255,26 @@ impl Open {
         self.items += 1;
         out.write_str(if self.items == 1 { "\n    " } else { ",\n    " })
     }
+
+    /// A line or record of the stored pass, `index` into its list (none for a text line).
+    fn stored(
+        &mut self,
+        out: &mut impl Write,
+        item: &str,
+        index: Option<u32>,
+        raw: &[u8],
+    ) -> fmt::Result {
+        self.next_item(out)?;
+        write!(out, "{{\"item\": \"{item}\", \"index\": ")?;
+        opt_number(out, index)?;
+        out.write_str(", \"raw\": ")?;
+        if raw.is_empty() {
+            out.write_str("null")?;
+        } else {
+            string(out, raw)?;
+        }
+        out.write_char('}')
+    }
 }
 
 impl<W: Write> Visitor for Pass<'_, W> {
@@ -205,10 +284,26 @@ impl<W: Write> Visitor for Pass<'_, W> {
             self.format = Some(info.format);
             self.name = info.name.map(|name| name.to_vec());
             self.raw = info.raw.to_vec();
+            self.container_size = info.container_size;
         }
         self.files += 1;
         self.context.file();
-        Flow::Continue
+        // A block of an ANLF: an ANLF of no blocks has one file event, with no name.
+        let Some(name) = info.name.filter(|_| info.container_size.is_some()) else {
+            return Flow::Continue;
+        };
+        self.emit(Part::Blocks, |out, open| {
+            if open.items > 0 {
+                write!(out, "{}}}", open.animations)?;
+            }
+            open.animations = 0;
+            open.next_item(out)?;
+            out.write_str("{\"name\": ")?;
+            string(out, name)?;
+            out.write_str(", \"raw\": ")?;
+            hex(out, info.raw)?;
+            out.write_str(", \"animations\": ")
+        })
     }
 
     fn animation(&mut self, info: &AnimationInfo<'_>) -> Flow {
@@ -217,6 +312,9 @@ impl<W: Write> Visitor for Pass<'_, W> {
         }
         if self.part == Part::Animations {
             keep(&mut self.open.animation_raw, info.raw);
+        }
+        if self.part == Part::Blocks {
+            self.open.animations += 1;
         }
         self.summary.animation(info);
         self.emit(Part::Animations, |out, open| {
@@ -323,6 +421,15 @@ impl<W: Write> Visitor for Pass<'_, W> {
     }
 
     fn instance(&mut self, instance: &IplInstance<'_>) -> Flow {
+        if self.part == Part::Head && self.open.cars > 0 {
+            self.cars_first = true;
+        }
+        if self.part == Part::Stored {
+            return self.emit(Part::Stored, |out, open| {
+                let index = bump(&mut open.instances);
+                open.stored(out, "instance", Some(index), instance.raw)
+            });
+        }
         self.emit(Part::Instances, |out, open| {
             open.next_item(out)?;
             write!(
@@ -345,6 +452,15 @@ impl<W: Write> Visitor for Pass<'_, W> {
     }
 
     fn car(&mut self, car: &IplCar) -> Flow {
+        if self.part == Part::Head {
+            self.open.cars += 1;
+        }
+        if self.part == Part::Stored {
+            return self.emit(Part::Stored, |out, open| {
+                let index = bump(&mut open.cars);
+                open.stored(out, "car", Some(index), car.raw)
+            });
+        }
         self.emit(Part::Cars, |out, open| {
             open.next_item(out)?;
             out.write_str("{\"position\": ")?;
@@ -368,6 +484,12 @@ impl<W: Write> Visitor for Pass<'_, W> {
     }
 
     fn section_line(&mut self, line: &SectionLine<'_>) -> Flow {
+        if self.part == Part::Stored {
+            return self.emit(Part::Stored, |out, open| {
+                let index = bump(&mut open.lines);
+                open.stored(out, "section_line", Some(index), line.raw)
+            });
+        }
         self.emit(Part::Lines, |out, open| {
             open.next_item(out)?;
             out.write_str("{\"section\": ")?;
@@ -375,6 +497,12 @@ impl<W: Write> Visitor for Pass<'_, W> {
             out.write_str(", \"text\": ")?;
             string(out, line.text)?;
             out.write_char('}')
+        })
+    }
+
+    fn text_line(&mut self, raw: &[u8]) -> Flow {
+        self.emit(Part::Stored, |out, open| {
+            open.stored(out, "text", None, raw)
         })
     }
 

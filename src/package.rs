@@ -314,8 +314,10 @@ impl Visitor for PackageBuilder {
         if !info.format.is_animation() {
             return Flow::Abort;
         }
-        // The blocks of an ANLF container merge into the first one's package.
-        if self.package.is_some() {
+        // The blocks of an ANLF container merge into the first one's package, which is then
+        // no longer that block: its stored header (and size) would not fit it.
+        if let Some(package) = self.package.as_mut() {
+            package.raw.clear();
             return Flow::Continue;
         }
         self.package = Some(Package {

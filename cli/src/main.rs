@@ -107,7 +107,7 @@ JSON layout:
        \"frames\": [{\"time\": 0.5, \"rotation\": [x, y, z, w],
                    \"translation\": [x, y, z], \"scale\": [x, y, z]}], \"raw\": \"526f...\"}],
      \"summary\": {\"length\": 0.5, \"bones\": 1, ...see docs/ANIMATION.md}, \"raw\": \"7761...\"}],
-   \"raw\": \"414e...\", \"trailing\": null}
+   \"raw\": \"414e...\", \"trailing\": null, \"blocks\": null, \"container_size\": null}
 
 \"translation\" and \"scale\" appear only when the bone's frame type stores them.
 Times are seconds from the start of the clip, rotations quaternions in the engine
@@ -122,7 +122,11 @@ animations are listed together, under the first block's package name.
 A warning's \"animation\" and \"bone\" are 0-based indices into \"animations\" and its
 \"bones\" (null outside one), \"line\" a text IPL's line. \"raw\" (the file, animation and
 bone headers) and \"trailing\" (bytes after the content) are the bytes as stored, in hex,
-null where none are kept: what writes an unedited file back byte for byte.
+null where none are kept: what writes an unedited file back byte for byte. So are
+\"blocks\" (an ANLF's: each block's \"name\", \"raw\" header and number of \"animations\"),
+\"container_size\" (its stored size) and, in placement files, \"stored\": their lines and
+records in file order, {\"item\", \"index\", \"raw\" line}, null for a binary IPL of
+instances then cars (docs/FORMATS.md section 10).
 An archive's entry, ARCHIVE:ENTRY, prints exactly what the extracted entry prints.
 
 Nothing is printed unless the whole file decodes.";

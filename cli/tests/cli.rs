@@ -216,7 +216,9 @@ fn dump_json_exact_text() {
     }
   ],
   "raw": "414e50327c00000074696e79000000000000000000000000000000000000000001000000",
-  "trailing": null
+  "trailing": null,
+  "blocks": null,
+  "container_size": null
 }
 "#;
     assert_eq!(stdout(&output), expected);
@@ -695,7 +697,9 @@ fn dump_json_anpk_exact_text() {
     }
   ],
   "raw": "414e504bc8010000494e464f080000000100000070656400",
-  "trailing": null
+  "trailing": null,
+  "blocks": null,
+  "container_size": null
 }
 "#;
     assert_eq!(stdout(&output), expected);
@@ -779,6 +783,81 @@ fn anpk_and_anlf_info() {
         .map(|a| a.get("name").str())
         .collect();
     assert_eq!(names, ["walk_civi", "wave"]);
+}
+
+/// An ANLF's document holds each block's header as stored and its share of the animations,
+/// and the container's stored size: what its blocks' file events carry.
+#[test]
+fn dump_json_anlf_blocks() {
+    let bytes = anlf_bytes();
+    let json = |bytes: &[u8], name| {
+        let output = run(&["dump", "--json", &fixture(name, bytes)]);
+        assert!(output.status.success(), "{}", stderr(&output));
+        Json::parse(stdout(&output)).unwrap()
+    };
+    // Each block's header, as the block's own document gives it.
+    let first = anpk_bytes();
+    let headers = [&first[..], &bytes[12 + first.len()..]].map(|block| {
+        let doc = json(block, "block.ifp");
+        assert_eq!(doc.get("blocks"), &Json::Null);
+        assert_eq!(doc.get("container_size"), &Json::Null);
+        doc.get("raw").str().to_string()
+    });
+    let doc = json(&bytes, "blocks.ifp");
+    assert_eq!(doc.get("raw").str(), headers[0]);
+    let blocks = doc.get("blocks").arr();
+    assert_eq!(blocks.len(), 2);
+    for ((block, name), header) in blocks.iter().zip(["ped", "extra"]).zip(&headers) {
+        assert_eq!(block.keys(), ["name", "raw", "animations"]);
+        assert_eq!(block.get("name").str(), name);
+        assert_eq!(block.get("raw").str(), header);
+        assert_eq!(block.get("animations").i64(), 1);
+    }
+    let size = u32::from_le_bytes(bytes[4..8].try_into().unwrap());
+    assert_eq!(doc.get("container_size").i64(), i64::from(size));
+    let keys = doc.keys();
+    assert_eq!(
+        keys[keys.len() - 4..],
+        ["raw", "trailing", "blocks", "container_size"]
+    );
+
+    // An ANLF of no blocks: no block, the size as stored (here not what it should be).
+    let empty = json(b"ANLF\x08\x00\x00\x00\x00\x00\x00\x00", "none.ifp");
+    assert_eq!(empty.get("blocks").arr(), &[]);
+    assert_eq!(empty.get("container_size").i64(), 8);
+}
+
+/// A binary IPL whose records are instances then cars needs no `stored`: the lists are the
+/// file. With the cars first, `stored` gives the records in file order, without bytes.
+#[test]
+fn dump_json_binary_ipl_stored_order() {
+    use testkit::ipl::{bnry, Car, Inst};
+    let (instances, cars) = ([Inst::sample(1), Inst::sample(2)], [Car::sample(1)]);
+    let stored = |inst_at, car_at| {
+        let path = fixture("order.ipl", &bnry(&instances, inst_at, &cars, car_at));
+        let output = run(&["dump", "--json", &path]);
+        assert!(output.status.success(), "{}", stderr(&output));
+        let doc = Json::parse(stdout(&output)).unwrap();
+        assert_eq!(doc.keys().last(), Some(&"stored"));
+        doc.get("stored").clone()
+    };
+    assert_eq!(stored(76, 76 + 80), Json::Null);
+    let Json::Arr(items) = stored(76 + 48, 76) else {
+        panic!("a list")
+    };
+    let items: Vec<(&str, i64, &Json)> = items
+        .iter()
+        .map(|i| (i.get("item").str(), i.get("index").i64(), i.get("raw")))
+        .collect();
+    let null = &Json::Null;
+    assert_eq!(
+        items,
+        [
+            ("car", 0, null),
+            ("instance", 0, null),
+            ("instance", 1, null)
+        ]
+    );
 }
 
 /// Half-float bits used below.
@@ -902,7 +981,9 @@ const STORIES_JSON: &str = r#"{
     }
   ],
   "raw": null,
-  "trailing": null
+  "trailing": null,
+  "blocks": null,
+  "container_size": null
 }
 "#;
 
@@ -1163,7 +1244,7 @@ fn text_ipl_info_and_json() {
     );
     let output = run(&["dump", "--json", &path]);
     assert!(output.status.success(), "{}", stderr(&output));
-    let expected = r#"{
+    let expected = r##"{
   "format": "text",
   "name": null,
   "warnings": [],
@@ -1177,9 +1258,21 @@ fn text_ipl_info_and_json() {
     {"section": "cull", "text": "1, 2, 3"}
   ],
   "raw": null,
-  "trailing": null
+  "trailing": null,
+  "stored": [
+    {"item": "text", "index": null, "raw": "# a comment\u000d\u000a"},
+    {"item": "text", "index": null, "raw": "inst\u000d\u000a"},
+    {"item": "instance", "index": 0, "raw": "1337, prop_a, 13, 1.5, -2, 3.25, 0, 0, 0.5, 1, -1\u000d\u000a"},
+    {"item": "text", "index": null, "raw": "end\u000d\u000a"},
+    {"item": "text", "index": null, "raw": "cars\u000d\u000a"},
+    {"item": "car", "index": 0, "raw": "10.5, 20, 5, 1.5, 400, -1, -1, 3, 0, 100, 0, 10000\u000d\u000a"},
+    {"item": "text", "index": null, "raw": "end\u000d\u000a"},
+    {"item": "text", "index": null, "raw": "cull\u000d\u000a"},
+    {"item": "section_line", "index": 0, "raw": "1, 2, 3\u000d\u000a"},
+    {"item": "text", "index": null, "raw": "end\u000d\u000a"}
+  ]
 }
-"#;
+"##;
     assert_eq!(stdout(&output), expected);
 }
 

@@ -157,12 +157,12 @@ impl<S: Sink, R: ReadAt> Visitor for Lookahead<'_, S, R> {
         let ifp2 = matches!(self.encoder.format(), Format::Anp3 | Format::Anp2);
         // Every bone moves the reading-ahead decoder on, so that it stays on the same bone.
         let packable = self.next_bone_packable();
-        // A file written back to its own format keeps its frame types (§9.7).
+        // A file written back to its own format keeps its frame types, normalised too (§9.7).
         let packable = ifp2
             && packable
             && !info.frame_type.is_packed()
             && !self.encoder.options().quantize
-            && !self.encoder.keeps_stored();
+            && !self.encoder.writes_own_format();
         let raw = self.encoder.own(info.raw);
         super::flow(
             self.encoder

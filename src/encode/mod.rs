@@ -450,7 +450,13 @@ impl<S: Sink> Encoder<S> {
     /// Whether the source's stored bytes are kept: it is written back to its own format, and
     /// not normalised (§9.7).
     pub fn keeps_stored(&self) -> bool {
-        !self.options.normalise && self.source.is_none_or(|f| f == self.format)
+        !self.options.normalise && self.writes_own_format()
+    }
+
+    /// Whether the source is written to its own format (or its format is not known): its
+    /// values then keep their form, frame types included, normalised or not (§9.7).
+    pub fn writes_own_format(&self) -> bool {
+        self.source.is_none_or(|f| f == self.format)
     }
 
     /// A source unit's stored bytes, if they are kept.

@@ -74,7 +74,8 @@ fn raw_fields_hold_the_units_as_stored() {
     assert_eq!(raws, expected);
     // Nothing after the content: null.
     let doc = gtastream::json::to_string(&file().build(), Options::default()).unwrap();
-    assert!(doc.ends_with("\"trailing\": null\n}\n"), "{doc}");
+    let end = "\"trailing\": null,\n  \"blocks\": null,\n  \"container_size\": null\n}\n";
+    assert!(doc.ends_with(end), "{doc}");
 }
 
 #[test]

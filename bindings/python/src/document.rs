@@ -38,6 +38,13 @@ pub struct Document<'py> {
     instances: Bound<'py, PyList>,
     cars: Bound<'py, PyList>,
     lines: Bound<'py, PyList>,
+    /// Placement files: the lines and records in file order (docs/FORMATS.md §10); a binary
+    /// IPL's only from its first instance after a car (before, the lists are the file).
+    stored: Option<Bound<'py, PyList>>,
+    /// ANLF: its blocks, the animations before the open one, and the container's size.
+    blocks: Option<Bound<'py, PyList>>,
+    block_start: usize,
+    container_size: Option<u32>,
     /// The open animation's bones, the open bone's frames and what they hold.
     bones: Option<Bound<'py, PyList>>,
     frames: Option<Bound<'py, PyList>>,
@@ -76,6 +83,10 @@ impl<'py> Document<'py> {
             instances: PyList::empty(py),
             cars: PyList::empty(py),
             lines: PyList::empty(py),
+            stored: None,
+            blocks: None,
+            block_start: 0,
+            container_size: None,
             bones: None,
             frames: None,
             translation: false,
@@ -99,6 +110,11 @@ impl<'py> Document<'py> {
     /// The finished document, or the Python error that stopped it.
     pub fn finish(mut self) -> PyResult<Py<PyAny>> {
         self.numbers.settle();
+        if self.error.is_none() {
+            if let Err(error) = self.end_block() {
+                self.error = Some(error);
+            }
+        }
         if let Some(error) = self.error {
             return Err(error);
         }
@@ -116,7 +132,55 @@ impl<'py> Document<'py> {
         }
         doc.set_item(intern!(py, "raw"), self.raw)?;
         doc.set_item(intern!(py, "trailing"), stored(py, &self.trailing))?;
+        if self.format.is_some_and(|f| !f.is_animation()) {
+            // Only a binary IPL of instances then cars has None (a text IPL always a list).
+            let stored = match self.stored {
+                None if self.format == Some(Format::IplText) => Some(PyList::empty(py)),
+                stored => stored,
+            };
+            doc.set_item(intern!(py, "stored"), stored)?;
+        } else {
+            doc.set_item(intern!(py, "blocks"), self.blocks)?;
+            doc.set_item(intern!(py, "container_size"), self.container_size)?;
+        }
         Ok(doc.into_any().unbind())
+    }
+
+    /// The open ANLF block holds the animations since it began.
+    fn end_block(&mut self) -> PyResult<()> {
+        let Some(blocks) = &self.blocks else {
+            return Ok(());
+        };
+        let Some(last) = blocks.len().checked_sub(1) else {
+            return Ok(());
+        };
+        let block = blocks.get_item(last)?;
+        let animations = self.animations.len() - self.block_start;
+        block.set_item(intern!(self.py, "animations"), animations)
+    }
+
+    /// A line or record of the file as stored: `index` into its list (None: a text line).
+    fn stored(&mut self, item: &str, index: Option<usize>, raw: &[u8]) -> PyResult<()> {
+        let py = self.py;
+        // A binary IPL of instances then cars keeps none: its lists are the file.
+        if self.format == Some(Format::IplBinary) && self.stored.is_none() {
+            let cars_first = item == "instance" && !self.cars.is_empty();
+            if !cars_first {
+                return Ok(());
+            }
+            // The records so far, in their sections' order.
+            let list = PyList::empty(py);
+            for (kind, n) in [("instance", index.unwrap_or(0)), ("car", self.cars.len())] {
+                for i in 0..n {
+                    list.append(stored_item(py, kind, Some(i), &[])?)?;
+                }
+            }
+            self.stored = Some(list);
+        }
+        let entry = stored_item(py, item, index, raw)?;
+        self.stored
+            .get_or_insert_with(|| PyList::empty(py))
+            .append(entry)
     }
 
     /// Runs `f`; its error is kept and stops the decoding.
@@ -243,13 +307,33 @@ impl Visitor for Document<'_> {
         // An ANLF container's blocks are one package, under the first one's name (as json).
         self.context.file();
         self.files += 1;
-        if self.files > 1 {
-            return Flow::Continue;
+        let first = self.files == 1;
+        if first {
+            self.format = Some(info.format);
         }
-        self.format = Some(info.format);
         self.run(|d| {
-            d.name = info.name.map(|n| latin1(n).into_py_any(d.py)).transpose()?;
-            d.raw = stored(d.py, info.raw);
+            let py = d.py;
+            if first {
+                d.name = info.name.map(|n| latin1(n).into_py_any(py)).transpose()?;
+                d.raw = stored(py, info.raw);
+                d.container_size = info.container_size;
+                if info.container_size.is_some() {
+                    d.blocks = Some(PyList::empty(py));
+                }
+            }
+            // An ANLF block (an ANLF of no blocks has one file event, with no name).
+            let (Some(name), Some(_)) = (info.name, info.container_size) else {
+                return Ok(());
+            };
+            d.end_block()?;
+            d.block_start = d.animations.len();
+            let block = PyDict::new(py);
+            block.set_item(intern!(py, "name"), latin1(name))?;
+            block.set_item(intern!(py, "raw"), stored(py, info.raw))?;
+            block.set_item(intern!(py, "animations"), 0)?;
+            if let Some(blocks) = &d.blocks {
+                blocks.append(block)?;
+            }
             Ok(())
         })
     }
@@ -376,7 +460,7 @@ impl Visitor for Document<'_> {
             instance.set_item(intern!(py, "scale"), scale)?;
             instance.set_item(intern!(py, "lod"), i.lod)?;
             d.instances.append(instance)?;
-            Ok(())
+            d.stored("instance", Some(d.instances.len() - 1), i.raw)
         })
     }
 
@@ -399,7 +483,7 @@ impl Visitor for Document<'_> {
                 car.set_item(key, value)?;
             }
             d.cars.append(car)?;
-            Ok(())
+            d.stored("car", Some(d.cars.len() - 1), c.raw)
         })
     }
 
@@ -410,8 +494,12 @@ impl Visitor for Document<'_> {
             entry.set_item(intern!(py, "section"), line.section)?;
             entry.set_item(intern!(py, "text"), latin1(line.text))?;
             d.lines.append(entry)?;
-            Ok(())
+            d.stored("section_line", Some(d.lines.len() - 1), line.raw)
         })
+    }
+
+    fn text_line(&mut self, raw: &[u8]) -> Flow {
+        self.run(|d| d.stored("text", None, raw))
     }
 
     fn unit(&mut self, unit: &Unit<'_>) {
@@ -430,6 +518,20 @@ impl Visitor for Document<'_> {
             Ok(())
         })
     }
+}
+
+/// An item of `stored`: `{"item", "index", "raw"}`, the line as a str (None: none kept).
+fn stored_item<'py>(
+    py: Python<'py>,
+    item: &str,
+    index: Option<usize>,
+    raw: &[u8],
+) -> PyResult<Bound<'py, PyDict>> {
+    let entry = PyDict::new(py);
+    entry.set_item(intern!(py, "item"), item)?;
+    entry.set_item(intern!(py, "index"), index)?;
+    entry.set_item(intern!(py, "raw"), (!raw.is_empty()).then(|| latin1(raw)))?;
+    Ok(entry)
 }
 
 /// A unit as stored, as `bytes`; None where none is kept (the document's `null`).

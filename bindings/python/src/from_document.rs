@@ -10,8 +10,8 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyString};
 
 use crate::write::{
-    encode_animations, encode_error, encode_placement_with, latin1, AnimationData, BoneData,
-    FileData,
+    encode_animations, encode_error, encode_placement_with, latin1, AnimationData, BlockData,
+    BoneData, FileData,
 };
 
 /// The formats by their names in the document (`Format::name`).
@@ -118,12 +118,22 @@ pub fn encode_document(
     let source: String = item(doc, intern!(py, "format"))?.extract()?;
     let source = named(&FORMATS, &source, "format", Format::name)?;
     let formats = (source, format.unwrap_or(source));
-    let file = FileData {
+    let mut file = FileData {
         name: name(py, &item(doc, intern!(py, "name"))?)?,
         raw: stored(optional(doc, intern!(py, "raw"))?)?,
         trailing: stored(optional(doc, intern!(py, "trailing"))?)?,
+        ..FileData::default()
     };
     if source.is_animation() {
+        // An ANLF: its blocks, each its own file event (docs/FORMATS.md §10).
+        let size = optional(doc, intern!(py, "container_size"))?.filter(|s| !s.is_none());
+        file.container_size = size.map(|s| s.extract()).transpose()?;
+        if let Some(blocks) = optional(doc, intern!(py, "blocks"))?.filter(|b| !b.is_none()) {
+            file.blocks = blocks
+                .try_iter()?
+                .map(|block| self::block(py, &block?))
+                .collect::<PyResult<_>>()?;
+        }
         let animations = item(doc, intern!(py, "animations"))?;
         let animations = animations
             .try_iter()?
@@ -132,6 +142,14 @@ pub fn encode_document(
     }
     encode_placement_with(py, formats, options, &file, |encoder| {
         placements(py, doc, encoder)
+    })
+}
+
+fn block(py: Python<'_>, block: &Bound<'_, PyAny>) -> PyResult<BlockData> {
+    Ok(BlockData {
+        name: name(py, &item(block, intern!(py, "name"))?)?.unwrap_or_default(),
+        raw: stored(optional(block, intern!(py, "raw"))?)?,
+        animations: item(block, intern!(py, "animations"))?.extract()?,
     })
 }
 
@@ -179,48 +197,124 @@ fn keyframe(py: Python<'_>, frame: &Bound<'_, PyAny>, frame_type: FrameType) -> 
     Ok(keyframe)
 }
 
-/// A placement document's instances, cars and section lines, into the encoder.
+/// A placement document's records and lines, into the encoder: in the order of its `stored`
+/// items, each with its line as stored, as the decoder gave them (the encoder keeps the lines
+/// where it keeps stored bytes: docs/FORMATS.md §9.7), then those no item names, in the lists'
+/// order (added since).
 fn placements(
     py: Python<'_>,
     doc: &Bound<'_, PyAny>,
     encoder: &mut Encoder<Vec<u8>>,
 ) -> PyResult<()> {
     let fail = |error| encode_error(py, error);
-    for instance in item(doc, intern!(py, "instances"))?.try_iter()? {
-        let i = instance?;
-        let model_name = name(py, &item(&i, intern!(py, "model_name"))?)?;
-        let scale = item(&i, intern!(py, "scale"))?;
-        let mut instance = IplInstance::default();
-        instance.position = floats(&item(&i, intern!(py, "position"))?)?;
-        instance.rotation = floats(&item(&i, intern!(py, "rotation"))?)?;
-        instance.model_id = item(&i, intern!(py, "model_id"))?.extract()?;
-        instance.interior = item(&i, intern!(py, "interior"))?.extract()?;
-        instance.lod = item(&i, intern!(py, "lod"))?.extract()?;
-        instance.model_name = model_name.as_deref();
-        instance.scale = (!scale.is_none()).then(|| floats(&scale)).transpose()?;
-        encoder.instance(&instance).map_err(fail)?;
+    let instances = list(doc, intern!(py, "instances"))?;
+    let cars = list(doc, intern!(py, "cars"))?;
+    let lines = list(doc, intern!(py, "section_lines"))?;
+    // The next of each list that no stored item has named.
+    let (mut next_instance, mut next_car, mut next_line) = (0, 0, 0);
+    let stored_items = optional(doc, intern!(py, "stored"))?.filter(|s| !s.is_none());
+    if let Some(items) = stored_items {
+        for entry in items.try_iter()? {
+            let entry = entry?;
+            let kind: String = item(&entry, intern!(py, "item"))?.extract()?;
+            let index: Option<usize> = item(&entry, intern!(py, "index"))?.extract()?;
+            let raw = name(py, &item(&entry, intern!(py, "raw"))?)?.unwrap_or_default();
+            match (kind.as_str(), index) {
+                ("text", _) => encoder.text_line(&raw).map_err(fail)?,
+                ("instance", Some(i)) if i < instances.len() => {
+                    instance(py, &instances[i], &raw, encoder)?;
+                    next_instance = next_instance.max(i + 1);
+                }
+                ("car", Some(i)) if i < cars.len() => {
+                    car(py, &cars[i], &raw, encoder)?;
+                    next_car = next_car.max(i + 1);
+                }
+                ("section_line", Some(i)) if i < lines.len() => {
+                    section_line(py, &lines[i], &raw, encoder)?;
+                    next_line = next_line.max(i + 1);
+                }
+                // A record or line removed since.
+                ("instance" | "car" | "section_line", _) => {}
+                _ => return Err(invalid(format!("{kind:?} is not a stored item"))),
+            }
+        }
     }
-    for car in item(doc, intern!(py, "cars"))?.try_iter()? {
-        let c = car?;
-        let int = |key: &Bound<'_, PyString>| item(&c, key)?.extract::<i32>();
-        let mut car = IplCar::default();
-        car.position = floats(&item(&c, intern!(py, "position"))?)?;
-        car.angle = float(&item(&c, intern!(py, "angle"))?)?;
-        car.model_id = int(intern!(py, "model_id"))?;
-        car.primary_color = int(intern!(py, "primary_color"))?;
-        car.secondary_color = int(intern!(py, "secondary_color"))?;
-        car.flags = int(intern!(py, "flags"))?;
-        car.alarm_chance = int(intern!(py, "alarm_chance"))?;
-        car.door_lock_chance = int(intern!(py, "door_lock_chance"))?;
-        car.min_delay = int(intern!(py, "min_delay"))?;
-        car.max_delay = int(intern!(py, "max_delay"))?;
-        encoder.car(&car).map_err(fail)?;
+    for i in &instances[next_instance..] {
+        instance(py, i, &[], encoder)?;
     }
-    for line in item(doc, intern!(py, "section_lines"))?.try_iter()? {
-        let line = line?;
-        let section: String = item(&line, intern!(py, "section"))?.extract()?;
-        let text = name(py, &item(&line, intern!(py, "text"))?)?.unwrap_or_default();
-        encoder.section_line(&section, &text).map_err(fail)?;
+    for c in &cars[next_car..] {
+        car(py, c, &[], encoder)?;
+    }
+    for line in &lines[next_line..] {
+        section_line(py, line, &[], encoder)?;
     }
     Ok(())
+}
+
+/// The items of the document's list `key`.
+fn list<'py>(
+    doc: &Bound<'py, PyAny>,
+    key: &Bound<'py, PyString>,
+) -> PyResult<Vec<Bound<'py, PyAny>>> {
+    item(doc, key)?.try_iter()?.collect()
+}
+
+/// An instance's dict into the encoder, with its line as stored.
+fn instance(
+    py: Python<'_>,
+    i: &Bound<'_, PyAny>,
+    raw: &[u8],
+    encoder: &mut Encoder<Vec<u8>>,
+) -> PyResult<()> {
+    let model_name = name(py, &item(i, intern!(py, "model_name"))?)?;
+    let scale = item(i, intern!(py, "scale"))?;
+    let mut instance = IplInstance::default();
+    instance.position = floats(&item(i, intern!(py, "position"))?)?;
+    instance.rotation = floats(&item(i, intern!(py, "rotation"))?)?;
+    instance.model_id = item(i, intern!(py, "model_id"))?.extract()?;
+    instance.interior = item(i, intern!(py, "interior"))?.extract()?;
+    instance.lod = item(i, intern!(py, "lod"))?.extract()?;
+    instance.model_name = model_name.as_deref();
+    instance.scale = (!scale.is_none()).then(|| floats(&scale)).transpose()?;
+    instance.raw = raw;
+    encoder
+        .instance(&instance)
+        .map_err(|error| encode_error(py, error))
+}
+
+/// A car generator's dict into the encoder, with its line as stored.
+fn car(
+    py: Python<'_>,
+    c: &Bound<'_, PyAny>,
+    raw: &[u8],
+    encoder: &mut Encoder<Vec<u8>>,
+) -> PyResult<()> {
+    let int = |key: &Bound<'_, PyString>| item(c, key)?.extract::<i32>();
+    let mut car = IplCar::default();
+    car.position = floats(&item(c, intern!(py, "position"))?)?;
+    car.angle = float(&item(c, intern!(py, "angle"))?)?;
+    car.model_id = int(intern!(py, "model_id"))?;
+    car.primary_color = int(intern!(py, "primary_color"))?;
+    car.secondary_color = int(intern!(py, "secondary_color"))?;
+    car.flags = int(intern!(py, "flags"))?;
+    car.alarm_chance = int(intern!(py, "alarm_chance"))?;
+    car.door_lock_chance = int(intern!(py, "door_lock_chance"))?;
+    car.min_delay = int(intern!(py, "min_delay"))?;
+    car.max_delay = int(intern!(py, "max_delay"))?;
+    car.raw = raw;
+    encoder.car(&car).map_err(|error| encode_error(py, error))
+}
+
+/// A section line's dict into the encoder, with its line as stored.
+fn section_line(
+    py: Python<'_>,
+    line: &Bound<'_, PyAny>,
+    raw: &[u8],
+    encoder: &mut Encoder<Vec<u8>>,
+) -> PyResult<()> {
+    let section: String = item(line, intern!(py, "section"))?.extract()?;
+    let text = name(py, &item(line, intern!(py, "text"))?)?.unwrap_or_default();
+    encoder
+        .section_line_stored(&section, &text, 0, raw)
+        .map_err(|error| encode_error(py, error))
 }

@@ -11,6 +11,7 @@ use numpy::{PyArray1, PyArray2};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 
+use crate::write::BlockData;
 use crate::{decode_error, decode_failure, latin1, warning_dict, with_bytes};
 
 /// What one decoding of a file gathered, before any Python object exists.
@@ -30,6 +31,9 @@ struct Collector {
     /// content.
     raw: Vec<u8>,
     trailing: Vec<u8>,
+    /// An ANLF's blocks (each block's file event and its animations) and container size.
+    blocks: Vec<BlockData>,
+    container_size: Option<u32>,
     /// Input bytes not yet spent on reserving frames for declared counts.
     budget: usize,
 }
@@ -91,6 +95,14 @@ const CAR_INTS: [&str; 8] = [
 ];
 
 impl Collector {
+    /// The open ANLF block holds the animations since it began (its `animations` held the
+    /// count before it).
+    fn end_block(&mut self) {
+        if let Some(block) = self.blocks.last_mut() {
+            block.animations = self.animations.len() - block.animations;
+        }
+    }
+
     fn bone(&mut self) -> Option<&mut BoneData> {
         self.animations.last_mut()?.bones.last_mut()
     }
@@ -105,12 +117,19 @@ impl Visitor for Collector {
             self.format = Some(info.format);
             self.name = info.name.map(latin1);
             self.raw = info.raw.to_vec();
-        } else {
-            // The first block's header does not describe the merged package (written as one
-            // ANPK, docs/FORMATS.md §9.1): it is written clean.
-            self.raw.clear();
+            self.container_size = info.container_size;
         }
         self.files += 1;
+        // An ANLF block (an ANLF of no blocks has one file event, with no name): written back
+        // in its container (docs/FORMATS.md §9.7).
+        if let (Some(name), Some(_)) = (info.name, info.container_size) {
+            self.end_block();
+            self.blocks.push(BlockData {
+                name: name.to_vec(),
+                raw: info.raw.to_vec(),
+                animations: self.animations.len(),
+            });
+        }
         Flow::Continue
     }
 
@@ -265,6 +284,8 @@ pub struct Package {
     /// The units as stored, for write() (docs/FORMATS.md §9.7).
     pub(crate) raw: Vec<u8>,
     pub(crate) trailing: Vec<u8>,
+    pub(crate) blocks: Vec<BlockData>,
+    pub(crate) container_size: Option<u32>,
 }
 
 #[pymethods]
@@ -501,7 +522,8 @@ fn collect(py: Python<'_>, data: &[u8]) -> PyResult<Collector> {
     .map_err(|failure| decode_failure(py, &failure))
 }
 
-fn build(py: Python<'_>, collected: Collector) -> PyResult<Py<PyAny>> {
+fn build(py: Python<'_>, mut collected: Collector) -> PyResult<Py<PyAny>> {
+    collected.end_block();
     let Collector {
         format,
         name,
@@ -512,6 +534,8 @@ fn build(py: Python<'_>, collected: Collector) -> PyResult<Py<PyAny>> {
         lines,
         raw,
         trailing,
+        blocks,
+        container_size,
         ..
     } = collected;
     let warnings = PyList::new(
@@ -545,6 +569,8 @@ fn build(py: Python<'_>, collected: Collector) -> PyResult<Py<PyAny>> {
                 warnings,
                 raw,
                 trailing,
+                blocks,
+                container_size,
             },
         )?
         .into_any());

@@ -176,12 +176,44 @@ pub(crate) struct AnimationData {
     pub bones: Vec<BoneData>,
 }
 
-/// The file around the animations: its name, header as stored and the bytes after it.
+/// The file around the animations: its name, header as stored and the bytes after it; an
+/// ANLF's blocks and the container's stored size.
 #[derive(Default)]
 pub(crate) struct FileData {
     pub name: Option<Vec<u8>>,
     pub raw: Vec<u8>,
     pub trailing: Vec<u8>,
+    pub blocks: Vec<BlockData>,
+    pub container_size: Option<u32>,
+}
+
+/// An ANLF block: its `file` event (name, header as stored) and how many of the animations,
+/// in order, it holds.
+#[derive(Clone)]
+pub(crate) struct BlockData {
+    pub name: Vec<u8>,
+    pub raw: Vec<u8>,
+    pub animations: usize,
+}
+
+/// Opens the file, or an ANLF block (None: the container's one file event of no blocks), as
+/// the decoder's `file` events gave them. The first block is the file's name and header (as
+/// edited), the others their own.
+fn open_file(
+    encoder: &mut Encoder<Vec<u8>>,
+    file: &FileData,
+    block: Option<&BlockData>,
+    first: bool,
+) -> Result<(), CoreError> {
+    match (file.container_size, block) {
+        (None, _) => encoder.file_raw(file.name.as_deref(), &file.raw),
+        (Some(size), Some(_)) if first => {
+            let name = file.name.as_deref().unwrap_or_default();
+            encoder.file_in_container(Some(name), &file.raw, size)
+        }
+        (Some(size), Some(block)) => encoder.file_in_container(Some(&block.name), &block.raw, size),
+        (Some(size), None) => encoder.file_in_container(None, &[], size),
+    }
 }
 
 /// Encodes animations read from `source`: each bone in its stored frame type where the
@@ -202,11 +234,30 @@ pub(crate) fn encode_animations(
     }
     encoder.source(source);
     let ifp2 = matches!(format, Format::Anp3 | Format::Anp2);
-    encoder
-        .file_raw(file.name.as_deref(), &file.raw)
-        .map_err(fail)?;
+    // Each ANLF block opens before its first animation; added animations join the last one.
+    let mut blocks = file.blocks.iter();
+    let mut left = match blocks.next() {
+        Some(block) => {
+            open_file(&mut encoder, file, Some(block), true).map_err(fail)?;
+            block.animations
+        }
+        None => {
+            open_file(&mut encoder, file, None, true).map_err(fail)?;
+            usize::MAX
+        }
+    };
     for animation in animations {
         let animation = animation?;
+        while left == 0 {
+            match blocks.next() {
+                Some(block) => {
+                    open_file(&mut encoder, file, Some(block), false).map_err(fail)?;
+                    left = block.animations;
+                }
+                None => left = usize::MAX,
+            }
+        }
+        left -= 1;
         encoder
             .animation_raw(&animation.name, &animation.raw)
             .map_err(fail)?;
@@ -236,6 +287,9 @@ pub(crate) fn encode_animations(
         }
         encoder.animation_end().map_err(fail)?;
     }
+    for block in blocks {
+        open_file(&mut encoder, file, Some(block), false).map_err(fail)?;
+    }
     if !file.trailing.is_empty() {
         encoder.trailing(&file.trailing).map_err(fail)?;
     }
@@ -262,6 +316,8 @@ fn encode_package(
         name,
         raw: package.raw.clone(),
         trailing: package.trailing.clone(),
+        blocks: package.blocks.clone(),
+        container_size: package.container_size,
     };
     let animations = package.animations.iter().map(|animation| {
         let animation: &Animation = animation.get();
@@ -354,9 +410,9 @@ const CAR_INTS: [&str; 8] = [
     "max_delay",
 ];
 
-/// Encodes a placement read from `source`: `feed` gives the encoder its instances, then its
-/// car generators, then (text IPL) the lines of the other sections in their order; the stored
-/// units are kept as [`encode_animations`] keeps them.
+/// Encodes a placement read from `source`: `feed` gives the encoder its records and lines (a
+/// document's in their stored order, a Placement's instances, cars, then the other sections'
+/// lines); the stored units are kept as [`encode_animations`] keeps them.
 pub(crate) fn encode_placement_with(
     py: Python<'_>,
     (source, format): (Format, Format),
@@ -497,20 +553,22 @@ fn placement_events(
 /// load() gave it, in `format`: "anp3", "anp2" or "anpk" for animations, "bnry" or "text" for
 /// placements (any case; None: the format it was decoded or loaded from).
 ///
-/// A decode() document keeps the units as stored (its "raw" and "trailing" bytes): written
-/// back to its own format unedited, it gives the file byte for byte; an edited value is
-/// written in the format's usual way, everything around it as it was (docs/FORMATS.md §9.7).
+/// A decode() document keeps the units as stored (its "raw" and "trailing" bytes, a text
+/// IPL's lines and a bnry's order in "stored", an ANLF's "blocks"): written back to its own
+/// format unedited, it gives the file byte for byte; an edited value is written in the
+/// format's usual way, everything around it as it was (docs/FORMATS.md §9.7).
 /// `normalise=True` writes the clean file instead (zeroed name tails, sizes computed, nothing
 /// after the content). A None number (NaN or an infinity in the file) is written as NaN. A
-/// Package keeps the units too (its arrays edited, only their values' bytes change); a
-/// Placement keeps none: it is written clean.
+/// Package keeps the units too (an ANLF its blocks; its arrays edited, only their values'
+/// bytes change); a Placement keeps none: it is written clean.
 ///
 /// Lossless: a name too long for its field, a value the target cannot hold exactly, ... raise
 /// EncodeError and nothing is written. Each bone keeps its stored frame type where the target
 /// has it; float bones of other formats are written packed to ANP3/ANP2 when every value lies
 /// on the packed steps. `quantize=True` writes every ANP3/ANP2 bone packed, rounding. A scale
-/// written to ANP3/ANP2 is dropped with a UserWarning. Placements are written as their
-/// instances, their car generators, then (text) the other sections' lines.
+/// written to ANP3/ANP2 is dropped with a UserWarning. A document's placements are written in
+/// their stored order (added ones after), a Placement's as its instances, its car generators,
+/// then (text) the other sections' lines.
 ///
 /// With `path` (str or os.PathLike) the file is written there and None returned; with None,
 /// the bytes are returned.

@@ -48,7 +48,12 @@ def test_every_seed_matches_dump_json(seeds, cli, tmp_path):
         assert decoded(data) == expected, name
         if isinstance(expected, dict):
             seen.add(expected["format"])
-    assert seen == FORMATS
+            # The layouts the document holds: a placement's stored lines, an ANLF's blocks.
+            if expected.get("stored"):
+                seen.add(("stored", expected["format"]))
+            if expected.get("blocks"):
+                seen.add("blocks")
+    assert seen == FORMATS | {("stored", "text"), ("stored", "bnry"), "blocks"}
 
 
 def test_cut_and_damaged_seeds_fail_where_the_command_fails(seeds, cli, tmp_path):

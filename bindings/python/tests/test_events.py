@@ -60,7 +60,8 @@ def rebuild(events):
     return doc
 
 
-ABSENT = {"summary", "raw", "trailing", "animation", "bone", "line"}
+ABSENT = {"summary", "raw", "trailing", "stored", "blocks", "container_size", "animation", "bone",
+          "line"}
 
 
 def same(a, b):

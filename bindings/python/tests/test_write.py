@@ -310,7 +310,8 @@ def without_stored(doc):
     warnings the stored fields cause left out."""
     if isinstance(doc, dict):
         return {k: without_stored(v) for k, v in doc.items()
-                if k not in ("raw", "trailing", "warnings", "frame_data_size", "flags")}
+                if k not in ("raw", "trailing", "stored", "blocks", "container_size", "warnings",
+                             "frame_data_size", "flags")}
     if isinstance(doc, list):
         return [without_stored(v) for v in doc]
     return doc
@@ -338,34 +339,31 @@ def test_an_unedited_document_is_written_back_byte_for_byte(seeds):
                                                            else "instances"]):
             files[name] = data  # Stories files are not written; NaN bits are not kept
     exact = 0
+    kept = set()
     for name, data in files.items():
         doc = gtastream.decode(data)
-        # A document lists a bnry's instances before its cars: the stock layout.
-        stock = doc["format"] != "bnry" or struct.unpack_from("<I", data, 60) >= \
-            struct.unpack_from("<I", data, 28)
-        # The document does not hold an ANLF's blocks nor a text IPL's stored lines yet.
-        whole = data[:4] != b"ANLF" and doc["format"] != "text"
         try:
             written = gtastream.write(doc)
         except gtastream.EncodeError as error:
-            if not stock or not whole:
-                # What the document does not hold (the order of a bnry's sections, an ANLF's
-                # blocks, a text IPL's stored lines) the encoder may refuse to guess.
-                continue
             # What the encoder refuses from its events, it refuses from the document too.
             with pytest.raises(gtastream.EncodeError):
                 gtastream.convert(data, doc["format"])
             assert error.kind
             continue
         assert without_stored(gtastream.decode(written)) == without_stored(doc), name
-        # Byte for byte wherever the decoder's events straight into the encoder are (not yet:
-        # a text IPL, an ANLF written as one ANPK: docs/FORMATS.md §9.7), and always for the
-        # sloppy files.
-        if name.startswith("sloppy") or stock and whole and \
-                gtastream.convert(data, doc["format"]) == data:
+        # Byte for byte wherever the decoder's events straight into the encoder are (text
+        # IPL, ANLF and a bnry of cars first included: the document holds their stored lines,
+        # blocks and order), and always for the sloppy files.
+        if name.startswith("sloppy") or gtastream.convert(data, doc["format"]) == data:
             assert written == data, name
             exact += 1
+            if doc.get("blocks"):
+                kept.add("blocks")
+            if doc.get("stored"):
+                kept.add(doc["format"])
     assert exact > 8
+    # The layouts the document holds were among them.
+    assert kept == {"blocks", "text", "bnry"}, kept
 
 
 def test_the_sloppy_files_keep_their_units():
@@ -418,6 +416,91 @@ def test_normalise_writes_the_clean_file():
         assert again["warnings"] == [] and again["trailing"] is None, name
         # The clean file is its own clean form.
         assert gtastream.write(again) == clean, name
+
+
+TEXT_IPL = (b"# a map\r\ninst\r\n1337,  prop_a, 13, 1.5, -2, 3.25, 0, 0, 0.5, 1, -1\r\n"
+            b"2, prop_b, 0, 1, 2, 3, 0, 0, 0, 1, -1\r\nend\r\n\r\ncull\r\n1, 2, 3\r\nend\r\n")
+
+
+def anlf(blocks, size=None):
+    body = struct.pack("<I", len(blocks)) + b"".join(blocks)
+    return b"ANLF" + struct.pack("<I", len(body) if size is None else size) + body
+
+
+def anlf_blocks():
+    bone = ("root", b"KR00", 0, [(0, 0, 0, 1, 0), (0, 0, 0, 1, 0.5)])
+    return [anpk([("walk", [bone])], package="one"),
+            anpk([("run", [bone]), ("idle", [])], package="two")]
+
+
+def test_a_text_ipl_keeps_its_lines():
+    doc = gtastream.decode(TEXT_IPL)
+    items = [(s["item"], s["index"]) for s in doc["stored"]]
+    assert items == [("text", None), ("text", None), ("instance", 0), ("instance", 1),
+                     ("text", None), ("text", None), ("text", None), ("section_line", 0),
+                     ("text", None)]
+    assert "".join(s["raw"] for s in doc["stored"]).encode("latin-1") == TEXT_IPL
+    assert gtastream.write(doc) == TEXT_IPL
+    # An edited instance: its own line changes, and only it.
+    doc["instances"][0]["model_id"] = 7
+    written = gtastream.write(doc)
+    before, after = TEXT_IPL.splitlines(True), written.splitlines(True)
+    assert len(after) == len(before)
+    assert [i for i, (a, b) in enumerate(zip(before, after)) if a != b] == [2]
+    assert gtastream.decode(written)["instances"][0]["model_id"] == 7
+    # An instance added after the stored ones comes after them, in its section.
+    doc["instances"].append(dict(doc["instances"][1], model_id=9))
+    again = gtastream.decode(gtastream.write(doc))
+    assert [i["model_id"] for i in again["instances"]] == [7, 2, 9]
+    assert without_stored(again) == without_stored(doc)
+    # Clean: what `convert --normalise` writes from the events.
+    clean = gtastream.write(gtastream.decode(TEXT_IPL), normalise=True)
+    assert clean == gtastream.convert(TEXT_IPL, "text", normalise=True)
+    assert b"# a map" not in clean
+
+
+def test_an_anlf_keeps_its_blocks():
+    for size in (None, 4):  # the container's size as it should be, and stale
+        data = anlf(anlf_blocks(), size)
+        doc = gtastream.decode(data)
+        first, second = anlf_blocks()
+        assert doc["container_size"] == struct.unpack_from("<I", data, 4)[0]
+        assert [(b["name"], b["animations"]) for b in doc["blocks"]] == [("one", 1), ("two", 2)]
+        assert first.startswith(doc["blocks"][0]["raw"]) and doc["raw"] == doc["blocks"][0]["raw"]
+        assert second.startswith(doc["blocks"][1]["raw"])
+        assert gtastream.write(doc) == data
+        # Clean: one ANPK, as `convert --normalise` writes it.
+        clean = gtastream.write(doc, normalise=True)
+        assert clean[:4] == b"ANPK" and clean == gtastream.convert(data, "anpk", normalise=True)
+        # A Package from load() keeps them too; an edited keyframe changes its own bytes.
+        package = gtastream.load(data)
+        assert gtastream.write(package) == data
+        assert gtastream.write(package, normalise=True) == clean
+        package.animations[1].bones[0].rotations[1, 2] = 0.25
+        written = gtastream.write(package)
+        changed = [i for i, (a, b) in enumerate(zip(data, written)) if a != b]
+        assert len(written) == len(data) and len(changed) in (1, 2, 3, 4)
+        assert data.index(b"run\0") < changed[0] and changed[-1] - changed[0] < 4
+        assert gtastream.load(written).animations[1].bones[0].rotations[1, 2] == 0.25
+    # The document's name is the first block's.
+    renamed = dict(gtastream.decode(data), name="uno")
+    written = gtastream.write(renamed)
+    at = data.index(b"one\0")
+    assert written == data[:at] + b"uno" + data[at + 3:]
+    # An animation added goes into the last block; the container's size follows.
+    added = dict(doc["animations"][0], name="jump", raw=None)  # new: no stored units
+    added["bones"] = [dict(bone, raw=None) for bone in added["bones"]]
+    doc["animations"].append(added)
+    written = gtastream.write(doc)
+    again = gtastream.decode(written)
+    assert [(b["name"], b["animations"]) for b in again["blocks"]] == [("one", 1), ("two", 3)]
+    assert [a["name"] for a in again["animations"]] == ["walk", "run", "idle", "jump"]
+    assert again["container_size"] == len(written) - 8 != doc["container_size"]
+    # An ANLF of no blocks.
+    empty = anlf([])
+    doc = gtastream.decode(empty)
+    assert (doc["blocks"], doc["container_size"], doc["name"]) == ([], 4, None)
+    assert gtastream.write(doc) == empty
 
 
 def test_a_document_converted_is_written_clean():

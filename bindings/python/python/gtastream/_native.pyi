@@ -119,8 +119,11 @@ def decode(data: _Bytes) -> Dict[str, Any]:
     --help` describes. NaN and infinities are None; numbers are as ``json.loads`` reads them (a
     whole-number float such as a time of 1.0 is the int 1). The units as stored are ``bytes``
     (None where none is kept; the command prints them in hex): the file header ("raw"), the
-    bytes after the content ("trailing"), each animation's and bone's header ("raw"), so that
-    ``write(decode(data)) == data``. Raises DecodeError where the command would fail.
+    bytes after the content ("trailing"), each animation's and bone's header ("raw"); an
+    ANLF's "blocks" ([{"name", "raw", "animations"}], None for other files) and
+    "container_size"; a placement file's lines and records in file order ("stored":
+    [{"item", "index", "raw"}], each line a str with its line break; None for a bnry of
+    instances then cars), so that ``write(decode(data)) == data``. Raises DecodeError where the command would fail.
     """
 
 def check(
@@ -355,9 +358,10 @@ def write(
     or "text" (any case; None: the format it was decoded or loaded from), as they are now.
 
     A document keeps the units as stored: unedited, to its own format, it is written back byte
-    for byte; an edited value is written the format's usual way and the rest stays.
-    ``normalise=True`` writes the clean file. A Package keeps the units too; a Placement is
-    written clean.
+    for byte (a text IPL's lines, an ANLF's blocks, a bnry's section order included); an edited
+    value is written the format's usual way and the rest stays. ``normalise=True`` writes the
+    clean file. A Package keeps the units too (an ANLF its blocks); a Placement is written
+    clean.
 
     Lossless: what the target cannot hold exactly raises EncodeError and nothing is written.
     Bones keep their stored frame type where the target has it; other formats' float bones
