@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { DecodeError, IFPReader, decode, decodeJson } from '../dist/index.js';
+import { DecodeError, IFPReader, convert, decode, decodeJson } from '../dist/index.js';
 import { asJson, sameDocument } from './events.mjs';
 import {
-  allFixtures, anp3, sampleAnp3, sampleBnry, sampleTextIpl, textIpl,
+  allFixtures, anlf, anp3, carsFirst, sampleAnp3, sampleBnry, sampleTextIpl, textIpl,
 } from './fixtures.mjs';
 
 test('an ANP3 package: names, ids, frame types and the conversions of docs/FORMATS.md §2.2', () => {
@@ -26,15 +26,11 @@ test('an ANP3 package: names, ids, frame types and the conversions of docs/FORMA
   assert.equal(doc.animations[0].frame_data_size, 37 * 16 * 2 + 20 * 10);
 });
 
-// TEMPORARY: the core JSON gains `blocks` and `container_size` (docpy); until then they are
-// left out of the comparison.
-const withoutLayout = ({ blocks, container_size, ...rest }) => rest;
-
 test('decodeJson is the text decode() parses, ending with a newline', () => {
   const text = decodeJson(sampleAnp3());
   assert.ok(text.startsWith('{\n  "format": "ANP3"'));
   assert.ok(text.endsWith('\n}\n'));
-  assert.deepEqual(JSON.parse(text), withoutLayout(asJson(decode(sampleAnp3()))));
+  assert.deepEqual(JSON.parse(text), asJson(decode(sampleAnp3())));
 });
 
 test('warnings carry kind, reason, offset and where: animation, bone, line', () => {
@@ -159,7 +155,7 @@ test('float keyframes: NaN and infinities are null, other values as the JSON tex
   ] }]);
   const doc = decode(file);
   // decodeJson is the library's JSON text: decode() must be that text parsed, value for value.
-  assert.deepEqual(withoutLayout(asJson(doc)), JSON.parse(decodeJson(file)));
+  assert.deepEqual(asJson(doc), JSON.parse(decodeJson(file)));
   const first = doc.animations[0].bones[0].frames[0];
   assert.deepEqual(first.rotation, [null, null, 0.5, 1]);
   assert.deepEqual(first.translation, [null, null, 1e-40]);
@@ -167,4 +163,21 @@ test('float keyframes: NaN and infinities are null, other values as the JSON tex
   assert.equal(doc.animations[0].bones[1].frames[2].time, null);
   assert.equal('translation' in doc.animations[0].bones[1].frames[0], false);
   assert.equal(doc.animations[0].bones[0].frames[5].rotation[0], 0.1);
+});
+
+test('the layout keys are the JSON text\'s: a text IPL, a bnry of cars first, an ANLF', () => {
+  const text = new TextEncoder().encode('# a\r\ninst\r\n1, a, 0, 1.50, 0, 0, 0, 0, 0, 1, -1\r\n\r\nend\n');
+  const stock = sampleBnry();
+  const cars = carsFirst(stock, 2, 1);
+  const block = convert(sampleAnp3(), 'ANPK');
+  const container = anlf([block, block]);
+  for (const [file, key] of [[text, 'stored'], [cars, 'stored'], [stock, 'stored'], [container, 'blocks']]) {
+    const doc = decode(file);
+    const json = JSON.parse(decodeJson(file));
+    assert.ok(key in json, key);
+    assert.deepEqual(asJson(doc), json, `${doc.format} ${key}`);
+  }
+  assert.equal(decode(stock).stored, null);
+  assert.equal(decode(cars).stored.length, 3);
+  assert.equal(decode(container).blocks.length, 2);
 });

@@ -146,6 +146,18 @@ export function bnry(instances, cars) {
   return w.done();
 }
 
+/** `bytes` of a binary IPL (`bnry()`, instances then cars) with its cars first. */
+export function carsFirst(bytes, instances, cars) {
+  const out = new Uint8Array(bytes);
+  const view = new DataView(out.buffer);
+  const carsAt = 76 + instances * 40;
+  out.set(bytes.subarray(carsAt, carsAt + cars * 48), 76);
+  out.set(bytes.subarray(76, carsAt), 76 + cars * 48);
+  view.setUint32(28, 76 + cars * 48, true);
+  view.setUint32(60, 76, true);
+  return out;
+}
+
 /** A San Andreas text IPL. */
 export function textIpl(instanceLines, carLines = []) {
   return new TextEncoder().encode(['# made in code', 'inst', ...instanceLines, 'end', 'cars',
@@ -164,6 +176,22 @@ export function sampleTextIpl() {
     '1337, box01, 0, 10.5, -20.0, 3.0, 0, 0, 0, 1, -1',
     '615, veg_tree3, 0, -100, 250, 1, 0, 0, 0.7071, 0.7071, 0',
   ], ['1.0, 2.0, 3.0, 90.0, 400, -1, -1, 0, 0, 0, 0, 0']);
+}
+
+/** An ANLF container of these ANPK blocks, its size field `size` (default: correct). */
+export function anlf(blocks, size) {
+  const length = blocks.reduce((n, b) => n + b.length, 0);
+  const out = new Uint8Array(12 + length);
+  out.set(Buffer.from('ANLF'));
+  const view = new DataView(out.buffer);
+  view.setUint32(4, size ?? 4 + length, true);
+  view.setUint32(8, blocks.length, true);
+  let at = 12;
+  for (const b of blocks) {
+    out.set(b, at);
+    at += b.length;
+  }
+  return out;
 }
 
 /** Every test file: [name, bytes]. */

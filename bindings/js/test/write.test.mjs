@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { EncodeError, convert, decode, write } from '../dist/index.js';
-import { allFixtures, anp3, sampleAnp3, sampleBnry } from './fixtures.mjs';
+import { allFixtures, anlf, anp3, carsFirst, sampleAnp3, sampleBnry } from './fixtures.mjs';
 
 const latin1 = (text) => Uint8Array.from(text, (c) => c.charCodeAt(0));
 
@@ -260,18 +260,6 @@ test('a text IPL: its lines as stored, in file order; an edit changes only its o
     { name: 'EncodeError', message: /not Latin-1/ });
 });
 
-/** `bytes` of a binary IPL (`bnry()`, instances then cars) with its cars first. */
-function carsFirst(bytes, instances, cars) {
-  const out = new Uint8Array(bytes);
-  const view = new DataView(out.buffer);
-  const carsAt = 76 + instances * 40;
-  out.set(bytes.subarray(carsAt, carsAt + cars * 48), 76);
-  out.set(bytes.subarray(76, carsAt), 76 + cars * 48);
-  view.setUint32(28, 76 + cars * 48, true);
-  view.setUint32(60, 76, true);
-  return out;
-}
-
 test('a binary IPL: stored is null in the stock order, the records in file order otherwise', () => {
   const stock = sampleBnry();
   assert.equal(decode(stock).stored, null);
@@ -290,22 +278,6 @@ test('a binary IPL: stored is null in the stock order, the records in file order
   assert.deepEqual(write({ ...doc, stored: null }, { normalise: true }),
     convert(stock, 'bnry', { normalise: true }));
 });
-
-/** An ANLF container of these ANPK blocks, its size field `size` (default: correct). */
-function anlf(blocks, size) {
-  const length = blocks.reduce((n, b) => n + b.length, 0);
-  const out = new Uint8Array(12 + length);
-  out.set(latin1('ANLF'));
-  const view = new DataView(out.buffer);
-  view.setUint32(4, size ?? 4 + length, true);
-  view.setUint32(8, blocks.length, true);
-  let at = 12;
-  for (const b of blocks) {
-    out.set(b, at);
-    at += b.length;
-  }
-  return out;
-}
 
 test('an ANLF: its blocks and size; written back as it is, each block with its animations', () => {
   const first = convert(sampleAnp3(), 'ANPK');
