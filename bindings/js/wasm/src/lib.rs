@@ -881,7 +881,10 @@ pub unsafe extern "C" fn gts_ls(
 
 /// Why an entry's document could not be written.
 enum EntryError {
+    /// The archive did not decode.
     Decode(Error),
+    /// The entry did not decode: where, as for a file of its own (offsets from its start).
+    Entry(Box<gtastream::context::Failure>),
     NotFound(u64),
 }
 
@@ -893,18 +896,25 @@ fn find_entry(
     wanted: &str,
     events: &mut dyn Visitor,
 ) -> Result<(), EntryError> {
-    let mut only = Only::new(Search::Looking, wanted, events);
+    let mut tracked = gtastream::context::Tracked::new(events);
+    let mut only = Only::new(Search::Looking, wanted, &mut tracked);
     let archive = decoder().decode_slices(dir, img, &mut only);
-    match (only.search, archive) {
-        (Search::Done(result), _) => result.map_err(EntryError::Decode),
+    let (search, directory_end) = (only.search, only.directory_end);
+    match (search, archive) {
+        (Search::Done(result), _) => {
+            result.map_err(|e| EntryError::Entry(Box::new(tracked.failure(e))))
+        }
         (_, Err(e)) => Err(EntryError::Decode(e)),
-        (_, Ok(())) => Err(EntryError::NotFound(only.directory_end)),
+        (_, Ok(())) => Err(EntryError::NotFound(directory_end)),
     }
 }
 
 fn report_entry_error(e: EntryError, wanted: &str) {
     match e {
         EntryError::Decode(e) => report_error(e),
+        EntryError::Entry(f) => {
+            report_failure(&f);
+        }
         EntryError::NotFound(offset) => {
             let kind = "no_such_entry";
             let mut reason = String::from("no entry named \"");
