@@ -4,7 +4,7 @@
 //! the JavaScript package carries them out in memory.
 //!
 //! Names are compared as the games compare them (ASCII case aside). A new name must be one the
-//! games read ([`check_entry_name`](super::check_entry_name)) and be given once; the old
+//! games read ([`super::check_entry_name`]) and be given once; the old
 //! archive's names are kept as they are, even ones the games skip.
 
 use alloc::vec::Vec;
