@@ -407,7 +407,7 @@ impl<V: Visitor> Tracked<V> {
 /// Decodes a file held in memory like [`Decoder::decode_slice`], an error coming back as a
 /// [`Failure`] (see the module documentation). Nothing is allocated: the tracking lives on the
 /// stack. (From a reader: wrap the visitor in [`Tracked`], pass it to
-/// [`io::decode_reader`](crate::io), and give a decoding error to [`Tracked::failure_in`].)
+/// `io::decode_reader` (feature `std`), and give a decoding error to [`Tracked::failure_in`].)
 pub fn decode_slice<V: Visitor + ?Sized>(
     decoder: &mut Decoder,
     data: &[u8],

@@ -218,7 +218,7 @@ pub struct IplCar<'a> {
 }
 
 impl IplCar<'_> {
-    /// The values alone, without the stored line (for a [`Placement`](crate::Placement), which
+    /// The values alone, without the stored line (for a `Placement` (feature `alloc`), which
     /// keeps the line apart).
     pub fn values(&self) -> IplCar<'static> {
         IplCar { raw: &[], ..*self }
