@@ -39,6 +39,28 @@ pub enum Format {
 }
 
 impl Format {
+    /// Every format, in the order of the enum.
+    pub const ALL: [Format; 6] = [
+        Format::Anim,
+        Format::IplBinary,
+        Format::IplText,
+        Format::Anpk,
+        Format::Anp3,
+        Format::Anp2,
+    ];
+
+    /// The format of a [`name`](Self::name), ASCII case aside (`anp3`, `BNRY`, `text`).
+    pub fn named(name: &[u8]) -> Option<Format> {
+        Format::ALL
+            .into_iter()
+            .find(|f| f.name().as_bytes().eq_ignore_ascii_case(name))
+    }
+
+    /// Whether the encoders write the format (every one but Stories `.anim`, §9.5).
+    pub const fn is_writable(self) -> bool {
+        !matches!(self, Format::Anim)
+    }
+
     /// Whether the format holds animations (else placements).
     pub const fn is_animation(self) -> bool {
         !matches!(self, Format::IplBinary | Format::IplText)
@@ -476,6 +498,45 @@ mod tests {
     use super::*;
     use crate::context::Tracked;
     use crate::{FrameType, Keyframes, Summarize, WarningKind};
+
+    /// Every format is in `Format::ALL` (the match fails to build when one is added) and is
+    /// found again by its name, in any case; likewise every frame type.
+    #[test]
+    fn every_format_and_frame_type_is_named_once() {
+        for (i, format) in Format::ALL.into_iter().enumerate() {
+            let position = match format {
+                Format::Anim => 0,
+                Format::IplBinary => 1,
+                Format::IplText => 2,
+                Format::Anpk => 3,
+                Format::Anp3 => 4,
+                Format::Anp2 => 5,
+            };
+            assert_eq!(position, i);
+            let name = format.name().as_bytes();
+            assert_eq!(Format::named(name), Some(format));
+            assert_eq!(Format::named(&name.to_ascii_lowercase()), Some(format));
+            assert_eq!(Format::named(&name.to_ascii_uppercase()), Some(format));
+        }
+        assert_eq!(Format::named(b"anp4"), None);
+        assert!(!Format::Anim.is_writable() && Format::IplText.is_writable());
+        for (i, t) in FrameType::ALL.into_iter().enumerate() {
+            let position = match t {
+                FrameType::Ifp2Rot => 0,
+                FrameType::Ifp2RotTrans => 1,
+                FrameType::Ifp2PackedRot => 2,
+                FrameType::Ifp2PackedRotTrans => 3,
+                FrameType::Kr00 => 4,
+                FrameType::Krt0 => 5,
+                FrameType::Krts => 6,
+                FrameType::StoriesRot => 7,
+                FrameType::StoriesRotTrans => 8,
+            };
+            assert_eq!(position, i);
+            assert_eq!(FrameType::named(t.name().as_bytes()), Some(t));
+        }
+        assert_eq!(FrameType::named(b"krt1"), None);
+    }
 
     /// How often each event came, in the trait's order.
     #[derive(Default)]

@@ -62,6 +62,26 @@ impl FrameType {
         }
     }
 
+    /// Every frame type, in the order of the enum.
+    pub const ALL: [FrameType; 9] = [
+        FrameType::Ifp2Rot,
+        FrameType::Ifp2RotTrans,
+        FrameType::Ifp2PackedRot,
+        FrameType::Ifp2PackedRotTrans,
+        FrameType::Kr00,
+        FrameType::Krt0,
+        FrameType::Krts,
+        FrameType::StoriesRot,
+        FrameType::StoriesRotTrans,
+    ];
+
+    /// The frame type of a [`name`](Self::name) (exactly as it prints).
+    pub fn named(name: &[u8]) -> Option<FrameType> {
+        FrameType::ALL
+            .into_iter()
+            .find(|t| t.name().as_bytes() == name)
+    }
+
     /// A stable short name, for tools that print frame types.
     pub const fn name(self) -> &'static str {
         match self {
@@ -685,17 +705,7 @@ mod tests {
 
     use super::*;
 
-    const TYPES: [FrameType; 9] = [
-        FrameType::Ifp2Rot,
-        FrameType::Ifp2RotTrans,
-        FrameType::Ifp2PackedRot,
-        FrameType::Ifp2PackedRotTrans,
-        FrameType::Kr00,
-        FrameType::Krt0,
-        FrameType::Krts,
-        FrameType::StoriesRot,
-        FrameType::StoriesRotTrans,
-    ];
+    const TYPES: [FrameType; 9] = FrameType::ALL;
 
     /// Deterministic bytes (xorshift), with runs of small values so that times repeat, rise
     /// and fall.

@@ -56,16 +56,11 @@ Examples:
 
 /// A target format from its name, in any case.
 pub fn parse_format(name: &str) -> Result<Format, String> {
-    match name.to_ascii_lowercase().as_str() {
-        "anp3" => Ok(Format::Anp3),
-        "anp2" => Ok(Format::Anp2),
-        "anpk" => Ok(Format::Anpk),
-        "bnry" => Ok(Format::IplBinary),
-        "text" => Ok(Format::IplText),
-        _ => Err(format!(
-            "`{name}` is not a format gtastream writes (anp3, anp2, anpk, bnry, text)"
-        )),
-    }
+    Format::named(name.as_bytes())
+        .filter(|f| f.is_writable())
+        .ok_or_else(|| {
+            format!("`{name}` is not a format gtastream writes (anp3, anp2, anpk, bnry, text)")
+        })
 }
 
 /// What is checked of the output: for these games; refused at an error finding if `refuse`.

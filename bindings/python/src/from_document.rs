@@ -14,29 +14,6 @@ use crate::write::{
     BoneData, FileData,
 };
 
-/// The formats by their names in the document (`Format::name`).
-const FORMATS: [Format; 6] = [
-    Format::Anp3,
-    Format::Anp2,
-    Format::Anpk,
-    Format::Anim,
-    Format::IplBinary,
-    Format::IplText,
-];
-
-/// The frame types by their names in the document (`FrameType::name`).
-const FRAME_TYPES: [FrameType; 9] = [
-    FrameType::Ifp2Rot,
-    FrameType::Ifp2RotTrans,
-    FrameType::Ifp2PackedRot,
-    FrameType::Ifp2PackedRotTrans,
-    FrameType::Kr00,
-    FrameType::Krt0,
-    FrameType::Krts,
-    FrameType::StoriesRot,
-    FrameType::StoriesRotTrans,
-];
-
 fn invalid(what: String) -> PyErr {
     PyValueError::new_err(format!("not a decode() document: {what}"))
 }
@@ -95,19 +72,6 @@ fn optional<'py>(
     dict.cast::<PyDict>()?.get_item(key)
 }
 
-fn named<T: Copy>(
-    table: &[T],
-    name: &str,
-    what: &str,
-    of: impl Fn(T) -> &'static str,
-) -> PyResult<T> {
-    table
-        .iter()
-        .copied()
-        .find(|&t| of(t) == name)
-        .ok_or_else(|| invalid(format!("{name:?} is not a {what}")))
-}
-
 /// Encodes a `decode()` document in `format` (None: its own).
 pub fn encode_document(
     py: Python<'_>,
@@ -116,7 +80,8 @@ pub fn encode_document(
     options: EncodeOptions,
 ) -> PyResult<(Vec<u8>, EncodeWarnings)> {
     let source: String = item(doc, intern!(py, "format"))?.extract()?;
-    let source = named(&FORMATS, &source, "format", Format::name)?;
+    let source = Format::named(source.as_bytes())
+        .ok_or_else(|| invalid(format!("{source:?} is not a format")))?;
     let formats = (source, format.unwrap_or(source));
     let mut file = FileData {
         name: name(py, &item(doc, intern!(py, "name"))?)?,
@@ -167,7 +132,8 @@ fn animation(py: Python<'_>, animation: &Bound<'_, PyAny>) -> PyResult<Animation
 
 fn bone(py: Python<'_>, bone: &Bound<'_, PyAny>) -> PyResult<BoneData> {
     let frame_type: String = item(bone, intern!(py, "frame_type"))?.extract()?;
-    let frame_type = named(&FRAME_TYPES, &frame_type, "frame type", FrameType::name)?;
+    let frame_type = FrameType::named(frame_type.as_bytes())
+        .ok_or_else(|| invalid(format!("{frame_type:?} is not a frame type")))?;
     let frames = item(bone, intern!(py, "frames"))?
         .try_iter()?
         .map(|frame| keyframe(py, &frame?, frame_type))

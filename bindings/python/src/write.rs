@@ -39,16 +39,13 @@ pub(crate) fn encode_error(py: Python<'_>, error: CoreError) -> PyErr {
 
 /// A target format from its name, in any case (the names `gtastream convert --to` takes).
 fn parse_format(name: &str) -> PyResult<Format> {
-    match name.to_ascii_lowercase().as_str() {
-        "anp3" => Ok(Format::Anp3),
-        "anp2" => Ok(Format::Anp2),
-        "anpk" => Ok(Format::Anpk),
-        "bnry" => Ok(Format::IplBinary),
-        "text" => Ok(Format::IplText),
-        _ => Err(PyValueError::new_err(format!(
-            "`{name}` is not a format gtastream writes (anp3, anp2, anpk, bnry, text)"
-        ))),
-    }
+    Format::named(name.as_bytes())
+        .filter(|f| f.is_writable())
+        .ok_or_else(|| {
+            PyValueError::new_err(format!(
+                "`{name}` is not a format gtastream writes (anp3, anp2, anpk, bnry, text)"
+            ))
+        })
 }
 
 /// What the encoder dropped on purpose (an ANPK scale written to ANP3) becomes a UserWarning.

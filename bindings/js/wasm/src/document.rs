@@ -750,38 +750,6 @@ impl<'a> Written<'a> {
     }
 }
 
-/// The formats the library writes, then the others it reads (a document's source).
-const FORMATS: [Format; 6] = [
-    Format::Anp3,
-    Format::Anp2,
-    Format::Anpk,
-    Format::IplBinary,
-    Format::IplText,
-    Format::Anim,
-];
-
-/// The frame types by their names (`FrameType::name`).
-const FRAME_TYPES: [FrameType; 9] = {
-    use FrameType as F;
-    [
-        F::Ifp2Rot,
-        F::Ifp2RotTrans,
-        F::Ifp2PackedRot,
-        F::Ifp2PackedRotTrans,
-        F::Kr00,
-        F::Krt0,
-        F::Krts,
-        F::StoriesRot,
-        F::StoriesRotTrans,
-    ]
-};
-
-fn format_named(name: &[u8]) -> Option<Format> {
-    FORMATS
-        .into_iter()
-        .find(|f| f.name().as_bytes().eq_ignore_ascii_case(name))
-}
-
 /// One animation of the document, with its bones, to the encoder.
 fn write_animation<S: gtastream::encode::Sink>(
     r: &mut Written<'_>,
@@ -797,10 +765,7 @@ fn write_animation<S: gtastream::encode::Sink>(
         let bone_id = r.opt_int().map(|v| v as i32);
         let bone_key = r.opt_int().map(|v| v as u32);
         let frame_type = r.bytes().unwrap_or_default();
-        let frame_type = FRAME_TYPES
-            .into_iter()
-            .find(|t| t.name().as_bytes() == frame_type)
-            .ok_or(EncodeError::OutOfOrder)?;
+        let frame_type = FrameType::named(frame_type).ok_or(EncodeError::OutOfOrder)?;
         let raw = r.bytes().unwrap_or_default();
         let contents = r.int();
         let header = BoneHeader {
@@ -834,7 +799,7 @@ fn write_document<S: gtastream::encode::Sink>(
     encoder: &mut gtastream::encode::Encoder<S>,
 ) -> Result<(), gtastream::encode::EncodeError> {
     use gtastream::encode::EncodeError;
-    let source = r.bytes().and_then(format_named);
+    let source = r.bytes().and_then(Format::named);
     if let Some(source) = source {
         if source.is_animation() != encoder.format().is_animation() {
             return Err(EncodeError::CannotConvert(source, encoder.format()));
@@ -1024,7 +989,7 @@ pub unsafe extern "C" fn gts_write(
     } else {
         slice(format, format_len)
     };
-    let Some(target) = format_named(name).filter(|f| *f != Format::Anim) else {
+    let Some(target) = Format::named(name).filter(|f| f.is_writable()) else {
         return 2;
     };
     let options = EncodeOptions::quantize(quantize != 0).with_normalise(normalise != 0);

@@ -1153,17 +1153,7 @@ pub unsafe extern "C" fn gts_convert(
     use gtastream::{ErrorKind, Format};
     let data = core::slice::from_raw_parts(ptr, len);
     let name = core::slice::from_raw_parts(format, format_len);
-    let writable = [
-        Format::Anp3,
-        Format::Anp2,
-        Format::Anpk,
-        Format::IplBinary,
-        Format::IplText,
-    ];
-    let Some(format) = writable
-        .into_iter()
-        .find(|f| f.name().as_bytes().eq_ignore_ascii_case(name))
-    else {
+    let Some(format) = Format::named(name).filter(|f| f.is_writable()) else {
         return 2;
     };
     let report = report_encode_error;
