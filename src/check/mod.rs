@@ -387,10 +387,11 @@ impl<S: FnMut(&Finding)> Checker<S> {
             _ => None,
         };
         let at = self.context.absolute(error.offset);
-        let games = if self.format.is_some() {
-            self.file_games
-        } else {
-            Games::ALL
+        // A file of no checked game's format (a Stories file, or an SA file in a version 1
+        // archive) is broken all the same: its failure is reported for every game.
+        let games = match self.format {
+            Some(_) if !self.file_games.is_empty() => self.file_games,
+            _ => Games::ALL,
         };
         let rule = rule.unwrap_or(Rule::DecodeFailed);
         self.emit_full(rule, games, at, None, None, Some(error.kind), self.context);

@@ -807,3 +807,37 @@ const LEFT_OUT: &str = "
   `ipl3.inst.quat`, `ipl3.missing_end` and `ipl3.zone.fields` carry Vice City too (ENGINE-RULES.md
   §4.3: \"as III\").
 ";
+
+/// A broken file of a format no checked game loads still has a finding for its failure, for
+/// every game: a Stories file, and an SA file in a version 1 archive (III and VC), whose
+/// failure is SA's rule and the note that the check stopped. The `check` fuzz target found the
+/// first: `Checker::failed` gave the finding the format's games, none, and so dropped it.
+#[test]
+fn a_broken_file_no_checked_game_loads_has_its_failure() {
+    let (_, mut stories) = testkit::seeds::files()
+        .into_iter()
+        .find(|(name, _)| name == "stories-depth-first-lcs")
+        .unwrap();
+    stories[8] = 0xff;
+    let mut bad_type = ticks(&[0, 5]);
+    bad_type[36 + 36 + 24] = 9;
+    let Input::V1(dir, mut data) = v1(&[(b"walk.ifp", 0, 1)], 1) else {
+        unreachable!()
+    };
+    data[..bad_type.len()].copy_from_slice(&bad_type);
+    for (what, found, rule) in [
+        ("Stories", check(&stories, "x.anim"), Rule::DecodeFailed),
+        (
+            "ANP3 in IMG v1",
+            Input::V1(dir, data).findings(),
+            Rule::Incomplete,
+        ),
+    ] {
+        let last = found.last().unwrap_or_else(|| panic!("{what}: no finding"));
+        assert_eq!(
+            (last.rule, last.games),
+            (rule, Games::ALL),
+            "{what}: {found:?}"
+        );
+    }
+}
