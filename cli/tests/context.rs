@@ -9,9 +9,7 @@ mod support;
 use std::path::PathBuf;
 
 use support::{run, stderr, stdout, Json};
-use testkit::ifp2::{f2, p3, AnimSpec, BoneSpec, FileSpec};
-
-const Q: [i16; 4] = [0, 0, 0, 4096];
+use testkit::ifp2::{f2, AnimSpec, BoneSpec, FileSpec};
 
 /// Two animations; bone 2 of animation 1 ("b2") has a time that goes back (at offset 322).
 ///
@@ -37,7 +35,7 @@ fn spec() -> FileSpec {
 }
 
 fn packed(name: &str, times: &[i16]) -> BoneSpec {
-    BoneSpec::new(name, 3, 0, times.iter().map(|&t| p3(Q, t)).collect())
+    BoneSpec::packed(name, times)
 }
 
 fn fixture(name: &str, bytes: &[u8]) -> String {

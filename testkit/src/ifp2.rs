@@ -88,6 +88,14 @@ impl BoneSpec {
         }
     }
 
+    /// A bone of packed rotation keys (type 3, bone id 0), each the identity rotation, at
+    /// these tick times.
+    pub fn packed(name: &str, times: &[i16]) -> Self {
+        let identity = [0, 0, 0, 4096];
+        let frames = times.iter().map(|&t| p3(identity, t)).collect();
+        BoneSpec::new(name, 3, 0, frames)
+    }
+
     pub fn count(mut self, n: u32) -> Self {
         self.frame_count = Some(n);
         self

@@ -52,7 +52,7 @@ fn errors(found: &[Finding]) -> Vec<String> {
 }
 
 fn packed(times: &[i16]) -> BoneSpec {
-    BoneSpec::new("Root", 3, 0, times.iter().map(|&t| p3(Q, t)).collect())
+    BoneSpec::packed("Root", times)
 }
 
 fn anp3(animations: Vec<AnimSpec>) -> Vec<u8> {

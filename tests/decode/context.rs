@@ -6,9 +6,7 @@
 
 use gtastream::context::{self, Decoded};
 use gtastream::{Decoder, ErrorKind, Options};
-use testkit::ifp2::{p3, AnimSpec, BoneSpec, FileSpec};
-
-const Q: [i16; 4] = [0, 0, 0, 4096];
+use testkit::ifp2::{AnimSpec, BoneSpec, FileSpec};
 
 /// Two animations; bone 2 of animation 1 ("b2") has a time that goes back (at offset 322).
 ///
@@ -17,9 +15,7 @@ const Q: [i16; 4] = [0, 0, 0, 4096];
 /// | 220 "b1" | 256 frames | 276 "b2" | 312 frame | 322 frame (time -1) | 332 end
 /// ```
 fn file() -> FileSpec {
-    let bone = |name: &str, times: &[i16]| {
-        BoneSpec::new(name, 3, 0, times.iter().map(|&t| p3(Q, t)).collect())
-    };
+    let bone = BoneSpec::packed;
     FileSpec::anp3(
         "ctx",
         vec![

@@ -5,18 +5,11 @@
 use gtastream::archive::ArchiveDecoder;
 use gtastream::check::{Checker, Finding, Games};
 use gtastream::Decoder;
-use testkit::ifp2::{p3, AnimSpec, BoneSpec, FileSpec};
+use testkit::ifp2::{AnimSpec, BoneSpec, FileSpec};
 
 #[test]
 fn checking_does_not_allocate() {
-    let bone = |times: &[i16]| {
-        BoneSpec::new(
-            "Root",
-            3,
-            0,
-            times.iter().map(|&t| p3([0, 0, 0, 4096], t)).collect(),
-        )
-    };
+    let bone = |times: &[i16]| BoneSpec::packed("Root", times);
     let file = FileSpec::anp3(
         "demo",
         vec![
