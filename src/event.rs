@@ -240,10 +240,52 @@ pub struct IplCar<'a> {
 }
 
 impl IplCar<'_> {
+    /// The names of the eight integer fields in file order, as [`ints`](Self::ints) gives
+    /// them (the keys of the JSON document's cars).
+    pub const INT_FIELDS: [&'static str; 8] = [
+        "model_id",
+        "primary_color",
+        "secondary_color",
+        "flags",
+        "alarm_chance",
+        "door_lock_chance",
+        "min_delay",
+        "max_delay",
+    ];
+
     /// The values alone, without the stored line (for a `Placement` (feature `alloc`), which
     /// keeps the line apart).
     pub fn values(&self) -> IplCar<'static> {
         IplCar { raw: &[], ..*self }
+    }
+
+    /// The eight integer fields in file order (after the position and the angle, in a record
+    /// and on a line); named by [`INT_FIELDS`](Self::INT_FIELDS).
+    pub fn ints(&self) -> [i32; 8] {
+        [
+            self.model_id,
+            self.primary_color,
+            self.secondary_color,
+            self.flags,
+            self.alarm_chance,
+            self.door_lock_chance,
+            self.min_delay,
+            self.max_delay,
+        ]
+    }
+
+    /// Sets the eight integer fields from file order, as [`ints`](Self::ints) gives them.
+    pub fn set_ints(&mut self, ints: [i32; 8]) {
+        [
+            self.model_id,
+            self.primary_color,
+            self.secondary_color,
+            self.flags,
+            self.alarm_chance,
+            self.door_lock_chance,
+            self.min_delay,
+            self.max_delay,
+        ] = ints;
     }
 }
 

@@ -467,16 +467,7 @@ impl<W: Write> Visitor for Pass<'_, W> {
             floats(out, &car.position)?;
             out.write_str(", \"angle\": ")?;
             float(out, car.angle)?;
-            for (key, value) in [
-                ("model_id", car.model_id),
-                ("primary_color", car.primary_color),
-                ("secondary_color", car.secondary_color),
-                ("flags", car.flags),
-                ("alarm_chance", car.alarm_chance),
-                ("door_lock_chance", car.door_lock_chance),
-                ("min_delay", car.min_delay),
-                ("max_delay", car.max_delay),
-            ] {
+            for (key, value) in IplCar::INT_FIELDS.iter().zip(car.ints()) {
                 write!(out, ", \"{key}\": {value}")?;
             }
             out.write_char('}')

@@ -23,6 +23,20 @@ fn s(path: &Path) -> &str {
     path.to_str().unwrap()
 }
 
+/// `convert --to TO OPTIONS.. INPUT OUTPUT`, the output beside `input`: the bytes written, or
+/// the tool's message.
+fn convert(input: &Path, to: &str, options: &[&str]) -> Result<Vec<u8>, String> {
+    let written = input.with_extension(format!("{to}{}.out", options.concat()));
+    let mut args = vec!["convert", "--to", to];
+    args.extend_from_slice(options);
+    args.extend([s(input), s(&written)]);
+    let output = run(&args);
+    match output.status.success() {
+        true => Ok(std::fs::read(&written).unwrap()),
+        false => Err(stderr(&output).to_string()),
+    }
+}
+
 /// Float keyframes (ANPK `KRT0`, `KR00`) with values that are not on the packed steps.
 fn anpk_package(animation_name: &str) -> Package {
     let frames = |n: usize| -> Vec<Keyframe> {
@@ -273,25 +287,9 @@ fn own_format_is_written_back_byte_for_byte_unless_normalise() {
     odd.animations[0] = odd.animations[0].clone().flags(0).frame_data_size(99);
     let input = dir.join("odd.ifp");
     std::fs::write(&input, odd.build()).unwrap();
-    let kept = dir.join("kept.ifp");
-    let output = run(&["convert", "--to", "anp3", s(&input), s(&kept)]);
-    assert!(output.status.success(), "{}", stderr(&output));
-    assert_eq!(std::fs::read(&kept).unwrap(), odd.build());
-
-    let clean = dir.join("clean.ifp");
-    let output = run(&[
-        "convert",
-        "--to",
-        "ANP3",
-        "--normalise",
-        s(&input),
-        s(&clean),
-    ]);
-    assert!(output.status.success(), "{}", stderr(&output));
-    assert_eq!(
-        std::fs::read(&clean).unwrap(),
-        ifp2::anp3_packed().fill(0).build()
-    );
+    assert_eq!(convert(&input, "anp3", &[]), Ok(odd.build()));
+    let clean = convert(&input, "ANP3", &["--normalise"]);
+    assert_eq!(clean, Ok(ifp2::anp3_packed().fill(0).build()));
 }
 
 /// A text IPL as found (a header comment, a line before any section, CRLF, tabs, `INST`/`END`,
@@ -306,34 +304,14 @@ fn text_ipl_is_written_back_byte_for_byte_unless_normalise() {
         wanted\r\n3, 2\r\n\t1\t2\r\nend\r\ncull\r\n1 2\r\nend\0\0\0";
     let input = dir.join("found.ipl");
     std::fs::write(&input, found).unwrap();
-    let kept = dir.join("kept.ipl");
-    let output = run(&["convert", "--to", "text", s(&input), s(&kept)]);
-    assert!(output.status.success(), "{}", stderr(&output));
-    assert_eq!(std::fs::read(&kept).unwrap(), found);
-    let clean = dir.join("clean.ipl");
-    let output = run(&[
-        "convert",
-        "--to",
-        "text",
-        "--normalise",
-        s(&input),
-        s(&clean),
-    ]);
-    assert!(!output.status.success());
-    assert!(stderr(&output).contains("outside"), "{}", stderr(&output));
+    assert_eq!(convert(&input, "text", &[]).as_deref(), Ok(&found[..]));
+    let refused = convert(&input, "text", &["--normalise"]).unwrap_err();
+    assert!(refused.contains("outside"), "{refused}");
     let tidy = &found[found.iter().position(|&b| b == b'I').unwrap()..];
     std::fs::write(&input, tidy).unwrap();
-    let output = run(&[
-        "convert",
-        "--to",
-        "text",
-        "--normalise",
-        s(&input),
-        s(&clean),
-    ]);
-    assert!(output.status.success(), "{}", stderr(&output));
+    let clean = convert(&input, "text", &["--normalise"]).unwrap();
     assert_eq!(
-        std::fs::read_to_string(&clean).unwrap(),
+        String::from_utf8(clean).unwrap(),
         "inst\n4, vc_obj, 2, 10.5, -0, 1000, 1, 1.5, 2, 0, 0, 0, 1\nend\nwanted\n3, 2\n1\t2\nend\n\
          cull\n1 2\nend\n"
     );
@@ -347,24 +325,9 @@ fn anpk_is_written_back_byte_for_byte_unless_normalise() {
     let exported = testkit::anpk::exported();
     let input = dir.join("exported.ifp");
     std::fs::write(&input, &exported).unwrap();
-    let kept = dir.join("kept.ifp");
-    let output = run(&["convert", "--to", "anpk", s(&input), s(&kept)]);
-    assert!(output.status.success(), "{}", stderr(&output));
-    assert!(std::fs::read(&kept).unwrap() == exported);
-    let clean = dir.join("clean.ifp");
-    let output = run(&[
-        "convert",
-        "--to",
-        "anpk",
-        "--normalise",
-        s(&input),
-        s(&clean),
-    ]);
-    assert!(output.status.success(), "{}", stderr(&output));
-    assert_eq!(
-        std::fs::read(&clean).unwrap(),
-        testkit::anpk::bytes(&testkit::anpk::mixed())
-    );
+    assert!(convert(&input, "anpk", &[]) == Ok(exported));
+    let clean = convert(&input, "anpk", &["--normalise"]);
+    assert_eq!(clean, Ok(testkit::anpk::bytes(&testkit::anpk::mixed())));
 }
 
 #[test]

@@ -459,16 +459,7 @@ impl Visitor for Expected {
     }
     fn car(&mut self, c: &IplCar) -> Flow {
         self.0.push(Ev::Car(
-            [
-                c.model_id,
-                c.primary_color,
-                c.secondary_color,
-                c.flags,
-                c.alarm_chance,
-                c.door_lock_chance,
-                c.min_delay,
-                c.max_delay,
-            ],
+            c.ints(),
             [c.position[0], c.position[1], c.position[2], c.angle],
         ));
         Flow::Continue

@@ -21,7 +21,7 @@ use std::vec::Vec;
 use std::{format, vec};
 
 pub use super::plan::EditReport;
-use super::plan::{self, EditPlan, PlanError};
+use super::plan::{EditPlan, PlanError, Source};
 use super::{
     ArchiveDecoder, ArchiveVersion, ArchiveVisitor, ArchiveWriteError, ArchiveWriter, Choice,
     Entry, SECTOR,
@@ -164,13 +164,6 @@ struct Record {
     size: u64,
 }
 
-/// Where an entry of the new archive comes from.
-#[derive(Clone, Debug)]
-enum Source {
-    Old(usize),
-    File(usize),
-}
-
 /// Makes a new archive of `entries` at `paths` (refused if a file is there already).
 pub fn create(
     paths: &ArchivePaths,
@@ -191,7 +184,7 @@ pub fn create(
         None,
         &[],
         entries,
-        &sources(&plan),
+        &plan.entries,
         plan.report,
         progress,
     )
@@ -213,7 +206,7 @@ pub fn add(
         Some(paths),
         &records,
         entries,
-        &sources(&plan),
+        &plan.entries,
         plan.report,
         progress,
     )
@@ -234,7 +227,7 @@ pub fn remove(
         Some(paths),
         &records,
         &[],
-        &sources(&plan),
+        &plan.entries,
         plan.report,
         progress,
     )
@@ -251,7 +244,7 @@ pub fn rebuild(paths: &ArchivePaths, progress: Progress<'_>) -> Result<EditRepor
         Some(paths),
         &records,
         &[],
-        &sources(&plan),
+        &plan.entries,
         plan.report,
         progress,
     )
@@ -275,15 +268,6 @@ pub fn recover(paths: &ArchivePaths) -> Result<(), EditError> {
         remove_if_there(&temporary(dir))?;
     }
     Ok(remove_if_there(&img_new)?)
-}
-
-/// The plan's entries in the terms of files: a new entry is one of the files given.
-fn sources(plan: &EditPlan) -> Vec<Source> {
-    let source = |s: &plan::Source| match *s {
-        plan::Source::Old(i) => Source::Old(i),
-        plan::Source::New(k) => Source::File(k),
-    };
-    plan.entries.iter().map(source).collect()
 }
 
 fn names(entries: &[NewEntry]) -> Vec<&[u8]> {
@@ -419,7 +403,7 @@ fn write_planned(
         .iter()
         .map(|source| match source {
             Source::Old(i) => Ok(records[*i].size),
-            Source::File(k) => fs::metadata(&files[*k].path).map(|m| m.len()),
+            Source::New(k) => fs::metadata(&files[*k].path).map(|m| m.len()),
         })
         .sum::<io::Result<u64>>()?;
     let mut writer = ArchiveWriter::new(paths.version(), plan.len() as u32);
@@ -440,7 +424,7 @@ fn write_planned(
                 let file = old_img.as_ref().expect("an old archive");
                 (&record.name, file, record.offset, len)
             }
-            Source::File(k) => {
+            Source::New(k) => {
                 opened = File::open(&files[k].path)?;
                 let len = opened.metadata()?.len();
                 (&files[k].name, &opened, 0, len)
@@ -458,7 +442,7 @@ fn write_planned(
         };
         match source {
             Source::Old(_) => writer.begin_existing_entry(&mut out, name)?,
-            Source::File(_) => writer.begin_entry(&mut out, name)?,
+            Source::New(_) => writer.begin_entry(&mut out, name)?,
         }
         let mut copied = 0;
         while copied < len {
@@ -472,7 +456,7 @@ fn write_planned(
             done += piece;
             progress(done, total);
         }
-        if let Source::File(_) = source {
+        if let Source::New(_) = source {
             if read_some(&mut &*file, &mut [0])? != 0 {
                 return Err(changed());
             }
@@ -639,7 +623,7 @@ fn read_back(
                     )?;
                 (&records[k].name, holds)
             }
-            Source::File(k) => {
+            Source::New(k) => {
                 let mut file = File::open(&files[k].path)?;
                 let holds = record.size == len.next_multiple_of(SECTOR)
                     && same_bytes(
@@ -811,7 +795,7 @@ mod tests {
         (
             paths,
             files,
-            vec![Source::File(0), Source::File(1)],
+            vec![Source::New(0), Source::New(1)],
             vec![5000, 4096],
         )
     }
@@ -854,7 +838,7 @@ mod tests {
         fs::write(&files[1].path, &changed).unwrap();
         assert_eq!(check(&paths, &files, &plan, &lens), "entry 1 (b.txd)");
         // Entries in another order, or one missing.
-        let swapped = [Source::File(1), Source::File(0)];
+        let swapped = [Source::New(1), Source::New(0)];
         assert_eq!(
             check(&paths, &files, &swapped, &[4096, 5000]),
             "entry 0 (b.txd)"

@@ -126,17 +126,7 @@ impl Bnry {
         for (bytes, value) in record.chunks_exact_mut(4).zip([x, y, z, car.angle]) {
             bytes.copy_from_slice(&value.to_le_bytes());
         }
-        let ints = [
-            car.model_id,
-            car.primary_color,
-            car.secondary_color,
-            car.flags,
-            car.alarm_chance,
-            car.door_lock_chance,
-            car.min_delay,
-            car.max_delay,
-        ];
-        for (bytes, value) in record[16..].chunks_exact_mut(4).zip(ints) {
+        for (bytes, value) in record[16..].chunks_exact_mut(4).zip(car.ints()) {
             bytes.copy_from_slice(&value.to_le_bytes());
         }
         out.put(&record)

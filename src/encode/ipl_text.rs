@@ -220,21 +220,9 @@ fn same_instance(a: &IplInstance<'_>, b: &IplInstance<'_>) -> bool {
 }
 
 fn same_car(a: &IplCar<'_>, b: &IplCar<'_>) -> bool {
-    let ints = |c: &IplCar<'_>| {
-        [
-            c.model_id,
-            c.primary_color,
-            c.secondary_color,
-            c.flags,
-            c.alarm_chance,
-            c.door_lock_chance,
-            c.min_delay,
-            c.max_delay,
-        ]
-    };
     same_floats(&a.position, &b.position)
         && a.angle.to_bits() == b.angle.to_bits()
-        && ints(a) == ints(b)
+        && a.ints() == b.ints()
 }
 
 #[derive(Debug)]
@@ -453,16 +441,7 @@ impl Text {
         let mut line = Line::new();
         line.floats(&car.position)?;
         line.float(car.angle)?;
-        for value in [
-            car.model_id,
-            car.primary_color,
-            car.secondary_color,
-            car.flags,
-            car.alarm_chance,
-            car.door_lock_chance,
-            car.min_delay,
-            car.max_delay,
-        ] {
+        for value in car.ints() {
             line.int(value)?;
         }
         self.open(out, b"cars")?;

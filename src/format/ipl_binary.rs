@@ -117,20 +117,13 @@ fn instance(r: &[u8; INSTANCE]) -> IplInstance<'static> {
 /// A car generator record, read at its fixed offsets.
 #[inline]
 fn car(r: &[u8; CAR]) -> IplCar<'static> {
-    let i = |i| u32_at(r, i) as i32;
-    IplCar {
+    let mut car = IplCar {
         position: [f32_at(r, 0), f32_at(r, 1), f32_at(r, 2)],
         angle: f32_at(r, 3),
-        model_id: i(4),
-        primary_color: i(5),
-        secondary_color: i(6),
-        flags: i(7),
-        alarm_chance: i(8),
-        door_lock_chance: i(9),
-        min_delay: i(10),
-        max_delay: i(11),
-        raw: &[],
-    }
+        ..IplCar::default()
+    };
+    car.set_ints(core::array::from_fn(|i| u32_at(r, 4 + i) as i32));
+    car
 }
 
 impl IplBinary {

@@ -283,21 +283,13 @@ fn car<'a>(s: &mut Scanner<'a>) -> Option<IplCar<'a>> {
     for value in &mut ints {
         *value = s.int()?;
     }
-    let [model_id, primary_color, secondary_color, flags, alarm_chance, door_lock_chance, min_delay, max_delay] =
-        ints;
-    Some(IplCar {
+    let mut car = IplCar {
         position: [x, y, z],
         angle,
-        model_id,
-        primary_color,
-        secondary_color,
-        flags,
-        alarm_chance,
-        door_lock_chance,
-        min_delay,
-        max_delay,
-        raw: &[],
-    })
+        ..IplCar::default()
+    };
+    car.set_ints(ints);
+    Some(car)
 }
 
 /// The layout a line of `count` fields has, if any.

@@ -65,20 +65,7 @@ fn reference_placement(data: &[u8]) -> Result<(Placement, Vec<Car>), Error> {
 }
 
 fn car_of(c: &IplCar) -> Car {
-    Car::new(
-        c.position,
-        c.angle,
-        [
-            c.model_id,
-            c.primary_color,
-            c.secondary_color,
-            c.flags,
-            c.alarm_chance,
-            c.door_lock_chance,
-            c.min_delay,
-            c.max_delay,
-        ],
-    )
+    Car::new(c.position, c.angle, c.ints())
 }
 
 /// Compares by the bits of the floats (`Placement`'s own `==` is IEEE equality).

@@ -9,11 +9,20 @@ use gtastream::{
 };
 use pyo3::ffi;
 use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString};
 use pyo3::{intern, IntoPyObjectExt};
 
 use crate::numbers::Numbers;
 use crate::{latin1, warning_dict};
+
+/// The keys of a car's integer fields ([`IplCar::INT_FIELDS`]), made Python strings once.
+pub(crate) fn car_int_keys(py: Python<'_>) -> &[Py<PyString>; 8] {
+    static KEYS: PyOnceLock<[Py<PyString>; 8]> = PyOnceLock::new();
+    KEYS.get_or_init(py, || {
+        IplCar::INT_FIELDS.map(|key| PyString::intern(py, key).unbind())
+    })
+}
 
 /// The document being built; the first Python error stops the decoding and is kept.
 pub struct Document<'py> {
@@ -470,17 +479,8 @@ impl Visitor for Document<'_> {
             let car = PyDict::new(py);
             car.set_item(intern!(py, "position"), d.numbers(&c.position)?)?;
             car.set_item(intern!(py, "angle"), d.number(c.angle)?)?;
-            for (key, value) in [
-                (intern!(py, "model_id"), c.model_id),
-                (intern!(py, "primary_color"), c.primary_color),
-                (intern!(py, "secondary_color"), c.secondary_color),
-                (intern!(py, "flags"), c.flags),
-                (intern!(py, "alarm_chance"), c.alarm_chance),
-                (intern!(py, "door_lock_chance"), c.door_lock_chance),
-                (intern!(py, "min_delay"), c.min_delay),
-                (intern!(py, "max_delay"), c.max_delay),
-            ] {
-                car.set_item(key, value)?;
+            for (key, value) in car_int_keys(py).iter().zip(c.ints()) {
+                car.set_item(key.bind(py), value)?;
             }
             d.cars.append(car)?;
             d.stored("car", Some(d.cars.len() - 1), c.raw)

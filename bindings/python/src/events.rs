@@ -335,18 +335,13 @@ impl Visitor for Sink<'_, '_> {
     }
 
     fn car(&mut self, car: &IplCar) -> Flow {
-        let payload = self.dict(&[
+        let mut items = vec![
             ("position", self.value(car.position)),
             ("angle", self.value(car.angle)),
-            ("model_id", self.value(car.model_id)),
-            ("primary_color", self.value(car.primary_color)),
-            ("secondary_color", self.value(car.secondary_color)),
-            ("flags", self.value(car.flags)),
-            ("alarm_chance", self.value(car.alarm_chance)),
-            ("door_lock_chance", self.value(car.door_lock_chance)),
-            ("min_delay", self.value(car.min_delay)),
-            ("max_delay", self.value(car.max_delay)),
-        ]);
+        ];
+        let ints = IplCar::INT_FIELDS.iter().zip(car.ints());
+        items.extend(ints.map(|(&key, value)| (key, self.value(value))));
+        let payload = self.dict(&items);
         self.push("car", payload)
     }
 

@@ -259,14 +259,11 @@ fn car(
     let mut car = IplCar::default();
     car.position = floats(&item(c, intern!(py, "position"))?)?;
     car.angle = float(&item(c, intern!(py, "angle"))?)?;
-    car.model_id = int(intern!(py, "model_id"))?;
-    car.primary_color = int(intern!(py, "primary_color"))?;
-    car.secondary_color = int(intern!(py, "secondary_color"))?;
-    car.flags = int(intern!(py, "flags"))?;
-    car.alarm_chance = int(intern!(py, "alarm_chance"))?;
-    car.door_lock_chance = int(intern!(py, "door_lock_chance"))?;
-    car.min_delay = int(intern!(py, "min_delay"))?;
-    car.max_delay = int(intern!(py, "max_delay"))?;
+    let mut ints = [0; 8];
+    for (value, key) in ints.iter_mut().zip(crate::document::car_int_keys(py)) {
+        *value = int(key.bind(py))?;
+    }
+    car.set_ints(ints);
     car.raw = raw;
     encoder.car(&car).map_err(|error| encode_error(py, error))
 }

@@ -78,21 +78,9 @@ struct Instances {
 struct Cars {
     position: Vec<f32>,
     angle: Vec<f32>,
-    /// model_id, primary_color, secondary_color, flags, alarm_chance, door_lock_chance,
-    /// min_delay, max_delay.
+    /// The integer fields, as `IplCar::INT_FIELDS` names them.
     ints: [Vec<i32>; 8],
 }
-
-const CAR_INTS: [&str; 8] = [
-    "model_id",
-    "primary_color",
-    "secondary_color",
-    "flags",
-    "alarm_chance",
-    "door_lock_chance",
-    "min_delay",
-    "max_delay",
-];
 
 impl Collector {
     /// The open ANLF block holds the animations since it began (its `animations` held the
@@ -210,17 +198,7 @@ impl Visitor for Collector {
         let columns = &mut self.cars;
         columns.position.extend_from_slice(&car.position);
         columns.angle.push(car.angle);
-        let values = [
-            car.model_id,
-            car.primary_color,
-            car.secondary_color,
-            car.flags,
-            car.alarm_chance,
-            car.door_lock_chance,
-            car.min_delay,
-            car.max_delay,
-        ];
-        for (column, value) in columns.ints.iter_mut().zip(values) {
+        for (column, value) in columns.ints.iter_mut().zip(car.ints()) {
             column.push(value);
         }
         Flow::Continue
@@ -591,7 +569,7 @@ fn build(py: Python<'_>, mut collected: Collector) -> PyResult<Py<PyAny>> {
     let car_columns = PyDict::new(py);
     car_columns.set_item("position", matrix(py, cars.position, 3))?;
     car_columns.set_item("angle", vector(py, cars.angle))?;
-    for (key, values) in CAR_INTS.into_iter().zip(cars.ints) {
+    for (key, values) in IplCar::INT_FIELDS.into_iter().zip(cars.ints) {
         car_columns.set_item(key, vector(py, values))?;
     }
     let section_lines = PyList::new(

@@ -396,17 +396,6 @@ fn rows1<'py, T: numpy::Element>(
     Ok(array)
 }
 
-const CAR_INTS: [&str; 8] = [
-    "model_id",
-    "primary_color",
-    "secondary_color",
-    "flags",
-    "alarm_chance",
-    "door_lock_chance",
-    "min_delay",
-    "max_delay",
-];
-
 /// Encodes a placement read from `source`: `feed` gives the encoder its records and lines (a
 /// document's in their stored order, a Placement's instances, cars, then the other sections'
 /// lines); the stored units are kept as [`encode_animations`] keeps them.
@@ -510,13 +499,13 @@ fn placement_events(
     let cars = angle.as_array().len();
     let position = required(columns, "position", "float32")?;
     let position = rows2(&position, "position", cars, 3)?;
-    let ints = CAR_INTS
+    let ints = IplCar::INT_FIELDS
         .iter()
         .map(|key| required(columns, key, "int32"))
         .collect::<PyResult<Vec<_>>>()?;
     let ints = ints
         .iter()
-        .zip(CAR_INTS)
+        .zip(IplCar::INT_FIELDS)
         .map(|(array, key)| rows1::<i32>(array, key, cars))
         .collect::<PyResult<Vec<_>>>()?;
     let (angle, position) = (angle.as_array(), position.as_array());
@@ -525,14 +514,7 @@ fn placement_events(
         let mut car = IplCar::default();
         car.position = [position[[i, 0]], position[[i, 1]], position[[i, 2]]];
         car.angle = angle[i];
-        car.model_id = value(0);
-        car.primary_color = value(1);
-        car.secondary_color = value(2);
-        car.flags = value(3);
-        car.alarm_chance = value(4);
-        car.door_lock_chance = value(5);
-        car.min_delay = value(6);
-        car.max_delay = value(7);
+        car.set_ints(core::array::from_fn(value));
         encoder.car(&car).map_err(fail)?;
     }
 

@@ -507,19 +507,7 @@ impl Visitor for Document {
         self.cars.count += 1.0;
         self.floats(|d| &mut d.cars, &c.position);
         self.floats(|d| &mut d.cars, &[c.angle]);
-        self.cars.records.extend(
-            [
-                c.model_id,
-                c.primary_color,
-                c.secondary_color,
-                c.flags,
-                c.alarm_chance,
-                c.door_lock_chance,
-                c.min_delay,
-                c.max_delay,
-            ]
-            .map(f64::from),
-        );
+        self.cars.records.extend(c.ints().map(f64::from));
         Flow::Continue
     }
 
@@ -862,17 +850,7 @@ fn write_document<S: gtastream::encode::Sink>(
         let mut car = IplCar::default();
         car.position = r.floats();
         [car.angle] = r.floats();
-        let ints: [i32; 8] = core::array::from_fn(|_| r.int() as i32);
-        [
-            car.model_id,
-            car.primary_color,
-            car.secondary_color,
-            car.flags,
-            car.alarm_chance,
-            car.door_lock_chance,
-            car.min_delay,
-            car.max_delay,
-        ] = ints;
+        car.set_ints(core::array::from_fn(|_| r.int() as i32));
         Ok(car)
     })?;
     let lines = r.list(|r| {

@@ -349,17 +349,7 @@ impl Visitor for Events {
             *slot = value.to_bits();
         }
         record[3] = c.angle.to_bits();
-        let ints = [
-            c.model_id,
-            c.primary_color,
-            c.secondary_color,
-            c.flags,
-            c.alarm_chance,
-            c.door_lock_chance,
-            c.min_delay,
-            c.max_delay,
-        ];
-        for (slot, value) in record[4..].iter_mut().zip(ints) {
+        for (slot, value) in record[4..].iter_mut().zip(c.ints()) {
             *slot = value as u32;
         }
         flow(unsafe { car(record.as_ptr()) })
