@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import {
   DecodeError, decode, decodeEntry, decodeEntryJson, ls, lsBlob, lsJson,
 } from '../dist/index.js';
+import { lsSlices } from '../dist/archive.js';
 import { allFixtures, imgVer1 as ver1, imgVer2 as ver2, repo, sampleAnp3 } from './fixtures.mjs';
 
 const SECTOR = 2048;
@@ -130,24 +131,86 @@ test('an entry that is not there, and an archive that is not one, throw DecodeEr
   assert.throws(() => decodeEntry(notArchive, 'sample.anp3'), { kind: 'bad_magic', offset: 0 });
 });
 
+/** A Blob of `bytes` whose slices are recorded in `read` as [start, end]. */
+function spied(bytes, read) {
+  const blob = new Blob([bytes]);
+  return {
+    size: blob.size,
+    slice: (start, end) => {
+      read.push([start, end]);
+      return blob.slice(start, end);
+    },
+  };
+}
+
+/** lsBlob of the archive through spied Blobs, checked against ls() and lsSlices(): the reads. */
+async function listedBySlices(label, img, dir) {
+  const read = [];
+  const listing = await lsBlob(spied(img, read), dir && spied(dir, read));
+  const whole = ls(img, dir);
+  assert.deepEqual(listing, whole, label);
+  assert.deepEqual(lsSlices(img, dir), whole, label);
+  return { listing, read, bytes: read.reduce((n, [start, end]) => n + end - start, 0) };
+}
+
+/** The VER2 archive and the version 1 pair of the entries. */
+const bothVersions = (entries) =>
+  [['VER2', ver2(entries), undefined], ['VER1', ver1(entries).img, ver1(entries).dir]];
+
+/** `count` entries of a sector or less, the fixtures among them, packed one after another. */
+function tinyEntries(count) {
+  const fixtures = list.filter(([, bytes]) => bytes.length <= SECTOR);
+  return Array.from({ length: count }, (_, i) => {
+    const [name, bytes] = fixtures[i % fixtures.length];
+    return [`${i}${name}`.slice(0, 23), i % 3 ? bytes : bytes.subarray(0, i % 40)];
+  });
+}
+
 test('lsBlob() reads the archive in pieces and lists what ls() lists', async () => {
   for (const [format, , img, dir] of archives) {
-    const read = [];
-    // A Blob that records which slices are read: only the directory and entries' first bytes.
-    const spy = (bytes) => {
-      const blob = new Blob([bytes]);
-      return {
-        size: blob.size,
-        slice: (start, end) => {
-          read.push(end - start);
-          return blob.slice(start, end);
-        },
-      };
-    };
-    const listing = await lsBlob(spy(img), dir && spy(dir));
-    assert.deepEqual(listing, ls(img, dir), format);
-    assert.ok(read.reduce((a, b) => a + b, 0) < img.length / 4, `${format}: read ${read}`);
+    await listedBySlices(format, img, dir);
   }
   assert.deepEqual(await lsBlob(new Blob([empty])), { format: 'VER2', entries: [] });
   await assert.rejects(lsBlob(new Blob([sampleAnp3()])), { kind: 'bad_magic', offset: 0 });
+});
+
+test('lsBlob() of many tiny entries reads the archive in far fewer slices than entries', async () => {
+  const count = 5000;
+  for (const [format, img, dir] of bothVersions(tinyEntries(count))) {
+    const { listing, read } = await listedBySlices(format, img, dir);
+    assert.equal(listing.entries.length, count, format);
+    assert.ok(listing.entries.some((e) => e.format === 'ANP3'), format);
+    // Each slice serves many records and entries' first bytes (once two per entry).
+    assert.ok(read.length < count / 50, `${format}: ${read.length} slices`);
+    assert.ok(read.every(([start, end]) => end - start <= 8 << 20), `${format}: a slice over 8 MiB`);
+  }
+});
+
+test('lsBlob() of entries far apart reads only their first bytes', async () => {
+  // The fixtures followed by zeros to 1 MiB: each entry lies further than a window reads
+  // across (512 KiB) from the one before.
+  const entries = list.map(([name, bytes]) => {
+    const padded = new Uint8Array(1 << 20);
+    padded.set(bytes);
+    return [name, padded];
+  });
+  for (const [format, img, dir] of bothVersions(entries)) {
+    const { listing, read, bytes } = await listedBySlices(format, img, dir);
+    assert.equal(listing.entries.length, entries.length, format);
+    assert.ok(bytes < img.length / 100, `${format}: ${bytes} of ${img.length} bytes read`);
+    // A slice for each entry's first bytes, and few for the directory.
+    assert.ok(read.length <= entries.length + 3, `${format}: ${read.length} slices`);
+  }
+});
+
+test('lsBlob() lists a directory in another order than the entries lie', async () => {
+  // The records reversed: the entries are read from the end of the file back to its start.
+  const entries = tinyEntries(600);
+  const img = ver2(entries);
+  const records = img.subarray(8, 8 + 32 * entries.length);
+  const reversed = Array.from({ length: entries.length }, (_, i) =>
+    records.slice(32 * i, 32 * i + 32)).reverse();
+  reversed.forEach((record, i) => records.set(record, 32 * i));
+  const { listing } = await listedBySlices('reversed', img);
+  assert.deepEqual(listing.entries.map((e) => e.name), entries.map(([name]) => name).reverse());
 });

@@ -3,7 +3,8 @@
 // the animation table against decode() and that the plot was drawn, then a placement file, a
 // broken file, IMG archives (VER2, and a version 1 .img with its .dir; entries opened by a click,
 // the filter, back to the listing; files added, entries removed, a copy saved), a 4 MiB package while the page's thread keeps running, and
-// a sparse 1 GiB VER2 archive (listed and its entry opened from slices; deleted after). Saves a screenshot to
+// a sparse 1 GiB VER2 archive (listed and its entry opened from slices; deleted after), and a
+// gta3.img-shaped archive of 16000 entries (listed from slices; deleted after). Saves a screenshot to
 // target/web-inspector.png. Needs `npm run build` first (it copies the package into web/).
 //   node test/browser.mjs    (CHROMIUM=/path/to/chromium to use another binary)
 import assert from 'node:assert/strict';
@@ -361,6 +362,56 @@ try {
       + `${openedIn.toFixed(2)} s`);
   } finally {
     rmSync(hugePath, { force: true });
+  }
+
+  // A gta3.img-shaped VER2 archive: 16000 entries of 1 to 200 sectors (788 MiB; sparse, each
+  // entry's first sector written, every 100th a package), listed from slices.
+  const shapedPath = join(out, 'tmp', 'web-inspector-gta3.img');
+  try {
+    const count = 16000;
+    const package_ = sampleAnp3();
+    let seed = 1;
+    const random = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
+    const sectors = Array.from({ length: count }, () => {
+      const r = random();
+      const [least, spread] = r < 0.5 ? [1, 4] : r < 0.85 ? [5, 26] : [30, 170];
+      return Math.max(least + Math.floor(random() * spread), Math.ceil(package_.length / 2048));
+    });
+    const directory = Math.ceil((8 + 32 * count) / 2048);
+    const head = new Uint8Array(directory * 2048);
+    const view = new DataView(head.buffer);
+    head.set(new TextEncoder().encode('VER2'));
+    view.setUint32(4, count, true);
+    const fd = openSync(shapedPath, 'w');
+    try {
+      let at = directory;
+      sectors.forEach((size, i) => {
+        const record = 8 + 32 * i;
+        view.setUint32(record, at, true);
+        view.setUint16(record + 4, size, true);
+        const name = i % 100 ? `e${i}.dff` : `e${i}.ifp`;
+        head.set(new TextEncoder().encode(name), record + 8);
+        const first = i % 100 ? new Uint8Array([1, 2, 3, 4]) : package_;
+        writeSync(fd, first, 0, first.length, at * 2048);
+        at += size;
+      });
+      writeSync(fd, head, 0, head.length, 0);
+      ftruncateSync(fd, at * 2048);
+    } finally {
+      closeSync(fd);
+    }
+    const listedAt = Date.now();
+    await load('gta3.img', shapedPath);
+    const listedIn = (Date.now() - listedAt) / 1000;
+    assert.match(await page.textContent('#archive-count'), new RegExp(`^${count} entries`));
+    const formats = await texts('#entries tbody td:nth-child(4)');
+    assert.deepEqual([formats[0], formats[1], formats[100]], ['ANP3', '–', 'ANP3']);
+    assert.ok(listedIn < 10, `a gta3.img-shaped archive listed in ${listedIn} s`);
+    const size = statSync(shapedPath).size;
+    console.log(`a gta3.img-shaped archive (${count} entries, ${(size / 2 ** 20).toFixed(0)} MiB) `
+      + `listed in ${listedIn.toFixed(2)} s`);
+  } finally {
+    rmSync(shapedPath, { force: true });
   }
   assert.deepEqual(problems, []);
   console.log(`browser test passed; screenshots in ${out}/web-inspector*.png`);
