@@ -256,6 +256,30 @@ struct Section {
     name: [u8; 4],
 }
 
+/// The sections each game reads, by the first four bytes of their header (the games compare
+/// them as they are: lowercase). San Andreas reads every section the others do.
+const III_SECTIONS: &[&[u8]] = &[b"inst", b"zone", b"cull", b"pick", b"path"];
+const VC_SECTIONS: &[&[u8]] = &[b"inst", b"zone", b"cull", b"pick", b"path", b"occl"];
+const SA_SECTIONS: &[&[u8]] = &[
+    b"path", b"inst", b"mult", b"zone", b"cull", b"occl", b"grge", b"enex", b"pick", b"cars",
+    b"jump", b"tcyc", b"auzo",
+];
+
+/// The games that read `section`. At a header no game knows, the games stay outside any
+/// section (each line after it is tried as a header), so it needs no `end`.
+fn games_reading(section: &Section) -> Games {
+    let name = &&section.name[..];
+    let lists = [
+        (Games::III, III_SECTIONS),
+        (Games::VC, VC_SECTIONS),
+        (Games::SA, SA_SECTIONS),
+    ];
+    lists
+        .into_iter()
+        .filter(|(_, list)| list.contains(name))
+        .fold(Games::NONE, |games, (game, _)| games.union(game))
+}
+
 /// The state of a text or binary IPL.
 #[derive(Clone, Copy, Debug, Default)]
 struct IplState {
@@ -666,16 +690,10 @@ impl<S: FnMut(&Finding)> Checker<S> {
                 *d = s.to_ascii_lowercase();
             }
             self.ipl.section = Some(Section { name });
-            const III: &[&[u8]] = &[b"inst", b"zone", b"cull", b"pick", b"path"];
-            const VC: &[&[u8]] = &[b"inst", b"zone", b"cull", b"pick", b"path", b"occl"];
-            const SA: &[&[u8]] = &[
-                b"path", b"inst", b"mult", b"zone", b"cull", b"occl", b"grge", b"enex", b"pick",
-                b"cars", b"jump", b"tcyc", b"auzo",
-            ];
             for (rule, game, list) in [
-                (Rule::Ipl3Sections, Games::III, III),
-                (Rule::IplvcSections, Games::VC, VC),
-                (Rule::IplsaSections, Games::SA, SA),
+                (Rule::Ipl3Sections, Games::III, III_SECTIONS),
+                (Rule::IplvcSections, Games::VC, VC_SECTIONS),
+                (Rule::IplsaSections, Games::SA, SA_SECTIONS),
             ] {
                 if !list.iter().any(|k| text.starts_with(k)) {
                     self.emit(rule, game.and(games), at);
@@ -688,7 +706,13 @@ impl<S: FnMut(&Finding)> Checker<S> {
             return;
         }
         if crate::format::ipl_text::is_keyword(first) {
-            self.emit(Rule::Ipl3MissingEnd, games, at);
+            let reading = games_reading(&section);
+            if reading.is_empty() {
+                // The games opened no section at its header: this one opens its own.
+                self.ipl.section = None;
+                return self.text_line(text);
+            }
+            self.emit(Rule::Ipl3MissingEnd, games.and(reading), at);
             if &section.name == b"inst" {
                 self.emit(Rule::IplsaMissingEnd, games, at);
             }
@@ -845,7 +869,7 @@ impl<S: FnMut(&Finding)> Checker<S> {
         let games = self.ipl.games.unwrap_or(Games::ALL);
         let at = self.context.offset;
         if let Some(section) = self.ipl.section {
-            self.emit(Rule::Ipl3MissingEnd, games, at);
+            self.emit(Rule::Ipl3MissingEnd, games.and(games_reading(&section)), at);
             if &section.name == b"inst" {
                 self.emit(Rule::IplsaMissingEnd, games, at);
             }

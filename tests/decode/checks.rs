@@ -841,3 +841,27 @@ fn a_broken_file_no_checked_game_loads_has_its_failure() {
         );
     }
 }
+
+/// At a header no game reads (a mod's `wanted`), the games open no section: each line after
+/// it is tried as a header (reVC `LoadScene`: `if(section == NONE)`), so it needs no `end`.
+/// The `inst` after it opens its section, whose lines are checked. An `inst` in an `occl`
+/// section is a header without `end` for Vice City, which reads `occl`, not for III.
+#[test]
+fn a_header_no_game_reads_opens_no_section() {
+    let long = format!("1, {}, 0, 0, 0, 1, 1, 1, 0, 0, 0, 1", "n".repeat(24));
+    let unknown = check(
+        format!("wanted\n3, 2\ninst\n{long}\nend\nfoo\n").as_bytes(),
+        "a.ipl",
+    );
+    let rules: Vec<Rule> = unknown.iter().map(|f| f.rule).collect();
+    assert!(rules.contains(&Rule::Ipl3Sections), "{unknown:?}");
+    assert!(rules.contains(&Rule::Ipl3InstNameLen), "{unknown:?}");
+    assert!(!rules.contains(&Rule::Ipl3MissingEnd), "{unknown:?}");
+    let occl = check(b"occl\n3, 2\ninst\n1 2\nend\n", "a.ipl");
+    let missing: Vec<Games> = occl
+        .iter()
+        .filter(|f| f.rule == Rule::Ipl3MissingEnd)
+        .map(|f| f.games)
+        .collect();
+    assert_eq!(missing, [Games::VC], "{occl:?}");
+}
