@@ -1,34 +1,22 @@
 // Writing IMG archives in memory (writeArchive, addEntries, removeEntries, rebuildArchive and
 // their Blob forms): the bytes are those `gtastream img new/add/rm/rebuild` writes to disk, the
 // listings say what was asked, untouched entries keep their bytes, refusals throw the library's
-// kind and leave the input as it was. The tool: $GTASTREAM_CLI, else target/release/gtastream
-// (built here when missing).
+// kind and leave the input as it was. The tool: fixtures.mjs `cli()`.
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 
 import {
   addEntries, addEntriesBlob, ArchiveError, decodeEntry, ls, rebuildArchive, rebuildArchiveBlob,
   removeEntries, removeEntriesBlob, writeArchive,
 } from '../dist/index.js';
 import { wasm } from '../dist/wasm.js';
-import { allFixtures, repo, sampleAnp3, sampleBnry } from './fixtures.mjs';
+import { allFixtures, cli, sampleAnp3, sampleBnry } from './fixtures.mjs';
 
 const SECTOR = 2048;
-
-function cli() {
-  if (process.env.GTASTREAM_CLI) return process.env.GTASTREAM_CLI;
-  const root = fileURLToPath(repo);
-  const built = join(root, 'target', 'release', 'gtastream');
-  if (!existsSync(built)) {
-    execFileSync('cargo', ['build', '--release', '-p', 'gtastream-cli'], { cwd: root, stdio: 'inherit' });
-  }
-  return built;
-}
 
 const work = mkdtempSync(join(tmpdir(), 'gtastream-archive-write-'));
 after(() => rmSync(work, { recursive: true, force: true }));

@@ -1,32 +1,20 @@
 // IMG archives built here from the fixtures, against the command-line tool: ls() must give what
 // `gtastream ls --json` prints, decodeEntry() what `dump --json ARCHIVE:ENTRY` prints and what
-// decode() gives for the extracted entry. The tool: $GTASTREAM_CLI, else target/release/gtastream
-// (built here when missing).
+// decode() gives for the extracted entry. The tool: fixtures.mjs `cli()`.
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 
 import {
   DecodeError, decode, decodeEntry, decodeEntryJson, ls, lsBlob, lsJson,
 } from '../dist/index.js';
 import { lsSlices } from '../dist/archive.js';
-import { allFixtures, imgVer1 as ver1, imgVer2 as ver2, repo, sampleAnp3 } from './fixtures.mjs';
+import { allFixtures, cli, imgVer1 as ver1, imgVer2 as ver2, sampleAnp3 } from './fixtures.mjs';
 
 const SECTOR = 2048;
-
-function cli() {
-  if (process.env.GTASTREAM_CLI) return process.env.GTASTREAM_CLI;
-  const root = fileURLToPath(repo);
-  const built = join(root, 'target', 'release', 'gtastream');
-  if (!existsSync(built)) {
-    execFileSync('cargo', ['build', '--release', '-p', 'gtastream-cli'], { cwd: root, stdio: 'inherit' });
-  }
-  return built;
-}
 
 /** The entries: every fixture, one that fails to decode, one of no known format, a Latin-1 name. */
 function entries() {

@@ -1,25 +1,14 @@
-// convert() against `gtastream convert --to FORMAT` (the tool: $GTASTREAM_CLI, else
-// target/release/gtastream, built when missing): the same bytes, and errors where it fails.
+// convert() against `gtastream convert --to FORMAT` (the tool: fixtures.mjs `cli()`): the same
+// bytes, and errors where it fails.
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 
 import { DecodeError, EncodeError, convert, decode } from '../dist/index.js';
-import { anp3, repo, sampleAnp3, sampleBnry, sampleTextIpl } from './fixtures.mjs';
-
-function cli() {
-  if (process.env.GTASTREAM_CLI) return process.env.GTASTREAM_CLI;
-  const root = fileURLToPath(repo);
-  const built = join(root, 'target', 'release', 'gtastream');
-  if (!existsSync(built)) {
-    execFileSync('cargo', ['build', '--release', '-p', 'gtastream-cli'], { cwd: root, stdio: 'inherit' });
-  }
-  return built;
-}
+import { anp3, cli, sampleAnp3, sampleBnry, sampleTextIpl } from './fixtures.mjs';
 
 const work = mkdtempSync(join(tmpdir(), 'gtastream-convert-'));
 after(() => rmSync(work, { recursive: true, force: true }));

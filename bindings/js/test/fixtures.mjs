@@ -1,10 +1,26 @@
 // Test files built in code (no game files): layouts from the seed reader's README (ANP3) and
 // docs/FORMATS.md §4 (binary and text IPL). More files of every format can be added with
 // GTASTREAM_FIXTURES=DIR (CI passes the fuzz seeds: fuzz/examples/seeds.rs).
+import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 export const repo = new URL('../../../', import.meta.url);
+
+let tool;
+/** The command-line tool the tests compare with: $GTASTREAM_CLI, else target/release/gtastream,
+ * built first (cargo does nothing when it is fresh; a stale tool would compare with old code). */
+export function cli() {
+  if (process.env.GTASTREAM_CLI) return process.env.GTASTREAM_CLI;
+  if (!tool) {
+    const root = fileURLToPath(repo);
+    execFileSync('cargo', ['build', '--release', '--quiet', '-p', 'gtastream-cli'],
+      { cwd: root, stdio: 'inherit' });
+    tool = join(root, 'target', 'release', 'gtastream');
+  }
+  return tool;
+}
 
 class Writer {
   constructor() {
