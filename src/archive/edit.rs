@@ -179,15 +179,7 @@ pub fn create(
         }
     }
     let plan = EditPlan::create(&names(entries)).map_err(plan_error(&[]))?;
-    commit(
-        paths,
-        None,
-        &[],
-        entries,
-        &plan.entries,
-        plan.report,
-        progress,
-    )
+    commit(paths, None, &[], entries, plan, progress)
 }
 
 /// Puts `entries` into the archive: a name already there (ASCII case aside) is replaced in its
@@ -201,15 +193,7 @@ pub fn add(
     let records = read_directory(paths)?;
     let old: Vec<&[u8]> = records.iter().map(|r| &r.name[..]).collect();
     let plan = EditPlan::add(&old, &names(entries)).map_err(plan_error(&[]))?;
-    commit(
-        paths,
-        Some(paths),
-        &records,
-        entries,
-        &plan.entries,
-        plan.report,
-        progress,
-    )
+    commit(paths, Some(paths), &records, entries, plan, progress)
 }
 
 /// Removes the entries named `names` (ASCII case aside; every entry of such a name).
@@ -222,15 +206,7 @@ pub fn remove(
     let records = read_directory(paths)?;
     let old: Vec<&[u8]> = records.iter().map(|r| &r.name[..]).collect();
     let plan = EditPlan::remove(&old, names).map_err(plan_error(names))?;
-    commit(
-        paths,
-        Some(paths),
-        &records,
-        &[],
-        &plan.entries,
-        plan.report,
-        progress,
-    )
+    commit(paths, Some(paths), &records, &[], plan, progress)
 }
 
 /// Writes the archive anew: the entries in their order, packed one after the other, without
@@ -239,15 +215,7 @@ pub fn rebuild(paths: &ArchivePaths, progress: Progress<'_>) -> Result<EditRepor
     recover(paths)?;
     let records = read_directory(paths)?;
     let plan = EditPlan::rebuild(records.len());
-    commit(
-        paths,
-        Some(paths),
-        &records,
-        &[],
-        &plan.entries,
-        plan.report,
-        progress,
-    )
+    commit(paths, Some(paths), &records, &[], plan, progress)
 }
 
 /// Completes a version 1 commit that a kill interrupted (a `NAME.dir.pending` beside the
@@ -318,38 +286,42 @@ fn commit(
     old: Option<&ArchivePaths>,
     records: &[Record],
     files: &[NewEntry],
-    plan: &[Source],
-    mut report: EditReport,
+    plan: EditPlan,
     progress: Progress<'_>,
 ) -> Result<EditReport, EditError> {
+    let EditPlan {
+        entries,
+        mut report,
+    } = plan;
     let img_new = temporary(&paths.img);
     let dir_new = paths.dir.as_deref().map(temporary);
-    let result = write_planned(paths, old, records, files, plan, progress).and_then(|written| {
-        std::thread::scope(|scope| {
-            // The disk takes the new files while they are read back: from the page cache,
-            // as they would be read after the sync, which still ends before any rename.
-            let synced = scope.spawn(|| {
-                [Some(&written.img), written.dir.as_ref()]
-                    .into_iter()
-                    .flatten()
-                    .try_for_each(File::sync_all)
-            });
-            let checked = read_back(
-                &img_new,
-                dir_new.as_deref(),
-                old,
-                records,
-                files,
-                plan,
-                &written.lens,
-            );
-            let synced = synced
-                .join()
-                .unwrap_or_else(|_| Err(io::Error::other("syncing the new archive failed")));
-            checked?;
-            Ok(synced?)
-        })
-    });
+    let result =
+        write_planned(paths, old, records, files, &entries, progress).and_then(|written| {
+            std::thread::scope(|scope| {
+                // The disk takes the new files while they are read back: from the page cache,
+                // as they would be read after the sync, which still ends before any rename.
+                let synced = scope.spawn(|| {
+                    [Some(&written.img), written.dir.as_ref()]
+                        .into_iter()
+                        .flatten()
+                        .try_for_each(File::sync_all)
+                });
+                let checked = read_back(
+                    &img_new,
+                    dir_new.as_deref(),
+                    old,
+                    records,
+                    files,
+                    &entries,
+                    &written.lens,
+                );
+                let synced = synced
+                    .join()
+                    .unwrap_or_else(|_| Err(io::Error::other("syncing the new archive failed")));
+                checked?;
+                Ok(synced?)
+            })
+        });
     if let Err(error) = result {
         let _ = remove_if_there(&img_new);
         if let Some(dir_new) = &dir_new {
@@ -368,7 +340,6 @@ fn commit(
         _ => fs::rename(&img_new, &paths.img)?,
     }
     sync_parent(&paths.img)?;
-    report.entries = plan.len() as u32;
     report.img_len = fs::metadata(&paths.img)?.len();
     Ok(report)
 }
