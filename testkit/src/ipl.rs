@@ -141,25 +141,7 @@ impl PartialEq for Car {
     fn eq(&self, o: &Self) -> bool {
         bits(&self.position) == bits(&o.position)
             && self.angle.to_bits() == o.angle.to_bits()
-            && [
-                self.model_id,
-                self.primary_color,
-                self.secondary_color,
-                self.flags,
-                self.alarm_chance,
-                self.door_lock_chance,
-                self.min_delay,
-                self.max_delay,
-            ] == [
-                o.model_id,
-                o.primary_color,
-                o.secondary_color,
-                o.flags,
-                o.alarm_chance,
-                o.door_lock_chance,
-                o.min_delay,
-                o.max_delay,
-            ]
+            && self.ints() == o.ints()
     }
 }
 
@@ -279,6 +261,20 @@ impl Car {
         }
     }
 
+    /// The eight integer values in file order, as [`new`](Car::new) takes them.
+    pub fn ints(&self) -> [i32; 8] {
+        [
+            self.model_id,
+            self.primary_color,
+            self.secondary_color,
+            self.flags,
+            self.alarm_chance,
+            self.door_lock_chance,
+            self.min_delay,
+            self.max_delay,
+        ]
+    }
+
     pub fn zero() -> Car {
         Car::new([0.0; 3], 0.0, [0; 8])
     }
@@ -321,16 +317,7 @@ pub fn car_bytes(c: &Car) -> [u8; CAR] {
     for v in c.position.iter().chain([&c.angle]) {
         out.extend_from_slice(&v.to_le_bytes());
     }
-    for v in [
-        c.model_id,
-        c.primary_color,
-        c.secondary_color,
-        c.flags,
-        c.alarm_chance,
-        c.door_lock_chance,
-        c.min_delay,
-        c.max_delay,
-    ] {
+    for v in c.ints() {
         out.extend_from_slice(&v.to_le_bytes());
     }
     out.try_into().unwrap()

@@ -539,18 +539,7 @@ impl Visitor for Recorder {
 
     fn car(&mut self, c: &IplCar<'_>) -> Flow {
         self.store(c.raw);
-        self.push(Ev::Car(Car {
-            position: c.position,
-            angle: c.angle,
-            model_id: c.model_id,
-            primary_color: c.primary_color,
-            secondary_color: c.secondary_color,
-            flags: c.flags,
-            alarm_chance: c.alarm_chance,
-            door_lock_chance: c.door_lock_chance,
-            min_delay: c.min_delay,
-            max_delay: c.max_delay,
-        }))
+        self.push(Ev::Car(Car::new(c.position, c.angle, c.ints())))
     }
 
     fn section_line(&mut self, line: &SectionLine<'_>) -> Flow {
