@@ -32,6 +32,19 @@ fn rewrite_cut(data: &[u8], format: Format, options: EncodeOptions, cut: &Cut) -
     encoder.into_sink()
 }
 
+/// Asserts that `data`, decoded into an encoder of `format` (default options) cut each way of
+/// `cuts`, comes back byte for byte.
+fn assert_written_back(name: &str, data: &[u8], format: Format, cuts: &[Cut]) {
+    for cut in cuts {
+        let out = rewrite_cut(data, format, EncodeOptions::default(), cut);
+        assert!(
+            out == data,
+            "{name} {cut:?}: {}",
+            first_difference(&out, data)
+        );
+    }
+}
+
 /// Feeds all of `data` (after `Done` too: the bytes after the content are events as well).
 fn feed(data: &[u8], cut: &Cut, visitor: &mut impl Visitor) {
     let mut decoder = Decoder::new();
@@ -86,14 +99,7 @@ fn ifp2_files_write_back_byte_for_byte_however_cut() {
         Cut::Sizes(vec![0, 3, 1, 40]),
     ];
     for (name, data) in ifp2_files() {
-        for cut in &cuts {
-            let out = rewrite_cut(&data, format_of(&data), EncodeOptions::default(), cut);
-            assert!(
-                out == data,
-                "{name} {cut:?}: {}",
-                first_difference(&out, &data)
-            );
-        }
+        assert_written_back(&name, &data, format_of(&data), &cuts);
     }
 }
 
@@ -374,14 +380,7 @@ fn anpk_files_write_back_byte_for_byte() {
         Cut::Sizes(vec![0, 2, 64]),
     ];
     for (name, data) in files {
-        for cut in &cuts {
-            let out = rewrite_cut(&data, Format::Anpk, EncodeOptions::default(), cut);
-            assert!(
-                out == data,
-                "{name} {cut:?}: {}",
-                first_difference(&out, &data)
-            );
-        }
+        assert_written_back(&name, &data, Format::Anpk, &cuts);
         let mut encoder = Encoder::new(Format::Anpk, Vec::new(), EncodeOptions::default())
             .expect("an ANPK encoder");
         Decoder::new()
@@ -479,14 +478,8 @@ fn bnry_files_write_back_byte_for_byte() {
         }
         odd.extend_from_slice(b"\x00\x07stale");
         for file in [&data, &odd] {
-            for cut in [Cut::Whole, Cut::bytewise(), Cut::Chunk(13)] {
-                let out = rewrite_cut(file, Format::IplBinary, EncodeOptions::default(), &cut);
-                assert!(
-                    out == *file,
-                    "{name} {cut:?}: {}",
-                    first_difference(&out, file)
-                );
-            }
+            let cuts = [Cut::Whole, Cut::bytewise(), Cut::Chunk(13)];
+            assert_written_back(&name, file, Format::IplBinary, &cuts);
         }
         let clean = rewrite_cut(
             &odd,
@@ -790,14 +783,8 @@ fn bnry_layouts_are_written_back_or_refused() {
         ("cars first", &cars_first),
         ("stale", &stale),
     ] {
-        for cut in [Cut::Whole, Cut::bytewise(), Cut::Chunk(13)] {
-            let out = rewrite_cut(file, Format::IplBinary, EncodeOptions::default(), &cut);
-            assert!(
-                out == *file,
-                "{name} {cut:?}: {}",
-                first_difference(&out, file)
-            );
-        }
+        let cuts = [Cut::Whole, Cut::bytewise(), Cut::Chunk(13)];
+        assert_written_back(name, file, Format::IplBinary, &cuts);
     }
     let mut gap = bnry(&i3, 100, &c2, 100 + 120);
     gap[76..100].fill(0xAB);
@@ -842,14 +829,8 @@ fn anlf_writes_back_byte_for_byte() {
         ("empty", &empty),
         ("trailing", &trailing),
     ] {
-        for cut in [Cut::Whole, Cut::bytewise(), Cut::Chunk(9)] {
-            let out = rewrite_cut(data, Format::Anpk, EncodeOptions::default(), &cut);
-            assert!(
-                out == *data,
-                "{name} {cut:?}: {}",
-                first_difference(&out, data)
-            );
-        }
+        let cuts = [Cut::Whole, Cut::bytewise(), Cut::Chunk(9)];
+        assert_written_back(name, data, Format::Anpk, &cuts);
         let mut encoder = Encoder::new(Format::Anpk, Vec::new(), EncodeOptions::default()).unwrap();
         feed(
             data,
