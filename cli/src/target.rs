@@ -7,7 +7,7 @@ use std::io::{self, Cursor, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
-use gtastream::archive::edit::ArchivePaths;
+use gtastream::archive::edit::{ArchivePaths, EditError};
 use gtastream::archive::{ArchiveDecoder, ArchiveVisitor, Choice};
 use gtastream::io::{decode_archive, stream_len, ReadError};
 
@@ -150,13 +150,25 @@ pub fn resolve(argument: &str) -> io::Result<Target> {
             None => Target::File(path.to_path_buf()),
         });
     }
-    if let Some((archive, entry)) = argument.rsplit_once(':') {
+    // The archive is the longest part before a `:` that is a file: an entry's name may hold
+    // `:` (`my.img:we:ird.ifp`), and so may the archive's path (`C:\x.img:walk.ifp`).
+    for (at, _) in argument.rmatch_indices(':') {
+        let (archive, entry) = (&argument[..at], &argument[at + 1..]);
         let archive_path = Path::new(archive);
         if !entry.is_empty() && archive_path.is_file() {
             return match archive_at(archive_path, archive)? {
                 Some(found) => Ok(Target::Entry(found, entry.to_string())),
                 None => Err(io::Error::other(format!("{archive} is not an IMG archive"))),
             };
+        }
+    }
+    // A version 1 archive that a killed `img new --v1` left with only its pending directory
+    // is refused, naming it.
+    if !path.exists() {
+        match archive_at(path, argument) {
+            Ok(Some(archive)) => return Ok(Target::Archive(archive)),
+            Err(error) if error.kind() != io::ErrorKind::NotFound => return Err(error),
+            _ => {}
         }
     }
     // Opening it gives the system's message (no such file, ...).
@@ -207,13 +219,51 @@ pub struct Ignore;
 impl gtastream::Visitor for Ignore {}
 
 /// The archive whose file is at `path` (the library's rule, `ArchivePaths::find`). `None` for
-/// any other file.
+/// any other file. A version 1 archive whose change an interrupted `gtastream img` command
+/// left unfinished is refused (its two files may not belong together); the temporary files
+/// of one interrupted before its commit are named on stderr (the archive is as before it).
 pub fn archive_at(path: &Path, shown: &str) -> io::Result<Option<Archive>> {
-    Ok(ArchivePaths::find(path)?.map(|found| Archive {
+    let Some(found) = ArchivePaths::find(path)? else {
+        return Ok(None);
+    };
+    match found.check_readable() {
+        Err(EditError::Unfinished(pending)) => {
+            return Err(io::Error::other(unfinished(&pending, shown)))
+        }
+        Err(error) => return Err(io::Error::other(error.to_string())),
+        Ok(temporary) => {
+            for file in temporary {
+                eprintln!("gtastream: {shown}: {}", left_behind(&file, shown));
+            }
+        }
+    }
+    // Only the temporary files of an interrupted `img new` are there: no archive yet.
+    File::open(&found.img)?;
+    Ok(Some(Archive {
         img: Img::File(found.img),
         dir: found.dir,
         shown: shown.to_string(),
     }))
+}
+
+/// Why an archive whose version 1 change is past its commit point is not read, and what to do.
+pub fn unfinished(pending: &Path, shown: &str) -> String {
+    format!(
+        "a change an interrupted `gtastream img` command made is unfinished (its new directory \
+         is {}; until it is in place, games and tools read a broken archive): `gtastream img \
+         recover {shown}` completes it",
+        pending.display()
+    )
+}
+
+/// What a temporary file an interrupted `gtastream img` command left beside an archive is,
+/// and what to do with it.
+pub fn left_behind(file: &Path, shown: &str) -> String {
+    format!(
+        "{} was left by an interrupted `gtastream img` command (unless one is running now); \
+         the archive is as before it, and `gtastream img recover {shown}` removes it",
+        file.display()
+    )
 }
 
 fn read_up_to(reader: &mut impl Read, buffer: &mut [u8]) -> io::Result<usize> {

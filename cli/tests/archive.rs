@@ -8,7 +8,7 @@ mod inputs;
 mod support;
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
 
 use support::{run, run_piped, stderr, stdout, Json};
 use testkit::img::{Img, SECTOR};
@@ -599,56 +599,392 @@ fn img_refusals_name_the_entry_and_change_nothing() {
     assert_eq!(std::fs::read(&archive).unwrap(), before);
 }
 
-/// Kills `img add` at many moments: each time the archive is the old one or the new one,
-/// whole (version 2: one rename; version 1: the pending directory completed by the next
-/// command).
-#[test]
-fn img_add_killed_at_any_moment_leaves_the_old_or_the_new_archive() {
-    for v1 in [false, true] {
-        let dir = scratch(if v1 { "img_kill_v1" } else { "img_kill_v2" });
-        // 24 entries of 1 MiB: enough writes for kills to land everywhere.
-        let mut files = Vec::new();
-        for i in 0..24u8 {
-            files.push(write(&dir, &format!("e{i:02}.dat"), &vec![i; 1 << 20]));
-        }
-        let archive = dir.join("big.img").to_str().unwrap().to_owned();
-        let mut new = vec!["img".to_owned(), "new".to_owned()];
-        if v1 {
-            new.push("--v1".to_owned());
-        }
-        new.push(archive.clone());
-        new.extend(files.iter().cloned());
-        let args: Vec<&str> = new.iter().map(String::as_str).collect();
-        assert!(run(&args).status.success());
-        let old = listing(&archive);
-        let added = write(&dir, "added.dat", &vec![0xAD; 3 << 20]);
-        let mut with_added = old.clone();
-        with_added.push(("added.dat".to_owned(), 3 << 20, "-".to_owned()));
-        let mut outcomes = [0u32; 2];
-        for step in 0..16u64 {
-            let mut child = Command::new(env!("CARGO_BIN_EXE_gtastream"))
-                .args(["img", "add", &archive, &added])
-                .stderr(Stdio::null())
-                .spawn()
-                .unwrap();
-            std::thread::sleep(std::time::Duration::from_millis(step * 7));
-            let _ = child.kill();
-            let _ = child.wait();
-            // The next command completes an interrupted version 1 commit.
-            let out = run(&["img", "rebuild", &archive]);
-            assert!(out.status.success(), "{}", stderr(&out));
-            let now = listing(&archive);
-            if now == old {
-                outcomes[0] += 1;
-            } else {
-                assert_eq!(now, with_added, "after a kill at step {step}");
-                outcomes[1] += 1;
-                // Back to the old archive for the next kill.
-                assert!(run(&["img", "rm", &archive, "added.dat"]).status.success());
+/// Runs `gtastream` with `args`, raising `signal` (`KILL@N`, `INT@N`, `TERM@N`) at the
+/// command's Nth step.
+fn run_raising(args: &[&str], signal: &str) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_gtastream"))
+        .args(args)
+        .env("GTASTREAM_TEST_RAISE", signal)
+        .output()
+        .expect("the binary runs")
+}
+
+/// What one reader command gave: its status and output, or a refusal naming the unfinished
+/// change and the command that completes it.
+#[derive(Clone, Debug, PartialEq)]
+enum Reading {
+    Gave(Option<i32>, String),
+    Refused,
+}
+
+/// What every reader gives on `archive` (`ls`, `info`, `check`, `dump` of `entry`, `extract`
+/// of every entry, with the files it wrote), and whether one named a temporary file left
+/// beside it.
+fn read_with_every_reader(archive: &str, entry: &str, out: &Path) -> (Vec<Reading>, bool) {
+    let _ = std::fs::remove_dir_all(out);
+    let outdir = out.to_str().unwrap();
+    let named = format!("{archive}:{entry}");
+    let commands: [&[&str]; 5] = [
+        &["ls", "--json", archive],
+        &["info", "--json", "--entries", archive],
+        &["check", "--json", archive],
+        &["dump", "--json", &named],
+        &["extract", archive, "-o", outdir],
+    ];
+    let mut named_leftover = false;
+    // The readers run side by side: they only read.
+    let outputs: Vec<Output> = std::thread::scope(|scope| {
+        let running: Vec<_> = commands
+            .iter()
+            .map(|args| scope.spawn(move || run(args)))
+            .collect();
+        running.into_iter().map(|r| r.join().unwrap()).collect()
+    });
+    let readings = commands
+        .iter()
+        .zip(outputs)
+        .map(|(args, output)| {
+            let err = stderr(&output);
+            named_leftover |= err.contains(".gtastream-new was left by an interrupted")
+                && err.contains("gtastream img recover");
+            if err.contains(".dir.pending") {
+                assert!(
+                    !output.status.success()
+                        && err.contains("unfinished")
+                        && err.contains(&format!("`gtastream img recover {archive}`")),
+                    "{args:?}: {err}"
+                );
+                return Reading::Refused;
             }
-        }
-        assert_eq!(outcomes.iter().sum::<u32>(), 16);
+            let mut text = stdout(&output).to_owned();
+            if args[0] == "extract" && output.status.success() {
+                let mut files: Vec<_> = std::fs::read_dir(out)
+                    .unwrap()
+                    .map(|e| e.unwrap().path())
+                    .collect();
+                files.sort();
+                for file in files {
+                    let bytes = std::fs::read(&file).unwrap();
+                    // FNV-1a: a short, exact enough trace of the bytes.
+                    let hash = bytes.iter().fold(0xcbf29ce484222325u64, |h, &b| {
+                        (h ^ u64::from(b)).wrapping_mul(0x100000001b3)
+                    });
+                    text += &format!("{}: {} bytes, {hash:016x}\n", file.display(), bytes.len());
+                }
+            }
+            Reading::Gave(output.status.code(), text)
+        })
+        .collect();
+    (readings, named_leftover)
+}
+
+/// The files of a folder, by name, with their bytes.
+type Files = Vec<(String, Vec<u8>)>;
+
+fn folder_files(dir: &Path) -> Files {
+    let mut files: Files = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap())
+        .map(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            (name, std::fs::read(e.path()).unwrap())
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+/// Puts `files` back as the folder's only files.
+fn restore(dir: &Path, files: &[(String, Vec<u8>)]) {
+    let _ = std::fs::remove_dir_all(dir);
+    std::fs::create_dir_all(dir).unwrap();
+    for (name, bytes) in files {
+        std::fs::write(dir.join(name), bytes).unwrap();
     }
+}
+
+/// Each reading is the old archive's, the new one's, or a refusal, and no two readers
+/// disagree about which archive they saw (a reading the same for both says nothing). Returns
+/// which: 0 old, 1 new, 2 refused.
+fn old_new_or_refused(readings: &[Reading], old: &[Reading], new: &[Reading], at: &str) -> usize {
+    let mut saw = [false; 3];
+    for (i, reading) in readings.iter().enumerate() {
+        match reading {
+            Reading::Refused => saw[2] = true,
+            _ if old[i] == new[i] && *reading == old[i] => {}
+            _ if *reading == old[i] => saw[0] = true,
+            _ if *reading == new[i] => saw[1] = true,
+            _ => panic!(
+                "{at}: reader {i} saw neither archive: {reading:?}\nold: {:?}\nnew: {:?}",
+                old[i], new[i]
+            ),
+        }
+    }
+    assert!(!(saw[0] && saw[1]), "{at}: old and new mixed: {readings:?}");
+    if saw[2] {
+        2
+    } else if saw[1] {
+        1
+    } else {
+        0
+    }
+}
+
+/// Kills every `img` command (new, add, add replacing, rm, rebuild; version 2 and version 1)
+/// at each of its steps, and `img recover` at each of its own after a kill in a version 1
+/// commit: every reader (ls, info, check, dump ARCHIVE:ENTRY, extract) then shows the old
+/// archive or the new one, or refuses naming the pending directory and `gtastream img
+/// recover`; a temporary file left is named; `img recover` then gives what the readers saw
+/// (the new archive where they refused), and no file but the archive's.
+#[cfg(unix)]
+#[test]
+fn img_killed_at_every_step_leaves_readers_the_old_or_the_new_archive() {
+    use std::os::unix::process::ExitStatusExt;
+    let root = scratch("img_kill_steps");
+    let sources = root.join("sources");
+    std::fs::create_dir_all(&sources).unwrap();
+    let walk = write(&sources, "walk.ifp", &inputs::anp3(3000, 1).bytes);
+    let ped = write(&sources, "PED.IFP", &inputs::anpk(5000, 2).bytes);
+    let city = write(&sources, "city.ipl", &inputs::ipl_text(3000, 5).bytes);
+    let replacement = write(&sources, "WALK.IFP", &inputs::anpk(4000, 3).bytes);
+    let extra = write(&sources, "extra.dat", &[0xE7; 7000]);
+    let live = root.join("live");
+    let out = root.join("out");
+    let archive = live.join("r.img").to_str().unwrap().to_owned();
+    let mut kill_points = 0;
+    for v1 in [false, true] {
+        // The archive every operation but `new` starts from: entries out of order, junk
+        // after names (so that `rebuild` changes it).
+        let odd = img(&[
+            ("walk.ifp", inputs::anp3(3000, 1).bytes),
+            ("PED.IFP", inputs::anpk(5000, 2).bytes),
+            ("city.ipl", inputs::ipl_text(3000, 5).bytes),
+        ]);
+        let start = if v1 {
+            let (dir, data) = odd.v1();
+            vec![("r.dir".to_owned(), dir), ("r.img".to_owned(), data)]
+        } else {
+            vec![("r.img".to_owned(), odd.v2())]
+        };
+        let mut new = vec!["img", "new", &archive, &walk, &ped, &city];
+        if v1 {
+            new.insert(2, "--v1");
+        }
+        let nothing = Files::new();
+        let operations: [(&str, Vec<&str>, &Files); 5] = [
+            ("new", new.clone(), &nothing),
+            ("add", vec!["img", "add", &archive, &replacement], &start),
+            ("add", vec!["img", "add", &archive, &extra], &start),
+            ("rm", vec!["img", "rm", &archive, "PED.IFP"], &start),
+            ("rebuild", vec!["img", "rebuild", &archive], &start),
+        ];
+        for (name, args, before) in &operations {
+            restore(&live, before);
+            let (old, _) = read_with_every_reader(&archive, "walk.ifp", &out);
+            assert!(run(args).status.success(), "{name}");
+            let (new_readings, _) = read_with_every_reader(&archive, "walk.ifp", &out);
+            let after = folder_files(&live);
+            assert_ne!(old, new_readings, "{name}");
+            let mut step = 1;
+            loop {
+                restore(&live, before);
+                let output = run_raising(args, &format!("KILL@{step}"));
+                if output.status.success() {
+                    // Past the last step: the command ran to its end.
+                    assert_eq!(folder_files(&live), after, "{name}");
+                    break;
+                }
+                assert_eq!(
+                    output.status.signal(),
+                    Some(9),
+                    "{name} {step}: {}",
+                    stderr(&output)
+                );
+                kill_points += 1;
+                let at = format!("{name} v1={v1} killed at step {step}");
+                let (readings, named) = read_with_every_reader(&archive, "walk.ifp", &out);
+                let saw = old_new_or_refused(&readings, &old, &new_readings, &at);
+                let leftovers = folder_files(&live)
+                    .iter()
+                    .any(|(n, _)| n.ends_with(".gtastream-new"));
+                if saw == 0 && leftovers {
+                    assert!(named, "{at}: the temporary file is not named");
+                }
+                // `recover`, itself killed at each of its steps when it has any.
+                let killed_there = folder_files(&live);
+                let mut recover_step = 1;
+                loop {
+                    restore(&live, &killed_there);
+                    let recover = ["img", "recover", &archive];
+                    let output = run_raising(&recover, &format!("KILL@{recover_step}"));
+                    if output.status.signal() == Some(9) {
+                        kill_points += 1;
+                        let at = format!("{at}, recover killed at step {recover_step}");
+                        let (readings, _) = read_with_every_reader(&archive, "walk.ifp", &out);
+                        let again = old_new_or_refused(&readings, &old, &new_readings, &at);
+                        assert!(
+                            again == saw || again == 2 || (saw == 2 && again == 1),
+                            "{at}"
+                        );
+                        recover_step += 1;
+                        continue;
+                    }
+                    if before.is_empty() && !leftovers && saw == 0 {
+                        // Nothing to recover where nothing was made.
+                        break;
+                    }
+                    assert!(output.status.success(), "{at}: {}", stderr(&output));
+                    let (readings, named) = read_with_every_reader(&archive, "walk.ifp", &out);
+                    let expected = if saw == 0 { &old } else { &new_readings };
+                    assert_eq!(&readings, expected, "{at}: recovered");
+                    assert!(!named, "{at}");
+                    let files = folder_files(&live);
+                    let wanted = if saw == 0 {
+                        before.to_vec()
+                    } else {
+                        after.clone()
+                    };
+                    assert_eq!(files, wanted, "{at}: recovered");
+                    break;
+                }
+                step += 1;
+            }
+            assert!(step > 8, "{name}: {step} steps");
+        }
+    }
+    // 5 operations on 2 versions, every step, and the recoveries' steps.
+    assert!(kill_points > 100, "{kill_points}");
+}
+
+/// Ctrl-C (SIGINT) or SIGTERM at each step of `img new`, `add` and `rm` on both versions:
+/// before the commit the command removes its temporary files, names them and exits with 130,
+/// the folder byte for byte as it was; from the commit on it completes the change and says
+/// the interrupt came too late.
+#[cfg(unix)]
+#[test]
+fn img_interrupted_removes_its_temporary_files_and_says_so() {
+    let root = scratch("img_interrupt");
+    let sources = root.join("sources");
+    std::fs::create_dir_all(&sources).unwrap();
+    let walk = write(&sources, "walk.ifp", &inputs::anp3(3000, 1).bytes);
+    let ped = write(&sources, "PED.IFP", &inputs::anpk(5000, 2).bytes);
+    let live = root.join("live");
+    let archive = live.join("r.img").to_str().unwrap().to_owned();
+    for (v1, signal) in [(false, "INT"), (true, "INT"), (true, "TERM")] {
+        let mut new = vec!["img", "new", &archive, &walk, &ped];
+        if v1 {
+            new.insert(2, "--v1");
+        }
+        restore(&live, &[]);
+        assert!(run(&new).status.success());
+        let start = folder_files(&live);
+        let nothing = Files::new();
+        let operations: [(Vec<&str>, &Files); 3] = [
+            (new.clone(), &nothing),
+            (vec!["img", "add", &archive, &walk], &start),
+            (vec!["img", "rm", &archive, "walk.ifp"], &start),
+        ];
+        for (args, before) in &operations {
+            restore(&live, before);
+            assert!(run(args).status.success());
+            let after = folder_files(&live);
+            let (mut stopped, mut completed) = (0, 0);
+            for step in 1.. {
+                restore(&live, before);
+                let output = run_raising(args, &format!("{signal}@{step}"));
+                let err = stderr(&output);
+                let at = format!("{args:?} {signal}@{step}: {err}");
+                if output.status.code() == Some(130) {
+                    stopped += 1;
+                    assert_eq!(folder_files(&live), before.to_vec(), "{at}");
+                    let what = if before.is_empty() {
+                        "no archive made"
+                    } else {
+                        "the archive is as it was"
+                    };
+                    assert!(
+                        err.contains(&format!("interrupted: {what}; removed ")),
+                        "{at}"
+                    );
+                    assert!(err.contains(&format!("{archive}.gtastream-new")), "{at}");
+                    if v1 {
+                        assert!(err.contains("r.dir.gtastream-new"), "{at}");
+                    }
+                    assert_eq!(completed, 0, "{at}: stopped after the commit");
+                    continue;
+                }
+                assert!(output.status.success(), "{at}");
+                assert_eq!(folder_files(&live), after, "{at}");
+                if err.contains("the interrupt came once the change was being put in place") {
+                    completed += 1;
+                    continue;
+                }
+                // Past the last step: no signal was raised.
+                break;
+            }
+            // At least: the files made, an entry written, an entry checked, the sync.
+            assert!(stopped >= 4, "{args:?}: {stopped}");
+            assert_eq!(completed, if v1 { 6 } else { 2 }, "{args:?}");
+        }
+    }
+}
+
+/// What `img add` says of a file it cannot take, and `ARCHIVE:ENTRY` for names with `:`.
+#[test]
+fn img_names_what_it_cannot_take_and_entries_with_colons_open() {
+    let dir = scratch("img_messages");
+    let walk = write(&dir, "walk.ifp", &inputs::anp3(3000, 1).bytes);
+    let archive = dir.join("my.img").to_str().unwrap().to_owned();
+    assert!(run(&["img", "new", &archive, &walk]).status.success());
+    let before = std::fs::read(&archive).unwrap();
+    let missing = dir.join("missing.ifp").to_str().unwrap().to_owned();
+    let out = run(&["img", "add", &archive, &missing]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "gtastream: {missing}: No such file or directory (os error 2) ({archive} unchanged)\n"
+        )
+    );
+    let folder = dir.join("imgw");
+    std::fs::create_dir_all(&folder).unwrap();
+    let out = run(&["img", "add", &archive, folder.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains(&format!(
+            "{}: a folder, not a file (name the files in it)",
+            folder.display()
+        )),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(std::fs::read(&archive).unwrap(), before);
+
+    // A name with `:` is read back by ARCHIVE:ENTRY: the archive is the longest part before
+    // a `:` that is a file.
+    let weird = write(&dir, "we:ird.ifp", &inputs::anpk(4000, 2).bytes);
+    assert!(run(&["img", "add", &archive, &weird]).status.success());
+    let out = run(&["dump", "--json", &format!("{archive}:we:ird.ifp")]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let extracted = dir.join("out");
+    let outdir = extracted.to_str().unwrap();
+    assert!(run(&["extract", &archive, "we:ird.ifp", "-o", outdir])
+        .status
+        .success());
+    // (written as we_ird.ifp: `:` is no file name character on Windows)
+    let file = run(&[
+        "dump",
+        "--json",
+        extracted.join("we_ird.ifp").to_str().unwrap(),
+    ]);
+    assert_eq!(stdout(&out), stdout(&file));
+    let out = run(&["dump", "--json", &format!("{archive}:walk.ifp")]);
+    assert!(out.status.success(), "{}", stderr(&out));
+
+    // `recover` with nothing to do says so.
+    let out = run(&["img", "recover", &archive]);
+    assert!(out.status.success());
+    assert_eq!(stderr(&out), format!("{archive}: nothing to recover\n"));
 }
 
 #[test]

@@ -6,13 +6,19 @@
 //! while the new files are synced, and only when both have ended puts it in place by renaming:
 //! the source is never written to. A version 2 archive is one rename. A version 1 pair is two:
 //! the new `.dir` is first renamed to `NAME.dir.pending` (the commit point), then the `.img`
-//! and the `.dir` are put in place; an operation that finds a `.pending` directory beside an
-//! archive first completes that commit ([`recover`]). So a kill at any moment leaves the old
-//! archive, or the new one once the commit is completed.
+//! and the `.dir` are put in place. While `NAME.dir.pending` is there, the two files may not
+//! belong together: readers refuse the archive ([`ArchivePaths::check_readable`]), and
+//! [`recover`], which every operation calls first, completes the change. So whatever the
+//! moment of a kill, a reader sees the old archive, the new one, or a refusal that names the
+//! unfinished change.
+//!
+//! The caller follows each step ([`Step`]) and may stop the operation until the commit point:
+//! it then removes its temporary files ([`EditError::Interrupted`]).
 //!
 //! Memory: the directory's records (names and positions) and two 64 KiB buffers; never an
 //! entry's bytes whole.
 
+use core::ops::ControlFlow;
 use std::fs::{self, File};
 use std::io::{self, BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
@@ -42,8 +48,10 @@ pub struct ArchivePaths {
 impl ArchivePaths {
     /// The archive whose file is at `path`: a `.dir` with the `.img` beside it, a file that
     /// starts with `VER2`, or an `.img` with a `.dir` beside it (same stem, extension in any
-    /// case). `None` for any other file; an error if the file cannot be read, or a `.dir` has
-    /// no `.img`.
+    /// case). So is an `.img` that an interrupted `create` left unfinished (with only its
+    /// `NAME.dir.pending`, or not yet there beside its temporary files), so that it is refused
+    /// or recovered, not taken for another file. `None` for any other file; an error if the
+    /// file cannot be read, or a `.dir` has no `.img`.
     pub fn find(path: &Path) -> io::Result<Option<ArchivePaths>> {
         let extension = path
             .extension()
@@ -57,18 +65,36 @@ impl ArchivePaths {
                 dir: Some(path.to_path_buf()),
             }));
         }
+        // The directory `create` makes for a version 1 archive at `path`, while only its
+        // pending directory (or its temporary file) is there.
+        let created_dir = |left: fn(&Path) -> PathBuf| {
+            let dir = path.with_extension("dir");
+            left(&dir).exists().then_some(dir)
+        };
         let mut magic = [0u8; 4];
-        let mut file = File::open(path)?;
-        let mut read = 0;
-        while read < magic.len() {
-            match read_some(&mut file, &mut magic[read..])? {
-                0 => break,
-                n => read += n,
+        let mut file = match File::open(path) {
+            Ok(file) => file,
+            // What an interrupted `create` left, that `recover` deals with.
+            Err(error)
+                if error.kind() == io::ErrorKind::NotFound
+                    && extension.as_deref() == Some("img") =>
+            {
+                let dir = created_dir(pending).or_else(|| created_dir(temporary));
+                return if dir.is_some() || temporary(path).exists() {
+                    Ok(Some(ArchivePaths {
+                        img: path.to_path_buf(),
+                        dir,
+                    }))
+                } else {
+                    Err(error)
+                };
             }
-        }
+            Err(error) => return Err(error),
+        };
+        let read = read_full(&mut file, &mut magic)?;
         let dir = match extension.as_deref() {
             _ if &magic[..read] == b"VER2" => None,
-            Some("img") => match sibling(path, "dir") {
+            Some("img") => match sibling(path, "dir").or_else(|| created_dir(pending)) {
                 Some(dir) => Some(dir),
                 None => return Ok(None),
             },
@@ -87,6 +113,51 @@ impl ArchivePaths {
         } else {
             ArchiveVersion::V2
         }
+    }
+
+    /// What an interrupted edit left beside the archive.
+    pub fn leftovers(&self) -> Leftovers {
+        Leftovers {
+            pending: self.dir.as_deref().map(pending).filter(|p| p.exists()),
+            temporary: [Some(&self.img), self.dir.as_ref()]
+                .into_iter()
+                .flatten()
+                .map(|path| temporary(path))
+                .filter(|path| path.exists())
+                .collect(),
+        }
+    }
+
+    /// Whether the archive may be read as its files stand. Refused
+    /// ([`EditError::Unfinished`]) while a version 1 change is past its commit point but not
+    /// yet complete: its `.img` may already be the new one and its `.dir` still the old one.
+    /// Otherwise the temporary files an interrupted edit left, which a reader should name:
+    /// the archive is as it was before that edit.
+    pub fn check_readable(&self) -> Result<Vec<PathBuf>, EditError> {
+        let leftovers = self.leftovers();
+        match leftovers.pending {
+            Some(pending) => Err(EditError::Unfinished(pending)),
+            None => Ok(leftovers.temporary),
+        }
+    }
+}
+
+/// What an interrupted edit left beside an archive (docs/FORMATS.md §5.5).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Leftovers {
+    /// `NAME.dir.pending`: the new directory of a version 1 change interrupted after its
+    /// commit point. [`recover`] completes the change.
+    pub pending: Option<PathBuf>,
+    /// `NAME.gtastream-new`: the new files of an edit interrupted before its commit point
+    /// (then the archive is as before it; [`recover`] removes them), or, beside a pending
+    /// directory, the new `.img` not yet put in place.
+    pub temporary: Vec<PathBuf>,
+}
+
+impl Leftovers {
+    /// Whether nothing was left.
+    pub fn is_empty(&self) -> bool {
+        self.pending.is_none() && self.temporary.is_empty()
     }
 }
 
@@ -111,11 +182,14 @@ impl NewEntry {
     }
 }
 
-/// Why an archive could not be made or edited. Nothing was changed on disk.
+/// Why an archive could not be made or edited. Nothing was changed on disk, except by
+/// [`recover`], which an operation calls first.
 #[derive(Debug)]
 pub enum EditError {
     /// Reading or writing a file failed.
     Io(io::Error),
+    /// A file to put in cannot be read, or is a folder (checked before anything is written).
+    Source(PathBuf, io::Error),
     /// The existing archive does not decode.
     Read(ReadError),
     /// The new archive cannot hold an entry (its name, its size, ...).
@@ -125,16 +199,37 @@ pub enum EditError {
     /// Reading the new archive back did not give what was written (a disk or file system
     /// fault): the new archive was deleted.
     Verify(String),
+    /// The caller stopped the operation before its commit point: these temporary files were
+    /// removed, the archive is as it was.
+    Interrupted(Vec<PathBuf>),
+    /// A version 1 change was interrupted after its commit point (this `NAME.dir.pending` is
+    /// its new directory): the archive's two files may not belong together until [`recover`]
+    /// completes it.
+    Unfinished(PathBuf),
 }
 
 impl core::fmt::Display for EditError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match self {
             EditError::Io(error) => write!(f, "{error}"),
+            EditError::Source(path, error) => write!(f, "{}: {error}", path.display()),
             EditError::Read(error) => write!(f, "{error}"),
             EditError::Write(error) => write!(f, "{error}"),
             EditError::NoSuchEntry(name) => write!(f, "no entry named {name}"),
             EditError::Verify(what) => write!(f, "the new archive reads back wrong: {what}"),
+            EditError::Interrupted(removed) => {
+                write!(f, "interrupted; the archive is as it was")?;
+                if !removed.is_empty() {
+                    write!(f, " (removed {})", list(removed))?;
+                }
+                Ok(())
+            }
+            EditError::Unfinished(pending) => write!(
+                f,
+                "an interrupted change is unfinished: its new directory is {} (recovering the \
+                 archive completes it)",
+                pending.display()
+            ),
         }
     }
 }
@@ -153,8 +248,58 @@ impl From<ArchiveWriteError> for EditError {
     }
 }
 
-/// Called with the bytes written so far and the bytes to write in all.
-pub type Progress<'a> = &'a mut dyn FnMut(u64, u64);
+/// How far an operation has come, told to its caller at each step ([`Progress`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Step<'a> {
+    /// Writing the new archive beside the old one (the first step: its files were made).
+    Write(Count),
+    /// Reading the new archive back and comparing it with its sources.
+    Check(Count),
+    /// The new archive is checked and on disk: the last step before the commit point.
+    Synced,
+    /// Putting the new archive in place (the commit), a step at a time.
+    Commit(FileStep<'a>),
+    /// Dealing with what an interrupted operation left ([`recover`]): completing its commit,
+    /// or removing its temporary files.
+    Recover(FileStep<'a>),
+}
+
+/// A change to the files and folders of an archive, once made.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum FileStep<'a> {
+    /// `from` was renamed to `to`, replacing it.
+    Renamed {
+        /// The file renamed.
+        from: &'a Path,
+        /// Its new name.
+        to: &'a Path,
+    },
+    /// A temporary file was removed.
+    Removed(&'a Path),
+    /// The folder was synced: the renames before are on disk.
+    Synced(&'a Path),
+}
+
+/// Entries and bytes done so far, of all.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Count {
+    /// Entries done.
+    pub entries: u32,
+    /// Entries in all.
+    pub total_entries: u32,
+    /// Bytes of the entries done (for `Check`, whole sectors).
+    pub bytes: u64,
+    /// Bytes in all.
+    pub total_bytes: u64,
+}
+
+/// Called at each step of an operation. `Break` before the commit point (at a `Write`,
+/// `Check` or `Synced` step) stops it: its temporary files are removed and it returns
+/// [`EditError::Interrupted`]. From the commit point on, and while recovering, the operation
+/// goes on to the end whatever the answer, so that no change is left half made.
+pub type Progress<'a> = &'a mut dyn FnMut(Step<'_>) -> ControlFlow<()>;
 
 /// One entry of an old archive's directory.
 #[derive(Clone, Debug)]
@@ -164,12 +309,14 @@ struct Record {
     size: u64,
 }
 
-/// Makes a new archive of `entries` at `paths` (refused if a file is there already).
+/// Makes a new archive of `entries` at `paths` (refused if a file is there already, once
+/// what an interrupted operation left there was recovered).
 pub fn create(
     paths: &ArchivePaths,
     entries: &[NewEntry],
     progress: Progress<'_>,
 ) -> Result<EditReport, EditError> {
+    recover(paths, progress)?;
     for path in [Some(&paths.img), paths.dir.as_ref()].into_iter().flatten() {
         if path.exists() {
             return Err(EditError::Io(io::Error::new(
@@ -178,6 +325,7 @@ pub fn create(
             )));
         }
     }
+    check_sources(entries)?;
     let plan = EditPlan::create(&names(entries)).map_err(plan_error(&[]))?;
     commit(paths, None, &[], entries, plan, progress)
 }
@@ -189,7 +337,8 @@ pub fn add(
     entries: &[NewEntry],
     progress: Progress<'_>,
 ) -> Result<EditReport, EditError> {
-    recover(paths)?;
+    recover(paths, progress)?;
+    check_sources(entries)?;
     let records = read_directory(paths)?;
     let old: Vec<&[u8]> = records.iter().map(|r| &r.name[..]).collect();
     let plan = EditPlan::add(&old, &names(entries)).map_err(plan_error(&[]))?;
@@ -202,7 +351,7 @@ pub fn remove(
     names: &[&[u8]],
     progress: Progress<'_>,
 ) -> Result<EditReport, EditError> {
-    recover(paths)?;
+    recover(paths, progress)?;
     let records = read_directory(paths)?;
     let old: Vec<&[u8]> = records.iter().map(|r| &r.name[..]).collect();
     let plan = EditPlan::remove(&old, names).map_err(plan_error(names))?;
@@ -212,30 +361,81 @@ pub fn remove(
 /// Writes the archive anew: the entries in their order, packed one after the other, without
 /// the holes, junk and unused directory room between them.
 pub fn rebuild(paths: &ArchivePaths, progress: Progress<'_>) -> Result<EditReport, EditError> {
-    recover(paths)?;
+    recover(paths, progress)?;
     let records = read_directory(paths)?;
     let plan = EditPlan::rebuild(records.len());
     commit(paths, Some(paths), &records, &[], plan, progress)
 }
 
-/// Completes a version 1 commit that a kill interrupted (a `NAME.dir.pending` beside the
-/// archive), and deletes the temporary files an interrupted operation left before its commit
-/// point. Every operation calls it first.
-pub fn recover(paths: &ArchivePaths) -> Result<(), EditError> {
+/// Deals with what an interrupted operation left beside the archive, and returns it: completes
+/// a version 1 change interrupted after its commit point (`NAME.dir.pending`: the new `.img`
+/// is put in place if it is not yet, then the new `.dir`), or removes the temporary files of
+/// one interrupted before it (the archive is as before that operation). Each step is told to
+/// `progress` ([`Step::Recover`]); nothing stops it. Every operation calls it first.
+pub fn recover(paths: &ArchivePaths, progress: Progress<'_>) -> Result<Leftovers, EditError> {
+    let leftovers = paths.leftovers();
     let img_new = temporary(&paths.img);
-    if let Some(dir) = &paths.dir {
-        let pending = pending(dir);
-        if pending.exists() {
+    match (&leftovers.pending, &paths.dir) {
+        (Some(pending), Some(dir)) => {
             if img_new.exists() {
-                fs::rename(&img_new, &paths.img)?;
+                rename(&img_new, &paths.img, progress, Phase::Recover)?;
             }
-            fs::rename(&pending, dir)?;
-            sync_parent(dir)?;
-            return Ok(());
+            rename(pending, dir, progress, Phase::Recover)?;
         }
-        remove_if_there(&temporary(dir))?;
+        _ => {
+            for path in &leftovers.temporary {
+                remove_if_there(path)?;
+                let _ = progress(Step::Recover(FileStep::Removed(path)));
+            }
+        }
     }
-    Ok(remove_if_there(&img_new)?)
+    Ok(leftovers)
+}
+
+/// Renames `from` to `to` and syncs their folder, so that a later rename never reaches the
+/// disk before this one; tells `progress` of both steps.
+fn rename(from: &Path, to: &Path, progress: Progress<'_>, phase: Phase) -> io::Result<()> {
+    fs::rename(from, to)?;
+    let _ = progress(phase.step(FileStep::Renamed { from, to }));
+    let folder = sync_parent(to)?;
+    let _ = progress(phase.step(FileStep::Synced(&folder)));
+    Ok(())
+}
+
+/// Whether files are changed to commit an operation or to recover from an interrupted one.
+#[derive(Clone, Copy)]
+enum Phase {
+    Commit,
+    Recover,
+}
+
+impl Phase {
+    fn step(self, file_step: FileStep<'_>) -> Step<'_> {
+        match self {
+            Phase::Commit => Step::Commit(file_step),
+            Phase::Recover => Step::Recover(file_step),
+        }
+    }
+}
+
+/// Each file to put in is a file that can be read: an error naming the first that is not
+/// (missing, unreadable, a folder), before anything is written.
+fn check_sources(entries: &[NewEntry]) -> Result<(), EditError> {
+    for entry in entries {
+        let error = match fs::metadata(&entry.path) {
+            Ok(meta) if meta.is_dir() => io::Error::new(
+                io::ErrorKind::IsADirectory,
+                "a folder, not a file (name the files in it)",
+            ),
+            Ok(_) => match File::open(&entry.path) {
+                Ok(_) => continue,
+                Err(error) => error,
+            },
+            Err(error) => error,
+        };
+        return Err(EditError::Source(entry.path.clone(), error));
+    }
+    Ok(())
 }
 
 fn names(entries: &[NewEntry]) -> Vec<&[u8]> {
@@ -280,6 +480,15 @@ fn read_directory(paths: &ArchivePaths) -> Result<Vec<Record>, EditError> {
     Ok(collect.0)
 }
 
+/// Tells `progress` of a step before the commit point: `Break` is the error that makes the
+/// operation remove its temporary files.
+fn stoppable(progress: Progress<'_>, step: Step<'_>) -> Result<(), EditError> {
+    match progress(step) {
+        ControlFlow::Continue(()) => Ok(()),
+        ControlFlow::Break(()) => Err(EditError::Interrupted(Vec::new())),
+    }
+}
+
 /// Writes the planned archive beside `paths`, checks it, and puts it in place.
 fn commit(
     paths: &ArchivePaths,
@@ -297,49 +506,52 @@ fn commit(
     let dir_new = paths.dir.as_deref().map(temporary);
     let result =
         write_planned(paths, old, records, files, &entries, progress).and_then(|written| {
-            std::thread::scope(|scope| {
-                // The disk takes the new files while they are read back: from the page cache,
-                // as they would be read after the sync, which still ends before any rename.
-                let synced = scope.spawn(|| {
-                    [Some(&written.img), written.dir.as_ref()]
-                        .into_iter()
-                        .flatten()
-                        .try_for_each(File::sync_all)
-                });
-                let checked = read_back(
-                    &img_new,
-                    dir_new.as_deref(),
-                    old,
-                    records,
-                    files,
-                    &entries,
-                    &written.lens,
-                );
-                let synced = synced
-                    .join()
-                    .unwrap_or_else(|_| Err(io::Error::other("syncing the new archive failed")));
-                checked?;
-                Ok(synced?)
-            })
+            // The disk takes the new files while they are read back: from the page cache, as
+            // they would be read after the sync, which still ends before any rename. The sync
+            // runs on a thread of its own, which a stop does not wait for.
+            let Written { img, dir, lens } = written;
+            let syncing = std::thread::spawn(move || {
+                img.sync_all()?;
+                dir.as_ref().map_or(Ok(()), File::sync_all)
+            });
+            read_back(
+                &img_new,
+                dir_new.as_deref(),
+                old,
+                records,
+                files,
+                &entries,
+                &lens,
+                progress,
+            )?;
+            syncing
+                .join()
+                .unwrap_or_else(|_| Err(io::Error::other("syncing the new archive failed")))?;
+            stoppable(progress, Step::Synced)
         });
-    if let Err(error) = result {
-        let _ = remove_if_there(&img_new);
-        if let Some(dir_new) = &dir_new {
-            let _ = remove_if_there(dir_new);
+    if let Err(mut error) = result {
+        let mut removed = Vec::new();
+        for path in [Some(&img_new), dir_new.as_ref()].into_iter().flatten() {
+            if path.exists() && remove_if_there(path).is_ok() {
+                removed.push(path.clone());
+            }
+        }
+        if let EditError::Interrupted(list) = &mut error {
+            *list = removed;
         }
         return Err(error);
     }
+    // The commit: from here on the operation goes to its end, and so does `recover`.
     match (&paths.dir, &dir_new) {
         (Some(dir), Some(dir_new)) => {
-            // The commit point: from here on, `recover` completes the operation.
-            fs::rename(dir_new, pending(dir))?;
-            sync_parent(dir)?;
-            fs::rename(&img_new, &paths.img)?;
-            fs::rename(pending(dir), dir)?;
+            let pending = pending(dir);
+            // The commit point: once this rename is on disk, the change is decided.
+            rename(dir_new, &pending, progress, Phase::Commit)?;
+            rename(&img_new, &paths.img, progress, Phase::Commit)?;
+            rename(&pending, dir, progress, Phase::Commit)?;
         }
-        _ => fs::rename(&img_new, &paths.img)?,
+        _ => rename(&img_new, &paths.img, progress, Phase::Commit)?,
     }
-    sync_parent(&paths.img)?;
     report.img_len = fs::metadata(&paths.img)?.len();
     Ok(report)
 }
@@ -370,34 +582,39 @@ fn write_planned(
         Some(file) => file.metadata()?.len(),
         None => 0,
     };
-    let total: u64 = plan
+    let total_bytes: u64 = plan
         .iter()
         .map(|source| match source {
-            Source::Old(i) => Ok(records[*i].size),
-            Source::New(k) => fs::metadata(&files[*k].path).map(|m| m.len()),
+            Source::Old(i) => Ok(kept_len(&records[*i], old_len)),
+            Source::New(k) => source_len(&files[*k].path),
         })
-        .sum::<io::Result<u64>>()?;
+        .sum::<Result<u64, EditError>>()?;
+    let mut count = Count {
+        total_entries: plan.len() as u32,
+        total_bytes,
+        ..Count::default()
+    };
     let mut writer = ArchiveWriter::new(paths.version(), plan.len() as u32);
     let mut img = FileSink::new(create_new(&temporary(&paths.img))?);
     let mut dir = match &paths.dir {
         Some(dir) => Some(FileSink::new(create_new(&temporary(dir))?)),
         None => None,
     };
+    stoppable(progress, Step::Write(count))?;
     let mut lens = Vec::with_capacity(plan.len());
-    let mut done = 0;
     for source in plan {
         let opened;
         let (name, file, start, len): (&[u8], &File, u64, u64) = match *source {
             Source::Old(i) => {
                 let record = &records[i];
-                // An entry that runs past the end of the file keeps the bytes there are.
-                let len = record.size.min(old_len.saturating_sub(record.offset));
+                let len = kept_len(record, old_len);
                 let file = old_img.as_ref().expect("an old archive");
                 (&record.name, file, record.offset, len)
             }
             Source::New(k) => {
-                opened = File::open(&files[k].path)?;
-                let len = opened.metadata()?.len();
+                let source = |e| EditError::Source(files[k].path.clone(), e);
+                opened = File::open(&files[k].path).map_err(source)?;
+                let len = opened.metadata().map_err(source)?.len();
                 (&files[k].name, &opened, 0, len)
             }
         };
@@ -424,8 +641,10 @@ fn write_planned(
                 return Err(changed());
             }
             copied += piece;
-            done += piece;
-            progress(done, total);
+            count.bytes += piece;
+            if copied < len {
+                stoppable(progress, Step::Write(count))?;
+            }
         }
         if let Source::New(_) = source {
             if read_some(&mut &*file, &mut [0])? != 0 {
@@ -434,6 +653,8 @@ fn write_planned(
         }
         writer.end_entry(&mut out)?;
         lens.push(len);
+        count.entries += 1;
+        stoppable(progress, Step::Write(count))?;
     }
     let mut out = Outputs {
         img: &mut img,
@@ -445,6 +666,19 @@ fn write_planned(
         dir: dir.map(FileSink::finish).transpose()?,
         lens,
     })
+}
+
+/// The length of a file to put in, the error naming it.
+fn source_len(path: &Path) -> Result<u64, EditError> {
+    fs::metadata(path)
+        .map(|m| m.len())
+        .map_err(|e| EditError::Source(path.to_path_buf(), e))
+}
+
+/// The bytes an old entry keeps: an entry that runs past the end of the file keeps the bytes
+/// there are.
+fn kept_len(record: &Record, old_len: u64) -> u64 {
+    record.size.min(old_len.saturating_sub(record.offset))
 }
 
 /// Bytes copied between two reports of progress.
@@ -548,7 +782,8 @@ impl crate::encode::Sink for FileSink {
 
 /// Reads the new archive back through the archive decoder: every entry must have the name
 /// planned, and hold the bytes taken from its source then zeros to its last sector (compared
-/// byte for byte with the source).
+/// byte for byte with the source, a piece at a time, each told to `progress`).
+#[allow(clippy::too_many_arguments)]
 fn read_back(
     img: &Path,
     dir: Option<&Path>,
@@ -557,6 +792,7 @@ fn read_back(
     files: &[NewEntry],
     plan: &[Source],
     lens: &[u64],
+    progress: Progress<'_>,
 ) -> Result<(), EditError> {
     let paths = ArchivePaths {
         img: img.to_path_buf(),
@@ -570,6 +806,11 @@ fn read_back(
             plan.len()
         )));
     }
+    let mut count = Count {
+        total_entries: got.len() as u32,
+        total_bytes: got.iter().map(|r| r.size).sum(),
+        ..Count::default()
+    };
     let mut new = File::open(img)?;
     let mut old_img = match old {
         Some(old) => Some(File::open(&old.img)?),
@@ -578,40 +819,39 @@ fn read_back(
     let mut buffers = vec![0u8; 2 * BUFFER_SIZE];
     let (mine, theirs) = buffers.split_at_mut(BUFFER_SIZE);
     for (i, ((record, source), &len)) in got.iter().zip(plan).zip(lens).enumerate() {
-        let (name, holds) = match *source {
+        let mut opened;
+        let (name, source): (&[u8], &mut File) = match *source {
             Source::Old(k) => {
                 let old_img = old_img.as_mut().expect("an old archive");
                 old_img.seek(SeekFrom::Start(records[k].offset))?;
-                let holds = record.size == len.next_multiple_of(SECTOR)
-                    && same_bytes(
-                        &mut new,
-                        record.offset,
-                        record.size,
-                        old_img,
-                        len,
-                        mine,
-                        theirs,
-                    )?;
-                (&records[k].name, holds)
+                (&records[k].name, old_img)
             }
             Source::New(k) => {
-                let mut file = File::open(&files[k].path)?;
-                let holds = record.size == len.next_multiple_of(SECTOR)
-                    && same_bytes(
-                        &mut new,
-                        record.offset,
-                        record.size,
-                        &mut file,
-                        len,
-                        mine,
-                        theirs,
-                    )?;
-                (&files[k].name, holds)
+                opened = File::open(&files[k].path)
+                    .map_err(|e| EditError::Source(files[k].path.clone(), e))?;
+                (&files[k].name, &mut opened)
             }
         };
-        if !holds || record.name != *name {
-            return Err(EditError::Verify(format!("entry {i} ({})", latin1(name))));
+        let wrong = || EditError::Verify(format!("entry {i} ({})", latin1(name)));
+        if record.name != name || record.size != len.next_multiple_of(SECTOR) {
+            return Err(wrong());
         }
+        let mut compared = 0;
+        while compared < record.size {
+            let piece = (record.size - compared).min(PROGRESS_STEP);
+            let from_source = len.saturating_sub(compared).min(piece);
+            let at = record.offset + compared;
+            if !same_bytes(&mut new, at, piece, source, from_source, mine, theirs)? {
+                return Err(wrong());
+            }
+            compared += piece;
+            count.bytes += piece;
+            if compared < record.size {
+                stoppable(progress, Step::Check(count))?;
+            }
+        }
+        count.entries += 1;
+        stoppable(progress, Step::Check(count))?;
     }
     Ok(())
 }
@@ -722,20 +962,28 @@ fn remove_if_there(path: &Path) -> io::Result<()> {
     }
 }
 
-/// Makes the renames in `path`'s folder durable (where the system allows opening a folder).
-fn sync_parent(path: &Path) -> io::Result<()> {
+/// Makes the renames in `path`'s folder durable (where the system allows opening a folder);
+/// returns the folder.
+fn sync_parent(path: &Path) -> io::Result<PathBuf> {
     let parent = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     };
-    match File::open(parent) {
-        Ok(dir) => dir.sync_all().or(Ok(())),
-        Err(_) => Ok(()),
+    if let Ok(dir) = File::open(parent) {
+        // Windows opens no folder as a file; elsewhere a folder's sync may be refused.
+        let _ = dir.sync_all();
     }
+    Ok(parent.to_path_buf())
 }
 
 fn latin1(bytes: &[u8]) -> String {
     bytes.iter().map(|&b| char::from(b)).collect()
+}
+
+/// Paths for a message: `a`, `a and b`.
+fn list(paths: &[PathBuf]) -> String {
+    let shown: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+    shown.join(" and ")
 }
 
 #[cfg(test)]
@@ -762,7 +1010,7 @@ mod tests {
             img: dir.join("x.img"),
             dir: None,
         };
-        create(&paths, &files, &mut |_, _| {}).unwrap();
+        create(&paths, &files, &mut |_| ControlFlow::Continue(())).unwrap();
         (
             paths,
             files,
@@ -772,7 +1020,17 @@ mod tests {
     }
 
     fn check(paths: &ArchivePaths, files: &[NewEntry], plan: &[Source], lens: &[u64]) -> String {
-        match read_back(&paths.img, None, None, &[], files, plan, lens) {
+        let mut progress = |_: Step<'_>| ControlFlow::Continue(());
+        match read_back(
+            &paths.img,
+            None,
+            None,
+            &[],
+            files,
+            plan,
+            lens,
+            &mut progress,
+        ) {
             Ok(()) => "ok".into(),
             Err(EditError::Verify(what)) => what,
             Err(error) => panic!("{error}"),

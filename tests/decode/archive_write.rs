@@ -5,9 +5,10 @@
 #![cfg(feature = "std")]
 
 use std::fs;
+use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 
-use gtastream::archive::edit::{self, ArchivePaths, EditError, NewEntry};
+use gtastream::archive::edit::{self, ArchivePaths, EditError, NewEntry, Step};
 use gtastream::archive::{
     ArchiveDecoder, ArchiveVersion, ArchiveVisitor, ArchiveWriteErrorKind, ArchiveWriter, Choice,
     Entry, SplitSink,
@@ -324,8 +325,8 @@ fn file(dir: &Path, name: &str, bytes: &[u8]) -> NewEntry {
     NewEntry::from_path(path)
 }
 
-fn no_progress() -> impl FnMut(u64, u64) {
-    |_, _| {}
+fn no_progress() -> impl FnMut(Step<'_>) -> ControlFlow<()> {
+    |_| ControlFlow::Continue(())
 }
 
 /// The entries of the archive on disk.
@@ -523,7 +524,7 @@ fn an_interrupted_version1_commit_is_completed() {
     let (new_dir, new_img) = next.v1();
     fs::write(dir.join("test.img.gtastream-new"), new_img).unwrap();
     fs::write(dir.join("test.dir.pending"), new_dir).unwrap();
-    edit::recover(&paths).unwrap();
+    edit::recover(&paths, &mut no_progress()).unwrap();
     assert_eq!(
         on_disk(&paths),
         vec![(b"only.txt".to_vec(), padded(b"new"))]
@@ -532,11 +533,298 @@ fn an_interrupted_version1_commit_is_completed() {
     // A kill before the commit point: the old archive stays, the leftovers go.
     fs::write(dir.join("test.img.gtastream-new"), b"partial").unwrap();
     fs::write(dir.join("test.dir.gtastream-new"), b"partial").unwrap();
-    edit::recover(&paths).unwrap();
+    edit::recover(&paths, &mut no_progress()).unwrap();
     assert_eq!(
         on_disk(&paths),
         vec![(b"only.txt".to_vec(), padded(b"new"))]
     );
     assert!(!dir.join("test.img.gtastream-new").exists());
     assert!(!dir.join("test.dir.gtastream-new").exists());
+}
+
+// ---- a kill at any step (docs/FORMATS.md §5.5) ----
+
+/// What a reader of `test.img` in a folder gets.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Seen {
+    /// No archive there.
+    Nothing,
+    /// The archive's entries.
+    Entries(Vec<(Vec<u8>, Vec<u8>)>),
+    /// Refused: an unfinished version 1 change.
+    Unfinished,
+}
+
+fn seen(dir: &Path) -> Seen {
+    let paths = match ArchivePaths::find(&dir.join("test.img")) {
+        Ok(Some(paths)) => paths,
+        Ok(None) => panic!("test.img is no archive"),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Seen::Nothing,
+        Err(e) => panic!("{e}"),
+    };
+    match paths.check_readable() {
+        // The temporary files of an interrupted `create`, and no archive yet.
+        Ok(_) if !paths.img.exists() => Seen::Nothing,
+        Ok(_) => Seen::Entries(on_disk(&paths)),
+        Err(EditError::Unfinished(pending)) => {
+            assert!(pending.exists());
+            Seen::Unfinished
+        }
+        Err(e) => panic!("{e}"),
+    }
+}
+
+/// The files of a folder, by name.
+fn files_of(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+/// Copies the files of `from` into a new folder `to`: the disk as a kill would leave it.
+fn copy_folder(from: &Path, to: &Path) {
+    let _ = fs::remove_dir_all(to);
+    fs::create_dir_all(to).unwrap();
+    for name in files_of(from) {
+        fs::copy(from.join(&name), to.join(&name)).unwrap();
+    }
+}
+
+/// The paths of `test.img` (and `test.dir`) in `dir`.
+fn test_paths(dir: &Path, v1: bool) -> ArchivePaths {
+    ArchivePaths {
+        img: dir.join("test.img"),
+        dir: v1.then(|| dir.join("test.dir")),
+    }
+}
+
+/// Each operation, on an archive of three entries (or none, for `create`), its sources in
+/// `sources`.
+fn operations(sources: &Path) -> Vec<(&'static str, bool)> {
+    fs::create_dir_all(sources).unwrap();
+    fs::write(sources.join("new.txt"), b"hello").unwrap();
+    fs::write(sources.join("EARLY.IPL"), [7u8; 5000]).unwrap();
+    vec![
+        ("create", false),
+        ("add", true),
+        ("replace", true),
+        ("remove", true),
+        ("rebuild", true),
+    ]
+}
+
+fn run_operation(
+    what: &str,
+    paths: &ArchivePaths,
+    sources: &Path,
+    progress: edit::Progress<'_>,
+) -> Result<edit::EditReport, EditError> {
+    let new = NewEntry::from_path(sources.join("new.txt"));
+    let early = NewEntry::from_path(sources.join("EARLY.IPL"));
+    match what {
+        "create" => edit::create(paths, &[new, early], progress),
+        "add" => edit::add(paths, &[new], progress),
+        "replace" => edit::add(paths, &[early], progress),
+        "remove" => edit::remove(paths, &[b"late.ifp"], progress),
+        "rebuild" => edit::rebuild(paths, progress),
+        _ => unreachable!(),
+    }
+}
+
+/// Lays the old archive in a fresh folder `dir` (none for `create`).
+fn lay_old(dir: &Path, v1: bool, has_old: bool) -> ArchivePaths {
+    let _ = fs::remove_dir_all(dir);
+    fs::create_dir_all(dir).unwrap();
+    match (has_old, v1) {
+        (false, _) => test_paths(dir, v1),
+        (true, true) => write_v1_files(dir, &odd_archive()),
+        (true, false) => write_v2_file(dir, &odd_archive()),
+    }
+}
+
+/// Every operation on both versions, the disk copied at each of its steps (what a kill there
+/// leaves): a reader sees the old archive until the commit point, then the new one or a
+/// refusal naming the pending directory (only while it is there); `recover` gives the old
+/// archive before the commit point and the new one after, whole, without leftovers, and so
+/// it does again if it is itself killed at any of its steps.
+#[test]
+fn a_kill_at_any_step_leaves_the_old_archive_the_new_one_or_a_refusal() {
+    let root = folder("kill_steps");
+    let sources = root.join("sources");
+    let mut kill_points = 0;
+    for (what, has_old) in operations(&sources) {
+        for v1 in [false, true] {
+            let live = root.join("live");
+            let paths = lay_old(&live, v1, has_old);
+            let old = seen(&live);
+            let mut snapshots: Vec<(PathBuf, bool)> = Vec::new();
+            let mut committed = false;
+            let mut on_step = |step: Step<'_>| {
+                committed |= matches!(step, Step::Commit(_));
+                let snap = root.join(format!("{what}-{v1}-{}", snapshots.len()));
+                copy_folder(&live, &snap);
+                snapshots.push((snap, committed));
+                ControlFlow::Continue(())
+            };
+            run_operation(what, &paths, &sources, &mut on_step).unwrap();
+            let new = seen(&live);
+            assert_ne!(new, old, "{what}");
+            assert_eq!(files_of(&live), files_of_archive(v1), "{what} {v1}");
+            assert!(snapshots.iter().any(|(_, c)| !c) && snapshots.iter().any(|(_, c)| *c));
+            for (snap, committed) in &snapshots {
+                kill_points += 1;
+                let at = format!("{what} v1={v1} {}", snap.display());
+                let view = seen(snap);
+                let pending = snap.join("test.dir.pending").exists();
+                if *committed {
+                    assert!(view == new || (view == Seen::Unfinished && pending), "{at}");
+                } else {
+                    assert_eq!(view, old, "{at}");
+                    // What the kill left is named for the reader, beside the old archive.
+                    if has_old {
+                        let left = test_paths(snap, v1).check_readable().unwrap();
+                        assert!(!left.is_empty(), "{at}");
+                    }
+                }
+                assert_eq!(view == Seen::Unfinished, pending, "{at}");
+                // The next operation's recovery, itself killed at each of its steps.
+                let mut recoveries = Vec::new();
+                let paths = test_paths(snap, v1);
+                let mut on_step = |step: Step<'_>| {
+                    assert!(matches!(step, Step::Recover(_)), "{step:?}");
+                    let again = snap.with_extension(format!("r{}", recoveries.len()));
+                    copy_folder(snap, &again);
+                    recoveries.push(again);
+                    ControlFlow::Break(())
+                };
+                let found = edit::recover(&paths, &mut on_step).unwrap();
+                assert_eq!(found.is_empty(), recoveries.is_empty(), "{at}");
+                let expected = if *committed { &new } else { &old };
+                assert_eq!(&seen(snap), expected, "{at}: recovered");
+                let files = if *committed || has_old {
+                    files_of_archive(v1)
+                } else {
+                    vec![]
+                };
+                assert_eq!(files_of(snap), files, "{at}: recovered");
+                for again in recoveries {
+                    kill_points += 1;
+                    let view = seen(&again);
+                    assert!(view == *expected || view == Seen::Unfinished, "{at}");
+                    edit::recover(&test_paths(&again, v1), &mut no_progress()).unwrap();
+                    assert_eq!(&seen(&again), expected, "{at}: recovered twice");
+                    assert_eq!(files_of(&again), files, "{at}: recovered twice");
+                    fs::remove_dir_all(&again).unwrap();
+                }
+                fs::remove_dir_all(snap).unwrap();
+            }
+        }
+    }
+    // Every step of 5 operations on 2 versions, and of the recoveries.
+    assert!(kill_points > 100, "{kill_points}");
+    fs::remove_dir_all(&root).unwrap();
+}
+
+fn files_of_archive(v1: bool) -> Vec<String> {
+    if v1 {
+        vec!["test.dir".into(), "test.img".into()]
+    } else {
+        vec!["test.img".into()]
+    }
+}
+
+/// A stop asked for at a step before the commit point removes the temporary files and names
+/// them, the archive byte for byte as it was; asked for from the commit point on, it is too
+/// late: the change is completed.
+#[test]
+fn a_stop_before_the_commit_point_removes_the_temporary_files() {
+    let root = folder("stop_steps");
+    let sources = root.join("sources");
+    for (what, has_old) in operations(&sources) {
+        for v1 in [false, true] {
+            let live = root.join("live");
+            let mut at = 1;
+            loop {
+                let paths = lay_old(&live, v1, has_old);
+                let before: Vec<Vec<u8>> = files_of(&live)
+                    .iter()
+                    .map(|n| fs::read(live.join(n)).unwrap())
+                    .collect();
+                let (mut seen_steps, mut committed) = (0, false);
+                let mut on_step = |step: Step<'_>| {
+                    seen_steps += 1;
+                    committed |= matches!(step, Step::Commit(_));
+                    if seen_steps == at {
+                        ControlFlow::Break(())
+                    } else {
+                        ControlFlow::Continue(())
+                    }
+                };
+                let result = run_operation(what, &paths, &sources, &mut on_step);
+                let label = format!("{what} v1={v1} stopped at step {at}");
+                if seen_steps < at {
+                    break;
+                }
+                match result {
+                    Err(EditError::Interrupted(removed)) => {
+                        assert!(!committed, "{label}");
+                        let mut expected = vec![live.join("test.img.gtastream-new")];
+                        if v1 {
+                            expected.push(live.join("test.dir.gtastream-new"));
+                        }
+                        assert_eq!(removed, expected, "{label}");
+                        let after: Vec<Vec<u8>> = files_of(&live)
+                            .iter()
+                            .map(|n| fs::read(live.join(n)).unwrap())
+                            .collect();
+                        assert_eq!(after, before, "{label}");
+                    }
+                    Ok(_) => {
+                        assert!(committed, "{label}");
+                        assert_eq!(files_of(&live), files_of_archive(v1), "{label}");
+                    }
+                    Err(e) => panic!("{label}: {e}"),
+                }
+                at += 1;
+            }
+            assert!(at > 8, "{what}: {at} steps");
+        }
+    }
+    fs::remove_dir_all(&root).unwrap();
+}
+
+#[test]
+fn a_file_to_put_in_that_is_missing_or_a_folder_is_named() {
+    let dir = folder("sources_named");
+    let paths = write_v2_file(&dir, &odd_archive());
+    let bytes = fs::read(&paths.img).unwrap();
+    fs::create_dir_all(dir.join("imgw")).unwrap();
+    let good = file(&dir, "good.txt", b"x");
+    for (name, kind) in [
+        ("missing.ifp", std::io::ErrorKind::NotFound),
+        ("imgw", std::io::ErrorKind::IsADirectory),
+    ] {
+        let entries = [good.clone(), NewEntry::from_path(dir.join(name))];
+        for result in [
+            edit::add(&paths, &entries, &mut no_progress()),
+            edit::create(
+                &test_paths(&dir.join("fresh"), false),
+                &entries,
+                &mut no_progress(),
+            ),
+        ] {
+            match result {
+                Err(EditError::Source(path, error)) => {
+                    assert_eq!(path, dir.join(name));
+                    assert_eq!(error.kind(), kind);
+                }
+                other => panic!("{name}: {other:?}"),
+            }
+        }
+        assert_eq!(fs::read(&paths.img).unwrap(), bytes);
+        assert!(!dir.join("fresh").exists());
+    }
 }

@@ -3,6 +3,7 @@
 //! archives on disk through `gtastream::archive::edit` (written beside, read back and compared,
 //! renamed), as `gtastream img` does. Every rule (names, sizes, layout) is the core's.
 
+use std::ops::ControlFlow;
 use std::path::PathBuf;
 
 use gtastream::archive::edit::{self, ArchivePaths, EditError, EditReport, NewEntry};
@@ -54,6 +55,11 @@ fn edit_error(py: Python<'_>, error: EditError) -> PyErr {
         EditError::Read(gtastream::io::ReadError::Decode(error)) => decode_error(py, error),
         EditError::Verify(what) => archive_error(py, "verify", None, what),
         EditError::Io(error) => PyErr::from(error),
+        // The error of the file's kind (FileNotFoundError, IsADirectoryError, ...), naming it.
+        EditError::Source(path, error) => PyErr::from(std::io::Error::new(
+            error.kind(),
+            format!("{}: {error}", path.display()),
+        )),
         other => PyOSError::new_err(other.to_string()),
     }
 }
@@ -176,7 +182,7 @@ fn img_new(
         img: path,
     };
     let entries = new_entries(files);
-    run(py, || edit::create(&paths, &entries, &mut |_, _| {}))
+    run(py, || edit::create(&paths, &entries, &mut |_| ControlFlow::Continue(())))
 }
 
 /// Puts `files` into the archive: a name already there (ASCII case aside) is replaced in its
@@ -185,7 +191,7 @@ fn img_new(
 fn img_add(py: Python<'_>, path: PathBuf, files: Vec<PathBuf>) -> PyResult<Bound<'_, PyDict>> {
     let paths = existing(path)?;
     let entries = new_entries(files);
-    run(py, || edit::add(&paths, &entries, &mut |_, _| {}))
+    run(py, || edit::add(&paths, &entries, &mut |_| ControlFlow::Continue(())))
 }
 
 /// Removes the entries named `names` (ASCII case aside).
@@ -198,14 +204,14 @@ fn img_remove<'py>(
     let paths = existing(path)?;
     let names = names.iter().map(name_bytes).collect::<PyResult<Vec<_>>>()?;
     let names: Vec<&[u8]> = names.iter().map(Vec::as_slice).collect();
-    run(py, || edit::remove(&paths, &names, &mut |_, _| {}))
+    run(py, || edit::remove(&paths, &names, &mut |_| ControlFlow::Continue(())))
 }
 
 /// Writes the archive anew, entries in their order, without holes and junk.
 #[pyfunction]
 fn img_rebuild(py: Python<'_>, path: PathBuf) -> PyResult<Bound<'_, PyDict>> {
     let paths = existing(path)?;
-    run(py, || edit::rebuild(&paths, &mut |_, _| {}))
+    run(py, || edit::rebuild(&paths, &mut |_| ControlFlow::Continue(())))
 }
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
