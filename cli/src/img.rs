@@ -134,14 +134,12 @@ pub fn run(command: &Command) -> Result<(), String> {
                 _ => "the archive is as it was",
             };
             let removed: Vec<String> = removed.iter().map(|p| p.display().to_string()).collect();
-            eprintln!(
-                "gtastream: {shown}: interrupted: {what}; removed {}",
-                if removed.is_empty() {
-                    "nothing".to_owned()
-                } else {
-                    removed.join(" and ")
-                }
-            );
+            let removed = if removed.is_empty() {
+                String::new()
+            } else {
+                format!("; removed {}", removed.join(" and "))
+            };
+            eprintln!("gtastream: {shown}: interrupted: {what}{removed}");
             std::process::exit(INTERRUPTED);
         }
         Err(EditError::Source(path, error)) => {

@@ -249,8 +249,8 @@ pub fn archive_at(path: &Path, shown: &str) -> io::Result<Option<Archive>> {
 /// Why an archive whose version 1 change is past its commit point is not read, and what to do.
 pub fn unfinished(pending: &Path, shown: &str) -> String {
     format!(
-        "a change an interrupted `gtastream img` command made is unfinished (its new directory \
-         is {}; until it is in place, games and tools read a broken archive): `gtastream img \
+        "unfinished change: an interrupted `gtastream img` command left the new directory in \
+         {} (games and tools read a broken archive until it is in place); `gtastream img \
          recover {shown}` completes it",
         pending.display()
     )

@@ -917,7 +917,8 @@ fn sibling(path: &Path, extension: &str) -> Option<PathBuf> {
     let mut found: Vec<PathBuf> = fs::read_dir(parent)
         .ok()?
         .filter_map(Result::ok)
-        .map(|e| e.path())
+        // Beside `path` as it was given (no `./` added).
+        .map(|e| path.with_file_name(e.file_name()))
         .filter(|p| {
             p.file_stem() == Some(stem)
                 && p.extension()

@@ -6,7 +6,7 @@
 use std::ops::ControlFlow;
 use std::path::PathBuf;
 
-use gtastream::archive::edit::{self, ArchivePaths, EditError, EditReport, NewEntry};
+use gtastream::archive::edit::{self, ArchivePaths, EditError, EditReport, NewEntry, Step};
 use gtastream::archive::{ArchiveVersion, ArchiveWriteError, ArchiveWriter, SplitSink};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyException, PyOSError, PyValueError};
@@ -163,6 +163,11 @@ fn run<'py>(
     report(py, result.map_err(|error| edit_error(py, error))?)
 }
 
+/// The progress of an edit, unwatched: it always goes on.
+fn go_on(_: Step<'_>) -> ControlFlow<()> {
+    ControlFlow::Continue(())
+}
+
 fn new_entries(files: Vec<PathBuf>) -> Vec<NewEntry> {
     files.into_iter().map(NewEntry::from_path).collect()
 }
@@ -182,7 +187,7 @@ fn img_new(
         img: path,
     };
     let entries = new_entries(files);
-    run(py, || edit::create(&paths, &entries, &mut |_| ControlFlow::Continue(())))
+    run(py, || edit::create(&paths, &entries, &mut go_on))
 }
 
 /// Puts `files` into the archive: a name already there (ASCII case aside) is replaced in its
@@ -191,7 +196,7 @@ fn img_new(
 fn img_add(py: Python<'_>, path: PathBuf, files: Vec<PathBuf>) -> PyResult<Bound<'_, PyDict>> {
     let paths = existing(path)?;
     let entries = new_entries(files);
-    run(py, || edit::add(&paths, &entries, &mut |_| ControlFlow::Continue(())))
+    run(py, || edit::add(&paths, &entries, &mut go_on))
 }
 
 /// Removes the entries named `names` (ASCII case aside).
@@ -204,14 +209,14 @@ fn img_remove<'py>(
     let paths = existing(path)?;
     let names = names.iter().map(name_bytes).collect::<PyResult<Vec<_>>>()?;
     let names: Vec<&[u8]> = names.iter().map(Vec::as_slice).collect();
-    run(py, || edit::remove(&paths, &names, &mut |_| ControlFlow::Continue(())))
+    run(py, || edit::remove(&paths, &names, &mut go_on))
 }
 
 /// Writes the archive anew, entries in their order, without holes and junk.
 #[pyfunction]
 fn img_rebuild(py: Python<'_>, path: PathBuf) -> PyResult<Bound<'_, PyDict>> {
     let paths = existing(path)?;
-    run(py, || edit::rebuild(&paths, &mut |_| ControlFlow::Continue(())))
+    run(py, || edit::rebuild(&paths, &mut go_on))
 }
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

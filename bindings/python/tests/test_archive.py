@@ -87,3 +87,22 @@ def test_new_add_remove_rebuild_on_disk(cli, tmp_path, v1):
     with pytest.raises(FileExistsError):
         gtastream.img_new(archive, [a])
     assert archive.read_bytes() == before
+
+
+def test_a_file_to_put_in_that_is_missing_or_a_folder_is_named(tmp_path):
+    a = tmp_path / "walk.ifp"
+    a.write_bytes(b"\x01" * 3000)
+    archive = tmp_path / "custom.img"
+    gtastream.img_new(archive, [a])
+    before = archive.read_bytes()
+    missing = tmp_path / "missing.ifp"
+    with pytest.raises(FileNotFoundError, match="missing.ifp"):
+        gtastream.img_add(archive, [missing])
+    folder = tmp_path / "imgw"
+    folder.mkdir()
+    with pytest.raises(IsADirectoryError, match="imgw: a folder, not a file"):
+        gtastream.img_add(archive, [folder])
+    with pytest.raises(FileNotFoundError, match="missing.ifp"):
+        gtastream.img_new(tmp_path / "other.img", [a, missing])
+    assert archive.read_bytes() == before
+    assert not (tmp_path / "other.img").exists()
