@@ -453,6 +453,7 @@ impl<V: Visitor> Visitor for Tracked<V> {
             Record::Instance(_) => self.decoded.instances += 1,
             Record::Car(_) => self.decoded.cars += 1,
             Record::SectionLine(_) => self.decoded.lines += 1,
+            _ => {}
         }
         self.inner.record(record)
     }

@@ -490,6 +490,8 @@ impl<W: Write> Visitor for Pass<'_, W> {
                     out.write_char('}')
                 })
             }
+            // The other kinds have no part in a placement document.
+            _ => Flow::Continue,
         }
     }
 

@@ -192,6 +192,8 @@ impl Visitor for PlacementBuilder {
                 }
                 Flow::Continue
             }
+            // The other kinds are not placements.
+            _ => Flow::Continue,
         }
     }
 

@@ -31,13 +31,15 @@
 //! ```
 
 /// The type of a record's field, as the front ends lay it out (C: `int32_t`, `uint32_t`,
-/// `float`, `float[n]`, pointer and length).
+/// `uint64_t`, `float`, `float[n]`, pointer and length).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum FieldType {
     /// A signed 32-bit integer.
     I32,
     /// An unsigned 32-bit integer.
     U32,
+    /// An unsigned 64-bit integer (an absolute offset).
+    U64,
     /// A 32-bit float.
     F32,
     /// `n` 32-bit floats: a vector, a quaternion, a matrix.
@@ -94,6 +96,8 @@ pub enum Value<'r> {
     I32(i32),
     /// [`FieldType::U32`].
     U32(u32),
+    /// [`FieldType::U64`].
+    U64(u64),
     /// [`FieldType::F32`].
     F32(f32),
     /// [`FieldType::Floats`]: as many as the type says.
@@ -145,6 +149,19 @@ impl FieldValue<'_> for u32 {
     fn from_value(value: Value<'_>) -> Option<Self> {
         match value {
             Value::U32(v) => Some(v),
+            _ => None,
+        }
+    }
+}
+
+impl FieldValue<'_> for u64 {
+    const TYPE: FieldType = FieldType::U64;
+    fn value(&self) -> Value<'_> {
+        Value::U64(*self)
+    }
+    fn from_value(value: Value<'_>) -> Option<Self> {
+        match value {
+            Value::U64(v) => Some(v),
             _ => None,
         }
     }
@@ -292,6 +309,121 @@ macro_rules! for_each_record {
                 text: &'a [u8],
                 /// The line's number in the file (from 1).
                 line: u32,
+            }
+            /// RenderWare: a section the reader does not interpret, skipped (its id, library
+            /// version and size as stored).
+            RwSection RwSection "rw_section" {
+                /// Absolute offset of the section's 12-byte header.
+                offset: u64,
+                /// The section id (`0x0253F2FE`: node name, ...).
+                id: u32,
+                /// Bytes after the header, as stored.
+                size: u32,
+                /// The library id (version and build) as stored.
+                version: u32,
+                /// The id of the section it lies in (0 at the top level).
+                parent: u32,
+            }
+            /// DFF: a frame of the clump's frame list (its matrix as stored; its name and bone
+            /// id come in [`DffFrameName`] and [`DffHAnim`] records after the list).
+            DffFrame DffFrame "dff_frame" {
+                /// Its index in the frame list.
+                index: u32,
+                /// The rotation matrix: right, up and at vectors, 3 floats each.
+                rotation: [f32; 9],
+                /// The position relative to the parent.
+                position: [f32; 3],
+                /// The parent frame's index; −1 for a root.
+                parent: i32,
+                /// The matrix flags as stored.
+                flags: u32,
+            }
+            /// DFF: a frame's name (the node name extension, `0x0253F2FE`).
+            DffFrameName DffFrameName<'a> "dff_frame_name" {
+                /// The frame's index.
+                frame: u32,
+                /// The name as stored (no NUL).
+                name: &'a [u8],
+            }
+            /// DFF: a frame's HAnim extension (`0x011E`): its node id and, on the root of a
+            /// hierarchy, the node table's header ([`DffHAnimNode`] records follow).
+            DffHAnim DffHAnim "dff_hanim" {
+                /// The frame's index.
+                frame: u32,
+                /// The extension's version (`0x100`).
+                version: u32,
+                /// The frame's node id (the bone id an animation's track names).
+                node_id: i32,
+                /// Nodes of the table this frame carries (0 on a frame that only has an id).
+                node_count: u32,
+                /// The hierarchy's flags (with a table).
+                flags: Option<u32>,
+                /// The key frame size (with a table).
+                key_frame_size: Option<u32>,
+            }
+            /// DFF: a node of an HAnim hierarchy's table, in table order.
+            DffHAnimNode DffHAnimNode "dff_hanim_node" {
+                /// The frame that carries the table.
+                frame: u32,
+                /// The node's position in the table (the index the engine binds by).
+                index: u32,
+                /// The node id.
+                node_id: i32,
+                /// The node index as stored (the engine never reads it).
+                node_index: i32,
+                /// Bit 0: POP (the next node's parent is the one before this branch); bit 1:
+                /// PUSH (this node's parent is kept for the next branch).
+                flags: u32,
+            }
+            /// DFF: a geometry of the clump's geometry list: its counts, its arrays skipped.
+            DffGeometry DffGeometry "dff_geometry" {
+                /// Its index in the geometry list.
+                index: u32,
+                /// The format flags as stored.
+                flags: u32,
+                /// Triangles.
+                triangles: u32,
+                /// Vertices.
+                vertices: u32,
+                /// Morph targets.
+                morph_targets: u32,
+                /// Materials of its material list.
+                materials: u32,
+            }
+            /// DFF: a geometry's skin (`0x0116`): the bones its vertices are weighted to
+            /// ([`DffSkinBone`] records follow with the inverse bind matrices).
+            DffSkin DffSkin "dff_skin" {
+                /// The geometry's index.
+                geometry: u32,
+                /// Bones.
+                bones: u32,
+                /// Bones the vertices use.
+                used_bones: u32,
+                /// Weights per vertex at most (0 in the old layout: then computed).
+                max_weights: u32,
+                /// 0: the old layout (RenderWare 3.2 and before: a 4-byte marker before each
+                /// matrix); 1: the later one.
+                layout: u32,
+            }
+            /// DFF: a bone of a skin: its inverse bind matrix.
+            DffSkinBone DffSkinBone "dff_skin_bone" {
+                /// The geometry's index.
+                geometry: u32,
+                /// The bone's index (in the HAnim table's order).
+                bone: u32,
+                /// The matrix from the model to the bone, 4 columns of 4 floats as stored.
+                inverse_bind: [f32; 16],
+            }
+            /// DFF: an atomic: a geometry hung on a frame.
+            DffAtomic DffAtomic "dff_atomic" {
+                /// Its index in the clump.
+                index: u32,
+                /// The frame's index.
+                frame: u32,
+                /// The geometry's index.
+                geometry: u32,
+                /// The flags as stored.
+                flags: u32,
             }
         }
     };
@@ -459,7 +591,7 @@ macro_rules! declare_records {
     (@get_raw $record:ident stored) => { $record.raw };
     (@get_raw $record:ident) => { &[] };
     (@set_raw $record:ident $raw:ident stored) => { $record.raw = $raw };
-    (@set_raw $record:ident $raw:ident) => { let _ = $raw; };
+    (@set_raw $record:ident $raw:ident) => {{ let _ = $raw; }};
 }
 
 crate::for_each_record!(declare_records);
@@ -529,7 +661,7 @@ mod tests {
     /// was set, of every type.
     #[test]
     fn kinds_and_fields_are_named_once_and_round_trip() {
-        let floats = [1.5f32, -2.0, 3.25, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0];
+        let floats: [f32; 16] = core::array::from_fn(|i| i as f32 * 1.5 - 2.0);
         for (i, &kind) in RecordKind::ALL.iter().enumerate() {
             let schema = kind.schema();
             assert_eq!(schema.kind, kind);
@@ -548,6 +680,7 @@ mod tests {
                 let value = match field.ty {
                     FieldType::I32 => Value::I32(-7 - f as i32),
                     FieldType::U32 => Value::U32(7 + f as u32),
+                    FieldType::U64 => Value::U64(1 << 40 | f as u64),
                     FieldType::F32 => Value::F32(0.5 + f as f32),
                     FieldType::Floats(n) => Value::Floats(&floats[..n]),
                     FieldType::Text => Value::Text(b"name"),

@@ -917,6 +917,8 @@ impl<S: Sink> Visitor for Encoder<S> {
                     Encoder::section_line_stored(self, line.section, line.text, line.line, line.raw)
                 }))
             }
+            // No format the encoder writes has a place for the other kinds.
+            _ => flow(self.run(|_, _, _| Err(EncodeError::OutOfOrder))),
         }
     }
     fn text_line(&mut self, raw: &[u8]) -> Flow {
