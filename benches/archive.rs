@@ -16,7 +16,7 @@ use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use gtastream::archive::{ArchiveDecoder, ArchiveVisitor, Choice, Entry, Input};
-use gtastream::{Decoder, Flow, IplCar, IplInstance, Keyframes, Status, Visitor};
+use gtastream::{Decoder, Flow, Keyframes, Record, Status, Visitor};
 
 const SECTOR: usize = 2048;
 const READ: usize = 64 << 10;
@@ -37,15 +37,20 @@ impl Visitor for Count {
         }
         Flow::Continue
     }
-    fn instance(&mut self, instance: &IplInstance<'_>) -> Flow {
-        self.items += 1;
-        self.sum += instance.position[0];
-        Flow::Continue
-    }
-    fn car(&mut self, car: &IplCar) -> Flow {
-        self.items += 1;
-        self.sum += car.angle;
-        Flow::Continue
+    fn record(&mut self, record: &Record<'_>) -> Flow {
+        match record {
+            Record::Instance(instance) => {
+                self.items += 1;
+                self.sum += instance.position[0];
+                Flow::Continue
+            }
+            Record::Car(car) => {
+                self.items += 1;
+                self.sum += car.angle;
+                Flow::Continue
+            }
+            _ => Flow::Continue,
+        }
     }
 }
 

@@ -36,10 +36,7 @@ use criterion::{
     criterion_group, criterion_main, BenchmarkGroup, BenchmarkId, Criterion, SamplingMode,
     Throughput,
 };
-use gtastream::{
-    Decoder, Flow, IplCar, IplInstance, Keyframes, Package, SectionLine, Status, Visitor,
-    DECODER_SIZE,
-};
+use gtastream::{Decoder, Flow, Keyframes, Package, Record, Status, Visitor, DECODER_SIZE};
 
 use inputs::Input;
 
@@ -79,38 +76,41 @@ impl Visitor for Sum {
         Flow::Continue
     }
 
-    fn instance(&mut self, instance: &IplInstance<'_>) -> Flow {
-        self.items += 1;
-        let l = &mut self.lanes;
-        for (lane, value) in l
-            .iter_mut()
-            .zip(instance.position.iter().chain(&instance.rotation))
-        {
-            *lane += value;
+    fn record(&mut self, record: &Record<'_>) -> Flow {
+        match record {
+            Record::Instance(instance) => {
+                self.items += 1;
+                let l = &mut self.lanes;
+                for (lane, value) in l
+                    .iter_mut()
+                    .zip(instance.position.iter().chain(&instance.rotation))
+                {
+                    *lane += value;
+                }
+                l[7] += instance.model_id as f32;
+                l[8] += instance.lod as f32;
+                l[9] += instance.interior as f32;
+                l[10] += instance.model_name.map_or(0, <[u8]>::len) as f32;
+                Flow::Continue
+            }
+            Record::Car(car) => {
+                self.items += 1;
+                let l = &mut self.lanes;
+                for (lane, value) in l.iter_mut().zip(&car.position) {
+                    *lane += value;
+                }
+                l[3] += car.angle;
+                l[4] += (car.model_id + car.primary_color + car.secondary_color) as f32;
+                l[5] += (car.flags + car.alarm_chance + car.door_lock_chance) as f32;
+                l[6] += (car.min_delay + car.max_delay) as f32;
+                Flow::Continue
+            }
+            Record::SectionLine(line) => {
+                self.lanes[10] += line.text.len() as f32;
+                Flow::Continue
+            }
+            _ => Flow::Continue,
         }
-        l[7] += instance.model_id as f32;
-        l[8] += instance.lod as f32;
-        l[9] += instance.interior as f32;
-        l[10] += instance.model_name.map_or(0, <[u8]>::len) as f32;
-        Flow::Continue
-    }
-
-    fn car(&mut self, car: &IplCar) -> Flow {
-        self.items += 1;
-        let l = &mut self.lanes;
-        for (lane, value) in l.iter_mut().zip(&car.position) {
-            *lane += value;
-        }
-        l[3] += car.angle;
-        l[4] += (car.model_id + car.primary_color + car.secondary_color) as f32;
-        l[5] += (car.flags + car.alarm_chance + car.door_lock_chance) as f32;
-        l[6] += (car.min_delay + car.max_delay) as f32;
-        Flow::Continue
-    }
-
-    fn section_line(&mut self, line: &SectionLine<'_>) -> Flow {
-        self.lanes[10] += line.text.len() as f32;
-        Flow::Continue
     }
 }
 

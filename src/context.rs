@@ -35,8 +35,8 @@ use core::fmt;
 
 use crate::archive::{ArchiveInfo, ArchiveVisitor, ArchiveWarning, Choice, Entry};
 use crate::{
-    AnimationInfo, AnimationSummary, BoneInfo, Decoder, Error, FileInfo, Flow, IplCar, IplInstance,
-    Keyframes, Progress, SectionLine, Unit, Visitor, Warning,
+    AnimationInfo, AnimationSummary, BoneInfo, Decoder, Error, FileInfo, Flow, Keyframes, Progress,
+    Record, Unit, Visitor, Warning,
 };
 
 /// Bytes of a name a [`Context`] keeps (archive entry names are 24; IFP2 names 24; ANPK
@@ -448,17 +448,14 @@ impl<V: Visitor> Visitor for Tracked<V> {
     fn animation_summary(&mut self, summary: &AnimationSummary) -> Flow {
         self.inner.animation_summary(summary)
     }
-    fn instance(&mut self, instance: &IplInstance<'_>) -> Flow {
-        self.decoded.instances += 1;
-        self.inner.instance(instance)
-    }
-    fn car(&mut self, car: &IplCar) -> Flow {
-        self.decoded.cars += 1;
-        self.inner.car(car)
-    }
-    fn section_line(&mut self, line: &SectionLine<'_>) -> Flow {
-        self.decoded.lines += 1;
-        self.inner.section_line(line)
+    fn record(&mut self, record: &Record<'_>) -> Flow {
+        match record {
+            Record::Instance(_) => self.decoded.instances += 1,
+            Record::Car(_) => self.decoded.cars += 1,
+            Record::SectionLine(_) => self.decoded.lines += 1,
+            _ => {}
+        }
+        self.inner.record(record)
     }
     fn text_line(&mut self, raw: &[u8]) -> Flow {
         self.inner.text_line(raw)

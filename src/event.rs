@@ -6,6 +6,7 @@
 
 use crate::error::Warning;
 use crate::keyframe::{FrameType, Keyframes};
+use crate::record::Record;
 use crate::summary::AnimationSummary;
 
 /// What a visitor wants after an event.
@@ -183,136 +184,6 @@ pub fn name_matches(stored: &[u8], wanted: &[u8]) -> bool {
         .eq_ignore_ascii_case(wanted.trim_ascii())
 }
 
-/// A placed object: a binary IPL instance or a text IPL `inst` line. (`Default` gives zeros and
-/// no name or scale: other crates cannot name every field of a `#[non_exhaustive]` struct, so
-/// an encoder's caller starts from it.)
-#[derive(Clone, Copy, Debug, PartialEq, Default)]
-#[non_exhaustive]
-pub struct IplInstance<'a> {
-    /// World position.
-    pub position: [f32; 3],
-    /// Quaternion `x, y, z, w` as stored.
-    pub rotation: [f32; 4],
-    /// The object's model id.
-    pub model_id: i32,
-    /// Low 8 bits: the area code (13 = visible everywhere); bits 8..12: flags. 0 where the
-    /// line has no interior (GTA III).
-    pub interior: u32,
-    /// Index of the LOD instance in the companion text IPL; −1 = none (and where absent).
-    pub lod: i32,
-    /// Text IPL: the model name.
-    pub model_name: Option<&'a [u8]>,
-    /// Text IPL of GTA III and Vice City: the scale.
-    pub scale: Option<[f32; 3]>,
-    /// Text IPL: the line as stored, with its line break (empty from a binary IPL, or where
-    /// not kept): an encoder writes it back unchanged while it reads as these values
-    /// (docs/FORMATS.md §9.7).
-    pub raw: &'a [u8],
-}
-
-/// A car generator: a binary IPL car record or a text IPL `cars` line (`Default`: zeros).
-#[derive(Clone, Copy, Debug, PartialEq, Default)]
-#[non_exhaustive]
-pub struct IplCar<'a> {
-    /// World position.
-    pub position: [f32; 3],
-    /// Heading in radians.
-    pub angle: f32,
-    /// Vehicle model id; −1 = random.
-    pub model_id: i32,
-    /// −1 = random.
-    pub primary_color: i32,
-    /// −1 = random.
-    pub secondary_color: i32,
-    /// Bit 0: force spawn; bit 1: ignore the population limit.
-    pub flags: i32,
-    /// Percent.
-    pub alarm_chance: i32,
-    /// Percent.
-    pub door_lock_chance: i32,
-    /// Minimum delay.
-    pub min_delay: i32,
-    /// Maximum delay.
-    pub max_delay: i32,
-    /// Text IPL: the line as stored, with its line break (empty from a binary IPL, or where
-    /// not kept), as [`IplInstance::raw`].
-    pub raw: &'a [u8],
-}
-
-impl IplCar<'_> {
-    /// The names of the eight integer fields in file order, as [`ints`](Self::ints) gives
-    /// them (the keys of the JSON document's cars).
-    pub const INT_FIELDS: [&'static str; 8] = [
-        "model_id",
-        "primary_color",
-        "secondary_color",
-        "flags",
-        "alarm_chance",
-        "door_lock_chance",
-        "min_delay",
-        "max_delay",
-    ];
-
-    /// The values alone, without the stored line (for a `Placement` (feature `alloc`), which
-    /// keeps the line apart).
-    pub fn values(&self) -> IplCar<'static> {
-        IplCar { raw: &[], ..*self }
-    }
-
-    /// The eight integer fields in file order (after the position and the angle, in a record
-    /// and on a line); named by [`INT_FIELDS`](Self::INT_FIELDS).
-    pub fn ints(&self) -> [i32; 8] {
-        [
-            self.model_id,
-            self.primary_color,
-            self.secondary_color,
-            self.flags,
-            self.alarm_chance,
-            self.door_lock_chance,
-            self.min_delay,
-            self.max_delay,
-        ]
-    }
-
-    /// Sets the eight integer fields from file order, as [`ints`](Self::ints) gives them.
-    pub fn set_ints(&mut self, ints: [i32; 8]) {
-        [
-            self.model_id,
-            self.primary_color,
-            self.secondary_color,
-            self.flags,
-            self.alarm_chance,
-            self.door_lock_chance,
-            self.min_delay,
-            self.max_delay,
-        ] = ints;
-    }
-}
-
-/// A line of a text IPL section the decoder does not interpret (`cull`, `path`, `enex`, ...),
-/// passed through for tools.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct SectionLine<'a> {
-    /// The section's name, lower case (`cull`, `grge`, ...; a section the games do not know:
-    /// the bare word that opened it, `wanted`); `""` for a line outside any section.
-    pub section: &'a str,
-    /// The line without its line break and surrounding blanks.
-    pub text: &'a [u8],
-    /// The line's number in the file (from 1).
-    pub line: u32,
-    /// The line as stored, with its line break (empty where not kept): an encoder writes it
-    /// back unchanged while [`text`](Self::text) is what it holds.
-    pub raw: &'a [u8],
-}
-
-impl<'a> SectionLine<'a> {
-    /// The fields of the line: separated by commas and blanks.
-    pub fn fields(&self) -> impl Iterator<Item = &'a [u8]> + 'a {
-        crate::format::fields::line_fields(self.text)
-    }
-}
-
 /// What kind of unit a [`Unit`] is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
@@ -390,16 +261,9 @@ pub trait Visitor {
     fn animation_summary(&mut self, _summary: &AnimationSummary) -> Flow {
         Flow::Continue
     }
-    /// A placed object (IPL).
-    fn instance(&mut self, _instance: &IplInstance<'_>) -> Flow {
-        Flow::Continue
-    }
-    /// A car generator (IPL).
-    fn car(&mut self, _car: &IplCar) -> Flow {
-        Flow::Continue
-    }
-    /// A line of a text IPL section that has no event of its own.
-    fn section_line(&mut self, _line: &SectionLine<'_>) -> Flow {
+    /// A record: a placed object, a car generator, a line of a text IPL section that has no
+    /// event of its own, ... ([`crate::record`] lists the kinds).
+    fn record(&mut self, _record: &Record<'_>) -> Flow {
         Flow::Continue
     }
     /// Text IPL: a line that brings no other event (blank, comment, section name, `end`, or a
@@ -493,17 +357,9 @@ macro_rules! forward_visitor {
                 let $this = self;
                 $target.map_or($crate::Flow::Continue, |v| v.animation_summary(summary))
             }
-            fn instance(&mut self, instance: &$crate::IplInstance<'_>) -> $crate::Flow {
+            fn record(&mut self, record: &$crate::record::Record<'_>) -> $crate::Flow {
                 let $this = self;
-                $target.map_or($crate::Flow::Continue, |v| v.instance(instance))
-            }
-            fn car(&mut self, car: &$crate::IplCar) -> $crate::Flow {
-                let $this = self;
-                $target.map_or($crate::Flow::Continue, |v| v.car(car))
-            }
-            fn section_line(&mut self, line: &$crate::SectionLine<'_>) -> $crate::Flow {
-                let $this = self;
-                $target.map_or($crate::Flow::Continue, |v| v.section_line(line))
+                $target.map_or($crate::Flow::Continue, |v| v.record(record))
             }
             fn warning(&mut self, warning: $crate::Warning) -> $crate::Flow {
                 let $this = self;
@@ -539,7 +395,7 @@ crate::forward_visitor!([V: Visitor + ?Sized] &mut V, |this| Some(&mut **this));
 mod tests {
     use super::*;
     use crate::context::Tracked;
-    use crate::{FrameType, Keyframes, Summarize, WarningKind};
+    use crate::{FrameType, IplInstance, Keyframes, Summarize, WarningKind};
 
     /// Every format is in `Format::ALL` (the match fails to build when one is added) and is
     /// found again by its name, in any case; likewise every frame type.
@@ -582,7 +438,7 @@ mod tests {
 
     /// How often each event came, in the trait's order.
     #[derive(Default)]
-    struct Seen([u32; 15]);
+    struct Seen([u32; 13]);
 
     impl Seen {
         fn saw(&mut self, event: usize) -> Flow {
@@ -613,29 +469,23 @@ mod tests {
         fn animation_summary(&mut self, _: &AnimationSummary) -> Flow {
             self.saw(6)
         }
-        fn instance(&mut self, _: &IplInstance<'_>) -> Flow {
+        fn record(&mut self, _: &Record<'_>) -> Flow {
             self.saw(7)
         }
-        fn car(&mut self, _: &IplCar) -> Flow {
+        fn warning(&mut self, _: Warning) -> Flow {
             self.saw(8)
         }
-        fn section_line(&mut self, _: &SectionLine<'_>) -> Flow {
+        fn text_line(&mut self, _: &[u8]) -> Flow {
             self.saw(9)
         }
-        fn warning(&mut self, _: Warning) -> Flow {
+        fn trailing(&mut self, _: &[u8]) -> Flow {
             self.saw(10)
         }
-        fn text_line(&mut self, _: &[u8]) -> Flow {
+        fn end(&mut self) -> Flow {
             self.saw(11)
         }
-        fn trailing(&mut self, _: &[u8]) -> Flow {
-            self.saw(12)
-        }
-        fn end(&mut self) -> Flow {
-            self.saw(13)
-        }
         fn unit(&mut self, _: &Unit<'_>) {
-            self.saw(14);
+            self.saw(12);
         }
     }
 
@@ -677,14 +527,7 @@ mod tests {
         v.bone_end();
         v.animation_end();
         v.animation_summary(&AnimationSummary::default());
-        v.instance(&IplInstance::default());
-        v.car(&IplCar::default());
-        v.section_line(&SectionLine {
-            section: "cull",
-            text: b"",
-            line: 1,
-            raw: b"",
-        });
+        v.record(&Record::Instance(IplInstance::default()));
         v.warning(Warning {
             kind: WarningKind::TrailingData,
             offset: 0,
@@ -703,20 +546,20 @@ mod tests {
         crate::forward_visitor!([] Forward, |this| Some(&mut this.0));
         let mut forward = Forward(Seen::default());
         every_event(&mut forward);
-        assert_eq!(forward.0 .0, [1; 15], "forward_visitor!");
+        assert_eq!(forward.0 .0, [1; 13], "forward_visitor!");
 
         let mut seen = Seen::default();
         every_event(&mut &mut seen);
-        assert_eq!(seen.0, [1; 15], "&mut V");
+        assert_eq!(seen.0, [1; 13], "&mut V");
 
         let mut tracked = Tracked::new(Seen::default());
         every_event(&mut tracked);
-        assert_eq!(tracked.inner.0, [1; 15], "Tracked");
+        assert_eq!(tracked.inner.0, [1; 13], "Tracked");
 
         // Summarize adds the summary of the animation that ends.
         let mut summarize = Summarize::new(Seen::default());
         every_event(&mut summarize);
-        let mut expected = [1; 15];
+        let mut expected = [1; 13];
         expected[6] = 2;
         assert_eq!(summarize.inner.0, expected, "Summarize");
 
@@ -731,6 +574,6 @@ mod tests {
             seen: Seen::default(),
         };
         every_event(&mut gate);
-        assert_eq!(gate.seen.0, [0; 15]);
+        assert_eq!(gate.seen.0, [0; 13]);
     }
 }

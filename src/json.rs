@@ -13,8 +13,8 @@ use core::fmt::{self, Write};
 
 use crate::context::{Context, Failure};
 use crate::{
-    AnimationInfo, AnimationSummary, BoneInfo, Error, FileInfo, Flow, Format, IplCar, IplInstance,
-    Keyframes, Options, SectionLine, Summarizer, Unit, Visitor, Warning,
+    AnimationInfo, AnimationSummary, BoneInfo, Error, FileInfo, Flow, Format, IplCar, Keyframes,
+    Options, Record, Summarizer, Unit, Visitor, Warning,
 };
 
 /// Why a document could not be written: the file failed to decode (the caller's error type:
@@ -420,75 +420,79 @@ impl<W: Write> Visitor for Pass<'_, W> {
         })
     }
 
-    fn instance(&mut self, instance: &IplInstance<'_>) -> Flow {
-        if self.part == Part::Head && self.open.cars > 0 {
-            self.cars_first = true;
-        }
-        if self.part == Part::Stored {
-            return self.emit(Part::Stored, |out, open| {
-                let index = bump(&mut open.instances);
-                open.stored(out, "instance", Some(index), instance.raw)
-            });
-        }
-        self.emit(Part::Instances, |out, open| {
-            open.next_item(out)?;
-            write!(
-                out,
-                "{{\"model_id\": {}, \"model_name\": ",
-                instance.model_id
-            )?;
-            opt_string(out, instance.model_name)?;
-            write!(out, ", \"interior\": {}, \"position\": ", instance.interior)?;
-            floats(out, &instance.position)?;
-            out.write_str(", \"rotation\": ")?;
-            floats(out, &instance.rotation)?;
-            out.write_str(", \"scale\": ")?;
-            match &instance.scale {
-                Some(scale) => floats(out, scale)?,
-                None => out.write_str("null")?,
+    fn record(&mut self, record: &Record<'_>) -> Flow {
+        match record {
+            Record::Instance(instance) => {
+                if self.part == Part::Head && self.open.cars > 0 {
+                    self.cars_first = true;
+                }
+                if self.part == Part::Stored {
+                    return self.emit(Part::Stored, |out, open| {
+                        let index = bump(&mut open.instances);
+                        open.stored(out, "instance", Some(index), instance.raw)
+                    });
+                }
+                self.emit(Part::Instances, |out, open| {
+                    open.next_item(out)?;
+                    write!(
+                        out,
+                        "{{\"model_id\": {}, \"model_name\": ",
+                        instance.model_id
+                    )?;
+                    opt_string(out, instance.model_name)?;
+                    write!(out, ", \"interior\": {}, \"position\": ", instance.interior)?;
+                    floats(out, &instance.position)?;
+                    out.write_str(", \"rotation\": ")?;
+                    floats(out, &instance.rotation)?;
+                    out.write_str(", \"scale\": ")?;
+                    match &instance.scale {
+                        Some(scale) => floats(out, scale)?,
+                        None => out.write_str("null")?,
+                    }
+                    write!(out, ", \"lod\": {}}}", instance.lod)
+                })
             }
-            write!(out, ", \"lod\": {}}}", instance.lod)
-        })
-    }
-
-    fn car(&mut self, car: &IplCar) -> Flow {
-        if self.part == Part::Head {
-            self.open.cars += 1;
-        }
-        if self.part == Part::Stored {
-            return self.emit(Part::Stored, |out, open| {
-                let index = bump(&mut open.cars);
-                open.stored(out, "car", Some(index), car.raw)
-            });
-        }
-        self.emit(Part::Cars, |out, open| {
-            open.next_item(out)?;
-            out.write_str("{\"position\": ")?;
-            floats(out, &car.position)?;
-            out.write_str(", \"angle\": ")?;
-            float(out, car.angle)?;
-            for (key, value) in IplCar::INT_FIELDS.iter().zip(car.ints()) {
-                write!(out, ", \"{key}\": {value}")?;
+            Record::Car(car) => {
+                if self.part == Part::Head {
+                    self.open.cars += 1;
+                }
+                if self.part == Part::Stored {
+                    return self.emit(Part::Stored, |out, open| {
+                        let index = bump(&mut open.cars);
+                        open.stored(out, "car", Some(index), car.raw)
+                    });
+                }
+                self.emit(Part::Cars, |out, open| {
+                    open.next_item(out)?;
+                    out.write_str("{\"position\": ")?;
+                    floats(out, &car.position)?;
+                    out.write_str(", \"angle\": ")?;
+                    float(out, car.angle)?;
+                    for (key, value) in IplCar::INT_FIELDS.iter().zip(car.ints()) {
+                        write!(out, ", \"{key}\": {value}")?;
+                    }
+                    out.write_char('}')
+                })
             }
-            out.write_char('}')
-        })
-    }
-
-    fn section_line(&mut self, line: &SectionLine<'_>) -> Flow {
-        if self.part == Part::Stored {
-            return self.emit(Part::Stored, |out, open| {
-                let index = bump(&mut open.lines);
-                open.stored(out, "section_line", Some(index), line.raw)
-            });
+            Record::SectionLine(line) => {
+                if self.part == Part::Stored {
+                    return self.emit(Part::Stored, |out, open| {
+                        let index = bump(&mut open.lines);
+                        open.stored(out, "section_line", Some(index), line.raw)
+                    });
+                }
+                self.emit(Part::Lines, |out, open| {
+                    open.next_item(out)?;
+                    out.write_str("{\"section\": ")?;
+                    string(out, line.section.as_bytes())?;
+                    out.write_str(", \"text\": ")?;
+                    string(out, line.text)?;
+                    out.write_char('}')
+                })
+            }
+            // The other kinds have no part in a placement document.
+            _ => Flow::Continue,
         }
-        self.emit(Part::Lines, |out, open| {
-            open.next_item(out)?;
-            out.write_str("{\"section\": ")?;
-            string(out, line.section.as_bytes())?;
-            out.write_str(", \"text\": ")?;
-            string(out, line.text)?;
-            out.write_char('}')
-        })
     }
 
     fn text_line(&mut self, raw: &[u8]) -> Flow {

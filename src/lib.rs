@@ -76,6 +76,7 @@ mod event;
 mod format;
 mod keyframe;
 mod limits;
+pub mod record;
 mod sample;
 pub mod skeleton;
 mod summary;
@@ -95,8 +96,7 @@ mod placement;
 pub use decoder::{Decoder, Game, Options, Progress, Status, DECODER_SIZE};
 pub use error::{Error, ErrorKind, Warning, WarningKind};
 pub use event::{
-    name_matches, AnimationInfo, BoneInfo, FileInfo, Flow, Format, IplCar, IplInstance,
-    SectionLine, Unit, UnitKind, Visitor,
+    name_matches, AnimationInfo, BoneInfo, FileInfo, Flow, Format, Unit, UnitKind, Visitor,
 };
 pub use keyframe::{FrameType, Keyframe, KeyframeIter, Keyframes, RawFrame};
 pub use limits::{
@@ -108,5 +108,6 @@ pub use package::{Animation, Bone, Package, PackageBuilder};
 #[cfg(feature = "alloc")]
 #[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
 pub use placement::{Instance, Item, Placement, PlacementBuilder, RawLine, Stored};
+pub use record::{IplCar, IplInstance, Record, RecordKind, SectionLine};
 pub use sample::{BonePose, Sampler, MAX_SAMPLE_STEPS};
 pub use summary::{AnimationSummary, Summarize, Summarizer};

@@ -4,9 +4,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use crate::package::{decode_whole, latin1};
-use crate::{
-    Error, ErrorKind, FileInfo, Flow, Format, IplCar, IplInstance, SectionLine, Visitor, Warning,
-};
+use crate::{Error, ErrorKind, FileInfo, Flow, Format, IplCar, Record, Visitor, Warning};
 
 /// A decoded item placement file, binary or text.
 #[derive(Clone, Debug, PartialEq)]
@@ -151,48 +149,52 @@ impl Visitor for PlacementBuilder {
         Flow::Continue
     }
 
-    fn instance(&mut self, i: &IplInstance<'_>) -> Flow {
-        if let Some(placement) = &mut self.placement {
-            placement.stored.push(Stored {
-                item: Item::Instance(placement.instances.len()),
-                raw: i.raw.to_vec(),
-            });
-            placement.instances.push(Instance {
-                position: i.position,
-                rotation: i.rotation,
-                model_id: i.model_id,
-                interior: i.interior,
-                lod: i.lod,
-                model_name: i.model_name.map(latin1),
-                scale: i.scale,
-            });
+    fn record(&mut self, record: &Record<'_>) -> Flow {
+        match record {
+            Record::Instance(i) => {
+                if let Some(placement) = &mut self.placement {
+                    placement.stored.push(Stored {
+                        item: Item::Instance(placement.instances.len()),
+                        raw: i.raw.to_vec(),
+                    });
+                    placement.instances.push(Instance {
+                        position: i.position,
+                        rotation: i.rotation,
+                        model_id: i.model_id,
+                        interior: i.interior,
+                        lod: i.lod,
+                        model_name: i.model_name.map(latin1),
+                        scale: i.scale,
+                    });
+                }
+                Flow::Continue
+            }
+            Record::Car(car) => {
+                if let Some(placement) = &mut self.placement {
+                    placement.stored.push(Stored {
+                        item: Item::Car(placement.cars.len()),
+                        raw: car.raw.to_vec(),
+                    });
+                    placement.cars.push(car.values());
+                }
+                Flow::Continue
+            }
+            Record::SectionLine(line) => {
+                if let Some(placement) = &mut self.placement {
+                    placement.stored.push(Stored {
+                        item: Item::SectionLine(placement.section_lines.len()),
+                        raw: line.raw.to_vec(),
+                    });
+                    placement.section_lines.push(RawLine {
+                        section: line.section.into(),
+                        text: latin1(line.text),
+                    });
+                }
+                Flow::Continue
+            }
+            // The other kinds are not placements.
+            _ => Flow::Continue,
         }
-        Flow::Continue
-    }
-
-    fn car(&mut self, car: &IplCar) -> Flow {
-        if let Some(placement) = &mut self.placement {
-            placement.stored.push(Stored {
-                item: Item::Car(placement.cars.len()),
-                raw: car.raw.to_vec(),
-            });
-            placement.cars.push(car.values());
-        }
-        Flow::Continue
-    }
-
-    fn section_line(&mut self, line: &SectionLine<'_>) -> Flow {
-        if let Some(placement) = &mut self.placement {
-            placement.stored.push(Stored {
-                item: Item::SectionLine(placement.section_lines.len()),
-                raw: line.raw.to_vec(),
-            });
-            placement.section_lines.push(RawLine {
-                section: line.section.into(),
-                text: latin1(line.text),
-            });
-        }
-        Flow::Continue
     }
 
     fn warning(&mut self, warning: Warning) -> Flow {

@@ -4,6 +4,7 @@
 use crate::event::{AnimationInfo, BoneInfo, Flow, Visitor};
 use crate::keyframe::{FrameType, Keyframes};
 use crate::skeleton;
+use crate::Record;
 
 /// An animation's summary ([`Visitor::animation_summary`], `Animation::summary`).
 #[derive(Clone, Copy, Debug, PartialEq, Default)]
@@ -224,14 +225,8 @@ impl<V: Visitor> Visitor for Summarize<V> {
     fn animation_summary(&mut self, summary: &AnimationSummary) -> Flow {
         self.inner.animation_summary(summary)
     }
-    fn instance(&mut self, instance: &crate::IplInstance<'_>) -> Flow {
-        self.inner.instance(instance)
-    }
-    fn car(&mut self, car: &crate::IplCar) -> Flow {
-        self.inner.car(car)
-    }
-    fn section_line(&mut self, line: &crate::SectionLine<'_>) -> Flow {
-        self.inner.section_line(line)
+    fn record(&mut self, record: &Record<'_>) -> Flow {
+        self.inner.record(record)
     }
     fn text_line(&mut self, raw: &[u8]) -> Flow {
         self.inner.text_line(raw)

@@ -3,8 +3,7 @@
 use std::fmt::Write as _;
 
 use gtastream::{
-    AnimationInfo, BoneInfo, FileInfo, Flow, Format, FrameType, IplCar, IplInstance, Keyframes,
-    SectionLine, Visitor, Warning,
+    AnimationInfo, BoneInfo, FileInfo, Flow, Format, FrameType, Keyframes, Record, Visitor, Warning,
 };
 
 use gtastream::context::Context;
@@ -152,19 +151,22 @@ impl Visitor for Summary {
         Flow::Continue
     }
 
-    fn instance(&mut self, _instance: &IplInstance<'_>) -> Flow {
-        self.instances += 1;
-        Flow::Continue
-    }
-
-    fn car(&mut self, _car: &IplCar) -> Flow {
-        self.cars += 1;
-        Flow::Continue
-    }
-
-    fn section_line(&mut self, _line: &SectionLine<'_>) -> Flow {
-        self.section_lines += 1;
-        Flow::Continue
+    fn record(&mut self, record: &Record<'_>) -> Flow {
+        match record {
+            Record::Instance(_instance) => {
+                self.instances += 1;
+                Flow::Continue
+            }
+            Record::Car(_car) => {
+                self.cars += 1;
+                Flow::Continue
+            }
+            Record::SectionLine(_line) => {
+                self.section_lines += 1;
+                Flow::Continue
+            }
+            _ => Flow::Continue,
+        }
     }
 
     fn warning(&mut self, warning: Warning) -> Flow {

@@ -6,8 +6,8 @@ use core::ffi::{c_char, c_void, CStr};
 use core::mem::MaybeUninit;
 
 use gtastream_core::{
-    AnimationInfo, BoneInfo, ErrorKind, FileInfo, Flow, Format, FrameType, IplCar, IplInstance,
-    Keyframe, Keyframes, SectionLine, Visitor, Warning, WarningKind,
+    AnimationInfo, BoneInfo, ErrorKind, FileInfo, Flow, Format, FrameType, Keyframe, Keyframes,
+    Record, Visitor, Warning, WarningKind,
 };
 
 use crate::types::{
@@ -310,68 +310,72 @@ impl Visitor for Bridge<'_> {
         }
     }
 
-    fn instance(&mut self, instance: &IplInstance<'_>) -> Flow {
-        let Some(f) = self.callbacks.on_instance else {
-            return Flow::Continue;
-        };
-        let (model_name, model_name_len, has_model_name) = optional_bytes(instance.model_name);
-        let c_instance = gts_ipl_instance {
-            position: instance.position,
-            rotation: instance.rotation,
-            model_id: instance.model_id,
-            interior: instance.interior,
-            lod: instance.lod,
-            model_name,
-            model_name_len,
-            has_model_name,
-            scale: instance.scale.unwrap_or([0.0; 3]),
-            has_scale: instance.scale.is_some(),
-            raw: raw(instance.raw),
-            raw_len: instance.raw.len(),
-        };
-        // SAFETY: see the comment above this impl.
-        flow(unsafe { f(self.user, &c_instance) })
-    }
-
-    fn car(&mut self, car: &IplCar<'_>) -> Flow {
-        let Some(f) = self.callbacks.on_car else {
-            return Flow::Continue;
-        };
-        let c_car = gts_ipl_car {
-            position: car.position,
-            angle: car.angle,
-            model_id: car.model_id,
-            primary_color: car.primary_color,
-            secondary_color: car.secondary_color,
-            flags: car.flags,
-            alarm_chance: car.alarm_chance,
-            door_lock_chance: car.door_lock_chance,
-            min_delay: car.min_delay,
-            max_delay: car.max_delay,
-            raw: raw(car.raw),
-            raw_len: car.raw.len(),
-        };
-        // SAFETY: see the comment above this impl.
-        flow(unsafe { f(self.user, &c_car) })
-    }
-
-    fn section_line(&mut self, line: &SectionLine<'_>) -> Flow {
-        let Some(f) = self.callbacks.on_section_line else {
-            return Flow::Continue;
-        };
-        let (section, section_len) = bytes(line.section.as_bytes());
-        let (text, text_len) = bytes(line.text);
-        let c_line = gts_section_line {
-            section,
-            section_len,
-            text,
-            text_len,
-            line: line.line,
-            raw: raw(line.raw),
-            raw_len: line.raw.len(),
-        };
-        // SAFETY: see the comment above this impl.
-        flow(unsafe { f(self.user, &c_line) })
+    fn record(&mut self, record: &Record<'_>) -> Flow {
+        match record {
+            Record::Instance(instance) => {
+                let Some(f) = self.callbacks.on_instance else {
+                    return Flow::Continue;
+                };
+                let (model_name, model_name_len, has_model_name) =
+                    optional_bytes(instance.model_name);
+                let c_instance = gts_ipl_instance {
+                    position: instance.position,
+                    rotation: instance.rotation,
+                    model_id: instance.model_id,
+                    interior: instance.interior,
+                    lod: instance.lod,
+                    model_name,
+                    model_name_len,
+                    has_model_name,
+                    scale: instance.scale.unwrap_or([0.0; 3]),
+                    has_scale: instance.scale.is_some(),
+                    raw: raw(instance.raw),
+                    raw_len: instance.raw.len(),
+                };
+                // SAFETY: see the comment above this impl.
+                flow(unsafe { f(self.user, &c_instance) })
+            }
+            Record::Car(car) => {
+                let Some(f) = self.callbacks.on_car else {
+                    return Flow::Continue;
+                };
+                let c_car = gts_ipl_car {
+                    position: car.position,
+                    angle: car.angle,
+                    model_id: car.model_id,
+                    primary_color: car.primary_color,
+                    secondary_color: car.secondary_color,
+                    flags: car.flags,
+                    alarm_chance: car.alarm_chance,
+                    door_lock_chance: car.door_lock_chance,
+                    min_delay: car.min_delay,
+                    max_delay: car.max_delay,
+                    raw: raw(car.raw),
+                    raw_len: car.raw.len(),
+                };
+                // SAFETY: see the comment above this impl.
+                flow(unsafe { f(self.user, &c_car) })
+            }
+            Record::SectionLine(line) => {
+                let Some(f) = self.callbacks.on_section_line else {
+                    return Flow::Continue;
+                };
+                let (section, section_len) = bytes(line.section.as_bytes());
+                let (text, text_len) = bytes(line.text);
+                let c_line = gts_section_line {
+                    section,
+                    section_len,
+                    text,
+                    text_len,
+                    line: line.line,
+                    raw: raw(line.raw),
+                    raw_len: line.raw.len(),
+                };
+                // SAFETY: see the comment above this impl.
+                flow(unsafe { f(self.user, &c_line) })
+            }
+            _ => Flow::Continue,
+        }
     }
 
     fn warning(&mut self, warning: Warning) -> Flow {

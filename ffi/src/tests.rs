@@ -12,8 +12,8 @@ use std::ffi::{c_void, CStr};
 use std::ptr::{null, null_mut};
 
 use gtastream_core::{
-    AnimationInfo, BoneInfo, Decoder, ErrorKind, FileInfo, Flow, IplCar, IplInstance, Keyframes,
-    Options, SectionLine, Visitor, Warning, WarningKind,
+    AnimationInfo, BoneInfo, Decoder, ErrorKind, FileInfo, Flow, Keyframes, Options, Record,
+    Visitor, Warning, WarningKind,
 };
 
 use crate::bridge::{format, frame_type, keyframe, warning_kind, STATUSES};
@@ -445,29 +445,34 @@ impl Visitor for Expected {
         self.0.push(Ev::AnimationEnd);
         Flow::Continue
     }
-    fn instance(&mut self, i: &IplInstance<'_>) -> Flow {
-        self.0.push(Ev::Instance {
-            position: i.position,
-            rotation: i.rotation,
-            model_id: i.model_id,
-            interior: i.interior,
-            lod: i.lod,
-            model_name: i.model_name.map(<[u8]>::to_vec),
-            scale: i.scale,
-        });
-        Flow::Continue
-    }
-    fn car(&mut self, c: &IplCar) -> Flow {
-        self.0.push(Ev::Car(
-            c.ints(),
-            [c.position[0], c.position[1], c.position[2], c.angle],
-        ));
-        Flow::Continue
-    }
-    fn section_line(&mut self, l: &SectionLine<'_>) -> Flow {
-        self.0
-            .push(Ev::Line(l.section.as_bytes().to_vec(), l.text.to_vec()));
-        Flow::Continue
+    fn record(&mut self, record: &Record<'_>) -> Flow {
+        match record {
+            Record::Instance(i) => {
+                self.0.push(Ev::Instance {
+                    position: i.position,
+                    rotation: i.rotation,
+                    model_id: i.model_id,
+                    interior: i.interior,
+                    lod: i.lod,
+                    model_name: i.model_name.map(<[u8]>::to_vec),
+                    scale: i.scale,
+                });
+                Flow::Continue
+            }
+            Record::Car(c) => {
+                self.0.push(Ev::Car(
+                    c.ints(),
+                    [c.position[0], c.position[1], c.position[2], c.angle],
+                ));
+                Flow::Continue
+            }
+            Record::SectionLine(l) => {
+                self.0
+                    .push(Ev::Line(l.section.as_bytes().to_vec(), l.text.to_vec()));
+                Flow::Continue
+            }
+            _ => Flow::Continue,
+        }
     }
     fn warning(&mut self, w: Warning) -> Flow {
         self.0.push(Ev::Warning(warning_kind(w.kind).0, w.offset));

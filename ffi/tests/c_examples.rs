@@ -18,14 +18,15 @@ extern crate gtastream_core as gtastream;
 #[path = "../../benches/inputs/mod.rs"]
 mod inputs;
 
+use gtastream::Record;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::sync::OnceLock;
 
 use gtastream_core::{
-    AnimationInfo, BoneInfo, Decoder, Error, FileInfo, Flow, IplCar, IplInstance, Keyframes,
-    Options, Package, SectionLine, Status, Visitor, Warning,
+    AnimationInfo, BoneInfo, Decoder, Error, FileInfo, Flow, Keyframes, Options, Package, Status,
+    Visitor, Warning,
 };
 
 fn repo() -> PathBuf {
@@ -268,17 +269,22 @@ impl Visitor for Summary {
         self.counts[2] += frames.len();
         Flow::Continue
     }
-    fn instance(&mut self, _: &IplInstance<'_>) -> Flow {
-        self.counts[3] += 1;
-        Flow::Continue
-    }
-    fn car(&mut self, _: &IplCar) -> Flow {
-        self.counts[4] += 1;
-        Flow::Continue
-    }
-    fn section_line(&mut self, _: &SectionLine<'_>) -> Flow {
-        self.counts[5] += 1;
-        Flow::Continue
+    fn record(&mut self, record: &Record<'_>) -> Flow {
+        match record {
+            Record::Instance(_) => {
+                self.counts[3] += 1;
+                Flow::Continue
+            }
+            Record::Car(_) => {
+                self.counts[4] += 1;
+                Flow::Continue
+            }
+            Record::SectionLine(_) => {
+                self.counts[5] += 1;
+                Flow::Continue
+            }
+            _ => Flow::Continue,
+        }
     }
     fn warning(&mut self, w: Warning) -> Flow {
         self.counts[6] += 1;
@@ -385,9 +391,14 @@ impl Visitor for Report {
         self.records += 1;
         Flow::Continue
     }
-    fn instance(&mut self, _: &IplInstance<'_>) -> Flow {
-        self.records += 1;
-        Flow::Continue
+    fn record(&mut self, record: &Record<'_>) -> Flow {
+        match record {
+            Record::Instance(_) => {
+                self.records += 1;
+                Flow::Continue
+            }
+            _ => Flow::Continue,
+        }
     }
     fn warning(&mut self, w: Warning) -> Flow {
         writeln!(
@@ -626,13 +637,18 @@ impl Visitor for Whole {
             Flow::Continue
         }
     }
-    fn instance(&mut self, _: &IplInstance<'_>) -> Flow {
-        self.counts[3] += 1;
-        Flow::Continue
-    }
-    fn car(&mut self, _: &IplCar) -> Flow {
-        self.counts[4] += 1;
-        Flow::Continue
+    fn record(&mut self, record: &Record<'_>) -> Flow {
+        match record {
+            Record::Instance(_) => {
+                self.counts[3] += 1;
+                Flow::Continue
+            }
+            Record::Car(_) => {
+                self.counts[4] += 1;
+                Flow::Continue
+            }
+            _ => Flow::Continue,
+        }
     }
     fn warning(&mut self, _: Warning) -> Flow {
         self.counts[5] += 1;
@@ -1031,53 +1047,58 @@ struct BenchIplSum {
 }
 
 impl Visitor for BenchIplSum {
-    fn instance(&mut self, r: &IplInstance<'_>) -> Flow {
-        let floats = r.position.into_iter().chain(r.rotation);
-        for (lane, value) in self.lanes.iter_mut().zip(floats.clone()) {
-            *lane += value;
+    fn record(&mut self, record: &Record<'_>) -> Flow {
+        match record {
+            Record::Instance(r) => {
+                let floats = r.position.into_iter().chain(r.rotation);
+                for (lane, value) in self.lanes.iter_mut().zip(floats.clone()) {
+                    *lane += value;
+                }
+                for value in floats {
+                    self.one += value;
+                }
+                for value in [
+                    i64::from(r.model_id),
+                    i64::from(r.interior),
+                    i64::from(r.lod),
+                ] {
+                    self.ints = self.ints.wrapping_add(value as u64);
+                }
+                self.one += r.model_id as f32;
+                self.one += r.interior as f32;
+                self.one += r.lod as f32;
+                self.instances += 1;
+                Flow::Continue
+            }
+            Record::Car(r) => {
+                for (lane, value) in [0, 1, 2, 7]
+                    .into_iter()
+                    .zip(r.position.into_iter().chain([r.angle]))
+                {
+                    self.lanes[lane] += value;
+                }
+                for value in r.position.into_iter().chain([r.angle]) {
+                    self.one += value;
+                }
+                let ints = [
+                    r.model_id,
+                    r.primary_color,
+                    r.secondary_color,
+                    r.flags,
+                    r.alarm_chance,
+                    r.door_lock_chance,
+                    r.min_delay,
+                    r.max_delay,
+                ];
+                for value in ints {
+                    self.ints = self.ints.wrapping_add(i64::from(value) as u64);
+                    self.one += value as f32;
+                }
+                self.cars += 1;
+                Flow::Continue
+            }
+            _ => Flow::Continue,
         }
-        for value in floats {
-            self.one += value;
-        }
-        for value in [
-            i64::from(r.model_id),
-            i64::from(r.interior),
-            i64::from(r.lod),
-        ] {
-            self.ints = self.ints.wrapping_add(value as u64);
-        }
-        self.one += r.model_id as f32;
-        self.one += r.interior as f32;
-        self.one += r.lod as f32;
-        self.instances += 1;
-        Flow::Continue
-    }
-    fn car(&mut self, r: &IplCar) -> Flow {
-        for (lane, value) in [0, 1, 2, 7]
-            .into_iter()
-            .zip(r.position.into_iter().chain([r.angle]))
-        {
-            self.lanes[lane] += value;
-        }
-        for value in r.position.into_iter().chain([r.angle]) {
-            self.one += value;
-        }
-        let ints = [
-            r.model_id,
-            r.primary_color,
-            r.secondary_color,
-            r.flags,
-            r.alarm_chance,
-            r.door_lock_chance,
-            r.min_delay,
-            r.max_delay,
-        ];
-        for value in ints {
-            self.ints = self.ints.wrapping_add(i64::from(value) as u64);
-            self.one += value as f32;
-        }
-        self.cars += 1;
-        Flow::Continue
     }
 }
 

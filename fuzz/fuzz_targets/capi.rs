@@ -20,9 +20,8 @@
 use std::ffi::{c_void, CStr};
 use std::mem::size_of;
 
-use gtastream::{
-    AnimationInfo, BoneInfo, Decoder, FileInfo, Flow, IplCar, IplInstance, Keyframes, Options,
-    SectionLine, Visitor, Warning,
+use gtastream::{Record, 
+    AnimationInfo, BoneInfo, Decoder, FileInfo, Flow, Keyframes, Options, Visitor, Warning,
 };
 use gtastream_capi::*;
 use gtastream_fuzz::harness::Plan;
@@ -112,16 +111,21 @@ impl Visitor for Core {
     fn animation_end(&mut self) -> Flow {
         self.mark("animation_end".into())
     }
-    fn instance(&mut self, i: &IplInstance<'_>) -> Flow {
+    fn record(&mut self, record: &Record<'_>) -> Flow {
+        match record {
+            Record::Instance(i) => {
         let p = i.position.map(bits);
         self.mark(format!("instance {} {p:?} {:?}", i.model_id, i.model_name))
     }
-    fn car(&mut self, c: &IplCar) -> Flow {
+            Record::Car(c) => {
         let p = c.position.map(bits);
         self.mark(format!("car {} {p:?} {}", c.model_id, c.flags))
     }
-    fn section_line(&mut self, l: &SectionLine<'_>) -> Flow {
+            Record::SectionLine(l) => {
         self.mark(format!("line {:?} {:?}", l.section.as_bytes(), l.text))
+    }
+            _ => Flow::Continue,
+        }
     }
     fn warning(&mut self, w: Warning) -> Flow {
         self.mark(format!("warning {} {}", w.kind.name(), w.offset))

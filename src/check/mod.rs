@@ -38,8 +38,8 @@ use crate::context::{Context, Name};
 #[cfg(feature = "ipl-text")]
 use crate::format::fields::line_fields as fields;
 use crate::{
-    AnimationInfo, BoneInfo, Error, ErrorKind, FileInfo, Flow, Format, IplCar, IplInstance,
-    Keyframes, SectionLine, Unit, UnitKind, Visitor, Warning, WarningKind,
+    AnimationInfo, BoneInfo, Error, ErrorKind, FileInfo, Flow, Format, IplInstance, Keyframes,
+    Record, Unit, UnitKind, Visitor, Warning, WarningKind,
 };
 
 /// Archive entry names the duplicate rules remember (hashes of the upper-cased names).
@@ -1274,27 +1274,27 @@ impl<S: FnMut(&Finding)> Visitor for Checker<S> {
         Flow::Continue
     }
 
-    fn instance(&mut self, instance: &IplInstance<'_>) -> Flow {
-        self.placement(instance);
-        Flow::Continue
-    }
-
-    fn car(&mut self, car: &IplCar) -> Flow {
-        let id = car.model_id;
-        if id != -1 && !(400..=630).contains(&id) {
-            let rule = if self.format == Some(Format::IplBinary) {
-                Rule::BnryCarsModel
-            } else {
-                Rule::IplsaCars
-            };
-            let at = self.context.offset;
-            self.emit_value(rule, Games::SA, at, Some(f64::from(id)), None);
+    fn record(&mut self, record: &Record<'_>) -> Flow {
+        match record {
+            Record::Instance(instance) => {
+                self.placement(instance);
+                Flow::Continue
+            }
+            Record::Car(car) => {
+                let id = car.model_id;
+                if id != -1 && !(400..=630).contains(&id) {
+                    let rule = if self.format == Some(Format::IplBinary) {
+                        Rule::BnryCarsModel
+                    } else {
+                        Rule::IplsaCars
+                    };
+                    let at = self.context.offset;
+                    self.emit_value(rule, Games::SA, at, Some(f64::from(id)), None);
+                }
+                Flow::Continue
+            }
+            _ => Flow::Continue,
         }
-        Flow::Continue
-    }
-
-    fn section_line(&mut self, _line: &SectionLine<'_>) -> Flow {
-        Flow::Continue
     }
 
     fn warning(&mut self, warning: Warning) -> Flow {

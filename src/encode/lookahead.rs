@@ -6,8 +6,8 @@ use super::ifp2::pack;
 use super::{BoneHeader, Choice, Encoder, Sink};
 use crate::keyframe::{PACKED_ROTATION_SCALE, PACKED_TIME_SCALE, PACKED_TRANSLATION_SCALE};
 use crate::{
-    AnimationInfo, BoneInfo, Decoder, FileInfo, Flow, Format, IplCar, IplInstance, Keyframes,
-    SectionLine, Status, Visitor, Warning,
+    AnimationInfo, BoneInfo, Decoder, FileInfo, Flow, Format, Keyframes, Record, Status, Visitor,
+    Warning,
 };
 
 /// Random access to the input, for the decoder that reads ahead.
@@ -178,14 +178,8 @@ impl<S: Sink, R: ReadAt> Visitor for Lookahead<'_, S, R> {
     fn animation_end(&mut self) -> Flow {
         Visitor::animation_end(self.encoder)
     }
-    fn instance(&mut self, instance: &IplInstance<'_>) -> Flow {
-        Visitor::instance(self.encoder, instance)
-    }
-    fn car(&mut self, car: &IplCar<'_>) -> Flow {
-        Visitor::car(self.encoder, car)
-    }
-    fn section_line(&mut self, line: &SectionLine<'_>) -> Flow {
-        Visitor::section_line(self.encoder, line)
+    fn record(&mut self, record: &Record<'_>) -> Flow {
+        Visitor::record(self.encoder, record)
     }
     fn text_line(&mut self, raw: &[u8]) -> Flow {
         Visitor::text_line(self.encoder, raw)

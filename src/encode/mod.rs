@@ -37,7 +37,7 @@ use crate::format::fields::c_name;
 use crate::format::fields::SECTIONS;
 use crate::{
     AnimationInfo, BoneInfo, FileInfo, Flow, Format, FrameType, IplCar, IplInstance, Keyframe,
-    Keyframes, SectionLine, Visitor, Warning, WarningKind,
+    Keyframes, Record, Visitor, Warning, WarningKind,
 };
 
 /// How an [`Encoder`] may change values.
@@ -898,26 +898,28 @@ impl<S: Sink> Visitor for Encoder<S> {
     fn animation_end(&mut self) -> Flow {
         flow(Encoder::animation_end(self))
     }
-    fn instance(&mut self, instance: &IplInstance<'_>) -> Flow {
-        flow(
-            self.settle_outside()
-                .and_then(|()| Encoder::instance(self, instance)),
-        )
-    }
-    fn car(&mut self, car: &IplCar<'_>) -> Flow {
-        flow(self.settle_outside().and_then(|()| Encoder::car(self, car)))
-    }
-    fn section_line(&mut self, line: &SectionLine<'_>) -> Flow {
-        // A line outside any section (`""`) is the one last warned of, passed on.
-        let settled = if line.section.is_empty() {
-            self.outside = NO_LINE;
-            Ok(())
-        } else {
-            self.settle_outside()
-        };
-        flow(settled.and_then(|()| {
-            Encoder::section_line_stored(self, line.section, line.text, line.line, line.raw)
-        }))
+    fn record(&mut self, record: &Record<'_>) -> Flow {
+        match record {
+            Record::Instance(instance) => flow(
+                self.settle_outside()
+                    .and_then(|()| Encoder::instance(self, instance)),
+            ),
+            Record::Car(car) => flow(self.settle_outside().and_then(|()| Encoder::car(self, car))),
+            Record::SectionLine(line) => {
+                // A line outside any section (`""`) is the one last warned of, passed on.
+                let settled = if line.section.is_empty() {
+                    self.outside = NO_LINE;
+                    Ok(())
+                } else {
+                    self.settle_outside()
+                };
+                flow(settled.and_then(|()| {
+                    Encoder::section_line_stored(self, line.section, line.text, line.line, line.raw)
+                }))
+            }
+            // No format the encoder writes has a place for the other kinds.
+            _ => flow(self.run(|_, _, _| Err(EncodeError::OutOfOrder))),
+        }
     }
     fn text_line(&mut self, raw: &[u8]) -> Flow {
         flow(

@@ -10,7 +10,8 @@ use nom::{IResult, Parser};
 use super::fields::{check_fits, f32_at, parse, record, u32_at, Check, Checks};
 use super::protocol::{Step, Stepped, Want};
 use crate::{
-    Error, FileInfo, Flow, Format, IplCar, IplInstance, Unit, UnitKind, Visitor, WarningKind,
+    Error, FileInfo, Flow, Format, IplCar, IplInstance, Record, Unit, UnitKind, Visitor,
+    WarningKind,
 };
 
 const HEADER: usize = 76;
@@ -279,13 +280,13 @@ impl Step for IplBinary {
                 let instance = instance(record(unit, at)?);
                 self.record_done();
                 visitor.unit(&Unit::at(UnitKind::Record, at));
-                visitor.instance(&instance)
+                visitor.record(&Record::Instance(instance))
             }
             Stage::Cars => {
                 let car = car(record(unit, at)?);
                 self.record_done();
                 visitor.unit(&Unit::at(UnitKind::Record, at));
-                visitor.car(&car)
+                visitor.record(&Record::Car(car))
             }
             Stage::End => {
                 // Reading ends after the section that ends last; what follows is padding.

@@ -24,8 +24,8 @@ use super::protocol::{Step, Stepped, Want};
 use crate::decoder::Game;
 use crate::limits::{MAX_LINE, MAX_SECTION_NAME, SNIFF_LINES};
 use crate::{
-    Error, ErrorKind, FileInfo, Flow, Format, IplCar, IplInstance, SectionLine, Unit, UnitKind,
-    Visitor, Warning, WarningKind,
+    Error, ErrorKind, FileInfo, Flow, Format, IplCar, IplInstance, Record, SectionLine, Unit,
+    UnitKind, Visitor, Warning, WarningKind,
 };
 
 const INST: u8 = 0;
@@ -523,14 +523,14 @@ impl IplText {
                 let game = self.inst_layout(text);
                 match instance(&mut s, game) {
                     Some(inst) => self.record(&mut s, text_at, visitor, |v| {
-                        v.instance(&IplInstance { raw: unit, ..inst })
+                        v.record(&Record::Instance(IplInstance { raw: unit, ..inst }))
                     }),
                     None => self.malformed(&line("inst"), at, visitor),
                 }
             }
             CARS => match car(&mut s) {
                 Some(car) => self.record(&mut s, text_at, visitor, |v| {
-                    v.car(&IplCar { raw: unit, ..car })
+                    v.record(&Record::Car(IplCar { raw: unit, ..car }))
                 }),
                 None => self.malformed(&line("cars"), at, visitor),
             },
@@ -538,11 +538,11 @@ impl IplText {
                 let name = &self.unknown[..usize::from(self.unknown_len)];
                 // A bare word: ASCII.
                 let name = core::str::from_utf8(name).unwrap_or_default();
-                Outcome::Event(visitor.section_line(&line(name)))
+                Outcome::Event(visitor.record(&Record::SectionLine(line(name))))
             }
             known => {
                 let name = SECTIONS[usize::from(known)];
-                Outcome::Event(visitor.section_line(&line(name)))
+                Outcome::Event(visitor.record(&Record::SectionLine(line(name))))
             }
         }
     }
@@ -575,7 +575,7 @@ impl IplText {
                 line: self.line(),
                 raw: unit,
             };
-            return Outcome::Event(visitor.section_line(&line));
+            return Outcome::Event(visitor.record(&Record::SectionLine(line)));
         }
         Outcome::Warning(visitor.warning(Warning {
             kind: WarningKind::LineOutsideSection,
@@ -605,7 +605,7 @@ impl IplText {
     /// then the line passed through.
     fn malformed<V: Visitor>(&self, line: &SectionLine<'_>, at: u64, visitor: &mut V) -> Outcome {
         if self.warned {
-            Outcome::Event(visitor.section_line(line))
+            Outcome::Event(visitor.record(&Record::SectionLine(*line)))
         } else {
             Outcome::Warning(visitor.warning(Warning {
                 kind: WarningKind::MalformedLine,

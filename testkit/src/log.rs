@@ -16,8 +16,8 @@ use gtastream::archive::{
     ArchiveInfo, ArchiveVersion, ArchiveVisitor, ArchiveWarning, ArchiveWarningKind, Choice, Entry,
 };
 use gtastream::{
-    AnimationInfo, BoneInfo, Error, ErrorKind, FileInfo, Flow, Format, FrameType, IplCar,
-    IplInstance, Keyframe, Keyframes, RawFrame, SectionLine, Visitor, Warning, WarningKind,
+    AnimationInfo, BoneInfo, Error, ErrorKind, FileInfo, Flow, Format, FrameType, Keyframe,
+    Keyframes, RawFrame, Record, Visitor, Warning, WarningKind,
 };
 
 use crate::ipl::{Car, Inst};
@@ -524,31 +524,34 @@ impl Visitor for Recorder {
         self.push(Ev::AnimationEnd)
     }
 
-    fn instance(&mut self, i: &IplInstance<'_>) -> Flow {
-        self.store(i.raw);
-        self.push(Ev::Instance(Inst {
-            position: i.position,
-            rotation: i.rotation,
-            model_id: i.model_id,
-            interior: i.interior,
-            lod: i.lod,
-            model_name: i.model_name.map(<[u8]>::to_vec),
-            scale: i.scale,
-        }))
-    }
-
-    fn car(&mut self, c: &IplCar<'_>) -> Flow {
-        self.store(c.raw);
-        self.push(Ev::Car(Car::new(c.position, c.angle, c.ints())))
-    }
-
-    fn section_line(&mut self, line: &SectionLine<'_>) -> Flow {
-        self.store(line.raw);
-        self.push(Ev::Line {
-            section: line.section.to_owned(),
-            text: line.text.to_vec(),
-            fields: line.fields().map(<[u8]>::to_vec).collect(),
-        })
+    fn record(&mut self, record: &Record<'_>) -> Flow {
+        match record {
+            Record::Instance(i) => {
+                self.store(i.raw);
+                self.push(Ev::Instance(Inst {
+                    position: i.position,
+                    rotation: i.rotation,
+                    model_id: i.model_id,
+                    interior: i.interior,
+                    lod: i.lod,
+                    model_name: i.model_name.map(<[u8]>::to_vec),
+                    scale: i.scale,
+                }))
+            }
+            Record::Car(c) => {
+                self.store(c.raw);
+                self.push(Ev::Car(Car::new(c.position, c.angle, c.ints())))
+            }
+            Record::SectionLine(line) => {
+                self.store(line.raw);
+                self.push(Ev::Line {
+                    section: line.section.to_owned(),
+                    text: line.text.to_vec(),
+                    fields: line.fields().map(<[u8]>::to_vec).collect(),
+                })
+            }
+            _ => Flow::Continue,
+        }
     }
 
     fn warning(&mut self, warning: Warning) -> Flow {

@@ -8,8 +8,8 @@
 
 use gtastream::encode::{self, EncodeOptions, Encoder, Lookahead};
 use gtastream::{
-    AnimationInfo, BoneInfo, Decoder, FileInfo, Flow, Format, Keyframe, Keyframes, Package, Status,
-    Visitor,
+    AnimationInfo, BoneInfo, Decoder, FileInfo, Flow, Format, Keyframe, Keyframes, Package, Record,
+    Status, Visitor,
 };
 use testkit::driver::Cut;
 use testkit::ifp2::{self, AnimSpec, BoneSpec, FileSpec};
@@ -591,17 +591,16 @@ fn text_edited(
         fn file(&mut self, info: &FileInfo<'_>) -> Flow {
             Visitor::file(self.encoder, info)
         }
-        fn instance(&mut self, instance: &gtastream::IplInstance<'_>) -> Flow {
-            let mut instance = *instance;
-            (self.edit)(self.index, &mut instance);
-            self.index += 1;
-            Visitor::instance(self.encoder, &instance)
-        }
-        fn car(&mut self, car: &gtastream::IplCar<'_>) -> Flow {
-            Visitor::car(self.encoder, car)
-        }
-        fn section_line(&mut self, line: &gtastream::SectionLine<'_>) -> Flow {
-            Visitor::section_line(self.encoder, line)
+        fn record(&mut self, record: &Record<'_>) -> Flow {
+            match record {
+                Record::Instance(instance) => {
+                    let mut instance = *instance;
+                    (self.edit)(self.index, &mut instance);
+                    self.index += 1;
+                    Visitor::record(self.encoder, &Record::Instance(instance))
+                }
+                record => Visitor::record(self.encoder, record),
+            }
         }
         fn text_line(&mut self, raw: &[u8]) -> Flow {
             Visitor::text_line(self.encoder, raw)
@@ -709,15 +708,20 @@ fn a_line_of_the_encoders_own_returns_to_the_sources_section() {
         fn file(&mut self, info: &FileInfo<'_>) -> Flow {
             Visitor::file(self.0, info)
         }
-        fn section_line(&mut self, line: &gtastream::SectionLine<'_>) -> Flow {
-            let flow = Visitor::section_line(self.0, line);
-            if line.line == 2 {
-                let mut added = gtastream::IplInstance::default();
-                added.model_name = Some(b"new");
-                added.lod = -1;
-                return Visitor::instance(self.0, &added);
+        fn record(&mut self, record: &Record<'_>) -> Flow {
+            match record {
+                Record::SectionLine(line) => {
+                    let flow = Visitor::record(self.0, record);
+                    if line.line == 2 {
+                        let mut added = gtastream::IplInstance::default();
+                        added.model_name = Some(b"new");
+                        added.lod = -1;
+                        return Visitor::record(self.0, &Record::Instance(added));
+                    }
+                    flow
+                }
+                _ => Flow::Continue,
             }
-            flow
         }
         fn text_line(&mut self, raw: &[u8]) -> Flow {
             Visitor::text_line(self.0, raw)

@@ -4,9 +4,7 @@
 
 use std::hint::black_box;
 
-use gtastream::{
-    Decoder, FileInfo, Flow, IplCar, IplInstance, Options, SectionLine, Status, Visitor, Warning,
-};
+use gtastream::{Decoder, FileInfo, Flow, Options, Record, Status, Visitor, Warning};
 use testkit::ipl::{all_fixtures, reference, reference_with, Ev};
 
 /// Runs `f` and returns how many allocator calls it made on this thread.
@@ -41,34 +39,39 @@ impl Visitor for Tally {
         self.sum += f64::from(info.instance_count.unwrap_or(0) % 1000);
         self.flow()
     }
-    fn instance(&mut self, i: &IplInstance<'_>) -> Flow {
-        self.events += 1;
-        self.records += 1;
-        let floats = i
-            .position
-            .iter()
-            .chain(&i.rotation)
-            .chain(i.scale.iter().flatten());
-        self.sum += floats
-            .map(|&v| f64::from(v))
-            .filter(|v| v.is_finite())
-            .sum::<f64>();
-        self.sum += f64::from(i.model_id) + f64::from(i.interior) + f64::from(i.lod);
-        self.sum += i.model_name.map_or(0, <[u8]>::len) as f64;
-        self.flow()
-    }
-    fn car(&mut self, c: &IplCar) -> Flow {
-        self.events += 1;
-        self.records += 1;
-        self.sum += f64::from(c.position[0]) + f64::from(c.angle) + f64::from(c.max_delay);
-        self.flow()
-    }
-    fn section_line(&mut self, line: &SectionLine<'_>) -> Flow {
-        self.events += 1;
-        self.records += 1;
-        self.sum += line.fields().map(<[u8]>::len).sum::<usize>() as f64;
-        self.sum += line.section.len() as f64 + line.text.len() as f64;
-        self.flow()
+    fn record(&mut self, record: &Record<'_>) -> Flow {
+        match record {
+            Record::Instance(i) => {
+                self.events += 1;
+                self.records += 1;
+                let floats = i
+                    .position
+                    .iter()
+                    .chain(&i.rotation)
+                    .chain(i.scale.iter().flatten());
+                self.sum += floats
+                    .map(|&v| f64::from(v))
+                    .filter(|v| v.is_finite())
+                    .sum::<f64>();
+                self.sum += f64::from(i.model_id) + f64::from(i.interior) + f64::from(i.lod);
+                self.sum += i.model_name.map_or(0, <[u8]>::len) as f64;
+                self.flow()
+            }
+            Record::Car(c) => {
+                self.events += 1;
+                self.records += 1;
+                self.sum += f64::from(c.position[0]) + f64::from(c.angle) + f64::from(c.max_delay);
+                self.flow()
+            }
+            Record::SectionLine(line) => {
+                self.events += 1;
+                self.records += 1;
+                self.sum += line.fields().map(<[u8]>::len).sum::<usize>() as f64;
+                self.sum += line.section.len() as f64 + line.text.len() as f64;
+                self.flow()
+            }
+            _ => Flow::Continue,
+        }
     }
     fn warning(&mut self, w: Warning) -> Flow {
         self.events += 1;
@@ -236,8 +239,11 @@ fn errors_allocate_nothing() {
 
     struct Abort;
     impl Visitor for Abort {
-        fn instance(&mut self, _: &IplInstance<'_>) -> Flow {
-            Flow::Abort
+        fn record(&mut self, record: &Record<'_>) -> Flow {
+            match record {
+                Record::Instance(_) => Flow::Abort,
+                _ => Flow::Continue,
+            }
         }
     }
     let file = testkit::ipl::vanilla();

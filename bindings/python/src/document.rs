@@ -4,8 +4,8 @@
 
 use gtastream::context::Context;
 use gtastream::{
-    AnimationInfo, BoneInfo, FileInfo, Flow, Format, IplCar, IplInstance, Keyframes, SectionLine,
-    Unit, Visitor, Warning,
+    AnimationInfo, BoneInfo, FileInfo, Flow, Format, IplCar, Keyframes, Record, Unit, Visitor,
+    Warning,
 };
 use pyo3::ffi;
 use pyo3::prelude::*;
@@ -453,49 +453,46 @@ impl Visitor for Document<'_> {
         })
     }
 
-    fn instance(&mut self, i: &IplInstance<'_>) -> Flow {
-        self.run(|d| {
-            let py = d.py;
-            let instance = PyDict::new(py);
-            instance.set_item(intern!(py, "model_id"), i.model_id)?;
-            instance.set_item(intern!(py, "model_name"), i.model_name.map(latin1))?;
-            instance.set_item(intern!(py, "interior"), i.interior)?;
-            instance.set_item(intern!(py, "position"), d.numbers(&i.position)?)?;
-            instance.set_item(intern!(py, "rotation"), d.numbers(&i.rotation)?)?;
-            let scale = match &i.scale {
-                Some(scale) => d.numbers(scale)?.into_any().unbind(),
-                None => py.None(),
-            };
-            instance.set_item(intern!(py, "scale"), scale)?;
-            instance.set_item(intern!(py, "lod"), i.lod)?;
-            d.instances.append(instance)?;
-            d.stored("instance", Some(d.instances.len() - 1), i.raw)
-        })
-    }
-
-    fn car(&mut self, c: &IplCar) -> Flow {
-        self.run(|d| {
-            let py = d.py;
-            let car = PyDict::new(py);
-            car.set_item(intern!(py, "position"), d.numbers(&c.position)?)?;
-            car.set_item(intern!(py, "angle"), d.number(c.angle)?)?;
-            for (key, value) in car_int_keys(py).iter().zip(c.ints()) {
-                car.set_item(key.bind(py), value)?;
-            }
-            d.cars.append(car)?;
-            d.stored("car", Some(d.cars.len() - 1), c.raw)
-        })
-    }
-
-    fn section_line(&mut self, line: &SectionLine<'_>) -> Flow {
-        self.run(|d| {
-            let py = d.py;
-            let entry = PyDict::new(py);
-            entry.set_item(intern!(py, "section"), line.section)?;
-            entry.set_item(intern!(py, "text"), latin1(line.text))?;
-            d.lines.append(entry)?;
-            d.stored("section_line", Some(d.lines.len() - 1), line.raw)
-        })
+    fn record(&mut self, record: &Record<'_>) -> Flow {
+        match record {
+            Record::Instance(i) => self.run(|d| {
+                let py = d.py;
+                let instance = PyDict::new(py);
+                instance.set_item(intern!(py, "model_id"), i.model_id)?;
+                instance.set_item(intern!(py, "model_name"), i.model_name.map(latin1))?;
+                instance.set_item(intern!(py, "interior"), i.interior)?;
+                instance.set_item(intern!(py, "position"), d.numbers(&i.position)?)?;
+                instance.set_item(intern!(py, "rotation"), d.numbers(&i.rotation)?)?;
+                let scale = match &i.scale {
+                    Some(scale) => d.numbers(scale)?.into_any().unbind(),
+                    None => py.None(),
+                };
+                instance.set_item(intern!(py, "scale"), scale)?;
+                instance.set_item(intern!(py, "lod"), i.lod)?;
+                d.instances.append(instance)?;
+                d.stored("instance", Some(d.instances.len() - 1), i.raw)
+            }),
+            Record::Car(c) => self.run(|d| {
+                let py = d.py;
+                let car = PyDict::new(py);
+                car.set_item(intern!(py, "position"), d.numbers(&c.position)?)?;
+                car.set_item(intern!(py, "angle"), d.number(c.angle)?)?;
+                for (key, value) in car_int_keys(py).iter().zip(c.ints()) {
+                    car.set_item(key.bind(py), value)?;
+                }
+                d.cars.append(car)?;
+                d.stored("car", Some(d.cars.len() - 1), c.raw)
+            }),
+            Record::SectionLine(line) => self.run(|d| {
+                let py = d.py;
+                let entry = PyDict::new(py);
+                entry.set_item(intern!(py, "section"), line.section)?;
+                entry.set_item(intern!(py, "text"), latin1(line.text))?;
+                d.lines.append(entry)?;
+                d.stored("section_line", Some(d.lines.len() - 1), line.raw)
+            }),
+            _ => Flow::Continue,
+        }
     }
 
     fn text_line(&mut self, raw: &[u8]) -> Flow {

@@ -4,7 +4,7 @@
 use gtastream::context::Context;
 use gtastream::{
     name_matches, AnimationInfo, BoneInfo, Decoder, FileInfo, Flow, Format, FrameType, IplCar,
-    IplInstance, Keyframes, SectionLine, Unit, Visitor, Warning,
+    Keyframes, Record, Unit, Visitor, Warning,
 };
 use numpy::ndarray::{Array1, Array2};
 use numpy::{PyArray1, PyArray2};
@@ -179,35 +179,38 @@ impl Visitor for Collector {
         Flow::Continue
     }
 
-    fn instance(&mut self, instance: &IplInstance<'_>) -> Flow {
-        let columns = &mut self.instances;
-        columns.position.extend_from_slice(&instance.position);
-        columns.rotation.extend_from_slice(&instance.rotation);
-        columns.model_id.push(instance.model_id);
-        columns.interior.push(instance.interior);
-        columns.lod.push(instance.lod);
-        columns.model_name.push(instance.model_name.map(latin1));
-        columns.any_scale |= instance.scale.is_some();
-        columns
-            .scale
-            .extend_from_slice(&instance.scale.unwrap_or([f32::NAN; 3]));
-        Flow::Continue
-    }
-
-    fn car(&mut self, car: &IplCar) -> Flow {
-        let columns = &mut self.cars;
-        columns.position.extend_from_slice(&car.position);
-        columns.angle.push(car.angle);
-        for (column, value) in columns.ints.iter_mut().zip(car.ints()) {
-            column.push(value);
+    fn record(&mut self, record: &Record<'_>) -> Flow {
+        match record {
+            Record::Instance(instance) => {
+                let columns = &mut self.instances;
+                columns.position.extend_from_slice(&instance.position);
+                columns.rotation.extend_from_slice(&instance.rotation);
+                columns.model_id.push(instance.model_id);
+                columns.interior.push(instance.interior);
+                columns.lod.push(instance.lod);
+                columns.model_name.push(instance.model_name.map(latin1));
+                columns.any_scale |= instance.scale.is_some();
+                columns
+                    .scale
+                    .extend_from_slice(&instance.scale.unwrap_or([f32::NAN; 3]));
+                Flow::Continue
+            }
+            Record::Car(car) => {
+                let columns = &mut self.cars;
+                columns.position.extend_from_slice(&car.position);
+                columns.angle.push(car.angle);
+                for (column, value) in columns.ints.iter_mut().zip(car.ints()) {
+                    column.push(value);
+                }
+                Flow::Continue
+            }
+            Record::SectionLine(line) => {
+                self.lines
+                    .push((line.section.to_owned(), latin1(line.text)));
+                Flow::Continue
+            }
+            _ => Flow::Continue,
         }
-        Flow::Continue
-    }
-
-    fn section_line(&mut self, line: &SectionLine<'_>) -> Flow {
-        self.lines
-            .push((line.section.to_owned(), latin1(line.text)));
-        Flow::Continue
     }
 
     fn warning(&mut self, warning: Warning) -> Flow {

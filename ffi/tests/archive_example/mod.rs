@@ -2,15 +2,14 @@
 //! test file (good, damaged and junk, data out of directory order), walked from the C side
 //! with fopen/fseek; its output must be what the core's archive decoder reports.
 
+use gtastream::Record;
 use std::fmt::Write as _;
 use std::path::Path;
 
 use gtastream_core::archive::{
     ArchiveDecoder, ArchiveInfo, ArchiveVersion, ArchiveVisitor, ArchiveWarning, Choice, Entry,
 };
-use gtastream_core::{
-    AnimationInfo, Error, Flow, IplCar, IplInstance, Keyframes, Visitor, Warning,
-};
+use gtastream_core::{AnimationInfo, Error, Flow, Keyframes, Visitor, Warning};
 
 const SECTOR: usize = 2048;
 
@@ -62,13 +61,18 @@ impl Visitor for Expected {
         self.counts[1] += frames.len() as u64;
         Flow::Continue
     }
-    fn instance(&mut self, _: &IplInstance<'_>) -> Flow {
-        self.counts[2] += 1;
-        Flow::Continue
-    }
-    fn car(&mut self, _: &IplCar) -> Flow {
-        self.counts[3] += 1;
-        Flow::Continue
+    fn record(&mut self, record: &Record<'_>) -> Flow {
+        match record {
+            Record::Instance(_) => {
+                self.counts[2] += 1;
+                Flow::Continue
+            }
+            Record::Car(_) => {
+                self.counts[3] += 1;
+                Flow::Continue
+            }
+            _ => Flow::Continue,
+        }
     }
     fn warning(&mut self, _: Warning) -> Flow {
         self.counts[4] += 1;

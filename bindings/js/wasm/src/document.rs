@@ -31,7 +31,7 @@ use gtastream::context::{Context, Tracked};
 use gtastream::Summarizer;
 use gtastream::{
     AnimationInfo, BoneInfo, FileInfo, Flow, Format, FrameType, IplCar, IplInstance, Keyframes,
-    SectionLine, Unit, Visitor, Warning,
+    Record, Unit, Visitor, Warning,
 };
 
 /// A name's two numbers where there is none.
@@ -485,41 +485,44 @@ impl Visitor for Document {
         Flow::Continue
     }
 
-    fn instance(&mut self, i: &IplInstance<'_>) -> Flow {
-        self.cars_first |= self.cars.count > 0.0;
-        self.keep(0, self.instances.count, i.raw);
-        let name = self.opt_name(i.model_name);
-        let part = &mut self.instances;
-        part.count += 1.0;
-        part.records
-            .extend([f64::from(i.model_id), name.0, name.1, f64::from(i.interior)]);
-        self.floats(|d| &mut d.instances, &i.position);
-        self.floats(|d| &mut d.instances, &i.rotation);
-        let has_scale = i.scale.is_some();
-        self.instances.records.push(f64::from(u8::from(has_scale)));
-        self.floats(|d| &mut d.instances, &i.scale.unwrap_or([0.0; 3]));
-        self.instances.records.push(f64::from(i.lod));
-        Flow::Continue
-    }
-
-    fn car(&mut self, c: &IplCar) -> Flow {
-        self.keep(1, self.cars.count, c.raw);
-        self.cars.count += 1.0;
-        self.floats(|d| &mut d.cars, &c.position);
-        self.floats(|d| &mut d.cars, &[c.angle]);
-        self.cars.records.extend(c.ints().map(f64::from));
-        Flow::Continue
-    }
-
-    fn section_line(&mut self, line: &SectionLine<'_>) -> Flow {
-        let section = self.name(line.section.as_bytes());
-        let text = self.name(line.text);
-        self.keep(2, self.lines.count, line.raw);
-        self.lines.count += 1.0;
-        self.lines
-            .records
-            .extend([section.0, section.1, text.0, text.1]);
-        Flow::Continue
+    fn record(&mut self, record: &Record<'_>) -> Flow {
+        match record {
+            Record::Instance(i) => {
+                self.cars_first |= self.cars.count > 0.0;
+                self.keep(0, self.instances.count, i.raw);
+                let name = self.opt_name(i.model_name);
+                let part = &mut self.instances;
+                part.count += 1.0;
+                part.records
+                    .extend([f64::from(i.model_id), name.0, name.1, f64::from(i.interior)]);
+                self.floats(|d| &mut d.instances, &i.position);
+                self.floats(|d| &mut d.instances, &i.rotation);
+                let has_scale = i.scale.is_some();
+                self.instances.records.push(f64::from(u8::from(has_scale)));
+                self.floats(|d| &mut d.instances, &i.scale.unwrap_or([0.0; 3]));
+                self.instances.records.push(f64::from(i.lod));
+                Flow::Continue
+            }
+            Record::Car(c) => {
+                self.keep(1, self.cars.count, c.raw);
+                self.cars.count += 1.0;
+                self.floats(|d| &mut d.cars, &c.position);
+                self.floats(|d| &mut d.cars, &[c.angle]);
+                self.cars.records.extend(c.ints().map(f64::from));
+                Flow::Continue
+            }
+            Record::SectionLine(line) => {
+                let section = self.name(line.section.as_bytes());
+                let text = self.name(line.text);
+                self.keep(2, self.lines.count, line.raw);
+                self.lines.count += 1.0;
+                self.lines
+                    .records
+                    .extend([section.0, section.1, text.0, text.1]);
+                Flow::Continue
+            }
+            _ => Flow::Continue,
+        }
     }
 
     fn text_line(&mut self, raw: &[u8]) -> Flow {

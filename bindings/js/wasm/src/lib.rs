@@ -27,8 +27,8 @@ use gtastream::archive::{
 };
 use gtastream::json::{self, JsonError};
 use gtastream::{
-    AnimationInfo, BoneInfo, Decoder, Error, FileInfo, Flow, IplCar, IplInstance, Keyframes,
-    Options, Progress, SectionLine, Status, Visitor, Warning, DECODER_SIZE,
+    AnimationInfo, BoneInfo, Decoder, Error, FileInfo, Flow, Keyframes, Options, Progress, Record,
+    Status, Visitor, Warning, DECODER_SIZE,
 };
 
 #[link(wasm_import_module = "gts")]
@@ -321,50 +321,53 @@ impl Visitor for Events {
         flow(unsafe { animation_end() })
     }
 
-    fn instance(&mut self, i: &IplInstance<'_>) -> Flow {
-        let mut floats = [0.0f32; 10];
-        floats[..3].copy_from_slice(&i.position);
-        floats[3..7].copy_from_slice(&i.rotation);
-        if let Some(scale) = i.scale {
-            floats[7..].copy_from_slice(&scale);
+    fn record(&mut self, record: &Record<'_>) -> Flow {
+        match record {
+            Record::Instance(i) => {
+                let mut floats = [0.0f32; 10];
+                floats[..3].copy_from_slice(&i.position);
+                floats[3..7].copy_from_slice(&i.rotation);
+                if let Some(scale) = i.scale {
+                    floats[7..].copy_from_slice(&scale);
+                }
+                let (name, len) = name_len(i.model_name);
+                flow(unsafe {
+                    instance(
+                        floats.as_ptr(),
+                        i.scale.is_some() as u32,
+                        i.model_id,
+                        f64::from(i.interior),
+                        i.lod,
+                        name,
+                        len,
+                    )
+                })
+            }
+            Record::Car(c) => {
+                // SAFETY: RECORD is used by this call only.
+                let record = unsafe { &mut *RECORD.0.get() };
+                for (slot, value) in record[..3].iter_mut().zip(c.position) {
+                    *slot = value.to_bits();
+                }
+                record[3] = c.angle.to_bits();
+                for (slot, value) in record[4..].iter_mut().zip(c.ints()) {
+                    *slot = value as u32;
+                }
+                flow(unsafe { car(record.as_ptr()) })
+            }
+            Record::SectionLine(line) => {
+                let section = line.section;
+                flow(unsafe {
+                    section_line(
+                        section.as_ptr(),
+                        section.len(),
+                        line.text.as_ptr(),
+                        line.text.len(),
+                    )
+                })
+            }
+            _ => Flow::Continue,
         }
-        let (name, len) = name_len(i.model_name);
-        flow(unsafe {
-            instance(
-                floats.as_ptr(),
-                i.scale.is_some() as u32,
-                i.model_id,
-                f64::from(i.interior),
-                i.lod,
-                name,
-                len,
-            )
-        })
-    }
-
-    fn car(&mut self, c: &IplCar) -> Flow {
-        // SAFETY: RECORD is used by this call only.
-        let record = unsafe { &mut *RECORD.0.get() };
-        for (slot, value) in record[..3].iter_mut().zip(c.position) {
-            *slot = value.to_bits();
-        }
-        record[3] = c.angle.to_bits();
-        for (slot, value) in record[4..].iter_mut().zip(c.ints()) {
-            *slot = value as u32;
-        }
-        flow(unsafe { car(record.as_ptr()) })
-    }
-
-    fn section_line(&mut self, line: &SectionLine<'_>) -> Flow {
-        let section = line.section;
-        flow(unsafe {
-            section_line(
-                section.as_ptr(),
-                section.len(),
-                line.text.as_ptr(),
-                line.text.len(),
-            )
-        })
     }
 
     fn warning(&mut self, w: Warning) -> Flow {

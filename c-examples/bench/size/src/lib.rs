@@ -8,8 +8,8 @@ use core::ffi::c_void;
 use core::mem::MaybeUninit;
 
 use gtastream::{
-    AnimationInfo, BoneInfo, Decoder, FileInfo, Flow, IplCar, IplInstance, Keyframes, SectionLine,
-    Status, Visitor, Warning, MAX_BATCH,
+    AnimationInfo, BoneInfo, Decoder, FileInfo, Flow, Keyframes, Record, Status, Visitor, Warning,
+    MAX_BATCH,
 };
 
 #[panic_handler]
@@ -80,14 +80,13 @@ impl Visitor for Bridge<'_> {
     fn animation_end(&mut self) -> Flow {
         self.event(5, 0)
     }
-    fn instance(&mut self, instance: &IplInstance<'_>) -> Flow {
-        self.event(6, instance.model_id as u64)
-    }
-    fn car(&mut self, car: &IplCar) -> Flow {
-        self.event(7, car.model_id as u64)
-    }
-    fn section_line(&mut self, line: &SectionLine<'_>) -> Flow {
-        self.event(8, line.text.len() as u64)
+    fn record(&mut self, record: &Record<'_>) -> Flow {
+        match record {
+            Record::Instance(instance) => self.event(6, instance.model_id as u64),
+            Record::Car(car) => self.event(7, car.model_id as u64),
+            Record::SectionLine(line) => self.event(8, line.text.len() as u64),
+            _ => Flow::Continue,
+        }
     }
     fn warning(&mut self, warning: Warning) -> Flow {
         self.event(9, warning.offset)
