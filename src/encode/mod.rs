@@ -707,7 +707,7 @@ impl<S: Sink> Encoder<S> {
         self.section_line_in(section, text, 0, &[])
     }
 
-    /// A line of a text IPL section with its line as stored ([`SectionLine::raw`]): written as
+    /// A line of a text IPL section with its line as stored ([`crate::record::SectionLine::raw`]): written as
     /// stored while it holds `text` (§9.7), else as [`section_line_at`](Self::section_line_at)
     /// writes it.
     pub fn section_line_stored(
@@ -737,7 +737,7 @@ impl<S: Sink> Encoder<S> {
         })
     }
 
-    /// A line of a text IPL section, with its line number in the source ([`SectionLine::line`],
+    /// A line of a text IPL section, with its line number in the source ([`crate::record::SectionLine::line`],
     /// 0 if unknown) for the error if the output has no place for it: a binary IPL has none
     /// (unless [`EncodeOptions::drop_text_sections`] drops it, counted per section). Section
     /// `""`: a line outside any section.
