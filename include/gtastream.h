@@ -451,6 +451,11 @@ typedef enum gts_status {
      */
     GTS_ERR_ENDLESS = 117,
     /**
+     * Sampling at a time that is not finite or is negative (the sampler's domain: every
+     * finite time from 0; docs/ANIMATION.md).
+     */
+    GTS_ERR_BAD_TIME = 118,
+    /**
      * A decoding error this version of the C library has no number for.
      */
     GTS_ERR_OTHER = 199,
@@ -1384,7 +1389,8 @@ typedef struct gts_bone_pose {
      */
     uint8_t has_translation;
     /**
-     * Quaternion x, y, z, w (not normalised, as the games blend it).
+     * Quaternion x, y, z, w, of unit length (normalised as the games normalise it before
+     * use), unless the keys hold NaN or infinity.
      */
     float rotation[4];
     /**
@@ -2043,12 +2049,14 @@ uint32_t GTS_CALL gts_encoder_warnings(struct gts_encoder *encoder, struct gts_w
  * The pose at `time` seconds of the animation named by the `name_len` bytes at `name`
  * (compared ASCII case-insensitively, trimmed) in the file of `len` bytes at `data`, as the
  * games compute it (docs/ANIMATION.md); with `looped` non-zero the time wraps by the
- * animation's length, each bone on its own keys.
+ * animation's length, each bone on its own keys. `time` is any finite number of seconds from
+ * 0 (`GTS_ERR_BAD_TIME` for NaN, an infinity or a negative time: the games never play below
+ * 0); each rotation is a unit quaternion unless the file's keys hold NaN or infinity.
  *
  * Writes the poses of the bones that have keys, in file order, to `out[0..min(count,
  * capacity))`, and their number to `*count` (which may exceed `capacity`: call again with a
  * larger array). Returns `GTS_OK`; `GTS_ERR_NOT_FOUND` (no such animation),
- * `GTS_ERR_ENDLESS` (a looped animation the games would play for ever), `GTS_ERR_LIMIT` (more
+ * `GTS_ERR_ENDLESS` (a looped animation the games would play for ever), `GTS_ERR_BAD_TIME`, `GTS_ERR_LIMIT` (more
  * than `GTS_SAMPLE_MAX_BONES` bones), a decoding error (`*error_offset` then says where, when
  * `error_offset` is not NULL), or `GTS_ERR_INVALID_ARGUMENT`.
  *

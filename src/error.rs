@@ -115,6 +115,9 @@ kinds! {
         /// there, `ifp.time.zero_duration`, `ifp.time.seq_nonpositive_span`). The offset is the
         /// bone's first keyframe (0 for the animation's length).
         Endless = 117, "endless", "looped playback never reaches the time (the games hang)";
+        /// Sampling at a time that is not finite or is negative: the games start an animation
+        /// at 0 and only move its time forward (docs/ANIMATION.md, the time domain). Offset 0.
+        BadTime = 118, "bad_time", "time to sample is not finite or is negative";
     }
 }
 

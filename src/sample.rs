@@ -14,7 +14,8 @@
 //!   the translation a lerp.
 //!
 //! Not looped, a bone past its last key, and every bone at or past the animation's length,
-//! holds its last key. A bone without keys is not played (the games bind none).
+//! holds its last key. Times are finite and not negative ([`ErrorKind::BadTime`]), and the
+//! rotation is normalised as the games normalise it before use. A bone without keys is not played (the games bind none).
 //!
 //! [`Sampler`] works on a file held in memory, without allocating: it walks the file once with
 //! the decoder to find the wanted animation's bones (each bone's keyframe bytes, in place), then
@@ -38,14 +39,16 @@ pub struct BonePose<'a> {
     pub name: Option<&'a [u8]>,
     /// The bone id as stored.
     pub bone_id: Option<i32>,
-    /// Quaternion `x, y, z, w` (not normalised, as the games blend it).
+    /// Quaternion `x, y, z, w`, of unit length (normalised as the games normalise it before
+    /// use), unless the keys hold NaN or infinity.
     pub rotation: [f32; 4],
     /// Where the bone's keys carry a translation.
     pub translation: Option<[f32; 3]>,
 }
 
-/// Most passes over a bone's keys, and most wraps of a looped time, that one pose may take
-/// (a time millions of lengths past the start): beyond, [`ErrorKind::Limit`].
+/// Most steps over a bone's keys (its own laps included) that one pose may take: beyond,
+/// [`ErrorKind::Limit`]. The animation's own wrap never reaches it (any finite time wraps in
+/// at most [`GAME_LAPS`] steps, then by the remainder).
 pub const MAX_SAMPLE_STEPS: u32 = 1 << 22;
 
 /// Longest bone name kept in the sampler when the decoder hands it out of its own buffer
@@ -223,9 +226,21 @@ fn track_pose<'t>(track: &'t Track<'_>, time: f32, looped: bool) -> Result<BoneP
     })
 }
 
+/// Laps of a looped time subtracted one by one, as the games do (same bits); a time further
+/// past the length wraps by the exact remainder instead (docs/ANIMATION.md, the time domain).
+pub const GAME_LAPS: u32 = 1024;
+
 /// `SetCurrentTime`: a looped time wraps by the length; not looped, a time at or past it
 /// holds every bone's last key (`f32::INFINITY` stands for "past the end").
+///
+/// The domain is every finite time from 0 ([`ErrorKind::BadTime`] otherwise, offset 0): the
+/// games start an animation at 0 and only move its time forward, so they never ask for a pose
+/// below the first key; their slerp would extrapolate there.
 pub(crate) fn wrap(time: f32, length: f32, looped: bool) -> Result<f32, Error> {
+    // (-0.0 is 0.)
+    if !time.is_finite() || time < 0.0 {
+        return Err(Error::new(ErrorKind::BadTime, 0));
+    }
     if time >= length && !looped {
         return Ok(f32::INFINITY);
     }
@@ -233,14 +248,15 @@ pub(crate) fn wrap(time: f32, length: f32, looped: bool) -> Result<f32, Error> {
     if time >= length && length <= 0.0 {
         return Err(Error::new(ErrorKind::Endless, 0));
     }
+    if time / length > GAME_LAPS as f32 {
+        // Subtracting one lap at a time would take millions of steps, and in `f32` it stalls
+        // (t − length == t) once t is 2²⁴ lengths or more: the games would hang. `fmodf` is
+        // the exact remainder, below the length.
+        return Ok(libm::fmodf(time, length));
+    }
     let mut t = time;
-    let mut laps = 0;
     while t >= length {
         t -= length;
-        laps += 1;
-        if laps > MAX_SAMPLE_STEPS {
-            return Err(Error::new(ErrorKind::Limit, 0));
-        }
     }
     Ok(t)
 }
@@ -342,7 +358,10 @@ pub(crate) fn pose(
     else {
         // Past the end: the last key, flip-free.
         let last = unflipped(keys).last().unwrap_or_default();
-        return Ok((last.rotation, has_translation.then_some(last.translation)));
+        return Ok((
+            normalised(last.rotation),
+            has_translation.then_some(last.translation),
+        ));
     };
     let f = if delta == 0.0 {
         0.0
@@ -352,7 +371,31 @@ pub(crate) fn pose(
     let translation = has_translation.then(|| {
         core::array::from_fn(|i| b.translation[i] + f * (a.translation[i] - b.translation[i]))
     });
-    Ok((slerp(b.rotation, a.rotation, f), translation))
+    Ok((normalised(slerp(b.rotation, a.rotation, f)), translation))
+}
+
+/// How far from 1 a squared length may be and still count as unit: 2⁻²⁰, about 16 `f32`
+/// ulps, which a stored unit key's rounding (|q|² of 0.99999994 for 90° about an axis) stays
+/// well within.
+const UNIT_SLACK: f32 = 1.0 / (1 << 20) as f32;
+
+/// The rotation scaled to unit length, as the games normalise the blended quaternion before
+/// it becomes the bone's matrix (`FrameUpdateCallBackSkinned`, `nextQ.Normalise()`): the
+/// slerp of packed (not exactly unit) or decreasing keys is not unit on its own. One already
+/// unit to `f32` precision (|q|² within [`UNIT_SLACK`] of 1) is kept as is, so that a key
+/// comes back with its stored bits; a zero quaternion has no direction and becomes the
+/// identity; a non-finite one (keys holding NaN or infinity: `ifp.value.nan`) is returned as
+/// computed.
+fn normalised(q: [f32; 4]) -> [f32; 4] {
+    let sq = dot(q, q);
+    if sq == 0.0 {
+        return [0.0, 0.0, 0.0, 1.0];
+    }
+    if !sq.is_finite() || (sq - 1.0).abs() <= UNIT_SLACK {
+        return q;
+    }
+    let inv = 1.0 / libm::sqrtf(sq);
+    q.map(|c| c * inv)
 }
 
 /// The keys with `RemoveQuaternionFlips` applied.

@@ -135,11 +135,13 @@ const SAMPLE_ABOUT: &str = "Print the pose of an animation at a time, as the gam
 
 const SAMPLE_LONG_ABOUT: &str = "\
 Print the pose of an animation at a time, as the games compute it: every bone that has
-keys, in the file's order, with its rotation (a quaternion x, y, z, w; flips removed as at
-load, the games' slerp, not normalised) and its translation where its keys carry one.
-Playback starts at each bone's first key; a bone past its last key holds it; with --loop
-the time wraps by the animation's length (the largest last-key time over its bones) and
-each bone wraps on its own keys. docs/ANIMATION.md gives the rules.
+keys, in the file's order, with its rotation (a unit quaternion x, y, z, w; flips removed
+as at load, the games' slerp, normalised as the games do before use) and its translation
+where its keys carry one. Playback starts at each bone's first key; a bone past its last
+key holds it; with --loop the time wraps by the animation's length (the largest last-key
+time over its bones) and each bone wraps on its own keys. The time is any finite number of
+seconds from 0: the games never play below 0, so a negative time (or NaN, inf) is refused.
+docs/ANIMATION.md gives the rules.
 
 --json prints
   {\"animation\": NAME, \"time\": T, \"bones\": [{\"name\": NAME, \"bone_id\": ID | null,
@@ -300,7 +302,7 @@ enum Command {
         /// The animation, by name (any case; surrounding blanks ignored).
         #[arg(long)]
         animation: String,
-        /// Seconds from the start.
+        /// Seconds from the start: finite, 0 or more.
         #[arg(long, allow_negative_numbers = true)]
         time: f32,
         /// Play looped: the time wraps by the animation's length, each bone on its own keys.

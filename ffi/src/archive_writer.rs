@@ -161,7 +161,9 @@ pub unsafe extern "C" fn gts_archive_writer_begin(
     // SAFETY: the caller's contract: `name` points to `name_len` readable bytes.
     unsafe {
         call(writer, |w, sinks| {
-            if name.is_null() && name_len > 0 {
+            // The length is checked before a slice is made of it (a slice over isize::MAX
+            // bytes is undefined behaviour, even unread).
+            if (name.is_null() && name_len > 0) || name_len > isize::MAX as usize {
                 return Err(gts_status::GTS_ERR_INVALID_ARGUMENT);
             }
             let name = match name_len {
@@ -184,7 +186,8 @@ pub unsafe extern "C" fn gts_archive_writer_write(
     // SAFETY: the caller's contract: `data` points to `len` readable bytes.
     unsafe {
         call(writer, |w, sinks| {
-            if data.is_null() && len > 0 {
+            // Checked before the slice is made (a slice over isize::MAX bytes is undefined).
+            if (data.is_null() && len > 0) || len > isize::MAX as usize {
                 return Err(gts_status::GTS_ERR_INVALID_ARGUMENT);
             }
             let bytes = match len {

@@ -662,6 +662,11 @@ pub(crate) const STATUSES: &[(gts_status, &CStr, &CStr)] = {
             c_text!(stringify!(GTS_ERR_ENDLESS)),
             c_text!(core_error(GTS_ERR_ENDLESS as u32).reason()),
         ),
+        (
+            GTS_ERR_BAD_TIME,
+            c_text!(stringify!(GTS_ERR_BAD_TIME)),
+            c_text!(core_error(GTS_ERR_BAD_TIME as u32).reason()),
+        ),
         (GTS_ERR_OTHER, c"GTS_ERR_OTHER", c"decoding error"),
         (
             GTS_ERR_INVALID_ARGUMENT,

@@ -144,10 +144,11 @@ unsafe fn bytes<'a>(ptr: *const core::ffi::c_char, len: usize) -> Result<&'a [u8
     if len == 0 {
         return Ok(&[]);
     }
-    if ptr.is_null() {
+    // A slice over isize::MAX bytes is undefined behaviour even unread: refused first.
+    if ptr.is_null() || len > isize::MAX as usize {
         return Err(gts_status::GTS_ERR_INVALID_ARGUMENT);
     }
-    // SAFETY: the caller's contract.
+    // SAFETY: non-NULL, `len <= isize::MAX` readable bytes by the caller's contract.
     Ok(unsafe { core::slice::from_raw_parts(ptr.cast::<u8>(), len) })
 }
 
@@ -381,7 +382,11 @@ pub unsafe extern "C" fn gts_encoder_keyframes(
         event(encoder, |e| {
             let frames = if count == 0 {
                 &[][..]
-            } else if frames.is_null() || !frames.is_aligned() {
+            } else if frames.is_null()
+                || !frames.is_aligned()
+                // The slice's bytes must not exceed isize::MAX (checked before it is made).
+                || count > isize::MAX as usize / core::mem::size_of::<gts_keyframe>()
+            {
                 return Err(gts_status::GTS_ERR_INVALID_ARGUMENT);
             } else {
                 // SAFETY: `count` valid keyframes (the caller's contract).

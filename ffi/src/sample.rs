@@ -27,7 +27,8 @@ pub struct gts_bone_pose {
     pub has_bone_id: u8,
     /// 1 when the bone's keys carry a translation (else `translation` is zeros).
     pub has_translation: u8,
-    /// Quaternion x, y, z, w (not normalised, as the games blend it).
+    /// Quaternion x, y, z, w, of unit length (normalised as the games normalise it before
+    /// use), unless the keys hold NaN or infinity.
     pub rotation: [f32; 4],
     /// Translation x, y, z.
     pub translation: [f32; 3],
@@ -94,7 +95,8 @@ unsafe fn slice<'a>(data: *const u8, len: usize) -> Option<&'a [u8]> {
     if len == 0 {
         return Some(&[]);
     }
-    if data.is_null() {
+    // A slice over isize::MAX bytes is undefined behaviour even unread: refused first.
+    if data.is_null() || len > isize::MAX as usize {
         return None;
     }
     // SAFETY: non-null, and the caller's contract gives `len` readable bytes for the call.
@@ -119,12 +121,14 @@ fn guarded(f: impl FnOnce() -> Result<(), Error>, error_offset: *mut u64) -> gts
 /// The pose at `time` seconds of the animation named by the `name_len` bytes at `name`
 /// (compared ASCII case-insensitively, trimmed) in the file of `len` bytes at `data`, as the
 /// games compute it (docs/ANIMATION.md); with `looped` non-zero the time wraps by the
-/// animation's length, each bone on its own keys.
+/// animation's length, each bone on its own keys. `time` is any finite number of seconds from
+/// 0 (`GTS_ERR_BAD_TIME` for NaN, an infinity or a negative time: the games never play below
+/// 0); each rotation is a unit quaternion unless the file's keys hold NaN or infinity.
 ///
 /// Writes the poses of the bones that have keys, in file order, to `out[0..min(count,
 /// capacity))`, and their number to `*count` (which may exceed `capacity`: call again with a
 /// larger array). Returns `GTS_OK`; `GTS_ERR_NOT_FOUND` (no such animation),
-/// `GTS_ERR_ENDLESS` (a looped animation the games would play for ever), `GTS_ERR_LIMIT` (more
+/// `GTS_ERR_ENDLESS` (a looped animation the games would play for ever), `GTS_ERR_BAD_TIME`, `GTS_ERR_LIMIT` (more
 /// than `GTS_SAMPLE_MAX_BONES` bones), a decoding error (`*error_offset` then says where, when
 /// `error_offset` is not NULL), or `GTS_ERR_INVALID_ARGUMENT`.
 ///
@@ -381,5 +385,48 @@ mod tests {
         let status =
             unsafe { gts_summarize_animation(data.as_ptr(), data.len(), 1, &mut out, null_mut()) };
         assert_eq!(status, gts_status::GTS_ERR_NOT_FOUND);
+    }
+
+    /// Times outside the sampler's domain are `GTS_ERR_BAD_TIME`; a looped time far past the
+    /// length is a pose.
+    #[test]
+    fn sample_time_domain() {
+        let data = file();
+        let mut out = [gts_bone_pose::default(); 4];
+        let mut count = 0;
+        let mut offset = 7;
+        let sample = |time: f32,
+                      looped: i32,
+                      out: &mut [gts_bone_pose; 4],
+                      count: &mut usize,
+                      offset: &mut u64| {
+            // SAFETY: every pointer points to what the contract asks.
+            unsafe {
+                gts_sample(
+                    data.as_ptr(),
+                    data.len(),
+                    b"walk".as_ptr(),
+                    4,
+                    time,
+                    looped,
+                    out.as_mut_ptr(),
+                    4,
+                    count,
+                    offset,
+                )
+            }
+        };
+        for time in [-1.0, f32::NAN, f32::INFINITY, f32::NEG_INFINITY] {
+            let status = sample(time, 1, &mut out, &mut count, &mut offset);
+            assert_eq!(
+                (status, offset),
+                (gts_status::GTS_ERR_BAD_TIME, 0),
+                "{time}"
+            );
+        }
+        let status = sample(1e9, 1, &mut out, &mut count, &mut offset);
+        assert_eq!((status, count), (gts_status::GTS_OK, 2));
+        // 1e9 is 5e8 laps of 2 s: the pose at 0.
+        assert_eq!(out[0].rotation, [0.0, 0.0, 0.0, 1.0]);
     }
 }

@@ -19,8 +19,10 @@ use gtastream_core::{
 use crate::bridge::{format, frame_type, keyframe, warning_kind, STATUSES};
 use crate::*;
 
+mod contract;
 #[path = "../tests/fixtures/mod.rs"]
 mod fixtures;
+mod lengths;
 
 thread_local! {
     static PANIC_NEXT: Cell<bool> = const { Cell::new(false) };

@@ -108,6 +108,9 @@ pub enum gts_status {
     /// Sampling a looped animation that the games would play for ever without reaching the
     /// time asked for (length 0, or a bone whose keys never advance).
     GTS_ERR_ENDLESS = 117,
+    /// Sampling at a time that is not finite or is negative (the sampler's domain: every
+    /// finite time from 0; docs/ANIMATION.md).
+    GTS_ERR_BAD_TIME = 118,
     /// A decoding error this version of the C library has no number for.
     GTS_ERR_OTHER = 199,
     /// A NULL or misaligned pointer where one is required, `data == NULL` with `len > 0`, or

@@ -90,7 +90,11 @@ pub(crate) struct Anpk {
     /// Padded length of the name field being read next.
     name_field: u32,
     animation_count: u32,
+    /// The current animation's position in its block.
     animation: u32,
+    /// `ANLF`: the animations of the blocks before this one, so that an animation's index is
+    /// its position in the whole file (docs/FORMATS.md §1.4), not in its block.
+    earlier_blocks: u32,
     animation_at: u64,
     dgan_size: u32,
     /// INFO payload bytes after the object count, skipped.
@@ -261,6 +265,7 @@ impl Anpk {
             name_field: 0,
             animation_count: 0,
             animation: 0,
+            earlier_blocks: 0,
             animation_at: 0,
             dgan_size: 0,
             info_rest: 0,
@@ -423,7 +428,7 @@ impl Anpk {
         };
         visitor.unit(&Unit::at(UnitKind::Animation, name_at));
         let flow = visitor.animation(&AnimationInfo {
-            index: self.animation,
+            index: self.earlier_blocks.saturating_add(self.animation),
             name: header.name,
             bone_count: object_count,
             frame_data_size: None,
@@ -712,6 +717,9 @@ impl Step for Anpk {
             }
             Stage::CheckBlockSize => {
                 self.blocks_left -= 1;
+                // Saturates only past 4 billion animations, which no input can hold
+                // (`check_fits` bounds each block's count by its bytes).
+                self.earlier_blocks = self.earlier_blocks.saturating_add(self.animation_count);
                 self.stage = match (self.blocks_left, self.container) {
                     (0, Some(_)) => Stage::CheckContainerSize,
                     (0, None) => Stage::Done,

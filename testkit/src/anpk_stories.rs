@@ -299,6 +299,8 @@ impl<'a> Anpk<'a> {
             instance_count: None,
             car_count: None,
         });
+        // An ANLF's animations are numbered across the whole file (docs/FORMATS.md §1.4).
+        let earlier: usize = self.map.blocks.iter().map(|b| b.animations.len()).sum();
         self.map.blocks.push(BlockMap {
             at,
             info,
@@ -307,7 +309,7 @@ impl<'a> Anpk<'a> {
         });
         let mut pos = name_field + name_len;
         for index in 0..count as u32 {
-            pos = self.animation(index, pos)?;
+            pos = self.animation(earlier as u32 + index, pos)?;
         }
         self.size(at, u32_at(h, 4), pos);
         self.map.blocks.last_mut().unwrap().end = pos;

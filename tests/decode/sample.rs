@@ -352,3 +352,173 @@ fn a_cut_file_fails_as_the_decoder_fails_it() {
 
 struct Ignore;
 impl gtastream::Visitor for Ignore {}
+
+/// An `ANLF` of two blocks of two animations each (every bone 2 keys, 90° apart over 1 s).
+fn two_block_anlf() -> Vec<u8> {
+    let clip = |name: &str, bones: usize| {
+        let keys = vec![
+            kf(0.0, ID, [0.0; 3], [0.0; 3]),
+            kf(1.0, Z90, [0.0; 3], [0.0; 3]),
+        ];
+        let bones = (0..bones)
+            .map(|b| {
+                bone(
+                    &format!("b{b}"),
+                    Some(b as i32),
+                    FrameType::Kr00,
+                    keys.clone(),
+                )
+            })
+            .collect();
+        anim(name, bones)
+    };
+    let block = |name: &str, clips| testkit::anpk::bytes(&package(name, clips));
+    testkit::anpk::anlf(&[
+        block("first", vec![clip("a0", 1), clip("a1", 2)]),
+        block("second", vec![clip("a2", 3), clip("a3", 4)]),
+    ])
+}
+
+/// An animation's index is its position in the whole file: an `ANLF`'s second block goes on
+/// counting (issue 31: it restarted at 0, and the second block could not be reached by index).
+#[test]
+fn anlf_indexes_count_across_blocks() {
+    let data = two_block_anlf();
+    for (index, name, bones) in [(0, "a0", 1), (1, "a1", 2), (2, "a2", 3), (3, "a3", 4)] {
+        let sampler = Sampler::<8>::by_index(&data, index).unwrap();
+        assert_eq!((sampler.name(), sampler.index()), (name.as_bytes(), index));
+        assert_eq!(sampler.bone_count(), bones);
+        let by_name = Sampler::<8>::new(&data, name.as_bytes()).unwrap();
+        assert_eq!(by_name.index(), index, "{name}");
+    }
+    assert_eq!(
+        Sampler::<8>::by_index(&data, 4).unwrap_err().kind,
+        ErrorKind::NotFound
+    );
+    // The events and the summaries carry the same indexes.
+    #[derive(Default)]
+    struct Indexes(Vec<u32>, Vec<(u32, u32)>);
+    impl gtastream::Visitor for Indexes {
+        fn animation(&mut self, info: &gtastream::AnimationInfo<'_>) -> gtastream::Flow {
+            self.0.push(info.index);
+            gtastream::Flow::Continue
+        }
+        fn animation_summary(&mut self, s: &gtastream::AnimationSummary) -> gtastream::Flow {
+            self.1.push((s.index, s.bones));
+            gtastream::Flow::Continue
+        }
+    }
+    let mut seen = gtastream::Summarize::new(Indexes::default());
+    gtastream::Decoder::new()
+        .decode_slice(&data, &mut seen)
+        .unwrap();
+    assert_eq!(seen.inner.0, [0, 1, 2, 3]);
+    assert_eq!(seen.inner.1, [(0, 1), (1, 2), (2, 3), (3, 4)]);
+    // The whole-file package numbers them the same way.
+    let package = Package::parse(&data).unwrap();
+    let indexes: Vec<u32> = package.summaries().map(|s| s.index).collect();
+    assert_eq!(indexes, [0, 1, 2, 3]);
+}
+
+/// The time domain (docs/ANIMATION.md): finite times from 0; a negative or non-finite time is
+/// `BadTime`, never a NaN pose or an extrapolated rotation.
+#[test]
+fn times_outside_the_domain_are_errors() {
+    let data = float_file();
+    let sampler = Sampler::<16>::new(&data, b"walk").unwrap();
+    let package = Package::parse(&data).unwrap();
+    let animation = package.animation("walk").unwrap();
+    for time in [
+        -1.0,
+        -f32::MIN_POSITIVE,
+        f32::NAN,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+    ] {
+        for looped in [false, true] {
+            let error = sampler.sample(time, looped, |_| {}).unwrap_err();
+            assert_eq!(
+                (error.kind, error.offset),
+                (ErrorKind::BadTime, 0),
+                "{time}"
+            );
+            let error = sampler.bone_pose(0, time, looped).unwrap().unwrap_err();
+            assert_eq!(error.kind, ErrorKind::BadTime);
+            let error = animation.sample(time, looped, |_| {}).unwrap_err();
+            assert_eq!(error.kind, ErrorKind::BadTime);
+        }
+    }
+    // -0.0 is 0.
+    let zero = poses(&data, "walk", 0.0, false);
+    let minus_zero = poses(&data, "walk", -0.0, false);
+    assert_eq!(zero, minus_zero);
+}
+
+fn unit(q: [f32; 4]) -> bool {
+    let sq: f32 = q.iter().map(|c| c * c).sum();
+    (sq - 1.0).abs() < 1e-6
+}
+
+/// `--loop` takes any finite time: far past the length it wraps by the exact remainder, in
+/// bounded work (issue 31: 1e9 failed with `Limit`); close to it, as the games subtract laps.
+#[test]
+fn looping_takes_any_finite_time() {
+    let data = float_file();
+    // The length is 2 s: 1e9 s is 500 million laps, exactly 0 s on.
+    let far = poses(&data, "walk", 1e9, true);
+    let start = poses(&data, "walk", 0.0, true);
+    assert_eq!(far, start);
+    // 2049.5 s (over GAME_LAPS laps): the remainder, 1.5 s.
+    let past = poses(&data, "walk", 2049.5, true);
+    let at = poses(&data, "walk", 1.5, true);
+    assert_eq!(past, at);
+    // The largest finite time too; every rotation unit.
+    for time in [f32::MAX, 3.0e38, 1.0e20, 12345.678] {
+        for pose in poses(&data, "walk", time, true) {
+            assert!(unit(pose.1), "{time}: {:?}", pose.1);
+        }
+    }
+}
+
+/// Every rotation the sampler gives is a unit quaternion, even between packed keys (not unit
+/// as stored) or where a time runs backwards (f outside [0, 1]): the games normalise before
+/// use.
+#[test]
+fn rotations_are_unit_quaternions() {
+    let data = FileSpec::anp3(
+        "u",
+        vec![AnimSpec::new(
+            "odd",
+            vec![
+                // Packed, not unit as stored (|q| = 1.1 and 0.9), 90° apart.
+                BoneSpec::new(
+                    "Root",
+                    3,
+                    0,
+                    vec![p3([0, 0, 0, 4506], 0), p3([0, 0, 2606, 2606], 60)],
+                ),
+                // Time backwards in the middle: the games extrapolate between its keys.
+                BoneSpec::new(
+                    "Head",
+                    1,
+                    5,
+                    vec![f1(ID, 0.0), f1(Z90, 1.0), f1(Z180, 0.5), f1(ID, 2.0)],
+                ),
+                // A zero quaternion.
+                BoneSpec::new("Spine", 1, 3, vec![f1([0.0; 4], 0.0), f1([0.0; 4], 1.0)]),
+            ],
+        )],
+    )
+    .build();
+    for step in 0..=40 {
+        let time = step as f32 * 0.05;
+        for looped in [false, true] {
+            let p = poses(&data, "odd", time, looped);
+            for (name, rotation, _) in &p {
+                assert!(unit(*rotation), "{name:?} at {time}: {rotation:?}");
+            }
+            // No direction: the identity.
+            assert_eq!(p[2].1, ID);
+        }
+    }
+}
