@@ -449,8 +449,9 @@ impl Text {
     }
 
     /// A line of a passed-through section: as stored (`raw`) while it holds `text` in the
-    /// source's section; else written as given, which must read back as the same line of the
-    /// same section. A section the games do not know is named by a bare word (§4.6); `""` is
+    /// source's section; else written as given. Either way it must read back as the same line
+    /// of the same section (a stored line is no exception: it is refused where the text would
+    /// be). A section the games do not know is named by a bare word (§4.6); `""` is
     /// a line outside any section.
     pub(crate) fn section_line<S: Sink>(
         &mut self,
@@ -461,9 +462,6 @@ impl Text {
     ) -> Result<(), EncodeError> {
         if !self.started {
             return Err(EncodeError::OutOfOrder);
-        }
-        if is_line(raw) && raw.trim_ascii() == text && self.in_source(section.as_bytes()) {
-            return self.stored(out, raw);
         }
         let name = section.as_bytes();
         let name = match PASSED.iter().find(|s| s.eq_ignore_ascii_case(section)) {
@@ -485,7 +483,12 @@ impl Text {
             || (unknown && keyword(text).is_some())
             || (outside && !self.decided && !is_record(text));
         if changed {
+            // Refused with or without a stored line: one that holds this text would read back
+            // as something else too (a section header, an `end`, a comment), not as this line.
             return Err(EncodeError::NotRepresentable(Lost::Line));
+        }
+        if is_line(raw) && raw.trim_ascii() == text && self.in_source(section.as_bytes()) {
+            return self.stored(out, raw);
         }
         // A NUL ends the text for the decoder (archive padding): every later line would be
         // lost on reading. The error names the line it would have been, after the `end` and

@@ -1222,3 +1222,46 @@ fn unknown_sections_and_outside_lines_write_back() {
     assert!(last_refused(&[("wanted", b"1"), ("", b"cull x")]));
     assert!(!last_refused(&[("wanted", b"1"), ("", b"x y")]));
 }
+
+/// A stored line is written only while it reads back as its event: one that would read back
+/// as a section header or an `end` is refused exactly as the text without it (issue 31: both
+/// returned OK, the output read back as an empty section and as a lost line).
+#[test]
+#[cfg(feature = "alloc")]
+fn stored_lines_that_read_back_otherwise_are_refused() {
+    use gtastream::encode::{EncodeOptions, Encoder};
+    use gtastream::Format;
+    let outcome = |section: &str, text: &[u8], raw: &[u8]| {
+        let mut e = Encoder::new(Format::IplText, Vec::new(), EncodeOptions::default()).unwrap();
+        e.file(None).unwrap();
+        let result = e.section_line_stored(section, text, 1, raw);
+        result.map(|()| e.into_sink()).map_err(|e| format!("{e:?}"))
+    };
+    for (section, text, raw) in [
+        ("", &b"abc"[..], &b"abc\n"[..]),
+        ("grge", b"end", b"end\n"),
+        ("grge", b"END of it", b"END of it\r\n"),
+        ("", b"cull 1 2", b"cull 1 2\n"),
+        ("wanted", b"inst", b"inst\n"),
+        ("grge", b"# note", b"# note\n"),
+    ] {
+        let with_raw = outcome(section, text, raw);
+        let without = outcome(section, text, b"");
+        assert_eq!(
+            with_raw.as_ref().err(),
+            without.as_ref().err(),
+            "{section:?} {text:?}"
+        );
+        assert!(with_raw.is_err(), "{text:?}");
+    }
+    // A stored line that reads back as its event is still written as stored (its blanks and
+    // line break kept) once the section is open.
+    let mut e = Encoder::new(Format::IplText, Vec::new(), EncodeOptions::default()).unwrap();
+    e.file(None).unwrap();
+    e.text_line(b"grge\n").unwrap();
+    e.section_line_stored("grge", b"1 2 3", 2, b"  1 2 3\t\r\n")
+        .unwrap();
+    e.text_line(b"end\n").unwrap();
+    e.end().unwrap();
+    assert_eq!(e.into_sink(), b"grge\n  1 2 3\t\r\nend\n");
+}

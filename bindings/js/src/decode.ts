@@ -81,7 +81,7 @@ export function decodeJson(data: Uint8Array | ArrayBuffer, options: DecodeOption
 /**
  * The pose of the animation `animation` (any case, trimmed) at `time` seconds, as the games
  * compute it: the document `gtastream sample --json` prints (docs/ANIMATION.md). Throws a
- * {@link DecodeError} (`not_found`, `endless`, or a decoding error) where the tool would fail.
+ * {@link DecodeError} (`not_found`, `endless`, `bad_time`, or a decoding error) where the tool would fail.
  */
 export function sample(data: Uint8Array | ArrayBuffer, animation: string, time: number,
   options: SampleOptions = {}): Pose {

@@ -19,7 +19,7 @@ const BONES: usize = 256;
 /// `time` a sequence or numpy array of T times: {"animation", "times": float32 array (T,),
 /// "bones": [{"name", "bone_id", "rotation": float32 array (T, 4), "translation": (T, 3) |
 /// None}]}. With `loop`, times wrap by the animation's length, each bone on its own keys.
-/// Raises DecodeError (kind "not_found", "endless", or a decoding error).
+/// Raises DecodeError (kind "not_found", "endless", "bad_time", or a decoding error).
 #[pyfunction]
 #[pyo3(signature = (data, animation, time, r#loop = false))]
 pub(crate) fn sample(

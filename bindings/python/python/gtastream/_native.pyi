@@ -108,7 +108,7 @@ def sample(data: _Bytes, animation: str, time: Any, loop: bool = False) -> Dict[
     A number: the structure ``gtastream sample --json`` prints, {"animation", "time", "bones":
     [{"name", "bone_id", "rotation", "translation"}]}. A sequence or numpy array of T times:
     {"animation", "times" (T,), "bones": [{"name", "bone_id", "rotation" float32 (T, 4),
-    "translation" (T, 3) or None}]}. Raises DecodeError ("not_found", "endless", ...).
+    "translation" (T, 3) or None}]}. Raises DecodeError ("not_found", "endless", "bad_time", ...).
     """
 
 def decode(data: _Bytes) -> Dict[str, Any]:
