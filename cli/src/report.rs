@@ -242,6 +242,9 @@ struct Totals {
     cars: u64,
     warnings: u64,
     failed: u64,
+    /// The entries that had warnings and how many, in directory order (the summary names
+    /// them: a count alone does not tell where to look).
+    warned: Vec<(String, u64)>,
 }
 
 /// The entry being decoded: its name, format, its record's warnings, and summary.
@@ -308,7 +311,11 @@ impl<W: Write> ArchiveReport<'_, W> {
         t.keyframes += counts.keyframes;
         t.instances += counts.instances;
         t.cars += counts.cars;
-        t.warnings += (counts.warnings.len() + warnings.len()) as u64;
+        let entry_warnings = (counts.warnings.len() + warnings.len()) as u64;
+        t.warnings += entry_warnings;
+        if entry_warnings > 0 {
+            t.warned.push((name.to_string(), entry_warnings));
+        }
         t.failed += u64::from(error.is_some());
         if let Some(error) = error {
             let shown = self.shown;
@@ -426,6 +433,28 @@ where
     }
 }
 
+/// Entries listed under the warnings count of an archive's summary, at most this many.
+const WARNED_SHOWN: usize = 20;
+
+/// The entries whose warnings the summary counts, each with how many and the command that
+/// lists them; past [`WARNED_SHOWN`], how many more and the command that shows every entry.
+fn warned_entries(archive: &str, warned: &[(String, u64)]) -> String {
+    let mut text = String::new();
+    for (name, n) in warned.iter().take(WARNED_SHOWN) {
+        let noun = if *n == 1 { "warning" } else { "warnings" };
+        text.push_str(&format!(
+            "    {name}: {n} {noun} (gtastream info {archive}:{name})\n"
+        ));
+    }
+    if warned.len() > WARNED_SHOWN {
+        text.push_str(&format!(
+            "    and {} more entries with warnings (gtastream info --entries {archive})\n",
+            warned.len() - WARNED_SHOWN
+        ));
+    }
+    text
+}
+
 fn archive_report(
     out: &mut std::io::BufWriter<std::io::StdoutLock<'_>>,
     archive: &Archive,
@@ -535,9 +564,15 @@ fn archive_report(
                 ("failed", t.failed),
             ] {
                 text.push_str(&format!("  {:<12} {value}\n", format!("{key}:")));
-            }
-            for warning in &report.directory {
-                text.push_str(&format!("    {warning} ({})\n", warning.kind.name()));
+                if key == "warnings" {
+                    // What the count counts: the directory's warnings, then the entries'.
+                    for warning in &report.directory {
+                        text.push_str(&format!("    {warning} ({})\n", warning.kind.name()));
+                    }
+                    if !report.options.entries {
+                        text.push_str(&warned_entries(archive.shown.as_str(), &t.warned));
+                    }
+                }
             }
             text
         }

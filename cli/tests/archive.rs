@@ -1151,3 +1151,66 @@ fn archives_of_other_tools_and_games_get_a_clear_message() {
         assert_eq!(std::fs::read(&path).unwrap(), bytes);
     }
 }
+
+/// `info ARCHIVE` names what its warnings count counts: each entry with warnings, how many, and
+/// the command that lists them (which does); past 20 entries, how many more and `--entries`.
+#[test]
+fn info_of_an_archive_names_the_entries_its_warnings_count() {
+    let dir = scratch("info-warned-entries");
+    let unclosed = b"inst\n1, box, 0, 1, 2, 3, 1, 1, 1, 0, 0, 0, 1\n".to_vec();
+    let mut entries: Vec<(String, Vec<u8>)> = vec![
+        ("walk.ifp".into(), inputs::anp3(3000, 1).bytes),
+        ("open.ipl".into(), unclosed.clone()),
+    ];
+    let path = write(
+        &dir,
+        "few.img",
+        &v2(&entries
+            .iter()
+            .map(|(n, b)| (n.as_str(), b.clone()))
+            .collect::<Vec<_>>()),
+    );
+    let output = run(&["info", &path]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    let listed = format!("    open.ipl: 1 warning (gtastream info {path}:open.ipl)");
+    let lines: Vec<&str> = text.lines().collect();
+    let count = lines.iter().position(|l| *l == "  warnings:    1");
+    assert!(count.is_some(), "{text}");
+    assert_eq!(lines[count.unwrap() + 1], listed, "{text}");
+    assert!(!text.contains("walk.ifp:"), "{text}");
+    // The command named lists the warning.
+    let output = run(&["info", &format!("{path}:open.ipl")]);
+    let shown = stdout(&output);
+    assert!(shown.contains("(unclosed_section)"), "{shown}");
+
+    for i in 0..22 {
+        entries.push((format!("open{i}.ipl"), unclosed.clone()));
+    }
+    let path = write(
+        &dir,
+        "many.img",
+        &v2(&entries
+            .iter()
+            .map(|(n, b)| (n.as_str(), b.clone()))
+            .collect::<Vec<_>>()),
+    );
+    let output = run(&["info", &path]);
+    let text = stdout(&output);
+    assert!(text.contains("  warnings:    23\n"), "{text}");
+    assert_eq!(
+        text.matches(": 1 warning (gtastream info ").count(),
+        20,
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!(
+            "    and 3 more entries with warnings (gtastream info --entries {path})"
+        )),
+        "{text}"
+    );
+    // With --entries every entry has its line already: no list.
+    let output = run(&["info", "--entries", &path]);
+    let text = stdout(&output);
+    assert!(!text.contains("(gtastream info "), "{text}");
+}
