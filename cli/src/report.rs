@@ -14,7 +14,7 @@ use crate::info::{self, Summary};
 use crate::json::JsonWriter;
 use crate::names::latin1;
 use crate::source::{self, Access, Failure};
-use crate::target::{self, Archive, Target};
+use crate::target::{self, Archive, EntryFormats, Target};
 use crate::walk::{progress, Only};
 
 /// How `info` reports.
@@ -263,6 +263,8 @@ struct ArchiveReport<'a, W: Write> {
     json: Option<JsonWriter>,
     bar: ProgressBar,
     totals: Totals,
+    /// Each entry's format, as `ls` and `check` see it.
+    formats: EntryFormats,
     /// The warnings of the coming entry, and those of the directory as a whole.
     pending: Vec<ArchiveWarning>,
     directory: Vec<ArchiveWarning>,
@@ -400,13 +402,9 @@ where
         self.bar.inc(1);
         let name = latin1(entry.name);
         let warnings = std::mem::take(&mut self.pending);
-        if entry.format.is_some() {
-            self.current = Some((
-                name,
-                entry.format,
-                warnings,
-                Tracked::new(Summary::new(false)),
-            ));
+        let format = self.formats.of(entry);
+        if format.is_some() {
+            self.current = Some((name, format, warnings, Tracked::new(Summary::new(false))));
             return Choice::Decode;
         }
         match self.entry_done(&name, None, &warnings, &Summary::new(false), None) {
@@ -472,6 +470,7 @@ fn archive_report(
             ProgressBar::hidden()
         },
         totals: Totals::default(),
+        formats: EntryFormats::new(archive),
         pending: Vec::new(),
         directory: Vec::new(),
         current: None,

@@ -1214,3 +1214,62 @@ fn info_of_an_archive_names_the_entries_its_warnings_count() {
     let text = stdout(&output);
     assert!(!text.contains("(gtastream info "), "{text}");
 }
+
+/// `ls`, `info --entries` and `check` agree about an entry whose first bytes are text but that
+/// is no placement file (a readme): listed `-`, not decoded, no finding that it fails to
+/// decode (it was `text` in `ls`, a failure in `info`, `file.decode_failed` in `check`); a text
+/// placement file beside it is `text` everywhere.
+#[test]
+fn ls_info_and_check_agree_about_text_that_is_no_placement_file() {
+    let dir = scratch("odd-text-entry");
+    let entries: Vec<(&str, Vec<u8>)> = vec![
+        (
+            "readme.txt",
+            b"hello there\nthis archive holds my mod\n".to_vec(),
+        ),
+        (
+            "map.ipl",
+            b"inst\n1, box, 0, 1, 2, 3, 1, 1, 1, 0, 0, 0, 1\nend\n".to_vec(),
+        ),
+    ];
+    let path = write(&dir, "odd.img", &v2(&entries));
+    let output = run(&["ls", &path]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let listed: Vec<(String, String)> = stdout(&output)
+        .lines()
+        .map(|l| {
+            let fields: Vec<&str> = l.split_whitespace().collect();
+            (fields[0].to_string(), fields[3].to_string())
+        })
+        .collect();
+    assert_eq!(
+        listed,
+        [
+            ("readme.txt".into(), "-".into()),
+            ("map.ipl".into(), "text".into())
+        ]
+    );
+    let output = run(&["ls", "--json", &path]);
+    let json = Json::parse(&stdout(&output)).unwrap();
+    let formats: Vec<Json> = match json.get("entries") {
+        Json::Arr(entries) => entries.iter().map(|e| e.get("format").clone()).collect(),
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(formats, [Json::Null, Json::Str("text".into())]);
+
+    let output = run(&["info", "--entries", &path]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert!(
+        text.lines()
+            .any(|l| l.split_whitespace().collect::<Vec<_>>()
+                == ["readme.txt", "-", "not", "decoded"]),
+        "{text}"
+    );
+    assert!(text.contains("  failed:      0"), "{text}");
+
+    let output = run(&["check", &path]);
+    let text = stdout(&output);
+    assert!(!text.contains("file.decode_failed"), "{text}");
+    assert!(!text.contains(" error "), "{text}");
+}
