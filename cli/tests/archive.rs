@@ -1250,7 +1250,7 @@ fn ls_info_and_check_agree_about_text_that_is_no_placement_file() {
         ]
     );
     let output = run(&["ls", "--json", &path]);
-    let json = Json::parse(&stdout(&output)).unwrap();
+    let json = Json::parse(stdout(&output)).unwrap();
     let formats: Vec<Json> = match json.get("entries") {
         Json::Arr(entries) => entries.iter().map(|e| e.get("format").clone()).collect(),
         other => panic!("{other:?}"),
