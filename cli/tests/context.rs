@@ -49,7 +49,7 @@ fn hex(bytes: &[u8]) -> String {
 }
 
 /// The message of the file cut inside b2's first keyframe.
-const CUT: &str = "input ends inside a unit at offset 312 (animation 1 \"second\", bone 2 \"b2\"; \
+const CUT: &str = "file cut short: it ends before the data at offset 312 is complete (animation 1 \"second\", bone 2 \"b2\"; \
                    after 2 animations, 4 bones, 6 keyframes)";
 
 #[test]
