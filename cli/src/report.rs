@@ -115,9 +115,12 @@ fn file_report(
 }
 
 /// The keys of a file's (or an entry's) JSON object after its name.
+/// `base`: the entry's offset in the `.img` for an entry of a whole archive (0 for a file):
+/// every offset counts from the first byte of the input named (docs/FORMATS.md §0).
 fn counts_json(
     w: &mut JsonWriter,
     summary: &Summary,
+    base: u64,
     extra: &[ArchiveWarning],
     error: Option<&Failure>,
 ) {
@@ -151,7 +154,7 @@ fn counts_json(
             w,
             warning.kind.name(),
             warning.kind.reason(),
-            warning.offset,
+            base + warning.offset,
         );
         place_json(w, place);
         w.end();
@@ -170,7 +173,7 @@ fn counts_json(
                     w.key("reason");
                     w.string(error.kind.reason());
                     w.key("offset");
-                    w.uint(error.offset);
+                    w.uint(failure.offset());
                     place_json(w, &failure.context);
                     w.key("message");
                     w.string(&failure.to_string());
@@ -223,7 +226,7 @@ fn write_file_json(
 ) -> Result<(), String> {
     let mut w = JsonWriter::new();
     w.begin_object(false);
-    counts_json(&mut w, summary, &[], error);
+    counts_json(&mut w, summary, 0, &[], error);
     w.end();
     out.write_all(w.finish().as_bytes())
         .map_err(crate::write_error)
@@ -298,6 +301,7 @@ impl<W: Write> ArchiveReport<'_, W> {
         format: Option<Format>,
         warnings: &[ArchiveWarning],
         summary: &Summary,
+        base: u64,
         error: Option<context::Failure>,
     ) -> Flow {
         let counts = summary.counts();
@@ -330,7 +334,7 @@ impl<W: Write> ArchiveReport<'_, W> {
                 w.begin_object(true);
                 w.key("name");
                 w.string(name);
-                counts_json(w, summary, warnings, failure.as_ref());
+                counts_json(w, summary, base, warnings, failure.as_ref());
                 w.end();
                 w.take()
             }
@@ -404,10 +408,14 @@ where
         let warnings = std::mem::take(&mut self.pending);
         let format = self.formats.of(entry);
         if format.is_some() {
-            self.current = Some((name, format, warnings, Tracked::new(Summary::new(false))));
+            // Offsets of a whole archive count from the .img's first byte (docs/FORMATS.md §0):
+            // the context adds the entry's offset, and names the entry.
+            let mut summary = Tracked::new(Summary::new(false));
+            summary.context.entry(entry);
+            self.current = Some((name, format, warnings, summary));
             return Choice::Decode;
         }
-        match self.entry_done(&name, None, &warnings, &Summary::new(false), None) {
+        match self.entry_done(&name, None, &warnings, &Summary::new(false), 0, None) {
             Flow::Abort => Choice::Abort,
             _ => Choice::Skip,
         }
@@ -418,7 +426,14 @@ where
             return Flow::Continue;
         };
         let failure = result.err().map(|e| summary.failure(e));
-        self.entry_done(&name, format, &warnings, &summary.inner, failure)
+        self.entry_done(
+            &name,
+            format,
+            &warnings,
+            &summary.inner,
+            summary.context.base,
+            failure,
+        )
     }
 
     fn archive_warning(&mut self, warning: ArchiveWarning) -> Flow {

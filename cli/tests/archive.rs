@@ -1273,3 +1273,54 @@ fn ls_info_and_check_agree_about_text_that_is_no_placement_file() {
     assert!(!text.contains("file.decode_failed"), "{text}");
     assert!(!text.contains(" error "), "{text}");
 }
+
+/// One way of counting offsets (docs/FORMATS.md §0): from the first byte of the input named.
+/// A whole archive (`info ARCHIVE`, its JSON, `check ARCHIVE`): the `.img`; `ARCHIVE:ENTRY`: the
+/// entry, as the extracted file. `info ARCHIVE` counted from the entry, `check` from the `.img`.
+#[test]
+fn offsets_count_from_the_input_named() {
+    let dir = scratch("offsets-one-way");
+    let mut broken = inputs::anp3(3000, 6).bytes;
+    broken[60..64].copy_from_slice(&[0xFF, 0xFF, 0xFF, 0x7F]);
+    let entries: Vec<(&str, Vec<u8>)> = vec![
+        ("walk.ifp", inputs::anp3(3000, 1).bytes),
+        ("broken.ifp", broken.clone()),
+    ];
+    let path = write(&dir, "offsets.img", &v2(&entries));
+    let loose = write(&dir, "broken.ifp", &broken);
+    let base = layout(&entries)[1].0 as u64 * SECTOR as u64;
+    let offset_in = |text: &str| -> u64 {
+        let at = text.find(" at offset ").expect(text) + " at offset ".len();
+        text[at..]
+            .split(|c: char| !c.is_ascii_digit())
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap()
+    };
+    let in_file = offset_in(&stderr(&run(&["info", &loose])));
+    let in_entry = offset_in(&stderr(&run(&["info", &format!("{path}:broken.ifp")])));
+    assert_eq!(in_entry, in_file);
+    let output = run(&["info", &path]);
+    let in_archive = offset_in(&stderr(&output));
+    assert_eq!(in_archive, base + in_file, "{}", stderr(&output));
+    let output = run(&["info", "--json", &path]);
+    let json = Json::parse(stdout(&output)).unwrap();
+    let Json::Arr(listed) = json.get("entries") else {
+        panic!("{json:?}")
+    };
+    assert_eq!(
+        listed[1].get("error").get("offset"),
+        &Json::Num((base + in_file).to_string())
+    );
+    // check counts from the .img too: its finding for the failure lies at the same offset.
+    let output = run(&["check", &path]);
+    let text = stdout(&output);
+    let at = format!(" at {}", base + in_file);
+    assert!(
+        text.lines().any(|l| l.contains("broken.ifp")
+            && l.match_indices(&at)
+                .any(|(i, _)| { !l[i + at.len()..].starts_with(|c: char| c.is_ascii_digit()) })),
+        "{text}"
+    );
+}
