@@ -1298,11 +1298,11 @@ fn offsets_count_from_the_input_named() {
             .parse()
             .unwrap()
     };
-    let in_file = offset_in(&stderr(&run(&["info", &loose])));
-    let in_entry = offset_in(&stderr(&run(&["info", &format!("{path}:broken.ifp")])));
+    let in_file = offset_in(stderr(&run(&["info", &loose])));
+    let in_entry = offset_in(stderr(&run(&["info", &format!("{path}:broken.ifp")])));
     assert_eq!(in_entry, in_file);
     let output = run(&["info", &path]);
-    let in_archive = offset_in(&stderr(&output));
+    let in_archive = offset_in(stderr(&output));
     assert_eq!(in_archive, base + in_file, "{}", stderr(&output));
     let output = run(&["info", "--json", &path]);
     let json = Json::parse(stdout(&output)).unwrap();
