@@ -1644,7 +1644,7 @@ uint32_t GTS_CALL gts_decoder_bone(const struct gts_decoder *decoder);
 const char *GTS_CALL gts_status_name(gts_status status);
 
 /**
- * A short description of the status, e.g. "input ends inside a unit": a static NUL-terminated
+ * A short description of the status, e.g. "file cut short": a static NUL-terminated
  * string ("unknown status" for a number that is not a status).
  */
 const char *GTS_CALL gts_status_reason(gts_status status);

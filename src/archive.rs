@@ -21,7 +21,7 @@ use crate::decoder::{Options, Progress, Status};
 use crate::error::{Error, ErrorKind};
 use crate::event::{Flow, Format, Visitor};
 use crate::format::{foreign, sniff_format};
-use crate::limits::{REREAD_FACTOR, REREAD_SLACK};
+use crate::limits::{MAX_LINE, REREAD_FACTOR, REREAD_SLACK, SNIFF_LINES};
 use crate::Decoder;
 
 #[cfg(feature = "std")]
@@ -113,8 +113,9 @@ pub struct Entry<'a> {
     pub size: u64,
     /// Bytes the directory declares (sectors × 2048).
     pub declared_size: u64,
-    /// The format the decoder would find in the entry's first bytes; `None` for content it
-    /// does not decode (models, textures, collisions, empty entries).
+    /// The format the decoder would find in the entry's first [`SNIFF_SIZE`] bytes; `None`
+    /// for content it does not decode (models, textures, collisions, empty entries). Text is
+    /// settled by more lines: [`decoded_format`] gives the decoder's answer for any entry.
     pub format: Option<Format>,
     /// The directory record as stored: the engines' own reading of its fields (version 2's
     /// second size, the name's bytes after the NUL) differs from the decoder's.
@@ -883,6 +884,44 @@ impl ArchiveDecoder {
 /// entry it would refuse (a collision file, a model, textures, anything else) is `None`.
 fn entry_format(head: &[u8]) -> Option<Format> {
     sniff_format(head).ok()
+}
+
+/// Bytes of an entry's start that [`decoded_format`] reads to settle its format: the decoder
+/// tells a text placement file from other text by its first [`SNIFF_LINES`] lines that are
+/// neither blank nor comments, each at most [`MAX_LINE`] bytes (and its line break).
+pub const FORMAT_HEAD_SIZE: usize = SNIFF_LINES * (MAX_LINE + 2);
+
+/// The format of an entry that starts with `head` as the decoder finds it, the one answer for
+/// every front end (a listing, a summary, the checker): [`Entry::format`] with text settled.
+/// [`Entry::format`] sees [`SNIFF_SIZE`] bytes, so any printable start is text there; the
+/// decoder refuses text that is no placement file (`bad_magic`, a `readme.txt`), and so does
+/// this (`None`). `head` is the entry's first [`FORMAT_HEAD_SIZE`] bytes or more (`whole`:
+/// the entry ends there). Text whose first lines are all blank or comments past `head` stays
+/// text. No allocation.
+pub fn decoded_format(head: &[u8], whole: bool) -> Option<Format> {
+    /// Stops at the file event: the decoder has taken the input for its format.
+    struct Recognised(bool);
+    impl Visitor for Recognised {
+        fn file(&mut self, _: &crate::FileInfo<'_>) -> Flow {
+            self.0 = true;
+            Flow::Abort
+        }
+    }
+    let sniffed = entry_format(head)?;
+    if sniffed != Format::IplText {
+        return Some(sniffed);
+    }
+    let mut decoder = Decoder::new();
+    let mut recognised = Recognised(false);
+    let fed = decoder.feed(head, &mut recognised);
+    let result = match fed {
+        Ok(_) if whole && !recognised.0 => decoder.finish(&mut recognised),
+        other => other.map(|_| ()),
+    };
+    match result {
+        Err(error) if error.kind == ErrorKind::BadMagic => None,
+        _ => Some(sniffed),
+    }
 }
 
 const fn records_in(len: u64) -> u32 {

@@ -22,7 +22,7 @@
 //! assert_eq!(failure.decoded.animations, 2);
 //! assert_eq!(
 //!     failure.to_string(),
-//!     "input ends inside a unit at offset 1498 (animation 1 \"run\", bone 0 \"Root\"; \
+//!     "file cut short: it ends before the data at offset 1498 is complete (animation 1 \"run\", bone 0 \"Root\"; \
 //!      after 2 animations, 7 bones, 103 keyframes)"
 //! );
 //! ```
@@ -298,7 +298,7 @@ impl Failure {
 
 impl fmt::Display for Failure {
     /// The error with its absolute offset, then in parentheses the entry, animation, bone or
-    /// line and what was decoded: `input ends inside a unit at offset 1498 (animation 1
+    /// line and what was decoded: `file cut short: it ends before the data at offset 1498 is complete (animation 1
     /// "run", bone 0 "Root"; after 2 animations, 7 bones, 103 keyframes)`. Nothing is
     /// added for an error before anything was decoded (`unknown file magic at offset 0`).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

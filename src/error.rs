@@ -64,8 +64,10 @@ kinds! {
         /// is text that is no placement file (no section keyword and no placement record among
         /// its first lines: docs/FORMATS.md §4).
         BadMagic = 100, "bad_magic", "unknown file magic";
-        /// The input ended inside a unit (`finish` was called too early).
-        Truncated = 101, "truncated", "input ends inside a unit";
+        /// The input ended inside a unit (`finish` was called too early): the file is cut
+        /// short. Displayed as `file cut short: it ends before the data at offset N is
+        /// complete`, N the unit's offset.
+        Truncated = 101, "truncated", "file cut short";
         /// A bone declares a keyframe type the format does not define.
         UnknownFrameType = 102, "unknown_frame_type", "unknown keyframe type";
         /// A count whose records cannot fit in a file these formats can address (4 GiB),
@@ -156,6 +158,15 @@ impl fmt::Display for Error {
         if self.kind.is_foreign() && self.offset == 0 {
             // The whole file is of that format: its first bytes tell.
             return f.write_str(self.kind.reason());
+        }
+        if self.kind == ErrorKind::Truncated {
+            // In a modder's words: the offset is where the incomplete data begins, not the cut.
+            return write!(
+                f,
+                "{}: it ends before the data at offset {} is complete",
+                self.kind.reason(),
+                self.offset
+            );
         }
         write!(f, "{} at offset {}", self.kind.reason(), self.offset)
     }

@@ -9,7 +9,9 @@ use std::path::Path;
 
 use gtastream::check::{Checker, Finding, Games};
 use gtastream::context::Tracked;
-use gtastream::encode::{EncodeOptions, EncodeWarnings, Encoder, IoSink, Lookahead, ReadAt, Sink};
+use gtastream::encode::{
+    EncodeError, EncodeOptions, EncodeWarnings, Encoder, IoSink, Lookahead, ReadAt, Sink,
+};
 use gtastream::io::decode_reader;
 use gtastream::{Decoder, ErrorKind, Format};
 
@@ -225,6 +227,30 @@ fn check_output(written: &[u8], output: &Path, games: Games) -> Result<(String, 
     Ok((lines, errors))
 }
 
+/// The encoder's refusal in the command's words: a line lost names the flag that drops such
+/// lines, `--drop-text-sections` (the library's message names its option).
+fn encode_error(error: &EncodeError) -> String {
+    const DROP: &str = "--drop-text-sections writes the instances and car generators and drops \
+                        such lines";
+    match error {
+        EncodeError::LineLost(at) if at.section.is_empty() && at.line == 0 => format!(
+            "the line outside any section at offset {} would be lost in a binary IPL (the games \
+             skip it; {DROP})",
+            at.offset
+        ),
+        EncodeError::LineLost(at) if at.section.is_empty() => format!(
+            "line {} (outside any section) has no place in a binary IPL (the games skip it; \
+             {DROP})",
+            at.line
+        ),
+        EncodeError::LineLost(at) => format!(
+            "line {} (section {}) has no place in a binary IPL ({DROP})",
+            at.line, at.section
+        ),
+        other => other.to_string(),
+    }
+}
+
 /// Decodes `reader` into an encoder for `to` writing to `sink`; the sink once finished.
 /// `sink_error` says why the sink failed, if it did.
 fn encode<S: Sink>(
@@ -250,7 +276,7 @@ fn encode<S: Sink>(
     let write_failed = |encoder: &Encoder<S>| match sink_error(encoder.sink()) {
         Some(message) => message,
         None => {
-            let error = encoder.error().map_or(String::new(), |e| e.to_string());
+            let error = encoder.error().map_or(String::new(), |e| encode_error(&e));
             match place.animation {
                 Some(_) => at_input(&format!("{error} ({place} of the input)")),
                 None => at_input(&error),

@@ -9,13 +9,14 @@ use indicatif::ProgressBar;
 
 use crate::json::JsonWriter;
 use crate::names::latin1;
-use crate::target::Archive;
+use crate::target::{Archive, EntryFormats};
 use crate::walk::progress;
 
 struct Lister<'a, W: Write> {
     out: W,
     json: Option<JsonWriter>,
     shown: &'a str,
+    formats: EntryFormats,
     bar: ProgressBar,
     /// The first write error (a closed pipe): the rest is not written.
     failed: Option<std::io::Error>,
@@ -59,6 +60,7 @@ impl<W: Write> ArchiveVisitor for Lister<'_, W> {
     fn entry(&mut self, entry: &Entry<'_>) -> Choice {
         self.bar.inc(1);
         let name = latin1(entry.name);
+        let format = self.formats.of(entry);
         let flow = match self.json.as_mut() {
             Some(w) => {
                 w.begin_object(true);
@@ -69,12 +71,12 @@ impl<W: Write> ArchiveVisitor for Lister<'_, W> {
                 w.key("size");
                 w.uint(entry.size);
                 w.key("format");
-                w.opt_string(entry.format.map(|f| f.name()));
+                w.opt_string(format.map(|f| f.name()));
                 w.end();
                 self.flush_json()
             }
             None => {
-                let format = entry.format.map_or("-", |f| f.name());
+                let format = format.map_or("-", |f| f.name());
                 let line = format!(
                     "{name:<24} {:>12} {:>10} {format}\n",
                     entry.offset, entry.size
@@ -109,6 +111,7 @@ pub fn run(archive: &Archive, json: bool) -> Result<(), String> {
         out: std::io::BufWriter::new(stdout),
         json: json.then(JsonWriter::new),
         shown: &archive.shown,
+        formats: EntryFormats::new(archive),
         bar: progress(0),
         failed: None,
     };

@@ -14,7 +14,7 @@ use crate::info::{self, Summary};
 use crate::json::JsonWriter;
 use crate::names::latin1;
 use crate::source::{self, Access, Failure};
-use crate::target::{self, Archive, Target};
+use crate::target::{self, Archive, EntryFormats, Target};
 use crate::walk::{progress, Only};
 
 /// How `info` reports.
@@ -115,9 +115,12 @@ fn file_report(
 }
 
 /// The keys of a file's (or an entry's) JSON object after its name.
+/// `base`: the entry's offset in the `.img` for an entry of a whole archive (0 for a file):
+/// every offset counts from the first byte of the input named (docs/FORMATS.md §0).
 fn counts_json(
     w: &mut JsonWriter,
     summary: &Summary,
+    base: u64,
     extra: &[ArchiveWarning],
     error: Option<&Failure>,
 ) {
@@ -151,7 +154,7 @@ fn counts_json(
             w,
             warning.kind.name(),
             warning.kind.reason(),
-            warning.offset,
+            base + warning.offset,
         );
         place_json(w, place);
         w.end();
@@ -170,7 +173,7 @@ fn counts_json(
                     w.key("reason");
                     w.string(error.kind.reason());
                     w.key("offset");
-                    w.uint(error.offset);
+                    w.uint(failure.offset());
                     place_json(w, &failure.context);
                     w.key("message");
                     w.string(&failure.to_string());
@@ -223,7 +226,7 @@ fn write_file_json(
 ) -> Result<(), String> {
     let mut w = JsonWriter::new();
     w.begin_object(false);
-    counts_json(&mut w, summary, &[], error);
+    counts_json(&mut w, summary, 0, &[], error);
     w.end();
     out.write_all(w.finish().as_bytes())
         .map_err(crate::write_error)
@@ -242,6 +245,9 @@ struct Totals {
     cars: u64,
     warnings: u64,
     failed: u64,
+    /// The entries that had warnings and how many, in directory order (the summary names
+    /// them: a count alone does not tell where to look).
+    warned: Vec<(String, u64)>,
 }
 
 /// The entry being decoded: its name, format, its record's warnings, and summary.
@@ -260,6 +266,8 @@ struct ArchiveReport<'a, W: Write> {
     json: Option<JsonWriter>,
     bar: ProgressBar,
     totals: Totals,
+    /// Each entry's format, as `ls` and `check` see it.
+    formats: EntryFormats,
     /// The warnings of the coming entry, and those of the directory as a whole.
     pending: Vec<ArchiveWarning>,
     directory: Vec<ArchiveWarning>,
@@ -293,6 +301,7 @@ impl<W: Write> ArchiveReport<'_, W> {
         format: Option<Format>,
         warnings: &[ArchiveWarning],
         summary: &Summary,
+        base: u64,
         error: Option<context::Failure>,
     ) -> Flow {
         let counts = summary.counts();
@@ -308,7 +317,11 @@ impl<W: Write> ArchiveReport<'_, W> {
         t.keyframes += counts.keyframes;
         t.instances += counts.instances;
         t.cars += counts.cars;
-        t.warnings += (counts.warnings.len() + warnings.len()) as u64;
+        let entry_warnings = (counts.warnings.len() + warnings.len()) as u64;
+        t.warnings += entry_warnings;
+        if entry_warnings > 0 {
+            t.warned.push((name.to_string(), entry_warnings));
+        }
         t.failed += u64::from(error.is_some());
         if let Some(error) = error {
             let shown = self.shown;
@@ -321,7 +334,7 @@ impl<W: Write> ArchiveReport<'_, W> {
                 w.begin_object(true);
                 w.key("name");
                 w.string(name);
-                counts_json(w, summary, warnings, failure.as_ref());
+                counts_json(w, summary, base, warnings, failure.as_ref());
                 w.end();
                 w.take()
             }
@@ -393,16 +406,16 @@ where
         self.bar.inc(1);
         let name = latin1(entry.name);
         let warnings = std::mem::take(&mut self.pending);
-        if entry.format.is_some() {
-            self.current = Some((
-                name,
-                entry.format,
-                warnings,
-                Tracked::new(Summary::new(false)),
-            ));
+        let format = self.formats.of(entry);
+        if format.is_some() {
+            // Offsets of a whole archive count from the .img's first byte (docs/FORMATS.md §0):
+            // the context adds the entry's offset, and names the entry.
+            let mut summary = Tracked::new(Summary::new(false));
+            summary.context.entry(entry);
+            self.current = Some((name, format, warnings, summary));
             return Choice::Decode;
         }
-        match self.entry_done(&name, None, &warnings, &Summary::new(false), None) {
+        match self.entry_done(&name, None, &warnings, &Summary::new(false), 0, None) {
             Flow::Abort => Choice::Abort,
             _ => Choice::Skip,
         }
@@ -413,7 +426,14 @@ where
             return Flow::Continue;
         };
         let failure = result.err().map(|e| summary.failure(e));
-        self.entry_done(&name, format, &warnings, &summary.inner, failure)
+        self.entry_done(
+            &name,
+            format,
+            &warnings,
+            &summary.inner,
+            summary.context.base,
+            failure,
+        )
     }
 
     fn archive_warning(&mut self, warning: ArchiveWarning) -> Flow {
@@ -424,6 +444,28 @@ where
         }
         Flow::Continue
     }
+}
+
+/// Entries listed under the warnings count of an archive's summary, at most this many.
+const WARNED_SHOWN: usize = 20;
+
+/// The entries whose warnings the summary counts, each with how many and the command that
+/// lists them; past [`WARNED_SHOWN`], how many more and the command that shows every entry.
+fn warned_entries(archive: &str, warned: &[(String, u64)]) -> String {
+    let mut text = String::new();
+    for (name, n) in warned.iter().take(WARNED_SHOWN) {
+        let noun = if *n == 1 { "warning" } else { "warnings" };
+        text.push_str(&format!(
+            "    {name}: {n} {noun} (gtastream info {archive}:{name})\n"
+        ));
+    }
+    if warned.len() > WARNED_SHOWN {
+        text.push_str(&format!(
+            "    and {} more entries with warnings (gtastream info --entries {archive})\n",
+            warned.len() - WARNED_SHOWN
+        ));
+    }
+    text
 }
 
 fn archive_report(
@@ -443,6 +485,7 @@ fn archive_report(
             ProgressBar::hidden()
         },
         totals: Totals::default(),
+        formats: EntryFormats::new(archive),
         pending: Vec::new(),
         directory: Vec::new(),
         current: None,
@@ -535,9 +578,15 @@ fn archive_report(
                 ("failed", t.failed),
             ] {
                 text.push_str(&format!("  {:<12} {value}\n", format!("{key}:")));
-            }
-            for warning in &report.directory {
-                text.push_str(&format!("    {warning} ({})\n", warning.kind.name()));
+                if key == "warnings" {
+                    // What the count counts: the directory's warnings, then the entries'.
+                    for warning in &report.directory {
+                        text.push_str(&format!("    {warning} ({})\n", warning.kind.name()));
+                    }
+                    if !report.options.entries {
+                        text.push_str(&warned_entries(archive.shown.as_str(), &t.warned));
+                    }
+                }
             }
             text
         }

@@ -103,6 +103,48 @@ impl Archive {
     }
 }
 
+/// Entries' formats as the decoder finds them, one answer for `ls`, `info` and `check`
+/// ([`gtastream::archive::decoded_format`]): an entry whose first bytes are text is settled by
+/// reading its first lines from the `.img` (opened once, at the first such entry).
+pub struct EntryFormats {
+    img: Img,
+    reader: Option<ImgReader>,
+    head: Vec<u8>,
+}
+
+impl EntryFormats {
+    pub fn new(archive: &Archive) -> Self {
+        EntryFormats {
+            img: archive.img.clone(),
+            reader: None,
+            head: Vec::new(),
+        }
+    }
+
+    /// The format of `entry`; the directory's sniffed one if its bytes cannot be read (the
+    /// command that reads them says why).
+    pub fn of(&mut self, entry: &gtastream::archive::Entry<'_>) -> Option<gtastream::Format> {
+        use gtastream::archive::{decoded_format, FORMAT_HEAD_SIZE};
+        if entry.format != Some(gtastream::Format::IplText) {
+            return entry.format;
+        }
+        let want = entry.size.min(FORMAT_HEAD_SIZE as u64);
+        let read = |reader: &mut ImgReader, head: &mut Vec<u8>| -> io::Result<()> {
+            head.clear();
+            reader.seek(SeekFrom::Start(entry.offset))?;
+            reader.take(want).read_to_end(head)?;
+            Ok(())
+        };
+        if self.reader.is_none() {
+            self.reader = self.img.open().ok();
+        }
+        match self.reader.as_mut().map(|r| read(r, &mut self.head)) {
+            Some(Ok(())) => decoded_format(&self.head, want == entry.size),
+            _ => entry.format,
+        }
+    }
+}
+
 impl Archive {
     /// The bytes of the first entry named `wanted` (without case), as `extract` writes them:
     /// its sectors, cut at the end of the `.img`.

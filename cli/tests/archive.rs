@@ -1151,3 +1151,176 @@ fn archives_of_other_tools_and_games_get_a_clear_message() {
         assert_eq!(std::fs::read(&path).unwrap(), bytes);
     }
 }
+
+/// `info ARCHIVE` names what its warnings count counts: each entry with warnings, how many, and
+/// the command that lists them (which does); past 20 entries, how many more and `--entries`.
+#[test]
+fn info_of_an_archive_names_the_entries_its_warnings_count() {
+    let dir = scratch("info-warned-entries");
+    let unclosed = b"inst\n1, box, 0, 1, 2, 3, 1, 1, 1, 0, 0, 0, 1\n".to_vec();
+    let mut entries: Vec<(String, Vec<u8>)> = vec![
+        ("walk.ifp".into(), inputs::anp3(3000, 1).bytes),
+        ("open.ipl".into(), unclosed.clone()),
+    ];
+    let path = write(
+        &dir,
+        "few.img",
+        &v2(&entries
+            .iter()
+            .map(|(n, b)| (n.as_str(), b.clone()))
+            .collect::<Vec<_>>()),
+    );
+    let output = run(&["info", &path]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    let listed = format!("    open.ipl: 1 warning (gtastream info {path}:open.ipl)");
+    let lines: Vec<&str> = text.lines().collect();
+    let count = lines.iter().position(|l| *l == "  warnings:    1");
+    assert!(count.is_some(), "{text}");
+    assert_eq!(lines[count.unwrap() + 1], listed, "{text}");
+    assert!(!text.contains("walk.ifp:"), "{text}");
+    // The command named lists the warning.
+    let output = run(&["info", &format!("{path}:open.ipl")]);
+    let shown = stdout(&output);
+    assert!(shown.contains("(unclosed_section)"), "{shown}");
+
+    for i in 0..22 {
+        entries.push((format!("open{i}.ipl"), unclosed.clone()));
+    }
+    let path = write(
+        &dir,
+        "many.img",
+        &v2(&entries
+            .iter()
+            .map(|(n, b)| (n.as_str(), b.clone()))
+            .collect::<Vec<_>>()),
+    );
+    let output = run(&["info", &path]);
+    let text = stdout(&output);
+    assert!(text.contains("  warnings:    23\n"), "{text}");
+    assert_eq!(
+        text.matches(": 1 warning (gtastream info ").count(),
+        20,
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!(
+            "    and 3 more entries with warnings (gtastream info --entries {path})"
+        )),
+        "{text}"
+    );
+    // With --entries every entry has its line already: no list.
+    let output = run(&["info", "--entries", &path]);
+    let text = stdout(&output);
+    assert!(!text.contains("(gtastream info "), "{text}");
+}
+
+/// `ls`, `info --entries` and `check` agree about an entry whose first bytes are text but that
+/// is no placement file (a readme): listed `-`, not decoded, no finding that it fails to
+/// decode (it was `text` in `ls`, a failure in `info`, `file.decode_failed` in `check`); a text
+/// placement file beside it is `text` everywhere.
+#[test]
+fn ls_info_and_check_agree_about_text_that_is_no_placement_file() {
+    let dir = scratch("odd-text-entry");
+    let entries: Vec<(&str, Vec<u8>)> = vec![
+        (
+            "readme.txt",
+            b"hello there\nthis archive holds my mod\n".to_vec(),
+        ),
+        (
+            "map.ipl",
+            b"inst\n1, box, 0, 1, 2, 3, 1, 1, 1, 0, 0, 0, 1\nend\n".to_vec(),
+        ),
+    ];
+    let path = write(&dir, "odd.img", &v2(&entries));
+    let output = run(&["ls", &path]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let listed: Vec<(String, String)> = stdout(&output)
+        .lines()
+        .map(|l| {
+            let fields: Vec<&str> = l.split_whitespace().collect();
+            (fields[0].to_string(), fields[3].to_string())
+        })
+        .collect();
+    assert_eq!(
+        listed,
+        [
+            ("readme.txt".into(), "-".into()),
+            ("map.ipl".into(), "text".into())
+        ]
+    );
+    let output = run(&["ls", "--json", &path]);
+    let json = Json::parse(stdout(&output)).unwrap();
+    let formats: Vec<Json> = match json.get("entries") {
+        Json::Arr(entries) => entries.iter().map(|e| e.get("format").clone()).collect(),
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(formats, [Json::Null, Json::Str("text".into())]);
+
+    let output = run(&["info", "--entries", &path]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert!(
+        text.lines()
+            .any(|l| l.split_whitespace().collect::<Vec<_>>()
+                == ["readme.txt", "-", "not", "decoded"]),
+        "{text}"
+    );
+    assert!(text.contains("  failed:      0"), "{text}");
+
+    let output = run(&["check", &path]);
+    let text = stdout(&output);
+    assert!(!text.contains("file.decode_failed"), "{text}");
+    assert!(!text.contains(" error "), "{text}");
+}
+
+/// One way of counting offsets (docs/FORMATS.md §0): from the first byte of the input named.
+/// A whole archive (`info ARCHIVE`, its JSON, `check ARCHIVE`): the `.img`; `ARCHIVE:ENTRY`: the
+/// entry, as the extracted file. `info ARCHIVE` counted from the entry, `check` from the `.img`.
+#[test]
+fn offsets_count_from_the_input_named() {
+    let dir = scratch("offsets-one-way");
+    let mut broken = inputs::anp3(3000, 6).bytes;
+    broken[60..64].copy_from_slice(&[0xFF, 0xFF, 0xFF, 0x7F]);
+    let entries: Vec<(&str, Vec<u8>)> = vec![
+        ("walk.ifp", inputs::anp3(3000, 1).bytes),
+        ("broken.ifp", broken.clone()),
+    ];
+    let path = write(&dir, "offsets.img", &v2(&entries));
+    let loose = write(&dir, "broken.ifp", &broken);
+    let base = layout(&entries)[1].0 as u64 * SECTOR as u64;
+    let offset_in = |text: &str| -> u64 {
+        let at = text.find(" at offset ").expect(text) + " at offset ".len();
+        text[at..]
+            .split(|c: char| !c.is_ascii_digit())
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap()
+    };
+    let in_file = offset_in(stderr(&run(&["info", &loose])));
+    let in_entry = offset_in(stderr(&run(&["info", &format!("{path}:broken.ifp")])));
+    assert_eq!(in_entry, in_file);
+    let output = run(&["info", &path]);
+    let in_archive = offset_in(stderr(&output));
+    assert_eq!(in_archive, base + in_file, "{}", stderr(&output));
+    let output = run(&["info", "--json", &path]);
+    let json = Json::parse(stdout(&output)).unwrap();
+    let Json::Arr(listed) = json.get("entries") else {
+        panic!("{json:?}")
+    };
+    assert_eq!(
+        listed[1].get("error").get("offset"),
+        &Json::Num((base + in_file).to_string())
+    );
+    // check counts from the .img too: its finding for the failure lies at the same offset.
+    let output = run(&["check", &path]);
+    let text = stdout(&output);
+    let at = format!(" at {}", base + in_file);
+    assert!(
+        text.lines().any(|l| l.contains("broken.ifp")
+            && l.match_indices(&at)
+                .any(|(i, _)| { !l[i + at.len()..].starts_with(|c: char| c.is_ascii_digit()) })),
+        "{text}"
+    );
+}

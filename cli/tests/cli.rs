@@ -271,7 +271,9 @@ fn truncated_file_fails_with_offset_and_no_output() {
         (6, 0, ""),
     ] {
         let path = fixture(&format!("cut{cut}.ifp"), &bytes[..cut]);
-        let message = format!("input ends inside a unit at offset {unit}{context}");
+        let message = format!(
+            "file cut short: it ends before the data at offset {unit} is complete{context}"
+        );
         for args in [&["dump", "--json", &path][..], &["info", &path][..]] {
             let output = run(args);
             assert_eq!(output.status.code(), Some(1), "{args:?}");

@@ -282,8 +282,8 @@ pub unsafe extern "C" fn gts_decoder_error_offset(decoder: *const gts_decoder) -
     }
 }
 
-/// A static, NUL-terminated description of `gts_decoder_error(decoder)`, e.g. "input ends
-/// inside a unit" ("ok" when there is no error).
+/// A static, NUL-terminated description of `gts_decoder_error(decoder)`, e.g. "file cut
+/// short" ("ok" when there is no error).
 ///
 /// Pointers: `decoder` is NULL or points to a readable `gts_decoder`.
 #[no_mangle]
@@ -353,7 +353,7 @@ pub extern "C" fn gts_status_name(status: StatusArg) -> *const c_char {
         .as_ptr()
 }
 
-/// A short description of the status, e.g. "input ends inside a unit": a static NUL-terminated
+/// A short description of the status, e.g. "file cut short": a static NUL-terminated
 /// string ("unknown status" for a number that is not a status).
 #[no_mangle]
 pub extern "C" fn gts_status_reason(status: StatusArg) -> *const c_char {

@@ -1352,8 +1352,12 @@ impl<S: FnMut(&Finding)> ArchiveVisitor for Checker<S> {
     }
 
     fn entry_end(&mut self, result: Result<(), Error>) -> Flow {
+        // Text that is no placement file (a readme) is of no format the decoder reads, as
+        // `archive::decoded_format` says and `ls` lists it: passed over like any such entry.
         if let Err(error) = result {
-            self.failed(error);
+            if !(error.kind == ErrorKind::BadMagic && self.format.is_none()) {
+                self.failed(error);
+            }
         }
         self.context.entry_end();
         self.format = None;

@@ -748,3 +748,49 @@ fn archives_of_other_tools_and_games_are_named() {
         assert!(kind.reason().contains("not supported"), "{}", kind.reason());
     }
 }
+
+/// `decoded_format` gives the decoder's answer: the directory's sniffed `text` stands for a
+/// placement file only; other text (a readme) is no format, as decoding it says (`bad_magic`);
+/// text whose start `head` does not settle stays text; binary formats keep their magic's name.
+#[test]
+fn decoded_format_settles_text_as_the_decoder_does() {
+    use gtastream::archive::{decoded_format, FORMAT_HEAD_SIZE};
+    let readme = b"hello there\nthis archive holds my mod\n".as_slice();
+    let placement = b"# map\ninst\n1, box, 0, 1, 2, 3, 1, 1, 1, 0, 0, 0, 1\nend\n".as_slice();
+    // Listed from its first bytes, a readme is text ...
+    let data = Img::reversed(&[("readme.txt", readme.to_vec())]).v2();
+    let (log, result) = run_v2(&data, skip_all);
+    result.unwrap();
+    assert!(
+        matches!(
+            &log[1],
+            Ev::Entry {
+                format: Some(Format::IplText),
+                ..
+            }
+        ),
+        "{log:?}"
+    );
+    // ... and the decoder refuses it.
+    let mut recorder = Recorder::default();
+    let refused = Decoder::new().decode_slice(readme, &mut recorder);
+    assert_eq!(refused.unwrap_err().kind, ErrorKind::BadMagic);
+    assert_eq!(decoded_format(readme, true), None);
+    assert_eq!(decoded_format(placement, true), Some(Format::IplText));
+    assert_eq!(
+        decoded_format(&placement[..20], false),
+        Some(Format::IplText)
+    );
+    // Eight stray lines settle it without the end of the entry.
+    let strays = "word word\n".repeat(9);
+    assert!(strays.len() < FORMAT_HEAD_SIZE);
+    assert_eq!(decoded_format(strays.as_bytes(), false), None);
+    // Not yet settled (two strays, more may follow): still text.
+    assert_eq!(
+        decoded_format(&strays.as_bytes()[..20], false),
+        Some(Format::IplText)
+    );
+    let anp3 = inputs::anp3(3000, 1).bytes;
+    assert_eq!(decoded_format(&anp3[..12], false), Some(Format::Anp3));
+    assert_eq!(decoded_format(&[0xEE; 64], true), None);
+}

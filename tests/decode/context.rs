@@ -91,7 +91,7 @@ fn a_cut_file_says_what_was_decoded() {
     );
     assert_eq!(
         failure.to_string(),
-        "input ends inside a unit at offset 312 (animation 1 \"second\", bone 2 \"b2\"; \
+        "file cut short: it ends before the data at offset 312 is complete (animation 1 \"second\", bone 2 \"b2\"; \
          after 2 animations, 4 bones, 6 keyframes)"
     );
     // The JSON document gives the same failure.
@@ -117,7 +117,7 @@ fn a_cut_placement_file_counts_its_records() {
     assert_eq!(
         failure.to_string(),
         format!(
-            "input ends inside a unit at offset {cars_at} (after 3 instances, 0 cars, 0 lines)"
+            "file cut short: it ends before the data at offset {cars_at} is complete (after 3 instances, 0 cars, 0 lines)"
         )
     );
 }

@@ -70,10 +70,10 @@ test('a truncated file throws DecodeError with kind, offset, where and what deco
     assert.ok(e instanceof DecodeError && e instanceof Error);
     assert.equal(e.name, 'DecodeError');
     assert.equal(e.kind, 'truncated');
-    assert.equal(e.reason, 'input ends inside a unit');
+    assert.equal(e.reason, 'file cut short');
     assert.equal(e.offset, 72);
     assert.deepEqual([e.animation, e.bone, e.line], [0, null, null]);
-    assert.equal(e.message, 'input ends inside a unit at offset 72 (animation 0 "WALK_player"; ' +
+    assert.equal(e.message, 'file cut short: it ends before the data at offset 72 is complete (animation 0 "WALK_player"; ' +
       'after 1 animation, 0 bones, 0 keyframes)');
     return true;
   });
@@ -82,7 +82,7 @@ test('a truncated file throws DecodeError with kind, offset, where and what deco
   const third = 36 + 36 + 2 * (36 + 37 * 16) + 36;
   assert.throws(() => decode(file.subarray(0, third + 25)), {
     name: 'DecodeError', kind: 'truncated', animation: 0, bone: 2, line: null,
-    message: /^input ends inside a unit at offset \d+ \(animation 0 "WALK_player", bone 2 "R Thigh"; after 1 animation, 3 bones, 7\d keyframes\)$/,
+    message: /^file cut short: it ends before the data at offset \d+ is complete \(animation 0 "WALK_player", bone 2 "R Thigh"; after 1 animation, 3 bones, 7\d keyframes\)$/,
   });
   // The same message as decodeJson, IFPReader and the tool.
   assert.throws(() => decodeJson(file.subarray(0, 82)), { message: /\(animation 0 "WALK_player"; after/ });

@@ -83,13 +83,13 @@ def test_decode_error_attributes():
     error = caught.value
     assert isinstance(error, Exception)
     assert error.kind == "truncated"
-    assert error.reason == "input ends inside a unit"
+    assert error.reason == "file cut short"
     # The last record starts 10 bytes before the end: the file header (36), the animation
     # header (36) and the bone header (36), then two whole 10-byte records.
     assert error.offset == 36 + 36 + 36 + 20 == len(data) - 10
     # Where: the first animation's first bone, by index and name; what decoded before.
     assert (error.animation, error.bone, error.line) == (0, 0, None)
-    assert str(error) == ('input ends inside a unit at offset 128 (animation 0 "walk", '
+    assert str(error) == ('file cut short: it ends before the data at offset 128 is complete (animation 0 "walk", '
                           'bone 0 "root"; after 1 animation, 1 bone, 2 keyframes)')
 
     with pytest.raises(gtastream.DecodeError) as caught:

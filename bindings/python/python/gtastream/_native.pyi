@@ -57,7 +57,7 @@ class DecodeError(Exception):
     "finished" or "empty"; for a file of another format, "collision_file", "renderware_model",
     "texture_dictionary", "fastman92_img" or "gta4_img"."""
     reason: str
-    """Short description, e.g. "input ends inside a unit"."""
+    """Short description, e.g. "file cut short"."""
     offset: int
     """Absolute byte offset of the unit that failed."""
     animation: Optional[int]
