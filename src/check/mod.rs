@@ -220,6 +220,10 @@ impl<const N: usize> NameTable<N> {
     }
 }
 
+/// Binding bone ids of one animation the duplicate-id rule remembers (a stock ped skeleton
+/// has 32 bones; later ids are not compared).
+const BONE_ID_TABLE: usize = 64;
+
 /// The keyframe state of the current bone.
 #[derive(Clone, Copy, Debug, Default)]
 struct BoneState {
@@ -230,7 +234,8 @@ struct BoneState {
     decreasing: Option<u64>,
     /// Rules reported once a bone, by their bit.
     reported: u32,
-    /// The engine packs this bone's floats (SA: ANPK, or float frames under flag bit 0).
+    /// The engine packs this bone's floats (SA: ANPK; ANP3/ANP2 frames are taken as they
+    /// are, the first bone's class deciding the animation's).
     packs: bool,
     /// Offset of the current batch's first frame.
     batch_at: u64,
@@ -294,7 +299,6 @@ struct IplState {
 
 /// Rules reported once a file, by bit.
 const ONCE_ANIM_SIZE: u32 = 1;
-const ONCE_ANIM_OVERRUN: u32 = 2;
 const ONCE_MTA_FLOAT: u32 = 4;
 const ONCE_SCALE: u32 = 8;
 #[cfg(feature = "ipl-text")]
@@ -306,6 +310,12 @@ const ONCE_IPL_SCALE: u32 = 32;
 struct ArchiveState {
     version: ArchiveVersion,
     names: NameTable<NAME_TABLE>,
+    /// The games that load the archive (narrowed by its contents when the games come from
+    /// the file).
+    games: Games,
+    /// A cutscene archive (`cuts.img`): its IFPs are loaded by the cutscene loader, not
+    /// streamed.
+    cutscene: bool,
     /// The largest first and second sizes (v2), the second's offset and entry.
     size: u16,
     size2: Option<(u16, u64, Context)>,
@@ -328,6 +338,23 @@ pub struct Checker<S> {
     context: Context,
     /// The name the game knows the file by (the archive entry's or file's, without extension).
     stem: Option<Name>,
+    /// Whether the whole stem (of any length, not the cut [`Name`]) holds `_stream`.
+    stem_stream: bool,
+    /// The games come from the file (the format, its chunks, its lines), not the caller.
+    from_file: bool,
+    /// Games the input's files were checked for, before the current file and with it.
+    checked_before: Games,
+    checked: Games,
+    /// `loaded_by` before the current file.
+    loaded_before: Games,
+    /// The current file's games are decided (ANPK: at its first ANIM chunk).
+    decided: bool,
+    /// The archive being read is a cutscene archive (`cuts.img`).
+    cutscene_archive: bool,
+    /// The decoder reported the current bone's name as a repeat.
+    name_repeat: bool,
+    bone_ids: [i16; BONE_ID_TABLE],
+    bone_id_count: usize,
     format: Option<Format>,
     /// Games that load the current file (the format's, within the archive's).
     file_games: Games,
@@ -353,6 +380,16 @@ impl<S: FnMut(&Finding)> Checker<S> {
             sink,
             context: Context::default(),
             stem: None,
+            stem_stream: false,
+            from_file: false,
+            checked_before: Games::NONE,
+            checked: Games::NONE,
+            loaded_before: Games::NONE,
+            decided: false,
+            cutscene_archive: false,
+            name_repeat: false,
+            bone_ids: [0; BONE_ID_TABLE],
+            bone_id_count: 0,
             format: None,
             file_games: Games::NONE,
             animations: 0,
@@ -368,10 +405,59 @@ impl<S: FnMut(&Finding)> Checker<S> {
         }
     }
 
+    /// A checker for the games each file is for, decided from the file itself: ANP3 and
+    /// ANP2 SA and MTA; ANPK by its ANIM chunks (44 bytes: VC, SA, MTA; 48: III); a binary
+    /// IPL SA; a text IPL by its `inst` lines and sections; an IMG version 2 SA, version 1 III
+    /// and VC (VC alone once it holds a `.col`). [`games`](Self::games) says which.
+    pub fn from_file(sink: S) -> Self {
+        let mut checker = Checker::new(Games::ALL, sink);
+        checker.from_file = true;
+        checker
+    }
+
     /// The loose file's name (a path's last part): its stem is the block name the game
     /// expects (`ped.ifp` holds block `ped`).
     pub fn set_file_name(&mut self, name: &[u8]) {
-        self.stem = Some(Name::new(stem(name)));
+        self.set_stem(name);
+    }
+
+    /// The archive's file name (a path's last part), before it is decoded: `cuts.img` is a
+    /// cutscene archive, whose IFPs the cutscene loader reads.
+    pub fn set_archive_name(&mut self, name: &[u8]) {
+        self.cutscene_archive = stem(name).eq_ignore_ascii_case(b"cuts");
+    }
+
+    fn set_stem(&mut self, name: &[u8]) {
+        let stem = stem(name);
+        self.stem = Some(Name::new(stem));
+        self.stem_stream = contains_ignore_case(stem, b"_stream");
+    }
+
+    /// The games checked so far: those the input's files are for (from the file, or within
+    /// the caller's set).
+    pub fn games(&self) -> Games {
+        self.checked.and(self.games)
+    }
+
+    /// Whether the games come from the file ([`Checker::from_file`]) or the caller.
+    pub fn games_from_file(&self) -> bool {
+        self.from_file
+    }
+
+    /// The current file's games become `games`: the totals and [`games`](Self::games) follow.
+    fn set_file_games(&mut self, games: Games) {
+        self.file_games = games;
+        self.loaded_by = self.loaded_before.union(games);
+        self.checked = self.checked_before.union(games);
+    }
+
+    /// Narrows the current file's games to `games` when they come from the file (never to
+    /// none).
+    fn narrow(&mut self, games: Games) {
+        let narrowed = self.file_games.and(games);
+        if self.from_file && !narrowed.is_empty() {
+            self.set_file_games(narrowed);
+        }
     }
 
     /// Findings at error level so far.
@@ -408,18 +494,26 @@ impl<S: FnMut(&Finding)> Checker<S> {
                 Some(Rule::Anp3FrameTypeInvalid)
             }
             (ErrorKind::Truncated, Some(Format::IplBinary)) => Some(Rule::BnryBounds),
+            // The decoder's bound on names is the III/VC buffer.
+            (ErrorKind::Limit, Some(Format::Anpk)) => Some(Rule::AnpkChunkTooBig),
+            (kind, _) if kind.is_foreign() => Some(Rule::ForeignFile),
             _ => None,
         };
         let at = self.context.absolute(error.offset);
         // A file of no checked game's format (a Stories file, or an SA file in a version 1
-        // archive) is broken all the same: its failure is reported for every game.
+        // archive) is broken all the same: its failure is reported for every game that loads
+        // its container (an archive's games; a loose file's: all).
+        let container = match &self.archive {
+            Some(archive) => archive.games,
+            None => Games::ALL,
+        };
         let games = match self.format {
             Some(_) if !self.file_games.is_empty() => self.file_games,
-            _ => Games::ALL,
+            _ => container,
         };
         let rule = rule.unwrap_or(Rule::DecodeFailed);
         self.emit_full(rule, games, at, None, None, Some(error.kind), self.context);
-        if rule != Rule::DecodeFailed {
+        if rule != Rule::DecodeFailed && rule != Rule::ForeignFile {
             self.emit_full(Rule::Incomplete, games, at, None, None, None, self.context);
         }
     }
@@ -456,6 +550,7 @@ impl<S: FnMut(&Finding)> Checker<S> {
             }
         };
         match archive.version {
+            _ if archive.cutscene => {}
             ArchiveVersion::V1 => {
                 report(
                     self,
@@ -557,6 +652,7 @@ impl<S: FnMut(&Finding)> Checker<S> {
                 self.emit(Rule::BlockPedName, Games::ALL, at);
             } else if !is_ped && !name.eq_ignore_ascii_case(stem.as_bytes()) {
                 let rule = match self.context.entry {
+                    Some(_) if self.cutscene_archive => Rule::CutsceneBlockName,
                     Some(_) => Rule::BlockNameMismatch,
                     None => Rule::BlockNameMismatchLoose,
                 };
@@ -577,26 +673,20 @@ impl<S: FnMut(&Finding)> Checker<S> {
             self.emit(Rule::Anp3NameUnterminated, Games::SA, at);
         }
         if let Some(size) = info.info_size {
-            self.chunk_size(size, 20, 28, at);
+            self.chunk_size(size, 28, at);
         }
     }
 
-    /// An ANPK chunk of `size` bytes against the III/VC buffer, SA's struct of `sa` bytes and
-    /// MTA's of `mta`.
-    fn chunk_size(&mut self, size: u32, sa: u64, mta: u64, at: u64) {
+    /// An ANPK chunk of `size` bytes against the III/VC buffer (256 bytes), SA's (260: the
+    /// executable reads every body there whole, whatever its kind) and MTA's struct of `mta`.
+    fn chunk_size(&mut self, size: u32, mta: u64, at: u64) {
         let padded = (u64::from(size) + 3) & !3;
         let value = Some(padded as f64);
-        if padded > 256 {
-            self.emit_value(Rule::AnpkChunkTooBig, Games::ALL, at, value, Some(256.0));
-        }
-        if padded > sa {
-            self.emit_value(
-                Rule::AnpkStructOverrun,
-                Games::SA,
-                at,
-                value,
-                Some(sa as f64),
-            );
+        for (games, limit) in [(Games::III.union(Games::VC), 256), (Games::SA, 260)] {
+            if padded > limit {
+                let l = Some(limit as f64);
+                self.emit_value(Rule::AnpkChunkTooBig, games, at, value, l);
+            }
         }
         if padded > mta {
             let rule = Rule::MtaAnpkStructOverrun;
@@ -654,7 +744,7 @@ impl<S: FnMut(&Finding)> Checker<S> {
     fn key_time(&mut self, t: f32, at: u64) {
         if self.bone.keys == 0 {
             self.bone.first = t;
-            if t > 0.0 {
+            if t != 0.0 && !t.is_nan() {
                 self.emit_value(
                     Rule::TimeFirstNotZero,
                     Games::ALL,
@@ -690,6 +780,11 @@ impl<S: FnMut(&Finding)> Checker<S> {
                 *d = s.to_ascii_lowercase();
             }
             self.ipl.section = Some(Section { name });
+            // A section only some games read tells whose file it is.
+            let readers = games_reading(&Section { name });
+            if !readers.is_empty() {
+                self.narrow(readers);
+            }
             for (rule, game, list) in [
                 (Rule::Ipl3Sections, Games::III, III_SECTIONS),
                 (Rule::IplvcSections, Games::VC, VC_SECTIONS),
@@ -730,7 +825,24 @@ impl<S: FnMut(&Finding)> Checker<S> {
                     };
                 }
                 let games = self.ipl.games.unwrap_or(Games::ALL);
+                self.narrow(games);
                 self.ipl.instances += 1;
+                // The games scan the first fields: a decimal comma splits a number in two and
+                // shifts the rest; the value is what the game loads as its last field.
+                let reads = match games {
+                    g if g == Games::SA => Some(11),
+                    g if g == Games::III => Some(12),
+                    g if g == Games::VC => Some(13),
+                    _ => None,
+                };
+                if let Some(reads) = reads.filter(|&r| count > r && decimal_comma(text)) {
+                    let last = fields(text).nth(reads - 1).unwrap_or_default();
+                    let v = core::str::from_utf8(last)
+                        .ok()
+                        .and_then(|t| t.trim().parse::<f64>().ok());
+                    let l = Some(reads as f64);
+                    self.emit_value(Rule::IplInstShifted, games, at, v, l);
+                }
                 if count < 12 {
                     self.emit_value(Rule::Ipl3InstFields, games, at, Some(n), None);
                     self.emit_value(Rule::IplvcInstFields, games, at, Some(n), None);
@@ -850,9 +962,8 @@ impl<S: FnMut(&Finding)> Checker<S> {
             self.emit_value(rule, Games::SA, at, lod_v, None);
         } else if lod >= 0 {
             if binary {
-                let related = self
-                    .stem
-                    .is_none_or(|s| contains_ignore_case(s.as_bytes(), b"_stream"));
+                // The whole stem, of any length: SA finds the parent by the name's `_stream`.
+                let related = self.stem.is_none() || self.stem_stream;
                 if !related {
                     self.emit_value(Rule::BnryLodNoParent, Games::SA, at, lod_v, None);
                 }
@@ -890,8 +1001,13 @@ impl<S: FnMut(&Finding)> Checker<S> {
         }
     }
 
-    fn directory(&mut self, entry: &Entry<'_>) {
-        let Some(archive) = &self.archive else { return };
+    /// The directory rules of an entry's record; whether the game registers the record (a
+    /// name with its '.' at index 20 or before, some sectors).
+    fn directory(&mut self, entry: &Entry<'_>) -> bool {
+        let Some(archive) = &self.archive else {
+            return true;
+        };
+        let archive_games = archive.games;
         let version = archive.version;
         let r = &entry.record;
         let sectors = u32::from_le_bytes([r[0], r[1], r[2], r[3]]);
@@ -901,8 +1017,6 @@ impl<S: FnMut(&Finding)> Checker<S> {
             ArchiveVersion::V2 => 8 + index * RECORD_SIZE,
         };
         let field = &r[8..32];
-        let games = games_of_archive(version);
-        self.file_games = games;
         // The engines' name: VC and SA force a NUL at byte 23, III does not.
         let forced = &field[..field[..23].iter().position(|&b| b == 0).unwrap_or(23)];
         let dot = forced.iter().position(|&b| b == b'.');
@@ -915,6 +1029,15 @@ impl<S: FnMut(&Finding)> Checker<S> {
             x
         };
         let kind = ext3(extension);
+        // III streams no collisions: an archive of them is Vice City's.
+        let games = match version {
+            ArchiveVersion::V1 if self.from_file && kind == *b"COL" => Games::VC,
+            _ => archive_games,
+        };
+        if let Some(archive) = &mut self.archive {
+            archive.games = games;
+        }
+        self.file_games = games;
         let base = dot.map_or(forced, |d| &forced[..d]);
         let size = match version {
             ArchiveVersion::V1 => u32::from_le_bytes([r[4], r[5], r[6], r[7]]),
@@ -1025,8 +1148,9 @@ impl<S: FnMut(&Finding)> Checker<S> {
             b"SCM" => Some(SCM),
             _ => None,
         };
+        let registered = dot.is_some_and(|d| d <= 20) && size != 0;
         let Some(archive) = &mut self.archive else {
-            return;
+            return registered;
         };
         if let Some(i) = counter {
             archive.counts[i] += 1;
@@ -1068,6 +1192,7 @@ impl<S: FnMut(&Finding)> Checker<S> {
             };
             self.emit(rule, games, at);
         }
+        registered
     }
 }
 
@@ -1081,6 +1206,16 @@ fn stem(name: &[u8]) -> &[u8] {
         Some(i) => &name[..i],
         None => name,
     }
+}
+
+/// A number written with a decimal comma (`8149,5`) in a line whose fields are separated by
+/// `, `: a digit, a comma, a digit.
+#[cfg(feature = "ipl-text")]
+fn decimal_comma(text: &[u8]) -> bool {
+    let digit_comma_digit = text
+        .windows(3)
+        .any(|w| w[0].is_ascii_digit() && w[1] == b',' && w[2].is_ascii_digit());
+    digit_comma_digit && text.windows(2).any(|w| w == b", ")
 }
 
 fn contains_ignore_case(hay: &[u8], needle: &[u8]) -> bool {
@@ -1105,13 +1240,26 @@ impl<S: FnMut(&Finding)> Visitor for Checker<S> {
         self.context.file();
         self.format = Some(info.format);
         let within = match &self.archive {
-            Some(a) => games_of_archive(a.version),
+            Some(a) => a.games,
             None => Games::ALL,
         };
-        self.file_games = games_of(info.format).and(within);
-        self.loaded_by = self.loaded_by.union(self.file_games);
+        self.loaded_before = self.loaded_by;
+        self.checked_before = self.checked;
+        self.set_file_games(games_of(info.format).and(within));
+        // ANPK is decided at its first ANIM chunk; the others by their format.
+        self.decided = info.format != Format::Anpk;
         self.ipl = IplState::default();
         self.once = 0;
+        if matches!(info.format, Format::Anp3 | Format::Anp2) {
+            // Vice City reads any magic as ANPK: in its archive, or when asked for by name.
+            let vc = match &self.archive {
+                Some(a) => a.games.and(Games::VC),
+                None if self.from_file => Games::NONE,
+                None => Games::VC,
+            };
+            let at = self.context.offset;
+            self.emit_full(Rule::MagicUnknown, vc, at, None, None, None, self.context);
+        }
         if info.format.is_animation() {
             self.block(info);
         }
@@ -1129,6 +1277,7 @@ impl<S: FnMut(&Finding)> Visitor for Checker<S> {
             flags: info.flags,
             ..AnimationState::default()
         };
+        self.bone_id_count = 0;
         match self.animation_names.insert(info.name) {
             Seen::New => {}
             Seen::Again => self.emit(Rule::AnimDuplicateName, Games::ALL, at),
@@ -1155,17 +1304,17 @@ impl<S: FnMut(&Finding)> Visitor for Checker<S> {
             self.emit(Rule::Anp3NameUnterminated, Games::SA, at);
         }
         if let Some(size) = info.name_size {
-            self.chunk_size(size, 64, 24, at);
+            self.chunk_size(size, 24, at);
         }
         if let Some(size) = info.info_size {
-            self.chunk_size(size, 68, u64::MAX, at);
+            self.chunk_size(size, u64::MAX, at);
         }
         if info.bone_count == 0 {
             self.emit(Rule::AnimNoSequences, Games::ALL, at);
         }
-        if info.bone_count > 65535 {
+        if info.bone_count > 32767 {
             let v = Some(f64::from(info.bone_count));
-            self.emit_value(Rule::Anp3SeqsOverU16, Games::SA, at, v, Some(65535.0));
+            self.emit_value(Rule::Anp3SeqsOverU16, Games::SA, at, v, Some(32767.0));
         }
         Flow::Continue
     }
@@ -1175,19 +1324,34 @@ impl<S: FnMut(&Finding)> Visitor for Checker<S> {
         let at = self.context.offset;
         let t = info.frame_type;
         let anpk = self.format == Some(Format::Anpk);
-        let compressed = self.animation.flags.is_some_and(|f| f & 1 != 0);
         self.bone = BoneState {
-            packs: anpk || (compressed && !t.is_packed()),
+            packs: anpk,
             batch_at: at,
             ..BoneState::default()
         };
+        let name_repeat = core::mem::take(&mut self.name_repeat);
+        if let Some(size) = info.anim_size.filter(|_| !self.decided) {
+            // The ANIM chunk tells who wrote the file: VC's 44 bytes (with a bone id), or
+            // III's 48.
+            self.decided = true;
+            match size {
+                44 => self.narrow(Games::VC.union(Games::SA).union(Games::MTA)),
+                48 => self.narrow(Games::III),
+                _ => {}
+            }
+        }
         let count = info.frame_count;
         if count == 0 {
-            self.emit(Rule::SeqZeroFrames, Games::ALL, at);
+            if anpk {
+                self.emit(Rule::SeqZeroFrames, Games::VC, at);
+                self.emit(Rule::AnpkZeroFramesSa, Games::SA, at);
+            } else {
+                self.emit(Rule::SeqZeroFrames, Games::SA, at);
+            }
         }
-        if count > 65535 {
+        if count > 32767 {
             let v = Some(f64::from(count));
-            self.emit_value(Rule::Anp3FramesOverU16, Games::SA, at, v, Some(65535.0));
+            self.emit_value(Rule::Anp3FramesOverU16, Games::SA, at, v, Some(32767.0));
         }
         if !anpk && info.name.is_some_and(|n| n.len() >= 24) {
             self.emit(Rule::Anp3NameUnterminated, Games::SA, at);
@@ -1196,8 +1360,24 @@ impl<S: FnMut(&Finding)> Visitor for Checker<S> {
             if size != 44 {
                 self.once_per_file(ONCE_ANIM_SIZE, Rule::AnpkAnimSize, Games::ALL, at);
             }
-            if size > 44 {
-                self.once_per_file(ONCE_ANIM_OVERRUN, Rule::AnpkStructOverrun, Games::SA, at);
+        }
+        // SA binds a bone with an id by the id's low 16 bits, compared signed.
+        if let Some(id) = info.bone_id.filter(|&id| id != -1) {
+            if !(0..=0x7FFF).contains(&id) {
+                let v = Some(f64::from(id));
+                self.emit_value(Rule::SeqBoneIdRange, Games::SA, at, v, Some(32767.0));
+            } else {
+                let id = id as i16;
+                let seen = &self.bone_ids[..self.bone_id_count];
+                if seen.contains(&id) {
+                    if !name_repeat {
+                        let v = Some(f64::from(id));
+                        self.emit_value(Rule::SeqDuplicateBone, Games::ALL, at, v, None);
+                    }
+                } else if self.bone_id_count < BONE_ID_TABLE {
+                    self.bone_ids[self.bone_id_count] = id;
+                    self.bone_id_count += 1;
+                }
             }
         }
         if t.ifp2_type().is_some() {
@@ -1261,14 +1441,13 @@ impl<S: FnMut(&Finding)> Visitor for Checker<S> {
                 self.emit_value(Rule::Anp3FrameDataTooSmall, Games::SA, at, v, l);
             }
         }
-        if let Some(flags) = a.flags {
-            let compressed = flags & 1 != 0;
-            if (compressed && a.floats) || (!compressed && a.packed) {
-                let v = Some(f64::from(flags));
-                self.emit_value(Rule::Anp3CompressFlagMismatch, Games::SA, at, v, None);
-            }
-        } else if self.format == Some(Format::Anp2) && a.packed {
-            self.emit(Rule::Anp2CompressedTypes, Games::SA, at);
+        // The first bone's frame type overrides flags bit 0: it matters only without bones.
+        if let Some(flags) = a.flags.filter(|f| f & 1 != 0 && a.bones == 0) {
+            let v = Some(f64::from(flags));
+            self.emit_value(Rule::Anp3CompressFlagMismatch, Games::SA, at, v, None);
+        }
+        if a.floats && a.packed {
+            self.emit(Rule::Ifp2MixedFrameClasses, Games::SA, at);
         }
         self.context.animation_end();
         Flow::Continue
@@ -1300,6 +1479,7 @@ impl<S: FnMut(&Finding)> Visitor for Checker<S> {
     fn warning(&mut self, warning: Warning) -> Flow {
         let at = self.context.absolute(warning.offset);
         if warning.kind == WarningKind::DuplicateBone {
+            self.name_repeat = true;
             self.emit(Rule::SeqDuplicateBone, Games::ALL, at);
         }
         Flow::Continue
@@ -1327,7 +1507,11 @@ impl<S: FnMut(&Finding)> Visitor for Checker<S> {
 
 impl<S: FnMut(&Finding)> ArchiveVisitor for Checker<S> {
     fn archive(&mut self, info: &ArchiveInfo) -> Flow {
+        let games = games_of_archive(info.version);
+        self.checked = self.checked.union(games);
         self.archive = Some(ArchiveState {
+            games,
+            cutscene: self.cutscene_archive,
             version: info.version,
             names: NameTable::new(),
             size: 0,
@@ -1341,9 +1525,10 @@ impl<S: FnMut(&Finding)> ArchiveVisitor for Checker<S> {
     fn entry(&mut self, entry: &Entry<'_>) -> Choice {
         self.context.entry(entry);
         self.format = None;
-        self.directory(entry);
-        self.stem = Some(Name::new(stem(entry.name)));
-        if entry.format.is_some() {
+        let registered = self.directory(entry);
+        self.set_stem(entry.name);
+        // A record the game skips (a name without its '.', no sectors) is never read.
+        if entry.format.is_some() && registered {
             Choice::Decode
         } else {
             self.context.entry_end();
@@ -1369,7 +1554,7 @@ impl<S: FnMut(&Finding)> ArchiveVisitor for Checker<S> {
             return Flow::Continue;
         };
         let version = archive.version;
-        let games = games_of_archive(version);
+        let games = archive.games;
         self.file_games = games;
         let rule = match (warning.kind, version) {
             (ArchiveWarningKind::DirectoryTruncated, ArchiveVersion::V1) => Rule::Img1PartialRecord,

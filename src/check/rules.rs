@@ -233,12 +233,12 @@ rules! {
         "gtastream (check::NAME_TABLE, check::ANIMATION_TABLE)";
 
     // IFP framing (ANPK).
-    AnpkChunkTooBig = "ifp.anpk.chunk_too_big", [III, VC], Crash, Error,
-        "an ANPK chunk larger than 256 bytes overflows the loader's stack buffer",
-        "III AnimManager.cpp:L808 char buf[256], L827-859; VC L1287, L1293-1359";
-    AnpkStructOverrun = "ifp.anpk.struct_overrun", [SA], Corrupt, Warning,
-        "GR-docs: SA copies INFO, NAME, DGAN-INFO and ANIM chunks into fixed structs of 20, 64, 68 and 44 bytes",
-        "GR AnimManager.cpp:L672, L689-692, L725, L761; RenderWare.h:L60";
+    AnpkChunkTooBig = "ifp.anpk.chunk_too_big", [III, VC, SA], Crash, Error,
+        "an ANPK chunk body larger than the loader's stack buffer (III, VC 256 bytes; SA 260) overwrites the return address",
+        "SA exe LoadAnimFile 0x4D47F0 stack buffer of 260 bytes (INU ifp_path.md §3.13); III AnimManager.cpp:L808 char buf[256], L827-859; VC L1287, L1293-1359";
+    AnpkStructOverrun = "ifp.anpk.struct_overrun", [SA], Corrupt, Note,
+        "retired, never reported: SA reads ANPK chunk bodies whole into a 260-byte buffer (ifp.anpk.chunk_too_big), not into structs of their size",
+        "SA exe LoadAnimFile 0x4D47F0 (INU ifp_path.md §1.3, §3.13) overrides GR AnimManager.cpp:L672-761 (GR-docs)";
     MtaAnpkStructOverrun = "mta.ifp.anpk_struct_overrun", [MTA], Crash, Warning,
         "MTA copies ANPK INFO, NAME and ANIM chunks into structs of 28, 24 and 48 bytes",
         "MTA CClientIFP.cpp (01f7999), PR #5059";
@@ -249,8 +249,8 @@ rules! {
         "an object of no keyframes followed by a keyframe chunk: the engines read the next object from it",
         "III AnimManager.cpp:L867; VC L1362; GR L776";
     AnpkAnimSize = "ifp.anpk.anim_size", [VC, SA], Ignored, Note,
-        "48-byte ANIM chunks carry no bone tag: VC and SA bind these bones by name",
-        "VC AnimManager.cpp:L1360; GR L767-769";
+        "ANIM chunks of other than 44 bytes carry no bone tag: VC and SA bind these bones by name",
+        "SA exe 0x4D4BA8 (bone id only when the size is 44; INU ifp_path.md §1.3); VC AnimManager.cpp:L1360; GR L767-769";
 
     // ANP3 / ANP2 (SA; GR-docs).
     Anp3FrameDataTooSmall = "ifp.anp3.frame_data_too_small", [SA], Corrupt, Warning,
@@ -259,24 +259,24 @@ rules! {
     Anp3FrameTypeInvalid = "ifp.anp3.frame_type_invalid", [SA], Crash, Warning,
         "GR-docs: an unknown frame type leaves the stream unread (desync)",
         "GR AnimManager.cpp:L902-908";
-    Anp3CompressFlagMismatch = "ifp.anp3.compress_flag_mismatch", [SA], Corrupt, Warning,
-        "GR-docs: flags bit 0 disagrees with the frame types, so frames are read with the wrong stride",
-        "GR AnimManager.cpp:L865, L915-918; AnimBlendHierarchy.cpp Uncompress";
-    Anp2CompressedTypes = "ifp.anp2.compressed_types", [SA], Corrupt, Warning,
-        "GR-docs: ANP2 never sets the compressed flag, so packed frames (types 3, 4) are read as floats",
-        "GR AnimManager.cpp:L861-868, L915-918";
-    Anp3FramesOverU16 = "ifp.anp3.frames_over_u16", [SA], Corrupt, Warning,
-        "more than 65535 keyframes: SA keeps the count as a u16",
-        "GR AnimBlendSequence.cpp:L141-148 SetNumFrames";
-    Anp3SeqsOverU16 = "ifp.anp3.seqs_over_u16", [SA], Wrong, Warning,
-        "more than 65535 bones: SA keeps the count as a u16, the rest never play",
-        "GR AnimBlendHierarchy.cpp SetNumSequences";
+    Anp3CompressFlagMismatch = "ifp.anp3.compress_flag_mismatch", [SA], Crash, Warning,
+        "an animation of no bones with flags bit 0 set: no first bone resets the flag, so SA frees what lies past the empty bone array on first use",
+        "SA exe 0x4D52D2, 0x4D53E4-0x4D540D (the first bone's frame type overrides the flag), Uncompress 0x4CF5F0 (INU ifp_path.md §1.2, §3.2); overrides GR AnimManager.cpp:L865, L915-918";
+    Anp2CompressedTypes = "ifp.anp2.compressed_types", [SA], Corrupt, Note,
+        "retired, never reported: SA sets the compressed flag from the first bone's frame type in ANP2 too (ifp.ifp2.mixed_frame_classes)",
+        "SA exe 0x4D53E4-0x4D540D (INU ifp_path.md §1.2) overrides GR AnimManager.cpp:L861-868, L915-918";
+    Anp3FramesOverU16 = "ifp.anp3.frames_over_u16", [SA], Corrupt, Error,
+        "more than 32767 keyframes: SA keeps the count as an int16, which turns negative (ANPK: the stream desyncs; ANP3: keys read before the buffer)",
+        "SA exe SetNumFrames 0x4D0D2E (INU ifp_path.md §3.9); GR AnimBlendSequence.cpp:L141-148 SetNumFrames";
+    Anp3SeqsOverU16 = "ifp.anp3.seqs_over_u16", [SA], Crash, Error,
+        "more than 32767 bones: SA keeps the count as an int16, which turns negative, and writes through a failed allocation",
+        "SA exe 0x4D52FF, 0x4D5305 (INU ifp_path.md §3.9); GR AnimBlendHierarchy.cpp SetNumSequences";
     Anp3NameUnterminated = "ifp.anp3.name_unterminated", [SA], Wrong, Warning,
         "a 24-byte name without NUL: the name lookups read past the field",
         "GR AnimManager.cpp:L839-843, L851-853, L880-889";
-    MtaFloatFrames = "mta.ifp.float_frames", [MTA], Crash, Warning,
+    MtaFloatFrames = "mta.ifp.float_frames", [MTA], Crash, Error,
         "MTA misreads ANP3/ANP2 float frames (types 1, 2) as ANPK ones; write packed frames (--quantize)",
-        "MTA CClientIFP.cpp frame type cast; issue 23";
+        "MTA CClientIFP.cpp frame type cast; issue 23 (a crash on every converted real file)";
 
     // Package and block.
     BlockNameMismatch = "ifp.block.name_mismatch", [VC, SA], Crash, Error,
@@ -306,12 +306,12 @@ rules! {
     AnimNoSequences = "ifp.anim.no_sequences", [III, VC, SA, MTA], Hang, Warning,
         "an animation of no bones has length 0: played looped, it hangs",
         "GR AnimBlendHierarchy.cpp RemoveAnimSequences; AnimBlendAssociation.cpp:L191";
-    SeqZeroFrames = "ifp.seq.zero_frames", [VC, SA], Crash, Warning,
-        "a bone of no keyframes: CalcTotalTime reads key frame -1",
-        "VC AnimBlendHierarchy.cpp:L32-50; GR AnimBlendHierarchy.h:L72";
+    SeqZeroFrames = "ifp.seq.zero_frames", [VC, SA], Corrupt, Warning,
+        "a bone of no keyframes: CalcTotalTime reads key frame -1 (VC ANPK; SA ANP3: the bytes before the bone's keys, a garbage length)",
+        "SA exe CalcTotalTime 0x4CF2F0 (INU ifp_path.md §3.1); VC AnimBlendHierarchy.cpp:L32-50; GR AnimBlendHierarchy.h:L72";
     SeqDuplicateBone = "ifp.seq.duplicate_bone", [III, VC, SA, MTA], Wrong, Warning,
-        "two bones of the animation bind to one frame: the last one wins",
-        "GR AnimBlendStaticAssociation.cpp:L43-56; III AnimBlendAssociation.cpp Init";
+        "two bones of the animation bind to one frame (one name, or one bone id): the last one wins",
+        "SA exe CAnimBlendAssociation::Init 0x4CED50, binding by id 0x4CEDC3 (INU ifp_path.md §1.5, §3.17); GR AnimBlendStaticAssociation.cpp:L43-56; III AnimBlendAssociation.cpp Init";
 
     // Timing and values.
     TimeZeroDuration = "ifp.time.zero_duration", [III, VC, SA, MTA], Hang, Warning,
@@ -330,8 +330,8 @@ rules! {
         "two keys at one time: the pose snaps",
         "GR AnimBlendNode.h GetTimeRemainingProgress";
     TimeFirstNotZero = "ifp.time.first_not_zero", [III, VC, SA, MTA], Wrong, Note,
-        "a bone's first key is after 0: each loop holds the pose that much longer",
-        "GR AnimBlendHierarchy.h:L66-80, AnimBlendNode.h:L131-145";
+        "a bone's first key is not at 0: each loop holds the pose that much longer (before 0: that much shorter)",
+        "SA exe NextKeyFrame 0x4D04A0 adds the first key's time at each wrap (INU ifp_path.md §1.4, §3.7); GR AnimBlendHierarchy.h:L66-80, AnimBlendNode.h:L131-145";
     TimeTickOverflow = "ifp.time.tick_overflow", [SA], Wrong, Warning,
         "a key time past 546.1 s wraps when SA packs it into 60 Hz int16 ticks",
         "GR FixedFloat.hpp Set; AnimManager.cpp:L809-822; Streaming.cpp:L599";
@@ -538,6 +538,36 @@ rules! {
     BnryName = "bnry.name", [SA], Corrupt, Error,
         "a binary IPL entry base name of 18 characters or more overflows IplDef::name",
         "GR IplDef.h";
+
+    // From the San Andreas executable's reading (INU-ez/INU_Check-GTA docs/re/ifp_path.md)
+    // and the misses of issue 30.
+    Ifp2MixedFrameClasses = "ifp.ifp2.mixed_frame_classes", [SA], Corrupt, Error,
+        "float (types 1, 2) and packed (types 3, 4) bones in one animation: SA takes the first bone's class for all and walks the others with the wrong stride",
+        "SA exe 0x4D53E4 (first bone decides), CalcTotalTime 0x4CF2F0, Uncompress 0x4D0D40 (INU ifp_path.md §3.6)";
+    SeqBoneIdRange = "ifp.seq.bone_id_range", [SA], Wrong, Warning,
+        "a bone id outside -1..32767: SA keeps its low 16 bits and compares them signed, so the bone never binds (or binds to another)",
+        "SA exe SetBoneTag 0x4D0C70, movsx at 0x4CEDC3 (INU ifp_path.md §1.5, §3.16)";
+    AnpkZeroFramesSa = "ifp.anpk.zero_frames", [SA], Crash, Warning,
+        "an ANPK bone of no keyframes: its keys stay NULL and SA reads key -1 through it on the animation's first play",
+        "SA exe CalcTotalTime 0x4CF2F0 via Uncompress 0x4CF5F0 (INU ifp_path.md §3.1)";
+    MagicUnknown = "ifp.magic.unknown", [VC], Crash, Error,
+        "Vice City never compares the magic: it reads an ANP3/ANP2 file as ANPK chunks and overflows its stack buffer",
+        "VC AnimManager.cpp LoadAnimFile (no magic check), L1287 char buf[256]; SA exe 0x4D47F0 reads any magic but ANP2/ANP3 as ANPK (INU ifp_path.md §1.1)";
+    CutsceneBlockName = "ifp.cutscene.block_name", [III, VC, SA], Crash, Error,
+        "a cutscene archive's IFP whose block name differs from the entry's: the cutscene loader looks the block up by the cutscene's name, finds none and crashes",
+        "SA CCutsceneMgr::LoadCutsceneData_postload then CreateAssociations (INU ifp_path.md §0, §3.10, from GR); III/VC CutsceneMgr.cpp LoadCutsceneData, CreateAssociations";
+    ForeignFile = "file.foreign", [III, VC, SA, MTA], Check, Error,
+        "the file is of another format or tool (named here): the games do not load it as this kind of file",
+        "gtastream's decoder (docs/FORMATS.md §8.1)";
+    IplInstShifted = "ipl.inst.shifted_fields", [III, VC, SA], Wrong, Warning,
+        "an inst line with a decimal comma and more fields than the game reads: every value after it shifts (the value is what the game loads as the last field it reads: the LOD, or III's w)",
+        "III FileLoader.cpp:L1555 sscanf; VC L1189; GR FileLoader.cpp:L1092-1110 (sscanf reads the first fields)";
+}
+
+impl Rule {
+    /// Rules kept in the table for their number and id, never reported: the executable's
+    /// reading (docs/CHECKS.md, "Changed by the executable") showed them wrong.
+    pub const RETIRED: &'static [Rule] = &[Rule::AnpkStructOverrun, Rule::Anp2CompressedTypes];
 }
 
 #[cfg(test)]

@@ -13,9 +13,16 @@ use testkit::ifp2::{f1, p3, AnimSpec, BoneSpec, FileSpec};
 
 const Q: [i16; 4] = [0, 0, 0, 4096];
 
-/// The findings of a loose file named `name`.
+/// The findings of a loose file named `name`, for the games it is for.
 fn check(data: &[u8], name: &str) -> Vec<Finding> {
-    check_for(data, name, Games::ALL)
+    let mut found = Vec::new();
+    let mut checker = Checker::from_file(|f: &Finding| found.push(*f));
+    checker.set_file_name(name.as_bytes());
+    if let Err(error) = Decoder::new().decode_slice(data, &mut checker) {
+        checker.failed(error);
+    }
+    checker.finish();
+    found
 }
 
 fn check_for(data: &[u8], name: &str, games: Games) -> Vec<Finding> {
@@ -30,8 +37,13 @@ fn check_for(data: &[u8], name: &str, games: Games) -> Vec<Finding> {
 }
 
 fn check_archive(img: &[u8]) -> Vec<Finding> {
+    check_archive_named(img, "gta3.img")
+}
+
+fn check_archive_named(img: &[u8], name: &str) -> Vec<Finding> {
     let mut found = Vec::new();
-    let mut checker = Checker::new(Games::ALL, |f: &Finding| found.push(*f));
+    let mut checker = Checker::from_file(|f: &Finding| found.push(*f));
+    checker.set_archive_name(name.as_bytes());
     if let Err(error) = ArchiveDecoder::new(img.len() as u64).decode_slice(img, &mut checker) {
         checker.failed(error);
     }
@@ -90,7 +102,11 @@ fn img(entries: &[(&str, &[u8])]) -> Vec<u8> {
 /// An input of a case: a loose file by name, a version 2 archive, or a version 1 one.
 enum Input {
     File(&'static str, Vec<u8>),
+    /// A loose file checked for these games (`--game`).
+    FileFor(&'static str, Vec<u8>, Games),
     Img(Vec<u8>),
+    /// A version 2 archive by its file name.
+    ImgNamed(&'static str, Vec<u8>),
     V1(Vec<u8>, Vec<u8>),
 }
 
@@ -98,10 +114,12 @@ impl Input {
     fn findings(&self) -> Vec<Finding> {
         match self {
             Input::File(name, data) => check(data, name),
+            Input::FileFor(name, data, games) => check_for(data, name, *games),
             Input::Img(img) => check_archive(img),
+            Input::ImgNamed(name, img) => check_archive_named(img, name),
             Input::V1(dir, img) => {
                 let mut found = Vec::new();
-                let mut checker = Checker::new(Games::ALL, |f: &Finding| found.push(*f));
+                let mut checker = Checker::from_file(|f: &Finding| found.push(*f));
                 let mut decoder = ArchiveDecoder::version1(dir.len() as u64, img.len() as u64);
                 if let Err(error) = decoder.decode_slices(dir, img, &mut checker) {
                     checker.failed(error);
@@ -146,6 +164,12 @@ fn anpk_bone(
     frames: Vec<Keyframe>,
 ) -> gtastream::Bone {
     testkit::anpk::bone(name, id, t, frames)
+}
+
+/// A key at 0 s (or 1 s for a rotation of 0) of rotation (x, 0, 0, 1).
+fn rotated(x: f32) -> Keyframe {
+    let time = if x == 0.0 { 1.0 } else { 0.0 };
+    testkit::anpk::kf(time, [x, 0.0, 0.0, 1.0], [0.0; 3], [1.0; 3])
 }
 
 fn key(time: f32, translation: [f32; 3], scale: [f32; 3]) -> Keyframe {
@@ -290,11 +314,6 @@ fn cases() -> Vec<(Rule, Input, Input)> {
             file(anpk_named(&"n".repeat(251), &names(1, "a"))),
         ),
         (
-            Rule::AnpkStructOverrun,
-            file(anpk_named(&"n".repeat(16), &names(1, "a"))),
-            file(anpk_one(anpk_bone("b", Some(0), Kr00, vec![key(0.0, [0.0; 3], [1.0; 3])]))),
-        ),
-        (
             Rule::MtaAnpkStructOverrun,
             file(anpk_named("demo", &["a".repeat(24)])),
             file(anpk_named("demo", &["a".repeat(23)])),
@@ -306,8 +325,13 @@ fn cases() -> Vec<(Rule, Input, Input)> {
             file(anpk(&testkit::anpk::mixed())),
         ),
         (
+            // A 48-byte ANIM is III's file: VC and SA only when asked for.
             Rule::AnpkAnimSize,
-            file(anpk_one(anpk_bone("b", None, Kr00, vec![key(0.0, [0.0; 3], [1.0; 3])]))),
+            Input::FileFor(
+                "demo.ifp",
+                anpk_one(anpk_bone("b", None, Kr00, vec![key(0.0, [0.0; 3], [1.0; 3])])),
+                Games::VC,
+            ),
             file(anpk_one(anpk_bone("b", Some(0), Kr00, vec![key(0.0, [0.0; 3], [1.0; 3])]))),
         ),
         (
@@ -317,24 +341,21 @@ fn cases() -> Vec<(Rule, Input, Input)> {
         ),
         (Rule::Anp3FrameTypeInvalid, file(bad_type), file(ticks(&[0, 5]))),
         (
+            // The first bone's frame type overrides the flag: only an animation of no bones
+            // keeps it (a packed animation under flag 0, once a warning, is harmless).
             Rule::Anp3CompressFlagMismatch,
-            file(anp3(vec![anim().flags(0)])),
-            file(anp3(vec![anim().flags(1)])),
-        ),
-        (
-            Rule::Anp2CompressedTypes,
-            file(FileSpec::anp2("demo", vec![anim()]).build()),
-            file(FileSpec::anp2("demo", vec![AnimSpec::new("walk", vec![float(0.0, 1.0)])]).build()),
+            file(anp3(vec![AnimSpec::new("walk", vec![]).flags(1)])),
+            file(anp3(vec![anim().flags(0), AnimSpec::new("run", vec![]).flags(0)])),
         ),
         (
             Rule::Anp3FramesOverU16,
-            file(anp3(vec![AnimSpec::new("walk", vec![packed(&vec![0; 65536])])])),
-            file(anp3(vec![AnimSpec::new("walk", vec![packed(&vec![0; 65535])])])),
+            file(anp3(vec![AnimSpec::new("walk", vec![packed(&vec![0; 32768])])])),
+            file(anp3(vec![AnimSpec::new("walk", vec![packed(&vec![0; 32767])])])),
         ),
         (
             Rule::Anp3SeqsOverU16,
-            file(anp3(vec![AnimSpec::new("walk", vec![packed(&[0, 5]); 65536])])),
-            file(anp3(vec![AnimSpec::new("walk", vec![packed(&[0, 5]); 65535])])),
+            file(anp3(vec![AnimSpec::new("walk", vec![packed(&[0, 5]); 32768])])),
+            file(anp3(vec![AnimSpec::new("walk", vec![packed(&[0, 5]); 32767])])),
         ),
         (
             Rule::Anp3NameUnterminated,
@@ -373,9 +394,10 @@ fn cases() -> Vec<(Rule, Input, Input)> {
             file(anpk_named("demo", &["a".repeat(23)])),
         ),
         (
+            // 44-byte ANIM chunks: a Vice City file, held to VC's 450 (not III's 250).
             Rule::AnimsTotalOverLimit,
-            file(anpk_named("demo", &names(251, "a"))),
-            file(anpk_named("demo", &names(250, "a"))),
+            file(anpk_named("demo", &names(451, "a"))),
+            file(anpk_named("demo", &names(450, "a"))),
         ),
         (Rule::BlocksOverLimit, many(181, "ifp"), many(180, "ifp")),
         (
@@ -399,9 +421,18 @@ fn cases() -> Vec<(Rule, Input, Input)> {
         (Rule::TimeDecreasing, file(ticks(&[0, 10, 5, 20])), file(ticks(&[0, 5, 10, 20]))),
         (Rule::TimeDuplicate, file(ticks(&[0, 5, 5, 10])), file(ticks(&[0, 5, 6, 10]))),
         (Rule::TimeFirstNotZero, file(ticks(&[5, 10])), file(ticks(&[0, 10]))),
-        // Float frames under the compressed flag are packed by SA: 546.1 s is the last tick.
-        (Rule::TimeTickOverflow, floats(1, float(0.0, 547.0)), floats(1, float(0.0, 546.0))),
-        (Rule::ValueQuatRange, floats(1, float(8.0, 1.0)), floats(1, float(7.9, 1.0))),
+        // SA packs ANPK frames as it loads them: 546.1 s is the last tick. (ANP3 float frames
+        // are taken as they are, whatever the flag says.)
+        (
+            Rule::TimeTickOverflow,
+            file(anpk_one(anpk_bone("b", Some(0), Kr00, vec![key(0.0, [0.0; 3], [1.0; 3]), key(547.0, [0.0; 3], [1.0; 3])]))),
+            file(anpk_one(anpk_bone("b", Some(0), Kr00, vec![key(0.0, [0.0; 3], [1.0; 3]), key(546.0, [0.0; 3], [1.0; 3])]))),
+        ),
+        (
+            Rule::ValueQuatRange,
+            file(anpk_one(anpk_bone("b", Some(0), Kr00, vec![rotated(8.0), rotated(0.0)]))),
+            file(anpk_one(anpk_bone("b", Some(0), Kr00, vec![rotated(7.9), rotated(0.0)]))),
+        ),
         (
             Rule::ValueTransRange,
             file(anpk_one(anpk_bone("b", Some(0), Krt0, vec![key(0.0, [32.0, 0.0, 0.0], [1.0; 3])]))),
@@ -575,7 +606,51 @@ fn cases() -> Vec<(Rule, Input, Input)> {
             Input::Img(img(&[(&format!("{stream_name}.ipl"), &bnry(-1, 1, 400))])),
             Input::Img(img(&[(&format!("{}.ipl", &stream_name[1..]), &bnry(-1, 1, 400))])),
         ),
+        (
+            Rule::Ifp2MixedFrameClasses,
+            file(anp3(vec![AnimSpec::new("walk", vec![packed(&[0, 5]), float(0.0, 1.0)])])),
+            file(anp3(vec![
+                AnimSpec::new("walk", vec![packed(&[0, 5]), packed(&[0, 5])]),
+                AnimSpec::new("run", vec![float(0.0, 1.0)]),
+            ])),
+        ),
+        (
+            Rule::SeqBoneIdRange,
+            file(anp3(vec![AnimSpec::new("walk", vec![BoneSpec::new("Root", 3, 0x8000, vec![p3(Q, 0), p3(Q, 5)])])])),
+            file(anp3(vec![AnimSpec::new("walk", vec![BoneSpec::new("Root", 3, 0x7FFF, vec![p3(Q, 0), p3(Q, 5)])])])),
+        ),
+        (
+            Rule::AnpkZeroFramesSa,
+            file(anpk_one(anpk_bone("b", Some(0), Kr00, vec![]))),
+            file(anpk_one(anpk_bone("b", Some(0), Kr00, vec![key(0.0, [0.0; 3], [1.0; 3])]))),
+        ),
+        (
+            // Vice City reads the ANP3 as ANPK: asked for by name, or in its own archive.
+            Rule::MagicUnknown,
+            Input::FileFor("walk.ifp", block("walk"), Games::VC),
+            Input::FileFor("walk.ifp", block("walk"), Games::SA),
+        ),
+        (
+            Rule::CutsceneBlockName,
+            Input::ImgNamed("cuts.img", img(&[("intro.ifp", &block("other"))])),
+            Input::ImgNamed("cuts.img", img(&[("intro.ifp", &block("INTRO"))])),
+        ),
+        (
+            Rule::ForeignFile,
+            Input::File("gta3.img", b"VERF\0\0\0\0\0\0\0\0\0\0\0\0".to_vec()),
+            file(ticks(&[0, 5])),
+        ),
+        (
+            Rule::IplInstShifted,
+            sa_lines(&[good_sa, "1, name, 0, 8149,5, 0, 0, 0, 0, 0, 1, -1"]),
+            sa_lines(&[good_sa, "1, name, 0, 8149.5, 0, 0, 0, 0, 0, 1, -1"]),
+        ),
     ]
+}
+
+/// A text IPL of these `inst` lines.
+fn sa_lines(lines: &[&str]) -> Input {
+    text(&format!("inst\n{}\nend\n", lines.join("\n")))
 }
 
 #[test]
@@ -599,6 +674,7 @@ fn every_rule_fires_and_its_near_miss_does_not() {
     }
     let missing: Vec<&str> = Rule::ALL
         .iter()
+        .filter(|r| !Rule::RETIRED.contains(r))
         .filter(|r| !cases.iter().any(|(c, _, _)| c == *r))
         .map(|r| r.id())
         .collect();
@@ -637,7 +713,7 @@ fn findings_carry_their_context() {
         "{line}"
     );
     assert!(
-        line.ends_with(", animation 0 \"run\", bone 1 \"Root\": a bone's first key is after 0: each loop holds the pose that much longer (value 0.083333336)"),
+        line.ends_with(", animation 0 \"run\", bone 1 \"Root\": a bone's first key is not at 0: each loop holds the pose that much longer (before 0: that much shorter) (value 0.083333336)"),
         "{line}"
     );
 }
@@ -740,11 +816,26 @@ run `GTASTREAM_BLESS=1 cargo test -p gtastream --all-features --test decode chec
 
 `gtastream check [--game sa|vc|iii|mta]... [--json] INPUT...` applies what GTA III, Vice City
 and San Andreas (and MTA:SA, a host that loads IFP files itself) do when they load a file, read
-from the reimplementations' loaders (re3, reVC, gta-reversed) and MTA's client. INPUT is a
-file, an IMG archive (each entry is checked, and the directory too) or `ARCHIVE:ENTRY`. Without
-`--game`, every game that loads the format is checked (IFP ANPK: all four; ANP3/ANP2: SA and
-MTA; text IPL: III, VC, SA, narrowed to the game its `inst` lines are written for; binary IPL and
-IMG version 2: SA; IMG version 1: III and VC).
+from the San Andreas executable's own reading where there is one (a public disassembly of
+`gta_sa.exe` 1.0 US: INU-ez/INU_Check-GTA `docs/re/ifp_path.md`, cited as \"SA exe\" with its
+addresses), the reimplementations' loaders (re3, reVC, gta-reversed) and MTA's client. Where
+the executable and gta-reversed disagree, the executable wins for San Andreas (see \"Changed by
+the executable\" below). INPUT is a file, an IMG archive (each entry is checked, and the
+directory too) or `ARCHIVE:ENTRY`.
+
+Without `--game`, the games come from the file itself, and the output says so (text: a
+`checked for ... (from the file)` line; JSON: `\"games\"` and `\"games_from\": \"file\"`):
+ANP3 and ANP2 are SA and MTA; ANPK is decided at its first `ANIM` chunk (44 bytes, with a bone
+id: VC, SA and MTA; 48 bytes: III; before it, all four); a binary IPL and an IMG version 2 are
+SA; a text IPL is III, VC and SA, narrowed to the game its first `inst` line is written for (11
+fields SA, 12 III, 13 VC) and by the sections only some games read; an IMG version 1 is III and
+VC, VC alone from its first `.col` record. `--game` chooses the games instead (`\"games_from\":
+\"option\"`). From Rust, `Checker::from_file` and `Checker::games`; the C API, JS and Python
+take the games from the file when given none. A record the game skips (a name without its `.`
+at index 20 or before, or no sectors) is not decoded; a finding never names a game that cannot
+load the container it is in. The IFPs of a cutscene archive (`cuts.img`, named with
+`Checker::set_archive_name`) get the cutscene loader's rule (`ifp.cutscene.block_name`), not
+the streaming one.
 
 Each finding names its rule, level, games, absolute offset (in the `.img` for an entry; in the
 `.dir` for a version 1 directory record), and the entry, animation and bone (index and name) or
@@ -777,7 +868,42 @@ entry names (`check::NAME_TABLE`) and 512 animation names per block
 (`check::ANIMATION_TABLE`), each filled to three quarters; past that, a `check.table_full`
 note says that later names were not compared. Overlaps between archive entries are found
 between neighbours in directory order. Duplicate bones are those the decoder reports (it keeps
-the names of an animation's first bones).
+the names of an animation's first bones) and those of one bone id (the first 64 ids of an
+animation). A binary IPL's name is read whole, of any length.
+
+## Changed by the executable
+
+Read against the San Andreas executable (INU-ez/INU_Check-GTA `docs/re/ifp_path.md`), these
+rules changed (issue 30); their source names the executable first:
+
+- `ifp.anp3.compress_flag_mismatch`: the header's flags bit 0 is overwritten by the first
+  bone's frame type (§1.2), so a flag that disagrees with the frame types is harmless. It now
+  fires only on an animation of no bones with the bit set (§3.2: SA frees garbage on first use).
+  The real hazard, float and packed bones in one animation, is the new
+  `ifp.ifp2.mixed_frame_classes` (§3.6).
+- `ifp.anp2.compressed_types` is retired (kept for its number, never reported): ANP2 too takes
+  the flag from the first bone.
+- `ifp.anpk.struct_overrun` is retired: SA reads every ANPK INFO, NAME and ANIM body into a
+  260-byte stack buffer (§3.13), so a 48-byte ANIM (every III and VC `ped.ifp`) is harmless.
+  `ifp.anpk.chunk_too_big` now covers SA too, above 260 bytes.
+- `ifp.anp3.frames_over_u16` and `ifp.anp3.seqs_over_u16`: the counts are int16 (§3.9): the
+  limit is 32767, not 65535, and the result a crash or garbage (errors).
+- Float ANP3/ANP2 frames are taken as they are, not packed, whatever the flag says (§1.2): the
+  packing rules (`ifp.time.tick_overflow`, `ifp.value.quat_range`, `ifp.value.trans_range`)
+  apply to ANPK.
+- `ifp.seq.zero_frames`: per format (§3.1): an ANP3 bone of no keys gives SA a garbage length
+  (this rule); an ANPK one crashes SA on first play (new `ifp.anpk.zero_frames`).
+- New: `ifp.seq.bone_id_range` (ids are compared as int16, §3.16); `ifp.seq.duplicate_bone`
+  also compares bone ids (SA binds by id, §1.5); `ifp.time.first_not_zero` also fires before 0
+  (the first key's time is added at each loop, §1.4).
+- Not a rule: SA reads any magic but ANP2/ANP3 as ANPK (§1.1); the decoder refuses an unknown
+  magic (`file.decode_failed`). Vice City reads an ANP3/ANP2 as ANPK: `ifp.magic.unknown`.
+
+Also changed (issue 30): `mta.ifp.float_frames` is an error (MTA crashes on them);
+`ifp.anpk.chunk_too_big` is reported for the decoder's refusal of a name over 256 bytes; a file
+of another format or tool (Fastman92's archive, GTA IV's, a model) is `file.foreign`, not
+`file.decode_failed`; a text IPL `inst` line with a decimal comma is
+`ipl.inst.shifted_fields`.
 ";
 
 const LEFT_OUT: &str = "
@@ -791,7 +917,7 @@ const LEFT_OUT: &str = "
   `img2.img_after_first_ipl`, `iplsa.files_with_inst`, `bnry.slots`, `bnry.lod_linked_count`,
   the upper bound of `bnry.lod.range` (gta.dat, every archive, the parent text IPL), and the pools
   (`ipl3.pools`, `iplvc.pools`, `iplsa.pools`: every IPL of the game).
-- Decided by the decoder: `ifp.magic.unknown`, `img2.magic`, MTA's magic and negative counts, and
+- Decided by the decoder: `img2.magic`, MTA's magic and negative counts, and
   lines longer than 256 bytes (`ipl3.line_len`, `iplsa.line_len`) fail to decode, which is
   `file.decode_failed`; the games a format is not loaded by are not checked for it.
 - Not visible in the events: `ifp.anlf.multi` (an ANLF container's blocks are reported as ANPK
@@ -799,7 +925,8 @@ const LEFT_OUT: &str = "
 - What the engine ignores or how it reads, not a fault: `ifp.anpk.counts_ignored`,
   `ifp.anp3.header_size_ignored`, `ifp.anp3.loadcompressed_ignored`, `ifp.value.non_unit_quat`,
   `ifp.value.translation_non_root`, `ipl3.pick_path`, `iplvc.path`, `iplsa.inst.flags`,
-  `iplsa.inst.small_tilt` (it would flag most shipped lines), `iplsa.inst.extra_columns`,
+  `iplsa.inst.small_tilt` (it would flag most shipped lines), `iplsa.inst.extra_columns` (a
+  trailing column shifts nothing; a decimal comma is `ipl.inst.shifted_fields`),
   `iplsa.occl`, `bnry.fields_used`, `bnry.cars.first_load`, `bnry.flags_rotation`.
 - Not done yet: `iplsa.enex.name` (the quoted name token), `img1.size_huge` (the sources give no
   threshold).
@@ -825,20 +952,23 @@ fn a_broken_file_no_checked_game_loads_has_its_failure() {
         unreachable!()
     };
     data[..bad_type.len()].copy_from_slice(&bad_type);
-    for (what, found, rule) in [
-        ("Stories", check(&stories, "x.anim"), Rule::DecodeFailed),
+    for (what, found, rule, games) in [
+        (
+            "Stories",
+            check(&stories, "x.anim"),
+            Rule::DecodeFailed,
+            Games::ALL,
+        ),
+        // Only the games that load the container: III and VC, never SA.
         (
             "ANP3 in IMG v1",
             Input::V1(dir, data).findings(),
             Rule::Incomplete,
+            Games::III.union(Games::VC),
         ),
     ] {
         let last = found.last().unwrap_or_else(|| panic!("{what}: no finding"));
-        assert_eq!(
-            (last.rule, last.games),
-            (rule, Games::ALL),
-            "{what}: {found:?}"
-        );
+        assert_eq!((last.rule, last.games), (rule, games), "{what}: {found:?}");
     }
 }
 
@@ -864,4 +994,181 @@ fn a_header_no_game_reads_opens_no_section() {
         .map(|f| f.games)
         .collect();
     assert_eq!(missing, [Games::VC], "{occl:?}");
+}
+
+/// Issue 30's real shapes: no false error on files the games load, and the games a file is
+/// for decided from the file.
+#[test]
+fn real_shapes_get_the_games_they_are_for() {
+    // A stock stream IPL under a name longer than a context name: the whole stem is read.
+    let long = "lae_stream0_with_a_very_long_name_over_32_bytes.ipl";
+    let stream = check(&bnry(0, 1, 400), long);
+    assert_eq!(errors(&stream), Vec::<String>::new());
+    assert!(fires(
+        &check(
+            &bnry(0, 1, 400),
+            "lae_with_a_very_long_name_over_32_bytes.ipl"
+        ),
+        Rule::BnryLodNoParent
+    ));
+
+    // A Vice City ped.ifp: 269 animations of 44-byte ANIM chunks passes by default.
+    let vc_ped = anpk_named("ped", &names(269, "anim"));
+    let mut found = Vec::new();
+    let mut checker = Checker::from_file(|f: &Finding| found.push(*f));
+    checker.set_file_name(b"ped.ifp");
+    Decoder::new().decode_slice(&vc_ped, &mut checker).unwrap();
+    checker.finish();
+    assert_eq!(
+        checker.games(),
+        Games::VC.union(Games::SA).union(Games::MTA)
+    );
+    assert!(checker.games_from_file());
+    assert_eq!(errors(&found), Vec::<String>::new());
+    // Asked for III by name, it is over III's 250.
+    let iii = check_for(&vc_ped, "ped.ifp", Games::III);
+    assert!(fires(&iii, Rule::AnimsTotalOverLimit), "{iii:?}");
+
+    // The games of each kind of file.
+    let games_of = |data: &[u8], name: &str| {
+        let mut checker = Checker::from_file(|_: &Finding| {});
+        checker.set_file_name(name.as_bytes());
+        let _ = Decoder::new().decode_slice(data, &mut checker);
+        checker.finish();
+        checker.games()
+    };
+    let iii_file = anpk_one(anpk_bone(
+        "b",
+        None,
+        gtastream::FrameType::Kr00,
+        vec![key(0.0, [0.0; 3], [1.0; 3])],
+    ));
+    assert_eq!(games_of(&iii_file, "a.ifp"), Games::III);
+    assert_eq!(
+        games_of(&ticks(&[0, 5]), "demo.ifp"),
+        Games::SA.union(Games::MTA)
+    );
+    assert_eq!(games_of(&bnry(-1, 1, 400), "x_stream0.ipl"), Games::SA);
+    let sa_text = "inst\n1, name, 0, 0, 0, 0, 0, 0, 0, 1, -1\nend\n";
+    assert_eq!(games_of(sa_text.as_bytes(), "a.ipl"), Games::SA);
+    let vc_text = "inst\n1, name, 0, 0, 0, 0, 1, 1, 1, 0, 0, 0, 1\nend\n";
+    assert_eq!(games_of(vc_text.as_bytes(), "a.ipl"), Games::VC);
+}
+
+/// A version 2 record the game skips (a name without its '.', no sectors) is not decoded; an
+/// archive's findings never name a game that cannot load it.
+#[test]
+fn skipped_records_are_not_decoded() {
+    let ifp = ticks(&[0, 5]);
+    let mut archive = img(&[("nodot", &ifp), ("empty.ifp", &ifp), ("other.ifp", &ifp)]);
+    // The second record: no sectors (its data still lies there).
+    archive[8 + 32 + 4..8 + 32 + 6].copy_from_slice(&0u16.to_le_bytes());
+    // The first record's data: garbage the decoder would fail on.
+    let first = 2048;
+    archive[first..first + 4].copy_from_slice(b"ANP3");
+    archive[first + 4..first + 8].copy_from_slice(&u32::MAX.to_le_bytes());
+    archive[first + 32..first + 36].copy_from_slice(&u32::MAX.to_le_bytes());
+    let found = check_archive(&archive);
+    assert!(!fires(&found, Rule::DecodeFailed), "{found:?}");
+    assert!(!fires(&found, Rule::Incomplete), "{found:?}");
+    assert!(fires(&found, Rule::Img2NameRules), "{found:?}");
+    assert!(fires(&found, Rule::Img2ZeroSize), "{found:?}");
+    assert!(
+        found
+            .iter()
+            .all(|f| Games::SA.union(Games::MTA).contains(f.games)),
+        "{found:?}"
+    );
+    // The record that is read is checked.
+    let mismatch = found
+        .iter()
+        .find(|f| f.rule == Rule::BlockNameMismatch)
+        .unwrap();
+    assert_eq!(
+        mismatch.context.entry.unwrap().name.as_bytes(),
+        b"other.ifp"
+    );
+}
+
+/// The misses of issue 30, each with its near miss.
+#[test]
+fn the_misses_fire() {
+    use testkit::ifp2::BoneSpec as B;
+    let bone = |name: &str, id: i32| B::new(name, 3, id, vec![p3(Q, 0), p3(Q, 5)]);
+    // One bone id, two names: SA binds both to one bone.
+    let same_id = anp3(vec![AnimSpec::new(
+        "walk",
+        vec![bone("Spine", 2), bone("Spine1", 2)],
+    )]);
+    let other_id = anp3(vec![AnimSpec::new(
+        "walk",
+        vec![bone("Spine", 2), bone("Spine1", 3)],
+    )]);
+    assert!(fires(&check(&same_id, "demo.ifp"), Rule::SeqDuplicateBone));
+    assert!(!fires(
+        &check(&other_id, "demo.ifp"),
+        Rule::SeqDuplicateBone
+    ));
+    // One name and one id: reported once.
+    let both = anp3(vec![AnimSpec::new(
+        "walk",
+        vec![bone("Spine", 2), bone("Spine", 2)],
+    )]);
+    let found = check(&both, "demo.ifp");
+    assert_eq!(
+        found
+            .iter()
+            .filter(|f| f.rule == Rule::SeqDuplicateBone)
+            .count(),
+        1,
+        "{found:?}"
+    );
+
+    // A 300-character animation name overflows the stack buffer: not "does not decode".
+    let mut long = anpk_named("demo", &["a".repeat(20)]);
+    let at = long.windows(4).position(|w| w == b"NAME").unwrap();
+    let old = u32::from_le_bytes(long[at + 4..at + 8].try_into().unwrap()) as usize;
+    let mut body = vec![b'a'; 300];
+    body.resize(304, 0);
+    long.splice(at + 8..at + 8 + old.next_multiple_of(4), body);
+    long[at + 4..at + 8].copy_from_slice(&304u32.to_le_bytes());
+    let found = check_for(&long, "demo.ifp", Games::ALL);
+    assert!(fires(&found, Rule::AnpkChunkTooBig), "{found:?}");
+    assert!(!fires(&found, Rule::DecodeFailed), "{found:?}");
+
+    // A first key before 0, as one after it.
+    assert!(fires(
+        &check(&ticks(&[-5, 10]), "demo.ifp"),
+        Rule::TimeFirstNotZero
+    ));
+
+    // MTA crashes on float frames: an error.
+    assert_eq!(Rule::MtaFloatFrames.level(), Level::Error);
+
+    // An extra integer column at the end shifts nothing.
+    let good_sa = "1, name, 0, 0, 0, 0, 0, 0, 0, 1, -1";
+    let trailing = format!("inst\n{good_sa}\n{good_sa}, 7\nend\n");
+    assert!(!fires(
+        &check(trailing.as_bytes(), "a.ipl"),
+        Rule::IplInstShifted
+    ));
+    let comma = format!("inst\n{good_sa}\n1, name, 0, 8149,5, 0, 0, 0, 0, 0, 1, -1\nend\n");
+    let found = check(comma.as_bytes(), "a.ipl");
+    let shifted = found
+        .iter()
+        .find(|f| f.rule == Rule::IplInstShifted)
+        .unwrap();
+    // SA reads the author's w (1) as the LOD.
+    assert_eq!(shifted.value, Some(1.0));
+
+    // Retired rules never fire.
+    let anpk48 = anpk_named(&"n".repeat(16), &names(1, "a"));
+    let anp2 = FileSpec::anp2("demo", vec![AnimSpec::new("walk", vec![packed(&[0, 5])])]).build();
+    for (data, name) in [(&anpk48, "x.ifp"), (&anp2, "demo.ifp")] {
+        let found = check_for(data, name, Games::ALL);
+        assert!(
+            !found.iter().any(|f| Rule::RETIRED.contains(&f.rule)),
+            "{found:?}"
+        );
+    }
 }
