@@ -1604,8 +1604,8 @@ enum gts_status GTS_CALL gts_decoder_error(const struct gts_decoder *decoder);
 uint64_t GTS_CALL gts_decoder_error_offset(const struct gts_decoder *decoder);
 
 /**
- * A static, NUL-terminated description of `gts_decoder_error(decoder)`, e.g. "input ends
- * inside a unit" ("ok" when there is no error).
+ * A static, NUL-terminated description of `gts_decoder_error(decoder)`, e.g. "file cut
+ * short" ("ok" when there is no error).
  *
  * Pointers: `decoder` is NULL or points to a readable `gts_decoder`.
  */
