@@ -106,6 +106,13 @@
 #define GTS_LEVEL_ERROR 2
 
 /**
+ * Number of 64-bit words of a `gts_checker`: the core's checker (its name tables are most of
+ * it, about 21 KiB), a decoder and an archive decoder, the callback, the user pointer and a
+ * tag word (the library checks at compile time that they fit, on 32- and 64-bit targets).
+ */
+#define GTS_CHECKER_WORDS 3072
+
+/**
  * Words of `gts_encoder`.
  */
 #define GTS_ENCODER_WORDS 48
@@ -155,7 +162,7 @@
  * Version of the binary interface this header describes: compare with `gts_abi_version()` when
  * loading the shared library. It changes whenever a struct grows or a function is added.
  */
-#define GTS_ABI_VERSION 4
+#define GTS_ABI_VERSION 5
 
 /**
  * Longest name a callback gets, in bytes (package, animation, bone and model names; a longer
@@ -1358,6 +1365,18 @@ typedef struct gts_finding {
 } gts_finding;
 
 /**
+ * Caller-owned storage of one streaming checker (24 KiB): put it in static memory, on the
+ * heap or on a large enough stack, and pass `sizeof` it to `gts_checker_init`. Its contents
+ * are private; it needs no cleanup.
+ */
+typedef struct gts_checker {
+    /**
+     * Private storage; never read or written by the caller.
+     */
+    uint64_t opaque[GTS_CHECKER_WORDS];
+} gts_checker;
+
+/**
  * Caller-owned storage of one encoder, like `gts_decoder`: anywhere, `sizeof` it passed to
  * `gts_encoder_init`, no cleanup; it may be copied with `memcpy` between calls.
  */
@@ -1888,6 +1907,123 @@ enum gts_status GTS_CALL gts_check_memory(const uint8_t *data,
                                           void (GTS_CALL *on_finding)(void *user, const struct gts_finding *finding),
                                           void *user,
                                           uint32_t *errors);
+
+/**
+ * Sets up a checker in `*checker` for a file of any format the decoder reads (sniffed from
+ * its first bytes), for the `games` (`GTS_CHECK_*` bits; 0: every game that loads the
+ * format). `size_of_checker` must be `sizeof *checker`. `name` is the file's name (copied;
+ * NULL: the block-name rules do not apply). Each finding goes to `on_finding(user, finding)`
+ * as the rule finds it, during `gts_checker_feed` or `gts_checker_finish` (NULL: only
+ * counted). The findings, in their order, are those of `gts_check_memory` on the whole file,
+ * however it is cut. A checker needs no cleanup.
+ *
+ * Returns `GTS_OK`, `GTS_ERR_INVALID_ARGUMENT` (NULL or misaligned `checker`, unknown game
+ * bits), `GTS_ERR_SIZE_MISMATCH` or `GTS_ERR_REENTRANT`.
+ *
+ * Pointers: `checker` is NULL or points to `size_of_checker` writable bytes; `name` is NULL or
+ * NUL-terminated.
+ */
+enum gts_status GTS_CALL gts_checker_init(struct gts_checker *checker,
+                                          size_t size_of_checker,
+                                          const char *name,
+                                          uint8_t games,
+                                          void (GTS_CALL *on_finding)(void *user, const struct gts_finding *finding),
+                                          void *user);
+
+/**
+ * As `gts_checker_init`, for a version 2 IMG archive (`VER2`) of `img_len` bytes, checked
+ * with its entries. The caller feeds the `.img` from `gts_checker_position` and follows
+ * `GTS_SEEK`, as for a `gts_archive`.
+ *
+ * Pointers: as `gts_checker_init`.
+ */
+enum gts_status GTS_CALL gts_checker_init_archive(struct gts_checker *checker,
+                                                  size_t size_of_checker,
+                                                  uint64_t img_len,
+                                                  const char *name,
+                                                  uint8_t games,
+                                                  void (GTS_CALL *on_finding)(void *user,
+                                                                     const struct gts_finding *finding),
+                                                  void *user);
+
+/**
+ * As `gts_checker_init_archive`, for a version 1 archive (GTA III, Vice City): a `.dir` of
+ * `dir_len` bytes beside an `.img` of `img_len` bytes. `gts_checker_input` says which file
+ * the next bytes come from (it starts with the `.dir`; every change comes with `GTS_SEEK`).
+ *
+ * Pointers: as `gts_checker_init`.
+ */
+enum gts_status GTS_CALL gts_checker_init_archive_v1(struct gts_checker *checker,
+                                                     size_t size_of_checker,
+                                                     uint64_t dir_len,
+                                                     uint64_t img_len,
+                                                     const char *name,
+                                                     uint8_t games,
+                                                     void (GTS_CALL *on_finding)(void *user,
+                                                                        const struct gts_finding *finding),
+                                                     void *user);
+
+/**
+ * Checks `len` bytes at `data`, the next bytes of the input (any piece, down to one byte),
+ * giving each finding to the callback as it is found. `*consumed` gets the bytes used.
+ *
+ * Returns `GTS_OK` (every byte used: feed the next ones, or call `gts_checker_finish` at the
+ * end of the input), `GTS_SEEK` (feed from `gts_checker_position`, of the file
+ * `gts_checker_input` names), `GTS_DONE` (nothing more is read: the content is complete, or
+ * the input stopped decoding and that was a finding; call `gts_checker_finish`), or an error of
+ * the call itself (`GTS_ERR_FINISHED` after finish, the handle checks' errors). A file that
+ * does not decode is a finding, not a status.
+ *
+ * Pointers: `checker` is NULL or points to a writable `gts_checker`; `data` is NULL or points
+ * to `len` readable bytes that do not change during the call; `consumed` is NULL or points to
+ * a writable `size_t`. The callback is called on this thread, before this returns.
+ */
+enum gts_status GTS_CALL gts_checker_feed(struct gts_checker *checker,
+                                          const uint8_t *data,
+                                          size_t len,
+                                          size_t *consumed);
+
+/**
+ * Ends the input: the rules that need the whole input (totals, an input cut short) give
+ * their findings. `*errors` (if not NULL) receives how many findings were errors in all.
+ * After it, feed and finish return `GTS_ERR_FINISHED`; init again for a new input.
+ *
+ * Returns `GTS_OK`, `GTS_ERR_FINISHED`, or the handle checks' errors.
+ *
+ * Pointers: `checker` is NULL or points to a writable `gts_checker`; `errors` is NULL or
+ * points to a writable `uint32_t`.
+ */
+enum gts_status GTS_CALL gts_checker_finish(struct gts_checker *checker, uint32_t *errors);
+
+/**
+ * Findings so far at error level (0 for a checker that cannot be used).
+ *
+ * Pointers: `checker` is NULL or points to a readable `gts_checker`.
+ */
+uint32_t GTS_CALL gts_checker_errors(const struct gts_checker *checker);
+
+/**
+ * Findings so far (0 for a checker that cannot be used).
+ *
+ * Pointers: `checker` is NULL or points to a readable `gts_checker`.
+ */
+uint32_t GTS_CALL gts_checker_findings(const struct gts_checker *checker);
+
+/**
+ * The offset of the next byte wanted, in the file `gts_checker_input` names: after
+ * `GTS_SEEK`, where to feed from (`GTS_NO_OFFSET` if `checker` is not usable).
+ *
+ * Pointers: `checker` is NULL or points to a readable `gts_checker`.
+ */
+uint64_t GTS_CALL gts_checker_position(const struct gts_checker *checker);
+
+/**
+ * The file the next bytes come from: `GTS_INPUT_IMG` (a file, or a version 2 archive), or
+ * `GTS_INPUT_DIR` (a version 1 archive's `.dir`); -1 if `checker` is not usable.
+ *
+ * Pointers: `checker` is NULL or points to a readable `gts_checker`.
+ */
+int32_t GTS_CALL gts_checker_input(const struct gts_checker *checker);
 
 /**
  * `sizeof(gts_encoder)` as the library knows it.

@@ -2,7 +2,11 @@
 
 use std::io::Write;
 
-use gtastream::check::{json::Document, Checker, Finding, Games};
+use gtastream::archive::ArchiveVersion;
+use gtastream::check::group::Grouping;
+use gtastream::check::{
+    games_of, games_of_archive, json::Document, Checker, Finding, Games, Level,
+};
 use gtastream::io::ReadError;
 use gtastream::Game;
 
@@ -22,9 +26,18 @@ Without --game, every game that loads the format is checked.
 
 Text output: one line per finding,
   FILE[:ENTRY]: LEVEL RULE (GAMES) at OFFSET, animation N \"NAME\", bone M \"NAME\": reason
---json prints one document:
+except that a rule found more than 3 times in an input is one line with its count and its
+first finding (--all lists every finding),
+  FILE[:ENTRY]: LEVEL RULE (GAMES) 769 times in 330 animations, first at OFFSET, ...: reason
+then a summary line per input, by level and by game:
+  FILE: 0 errors, 1 warning, 769 notes (sa: 0 errors, 1 warning, 769 notes; mta: ...)
+--level error|warning|note: the least level listed (the summary counts every finding).
+--json prints one document (every finding, whatever --level says; with the same groups and
+counts as the text):
   {\"inputs\": [{\"file\", \"format\", \"findings\": [{\"rule\", \"severity\", \"games\",
-   \"offset\", \"entry\", \"animation\", \"bone\", \"message\"}]}]}
+   \"offset\", \"entry\", \"animation\", \"bone\", \"message\"}], \"groups\": [{\"rule\",
+   \"severity\", \"games\", \"count\", \"animations\", \"entries\", \"first\", \"listed\",
+   \"spread\"}], \"summary\": {\"errors\", \"warnings\", \"notes\", \"games\": {GAME: {...}}}}]}
 
 Exit status: 0 when no finding is an error, 1 when one is, 2 when an input cannot be read.";
 
@@ -34,7 +47,68 @@ pub struct Outcome {
     pub unreadable: bool,
 }
 
-pub fn run(inputs: &[String], games: Games, json: bool) -> Result<Outcome, String> {
+/// What the text output lists.
+#[derive(Clone, Copy)]
+pub struct Shown {
+    /// The least level listed.
+    pub least: Level,
+    /// Every finding, not one line per rule found more than [`LISTED`](gtastream::check::group::LISTED) times.
+    pub all: bool,
+}
+
+/// Writes the text report of one input: its findings at `shown.least` or above, grouped (one
+/// line per rule found many times) unless `shown.all`, then the summary line for the games
+/// that load it among `games`. Each line starts with `prefix`.
+pub fn write_text(
+    out: &mut String,
+    prefix: &str,
+    file: &str,
+    findings: &[Finding],
+    games: Games,
+    shown: Shown,
+) {
+    let mut grouping = Grouping::new();
+    for finding in findings {
+        grouping.add(finding);
+    }
+    let line = |out: &mut String, write: &dyn Fn(&mut String) -> std::fmt::Result| {
+        out.push_str(prefix);
+        let _ = write(out);
+        out.push('\n');
+    };
+    if shown.all {
+        for f in findings.iter().filter(|f| f.level() >= shown.least) {
+            line(out, &|out| f.write_line(out, file));
+        }
+    } else {
+        for group in grouping.groups().filter(|g| g.level() >= shown.least) {
+            if group.listed() {
+                for f in findings.iter().filter(|f| f.rule == group.rule) {
+                    line(out, &|out| f.write_line(out, file));
+                }
+            } else {
+                line(out, &|out| group.write_line(out, file));
+            }
+        }
+    }
+    line(out, &|out| grouping.tally().write_line(out, file, games));
+}
+
+/// The games whose counts the summary line gives: those checked that load the format.
+pub fn summary_games(format: Option<&str>, games: Games) -> Games {
+    let loading = match format {
+        Some("VER1") => games_of_archive(ArchiveVersion::V1),
+        Some("VER2") => games_of_archive(ArchiveVersion::V2),
+        Some(name) => gtastream::Format::ALL
+            .iter()
+            .find(|f| f.name() == name)
+            .map_or(Games::ALL, |&f| games_of(f)),
+        None => Games::ALL,
+    };
+    games.and(loading)
+}
+
+pub fn run(inputs: &[String], games: Games, json: bool, shown: Shown) -> Result<Outcome, String> {
     let mut outcome = Outcome {
         errors: false,
         unreadable: false,
@@ -54,12 +128,8 @@ pub fn run(inputs: &[String], games: Games, json: bool) -> Result<Outcome, Strin
                         document.finding(finding).map_err(|e| e.to_string())?;
                     }
                 } else {
-                    for finding in &findings {
-                        finding
-                            .write_line(&mut lines, input)
-                            .map_err(|e| e.to_string())?;
-                        lines.push('\n');
-                    }
+                    let games = summary_games(format, games);
+                    write_text(&mut lines, "", input, &findings, games, shown);
                 }
             }
             Err(message) => {

@@ -7,7 +7,7 @@ use std::fs::File;
 use std::io::{BufWriter, Cursor, Read, Seek, Write};
 use std::path::Path;
 
-use gtastream::check::{Checker, Finding, Games};
+use gtastream::check::{Checker, Finding, Games, Level};
 use gtastream::context::Tracked;
 use gtastream::encode::{
     EncodeError, EncodeOptions, EncodeWarnings, Encoder, IoSink, Lookahead, ReadAt, Sink,
@@ -41,9 +41,11 @@ after each name's NUL, stale size fields, `flags` and the bytes after the conten
 --normalise writes a clean file instead (zeroed name tails, sizes and flags computed, nothing
 after the content).
 The output is checked against the games' loading rules (as `gtastream check`, for the games
-given with --game, else every game that loads the format): each finding is a warning line
-on stderr, naming the way out where there is one (an ANP3 of float frames crashes MTA:
---quantize; packed frames in ANP2 are misread by San Andreas: write ANP3). --check refuses
+given with --game, else every game that loads the format): its error and warning findings
+are lines on stderr, grouped as `check` groups them, then its summary line (notes are only
+counted there; `gtastream check OUT` lists them). A finding names the way out where there is
+one (an ANP3 of float frames crashes MTA: --quantize; packed frames in ANP2 are misread by
+San Andreas: write ANP3). --check refuses
 the output when a finding is an error: OUT is left as it was and the status is 1.
 
 IN may be an entry of an IMG archive (ARCHIVE:ENTRY, name in any case) or - for standard
@@ -210,20 +212,30 @@ fn report<S: Sink>(input: &str, encoder: &Encoder<S>) -> String {
     report
 }
 
-/// The checker's findings on the written bytes, as warning lines, and how many are errors.
+/// The checker's report on the written bytes (its error and warning lines, grouped as
+/// `check` groups them, and the summary line; nothing when nothing is found), and how many
+/// findings are errors.
 fn check_output(written: &[u8], output: &Path, games: Games) -> Result<(String, u32), String> {
     let shown = output.display().to_string();
-    let mut lines = String::new();
-    let mut checker = Checker::new(games, |f: &Finding| {
-        lines.push_str("gtastream: ");
-        let _ = f.write_line(&mut lines, &shown);
-        lines.push('\n');
-    });
+    let mut findings = Vec::new();
+    let mut checker = Checker::new(games, |f: &Finding| findings.push(*f));
     if let Err(error) = Decoder::new().decode_slice(written, &mut checker) {
         return Err(format!("{shown}: the output does not read back: {error}"));
     }
     checker.finish();
     let errors = checker.errors();
+    let format = checker.format().map(|f| f.name());
+    let mut lines = String::new();
+    if findings.is_empty() {
+        // A clean output: nothing to say.
+        return Ok((lines, errors));
+    }
+    let listed = crate::check::Shown {
+        least: Level::Warning,
+        all: false,
+    };
+    let games = crate::check::summary_games(format, games);
+    crate::check::write_text(&mut lines, "gtastream: ", &shown, &findings, games, listed);
     Ok((lines, errors))
 }
 

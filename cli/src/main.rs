@@ -206,6 +206,25 @@ impl GameArg {
 const NO_SEEK_HELP: &str = "Read the file front to back only, as a reader that cannot seek would: \
      a file that needs a seek (every Stories file) fails with the offset it needs";
 
+/// The least level `check` shows, as `--level` names them.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum LevelArg {
+    Error,
+    Warning,
+    Note,
+}
+
+impl LevelArg {
+    fn level(self) -> gtastream::check::Level {
+        use gtastream::check::Level;
+        match self {
+            LevelArg::Error => Level::Error,
+            LevelArg::Warning => Level::Warning,
+            LevelArg::Note => Level::Note,
+        }
+    }
+}
+
 /// The games `check` knows, as `--game` names them.
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum CheckGame {
@@ -287,9 +306,15 @@ enum Command {
         /// The games to check for (repeat for several); all that load the format if none.
         #[arg(long, value_enum)]
         game: Vec<CheckGame>,
-        /// Print one JSON document.
+        /// Print one JSON document (every finding, whatever --level says).
         #[arg(long)]
         json: bool,
+        /// Text: list every finding, not one line per rule that fires more than 3 times.
+        #[arg(long)]
+        all: bool,
+        /// Text: the least level shown (the summary line counts every finding).
+        #[arg(long, value_enum, default_value = "note")]
+        level: LevelArg,
         /// Files, archives, ARCHIVE:ENTRY, or - for standard input.
         #[arg(required = true)]
         inputs: Vec<String>,
@@ -387,8 +412,18 @@ fn main() -> ExitCode {
         } => open_archive(archive)
             .and_then(|archive| extract::run(&archive, entries, output, *force)),
         Command::Img { command } => img::run(command),
-        Command::Check { game, json, inputs } => {
-            match check::run(inputs, check_games(game), *json) {
+        Command::Check {
+            game,
+            json,
+            all,
+            level,
+            inputs,
+        } => {
+            let shown = check::Shown {
+                least: level.level(),
+                all: *all,
+            };
+            match check::run(inputs, check_games(game), *json, shown) {
                 Ok(outcome) if outcome.unreadable => return ExitCode::from(2),
                 Ok(outcome) if outcome.errors => return ExitCode::FAILURE,
                 Ok(_) => return ExitCode::SUCCESS,

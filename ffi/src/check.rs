@@ -73,7 +73,8 @@ pub struct gts_finding {
 }
 
 /// Receives a finding; `user` is the pointer given to `gts_check_memory`.
-type FindingFn = Option<unsafe extern "C" fn(user: *mut c_void, finding: *const gts_finding)>;
+pub(crate) type FindingFn =
+    Option<unsafe extern "C" fn(user: *mut c_void, finding: *const gts_finding)>;
 
 /// Rules in the table.
 #[no_mangle]
@@ -221,7 +222,7 @@ impl<const N: usize> Write for Text<N> {
     }
 }
 
-fn report(f: &Finding, on_finding: FindingFn, user: *mut c_void) {
+pub(crate) fn report(f: &Finding, on_finding: FindingFn, user: *mut c_void) {
     let Some(callback) = on_finding else { return };
     let c = &f.context;
     let entry = c.entry.map(|e| Text::<{ CONTEXT_NAME + 1 }>::name(&e.name));

@@ -18,7 +18,7 @@ pub const GTS_KEYFRAME_BATCH: usize = 64;
 
 /// Version of the binary interface this header describes: compare with `gts_abi_version()` when
 /// loading the shared library. It changes whenever a struct grows or a function is added.
-pub const GTS_ABI_VERSION: u32 = 4;
+pub const GTS_ABI_VERSION: u32 = 5;
 
 /// Longest name a callback gets, in bytes (package, animation, bone and model names; a longer
 /// one is the error `GTS_ERR_LIMIT`): `char name[GTS_MAX_NAME + 1]` holds any of them with a NUL.

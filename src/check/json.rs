@@ -3,13 +3,22 @@
 //!
 //! `{"inputs": [{"file": PATH, "format": FORMAT, "findings": [{"rule": ID, "severity":
 //! "error"|"warning"|"note", "games": ["sa", ...], "offset": N, "entry": NAME|null,
-//! "animation": INDEX|null, "bone": INDEX|null, "message": TEXT}]}]}`
+//! "animation": INDEX|null, "bone": INDEX|null, "message": TEXT}], "groups": [{"rule": ID,
+//! "severity": LEVEL, "games": [...], "count": N, "animations": N, "entries": N, "first":
+//! INDEX, "listed": BOOL, "spread": TEXT}], "summary": {"errors": N, "warnings": N, "notes": N,
+//! "games": {"iii": {"errors": N, "warnings": N, "notes": N}, "vc": ..., "sa": ..., "mta":
+//! ...}}}]}`
+//!
+//! `groups` and `summary` are [`super::group`]'s: one group per rule (in the order of its
+//! first finding, `first` its index in `findings`); `listed` groups are shown finding by
+//! finding, the others as one line with their `spread` ("769 times in 330 animations").
 //!
 //! Written as the findings come, never built in memory: [`Document`] opens the document,
 //! each input and each finding, and closes what is open.
 
 use core::fmt::{self, Write};
 
+use super::group::{Counts, Grouping};
 use super::{Checker, Finding, Games};
 use crate::archive::ArchiveDecoder;
 use crate::Decoder;
@@ -55,6 +64,8 @@ pub struct Document<'a, W> {
     out: &'a mut W,
     inputs: u32,
     findings: u32,
+    /// The open input's groups and counts, written when it closes.
+    grouping: Grouping,
 }
 
 impl<'a, W: Write> Document<'a, W> {
@@ -65,6 +76,7 @@ impl<'a, W: Write> Document<'a, W> {
             out,
             inputs: 0,
             findings: 0,
+            grouping: Grouping::new(),
         })
     }
 
@@ -83,11 +95,13 @@ impl<'a, W: Write> Document<'a, W> {
         self.out.write_str(", \"findings\": [")?;
         self.inputs += 1;
         self.findings = 0;
+        self.grouping.clear();
         Ok(())
     }
 
     /// A finding of the open input.
     pub fn finding(&mut self, f: &Finding) -> fmt::Result {
+        self.grouping.add(f);
         let out = &mut *self.out;
         out.write_str(if self.findings == 0 {
             "\n    "
@@ -97,16 +111,12 @@ impl<'a, W: Write> Document<'a, W> {
         self.findings += 1;
         write!(
             out,
-            "{{\"rule\": \"{}\", \"severity\": \"{}\", \"games\": [",
+            "{{\"rule\": \"{}\", \"severity\": \"{}\", \"games\": ",
             f.rule.id(),
             f.level().name()
         )?;
-        for (i, game) in f.games.names().enumerate() {
-            out.write_str(if i == 0 { "\"" } else { ", \"" })?;
-            out.write_str(game)?;
-            out.write_char('"')?;
-        }
-        write!(out, "], \"offset\": {}, \"entry\": ", f.offset)?;
+        games(out, f.games)?;
+        write!(out, ", \"offset\": {}, \"entry\": ", f.offset)?;
         match &f.context.entry {
             Some(entry) => string(out, entry.name.as_bytes().iter().map(|&b| char::from(b)))?,
             None => out.write_str("null")?,
@@ -137,11 +147,68 @@ impl<'a, W: Write> Document<'a, W> {
         if self.inputs == 0 {
             return Ok(());
         }
-        self.out
-            .write_str(if self.findings == 0 { "]}" } else { "\n  ]}" })?;
+        let out = &mut *self.out;
+        out.write_str(if self.findings == 0 { "]" } else { "\n  ]" })?;
+        out.write_str(", \"groups\": [")?;
+        for (i, g) in self.grouping.groups().enumerate() {
+            out.write_str(if i == 0 { "\n    " } else { ",\n    " })?;
+            write!(
+                out,
+                "{{\"rule\": \"{}\", \"severity\": \"{}\", \"games\": ",
+                g.rule.id(),
+                g.level().name()
+            )?;
+            games(out, g.games)?;
+            write!(
+                out,
+                ", \"count\": {}, \"animations\": {}, \"entries\": {}, \"first\": {}, \
+                 \"listed\": {}, \"spread\": \"{}\"}}",
+                g.count,
+                g.animations,
+                g.entries,
+                g.first_index,
+                g.listed(),
+                g.spread()
+            )?;
+        }
+        let tally = *self.grouping.tally();
+        out.write_str(if tally.all.total() == 0 { "]" } else { "\n  ]" })?;
+        out.write_str(", \"summary\": ")?;
+        counts(out, &tally.all, true)?;
+        out.write_str(", \"games\": {")?;
+        for (i, (name, c)) in tally.by_game(Games::ALL).enumerate() {
+            write!(out, "{}\"{name}\": ", if i == 0 { "" } else { ", " })?;
+            counts(out, &c, false)?;
+        }
+        out.write_str("}}}")?;
         self.findings = 0;
+        self.grouping.clear();
         Ok(())
     }
+}
+
+/// `{"errors": N, "warnings": N, "notes": N}` (left open when `open`).
+fn counts(out: &mut impl Write, c: &Counts, open: bool) -> fmt::Result {
+    write!(
+        out,
+        "{{\"errors\": {}, \"warnings\": {}, \"notes\": {}",
+        c.errors, c.warnings, c.notes
+    )?;
+    if !open {
+        out.write_char('}')?;
+    }
+    Ok(())
+}
+
+/// `["iii", "sa", ...]`.
+fn games(out: &mut impl Write, games: Games) -> fmt::Result {
+    out.write_char('[')?;
+    for (i, game) in games.names().enumerate() {
+        out.write_str(if i == 0 { "\"" } else { ", \"" })?;
+        out.write_str(game)?;
+        out.write_char('"')?;
+    }
+    out.write_char(']')
 }
 
 /// Writes a finding's message as the JSON document gives it (before escaping): the place

@@ -25,6 +25,7 @@
 //! assert_eq!(errors, 0);
 //! ```
 
+pub mod group;
 pub mod json;
 mod rules;
 

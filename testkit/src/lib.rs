@@ -31,4 +31,5 @@ pub mod ipl;
 pub mod log;
 #[cfg(feature = "alloc")]
 pub mod seeds;
+pub mod stock;
 pub mod stories;
