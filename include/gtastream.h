@@ -1892,7 +1892,7 @@ enum gts_status GTS_CALL gts_rule_info(uint32_t code, struct gts_rule *out);
 
 /**
  * Checks the `len` bytes at `data`: a file, or a version 2 IMG archive (`VER2`) with its
- * entries, for the `games` (`GTS_CHECK_*` bits; 0: every game that loads the format). `name`
+ * entries, for the `games` (`GTS_CHECK_*` bits; 0: the games the file is for, read from it). `name`
  * is the file's name (NUL-terminated, may be NULL: the block-name rules then do not apply).
  * Each finding goes to `on_finding(user, finding)` (may be NULL: only counted); `*errors` (if not NULL) receives how many were errors. A
  * file that does not decode is a finding, not a status.
@@ -1910,8 +1910,8 @@ enum gts_status GTS_CALL gts_check_memory(const uint8_t *data,
 
 /**
  * Sets up a checker in `*checker` for a file of any format the decoder reads (sniffed from
- * its first bytes), for the `games` (`GTS_CHECK_*` bits; 0: every game that loads the
- * format). `size_of_checker` must be `sizeof *checker`. `name` is the file's name (copied;
+ * its first bytes), for the `games` (`GTS_CHECK_*` bits; 0: the games the file is for,
+ * read from the file: `gts_checker_games` says which). `size_of_checker` must be `sizeof *checker`. `name` is the file's name (copied;
  * NULL: the block-name rules do not apply). Each finding goes to `on_finding(user, finding)`
  * as the rule finds it, during `gts_checker_feed` or `gts_checker_finish` (NULL: only
  * counted). The findings, in their order, are those of `gts_check_memory` on the whole file,
@@ -2001,6 +2001,14 @@ enum gts_status GTS_CALL gts_checker_finish(struct gts_checker *checker, uint32_
  * Pointers: `checker` is NULL or points to a readable `gts_checker`.
  */
 uint32_t GTS_CALL gts_checker_errors(const struct gts_checker *checker);
+
+/**
+ * The games checked so far (`GTS_CHECK_*` bits): those the input's files are for, read from
+ * the files (games 0 at init) or among the games named; 0 for a checker that cannot be used.
+ *
+ * Pointers: `checker` is NULL or points to a readable `gts_checker`.
+ */
+uint8_t GTS_CALL gts_checker_games(const struct gts_checker *checker);
 
 /**
  * Findings so far (0 for a checker that cannot be used).

@@ -2,11 +2,8 @@
 
 use std::io::Write;
 
-use gtastream::archive::ArchiveVersion;
 use gtastream::check::group::Grouping;
-use gtastream::check::{
-    games_of, games_of_archive, json::Document, Checker, Finding, Games, Level,
-};
+use gtastream::check::{json::Document, Checker, Finding, Games, Level};
 use gtastream::io::ReadError;
 use gtastream::Game;
 
@@ -22,7 +19,9 @@ when they load them: each finding names a rule (docs/CHECKS.md lists them), its 
 note: it skips something), the games concerned, the absolute offset, and the archive
 entry, animation and bone, or line.
 
-Without --game, every game that loads the format is checked.
+Without --game, each file is checked for the games it is for, read from the file itself
+(ANP3: SA and MTA; an ANPK by its chunks: III, or VC, SA and MTA; an IMG by its version);
+--game checks for the games named, among those that load the format.
 
 Text output: one line per finding,
   FILE[:ENTRY]: LEVEL RULE (GAMES) at OFFSET, animation N \"NAME\", bone M \"NAME\": reason
@@ -37,7 +36,8 @@ counts as the text):
   {\"inputs\": [{\"file\", \"format\", \"findings\": [{\"rule\", \"severity\", \"games\",
    \"offset\", \"entry\", \"animation\", \"bone\", \"message\"}], \"groups\": [{\"rule\",
    \"severity\", \"games\", \"count\", \"animations\", \"entries\", \"first\", \"listed\",
-   \"spread\"}], \"summary\": {\"errors\", \"warnings\", \"notes\", \"games\": {GAME: {...}}}}]}
+   \"spread\"}], \"summary\": {\"errors\", \"warnings\", \"notes\", \"games\": {GAME: {...}}},
+   \"games\": [GAME, ...], \"games_from\": \"file\"|\"caller\"}]}
 
 Exit status: 0 when no finding is an error, 1 when one is, 2 when an input cannot be read.";
 
@@ -94,21 +94,12 @@ pub fn write_text(
     line(out, &|out| grouping.tally().write_line(out, file, games));
 }
 
-/// The games whose counts the summary line gives: those checked that load the format.
-pub fn summary_games(format: Option<&str>, games: Games) -> Games {
-    let loading = match format {
-        Some("VER1") => games_of_archive(ArchiveVersion::V1),
-        Some("VER2") => games_of_archive(ArchiveVersion::V2),
-        Some(name) => gtastream::Format::ALL
-            .iter()
-            .find(|f| f.name() == name)
-            .map_or(Games::ALL, |&f| games_of(f)),
-        None => Games::ALL,
-    };
-    games.and(loading)
-}
-
-pub fn run(inputs: &[String], games: Games, json: bool, shown: Shown) -> Result<Outcome, String> {
+pub fn run(
+    inputs: &[String],
+    games: Option<Games>,
+    json: bool,
+    shown: Shown,
+) -> Result<Outcome, String> {
     let mut outcome = Outcome {
         errors: false,
         unreadable: false,
@@ -118,7 +109,12 @@ pub fn run(inputs: &[String], games: Games, json: bool, shown: Shown) -> Result<
     let mut lines = String::new();
     for input in inputs {
         match check_input(input, games) {
-            Ok((format, findings)) => {
+            Ok(Checked {
+                format,
+                findings,
+                games,
+                from_file,
+            }) => {
                 outcome.errors |= findings
                     .iter()
                     .any(|f| f.level() == gtastream::check::Level::Error);
@@ -127,8 +123,8 @@ pub fn run(inputs: &[String], games: Games, json: bool, shown: Shown) -> Result<
                     for finding in &findings {
                         document.finding(finding).map_err(|e| e.to_string())?;
                     }
+                    document.checked(games, from_file);
                 } else {
-                    let games = summary_games(format, games);
                     write_text(&mut lines, "", input, &findings, games, shown);
                 }
             }
@@ -146,15 +142,25 @@ pub fn run(inputs: &[String], games: Games, json: bool, shown: Shown) -> Result<
     Ok(outcome)
 }
 
-/// The findings of one input and its format's name; `Err` when it cannot be read.
-fn check_input(input: &str, games: Games) -> Result<(Option<&'static str>, Vec<Finding>), String> {
+/// What was found in one input.
+struct Checked {
+    /// The format's name (`None`: not known).
+    format: Option<&'static str>,
+    findings: Vec<Finding>,
+    /// The games it was checked for, and whether they came from the file.
+    games: Games,
+    from_file: bool,
+}
+
+/// The findings of one input; `Err` when it cannot be read.
+fn check_input(input: &str, games: Option<Games>) -> Result<Checked, String> {
     let mut findings = Vec::new();
     let mut format = None;
     let target = target::resolve(input).map_err(|e| e.to_string())?;
     // Text IPL: a single game named fixes the layout of inst lines.
     let layout = [Games::III, Games::VC, Games::SA]
         .into_iter()
-        .filter(|&g| games.contains(g))
+        .filter(|&g| games.is_some_and(|games| games.contains(g)))
         .collect::<Vec<_>>();
     let game = match layout.as_slice() {
         [g] if *g == Games::III => Some(Game::Iii),
@@ -163,7 +169,7 @@ fn check_input(input: &str, games: Games) -> Result<(Option<&'static str>, Vec<F
         _ => None,
     };
     let access = Access { seek: true, game };
-    let mut checker = Checker::new(games, |f: &Finding| findings.push(*f));
+    let mut checker = Checker::with_games(games, |f: &Finding| findings.push(*f));
     let result = match &target {
         Target::Stdin(head) => source::decode_stdin(head, game, &mut checker),
         Target::File(path) => {
@@ -210,8 +216,14 @@ fn check_input(input: &str, games: Games) -> Result<(Option<&'static str>, Vec<F
     if format.is_none() {
         format = checker.format().map(|f| f.name());
     }
+    let (games, from_file) = (checker.games(), checker.games_from_file());
     match unreadable {
         Some(message) => Err(message),
-        None => Ok((format, findings)),
+        None => Ok(Checked {
+            format,
+            findings,
+            games,
+            from_file,
+        }),
     }
 }

@@ -70,7 +70,8 @@ pub fn parse_format(name: &str) -> Result<Format, String> {
 /// What is checked of the output: for these games; refused at an error finding if `refuse`.
 #[derive(Clone, Copy)]
 pub struct Check {
-    pub games: Games,
+    /// `None`: the games the output is for.
+    pub games: Option<Games>,
     pub refuse: bool,
 }
 
@@ -215,16 +216,20 @@ fn report<S: Sink>(input: &str, encoder: &Encoder<S>) -> String {
 /// The checker's report on the written bytes (its error and warning lines, grouped as
 /// `check` groups them, and the summary line; nothing when nothing is found), and how many
 /// findings are errors.
-fn check_output(written: &[u8], output: &Path, games: Games) -> Result<(String, u32), String> {
+fn check_output(
+    written: &[u8],
+    output: &Path,
+    games: Option<Games>,
+) -> Result<(String, u32), String> {
     let shown = output.display().to_string();
     let mut findings = Vec::new();
-    let mut checker = Checker::new(games, |f: &Finding| findings.push(*f));
+    let mut checker = Checker::with_games(games, |f: &Finding| findings.push(*f));
     if let Err(error) = Decoder::new().decode_slice(written, &mut checker) {
         return Err(format!("{shown}: the output does not read back: {error}"));
     }
     checker.finish();
     let errors = checker.errors();
-    let format = checker.format().map(|f| f.name());
+    let games = checker.games();
     let mut lines = String::new();
     if findings.is_empty() {
         // A clean output: nothing to say.
@@ -234,7 +239,6 @@ fn check_output(written: &[u8], output: &Path, games: Games) -> Result<(String, 
         least: Level::Warning,
         all: false,
     };
-    let games = crate::check::summary_games(format, games);
     crate::check::write_text(&mut lines, "gtastream: ", &shown, &findings, games, listed);
     Ok((lines, errors))
 }

@@ -469,19 +469,21 @@ fn main() -> ExitCode {
 }
 
 /// The games named with `--game`; all if none.
-fn check_games(named: &[CheckGame]) -> gtastream::check::Games {
+/// The games `--game` names; `None` (none named): the games each file is for.
+fn check_games(named: &[CheckGame]) -> Option<gtastream::check::Games> {
     use gtastream::check::Games;
     if named.is_empty() {
-        return Games::ALL;
+        return None;
     }
-    named.iter().fold(Games::NONE, |set, g| {
+    let games = named.iter().fold(Games::NONE, |set, g| {
         set.union(match g {
             CheckGame::Sa => Games::SA,
             CheckGame::Vc => Games::VC,
             CheckGame::Iii => Games::III,
             CheckGame::Mta => Games::MTA,
         })
-    })
+    });
+    Some(games)
 }
 
 /// The message for a failure concerning `path`.

@@ -116,7 +116,7 @@ fn level(level: Level) -> c_int {
 }
 
 /// Checks the `len` bytes at `data`: a file, or a version 2 IMG archive (`VER2`) with its
-/// entries, for the `games` (`GTS_CHECK_*` bits; 0: every game that loads the format). `name`
+/// entries, for the `games` (`GTS_CHECK_*` bits; 0: the games the file is for, read from it). `name`
 /// is the file's name (NUL-terminated, may be NULL: the block-name rules then do not apply).
 /// Each finding goes to `on_finding(user, finding)` (may be NULL: only counted); `*errors` (if not NULL) receives how many were errors. A
 /// file that does not decode is a finding, not a status.
@@ -150,11 +150,11 @@ pub unsafe extern "C" fn gts_check_memory(
         Some(unsafe { CStr::from_ptr(name) }.to_bytes())
     };
     let games = match games {
-        0 => Games::ALL,
-        bits => Games::from_bits(bits),
+        0 => None,
+        bits => Some(Games::from_bits(bits)),
     };
     let result = catch_unwind(AssertUnwindSafe(|| {
-        let mut checker = Checker::new(games, |f: &Finding| report(f, on_finding, user));
+        let mut checker = Checker::with_games(games, |f: &Finding| report(f, on_finding, user));
         if let Some(name) = name {
             checker.set_file_name(name);
         }

@@ -154,11 +154,11 @@ unsafe fn init<S: FnMut(&Finding)>(
     unsafe {
         Handle::init(storage, size, || {
             let games = match games {
-                0 => Games::ALL,
+                0 => None,
                 bits if bits & !0x0f != 0 => return Err(gts_status::GTS_ERR_INVALID_ARGUMENT),
-                bits => Games::from_bits(bits),
+                bits => Some(Games::from_bits(bits)),
             };
-            let mut checker = Checker::new(games, witness(on_finding, user));
+            let mut checker = Checker::with_games(games, witness(on_finding, user));
             if !name.is_null() {
                 // SAFETY: a NUL-terminated string (the caller's contract), read before the
                 // storage is written (the name is copied into the checker).
@@ -175,8 +175,8 @@ unsafe fn init<S: FnMut(&Finding)>(
 }
 
 /// Sets up a checker in `*checker` for a file of any format the decoder reads (sniffed from
-/// its first bytes), for the `games` (`GTS_CHECK_*` bits; 0: every game that loads the
-/// format). `size_of_checker` must be `sizeof *checker`. `name` is the file's name (copied;
+/// its first bytes), for the `games` (`GTS_CHECK_*` bits; 0: the games the file is for,
+/// read from the file: `gts_checker_games` says which). `size_of_checker` must be `sizeof *checker`. `name` is the file's name (copied;
 /// NULL: the block-name rules do not apply). Each finding goes to `on_finding(user, finding)`
 /// as the rule finds it, during `gts_checker_feed` or `gts_checker_finish` (NULL: only
 /// counted). The findings, in their order, are those of `gts_check_memory` on the whole file,
@@ -370,6 +370,16 @@ unsafe fn finish_as<S: FnMut(&Finding)>(
 pub unsafe extern "C" fn gts_checker_errors(checker: *const gts_checker) -> u32 {
     // SAFETY: the caller's contract.
     unsafe { read(relay, checker, |s| s.checker.errors()) }.unwrap_or(0)
+}
+
+/// The games checked so far (`GTS_CHECK_*` bits): those the input's files are for, read from
+/// the files (games 0 at init) or among the games named; 0 for a checker that cannot be used.
+///
+/// Pointers: `checker` is NULL or points to a readable `gts_checker`.
+#[no_mangle]
+pub unsafe extern "C" fn gts_checker_games(checker: *const gts_checker) -> u8 {
+    // SAFETY: the caller's contract.
+    unsafe { read(relay, checker, |s| s.checker.games().bits()) }.unwrap_or(0)
 }
 
 /// Findings so far (0 for a checker that cannot be used).

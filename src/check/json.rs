@@ -7,7 +7,10 @@
 //! "severity": LEVEL, "games": [...], "count": N, "animations": N, "entries": N, "first":
 //! INDEX, "listed": BOOL, "spread": TEXT}], "summary": {"errors": N, "warnings": N, "notes": N,
 //! "games": {"iii": {"errors": N, "warnings": N, "notes": N}, "vc": ..., "sa": ..., "mta":
-//! ...}}}]}`
+//! ...}}, "games": ["sa", ...], "games_from": "file"|"caller"}]}`
+//!
+//! `games` are the games the input was checked for: those the file is for (`"file"`), or
+//! those the caller named that load it (`"caller"`).
 //!
 //! `groups` and `summary` are [`super::group`]'s: one group per rule (in the order of its
 //! first finding, `first` its index in `findings`); `listed` groups are shown finding by
@@ -24,13 +27,18 @@ use crate::archive::ArchiveDecoder;
 use crate::Decoder;
 
 /// The whole document of one file (or version 2 archive, `VER2`) held in memory, named
-/// `name` (its stem is the block name the game expects), for `games`: what the bindings'
-/// `check()` return. The bytes are checked twice, once for the format, once for the findings,
+/// `name` (its stem is the block name the game expects), for `games` (`None`: the games the
+/// file is for, [`Checker::with_games`]): what the bindings' `check()` return. The bytes are checked twice, once for the format, once for the findings,
 /// so nothing is gathered in memory.
-pub fn write_document(out: &mut impl Write, data: &[u8], name: &str, games: Games) -> fmt::Result {
+pub fn write_document(
+    out: &mut impl Write,
+    data: &[u8],
+    name: &str,
+    games: Option<Games>,
+) -> fmt::Result {
     let archive = data.starts_with(b"VER2");
     let run = |sink: &mut dyn FnMut(&Finding)| {
-        let mut checker = Checker::new(games, |f: &Finding| sink(f));
+        let mut checker = Checker::with_games(games, |f: &Finding| sink(f));
         checker.set_file_name(name.as_bytes());
         let failed = if archive {
             ArchiveDecoder::new(data.len() as u64).decode_slice(data, &mut checker)
@@ -41,21 +49,23 @@ pub fn write_document(out: &mut impl Write, data: &[u8], name: &str, games: Game
             checker.failed(error);
         }
         checker.finish();
-        checker.format()
+        (checker.format(), checker.games(), checker.games_from_file())
     };
+    let (format, _, _) = run(&mut |_| {});
     let format = match archive {
         true => Some("VER2"),
-        false => run(&mut |_| {}).map(|f| f.name()),
+        false => format.map(|f| f.name()),
     };
     let mut document = Document::new(out)?;
     document.input(name, format)?;
     let mut result = Ok(());
-    run(&mut |f| {
+    let (_, checked, from_file) = run(&mut |f| {
         if result.is_ok() {
             result = document.finding(f);
         }
     });
     result?;
+    document.checked(checked, from_file);
     document.end()
 }
 
@@ -66,6 +76,9 @@ pub struct Document<'a, W> {
     findings: u32,
     /// The open input's groups and counts, written when it closes.
     grouping: Grouping,
+    /// The games the open input was checked for, and whether they came from the file.
+    checked: Games,
+    from_file: bool,
 }
 
 impl<'a, W: Write> Document<'a, W> {
@@ -77,6 +90,8 @@ impl<'a, W: Write> Document<'a, W> {
             inputs: 0,
             findings: 0,
             grouping: Grouping::new(),
+            checked: Games::NONE,
+            from_file: false,
         })
     }
 
@@ -97,6 +112,13 @@ impl<'a, W: Write> Document<'a, W> {
         self.findings = 0;
         self.grouping.clear();
         Ok(())
+    }
+
+    /// The games the open input was checked for ([`Checker::games`]) and whether they came
+    /// from the file ([`Checker::games_from_file`]).
+    pub fn checked(&mut self, games: Games, from_file: bool) {
+        self.checked = games;
+        self.from_file = from_file;
     }
 
     /// A finding of the open input.
@@ -180,8 +202,13 @@ impl<'a, W: Write> Document<'a, W> {
             write!(out, "{}\"{name}\": ", if i == 0 { "" } else { ", " })?;
             counts(out, &c, false)?;
         }
-        out.write_str("}}}")?;
+        out.write_str("}}, \"games\": ")?;
+        games(out, self.checked)?;
+        let from = if self.from_file { "file" } else { "caller" };
+        write!(out, ", \"games_from\": \"{from}\"}}")?;
         self.findings = 0;
+        self.checked = Games::NONE;
+        self.from_file = false;
         self.grouping.clear();
         Ok(())
     }

@@ -416,6 +416,15 @@ impl<S: FnMut(&Finding)> Checker<S> {
         checker
     }
 
+    /// A checker for `games` when the caller names them, otherwise for the games each file
+    /// is for ([`Checker::from_file`]): the front ends' default.
+    pub fn with_games(games: Option<Games>, sink: S) -> Self {
+        match games {
+            Some(games) => Checker::new(games, sink),
+            None => Checker::from_file(sink),
+        }
+    }
+
     /// The loose file's name (a path's last part): its stem is the block name the game
     /// expects (`ped.ifp` holds block `ped`).
     pub fn set_file_name(&mut self, name: &[u8]) {

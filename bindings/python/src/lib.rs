@@ -166,14 +166,14 @@ fn check(
 ) -> PyResult<Py<PyAny>> {
     use gtastream::check::Games;
     let games = match games {
-        None => Games::ALL,
-        Some(names) => names.iter().try_fold(Games::NONE, |set, name| {
+        None => None,
+        Some(names) => Some(names.iter().try_fold(Games::NONE, |set, name| {
             Games::from_name(name).map(|g| set.union(g)).ok_or_else(|| {
                 pyo3::exceptions::PyValueError::new_err(format!(
                     "{name:?} is not a game (iii, vc, sa, mta)"
                 ))
             })
-        })?,
+        })?),
     };
     let name = name.unwrap_or("");
     let text = with_bytes(data, |bytes| {

@@ -1215,8 +1215,8 @@ pub unsafe extern "C" fn gts_check_json(
     let data = core::slice::from_raw_parts(ptr, len);
     let name = core::str::from_utf8(core::slice::from_raw_parts(name, name_len)).unwrap_or("");
     let games = match games {
-        0 => Games::ALL,
-        bits => Games::from_bits(bits as u8),
+        0 => None,
+        bits => Some(Games::from_bits(bits as u8)),
     };
     let mut out = Pieces(String::with_capacity(TEXT_PIECE));
     // Pieces never refuses text.
