@@ -1,8 +1,13 @@
 //! Generates the C header `include/gtastream.h` from this crate's source with cbindgen, using
-//! the repository's `cbindgen.toml`. The header is committed; CI rebuilds and diffs it.
+//! the repository's `cbindgen.toml`. The header is committed; CI rebuilds and diffs it. Before
+//! that it writes `src/records.rs`, the C structs of the record kinds, from the core's record
+//! declaration (`build_records.rs`), committed too.
 
 use std::path::{Path, PathBuf};
 use std::{env, fs};
+
+#[path = "build_records.rs"]
+mod records;
 
 fn main() {
     let crate_dir = PathBuf::from(env::var("CARGO_MANIFEST_DIR").expect("set by cargo"));
@@ -18,9 +23,18 @@ fn main() {
     }
     println!("cargo:rerun-if-changed={}", config_path.display());
 
+    // The record kinds' C structs, from the core's declaration, before cbindgen reads them.
+    println!("cargo:rerun-if-changed=build_records.rs");
+    write_if_changed(
+        &crate_dir.join("src/records.rs"),
+        records::source().as_bytes(),
+    );
+
     let mut config = cbindgen::Config::from_file(&config_path)
         .unwrap_or_else(|e| panic!("reading {}: {e}", config_path.display()));
     config.after_includes = Some(preamble());
+    // The record kinds' structs: no signature names them (`on_record` passes `const void *`).
+    config.export.include.extend(records::struct_names());
     let bindings = cbindgen::Builder::new()
         .with_config(config)
         .with_src(crate_dir.join("src/lib.rs"))

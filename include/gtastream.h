@@ -356,6 +356,62 @@ typedef enum gts_warning_kind {
 } gts_warning_kind;
 
 /**
+ * The record kinds, numbered in the order of their declaration (a new kind gets the next
+ * number): the `kind` of `on_record` and `gts_encoder_record`, each with its struct
+ * `gts_record_NAME`.
+ */
+typedef enum gts_record_kind {
+    /**
+     * `gts_record_instance`.
+     */
+    GTS_RECORD_INSTANCE = 0,
+    /**
+     * `gts_record_car`.
+     */
+    GTS_RECORD_CAR = 1,
+    /**
+     * `gts_record_section_line`.
+     */
+    GTS_RECORD_SECTION_LINE = 2,
+    /**
+     * `gts_record_rw_section`.
+     */
+    GTS_RECORD_RW_SECTION = 3,
+    /**
+     * `gts_record_dff_frame`.
+     */
+    GTS_RECORD_DFF_FRAME = 4,
+    /**
+     * `gts_record_dff_frame_name`.
+     */
+    GTS_RECORD_DFF_FRAME_NAME = 5,
+    /**
+     * `gts_record_dff_hanim`.
+     */
+    GTS_RECORD_DFF_HANIM = 6,
+    /**
+     * `gts_record_dff_hanim_node`.
+     */
+    GTS_RECORD_DFF_HANIM_NODE = 7,
+    /**
+     * `gts_record_dff_geometry`.
+     */
+    GTS_RECORD_DFF_GEOMETRY = 8,
+    /**
+     * `gts_record_dff_skin`.
+     */
+    GTS_RECORD_DFF_SKIN = 9,
+    /**
+     * `gts_record_dff_skin_bone`.
+     */
+    GTS_RECORD_DFF_SKIN_BONE = 10,
+    /**
+     * `gts_record_dff_atomic`.
+     */
+    GTS_RECORD_DFF_ATOMIC = 11,
+} gts_record_kind;
+
+/**
  * What a call returned. `GTS_OK`..`GTS_SEEK` are progress; every value from 100 up is an error:
  * 100..199 come from the input, 200..299 from the call itself (a bad argument, a misuse).
  * Numbers are stable; new statuses are only appended.
@@ -603,6 +659,37 @@ typedef enum gts_archive_warning_kind {
 } gts_archive_warning_kind;
 
 /**
+ * The type of a record's field, as `gts_record_field_info` describes it.
+ */
+typedef enum gts_field_type {
+    /**
+     * `int32_t`.
+     */
+    GTS_FIELD_I32 = 0,
+    /**
+     * `uint32_t`.
+     */
+    GTS_FIELD_U32 = 1,
+    /**
+     * `uint64_t`.
+     */
+    GTS_FIELD_U64 = 2,
+    /**
+     * `float`.
+     */
+    GTS_FIELD_F32 = 3,
+    /**
+     * `float[count]`.
+     */
+    GTS_FIELD_FLOATS = 4,
+    /**
+     * `const char *` and a `size_t` length (at `len_offset`), not NUL-terminated; one
+     * character per byte (Latin-1).
+     */
+    GTS_FIELD_TEXT = 5,
+} gts_field_type;
+
+/**
  * Text IPL: the game a file is for, which fixes the layout of its `inst` lines
  * (`gts_decoder_set_game`).
  */
@@ -839,7 +926,8 @@ typedef struct gts_keyframe {
 } gts_keyframe;
 
 /**
- * A placed object: a binary IPL instance or a text IPL `inst` line.
+ * A placed object: a binary IPL instance or a text IPL `inst` line. Deprecated:
+ * `gts_record_instance` (`on_record`, `gts_encoder_record`) holds the same fields.
  */
 typedef struct gts_ipl_instance {
     /**
@@ -897,7 +985,8 @@ typedef struct gts_ipl_instance {
 } gts_ipl_instance;
 
 /**
- * A car generator: a binary IPL car record or a text IPL `cars` line.
+ * A car generator: a binary IPL car record or a text IPL `cars` line. Deprecated:
+ * `gts_record_car` (`on_record`, `gts_encoder_record`) holds the same fields.
  */
 typedef struct gts_ipl_car {
     /**
@@ -997,7 +1086,8 @@ typedef struct gts_raw_keyframes {
 
 /**
  * A line of a text IPL section the decoder does not interpret (`cull`, `path`, `enex`, ...),
- * passed through for tools.
+ * passed through for tools. Deprecated: `gts_record_section_line` (`on_record`,
+ * `gts_encoder_record`) holds the same fields.
  */
 typedef struct gts_section_line {
     /**
@@ -1042,7 +1132,8 @@ typedef struct gts_section_line {
  *
  * Events come in this order: `on_file`; per animation `on_animation`, per bone `on_bone`, its
  * keyframes (`on_keyframes_raw` then `on_keyframes`, zero or more batches), `on_bone_end`, then
- * `on_animation_end`; or, for placement files, `on_instance`, `on_car` and `on_section_line`;
+ * `on_animation_end`; or, for placement files and models, `on_record` (one call per record, of
+ * any kind: placed objects, car generators, section lines, DFF frames, ...);
  * `on_warning` anywhere; `on_end` last (from `gts_decoder_finish`).
  *
  * Pointers passed to a callback are valid only during that call: copy what you keep. A callback
@@ -1082,11 +1173,13 @@ typedef struct gts_callbacks {
      */
     int32_t (GTS_CALL *on_animation_end)(void *user);
     /**
-     * A placed object (IPL).
+     * A placed object (IPL). Deprecated: `on_record` with `GTS_RECORD_INSTANCE`; not called
+     * when `on_record` is set.
      */
     int32_t (GTS_CALL *on_instance)(void *user, const struct gts_ipl_instance *instance);
     /**
-     * A car generator (IPL).
+     * A car generator (IPL). Deprecated: `on_record` with `GTS_RECORD_CAR`; not called when
+     * `on_record` is set.
      */
     int32_t (GTS_CALL *on_car)(void *user, const struct gts_ipl_car *car);
     /**
@@ -1103,7 +1196,8 @@ typedef struct gts_callbacks {
      */
     int32_t (GTS_CALL *on_keyframes_raw)(void *user, const struct gts_raw_keyframes *raw);
     /**
-     * A line of a text IPL section that has no event of its own.
+     * A line of a text IPL section that has no event of its own. Deprecated: `on_record` with
+     * `GTS_RECORD_SECTION_LINE`; not called when `on_record` is set.
      */
     int32_t (GTS_CALL *on_section_line)(void *user, const struct gts_section_line *line);
     /**
@@ -1118,6 +1212,14 @@ typedef struct gts_callbacks {
      * `gts_encoder_text_line` to write the text back byte for byte.
      */
     int32_t (GTS_CALL *on_text_line)(void *user, const uint8_t *bytes, size_t len);
+    /**
+     * A record of any kind (`GTS_RECORD_INSTANCE`, `GTS_RECORD_CAR`,
+     * `GTS_RECORD_SECTION_LINE`, the DFF kinds, ...): `record` points to the struct of `kind`
+     * (`gts_record_NAME`), valid for the call; pass both to `gts_encoder_record` to write it.
+     * Set, it replaces the deprecated `on_instance`, `on_car` and `on_section_line`, which are
+     * then not called.
+     */
+    int32_t (GTS_CALL *on_record)(void *user, enum gts_record_kind kind, const void *record);
 } gts_callbacks;
 
 /**
@@ -1388,6 +1490,38 @@ typedef struct gts_encoder {
 } gts_encoder;
 
 /**
+ * A field of a record kind's struct, for hosts that read any kind generically (a binding, a
+ * table view): its name and type and where its members lie in `gts_record_NAME`.
+ */
+typedef struct gts_record_field {
+    /**
+     * Its name (the member's and the JSON document's key), static and NUL-terminated.
+     */
+    const char *name;
+    /**
+     * Its type.
+     */
+    enum gts_field_type field_type;
+    /**
+     * Floats in a `GTS_FIELD_FLOATS` field; 1 for the others.
+     */
+    size_t count;
+    /**
+     * Offset of its value in the struct.
+     */
+    size_t offset;
+    /**
+     * `GTS_FIELD_TEXT`: the offset of its `size_t` length; 0 for the other types.
+     */
+    size_t len_offset;
+    /**
+     * An optional field: the offset of its `bool has_NAME` (false: absent, its value zero or
+     * NULL); 0 for a field always given.
+     */
+    size_t has_offset;
+} gts_record_field;
+
+/**
  * The pose of one bone, as `gts_sample` writes it.
  */
 typedef struct gts_bone_pose {
@@ -1476,6 +1610,427 @@ typedef struct gts_animation_summary {
      */
     uint8_t mixed;
 } gts_animation_summary;
+
+/**
+ * A placed object: a binary IPL instance or a text IPL `inst` line.
+ *
+ * Record kind `GTS_RECORD_INSTANCE`.
+ */
+typedef struct gts_record_instance {
+    /**
+     * The object's model id.
+     */
+    int32_t model_id;
+    /**
+     * Text IPL: the model name.
+     * `model_name_len` bytes, not NUL-terminated; NULL when absent.
+     */
+    const char *model_name;
+    /**
+     * Bytes of `model_name`.
+     */
+    size_t model_name_len;
+    /**
+     * Whether `model_name` is given.
+     */
+    bool has_model_name;
+    /**
+     * Low 8 bits: the area code (13 = visible everywhere); bits 8..12: flags. 0 where the line has
+     * no interior (GTA III).
+     */
+    uint32_t interior;
+    /**
+     * World position.
+     */
+    float position[3];
+    /**
+     * Quaternion `x, y, z, w` as stored.
+     */
+    float rotation[4];
+    /**
+     * Text IPL of GTA III and Vice City: the scale.
+     * Zero when absent.
+     */
+    float scale[3];
+    /**
+     * Whether `scale` is given.
+     */
+    bool has_scale;
+    /**
+     * Index of the LOD instance in the companion text IPL; −1 = none (and where absent).
+     */
+    int32_t lod;
+    /**
+     * The record as stored (a text line with its line break), `raw_len` bytes; NULL
+     * where none was kept (a binary file). Passed back to `gts_encoder_record`, it is written
+     * as it is while it reads as these values (docs/FORMATS.md §9.7); a caller filling the
+     * struct itself sets NULL.
+     */
+    const uint8_t *raw;
+    /**
+     * Bytes of `raw`.
+     */
+    size_t raw_len;
+} gts_record_instance;
+
+/**
+ * A car generator: a binary IPL car record or a text IPL `cars` line.
+ *
+ * Record kind `GTS_RECORD_CAR`.
+ */
+typedef struct gts_record_car {
+    /**
+     * World position.
+     */
+    float position[3];
+    /**
+     * Heading in radians.
+     */
+    float angle;
+    /**
+     * Vehicle model id; −1 = random.
+     */
+    int32_t model_id;
+    /**
+     * −1 = random.
+     */
+    int32_t primary_color;
+    /**
+     * −1 = random.
+     */
+    int32_t secondary_color;
+    /**
+     * Bit 0: force spawn; bit 1: ignore the population limit.
+     */
+    int32_t flags;
+    /**
+     * Percent.
+     */
+    int32_t alarm_chance;
+    /**
+     * Percent.
+     */
+    int32_t door_lock_chance;
+    /**
+     * Minimum delay.
+     */
+    int32_t min_delay;
+    /**
+     * Maximum delay.
+     */
+    int32_t max_delay;
+    /**
+     * The record as stored (a text line with its line break), `raw_len` bytes; NULL
+     * where none was kept (a binary file). Passed back to `gts_encoder_record`, it is written
+     * as it is while it reads as these values (docs/FORMATS.md §9.7); a caller filling the
+     * struct itself sets NULL.
+     */
+    const uint8_t *raw;
+    /**
+     * Bytes of `raw`.
+     */
+    size_t raw_len;
+} gts_record_car;
+
+/**
+ * A line of a text IPL section the decoder does not interpret (`cull`, `path`, `enex`,...), passed
+ * through for tools.
+ *
+ * Record kind `GTS_RECORD_SECTION_LINE`.
+ */
+typedef struct gts_record_section_line {
+    /**
+     * The section's name, lower case (`cull`, `grge`,...; a section the games do not know: the
+     * bare word that opened it, `wanted`); `""` for a line outside any section.
+     * `section_len` bytes, not NUL-terminated.
+     */
+    const char *section;
+    /**
+     * Bytes of `section`.
+     */
+    size_t section_len;
+    /**
+     * The line without its line break and surrounding blanks.
+     * `text_len` bytes, not NUL-terminated.
+     */
+    const char *text;
+    /**
+     * Bytes of `text`.
+     */
+    size_t text_len;
+    /**
+     * The line's number in the file (from 1).
+     */
+    uint32_t line;
+    /**
+     * The record as stored (a text line with its line break), `raw_len` bytes; NULL
+     * where none was kept (a binary file). Passed back to `gts_encoder_record`, it is written
+     * as it is while it reads as these values (docs/FORMATS.md §9.7); a caller filling the
+     * struct itself sets NULL.
+     */
+    const uint8_t *raw;
+    /**
+     * Bytes of `raw`.
+     */
+    size_t raw_len;
+} gts_record_section_line;
+
+/**
+ * RenderWare: a section the reader does not interpret, skipped (its id, library version and size
+ * as stored).
+ *
+ * Record kind `GTS_RECORD_RW_SECTION`.
+ */
+typedef struct gts_record_rw_section {
+    /**
+     * Absolute offset of the section's 12-byte header.
+     */
+    uint64_t offset;
+    /**
+     * The section id (`0x0253F2FE`: node name,...).
+     */
+    uint32_t id;
+    /**
+     * Bytes after the header, as stored.
+     */
+    uint32_t size;
+    /**
+     * The library id (version and build) as stored.
+     */
+    uint32_t version;
+    /**
+     * The id of the section it lies in (0 at the top level).
+     */
+    uint32_t parent;
+} gts_record_rw_section;
+
+/**
+ * DFF: a frame of the clump's frame list (its matrix as stored; its name and bone id come in
+ * `DffFrameName` and `DffHAnim` records after the list).
+ *
+ * Record kind `GTS_RECORD_DFF_FRAME`.
+ */
+typedef struct gts_record_dff_frame {
+    /**
+     * Its index in the frame list.
+     */
+    uint32_t index;
+    /**
+     * The rotation matrix: right, up and at vectors, 3 floats each.
+     */
+    float rotation[9];
+    /**
+     * The position relative to the parent.
+     */
+    float position[3];
+    /**
+     * The parent frame's index; −1 for a root.
+     */
+    int32_t parent;
+    /**
+     * The matrix flags as stored.
+     */
+    uint32_t flags;
+} gts_record_dff_frame;
+
+/**
+ * DFF: a frame's name (the node name extension, `0x0253F2FE`).
+ *
+ * Record kind `GTS_RECORD_DFF_FRAME_NAME`.
+ */
+typedef struct gts_record_dff_frame_name {
+    /**
+     * The frame's index.
+     */
+    uint32_t frame;
+    /**
+     * The name as stored (no NUL).
+     * `name_len` bytes, not NUL-terminated.
+     */
+    const char *name;
+    /**
+     * Bytes of `name`.
+     */
+    size_t name_len;
+} gts_record_dff_frame_name;
+
+/**
+ * DFF: a frame's HAnim extension (`0x011E`): its node id and, on the root of a hierarchy, the node
+ * table's header (`DffHAnimNode` records follow).
+ *
+ * Record kind `GTS_RECORD_DFF_HANIM`.
+ */
+typedef struct gts_record_dff_hanim {
+    /**
+     * The frame's index.
+     */
+    uint32_t frame;
+    /**
+     * The extension's version (`0x100`).
+     */
+    uint32_t version;
+    /**
+     * The frame's node id (the bone id an animation's track names).
+     */
+    int32_t node_id;
+    /**
+     * Nodes of the table this frame carries (0 on a frame that only has an id).
+     */
+    uint32_t node_count;
+    /**
+     * The hierarchy's flags (with a table).
+     * Zero when absent.
+     */
+    uint32_t flags;
+    /**
+     * Whether `flags` is given.
+     */
+    bool has_flags;
+    /**
+     * The key frame size (with a table).
+     * Zero when absent.
+     */
+    uint32_t key_frame_size;
+    /**
+     * Whether `key_frame_size` is given.
+     */
+    bool has_key_frame_size;
+} gts_record_dff_hanim;
+
+/**
+ * DFF: a node of an HAnim hierarchy's table, in table order.
+ *
+ * Record kind `GTS_RECORD_DFF_HANIM_NODE`.
+ */
+typedef struct gts_record_dff_hanim_node {
+    /**
+     * The frame that carries the table.
+     */
+    uint32_t frame;
+    /**
+     * The node's position in the table (the index the engine binds by).
+     */
+    uint32_t index;
+    /**
+     * The node id.
+     */
+    int32_t node_id;
+    /**
+     * The node index as stored (the engine never reads it).
+     */
+    int32_t node_index;
+    /**
+     * Bit 0: POP (the next node's parent is the one before this branch); bit 1: PUSH (this node's
+     * parent is kept for the next branch).
+     */
+    uint32_t flags;
+} gts_record_dff_hanim_node;
+
+/**
+ * DFF: a geometry of the clump's geometry list: its counts, its arrays skipped.
+ *
+ * Record kind `GTS_RECORD_DFF_GEOMETRY`.
+ */
+typedef struct gts_record_dff_geometry {
+    /**
+     * Its index in the geometry list.
+     */
+    uint32_t index;
+    /**
+     * The format flags as stored.
+     */
+    uint32_t flags;
+    /**
+     * Triangles.
+     */
+    uint32_t triangles;
+    /**
+     * Vertices.
+     */
+    uint32_t vertices;
+    /**
+     * Morph targets.
+     */
+    uint32_t morph_targets;
+    /**
+     * Materials of its material list.
+     */
+    uint32_t materials;
+} gts_record_dff_geometry;
+
+/**
+ * DFF: a geometry's skin (`0x0116`): the bones its vertices are weighted to (`DffSkinBone` records
+ * follow with the inverse bind matrices).
+ *
+ * Record kind `GTS_RECORD_DFF_SKIN`.
+ */
+typedef struct gts_record_dff_skin {
+    /**
+     * The geometry's index.
+     */
+    uint32_t geometry;
+    /**
+     * Bones.
+     */
+    uint32_t bones;
+    /**
+     * Bones the vertices use.
+     */
+    uint32_t used_bones;
+    /**
+     * Weights per vertex at most (0 in the old layout: then computed).
+     */
+    uint32_t max_weights;
+    /**
+     * 0: the old layout (RenderWare 3.2 and before: a 4-byte marker before each matrix); 1: the
+     * later one.
+     */
+    uint32_t layout;
+} gts_record_dff_skin;
+
+/**
+ * DFF: a bone of a skin: its inverse bind matrix.
+ *
+ * Record kind `GTS_RECORD_DFF_SKIN_BONE`.
+ */
+typedef struct gts_record_dff_skin_bone {
+    /**
+     * The geometry's index.
+     */
+    uint32_t geometry;
+    /**
+     * The bone's index (in the HAnim table's order).
+     */
+    uint32_t bone;
+    /**
+     * The matrix from the model to the bone, 4 columns of 4 floats as stored.
+     */
+    float inverse_bind[16];
+} gts_record_dff_skin_bone;
+
+/**
+ * DFF: an atomic: a geometry hung on a frame.
+ *
+ * Record kind `GTS_RECORD_DFF_ATOMIC`.
+ */
+typedef struct gts_record_dff_atomic {
+    /**
+     * Its index in the clump.
+     */
+    uint32_t index;
+    /**
+     * The frame's index.
+     */
+    uint32_t frame;
+    /**
+     * The geometry's index.
+     */
+    uint32_t geometry;
+    /**
+     * The flags as stored.
+     */
+    uint32_t flags;
+} gts_record_dff_atomic;
 
 #ifdef __cplusplus
 extern "C" {
@@ -2146,6 +2701,22 @@ enum gts_status GTS_CALL gts_encoder_instance(struct gts_encoder *encoder,
 enum gts_status GTS_CALL gts_encoder_car(struct gts_encoder *encoder, const struct gts_ipl_car *car);
 
 /**
+ * A record of any kind the output format holds: `record` points to the struct of `kind`
+ * (`gts_record_NAME`, as `on_record` gives it), its `raw` bytes written as stored while they
+ * read as its values (docs/FORMATS.md §9.7). A kind the format has no place for is
+ * `GTS_ERR_OUT_OF_ORDER` (a section line in a binary IPL: `GTS_ERR_NOT_REPRESENTABLE`, as
+ * `gts_encoder_section_line`); a number that names no kind, or a text the field cannot hold
+ * (a section name that is not ASCII), `GTS_ERR_INVALID_ARGUMENT` and
+ * `GTS_ERR_NOT_REPRESENTABLE`.
+ *
+ * Pointers: `record` is NULL or points to the struct of `kind`, whose text and `raw` members
+ * point to as many bytes as their lengths say.
+ */
+enum gts_status GTS_CALL gts_encoder_record(struct gts_encoder *encoder,
+                                            gts_record_kind kind,
+                                            const void *record);
+
+/**
  * A line of a text-only IPL section (text IPL output; binary IPL refuses it with
  * `GTS_ERR_NOT_REPRESENTABLE`).
  *
@@ -2188,6 +2759,38 @@ uint64_t GTS_CALL gts_encoder_written(struct gts_encoder *encoder);
  * Pointers: `first` is NULL or points to a writable `gts_warning`.
  */
 uint32_t GTS_CALL gts_encoder_warnings(struct gts_encoder *encoder, struct gts_warning *first);
+
+/**
+ * Record kinds there are: `gts_record_kind` numbers them from 0 to this count less one.
+ */
+size_t GTS_CALL gts_record_kind_count(void);
+
+/**
+ * A record kind's name (`instance`, `car`, `section_line`, `dff_frame`, ...: the struct is
+ * `gts_record_` and the name), static and NUL-terminated; NULL for a number that names no kind.
+ */
+const char *GTS_CALL gts_record_kind_name(gts_record_kind kind);
+
+/**
+ * `sizeof` a record kind's struct as the library knows it; 0 for a number that names no kind.
+ */
+size_t GTS_CALL gts_record_size(gts_record_kind kind);
+
+/**
+ * Fields of a record kind (the `raw` bytes of the kinds that keep them are not a field); 0
+ * for a number that names no kind.
+ */
+size_t GTS_CALL gts_record_field_count(gts_record_kind kind);
+
+/**
+ * Field `index` (from 0, in the JSON document's order) of a record kind into `*field`.
+ * `GTS_ERR_INVALID_ARGUMENT` for a kind or index out of range or a NULL `field`.
+ *
+ * Pointers: `field` is NULL or points to a writable `gts_record_field`.
+ */
+enum gts_status GTS_CALL gts_record_field_info(gts_record_kind kind,
+                                               size_t index,
+                                               struct gts_record_field *field);
 
 /**
  * The pose at `time` seconds of the animation named by the `name_len` bytes at `name`

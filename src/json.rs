@@ -12,9 +12,10 @@ use alloc::vec::Vec;
 use core::fmt::{self, Write};
 
 use crate::context::{Context, Failure};
+use crate::record::{RecordKind, Value};
 use crate::{
-    AnimationInfo, AnimationSummary, BoneInfo, Error, FileInfo, Flow, Format, IplCar, Keyframes,
-    Options, Record, Summarizer, Unit, Visitor, Warning,
+    AnimationInfo, AnimationSummary, BoneInfo, Error, FileInfo, Flow, Format, Keyframes, Options,
+    Record, Summarizer, Unit, Visitor, Warning,
 };
 
 /// Why a document could not be written: the file failed to decode (the caller's error type:
@@ -421,78 +422,35 @@ impl<W: Write> Visitor for Pass<'_, W> {
     }
 
     fn record(&mut self, record: &Record<'_>) -> Flow {
-        match record {
-            Record::Instance(instance) => {
-                if self.part == Part::Head && self.open.cars > 0 {
-                    self.cars_first = true;
-                }
-                if self.part == Part::Stored {
-                    return self.emit(Part::Stored, |out, open| {
-                        let index = bump(&mut open.instances);
-                        open.stored(out, "instance", Some(index), instance.raw)
-                    });
-                }
-                self.emit(Part::Instances, |out, open| {
-                    open.next_item(out)?;
-                    write!(
-                        out,
-                        "{{\"model_id\": {}, \"model_name\": ",
-                        instance.model_id
-                    )?;
-                    opt_string(out, instance.model_name)?;
-                    write!(out, ", \"interior\": {}, \"position\": ", instance.interior)?;
-                    floats(out, &instance.position)?;
-                    out.write_str(", \"rotation\": ")?;
-                    floats(out, &instance.rotation)?;
-                    out.write_str(", \"scale\": ")?;
-                    match &instance.scale {
-                        Some(scale) => floats(out, scale)?,
-                        None => out.write_str("null")?,
-                    }
-                    write!(out, ", \"lod\": {}}}", instance.lod)
-                })
+        let kind = record.kind();
+        // The placement document's lists; the other kinds have no part in it.
+        let part = match kind {
+            RecordKind::Instance => Part::Instances,
+            RecordKind::Car => Part::Cars,
+            RecordKind::SectionLine => Part::Lines,
+            _ => return Flow::Continue,
+        };
+        if self.part == Part::Head {
+            match kind {
+                RecordKind::Instance if self.open.cars > 0 => self.cars_first = true,
+                RecordKind::Car => self.open.cars += 1,
+                _ => {}
             }
-            Record::Car(car) => {
-                if self.part == Part::Head {
-                    self.open.cars += 1;
-                }
-                if self.part == Part::Stored {
-                    return self.emit(Part::Stored, |out, open| {
-                        let index = bump(&mut open.cars);
-                        open.stored(out, "car", Some(index), car.raw)
-                    });
-                }
-                self.emit(Part::Cars, |out, open| {
-                    open.next_item(out)?;
-                    out.write_str("{\"position\": ")?;
-                    floats(out, &car.position)?;
-                    out.write_str(", \"angle\": ")?;
-                    float(out, car.angle)?;
-                    for (key, value) in IplCar::INT_FIELDS.iter().zip(car.ints()) {
-                        write!(out, ", \"{key}\": {value}")?;
-                    }
-                    out.write_char('}')
-                })
-            }
-            Record::SectionLine(line) => {
-                if self.part == Part::Stored {
-                    return self.emit(Part::Stored, |out, open| {
-                        let index = bump(&mut open.lines);
-                        open.stored(out, "section_line", Some(index), line.raw)
-                    });
-                }
-                self.emit(Part::Lines, |out, open| {
-                    open.next_item(out)?;
-                    out.write_str("{\"section\": ")?;
-                    string(out, line.section.as_bytes())?;
-                    out.write_str(", \"text\": ")?;
-                    string(out, line.text)?;
-                    out.write_char('}')
-                })
-            }
-            // The other kinds have no part in a placement document.
-            _ => Flow::Continue,
         }
+        if self.part == Part::Stored {
+            return self.emit(Part::Stored, |out, open| {
+                let index = bump(match part {
+                    Part::Instances => &mut open.instances,
+                    Part::Cars => &mut open.cars,
+                    _ => &mut open.lines,
+                });
+                open.stored(out, kind.schema().name, Some(index), record.raw())
+            });
+        }
+        self.emit(part, |out, open| {
+            open.next_item(out)?;
+            write_record(out, record)
+        })
     }
 
     fn text_line(&mut self, raw: &[u8]) -> Flow {
@@ -770,6 +728,36 @@ impl Write for Digits {
     }
 }
 
+/// A record as a JSON object: its fields in their declared order, by their declared names
+/// (`record::Schema`), those the declaration keeps out of documents left out. Every kind is
+/// written by this function; a new kind needs nothing here.
+pub(crate) fn write_record(out: &mut impl Write, record: &Record<'_>) -> fmt::Result {
+    let schema = record.kind().schema();
+    out.write_char('{')?;
+    let fields = schema
+        .fields
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| f.in_document);
+    for (n, (i, field)) in fields.enumerate() {
+        if n > 0 {
+            out.write_str(", ")?;
+        }
+        // Field names are Rust identifiers: nothing to escape.
+        write!(out, "\"{}\": ", field.name)?;
+        match record.value(i) {
+            Value::Null => out.write_str("null")?,
+            Value::I32(v) => write!(out, "{v}")?,
+            Value::U32(v) => write!(out, "{v}")?,
+            Value::U64(v) => write!(out, "{v}")?,
+            Value::F32(v) => float(out, v)?,
+            Value::Floats(v) => floats(out, v)?,
+            Value::Text(v) => string(out, v)?,
+        }
+    }
+    out.write_char('}')
+}
+
 /// A float as the shortest text that reads back to the same `f32`; NaN and infinities, which
 /// JSON cannot hold, as `null`.
 fn float(out: &mut impl Write, value: f32) -> fmt::Result {
@@ -821,6 +809,50 @@ mod tests {
         let mut out = String::new();
         f(&mut out).expect("a String accepts all text");
         out
+    }
+
+    /// Records are written from their declaration with the keys, order and shapes the
+    /// document has always had (a section line's number is not in it).
+    #[test]
+    fn records_keep_their_document_shape() {
+        use crate::record::{IplCar, IplInstance, Record, SectionLine};
+        let mut instance = IplInstance::default();
+        instance.model_id = 615;
+        instance.model_name = Some(b"veg_tree\"3");
+        instance.interior = 13;
+        instance.position = [1.5, -2.0, f32::NAN];
+        instance.rotation = [0.0, 0.0, 0.5, 1.0];
+        instance.lod = -1;
+        let written = text(|out| super::write_record(out, &Record::Instance(instance)));
+        assert_eq!(
+            written,
+            "{\"model_id\": 615, \"model_name\": \"veg_tree\\\"3\", \"interior\": 13, \
+             \"position\": [1.5, -2, null], \"rotation\": [0, 0, 0.5, 1], \"scale\": null, \
+             \"lod\": -1}"
+        );
+        instance.model_name = None;
+        instance.scale = Some([1.0, 2.0, 0.25]);
+        let written = text(|out| super::write_record(out, &Record::Instance(instance)));
+        assert!(written.contains("\"model_name\": null,"), "{written}");
+        assert!(written.contains("\"scale\": [1, 2, 0.25],"), "{written}");
+        let mut car = IplCar::default();
+        car.position = [1.0, 2.0, 3.0];
+        car.angle = 0.5;
+        car.set_ints([400, -1, -1, 3, 0, 0, 0, 10000]);
+        assert_eq!(
+            text(|out| super::write_record(out, &Record::Car(car))),
+            "{\"position\": [1, 2, 3], \"angle\": 0.5, \"model_id\": 400, \"primary_color\": -1, \
+             \"secondary_color\": -1, \"flags\": 3, \"alarm_chance\": 0, \"door_lock_chance\": 0, \
+             \"min_delay\": 0, \"max_delay\": 10000}"
+        );
+        let mut line = SectionLine::default();
+        line.section = "cull";
+        line.text = b"1, 2, 3";
+        line.line = 7;
+        assert_eq!(
+            text(|out| super::write_record(out, &Record::SectionLine(line))),
+            "{\"section\": \"cull\", \"text\": \"1, 2, 3\"}"
+        );
     }
 
     /// Floats are the shortest text that reads back to the same `f32`; JSON has no NaN or

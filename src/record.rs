@@ -57,6 +57,10 @@ pub struct Field {
     pub ty: FieldType,
     /// Whether the field may be absent (`null`; C: a `has_` flag beside it).
     pub optional: bool,
+    /// Whether the field is in the JSON document and the bindings' shapes; a field that is
+    /// not (`#[document(skip)]` in the declaration: a line number for the encoder's messages)
+    /// is only in the Rust struct and the C struct.
+    pub in_document: bool,
     /// What it holds (the struct member's doc).
     pub doc: &'static str,
 }
@@ -246,8 +250,10 @@ impl<'a, T: FieldValue<'a>> FieldValue<'a> for Option<T> {
 /// }
 /// ```
 ///
-/// with `<'a>` where a field borrows from the input and `stored` where the record carries its
-/// bytes as stored (a `raw: &'a [u8]` member, not a field of the document). This crate
+/// with `<'a>` where a field borrows from the input, `stored` where the record carries its
+/// bytes as stored (a `raw: &'a [u8]` member, not a field of the document), and
+/// `#[document(skip)]` after a field's doc where the JSON document and the bindings leave the
+/// field out ([`Field::in_document`]). This crate
 /// declares the structs from it; a front end may generate its own code from it too.
 #[macro_export]
 macro_rules! for_each_record {
@@ -308,6 +314,7 @@ macro_rules! for_each_record {
                 /// The line without its line break and surrounding blanks.
                 text: &'a [u8],
                 /// The line's number in the file (from 1).
+                #[document(skip)]
                 line: u32,
             }
             /// RenderWare: a section the reader does not interpret, skipped (its id, library
@@ -436,6 +443,7 @@ macro_rules! declare_records {
         $variant:ident $type:ident $(<$lt:lifetime>)? $name:literal $($stored:ident)? {
             $(
                 $(#[doc = $field_doc:literal])*
+                $(#[document($skip:ident)])?
                 $field:ident: $field_type:ty,
             )*
         }
@@ -469,6 +477,7 @@ macro_rules! declare_records {
                             name: stringify!($field),
                             ty: <$field_type as FieldValue>::TYPE,
                             optional: <$field_type as FieldValue>::OPTIONAL,
+                            in_document: declare_records!(@in_document $($skip)?),
                             doc: concat!($($field_doc, "\n"),*),
                         },
                     )*],
@@ -586,6 +595,8 @@ macro_rules! declare_records {
         }
     };
     (@raw stored) => { &'a [u8] };
+    (@in_document skip) => { false };
+    (@in_document) => { true };
     (@is_stored stored) => { true };
     (@is_stored) => { false };
     (@get_raw $record:ident stored) => { $record.raw };

@@ -10,6 +10,7 @@ use gtastream_core::{
     Record, Visitor, Warning, WarningKind,
 };
 
+use crate::records::with_c_record;
 use crate::types::{
     gts_animation_info, gts_bone_info, gts_callbacks, gts_file_info, gts_format, gts_frame_type,
     gts_ipl_car, gts_ipl_instance, gts_keyframe, gts_raw_keyframes, gts_section_line, gts_status,
@@ -311,6 +312,12 @@ impl Visitor for Bridge<'_> {
     }
 
     fn record(&mut self, record: &Record<'_>) -> Flow {
+        if let Some(f) = self.callbacks.on_record {
+            // SAFETY: see the comment above this impl; the struct lives for the call.
+            let called = with_c_record(record, |kind, c| unsafe { f(self.user, kind, c) });
+            return called.map_or(Flow::Continue, flow);
+        }
+        // The deprecated callbacks of the first kinds, while `on_record` is not set.
         match record {
             Record::Instance(instance) => {
                 let Some(f) = self.callbacks.on_instance else {

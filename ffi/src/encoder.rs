@@ -9,6 +9,9 @@ use core::ptr::addr_of;
 use gtastream_core::encode::{BoneHeader, EncodeError, EncodeOptions, Encoder, Sink, SinkError};
 use gtastream_core::{Format, FrameType, IplCar, IplInstance, Keyframe};
 
+use crate::records::{to_record, KINDS};
+use crate::records_glue::{kind_of, RecordKindArg};
+
 use crate::bridge::warning_kind;
 use crate::handle::{status, Handle, Object, Sticky};
 use crate::types::{
@@ -140,7 +143,10 @@ unsafe fn read<R>(e: *mut gts_encoder, f: impl FnOnce(&Encoder<CSink>) -> R) -> 
 ///
 /// # Safety
 /// `ptr` points to `len` readable bytes that live for `'a`.
-unsafe fn bytes<'a>(ptr: *const core::ffi::c_char, len: usize) -> Result<&'a [u8], gts_status> {
+pub(crate) unsafe fn bytes<'a>(
+    ptr: *const core::ffi::c_char,
+    len: usize,
+) -> Result<&'a [u8], gts_status> {
     if len == 0 {
         return Ok(&[]);
     }
@@ -477,6 +483,37 @@ pub unsafe extern "C" fn gts_encoder_car(
     }
 }
 
+/// A record of any kind the output format holds: `record` points to the struct of `kind`
+/// (`gts_record_NAME`, as `on_record` gives it), its `raw` bytes written as stored while they
+/// read as its values (docs/FORMATS.md §9.7). A kind the format has no place for is
+/// `GTS_ERR_OUT_OF_ORDER` (a section line in a binary IPL: `GTS_ERR_NOT_REPRESENTABLE`, as
+/// `gts_encoder_section_line`); a number that names no kind, or a text the field cannot hold
+/// (a section name that is not ASCII), `GTS_ERR_INVALID_ARGUMENT` and
+/// `GTS_ERR_NOT_REPRESENTABLE`.
+///
+/// Pointers: `record` is NULL or points to the struct of `kind`, whose text and `raw` members
+/// point to as many bytes as their lengths say.
+#[no_mangle]
+pub unsafe extern "C" fn gts_encoder_record(
+    encoder: *mut gts_encoder,
+    kind: RecordKindArg,
+    record: *const c_void,
+) -> gts_status {
+    // SAFETY: the caller's contract.
+    unsafe {
+        event(encoder, |e| {
+            let kind = kind_of(kind).ok_or(gts_status::GTS_ERR_INVALID_ARGUMENT)?;
+            // A NULL or misaligned struct is refused before it is read.
+            let align = KINDS[kind as usize].align;
+            if record.is_null() || !(record as usize).is_multiple_of(align) {
+                return Err(gts_status::GTS_ERR_INVALID_ARGUMENT);
+            }
+            let record = to_record(kind, record)?;
+            Ok(e.record(&record)?)
+        })
+    }
+}
+
 /// A line of a text-only IPL section (text IPL output; binary IPL refuses it with
 /// `GTS_ERR_NOT_REPRESENTABLE`).
 ///
@@ -697,6 +734,99 @@ pub(crate) mod tests {
         }
     }
 
+    /// `gts_encoder_record` writes what the per-kind entry point writes, and refuses a number
+    /// that names no kind, a NULL struct and a kind the format has no place for.
+    #[test]
+    fn encoder_record_writes_any_kind_the_format_holds() {
+        use crate::records::{gts_record_dff_atomic, gts_record_instance, gts_record_kind};
+        let name = b"tree";
+        let old = gts_ipl_instance {
+            position: [1.0, 2.0, 3.0],
+            rotation: [0.0, 0.0, 0.5, 1.0],
+            model_id: 615,
+            interior: 13,
+            lod: -1,
+            model_name: name.as_ptr().cast(),
+            model_name_len: 4,
+            has_model_name: true,
+            scale: [0.0; 3],
+            has_scale: false,
+            raw: core::ptr::null(),
+            raw_len: 0,
+        };
+        let new = gts_record_instance {
+            model_id: 615,
+            model_name: name.as_ptr().cast(),
+            model_name_len: 4,
+            has_model_name: true,
+            interior: 13,
+            position: [1.0, 2.0, 3.0],
+            rotation: [0.0, 0.0, 0.5, 1.0],
+            scale: [0.0; 3],
+            has_scale: false,
+            lod: -1,
+            raw: core::ptr::null(),
+            raw_len: 0,
+        };
+        let atomic = gts_record_dff_atomic {
+            index: 0,
+            frame: 1,
+            geometry: 0,
+            flags: 5,
+        };
+        let instance = gts_record_kind::GTS_RECORD_INSTANCE as i32;
+        let mut written = Vec::new();
+        for generic in [false, true] {
+            let buf = new_buf();
+            let mut e = new_encoder(gts_format::GTS_FORMAT_IPL_TEXT, buf);
+            let file = file_info(gts_format::GTS_FORMAT_IPL_TEXT);
+            // SAFETY: every pointer is to a live local of the right type, or NULL on purpose.
+            unsafe {
+                assert_eq!(gts_encoder_file(&mut *e, &file), gts_status::GTS_OK);
+                let st = if generic {
+                    gts_encoder_record(&mut *e, instance, (&raw const new).cast())
+                } else {
+                    gts_encoder_instance(&mut *e, &old)
+                };
+                assert_eq!(st, gts_status::GTS_OK);
+                assert_eq!(gts_encoder_end(&mut *e), gts_status::GTS_OK);
+                written.push(core::mem::take(&mut (*buf).bytes));
+                drop(Box::from_raw(buf));
+            }
+        }
+        assert!(!written[0].is_empty());
+        assert_eq!(written[0], written[1]);
+        // Each refusal on an encoder of its own (errors stick): a number that names no kind, a
+        // NULL struct, a DFF atomic, which no IPL has a place for.
+        let atomic_kind = gts_record_kind::GTS_RECORD_DFF_ATOMIC as i32;
+        let new: *const c_void = (&raw const new).cast();
+        let cases = [
+            (99, new, gts_status::GTS_ERR_INVALID_ARGUMENT),
+            (-1, new, gts_status::GTS_ERR_INVALID_ARGUMENT),
+            (
+                instance,
+                core::ptr::null(),
+                gts_status::GTS_ERR_INVALID_ARGUMENT,
+            ),
+            (
+                atomic_kind,
+                (&raw const atomic).cast(),
+                gts_status::GTS_ERR_OUT_OF_ORDER,
+            ),
+        ];
+        for (kind, record, status) in cases {
+            let buf = new_buf();
+            let mut e = new_encoder(gts_format::GTS_FORMAT_IPL_TEXT, buf);
+            let file = file_info(gts_format::GTS_FORMAT_IPL_TEXT);
+            // SAFETY: live locals of the right types, or NULL on purpose.
+            unsafe {
+                assert_eq!(gts_encoder_file(&mut *e, &file), gts_status::GTS_OK);
+                assert_eq!(gts_encoder_record(&mut *e, kind, record), status, "{kind}");
+                drop(Box::from_raw(buf));
+            }
+        }
+    }
+
     #[test]
     fn writes_what_the_rust_encoder_writes_and_refuses_misuse() {
         let buf = new_buf();
@@ -828,6 +958,7 @@ pub(crate) mod tests {
     /// IPL as found and an `ANLF` come back byte for byte through the C API.
     #[test]
     fn the_c_pipeline_writes_text_ipl_and_anlf_back_byte_for_byte() {
+        use crate::records::gts_record_kind;
         use crate::types::{
             gts_animation_info, gts_bone_info, gts_callbacks, gts_decoder, gts_ipl_car,
             gts_ipl_instance, gts_section_line, GTS_DECODER_WORDS,
@@ -859,6 +990,19 @@ pub(crate) mod tests {
         forward!(on_text_line, gts_encoder_text_line, b: *const u8, n: usize);
         forward!(on_trailing, gts_encoder_trailing, b: *const u8, n: usize);
         forward!(on_end, gts_encoder_end);
+        unsafe extern "C" fn on_record(
+            u: *mut c_void,
+            k: gts_record_kind,
+            r: *const c_void,
+        ) -> i32 {
+            // SAFETY: as `forward!`'s; `r` is the struct of `k`.
+            let st = unsafe { gts_encoder_record(u.cast::<gts_encoder>(), k as i32, r) };
+            if st == gts_status::GTS_OK {
+                0
+            } else {
+                2
+            }
+        }
         let text =
             b"# found\r\nstray\r\nINST\r\n4,\tvc, 2, 10.50, -0, 1e3, 1, 1.5, 2, 0, 0, 0, 1\r\n\
             END\r\nwanted\r\n\t1\t2\r\nend\r\ncars\r\n1 2 3 0.5 400 -1 -1 0 0 0 0 0 # c\r\nend\0\0";
@@ -878,9 +1022,11 @@ pub(crate) mod tests {
         anlf.extend_from_slice(&block);
         // A stale container size (the right one is 300).
         anlf[4] ^= 1;
-        for (format, data) in [
-            (gts_format::GTS_FORMAT_IPL_TEXT, &text[..]),
-            (gts_format::GTS_FORMAT_ANPK, &anlf[..]),
+        // Each file twice: through the deprecated per-kind callbacks, and through `on_record`.
+        for (format, data, generic) in [
+            (gts_format::GTS_FORMAT_IPL_TEXT, &text[..], false),
+            (gts_format::GTS_FORMAT_IPL_TEXT, &text[..], true),
+            (gts_format::GTS_FORMAT_ANPK, &anlf[..], false),
         ] {
             let buf = new_buf();
             let mut e = new_encoder(format, buf);
@@ -898,6 +1044,7 @@ pub(crate) mod tests {
                 on_text_line: Some(on_text_line),
                 on_trailing: Some(on_trailing),
                 on_end: Some(on_end),
+                on_record: generic.then_some(on_record as _),
                 ..core::mem::replace(&mut cb, crate::storage::NO_CALLBACKS)
             };
             let mut d = Box::new(gts_decoder {

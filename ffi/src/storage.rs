@@ -72,6 +72,7 @@ pub(crate) const NO_CALLBACKS: gts_callbacks = gts_callbacks {
     on_section_line: None,
     on_trailing: None,
     on_text_line: None,
+    on_record: None,
 };
 
 /// The game a `gts_game` value names (`None`: decided by the file).

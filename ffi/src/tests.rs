@@ -2184,3 +2184,142 @@ fn an_error_names_its_animation_and_bone() {
 
 struct NoEvents;
 impl gtastream_core::Visitor for NoEvents {}
+
+// ---------------------------------------------------------------------------------------------
+// Records of any kind: `on_record`, read through the field table as a generic host reads them.
+
+/// A record's kind and fields as text (the core's `Value`s, debug-printed), to compare what
+/// the C structs hold with what the core reported.
+#[derive(Debug, PartialEq)]
+struct FieldsOf(String, Vec<String>);
+
+fn fields_of(record: &Record<'_>) -> FieldsOf {
+    let schema = record.kind().schema();
+    let values = (0..schema.fields.len())
+        .map(|i| format!("{:?}", record.value(i)))
+        .collect();
+    FieldsOf(schema.name.into(), values)
+}
+
+/// Records the struct through `gts_record_kind_name` and `gts_record_field_info` alone.
+unsafe extern "C" fn on_record_generic(
+    user: *mut c_void,
+    kind: gts_record_kind,
+    record: *const c_void,
+) -> i32 {
+    use gtastream_core::record::Value;
+    let out = unsafe { &mut *user.cast::<Vec<FieldsOf>>() };
+    let number = kind as i32;
+    let name = unsafe { CStr::from_ptr(gts_record_kind_name(number)) };
+    let base = record.cast::<u8>();
+    let mut values = Vec::new();
+    for i in 0..gts_record_field_count(number) {
+        let mut f = std::mem::MaybeUninit::<gts_record_field>::uninit();
+        let st = unsafe { gts_record_field_info(number, i, f.as_mut_ptr()) };
+        assert_eq!(st, gts_status::GTS_OK);
+        let f = unsafe { f.assume_init() };
+        assert!(f.offset < gts_record_size(number));
+        let at = |offset: usize| unsafe { base.add(offset) };
+        let given = f.has_offset == 0 || unsafe { at(f.has_offset).cast::<bool>().read() };
+        let value = if !given {
+            Value::Null
+        } else {
+            unsafe {
+                match f.field_type {
+                    gts_field_type::GTS_FIELD_I32 => Value::I32(at(f.offset).cast::<i32>().read()),
+                    gts_field_type::GTS_FIELD_U32 => Value::U32(at(f.offset).cast::<u32>().read()),
+                    gts_field_type::GTS_FIELD_U64 => Value::U64(at(f.offset).cast::<u64>().read()),
+                    gts_field_type::GTS_FIELD_F32 => Value::F32(at(f.offset).cast::<f32>().read()),
+                    gts_field_type::GTS_FIELD_FLOATS => Value::Floats(std::slice::from_raw_parts(
+                        at(f.offset).cast::<f32>(),
+                        f.count,
+                    )),
+                    gts_field_type::GTS_FIELD_TEXT => {
+                        let ptr = at(f.offset).cast::<*const u8>().read();
+                        let len = at(f.len_offset).cast::<usize>().read();
+                        assert!(!ptr.is_null(), "given text is never NULL");
+                        Value::Text(std::slice::from_raw_parts(ptr, len))
+                    }
+                }
+            }
+        };
+        values.push(format!("{value:?}"));
+    }
+    out.push(FieldsOf(name.to_str().unwrap().into(), values));
+    GTS_CONTINUE
+}
+
+/// The deprecated callbacks, which `on_record` replaces: never called beside it.
+unsafe extern "C" fn not_called(user: *mut c_void, _: *const gts_ipl_instance) -> i32 {
+    unsafe { &mut *user.cast::<Vec<FieldsOf>>() }.push(FieldsOf("deprecated".into(), vec![]));
+    GTS_ABORT
+}
+
+#[test]
+fn on_record_gives_every_record_as_the_field_table_describes_it() {
+    for fixture in for_miri(fixtures::all(), MIRI_FIXTURES) {
+        struct Records(Vec<FieldsOf>);
+        impl Visitor for Records {
+            fn record(&mut self, record: &Record<'_>) -> Flow {
+                self.0.push(fields_of(record));
+                Flow::Continue
+            }
+        }
+        let mut expected = Records(Vec::new());
+        Decoder::new()
+            .decode_slice(&fixture.bytes, &mut expected)
+            .unwrap();
+        let mut cb = crate::storage::NO_CALLBACKS;
+        unsafe { gts_callbacks_init(&mut cb) };
+        cb.on_record = Some(on_record_generic);
+        cb.on_instance = Some(not_called);
+        let mut got: Vec<FieldsOf> = Vec::new();
+        let mut d = new_decoder();
+        let size = size_of::<gts_decoder>();
+        let user: *mut Vec<FieldsOf> = &mut got;
+        unsafe {
+            assert_eq!(
+                gts_decoder_init(&mut *d, size, &cb, user.cast()),
+                gts_status::GTS_OK
+            );
+            let st = gts_decode_buffer(&mut *d, fixture.bytes.as_ptr(), fixture.bytes.len());
+            assert_eq!(st, gts_status::GTS_OK, "{}", fixture.name);
+        }
+        assert_eq!(got, expected.0, "{}", fixture.name);
+    }
+}
+
+#[test]
+fn record_kinds_and_fields_are_numbered_as_declared() {
+    use gtastream_core::record::RecordKind;
+    assert_eq!(gts_record_kind_count(), RecordKind::ALL.len());
+    for (number, kind) in RecordKind::ALL.iter().enumerate() {
+        let number = number as i32;
+        let schema = kind.schema();
+        let name = unsafe { CStr::from_ptr(gts_record_kind_name(number)) };
+        assert_eq!(name.to_str().unwrap(), schema.name);
+        assert_eq!(gts_record_field_count(number), schema.fields.len());
+        for (i, field) in schema.fields.iter().enumerate() {
+            let mut f = std::mem::MaybeUninit::<gts_record_field>::uninit();
+            let st = unsafe { gts_record_field_info(number, i, f.as_mut_ptr()) };
+            assert_eq!(st, gts_status::GTS_OK);
+            let f = unsafe { f.assume_init() };
+            assert_eq!(
+                unsafe { CStr::from_ptr(f.name) }.to_str().unwrap(),
+                field.name
+            );
+            assert_eq!(f.has_offset != 0, field.optional, "{}", field.name);
+        }
+        let mut f = std::mem::MaybeUninit::<gts_record_field>::uninit();
+        let past = schema.fields.len();
+        let st = unsafe { gts_record_field_info(number, past, f.as_mut_ptr()) };
+        assert_eq!(st, gts_status::GTS_ERR_INVALID_ARGUMENT);
+        let st = unsafe { gts_record_field_info(number, 0, null_mut()) };
+        assert_eq!(st, gts_status::GTS_ERR_INVALID_ARGUMENT);
+    }
+    for bad in [-1, RecordKind::ALL.len() as i32, i32::MAX] {
+        assert!(gts_record_kind_name(bad).is_null());
+        assert_eq!(gts_record_size(bad), 0);
+        assert_eq!(gts_record_field_count(bad), 0);
+    }
+}

@@ -5,6 +5,8 @@
 
 use core::ffi::{c_char, c_void};
 
+use crate::records::gts_record_kind;
+
 /// Number of 64-bit words of a `gts_decoder`.
 ///
 /// The decoder keeps in this storage the Rust decoder (at most 512 bytes, a bound the core
@@ -409,7 +411,8 @@ pub struct gts_raw_keyframes {
     pub count: usize,
 }
 
-/// A placed object: a binary IPL instance or a text IPL `inst` line.
+/// A placed object: a binary IPL instance or a text IPL `inst` line. Deprecated:
+/// `gts_record_instance` (`on_record`, `gts_encoder_record`) holds the same fields.
 #[repr(C)]
 pub struct gts_ipl_instance {
     /// World position.
@@ -442,7 +445,8 @@ pub struct gts_ipl_instance {
     pub raw_len: usize,
 }
 
-/// A car generator: a binary IPL car record or a text IPL `cars` line.
+/// A car generator: a binary IPL car record or a text IPL `cars` line. Deprecated:
+/// `gts_record_car` (`on_record`, `gts_encoder_record`) holds the same fields.
 #[repr(C)]
 pub struct gts_ipl_car {
     /// World position.
@@ -472,7 +476,8 @@ pub struct gts_ipl_car {
 }
 
 /// A line of a text IPL section the decoder does not interpret (`cull`, `path`, `enex`, ...),
-/// passed through for tools.
+/// passed through for tools. Deprecated: `gts_record_section_line` (`on_record`,
+/// `gts_encoder_record`) holds the same fields.
 #[repr(C)]
 pub struct gts_section_line {
     /// The section's name, lower case (`cull`, `grge`, ...; a section the games do not know:
@@ -515,7 +520,8 @@ pub struct gts_warning {
 ///
 /// Events come in this order: `on_file`; per animation `on_animation`, per bone `on_bone`, its
 /// keyframes (`on_keyframes_raw` then `on_keyframes`, zero or more batches), `on_bone_end`, then
-/// `on_animation_end`; or, for placement files, `on_instance`, `on_car` and `on_section_line`;
+/// `on_animation_end`; or, for placement files and models, `on_record` (one call per record, of
+/// any kind: placed objects, car generators, section lines, DFF frames, ...);
 /// `on_warning` anywhere; `on_end` last (from `gts_decoder_finish`).
 ///
 /// Pointers passed to a callback are valid only during that call: copy what you keep. A callback
@@ -546,10 +552,12 @@ pub struct gts_callbacks {
     pub on_bone_end: Option<unsafe extern "C" fn(user: *mut c_void) -> i32>,
     /// The current animation has no more bones.
     pub on_animation_end: Option<unsafe extern "C" fn(user: *mut c_void) -> i32>,
-    /// A placed object (IPL).
+    /// A placed object (IPL). Deprecated: `on_record` with `GTS_RECORD_INSTANCE`; not called
+    /// when `on_record` is set.
     pub on_instance:
         Option<unsafe extern "C" fn(user: *mut c_void, instance: *const gts_ipl_instance) -> i32>,
-    /// A car generator (IPL).
+    /// A car generator (IPL). Deprecated: `on_record` with `GTS_RECORD_CAR`; not called when
+    /// `on_record` is set.
     pub on_car: Option<unsafe extern "C" fn(user: *mut c_void, car: *const gts_ipl_car) -> i32>,
     /// Something the games accept but that disagrees with the format; decoding goes on.
     pub on_warning:
@@ -560,7 +568,8 @@ pub struct gts_callbacks {
     /// deliver the same keyframes decoded.
     pub on_keyframes_raw:
         Option<unsafe extern "C" fn(user: *mut c_void, raw: *const gts_raw_keyframes) -> i32>,
-    /// A line of a text IPL section that has no event of its own.
+    /// A line of a text IPL section that has no event of its own. Deprecated: `on_record` with
+    /// `GTS_RECORD_SECTION_LINE`; not called when `on_record` is set.
     pub on_section_line:
         Option<unsafe extern "C" fn(user: *mut c_void, line: *const gts_section_line) -> i32>,
     /// `len` bytes after the file's content, valid for the call (the pieces follow the input's
@@ -573,6 +582,18 @@ pub struct gts_callbacks {
     /// `gts_encoder_text_line` to write the text back byte for byte.
     pub on_text_line:
         Option<unsafe extern "C" fn(user: *mut c_void, bytes: *const u8, len: usize) -> i32>,
+    /// A record of any kind (`GTS_RECORD_INSTANCE`, `GTS_RECORD_CAR`,
+    /// `GTS_RECORD_SECTION_LINE`, the DFF kinds, ...): `record` points to the struct of `kind`
+    /// (`gts_record_NAME`), valid for the call; pass both to `gts_encoder_record` to write it.
+    /// Set, it replaces the deprecated `on_instance`, `on_car` and `on_section_line`, which are
+    /// then not called.
+    pub on_record: Option<
+        unsafe extern "C" fn(
+            user: *mut c_void,
+            kind: gts_record_kind,
+            record: *const c_void,
+        ) -> i32,
+    >,
 }
 
 /// Reads up to `capacity` bytes into `buffer` for `gts_decode_io`: returns how many it read

@@ -702,6 +702,21 @@ impl<S: Sink> Encoder<S> {
         })
     }
 
+    /// A record of any kind, as [`instance`](Self::instance), [`car`](Self::car) and
+    /// [`section_line_stored`](Self::section_line_stored) write theirs: what the bindings
+    /// call, so that a kind a format gains needs no entry of its own in them. A kind no format
+    /// the encoder writes holds is [`EncodeError::OutOfOrder`].
+    pub fn record(&mut self, record: &Record<'_>) -> Result<(), EncodeError> {
+        match record {
+            Record::Instance(instance) => self.instance(instance),
+            Record::Car(car) => self.car(car),
+            Record::SectionLine(line) => {
+                self.section_line_stored(line.section, line.text, line.line, line.raw)
+            }
+            _ => self.run(|_, _, _| Err(EncodeError::OutOfOrder)),
+        }
+    }
+
     /// A line of a text IPL section without an event of its own (`section` lower case).
     pub fn section_line(&mut self, section: &str, text: &[u8]) -> Result<(), EncodeError> {
         self.section_line_in(section, text, 0, &[])
