@@ -98,6 +98,7 @@ pub use error::{Error, ErrorKind, Warning, WarningKind};
 pub use event::{
     name_matches, AnimationInfo, BoneInfo, FileInfo, Flow, Format, Unit, UnitKind, Visitor,
 };
+pub use format::dff::rw_version;
 pub use keyframe::{FrameType, Keyframe, KeyframeIter, Keyframes, RawFrame};
 pub use limits::{
     MAX_BATCH, MAX_LINE, MAX_NAME, MAX_SECTION_NAME, REREAD_FACTOR, REREAD_SLACK, SNIFF_LINES,

@@ -669,6 +669,7 @@ impl Step for Anpk {
                     car_count: None,
                     info_size: Some(self.info_size),
                     container_size: self.container,
+                    rw_version: None,
                     raw: unit,
                 })
             }
@@ -729,6 +730,7 @@ impl Step for Anpk {
                     car_count: None,
                     info_size: None,
                     container_size: self.container,
+                    rw_version: None,
                     raw: &[],
                 })
             }
