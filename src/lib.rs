@@ -89,6 +89,9 @@ pub mod io;
 #[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
 pub mod json;
 #[cfg(feature = "alloc")]
+#[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
+pub mod model;
+#[cfg(feature = "alloc")]
 mod package;
 #[cfg(feature = "alloc")]
 mod placement;
