@@ -1,5 +1,5 @@
 //! An owned RenderWare model (feature `alloc`): the structure of a `.dff` the DFF reader
-//! reports (docs/FORMATS.md §10), gathered from its records, and its JSON document, the one
+//! reports (docs/FORMATS.md §11), gathered from its records, and its JSON document, the one
 //! `gtastream dump --json` prints and the bindings' `decode()` return for a model.
 
 use alloc::vec::Vec;
@@ -94,7 +94,7 @@ impl Model {
         self.frames.iter().filter(|f| f.bone_id.is_some()).count()
     }
 
-    /// Writes the model's JSON document (docs/FORMATS.md §10.7), ending with a newline.
+    /// Writes the model's JSON document (docs/FORMATS.md §11), ending with a newline.
     pub fn write_json(&self, out: &mut impl Write) -> fmt::Result {
         use crate::json::{floats, opt_number, opt_string};
         write!(

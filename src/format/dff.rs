@@ -1,11 +1,11 @@
-//! RenderWare models, `.dff`: a clump stream (docs/FORMATS.md §10).
+//! RenderWare models, `.dff`: a clump stream (docs/FORMATS.md §11).
 //!
 //! A RenderWare stream is a tree of sections, each a 12-byte header (id, size, library id)
 //! and its body. The reader walks the clump's tree: the sections it knows it enters or reads,
 //! every other one it skips whole and reports as an [`RwSection`]. What it reads: the clump's
 //! counts, the frame list (matrices, parents, then per frame its name and HAnim extension),
 //! each geometry's counts (its arrays skipped), its skin (header and inverse bind matrices,
-//! in both layouts: §10.5), and the atomics. State is a stack of the open sections
+//! in both layouts: §11), and the atomics. State is a stack of the open sections
 //! ([`MAX_DEPTH`] deep: the deepest section read lies four levels down) and a few counters.
 
 use super::fields::c_name;
@@ -18,7 +18,7 @@ use crate::record::{
 };
 use crate::{FileInfo, Flow, Format, Unit, UnitKind, Visitor, Warning};
 
-/// Section ids (docs/FORMATS.md §10.1).
+/// Section ids (docs/FORMATS.md §11).
 pub(crate) mod id {
     pub const STRUCT: u32 = 0x01;
     pub const EXTENSION: u32 = 0x03;

@@ -1,4 +1,4 @@
-//! RenderWare models (`.dff`), written from docs/FORMATS.md §10: a [`Model`] describes a
+//! RenderWare models (`.dff`), written from docs/FORMATS.md §11: a [`Model`] describes a
 //! clump (frames, their names and HAnim data, geometries with their skins, atomics, extra
 //! sections) and writes it as a RenderWare stream; [`Model::expected`] is the event log a
 //! correct reader gives for it, built from the description (not by the crate). The shapes of

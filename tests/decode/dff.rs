@@ -1,4 +1,4 @@
-//! RenderWare models (`.dff`, docs/FORMATS.md §10): every real shape decodes to the events
+//! RenderWare models (`.dff`, docs/FORMATS.md §11): every real shape decodes to the events
 //! its description gives; any chunking, pause or seek gives the same; fields are pinned
 //! byte by byte; hostile files fail with their kind and offset, never a panic.
 
