@@ -378,37 +378,41 @@ typedef enum gts_record_kind {
      */
     GTS_RECORD_RW_SECTION = 3,
     /**
+     * `gts_record_dff_clump`.
+     */
+    GTS_RECORD_DFF_CLUMP = 4,
+    /**
      * `gts_record_dff_frame`.
      */
-    GTS_RECORD_DFF_FRAME = 4,
+    GTS_RECORD_DFF_FRAME = 5,
     /**
      * `gts_record_dff_frame_name`.
      */
-    GTS_RECORD_DFF_FRAME_NAME = 5,
+    GTS_RECORD_DFF_FRAME_NAME = 6,
     /**
      * `gts_record_dff_hanim`.
      */
-    GTS_RECORD_DFF_HANIM = 6,
+    GTS_RECORD_DFF_HANIM = 7,
     /**
      * `gts_record_dff_hanim_node`.
      */
-    GTS_RECORD_DFF_HANIM_NODE = 7,
+    GTS_RECORD_DFF_HANIM_NODE = 8,
     /**
      * `gts_record_dff_geometry`.
      */
-    GTS_RECORD_DFF_GEOMETRY = 8,
+    GTS_RECORD_DFF_GEOMETRY = 9,
     /**
      * `gts_record_dff_skin`.
      */
-    GTS_RECORD_DFF_SKIN = 9,
+    GTS_RECORD_DFF_SKIN = 10,
     /**
      * `gts_record_dff_skin_bone`.
      */
-    GTS_RECORD_DFF_SKIN_BONE = 10,
+    GTS_RECORD_DFF_SKIN_BONE = 11,
     /**
      * `gts_record_dff_atomic`.
      */
-    GTS_RECORD_DFF_ATOMIC = 11,
+    GTS_RECORD_DFF_ATOMIC = 12,
 } gts_record_kind;
 
 /**
@@ -1803,6 +1807,36 @@ typedef struct gts_record_rw_section {
      */
     uint32_t parent;
 } gts_record_rw_section;
+
+/**
+ * DFF: the clump's counts (its struct).
+ *
+ * Record kind `GTS_RECORD_DFF_CLUMP`.
+ */
+typedef struct gts_record_dff_clump {
+    /**
+     * Atomics.
+     */
+    uint32_t atomics;
+    /**
+     * Lights (RenderWare 3.3 and later).
+     * Zero when absent.
+     */
+    uint32_t lights;
+    /**
+     * Whether `lights` is given.
+     */
+    bool has_lights;
+    /**
+     * Cameras (RenderWare 3.3 and later).
+     * Zero when absent.
+     */
+    uint32_t cameras;
+    /**
+     * Whether `cameras` is given.
+     */
+    bool has_cameras;
+} gts_record_dff_clump;
 
 /**
  * DFF: a frame of the clump's frame list (its matrix as stored; its name and bone id come in

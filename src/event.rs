@@ -37,17 +37,21 @@ pub enum Format {
     Anp3,
     /// San Andreas animation package, IFP version 2 without them.
     Anp2,
+    /// RenderWare model (`.dff`, a clump stream); its version is the file event's
+    /// [`rw_version`](FileInfo::rw_version).
+    Dff,
 }
 
 impl Format {
     /// Every format, in the order of the enum.
-    pub const ALL: [Format; 6] = [
+    pub const ALL: [Format; 7] = [
         Format::Anim,
         Format::IplBinary,
         Format::IplText,
         Format::Anpk,
         Format::Anp3,
         Format::Anp2,
+        Format::Dff,
     ];
 
     /// The format of a [`name`](Self::name), ASCII case aside (`anp3`, `BNRY`, `text`).
@@ -59,12 +63,17 @@ impl Format {
 
     /// Whether the encoders write the format (every one but Stories `.anim`, §9.5).
     pub const fn is_writable(self) -> bool {
-        !matches!(self, Format::Anim)
+        !matches!(self, Format::Anim | Format::Dff)
     }
 
-    /// Whether the format holds animations (else placements).
+    /// Whether the format holds animations (else placements or a model).
     pub const fn is_animation(self) -> bool {
-        !matches!(self, Format::IplBinary | Format::IplText)
+        !matches!(self, Format::IplBinary | Format::IplText | Format::Dff)
+    }
+
+    /// Whether the format holds placements.
+    pub const fn is_placement(self) -> bool {
+        matches!(self, Format::IplBinary | Format::IplText)
     }
 
     /// The magic as text, as the command-line tool prints it.
@@ -76,6 +85,7 @@ impl Format {
             Format::Anpk => "ANPK",
             Format::Anp3 => "ANP3",
             Format::Anp2 => "ANP2",
+            Format::Dff => "dff",
         }
     }
 }
@@ -101,6 +111,9 @@ pub struct FileInfo<'a> {
     /// one `file` event, with no name, of an `ANLF` of no blocks): an encoder writes the
     /// container back around the blocks (docs/FORMATS.md §9.7).
     pub container_size: Option<u32>,
+    /// DFF: the clump's RenderWare library id as stored (`0x1803FFFF`: 3.6.0.3, build
+    /// `0xFFFF`; [`rw_version`](crate::rw_version) decodes it).
+    pub rw_version: Option<u32>,
     /// The header as stored (`ANP3`/`ANP2`: its 36 bytes; `ANPK`: with the package name;
     /// `bnry`: its 76 bytes; empty where not kept), for an
     /// encoder that writes the file back byte for byte (docs/FORMATS.md §9.7).
@@ -409,6 +422,7 @@ mod tests {
                 Format::Anpk => 3,
                 Format::Anp3 => 4,
                 Format::Anp2 => 5,
+                Format::Dff => 6,
             };
             assert_eq!(position, i);
             let name = format.name().as_bytes();
@@ -500,6 +514,7 @@ mod tests {
             car_count: None,
             info_size: None,
             container_size: None,
+            rw_version: None,
             raw: &[],
         });
         v.animation(&AnimationInfo {

@@ -64,8 +64,13 @@ where
         warnings,
         container_size,
         cars_first,
+        model,
         ..
     } = head;
+    // A model has its own document (crate::model).
+    if let Some(model) = model {
+        return model.model.write_json(out).map_err(|_| JsonError::Write);
+    }
 
     let parts: &[(&str, Part)] = if format.is_some_and(|f| !f.is_animation()) {
         &[
@@ -179,6 +184,8 @@ pub struct Pass<'a, W> {
     /// Where the decoder is, for the warnings' context.
     context: Context,
     warnings: Vec<(Warning, Context)>,
+    /// A model, gathered by the head pass.
+    model: Option<crate::model::ModelBuilder>,
 }
 
 impl<'a, W: Write> Pass<'a, W> {
@@ -198,6 +205,7 @@ impl<'a, W: Write> Pass<'a, W> {
             cars_first: false,
             context: Context::default(),
             warnings: Vec::new(),
+            model: None,
         }
     }
 
@@ -286,6 +294,11 @@ impl<W: Write> Visitor for Pass<'_, W> {
             self.name = info.name.map(|name| name.to_vec());
             self.raw = info.raw.to_vec();
             self.container_size = info.container_size;
+            if info.format == Format::Dff {
+                let mut model = crate::model::ModelBuilder::default();
+                model.file(info);
+                self.model = Some(model);
+            }
         }
         self.files += 1;
         self.context.file();
@@ -422,6 +435,9 @@ impl<W: Write> Visitor for Pass<'_, W> {
     }
 
     fn record(&mut self, record: &Record<'_>) -> Flow {
+        if let Some(model) = self.model.as_mut().filter(|_| self.part == Part::Head) {
+            return model.record(record);
+        }
         let kind = record.kind();
         // The placement document's lists; the other kinds have no part in it.
         let part = match kind {
@@ -597,7 +613,7 @@ fn hex(out: &mut impl Write, bytes: &[u8]) -> fmt::Result {
     out.write_char('"')
 }
 
-fn opt_number(out: &mut impl Write, value: Option<impl fmt::Display>) -> fmt::Result {
+pub(crate) fn opt_number(out: &mut impl Write, value: Option<impl fmt::Display>) -> fmt::Result {
     match value {
         Some(value) => write!(out, "{value}"),
         None => out.write_str("null"),
@@ -768,7 +784,7 @@ fn float(out: &mut impl Write, value: f32) -> fmt::Result {
     }
 }
 
-fn floats(out: &mut impl Write, values: &[f32]) -> fmt::Result {
+pub(crate) fn floats(out: &mut impl Write, values: &[f32]) -> fmt::Result {
     out.write_char('[')?;
     for (i, &value) in values.iter().enumerate() {
         if i > 0 {
@@ -779,7 +795,7 @@ fn floats(out: &mut impl Write, values: &[f32]) -> fmt::Result {
     out.write_char(']')
 }
 
-fn opt_string(out: &mut impl Write, bytes: Option<&[u8]>) -> fmt::Result {
+pub(crate) fn opt_string(out: &mut impl Write, bytes: Option<&[u8]>) -> fmt::Result {
     match bytes {
         Some(bytes) => string(out, bytes),
         None => out.write_str("null"),

@@ -89,6 +89,9 @@ pub mod io;
 #[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
 pub mod json;
 #[cfg(feature = "alloc")]
+#[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
+pub mod model;
+#[cfg(feature = "alloc")]
 mod package;
 #[cfg(feature = "alloc")]
 mod placement;
@@ -98,6 +101,7 @@ pub use error::{Error, ErrorKind, Warning, WarningKind};
 pub use event::{
     name_matches, AnimationInfo, BoneInfo, FileInfo, Flow, Format, Unit, UnitKind, Visitor,
 };
+pub use format::dff::rw_version;
 pub use keyframe::{FrameType, Keyframe, KeyframeIter, Keyframes, RawFrame};
 pub use limits::{
     MAX_BATCH, MAX_LINE, MAX_NAME, MAX_SECTION_NAME, REREAD_FACTOR, REREAD_SLACK, SNIFF_LINES,

@@ -133,7 +133,7 @@ impl PlacementBuilder {
 
 impl Visitor for PlacementBuilder {
     fn file(&mut self, info: &FileInfo<'_>) -> Flow {
-        if info.format.is_animation() {
+        if !info.format.is_placement() {
             return Flow::Abort;
         }
         self.placement = Some(Placement {

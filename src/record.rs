@@ -331,6 +331,15 @@ macro_rules! for_each_record {
                 /// The id of the section it lies in (0 at the top level).
                 parent: u32,
             }
+            /// DFF: the clump's counts (its struct).
+            DffClump DffClump "dff_clump" {
+                /// Atomics.
+                atomics: u32,
+                /// Lights (RenderWare 3.3 and later).
+                lights: Option<u32>,
+                /// Cameras (RenderWare 3.3 and later).
+                cameras: Option<u32>,
+            }
             /// DFF: a frame of the clump's frame list (its matrix as stored; its name and bone
             /// id come in [`DffFrameName`] and [`DffHAnim`] records after the list).
             DffFrame DffFrame "dff_frame" {

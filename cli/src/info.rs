@@ -31,6 +31,8 @@ pub struct Summary {
     /// Per animation, when asked for.
     list: Option<Vec<AnimationSummary>>,
     summarizer: gtastream::Summarizer,
+    /// Models: what the DFF reader reported.
+    pub model: gtastream::model::ModelCounts,
 }
 
 struct AnimationSummary {
@@ -97,6 +99,7 @@ impl Visitor for Summary {
         self.context.file();
         self.format.get_or_insert(info.format);
         self.packages.push(info.name.map(names::latin1));
+        self.model.file(info);
         Flow::Continue
     }
 
@@ -165,7 +168,7 @@ impl Visitor for Summary {
                 self.section_lines += 1;
                 Flow::Continue
             }
-            _ => Flow::Continue,
+            record => self.model.record(record),
         }
     }
 
@@ -220,7 +223,25 @@ pub fn report(path: &str, summary: &Summary, seeks: u64, lines: &[u32]) -> Strin
     };
     let _ = writeln!(out, "{path}");
     let _ = writeln!(out, "  format:      {format}");
-    if summary.format.is_some_and(|f| !f.is_animation()) {
+    if summary.format == Some(Format::Dff) {
+        let m = &summary.model;
+        let mut version = String::new();
+        let _ = gtastream::model::write_version(&mut version, m.rw_version);
+        let _ = writeln!(out, "  rw version:  {version} (0x{:08X})", m.rw_version);
+        let _ = writeln!(
+            out,
+            "  frames:      {} ({} named)",
+            m.frames, m.named_frames
+        );
+        let _ = writeln!(out, "  bones:       {}", m.bones);
+        let skin = m
+            .skin_bones
+            .map_or("no".to_string(), |b| format!("yes ({b} bones)"));
+        let _ = writeln!(out, "  skinned:     {skin}");
+        let _ = writeln!(out, "  geometries:  {}", m.geometries);
+        let _ = writeln!(out, "  atomics:     {}", m.atomics);
+        let _ = writeln!(out, "  skipped:     {} sections", m.skipped_sections);
+    } else if summary.format.is_some_and(|f| f.is_placement()) {
         let _ = writeln!(out, "  instances:   {}", summary.instances);
         let _ = writeln!(out, "  cars:        {}", summary.cars);
         let _ = writeln!(out, "  other lines: {}", summary.section_lines);

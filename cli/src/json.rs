@@ -87,6 +87,11 @@ impl JsonWriter {
         self.out.push_str("null");
     }
 
+    pub fn bool(&mut self, value: bool) {
+        self.before_value();
+        self.out.push_str(if value { "true" } else { "false" });
+    }
+
     pub fn uint(&mut self, value: u64) {
         self.before_value();
         let _ = write!(self.out, "{value}");

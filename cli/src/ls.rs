@@ -1,10 +1,12 @@
 //! `gtastream ls`: one line per entry of an archive (name, offset, size, format), printed as
-//! the directory is read, so memory stays small for archives of any size.
+//! the directory is read, so memory stays small for archives of any size. Models are read
+//! (their structure only) to say what they hold: frames, bones, skinned.
 
 use std::io::Write;
 
 use gtastream::archive::{ArchiveInfo, ArchiveVisitor, ArchiveWarning, Choice, Entry};
-use gtastream::Flow;
+use gtastream::model::ModelCounts;
+use gtastream::{Error, FileInfo, Flow, Format, Record};
 use indicatif::ProgressBar;
 
 use crate::json::JsonWriter;
@@ -20,6 +22,8 @@ struct Lister<'a, W: Write> {
     bar: ProgressBar,
     /// The first write error (a closed pipe): the rest is not written.
     failed: Option<std::io::Error>,
+    /// A model being read: its entry's name, offset and size, and its counts so far.
+    model: Option<(String, u64, u64, ModelCounts)>,
 }
 
 impl<W: Write> Lister<'_, W> {
@@ -42,7 +46,80 @@ impl<W: Write> Lister<'_, W> {
     }
 }
 
-impl<W: Write> gtastream::Visitor for Lister<'_, W> {}
+impl<W: Write> gtastream::Visitor for Lister<'_, W> {
+    fn file(&mut self, info: &FileInfo<'_>) -> Flow {
+        if let Some((.., counts)) = self.model.as_mut() {
+            counts.file(info);
+        }
+        Flow::Continue
+    }
+
+    fn record(&mut self, record: &Record<'_>) -> Flow {
+        if let Some((.., counts)) = self.model.as_mut() {
+            counts.record(record);
+        }
+        Flow::Continue
+    }
+}
+
+impl<W: Write> Lister<'_, W> {
+    /// An entry's line or object; `model`: what a model holds, or why it could not be read.
+    fn line(
+        &mut self,
+        name: &str,
+        offset: u64,
+        size: u64,
+        format: Option<Format>,
+        model: Option<Result<ModelCounts, Error>>,
+    ) -> Flow {
+        match self.json.as_mut() {
+            Some(w) => {
+                w.begin_object(true);
+                w.key("name");
+                w.string(name);
+                w.key("offset");
+                w.uint(offset);
+                w.key("size");
+                w.uint(size);
+                w.key("format");
+                w.opt_string(format.map(|f| f.name()));
+                if let Some(model) = model {
+                    w.key("model");
+                    match model {
+                        Ok(m) => {
+                            w.begin_object(true);
+                            w.key("rw_version");
+                            w.string(&format!("0x{:08X}", m.rw_version));
+                            w.key("frames");
+                            w.uint(u64::from(m.frames));
+                            w.key("bones");
+                            w.uint(u64::from(m.bones));
+                            w.key("skinned");
+                            w.bool(m.skin_bones.is_some());
+                            w.end();
+                        }
+                        Err(_) => w.null(),
+                    }
+                }
+                w.end();
+                self.flush_json()
+            }
+            None => {
+                let mut format = format.map_or("-", |f| f.name()).to_string();
+                match model {
+                    Some(Ok(m)) => {
+                        format.push_str("  ");
+                        let _ = m.describe(&mut format);
+                    }
+                    Some(Err(e)) => format.push_str(&format!("  (unreadable: {e})")),
+                    None => {}
+                }
+                let line = format!("{name:<24} {offset:>12} {size:>10} {format}\n");
+                self.write(&line)
+            }
+        }
+    }
+}
 
 impl<W: Write> ArchiveVisitor for Lister<'_, W> {
     fn archive(&mut self, info: &ArchiveInfo) -> Flow {
@@ -61,33 +138,26 @@ impl<W: Write> ArchiveVisitor for Lister<'_, W> {
         self.bar.inc(1);
         let name = latin1(entry.name);
         let format = self.formats.of(entry);
-        let flow = match self.json.as_mut() {
-            Some(w) => {
-                w.begin_object(true);
-                w.key("name");
-                w.string(&name);
-                w.key("offset");
-                w.uint(entry.offset);
-                w.key("size");
-                w.uint(entry.size);
-                w.key("format");
-                w.opt_string(format.map(|f| f.name()));
-                w.end();
-                self.flush_json()
-            }
-            None => {
-                let format = format.map_or("-", |f| f.name());
-                let line = format!(
-                    "{name:<24} {:>12} {:>10} {format}\n",
-                    entry.offset, entry.size
-                );
-                self.write(&line)
-            }
-        };
+        if format == Some(Format::Dff) {
+            // Read, and listed at its end.
+            self.model = Some((name, entry.offset, entry.size, ModelCounts::default()));
+            return Choice::Decode;
+        }
+        let flow = self.line(&name, entry.offset, entry.size, format, None);
         if flow == Flow::Abort {
             Choice::Abort
         } else {
             Choice::Skip
+        }
+    }
+
+    fn entry_end(&mut self, result: Result<(), Error>) -> Flow {
+        match self.model.take() {
+            Some((name, offset, size, counts)) => {
+                let model = result.map(|()| counts);
+                self.line(&name, offset, size, Some(Format::Dff), Some(model))
+            }
+            None => Flow::Continue,
         }
     }
 
@@ -114,6 +184,7 @@ pub fn run(archive: &Archive, json: bool) -> Result<(), String> {
         formats: EntryFormats::new(archive),
         bar: progress(0),
         failed: None,
+        model: None,
     };
     let result = archive.decode(&mut lister);
     lister.bar.finish_and_clear();

@@ -137,6 +137,25 @@ fn counts_json(
         w.key(key);
         w.uint(value);
     }
+    if counts.format == Some(Format::Dff) {
+        let m = &summary.model;
+        w.key("model");
+        w.begin_object(false);
+        w.key("rw_version");
+        w.string(&format!("0x{:08X}", m.rw_version));
+        for (key, value) in [
+            ("frames", m.frames),
+            ("bones", m.bones),
+            ("geometries", m.geometries),
+            ("atomics", m.atomics),
+        ] {
+            w.key(key);
+            w.uint(u64::from(value));
+        }
+        w.key("skinned");
+        w.bool(m.skin_bones.is_some());
+        w.end();
+    }
     w.key("warnings");
     w.begin_array(true);
     for warning in extra {
@@ -359,6 +378,11 @@ fn entry_line(
             "{} animations, {} bones, {} keyframes",
             counts.animations, counts.bones, counts.keyframes
         ),
+        Some(Format::Dff) => {
+            let mut text = String::new();
+            let _ = summary.model.describe(&mut text);
+            text
+        }
         Some(_) => format!("{} instances, {} cars", counts.instances, counts.cars),
     };
     let mut line = format!(

@@ -28,30 +28,33 @@ pub enum gts_record_kind {
     GTS_RECORD_SECTION_LINE = 2,
     /// `gts_record_rw_section`.
     GTS_RECORD_RW_SECTION = 3,
+    /// `gts_record_dff_clump`.
+    GTS_RECORD_DFF_CLUMP = 4,
     /// `gts_record_dff_frame`.
-    GTS_RECORD_DFF_FRAME = 4,
+    GTS_RECORD_DFF_FRAME = 5,
     /// `gts_record_dff_frame_name`.
-    GTS_RECORD_DFF_FRAME_NAME = 5,
+    GTS_RECORD_DFF_FRAME_NAME = 6,
     /// `gts_record_dff_hanim`.
-    GTS_RECORD_DFF_HANIM = 6,
+    GTS_RECORD_DFF_HANIM = 7,
     /// `gts_record_dff_hanim_node`.
-    GTS_RECORD_DFF_HANIM_NODE = 7,
+    GTS_RECORD_DFF_HANIM_NODE = 8,
     /// `gts_record_dff_geometry`.
-    GTS_RECORD_DFF_GEOMETRY = 8,
+    GTS_RECORD_DFF_GEOMETRY = 9,
     /// `gts_record_dff_skin`.
-    GTS_RECORD_DFF_SKIN = 9,
+    GTS_RECORD_DFF_SKIN = 10,
     /// `gts_record_dff_skin_bone`.
-    GTS_RECORD_DFF_SKIN_BONE = 10,
+    GTS_RECORD_DFF_SKIN_BONE = 11,
     /// `gts_record_dff_atomic`.
-    GTS_RECORD_DFF_ATOMIC = 11,
+    GTS_RECORD_DFF_ATOMIC = 12,
 }
 
 /// The kinds by their numbers.
-pub(crate) const KIND_NUMBERS: [gts_record_kind; 12] = [
+pub(crate) const KIND_NUMBERS: [gts_record_kind; 13] = [
     gts_record_kind::GTS_RECORD_INSTANCE,
     gts_record_kind::GTS_RECORD_CAR,
     gts_record_kind::GTS_RECORD_SECTION_LINE,
     gts_record_kind::GTS_RECORD_RW_SECTION,
+    gts_record_kind::GTS_RECORD_DFF_CLUMP,
     gts_record_kind::GTS_RECORD_DFF_FRAME,
     gts_record_kind::GTS_RECORD_DFF_FRAME_NAME,
     gts_record_kind::GTS_RECORD_DFF_HANIM,
@@ -181,6 +184,26 @@ pub struct gts_record_rw_section {
     pub version: u32,
     /// The id of the section it lies in (0 at the top level).
     pub parent: u32,
+}
+
+/// DFF: the clump's counts (its struct).
+///
+/// Record kind `GTS_RECORD_DFF_CLUMP`.
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct gts_record_dff_clump {
+    /// Atomics.
+    pub atomics: u32,
+    /// Lights (RenderWare 3.3 and later).
+    /// Zero when absent.
+    pub lights: u32,
+    /// Whether `lights` is given.
+    pub has_lights: bool,
+    /// Cameras (RenderWare 3.3 and later).
+    /// Zero when absent.
+    pub cameras: u32,
+    /// Whether `cameras` is given.
+    pub has_cameras: bool,
 }
 
 /// DFF: a frame of the clump's frame list (its matrix as stored; its name and bone id come in
@@ -335,7 +358,7 @@ pub struct gts_record_dff_atomic {
 
 /// Per kind, in the order of `gts_record_kind`: its core kind, its struct's size and its
 /// fields' places.
-pub(crate) const KINDS: [KindTable; 12] = [
+pub(crate) const KINDS: [KindTable; 13] = [
     KindTable {
         kind: RecordKind::Instance,
         name: c"instance",
@@ -391,6 +414,17 @@ pub(crate) const KINDS: [KindTable; 12] = [
             (c"size", offset_of!(gts_record_rw_section, size), NO_OFFSET, NO_OFFSET),
             (c"version", offset_of!(gts_record_rw_section, version), NO_OFFSET, NO_OFFSET),
             (c"parent", offset_of!(gts_record_rw_section, parent), NO_OFFSET, NO_OFFSET),
+        ],
+    },
+    KindTable {
+        kind: RecordKind::DffClump,
+        name: c"dff_clump",
+        size: size_of::<gts_record_dff_clump>(),
+        align: align_of::<gts_record_dff_clump>(),
+        fields: &[
+            (c"atomics", offset_of!(gts_record_dff_clump, atomics), NO_OFFSET, NO_OFFSET),
+            (c"lights", offset_of!(gts_record_dff_clump, lights), NO_OFFSET, offset_of!(gts_record_dff_clump, has_lights)),
+            (c"cameras", offset_of!(gts_record_dff_clump, cameras), NO_OFFSET, offset_of!(gts_record_dff_clump, has_cameras)),
         ],
     },
     KindTable {
@@ -559,6 +593,16 @@ pub(crate) fn with_c_record<R>(
             };
             Some(f(gts_record_kind::GTS_RECORD_RW_SECTION, (&raw const c).cast()))
         }
+        Record::DffClump(r) => {
+            let c = gts_record_dff_clump {
+                atomics: c_u32(FieldValue::value(&r.atomics)),
+                lights: c_u32(FieldValue::value(&r.lights)),
+                has_lights: c_has(FieldValue::value(&r.lights)),
+                cameras: c_u32(FieldValue::value(&r.cameras)),
+                has_cameras: c_has(FieldValue::value(&r.cameras)),
+            };
+            Some(f(gts_record_kind::GTS_RECORD_DFF_CLUMP, (&raw const c).cast()))
+        }
         Record::DffFrame(r) => {
             let c = gts_record_dff_frame {
                 index: c_u32(FieldValue::value(&r.index)),
@@ -714,6 +758,15 @@ pub(crate) unsafe fn to_record<'a>(
             set(&mut r, 2, true, Value::U32(c.size))?;
             set(&mut r, 3, true, Value::U32(c.version))?;
             set(&mut r, 4, true, Value::U32(c.parent))?;
+            Ok(r)
+        }
+        gts_record_kind::GTS_RECORD_DFF_CLUMP => {
+            // SAFETY: the caller's contract.
+            let c = unsafe { &*record.cast::<gts_record_dff_clump>() };
+            let mut r = Record::new(RecordKind::DffClump);
+            set(&mut r, 0, true, Value::U32(c.atomics))?;
+            set(&mut r, 1, c.has_lights, Value::U32(c.lights))?;
+            set(&mut r, 2, c.has_cameras, Value::U32(c.cameras))?;
             Ok(r)
         }
         gts_record_kind::GTS_RECORD_DFF_FRAME => {

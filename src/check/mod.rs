@@ -151,7 +151,7 @@ pub fn games_of(format: Format) -> Games {
         Format::Anp3 | Format::Anp2 => Games::SA.union(Games::MTA),
         Format::IplText => Games::III.union(Games::VC).union(Games::SA),
         Format::IplBinary => Games::SA,
-        Format::Anim => Games::NONE,
+        Format::Anim | Format::Dff => Games::NONE,
     }
 }
 

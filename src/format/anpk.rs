@@ -674,6 +674,7 @@ impl Step for Anpk {
                     car_count: None,
                     info_size: Some(self.info_size),
                     container_size: self.container,
+                    rw_version: None,
                     raw: unit,
                 })
             }
@@ -737,6 +738,7 @@ impl Step for Anpk {
                     car_count: None,
                     info_size: None,
                     container_size: self.container,
+                    rw_version: None,
                     raw: &[],
                 })
             }

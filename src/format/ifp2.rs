@@ -201,6 +201,7 @@ impl Ifp2 {
         self.stage = self.after_animation();
         Ok(visitor.file(&FileInfo {
             container_size: None,
+            rw_version: None,
             format: self.version.format(),
             name: Some(header.name),
             animation_count: header.animation_count,

@@ -218,6 +218,7 @@ impl IplBinary {
         self.stage = self.next_section();
         let flow = visitor.file(&FileInfo {
             container_size: None,
+            rw_version: None,
             format: Format::IplBinary,
             name: None,
             animation_count: 0,

@@ -465,6 +465,7 @@ impl IplText {
             self.stage = Stage::Replay;
             let flow = visitor.file(&FileInfo {
                 container_size: None,
+                rw_version: None,
                 format: Format::IplText,
                 name: None,
                 animation_count: 0,

@@ -5,6 +5,7 @@
 
 pub(crate) mod anpk;
 pub(crate) mod bones;
+pub(crate) mod dff;
 pub(crate) mod fields;
 pub(crate) mod ifp2;
 pub(crate) mod ipl_binary;
@@ -31,6 +32,7 @@ pub(crate) enum Machine {
     IplBinary(ipl_binary::IplBinary),
     #[cfg(feature = "ipl-text")]
     IplText(ipl_text::IplText),
+    Dff(dff::Dff),
 }
 
 /// Calls `$call` on the machine of the format in use; `$sniff` while sniffing.
@@ -44,6 +46,7 @@ macro_rules! dispatch {
             Machine::IplBinary($m) => $call,
             #[cfg(feature = "ipl-text")]
             Machine::IplText($m) => $call,
+            Machine::Dff($m) => $call,
         }
     };
 }
@@ -150,8 +153,11 @@ fn machine(head: &[u8], game: Option<Game>) -> Result<Machine, ErrorKind> {
         // The start of a binary magic is a binary file cut short.
         Err(ErrorKind::Truncated)
     } else if let Some(kind) = foreign(head) {
-        // Before text: a collision file's magic is printable.
-        Err(kind)
+        // A clump is a model, ours; before text: a collision file's magic is printable.
+        match kind {
+            ErrorKind::RenderwareModel => Ok(Machine::Dff(dff::Dff::new())),
+            kind => Err(kind),
+        }
     } else if magic.iter().all(|&b| is_text(b)) {
         text(game)
     } else {
@@ -169,6 +175,7 @@ pub(crate) fn sniff_format(head: &[u8]) -> Result<Format, ErrorKind> {
         Machine::IplBinary(_) => Format::IplBinary,
         #[cfg(feature = "ipl-text")]
         Machine::IplText(_) => Format::IplText,
+        Machine::Dff(_) => Format::Dff,
         Machine::Sniff(..) => return Err(ErrorKind::BadMagic),
     })
 }
@@ -220,7 +227,7 @@ fn may_begin_chunk(magic: &[u8]) -> bool {
 /// one, `(version - 0x30000 & 0x3FF00) << 14 | (version & 0x3F) << 16 | build`, of a version
 /// from 3.1 to 3.7 (the games' files are 3.1 to 3.6).
 fn is_renderware_version(id: u32) -> bool {
-    (0x300..=0x3FF).contains(&id) || (0x10..=0x7F).contains(&(id >> 22))
+    dff::is_library_id(id)
 }
 /// Bytes a text file starts with: printable ASCII and line breaks.
 #[inline]

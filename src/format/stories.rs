@@ -363,6 +363,7 @@ impl Step for Stories {
                 self.stage = self.next_animation();
                 visitor.file(&FileInfo {
                     container_size: None,
+                    rw_version: None,
                     format: Format::Anim,
                     name: None,
                     animation_count: self.entries,

@@ -892,7 +892,9 @@ pub fn package_from_log(log: &[Ev]) -> gtastream::Package {
                 offset: *offset,
             }),
             Ev::BoneEnd | Ev::AnimationEnd | Ev::End => {}
-            Ev::Instance(_) | Ev::Car(_) | Ev::Line { .. } => panic!("a placement event"),
+            Ev::Instance(_) | Ev::Car(_) | Ev::Line { .. } | Ev::Model(_) => {
+                panic!("a placement or model event")
+            }
             Ev::Error(..) => panic!("the log failed"),
             Ev::Archive { .. } | Ev::Entry { .. } | Ev::EntryEnd(_) | Ev::ArchiveWarning(..) => {
                 panic!("an archive event")

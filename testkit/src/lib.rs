@@ -23,6 +23,7 @@ pub mod alloc_count;
 pub mod anpk;
 pub mod anpk_stories;
 pub mod bytes;
+pub mod dff;
 pub mod driver;
 pub mod hostile;
 pub mod ifp2;

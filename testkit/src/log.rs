@@ -120,6 +120,9 @@ pub enum Ev {
         text: Vec<u8>,
         fields: Vec<Vec<u8>>,
     },
+    /// A record of a model (a DFF kind or a skipped RenderWare section), as its `Debug` text
+    /// (exact: floats print as the shortest text that reads back to the same bits).
+    Model(String),
     Warning(WarningKind, u64),
     End,
     /// Not a visitor event: how a log of a failed decode ends.
@@ -236,6 +239,7 @@ impl fmt::Display for Ev {
             Ev::Instance(i) => write!(f, "instance {i:?}"),
             Ev::Car(c) => write!(f, "car {c:?}"),
             Ev::Line { section, text, .. } => write!(f, "line {section} {:?}", latin1(text)),
+            Ev::Model(record) => f.write_str(record),
             Ev::Warning(kind, at) => write!(f, "warning {}@{at}", kind.name()),
             Ev::End => f.write_str("end"),
             Ev::Error(kind, at) => write!(f, "error {kind:?}@{at}"),
@@ -550,7 +554,7 @@ impl Visitor for Recorder {
                     fields: line.fields().map(<[u8]>::to_vec).collect(),
                 })
             }
-            _ => Flow::Continue,
+            record => self.push(Ev::Model(format!("{record:?}"))),
         }
     }
 

@@ -664,11 +664,7 @@ fn entries_are_named_by_the_decoders_own_sniffing() {
     let entries: Vec<(&str, Vec<u8>, Option<ErrorKind>)> = vec![
         ("lae.col", col3, Some(ErrorKind::CollisionFile)),
         ("lod.col", col2, Some(ErrorKind::CollisionFile)),
-        (
-            "car.dff",
-            renderware(0x10),
-            Some(ErrorKind::RenderwareModel),
-        ),
+        ("car.dff", testkit::dff::gta3_vehicle().bytes(), None),
         (
             "car.txd",
             renderware(0x16),

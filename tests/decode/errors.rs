@@ -105,13 +105,24 @@ fn foreign_files_are_named() {
             [0x52, 0x2A, 0x4E, 0xA9, 3, 0, 0, 0, 9, 0, 0, 0].to_vec(),
             ErrorKind::Gta4Img,
         ),
-        // San Andreas (3.6.0.3), Vice City (3.4.0.3), GTA III PS2 (unstamped 3.1).
-        (chunk(0x10, 0x1803_FFFF), ErrorKind::RenderwareModel),
-        (chunk(0x10, 0x0C02_FFFF), ErrorKind::RenderwareModel),
-        (chunk(0x10, 0x0000_0310), ErrorKind::RenderwareModel),
         (chunk(0x16, 0x1803_FFFF), ErrorKind::TextureDictionary),
         (chunk(0x16, 0x0401_FFFF), ErrorKind::TextureDictionary),
     ];
+    // A clump is a model, read since the DFF reader: San Andreas (3.6.0.3), Vice City
+    // (3.3.0.2), GTA III PS2 (unstamped 3.1).
+    for version in [0x1803_FFFF, 0x0C02_FFFF, 0x0000_0310] {
+        let outcome = testkit::driver::drive_cut(
+            &chunk(0x10, version),
+            &testkit::driver::Cut::Whole,
+            Policy::Continue,
+            true,
+        );
+        assert_eq!(
+            outcome.format(),
+            Some(gtastream::Format::Dff),
+            "{version:#x}"
+        );
+    }
     for (file, kind) in &cases {
         assert!(kind.is_foreign(), "{kind:?}");
         for cut in

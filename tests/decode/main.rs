@@ -12,6 +12,7 @@ mod bounded_work;
 mod checks;
 mod chunking;
 mod context;
+mod dff;
 mod encode_roundtrip;
 mod errors;
 mod hostile_counts;

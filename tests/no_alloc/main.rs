@@ -9,6 +9,7 @@ mod anpk_stories;
 mod archive;
 mod check;
 mod context;
+mod dff;
 mod encode;
 mod ifp2;
 mod ipl;
