@@ -153,7 +153,8 @@ pub fn check_skeleton(skeleton: &Skeleton, games: Games, mut sink: impl FnMut(&F
             depth += 1;
         }
         if node.flags & NODE_POP != 0 {
-            if depth == 0 {
+            // A pop at the last node is never used (real tables end with one).
+            if depth == 0 && i + 1 < nodes.len() {
                 emit(finding(
                     Rule::SkelPopUnderflow,
                     games,
@@ -162,7 +163,7 @@ pub fn check_skeleton(skeleton: &Skeleton, games: Games, mut sink: impl FnMut(&F
                     Some(f64::from(node.id)),
                 ));
                 parent = Some(i);
-            } else {
+            } else if depth > 0 {
                 depth -= 1;
                 parent = Some(stack[depth]);
             }

@@ -29,6 +29,7 @@ pub use model::{
     NODE_POP, NODE_PUSH,
 };
 pub use pose::{
-    model_matrices, multiply, normalise, rotation_matrix, rotation_quaternion, LocalPose,
+    model_matrices, multiply, normalise, pose_animation, rotation_matrix, rotation_quaternion,
+    LocalPose,
 };
 pub use tracks::{AnimationTracks, TrackInfo, MAX_TRACKS};

@@ -1,6 +1,9 @@
 //! Posing a skeleton in model space (docs/SKELETON.md §3).
 
+use super::bind::{Binder, Host, Unbound};
 use super::model::{Skeleton, MAX_FRAMES};
+use super::tracks::{AnimationTracks, MAX_TRACKS};
+use crate::{Error, Sampler};
 
 /// What a track sets on the frame it drives.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -128,4 +131,44 @@ pub fn model_matrices(
         };
     }
     n
+}
+
+/// The model-space matrices of `skeleton` posed by an animation at `time` (as
+/// [`Sampler::sample`](crate::Sampler::sample) takes it): its tracks (`tracks`, the same
+/// animation as `sampler`'s) bound as `host` binds them, each frame a track drives posed by
+/// that track, the others at rest ([`model_matrices`]). `frame_of_track`, where given, gets
+/// for each track (by its index in the animation) the frame it drives. Allocation-free.
+#[allow(clippy::too_many_arguments)] // the pose's inputs, and where it goes
+pub fn pose_animation<const BONES: usize>(
+    skeleton: &Skeleton,
+    host: Host,
+    tracks: &AnimationTracks,
+    sampler: &Sampler<'_, BONES>,
+    time: f32,
+    looped: bool,
+    out: &mut [[f32; 16]],
+    mut frame_of_track: impl FnMut(u32, Option<u16>),
+) -> Result<usize, Error> {
+    let mut binder = Binder::new(skeleton, host);
+    let mut raw = [Err(Unbound::NoKeys); MAX_TRACKS];
+    for (t, track) in tracks.tracks().enumerate().take(MAX_TRACKS) {
+        raw[t] = binder.bind(&track);
+    }
+    let mut local: [Option<LocalPose>; MAX_FRAMES] = [None; MAX_FRAMES];
+    let mut drives = [None; MAX_TRACKS];
+    for (t, info) in tracks.infos().iter().enumerate().take(MAX_TRACKS) {
+        let frame = binder.binding(info.index, raw[t]).frame();
+        drives[t] = frame;
+        frame_of_track(info.index, frame);
+    }
+    sampler.sample(time, looped, |pose| {
+        let t = tracks.infos().iter().position(|i| i.index == pose.index);
+        if let Some(frame) = t.and_then(|t| drives[t]) {
+            local[usize::from(frame)] = Some(LocalPose {
+                rotation: pose.rotation,
+                translation: pose.translation,
+            });
+        }
+    })?;
+    Ok(model_matrices(skeleton, |f| local[usize::from(f)], out))
 }

@@ -12,4 +12,5 @@ mod context;
 mod encode;
 mod ifp2;
 mod ipl;
+mod rig;
 mod sample;
