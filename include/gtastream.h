@@ -139,6 +139,19 @@
 #define GTS_ENCODE_DROP_TEXT_SECTIONS 4
 
 /**
+ * `gts_track_binding::unbound`: a later track binds to the same frame and wins.
+ */
+#define GTS_UNBOUND_OVERRIDDEN 1
+
+/**
+ * `gts_track_binding::unbound`: first of the core's reasons; reason `r` of
+ * `gtastream::rig::Unbound::ALL` (no_keys, no_name, no_such_id, id_out_of_range,
+ * id_on_unskinned, name_not_in_table, no_such_name, no_table, node_without_frame) is
+ * `GTS_UNBOUND_NO_KEYS + r`.
+ */
+#define GTS_UNBOUND_NO_KEYS 2
+
+/**
  * Most bones `gts_sample` samples in one animation (`GTS_ERR_LIMIT` beyond).
  */
 #define GTS_SAMPLE_MAX_BONES 128
@@ -1526,6 +1539,77 @@ typedef struct gts_record_field {
 } gts_record_field;
 
 /**
+ * A frame of a model, as `gts_bind_animation` takes it (the fields of a `dff_frame` record,
+ * with the frame's name and HAnim id).
+ */
+typedef struct gts_skeleton_frame {
+    /**
+     * The parent frame's index; -1 for a root.
+     */
+    int32_t parent;
+    /**
+     * The rotation: right, up and at vectors.
+     */
+    float rotation[9];
+    /**
+     * The position relative to the parent.
+     */
+    float position[3];
+    /**
+     * The frame's HAnim node id; meaningful when `has_node_id` is 1.
+     */
+    int32_t node_id;
+    /**
+     * 1 when the frame has an HAnim extension.
+     */
+    uint8_t has_node_id;
+    /**
+     * The name as stored (`name_len` bytes, no NUL needed); NULL for none.
+     */
+    const uint8_t *name;
+    /**
+     * Bytes at `name`.
+     */
+    size_t name_len;
+} gts_skeleton_frame;
+
+/**
+ * A node of the HAnim table, in table order (a `dff_hanim_node` record's id and flags).
+ */
+typedef struct gts_skeleton_node {
+    /**
+     * The node id.
+     */
+    int32_t id;
+    /**
+     * 1 POP, 2 PUSH.
+     */
+    uint32_t flags;
+} gts_skeleton_node;
+
+/**
+ * What a track does on the model, as `gts_bind_animation` writes it.
+ */
+typedef struct gts_track_binding {
+    /**
+     * The track's position in its animation.
+     */
+    uint32_t index;
+    /**
+     * The frame it drives; -1 for none.
+     */
+    int32_t frame;
+    /**
+     * 0 when it drives `frame`; else why not: `GTS_UNBOUND_*`.
+     */
+    uint32_t unbound;
+    /**
+     * With `GTS_UNBOUND_OVERRIDDEN`: the later track that drives its frame.
+     */
+    uint32_t overridden_by;
+} gts_track_binding;
+
+/**
  * The pose of one bone, as `gts_sample` writes it.
  */
 typedef struct gts_bone_pose {
@@ -2825,6 +2909,36 @@ size_t GTS_CALL gts_record_field_count(gts_record_kind kind);
 enum gts_status GTS_CALL gts_record_field_info(gts_record_kind kind,
                                                size_t index,
                                                struct gts_record_field *field);
+
+/**
+ * Binds the tracks of the animation at `animation` (0-based) of the file of `len` bytes at
+ * `data` to the model described by `frames` (`frame_count`, frame-list order) and `nodes`
+ * (`node_count`, the HAnim table; 0 for none; `skinned` non-zero when the model's last atomic
+ * has a skin), as the game `game` binds them (one bit of `gts_check_memory`'s games: 1 III, 2
+ * VC, 4 SA, 8 MTA). Writes each track's binding, in file order, to `out[0..min(count,
+ * capacity))` and their number to `*count`.
+ *
+ * Returns `GTS_OK`; `GTS_ERR_NOT_FOUND` (no such animation), `GTS_ERR_LIMIT` (more than 256
+ * frames or nodes), a decoding error (`*error_offset` then says where, when not NULL), or
+ * `GTS_ERR_INVALID_ARGUMENT` (a bad pointer, or `game` not one game).
+ *
+ * Pointers: `frames` to `frame_count` readable frames (NULL when 0), each `name` NULL or to
+ * `name_len` bytes; `nodes` to `node_count` (NULL when 0); `data` to `len` bytes; `out` to
+ * `capacity` writable bindings (NULL when 0); `count` writable; `error_offset` NULL or writable.
+ */
+enum gts_status GTS_CALL gts_bind_animation(const struct gts_skeleton_frame *frames,
+                                            size_t frame_count,
+                                            const struct gts_skeleton_node *nodes,
+                                            size_t node_count,
+                                            int32_t skinned,
+                                            const uint8_t *data,
+                                            size_t len,
+                                            uint32_t animation,
+                                            uint32_t game,
+                                            struct gts_track_binding *out,
+                                            size_t capacity,
+                                            size_t *count,
+                                            uint64_t *error_offset);
 
 /**
  * The pose at `time` seconds of the animation named by the `name_len` bytes at `name`

@@ -556,6 +556,100 @@ pub fn write_pose<const N: usize>(
     text(out.write_str("}\n"))
 }
 
+/// The pose document of [`write_pose`] on a model (`gtastream sample --skeleton`,
+/// docs/SKELETON.md §3): each bone also gets `"frame": INDEX|null` (the model's frame it drives
+/// as `host` binds it) and `"unbound": REASON|null`, and the document
+/// `"frames": [{"index", "name", "matrix": [16 numbers, column-major]}]`, every frame of the
+/// model in model space at that time. Nothing is written if sampling fails.
+pub fn write_pose_on<const N: usize>(
+    out: &mut impl Write,
+    sampler: &crate::Sampler<'_, N>,
+    tracks: &crate::rig::AnimationTracks,
+    skeleton: &crate::rig::Skeleton,
+    host: crate::rig::Host,
+    time: f32,
+    looped: bool,
+) -> Result<(), JsonError<Error>> {
+    use crate::rig::{Binding, MAX_FRAMES, MAX_TRACKS};
+    let mut matrices = alloc::vec![[0.0f32; 16]; skeleton.frames().len().min(MAX_FRAMES)];
+    let mut bound: alloc::vec::Vec<(u32, Binding)> = alloc::vec::Vec::new();
+    crate::rig::bind_all(skeleton, host, tracks.tracks().take(MAX_TRACKS), |t, b| {
+        bound.push((t.index, b));
+    });
+    let n = crate::rig::pose_animation(
+        skeleton,
+        host,
+        tracks,
+        sampler,
+        time,
+        looped,
+        &mut matrices,
+        |_, _| {},
+    )
+    .map_err(JsonError::Decode)?;
+    let mut bones = 0;
+    let mut failed = false;
+    let text = |r: fmt::Result| r.map_err(|_| JsonError::Write);
+    text(out.write_str("{\"animation\": "))?;
+    text(string(out, sampler.name()))?;
+    text(out.write_str(", \"time\": "))?;
+    text(float(out, time))?;
+    text(out.write_str(", \"game\": "))?;
+    text(string(out, host.name().as_bytes()))?;
+    text(out.write_str(", \"bones\": ["))?;
+    let written = sampler.sample(time, looped, |pose| {
+        if failed {
+            return;
+        }
+        bones += 1;
+        let binding = bound
+            .iter()
+            .find(|(i, _)| *i == pose.index)
+            .map(|&(_, b)| b);
+        let line = (|| {
+            out.write_str(if bones == 1 { "\n  " } else { ",\n  " })?;
+            out.write_str("{\"name\": ")?;
+            opt_string(out, pose.name)?;
+            out.write_str(", \"bone_id\": ")?;
+            opt_number(out, pose.bone_id)?;
+            out.write_str(", \"rotation\": ")?;
+            floats(out, &pose.rotation)?;
+            out.write_str(", \"translation\": ")?;
+            match &pose.translation {
+                Some(t) => floats(out, t)?,
+                None => out.write_str("null")?,
+            }
+            out.write_str(", \"frame\": ")?;
+            opt_number(out, binding.and_then(Binding::frame))?;
+            out.write_str(", \"unbound\": ")?;
+            match binding {
+                Some(Binding::Unbound(reason)) => string(out, reason.name().as_bytes())?,
+                Some(Binding::Overridden { .. }) => string(out, b"overridden")?,
+                _ => out.write_str("null")?,
+            }
+            out.write_char('}')
+        })();
+        failed = line.is_err();
+    });
+    written.map_err(JsonError::Decode)?;
+    if failed {
+        return Err(JsonError::Write);
+    }
+    text(close(out, bones > 0, 0, ']'))?;
+    text(out.write_str(", \"frames\": ["))?;
+    for (i, m) in matrices.iter().take(n).enumerate() {
+        let frame = &skeleton.frames()[i];
+        text(out.write_str(if i == 0 { "\n  " } else { ",\n  " }))?;
+        text(write!(out, "{{\"index\": {i}, \"name\": "))?;
+        text(opt_string(out, frame.name.as_ref().map(|n| n.as_bytes())))?;
+        text(out.write_str(", \"matrix\": "))?;
+        text(floats(out, m))?;
+        text(out.write_char('}'))?;
+    }
+    text(close(out, n > 0, 0, ']'))?;
+    text(out.write_str("}\n"))
+}
+
 /// An animation's summary (docs/ANIMATION.md) as the document writes it: one line. The bindings
 /// that build the document without its text take the summary's from here.
 pub fn write_summary(out: &mut impl Write, s: &AnimationSummary) -> fmt::Result {

@@ -77,6 +77,7 @@ mod format;
 mod keyframe;
 mod limits;
 pub mod record;
+pub mod rig;
 mod sample;
 pub mod skeleton;
 mod summary;

@@ -30,6 +30,7 @@ mod handle;
 #[rustfmt::skip]
 mod records;
 mod records_glue;
+mod rig;
 mod sample;
 mod storage;
 mod types;
@@ -51,6 +52,7 @@ pub use crate::encoder::*;
 use crate::handle::{overlaps, status, Handle};
 pub use crate::records::*;
 pub use crate::records_glue::*;
+pub use crate::rig::*;
 pub use crate::sample::*;
 use crate::storage::{DecoderHandle, DecoderState, IoPending, NO_CALLBACKS, NO_IO_PENDING};
 pub use crate::types::*;

@@ -562,6 +562,58 @@ rules! {
     IplInstShifted = "ipl.inst.shifted_fields", [III, VC, SA], Wrong, Warning,
         "an inst line with a decimal comma and more fields than the game reads: every value after it shifts (the value is what the game loads as the last field it reads: the LOD, or III's w)",
         "III FileLoader.cpp:L1555 sscanf; VC L1189; GR FileLoader.cpp:L1092-1110 (sscanf reads the first fields)";
+
+    // Skeletons (`check --skeleton`): an animation against a model (docs/SKELETON.md).
+    SkelTrackUnbound = "skel.track.unbound", [III, VC, SA, MTA], Ignored, Warning,
+        "a track binds to no frame of the model: it moves nothing",
+        "SA CAnimBlendAssociation::Init 0x4CED50 (ifp_path.md 1.5, 3.16); reVC, re3 AnimBlendAssociation.cpp Init";
+    SkelNameNotInTable = "skel.track.name_not_in_table", [VC, SA, MTA], Ignored, Warning,
+        "a track without a bone id, on a skinned model, whose name the engine's bone-name table lacks: the DFF's frame names are not used, it moves nothing",
+        "SA RpAnimBlendClumpFindFrameFromHashKey 0x4D6370, ConvertBoneTag2BoneName 0x4D56F0 (ifp_path.md 1.5); reVC RpAnimBlend.cpp; MTA CClientIFP.cpp GetBoneIDFromName";
+    SkelIdOnUnskinned = "skel.track.id_on_unskinned", [VC, SA, MTA], Ignored, Warning,
+        "a track with a bone id on a model without a skin: ids never bind there, it moves nothing",
+        "SA RpAnimBlendClumpFindBone 0x4D6400, bone tag -1 on unskinned clumps (ifp_path.md 1.5); reVC RpAnimBlend.cpp FrameInitCallBack";
+    SkelDuplicateBone = "skel.track.duplicate_bone", [III, VC, SA, MTA], Wrong, Warning,
+        "two tracks bind to one frame of the model: the later one wins",
+        "SA CAnimBlendAssociation::Init 0x4CEE07 (ifp_path.md 1.5, 3.17); reVC AnimBlendAssociation.cpp Init";
+    SkelTranslationNonRoot = "skel.track.translation_non_root", [III, VC, SA, MTA], Wrong, Note,
+        "translation keys on a bone other than the root replace its bind position",
+        "SA FrameUpdateCallBackSkinned 0x4D2B90 (ifp_path.md 3.15)";
+    SkelTranslationZero = "skel.track.translation_zero", [III, VC, SA, MTA], Wrong, Warning,
+        "translation keys of (0, 0, 0) on a bone other than the root: the bone collapses onto its parent",
+        "SA FrameUpdateCallBackSkinned 0x4D2B90 (ifp_path.md 3.15)";
+    SkelPelvisRootMotion = "skel.track.pelvis_root_motion", [VC, SA, MTA], Wrong, Warning,
+        "the pelvis moves across the ground and the root does not: the games take a ped's movement from the root bone only, so the body walks away from the ped",
+        "SA RpAnimBlendClumpInitSkinned 0x4D6510, frame flag 8 on the first bone (ped_skin_path.md 1.5); reVC RpAnimBlend.cpp RpAnimBlendClumpInitSkinned";
+    SkelUnmovedBones = "skel.model.unmoved_bones", [III, VC, SA], Ignored, Note,
+        "bones of the model that no track of the animation moves (they keep their pose)",
+        "SA CAnimBlendAssociation::Init 0x4CED50: a node without a sequence is not updated (ifp_path.md 1.5)";
+
+    // Skeletons: the model alone (`check --skeleton MODEL.dff`).
+    SkelNoTable = "skel.dff.no_table", [SA], Crash, Error,
+        "the last atomic is skinned but no frame carries an HAnim node table: SA writes through a null hierarchy at load",
+        "SA CClumpModelInfo::SetClump 0x4C4F70 (ped_skin_path.md 4, C01)";
+    SkelNodeWithoutFrame = "skel.dff.node_without_frame", [VC, SA], Wrong, Warning,
+        "a node of the HAnim table whose id no frame of the model carries",
+        "RpHAnim node table and frame ids (ped_skin_path.md 1.3, 1.4)";
+    SkelFrameIdNotInTable = "skel.dff.frame_id_not_in_table", [VC, SA], Ignored, Note,
+        "a frame's HAnim id is not in the node table: no track reaches it",
+        "SA RpAnimBlendClumpInitSkinned 0x4D6510 takes the bone tags from the table (ifp_path.md 1.5)";
+    SkelDuplicateNodeId = "skel.dff.duplicate_node_id", [VC, SA], Wrong, Warning,
+        "two nodes of the table have one id: collision and IK use the first, animations the last",
+        "SA RpHAnimIDGetIndex 0x7C51A0, RpAnimBlendClumpFindBone 0x4D6400 (ped_skin_path.md 4, C18)";
+    SkelPushPopParent = "skel.dff.push_pop_parent", [VC, SA], Wrong, Warning,
+        "the parent a node gets from the table's PUSH/POP flags is not its frame's parent: the bones are posed on other parents than the frames say",
+        "SA RpHAnimHierarchyUpdateMatrices 0x7C51D0, SkinGetBonePositionsToTable 0x735360 (ped_skin_path.md 4, C17)";
+    SkelPopUnderflow = "skel.dff.pop_underflow", [VC, SA], Corrupt, Error,
+        "the node table pops more parents than it pushed: SA reads an uninitialised matrix pointer",
+        "SA RpHAnimHierarchyUpdateMatrices 0x7C51D0 (ped_skin_path.md 4, C17)";
+    SkelMissingBone = "skel.dff.missing_bone", [SA], Corrupt, Warning,
+        "a skinned model lacks a bone tag SA's ped code looks up on every ped: used as a ped, it writes through a bad matrix",
+        "SA CreateHitColModelSkinned 0x4C6D90, FillFrameArrayIndicesSkinned 0x4D6450, CPed::PreRenderAfterTest 0x5E6B50 (ped_skin_path.md 3)";
+    SkelNameBlanks = "skel.dff.name_blanks", [III, VC, SA], Ignored, Note,
+        "a frame name begins or ends with a blank: the games compare frame names as stored, blanks included",
+        "SA 0x4D6340 GetUppercaseKey(GetFrameNodeName) (ifp_path.md 1.5); reVC RpAnimBlend.cpp FrameFindByNameCallback";
 }
 
 impl Rule {

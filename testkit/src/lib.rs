@@ -7,6 +7,7 @@
 //!   follows the seek protocol and checks the driver-level contract ([`driver::drive_with`]);
 //!   the fuzz targets' checks. The format modules' `decode`/`drive`/`run` are views of it.
 //! - [`alloc_count`]: the counting global allocator of the no-allocation tests.
+//! - [`rig`]: models built in code as DFF records, for the skeleton tests.
 //! - Fixture writers built from docs/FORMATS.md, never by the crate under test:
 //!   [`ifp2`] (ANP3/ANP2), [`anpk`] (ANPK/ANLF, patched from the encoder's output),
 //!   [`stories`] (Stories `.anim`), [`ipl`] (binary and text IPL), [`hostile`] (every format,
@@ -30,6 +31,7 @@ pub mod ifp2;
 pub mod img;
 pub mod ipl;
 pub mod log;
+pub mod rig;
 #[cfg(feature = "alloc")]
 pub mod seeds;
 pub mod stock;

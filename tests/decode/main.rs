@@ -31,6 +31,7 @@ mod ipl_truncation;
 mod package;
 mod pause;
 mod rewrite;
+mod rig;
 mod sample;
 mod samples;
 mod stories_bytes;

@@ -13,4 +13,5 @@ mod dff;
 mod encode;
 mod ifp2;
 mod ipl;
+mod rig;
 mod sample;
