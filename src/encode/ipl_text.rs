@@ -464,11 +464,6 @@ impl Text {
             return Err(EncodeError::OutOfOrder);
         }
         let name = section.as_bytes();
-        let name = match PASSED.iter().find(|s| s.eq_ignore_ascii_case(section)) {
-            Some(known) => known.as_bytes(),
-            None if name.is_empty() || (keyword(name).is_none() && is_bare_word(name)) => name,
-            None => return Err(EncodeError::NotRepresentable(Lost::Line)),
-        };
         let outside = name.is_empty();
         let unknown = !outside && keyword(name).is_none();
         let changed = text.is_empty()
@@ -490,6 +485,13 @@ impl Text {
         if is_line(raw) && raw.trim_ascii() == text && self.in_source(section.as_bytes()) {
             return self.stored(out, raw);
         }
+        // Written from its text: only in a section passed through (a record section's line
+        // that is no record comes back only as stored).
+        let name = match PASSED.iter().find(|s| s.eq_ignore_ascii_case(section)) {
+            Some(known) => known.as_bytes(),
+            None if outside || (unknown && is_bare_word(name)) => name,
+            None => return Err(EncodeError::NotRepresentable(Lost::Line)),
+        };
         // A NUL ends the text for the decoder (archive padding): every later line would be
         // lost on reading. The error names the line it would have been, after the `end` and
         // the section name it needs.
