@@ -95,7 +95,8 @@ kinds! {
         /// decoder reads (docs/FORMATS.md §8.1 names each foreign format by its first bytes).
         CollisionFile = 110, "collision_file",
             "collision file (COLL/COL2/COL3/COL4, .col): not a format gtastream reads";
-        /// The input is a RenderWare model (`.dff`: a clump chunk).
+        /// The input is a RenderWare model (`.dff`: a clump chunk). No longer returned: the
+        /// decoder reads a clump as [`Format::Dff`](crate::Format::Dff); the number stays.
         RenderwareModel = 111, "renderware_model",
             "RenderWare model (.dff): not a format gtastream reads";
         /// The input is a RenderWare texture dictionary (`.txd`).

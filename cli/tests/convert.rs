@@ -55,7 +55,7 @@ fn anpk_package(animation_name: &str) -> Package {
             animation_name,
             vec![
                 bone("Root", Some(2), FrameType::Krt0, frames(5)),
-                bone("L Hand", Some(2), FrameType::Kr00, frames(3)),
+                bone("L Hand", Some(34), FrameType::Kr00, frames(3)),
             ],
         )],
     )

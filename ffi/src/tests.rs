@@ -1209,7 +1209,7 @@ fn statuses_have_names_and_the_cores_reasons() {
         assert!(names.insert(name), "{name:?} twice");
         assert_eq!(n >= 100, name.to_str().unwrap().starts_with("GTS_ERR_"));
     }
-    for n in [-1, 4, 99, 118, 198, 207, 1000, i32::MIN, i32::MAX] {
+    for n in [-1, 4, 99, 119, 198, 207, 1000, i32::MIN, i32::MAX] {
         assert_eq!(
             unsafe { CStr::from_ptr(gts_status_name(n)) }.to_str(),
             Ok("GTS_UNKNOWN_STATUS")
@@ -1948,8 +1948,8 @@ fn empty_input_text_that_is_no_placement_file_and_foreign_files() {
         (b"COL3\x41\0\0\0box\0", gts_status::GTS_ERR_COLLISION_FILE),
         (b"VERF\x12\x34\x56\x78", gts_status::GTS_ERR_FASTMAN92_IMG),
         (
-            b"\x10\0\0\0\x40\0\0\0\xff\xff\x03\x18",
-            gts_status::GTS_ERR_RENDERWARE_MODEL,
+            b"\x16\0\0\0\x40\0\0\0\xff\xff\x03\x18",
+            gts_status::GTS_ERR_TEXTURE_DICTIONARY,
         ),
     ] {
         let mut r = Recorder::default();

@@ -9,12 +9,13 @@
 //! Overlaps between archive entries are found between neighbours in directory order.
 //!
 //! ```
-//! use gtastream::check::{Checker, Games};
+//! use gtastream::check::Checker;
 //! use gtastream::Decoder;
 //!
 //! # let file: &[u8] = b"ANP3\x1c\0\0\0demo\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0";
 //! let mut errors = 0;
-//! let mut checker = Checker::new(Games::ALL, |f: &gtastream::check::Finding| {
+//! // For the games the file is for (ANP3: San Andreas and MTA).
+//! let mut checker = Checker::from_file(|f: &gtastream::check::Finding| {
 //!     errors += usize::from(f.level() == gtastream::check::Level::Error);
 //! });
 //! checker.set_file_name(b"demo.ifp");
