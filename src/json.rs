@@ -926,13 +926,15 @@ mod tests {
     #[test]
     fn records_keep_their_document_shape() {
         use crate::record::{IplCar, IplInstance, Record, SectionLine};
-        let mut instance = IplInstance::default();
-        instance.model_id = 615;
-        instance.model_name = Some(b"veg_tree\"3");
-        instance.interior = 13;
-        instance.position = [1.5, -2.0, f32::NAN];
-        instance.rotation = [0.0, 0.0, 0.5, 1.0];
-        instance.lod = -1;
+        let mut instance = IplInstance {
+            model_id: 615,
+            model_name: Some(b"veg_tree\"3"),
+            interior: 13,
+            position: [1.5, -2.0, f32::NAN],
+            rotation: [0.0, 0.0, 0.5, 1.0],
+            lod: -1,
+            ..IplInstance::default()
+        };
         let written = text(|out| super::write_record(out, &Record::Instance(instance)));
         assert_eq!(
             written,
@@ -945,9 +947,11 @@ mod tests {
         let written = text(|out| super::write_record(out, &Record::Instance(instance)));
         assert!(written.contains("\"model_name\": null,"), "{written}");
         assert!(written.contains("\"scale\": [1, 2, 0.25],"), "{written}");
-        let mut car = IplCar::default();
-        car.position = [1.0, 2.0, 3.0];
-        car.angle = 0.5;
+        let mut car = IplCar {
+            position: [1.0, 2.0, 3.0],
+            angle: 0.5,
+            ..IplCar::default()
+        };
         car.set_ints([400, -1, -1, 3, 0, 0, 0, 10000]);
         assert_eq!(
             text(|out| super::write_record(out, &Record::Car(car))),
@@ -955,10 +959,12 @@ mod tests {
              \"secondary_color\": -1, \"flags\": 3, \"alarm_chance\": 0, \"door_lock_chance\": 0, \
              \"min_delay\": 0, \"max_delay\": 10000}"
         );
-        let mut line = SectionLine::default();
-        line.section = "cull";
-        line.text = b"1, 2, 3";
-        line.line = 7;
+        let line = SectionLine {
+            section: "cull",
+            text: b"1, 2, 3",
+            line: 7,
+            ..SectionLine::default()
+        };
         assert_eq!(
             text(|out| super::write_record(out, &Record::SectionLine(line))),
             "{\"section\": \"cull\", \"text\": \"1, 2, 3\"}"
