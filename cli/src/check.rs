@@ -179,6 +179,7 @@ fn check_input(input: &str, games: Option<Games>) -> Result<Checked, String> {
         }
         Target::Entry(archive, entry) => match archive.entry_bytes(entry) {
             Ok(bytes) => {
+                checker.set_archive_name(archive_name(archive).as_bytes());
                 checker.set_file_name(entry.as_bytes());
                 let mut decoder = gtastream::Decoder::with_options(gtastream::Options {
                     game,
@@ -197,6 +198,7 @@ fn check_input(input: &str, games: Option<Games>) -> Result<Checked, String> {
             } else {
                 "VER2"
             });
+            checker.set_archive_name(archive_name(archive).as_bytes());
             archive.decode(&mut checker)
         }
     };
@@ -226,4 +228,12 @@ fn check_input(input: &str, games: Option<Games>) -> Result<Checked, String> {
             from_file,
         }),
     }
+}
+
+/// The archive's file name (`cuts.img` holds cutscenes, checked by the cutscene loader's rules).
+fn archive_name(archive: &target::Archive) -> String {
+    let shown = std::path::Path::new(&archive.shown);
+    shown
+        .file_name()
+        .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
 }

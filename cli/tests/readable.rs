@@ -135,3 +135,39 @@ fn convert_prints_the_summary_and_no_notes() {
         assert!(summary.contains(" notes"), "{summary}");
     }
 }
+
+/// `check` names the archive to the checker: the IFPs of `cuts.img` are checked by the
+/// cutscene loader's rule (issue 30), those of another archive by the streaming one; alone or
+/// as `ARCHIVE:ENTRY`.
+#[test]
+fn a_cutscene_archive_gets_the_cutscene_rule() {
+    use testkit::ifp2::{AnimSpec, BoneSpec, FileSpec};
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("readable-cuts");
+    std::fs::create_dir_all(&dir).unwrap();
+    let bone = BoneSpec::packed("Root", &[0, 5]);
+    let ifp = FileSpec::anp3("other", vec![AnimSpec::new("intro", vec![bone])]).build();
+    let img = testkit::img::Img::in_order(&[("intro.ifp", ifp)]).v2();
+    for (name, rule) in [
+        ("cuts.img", "ifp.cutscene.block_name"),
+        ("gta3.img", "ifp.block.name_mismatch"),
+    ] {
+        let path = dir.join(name);
+        std::fs::write(&path, &img).unwrap();
+        let path = path.to_str().unwrap();
+        // Alone, an entry of another archive is checked as a file of its name.
+        let alone = match rule {
+            "ifp.cutscene.block_name" => rule,
+            _ => "ifp.block.name_mismatch_file",
+        };
+        for (input, rule) in [(path.to_owned(), rule), (format!("{path}:intro.ifp"), alone)] {
+            let out = run(&["check", "--all", &input]);
+            let text = stdout(&out);
+            let rules: Vec<&str> = text
+                .lines()
+                .filter_map(|l| l.split_whitespace().nth(2))
+                .filter(|r| r.starts_with("ifp."))
+                .collect();
+            assert_eq!(rules, [rule], "{input}: {text}");
+        }
+    }
+}

@@ -156,7 +156,11 @@ pub unsafe extern "C" fn gts_check_memory(
     let result = catch_unwind(AssertUnwindSafe(|| {
         let mut checker = Checker::with_games(games, |f: &Finding| report(f, on_finding, user));
         if let Some(name) = name {
-            checker.set_file_name(name);
+            // An archive's name says whether it holds cutscenes (`cuts.img`).
+            match bytes.starts_with(b"VER2") {
+                true => checker.set_archive_name(name),
+                false => checker.set_file_name(name),
+            }
         }
         let failed = if bytes.starts_with(b"VER2") {
             ArchiveDecoder::new(bytes.len() as u64).decode_slice(bytes, &mut checker)

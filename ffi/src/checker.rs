@@ -162,7 +162,12 @@ unsafe fn init<S: FnMut(&Finding)>(
             if !name.is_null() {
                 // SAFETY: a NUL-terminated string (the caller's contract), read before the
                 // storage is written (the name is copied into the checker).
-                checker.set_file_name(CStr::from_ptr(name).to_bytes());
+                let name = CStr::from_ptr(name).to_bytes();
+                // An archive's name says whether it holds cutscenes (`cuts.img`).
+                match reader {
+                    Reader::Archive(_) => checker.set_archive_name(name),
+                    _ => checker.set_file_name(name),
+                }
             }
             Ok(CheckerState {
                 checker,

@@ -39,7 +39,11 @@ pub fn write_document(
     let archive = data.starts_with(b"VER2");
     let run = |sink: &mut dyn FnMut(&Finding)| {
         let mut checker = Checker::with_games(games, |f: &Finding| sink(f));
-        checker.set_file_name(name.as_bytes());
+        // An archive's name says whether it holds cutscenes (`cuts.img`).
+        match archive {
+            true => checker.set_archive_name(name.as_bytes()),
+            false => checker.set_file_name(name.as_bytes()),
+        }
         let failed = if archive {
             ArchiveDecoder::new(data.len() as u64).decode_slice(data, &mut checker)
         } else {

@@ -662,8 +662,9 @@ impl<S: FnMut(&Finding)> Checker<S> {
             if is_ped && !name.eq_ignore_ascii_case(b"ped") {
                 self.emit(Rule::BlockPedName, Games::ALL, at);
             } else if !is_ped && !name.eq_ignore_ascii_case(stem.as_bytes()) {
+                // An entry of a cutscene archive, also when checked alone (`cuts.img:x.ifp`).
                 let rule = match self.context.entry {
-                    Some(_) if self.cutscene_archive => Rule::CutsceneBlockName,
+                    _ if self.cutscene_archive => Rule::CutsceneBlockName,
                     Some(_) => Rule::BlockNameMismatch,
                     None => Rule::BlockNameMismatchLoose,
                 };
