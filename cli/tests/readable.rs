@@ -159,7 +159,10 @@ fn a_cutscene_archive_gets_the_cutscene_rule() {
             "ifp.cutscene.block_name" => rule,
             _ => "ifp.block.name_mismatch_file",
         };
-        for (input, rule) in [(path.to_owned(), rule), (format!("{path}:intro.ifp"), alone)] {
+        for (input, rule) in [
+            (path.to_owned(), rule),
+            (format!("{path}:intro.ifp"), alone),
+        ] {
             let out = run(&["check", "--all", &input]);
             let text = stdout(&out);
             let rules: Vec<&str> = text
