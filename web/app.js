@@ -221,10 +221,17 @@ const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
 /** The check's verdict (its `summary`): errors, warnings and notes overall and for each game
  * checked, and whether those games came from the file. */
 function showVerdict(checked) {
-  $('verdict-section').hidden = !checked;
-  if (!checked) return;
-  const s = checked.summary;
   const verdict = $('verdict');
+  $('verdict-section').hidden = false;
+  $('verdict-games').hidden = !checked;
+  if (!checked) {
+    // The check reads the file into memory: the worker leaves the largest files to the tool.
+    verdict.textContent = 'Not checked here (over 256 MiB): gtastream check FILE checks it.';
+    verdict.className = '';
+    fill($('verdict-games'), []);
+    return;
+  }
+  const s = checked.summary;
   const games = checked.games.map((g) => GAME_NAMES[g] ?? g).join(', ') || 'no game';
   const whence = checked.games_from === 'file' ? 'the games this file is for, as it says'
     : 'the games chosen';

@@ -520,6 +520,7 @@ try {
     assert.equal(await page.textContent('#format'), 'VER2');
     assert.deepEqual(await texts('#entries tbody td:nth-child(2)'), [String(sector * 2048)]);
     assert.ok(listedIn < 10, `1 GiB archive listed in ${listedIn} s`);
+    assert.match(await page.textContent('#verdict'), /^Not checked here/);
     const openedAt = Date.now();
     await page.click('#entries tbody tr:nth-child(1)');
     await waitDone();
