@@ -102,6 +102,7 @@ function open(fileList) {
   if (!file) return;
   status(`Decoding ${file.name}…`);
   document.body.dataset.state = 'decoding';
+  stopPlayer();
   result = null;
   for (const id of ['summary', 'verdict-section', 'warnings-section', 'findings-section',
     'animation-section', 'placement-section', 'archive-section']) {
@@ -120,6 +121,7 @@ function openEntry(index) {
   if (!entry) return;
   status(`Decoding ${entry.name}…`);
   document.body.dataset.state = 'decoding';
+  stopPlayer();
   send({ type: 'entry', index });
 }
 
@@ -594,6 +596,12 @@ function tick(now) {
   $('pose-time').value = String(t);
   requestPose();
   requestAnimationFrame(tick);
+}
+
+/** No pose is asked for the file shown before (it plays no more, its animation is unpicked). */
+function stopPlayer() {
+  setPlaying(false);
+  selected = { animation: -1, bone: -1 };
 }
 
 function setPlaying(playing) {

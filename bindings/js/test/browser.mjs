@@ -127,6 +127,11 @@ async function checkView(page, load, texts) {
  * error shows beside its control, and the status line stays in view. */
 async function controlsAfterFailure(page, load, texts, waitDone) {
   const started = Date.now();
+  // A package playing its poses stops when another file is opened.
+  await load('walk.ifp', sampleAnp3());
+  await page.click('#play');
+  await load('broken.ifp', sampleAnp3().subarray(0, 100));
+  assert.equal(await page.textContent('#play'), 'Play');
   const sa = imgVer2([['ped.ifp', sampleAnp3()], ['sector.ipl', sampleBnry()], ['x.dff', [1, 2]]]);
   await load('gta3.img', sa);
   await page.click('#entries tbody tr:nth-child(2)');
