@@ -267,8 +267,8 @@ function showFindings(checked) {
     rule.textContent = g.rule;
     const first = checked.findings[g.first];
     const where = first.entry ? `${first.entry}: ` : '';
-    line.append(level, ' ', rule, ` (${g.games.join(', ')}) ${g.spread}; first: ${where}`
-      + `${first.message}`);
+    line.append(level, ' ', rule, ` (${g.games.join(', ')}) ${g.spread}`
+      + `${g.count === 1 ? ': ' : '; first: '}${where}${first.message}`);
     group.appendChild(line);
     // Rows made on first opening: a rule may have thousands of findings.
     group.addEventListener('toggle', () => {
