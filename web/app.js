@@ -88,7 +88,9 @@ function archiveMessage(text = '') {
  * not saved). Nothing stays from a file before, or from one that failed. */
 function setControls() {
   const r = result;
-  $('back').hidden = !(archiveResult && (r === null || r.entry));
+  // (With nothing shown: once the file opened after the archive failed, not while it decodes.)
+  const failed = document.body.dataset.state === 'failed';
+  $('back').hidden = !(archiveResult && (r === null ? failed : r.entry));
   const targets = !r || r.entries ? [] : ['bnry', 'text'].includes(r.format) ? ['bnry', 'text']
     : r.format === null ? [] : ['ANP3', 'ANP2', 'ANPK'];
   $('save-tools').hidden = targets.length === 0;
@@ -136,8 +138,8 @@ worker.onmessage = ({ data }) => {
       : `Cannot decode: ${e.message}`, true);
     // An archive's entry that fails leaves the archive's listing shown (and its controls).
     result = data.entry && archiveResult ? archiveResult : null;
-    setControls();
     document.body.dataset.state = 'failed';
+    setControls();
   } else if (data.type === 'converted') {
     // A download of the converted bytes, named after the file with the format's extension.
     const base = ($('entry-name').textContent !== '–' ? $('entry-name').textContent
