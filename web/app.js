@@ -5,10 +5,24 @@ const worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'modu
  * find no handler and be lost. */
 const workerReady = new Promise((resolve) => {
   worker.addEventListener('message', function ready({ data }) {
+    if (data.type === 'unloaded') unloaded(data.message);
     if (data.type !== 'ready') return;
     worker.removeEventListener('message', ready);
+    if (!document.body.dataset.state) status('No file yet.');
     resolve();
   });
+});
+/** The worker or its package's WebAssembly did not load (web/gtastream/ not built, or the page
+ * not served over HTTP): what to do, in place of a page that does nothing. */
+function unloaded(reason) {
+  status(`The decoder did not load${reason ? ` (${reason})` : ''}. Build the package (npm run `
+    + 'build in bindings/js copies it to web/gtastream/) and serve web/ over HTTP: python3 -m '
+    + 'http.server -d web 8000 from the repository, then open http://localhost:8000/.', true);
+  document.body.dataset.state = 'unserved';
+}
+worker.addEventListener('error', (event) => {
+  event.preventDefault();
+  unloaded(event.message);
 });
 /** Posts to the worker once it is ready. */
 function send(message) {
@@ -16,7 +30,8 @@ function send(message) {
 }
 const $ = (id) => document.getElementById(id);
 let result = null;
-/** The archive listed last, shown again by "Back to the archive". */
+/** The archive listed last, shown again by "Back to the archive" (from one of its entries, or
+ * after another file failed to open: what failed does not take the archive away). */
 let archiveResult = null;
 /** Entries of the archive ticked for removal (their indices in its listing). */
 const ticked = new Set();
@@ -61,6 +76,27 @@ function status(text, isError = false) {
   $('status').classList.toggle('error', isError);
 }
 
+/** The archive tools' own line: an edit's error (or nothing) beside the control that caused it,
+ * as well as in the status line. */
+function archiveMessage(text = '') {
+  $('archive-message').textContent = text;
+  $('archive-message').classList.toggle('error', text !== '');
+}
+
+/** The controls follow what is shown (`result`): "Back to the archive" on an entry of the
+ * archive listed, "Save as" the formats the package writes for a decoded file (an archive is
+ * not saved). Nothing stays from a file before, or from one that failed. */
+function setControls() {
+  const r = result;
+  // (With nothing shown: once the file opened after the archive failed, not while it decodes.)
+  const failed = document.body.dataset.state === 'failed';
+  $('back').hidden = !(archiveResult && (r === null ? failed : r.entry));
+  const targets = !r || r.entries ? [] : ['bnry', 'text'].includes(r.format) ? ['bnry', 'text']
+    : r.format === null ? [] : ['ANP3', 'ANP2', 'ANPK'];
+  $('save-tools').hidden = targets.length === 0;
+  $('save-format').replaceChildren(...targets.map((t) => new Option(t, t)));
+}
+
 /** Opens the first file, or an IMG archive's `.img` and `.dir` given together. */
 function open(fileList) {
   const files = [...(fileList ?? [])];
@@ -68,14 +104,16 @@ function open(fileList) {
   if (!file) return;
   status(`Decoding ${file.name}…`);
   document.body.dataset.state = 'decoding';
+  stopPlayer();
   result = null;
-  for (const id of ['summary', 'warnings-section', 'findings-section', 'animation-section',
-    'placement-section', 'archive-section']) {
+  for (const id of ['summary', 'verdict-section', 'warnings-section', 'findings-section',
+    'animation-section', 'placement-section', 'archive-section']) {
     $(id).hidden = true;
   }
   $('file-name').textContent = file.name;
-  archiveResult = null;
   ticked.clear();
+  archiveMessage();
+  setControls();
   send({ type: 'open', files: files.length > 1 ? files : [file] });
 }
 
@@ -85,6 +123,7 @@ function openEntry(index) {
   if (!entry) return;
   status(`Decoding ${entry.name}…`);
   document.body.dataset.state = 'decoding';
+  stopPlayer();
   send({ type: 'entry', index });
 }
 
@@ -97,7 +136,10 @@ worker.onmessage = ({ data }) => {
       ? ' (a version 1 archive: open its .img and .dir together)' : '';
     status(e.kind ? `Cannot decode: ${e.reason} (${e.kind}) at offset ${e.offset}${img}`
       : `Cannot decode: ${e.message}`, true);
+    // An archive's entry that fails leaves the archive's listing shown (and its controls).
+    result = data.entry && archiveResult ? archiveResult : null;
     document.body.dataset.state = 'failed';
+    setControls();
   } else if (data.type === 'converted') {
     // A download of the converted bytes, named after the file with the format's extension.
     const base = ($('entry-name').textContent !== '–' ? $('entry-name').textContent
@@ -111,6 +153,7 @@ worker.onmessage = ({ data }) => {
     status(`Saved as ${data.format} (${data.bytes.length} bytes).`);
   } else if (data.type === 'edit-failed') {
     status(`Cannot edit the archive: ${data.message}`, true);
+    archiveMessage(`Cannot edit the archive: ${data.message}`);
     document.body.dataset.state = 'failed';
   } else if (data.type === 'archive-saved') {
     // One download per file: the .img, and the .dir of a version 1 archive.
@@ -139,20 +182,19 @@ function show(r) {
   if (r.entries) {
     if (archiveResult !== r) ticked.clear();
     archiveResult = r;
+  } else if (!r.entry) {
+    archiveResult = null;
   }
+  $('file-name').textContent = r.file;
   const e = r.edited;
   status(e ? `Edited: ${e.added} added, ${e.replaced} replaced, ${e.removed} removed (not saved:`
     + ' "Save a copy" downloads it).' : 'Decoded.');
+  archiveMessage();
   for (const id of ['animation-section', 'placement-section', 'archive-section']) {
     $(id).hidden = true;
   }
   $('entry-name').textContent = r.entry ?? '–';
-  // "Save as": the formats the package writes for this kind of file (an archive is not saved).
-  const targets = r.entries ? [] : ['bnry', 'text'].includes(r.format) ? ['bnry', 'text']
-    : r.format === null ? [] : ['ANP3', 'ANP2', 'ANPK'];
-  $('save-tools').hidden = targets.length === 0;
-  $('save-format').replaceChildren(...targets.map((t) => new Option(t, t)));
-  $('back').hidden = !(r.entry && archiveResult);
+  setControls();
   $('summary').hidden = false;
   $('format').textContent = r.format;
   $('package').textContent = r.name ?? '–';
@@ -161,11 +203,10 @@ function show(r) {
   $('warnings-section').hidden = r.warnings.length === 0;
   fill($('warnings'), r.warnings.map((w) => [w.kind, w.reason,
     `${w.offset} (0x${w.offset.toString(16)})`]));
-  // What the games do with the file (`gtastream check`): one row per finding.
-  const found = r.findings ?? [];
-  $('findings-section').hidden = found.length === 0;
-  fill($('findings'), found.map((f) => [f.severity, f.rule, f.games.join(', '),
-    `${f.offset} (0x${f.offset.toString(16)})`, f.entry ?? '', f.message]));
+  // What the games do with the file (`gtastream check`): the verdict before the contents, the
+  // findings after them.
+  showVerdict(r.check);
+  showFindings(r.check);
   const animated = r.format !== 'bnry' && r.format !== 'text';
   if (r.entries) {
     showArchive(r);
@@ -176,6 +217,73 @@ function show(r) {
     showPlacements(r);
   }
   document.body.dataset.state = 'done';
+}
+
+const GAME_NAMES = { iii: 'GTA III', vc: 'Vice City', sa: 'San Andreas', mta: 'MTA' };
+const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** The check's verdict (its `summary`): errors, warnings and notes overall and for each game
+ * checked, and whether those games came from the file. */
+function showVerdict(checked) {
+  const verdict = $('verdict');
+  $('verdict-section').hidden = false;
+  $('verdict-games').hidden = !checked;
+  if (!checked) {
+    // The check reads the file into memory: the worker leaves the largest files to the tool.
+    verdict.textContent = 'Not checked here (over 256 MiB): gtastream check FILE checks it.';
+    verdict.className = '';
+    fill($('verdict-games'), []);
+    return;
+  }
+  const s = checked.summary;
+  const games = checked.games.map((g) => GAME_NAMES[g] ?? g).join(', ') || 'no game';
+  const whence = checked.games_from === 'file' ? 'the games this file is for, as it says'
+    : 'the games chosen';
+  const counts = `${plural(s.errors, 'error')}, ${plural(s.warnings, 'warning')}, `
+    + `${plural(s.notes, 'note')}`;
+  verdict.textContent = s.errors > 0 ? `Errors: ${counts}. Checked for ${games} (${whence}).`
+    : s.warnings > 0 ? `Loads, with warnings: ${counts}. Checked for ${games} (${whence}).`
+      : `Loads: ${counts}. Checked for ${games} (${whence}).`;
+  verdict.className = s.errors > 0 ? 'errors' : s.warnings > 0 ? 'warnings' : 'clean';
+  fill($('verdict-games'), checked.games.map((g) => {
+    const c = s.games[g];
+    return [GAME_NAMES[g] ?? g, c.errors, c.warnings, c.notes];
+  }));
+}
+
+/** The findings, one line per rule (its count and spread, its first finding), collapsed: a
+ * rule's findings are listed when it is opened. */
+function showFindings(checked) {
+  const groups = checked?.groups ?? [];
+  $('findings-section').hidden = groups.length === 0;
+  const list = $('findings');
+  list.replaceChildren(...groups.map((g) => {
+    const group = document.createElement('details');
+    group.className = 'group';
+    group.dataset.rule = g.rule;
+    const line = document.createElement('summary');
+    const level = document.createElement('span');
+    level.className = `level-${g.severity}`;
+    level.textContent = g.severity;
+    const rule = document.createElement('code');
+    rule.textContent = g.rule;
+    const first = checked.findings[g.first];
+    const where = first.entry ? `${first.entry}: ` : '';
+    line.append(level, ' ', rule, ` (${g.games.join(', ')}) ${g.spread}`
+      + `${g.count === 1 ? ': ' : '; first: '}${where}${first.message}`);
+    group.appendChild(line);
+    // Rows made on first opening: a rule may have thousands of findings.
+    group.addEventListener('toggle', () => {
+      if (!group.open || group.querySelector('table')) return;
+      const table = document.createElement('table');
+      table.innerHTML = '<thead><tr><th>Offset</th><th>Entry</th><th>Where and why</th></tr>'
+        + '</thead><tbody></tbody>';
+      fill(table, checked.findings.filter((f) => f.rule === g.rule).map((f) =>
+        [`${f.offset} (0x${f.offset.toString(16)})`, f.entry ?? '', f.message]));
+      group.appendChild(table);
+    });
+    return group;
+  }));
 }
 
 /** The animations whose names match the filter. */
@@ -457,10 +565,11 @@ function requestPose() {
     loop: $('pose-loop').checked });
 }
 
-function showPose({ time, pose, error }) {
+function showPose({ animation, time, pose, error }) {
   $('pose-at').textContent = `${time.toFixed(3)} s`;
   const table = $('pose');
   if (error) {
+    $('pose-title').textContent = `Pose of ${result?.animations?.[animation]?.name ?? ''}`;
     fill(table, [[`Cannot sample: ${error}`]]);
     table.dataset.time = '';
     return;
@@ -489,6 +598,12 @@ function tick(now) {
   $('pose-time').value = String(t);
   requestPose();
   requestAnimationFrame(tick);
+}
+
+/** No pose is asked for the file shown before (it plays no more, its animation is unpicked). */
+function stopPlayer() {
+  setPlaying(false);
+  selected = { animation: -1, bone: -1 };
 }
 
 function setPlaying(playing) {

@@ -5,8 +5,8 @@
 // An archive is edited (entries added or replaced, removed) into new Blobs, read by slices from
 // the one opened: the file opened is never changed; "save a copy" downloads the new Blobs.
 import {
-  addEntriesBlob, ArchiveError, check, DecodeError, EncodeError, convert, decodeStream, lsBlob,
-  removeEntriesBlob, sample, summaries,
+  addEntriesBlob, ArchiveError, check, DecodeError, EncodeError, convert, decodeStream, init,
+  lsBlob, removeEntriesBlob, sample, summaries,
 } from './gtastream/index.js';
 
 let animations = [];
@@ -25,11 +25,16 @@ let openedBytes = null;
  * the file into memory; the decoding above does not). */
 const CHECKED_SIZE = 256 << 20;
 
-/** The findings of `gtastream check` for the file (null when it is too large to check). */
-async function findings(file, bytes) {
-  if (file.size > CHECKED_SIZE) return null;
-  const data = bytes ?? new Uint8Array(await file.arrayBuffer());
-  return check(data, { name: file.name }).inputs[0].findings;
+/** What `gtastream check NAME` says of the file (one input of its JSON document: findings,
+ * groups, summary, games checked), or null when it is too large to check. `name` is the file's
+ * name (an archive entry's own name: its stem is the block name the game expects); `dir` the
+ * `.dir` of a version 1 archive whose `.img` `file` is. */
+async function checked(file, { name, dir } = {}) {
+  if (file.size + (dir?.size ?? 0) > CHECKED_SIZE) return null;
+  const data = new Uint8Array(await file.arrayBuffer());
+  const options = { name: name ?? file.name };
+  if (dir) options.dir = new Uint8Array(await dir.arrayBuffer());
+  return check(data, options).inputs[0];
 }
 
 /** A growable list of keyframes as floats: time, rotation x y z w, translation x y z. */
@@ -59,20 +64,23 @@ async function listing(files) {
   if (!img) return null;
   const magic = new TextDecoder().decode(await img.slice(0, 4).arrayBuffer());
   if (magic !== 'VER2' && !dir) return null;
-  archive = { img, dir: magic === 'VER2' ? undefined : dir, names: { img: img.name, dir: dir?.name },
-    entries: [], edited: null };
-  return listArchive();
+  const opening = { img, dir: magic === 'VER2' ? undefined : dir,
+    names: { img: img.name, dir: dir?.name }, entries: [], edited: null };
+  // The archive before stays the one entries are opened from until this one lists.
+  const listed = await listArchive(opening);
+  archive = opening;
+  return listed;
 }
 
 /** The listing of the archive as it stands (opened, or edited). */
-async function listArchive() {
+async function listArchive(target = archive) {
   const started = performance.now();
-  const list = await lsBlob(archive.img, archive.dir);
-  archive.entries = list.entries;
-  // The checker reads version 2 archives (a version 1 one has its directory apart).
-  const found = archive.dir ? null : await findings(archive.img);
-  return { format: list.format, name: null, size: archive.img.size, warnings: [],
-    entries: list.entries, findings: found, edited: archive.edited,
+  const list = await lsBlob(target.img, target.dir);
+  target.entries = list.entries;
+  // As `gtastream check ARCHIVE` (a version 1 archive with its .dir).
+  const found = await checked(target.img, { name: target.names.img, dir: target.dir });
+  return { file: target.names.img, format: list.format, name: null, size: target.img.size,
+    warnings: [], entries: list.entries, check: found, edited: target.edited,
     seconds: (performance.now() - started) / 1000 };
 }
 
@@ -101,15 +109,19 @@ async function open(files) {
 async function openEntry(index) {
   const entry = archive?.entries[index];
   if (!entry) throw new Error(`no entry ${index}`);
-  const result = await decodeFile(archive.img.slice(entry.offset, entry.offset + entry.size));
-  return { ...result, entry: entry.name };
+  // Checked under the entry's name, as `gtastream check ARCHIVE:ENTRY`.
+  const result = await decodeFile(archive.img.slice(entry.offset, entry.offset + entry.size),
+    entry.name);
+  return { ...result, file: archive.names.img, entry: entry.name };
 }
 
-async function decodeFile(file) {
+/** Decodes `file` (a File, or an archive entry's slice named `name`). */
+async function decodeFile(file, name = file.name) {
   opened = file;
   openedBytes = null;
   const started = performance.now();
-  const result = { format: null, name: null, size: file.size, warnings: [], animations: [],
+  const result = { file: name, format: null, name: null, size: file.size, warnings: [],
+    animations: [],
     instances: [], cars: [], lines: 0 };
   animations = [];
   let animation;
@@ -157,7 +169,7 @@ async function decodeFile(file) {
     return { name: a.name, duration: a.duration ?? latest,
       frames: bones.reduce((n, b) => n + b.frames, 0), bones };
   });
-  result.findings = await findings(file);
+  result.check = await checked(file, { name });
   // Each animation's summary, from the library (files small enough to read whole, as check).
   if (result.animations.length > 0 && file.size <= CHECKED_SIZE) {
     try {
@@ -179,7 +191,7 @@ self.onmessage = async ({ data }) => {
       const error = e instanceof DecodeError
         ? { kind: e.kind, reason: e.reason, offset: e.offset, message: e.message }
         : { message: String(e && e.message ? e.message : e) };
-      self.postMessage({ type: 'failed', error });
+      self.postMessage({ type: 'failed', error, entry: data.type === 'entry' });
     }
   } else if (data.type === 'archive-add' || data.type === 'archive-remove') {
     const edit = data.type === 'archive-add'
@@ -230,5 +242,12 @@ self.onmessage = async ({ data }) => {
   }
 };
 
-// Loaded (the package's module included): the page may send now.
-self.postMessage({ type: 'ready' });
+// Loaded (the package's module included): the page may send now. A module that could not be
+// fetched (the page not served over HTTP, or the package not built) is said at once, not at
+// the first file.
+try {
+  await init();
+  self.postMessage({ type: 'ready' });
+} catch (e) {
+  self.postMessage({ type: 'unloaded', message: String(e && e.message ? e.message : e) });
+}

@@ -36,18 +36,37 @@ pub fn write_document(
     name: &str,
     games: Option<Games>,
 ) -> fmt::Result {
-    let archive = data.starts_with(b"VER2");
+    write_archive_document(out, None, data, name, games)
+}
+
+/// [`write_document`] of a file, or of an archive held in memory: a version 1 archive when
+/// `dir` (its `.dir`) is given, `data` being its `.img` (format `VER1`, as `gtastream check
+/// NAME.img` names it when the `.dir` lies beside).
+pub fn write_archive_document(
+    out: &mut impl Write,
+    dir: Option<&[u8]>,
+    data: &[u8],
+    name: &str,
+    games: Option<Games>,
+) -> fmt::Result {
+    let archive = match dir {
+        Some(_) => Some("VER1"),
+        None => data.starts_with(b"VER2").then_some("VER2"),
+    };
     let run = |sink: &mut dyn FnMut(&Finding)| {
         let mut checker = Checker::with_games(games, |f: &Finding| sink(f));
         // An archive's name says whether it holds cutscenes (`cuts.img`).
         match archive {
-            true => checker.set_archive_name(name.as_bytes()),
-            false => checker.set_file_name(name.as_bytes()),
+            Some(_) => checker.set_archive_name(name.as_bytes()),
+            None => checker.set_file_name(name.as_bytes()),
         }
-        let failed = if archive {
-            ArchiveDecoder::new(data.len() as u64).decode_slice(data, &mut checker)
-        } else {
-            Decoder::new().decode_slice(data, &mut checker)
+        let failed = match (archive, dir) {
+            (Some(_), Some(dir)) => ArchiveDecoder::version1(dir.len() as u64, data.len() as u64)
+                .decode_slices(dir, data, &mut checker),
+            (Some(_), None) => {
+                ArchiveDecoder::new(data.len() as u64).decode_slice(data, &mut checker)
+            }
+            (None, _) => Decoder::new().decode_slice(data, &mut checker),
         };
         if let Err(error) = failed {
             checker.failed(error);
@@ -56,10 +75,7 @@ pub fn write_document(
         (checker.format(), checker.games(), checker.games_from_file())
     };
     let (format, _, _) = run(&mut |_| {});
-    let format = match archive {
-        true => Some("VER2"),
-        false => format.map(|f| f.name()),
-    };
+    let format = archive.or(format.map(|f| f.name()));
     let mut document = Document::new(out)?;
     document.input(name, format)?;
     let mut result = Ok(());

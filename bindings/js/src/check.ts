@@ -7,8 +7,10 @@ export type CheckGame = 'iii' | 'vc' | 'sa' | 'mta';
 export interface CheckOptions {
   /** The file's name: its stem is the block name the game expects (`ped.ifp` holds `ped`). */
   name?: string;
-  /** The games to check for; every game that loads the format if none. */
+  /** The games to check for; the games the file is for if none (`games_from: "file"`). */
   games?: CheckGame[];
+  /** The `.dir` of a version 1 archive: `data` is then its `.img` (format `VER1`). */
+  dir?: Uint8Array | ArrayBuffer;
 }
 
 /** A finding (docs/CHECKS.md lists the rules). */
@@ -23,15 +25,54 @@ export interface CheckFinding {
   message: string;
 }
 
+/** The findings of one rule in one input: `listed` groups are shown finding by finding, the
+ * others as one line with their `spread` ("769 times in 330 animations"). */
+export interface CheckGroup {
+  rule: string;
+  severity: 'error' | 'warning' | 'note';
+  games: CheckGame[];
+  count: number;
+  /** Distinct animations the findings fall in (0: none is in an animation). */
+  animations: number;
+  /** Distinct archive entries the findings fall in (0: not in an archive). */
+  entries: number;
+  /** The first finding's index in the input's `findings`. */
+  first: number;
+  listed: boolean;
+  spread: string;
+}
+
+/** Findings counted by level. */
+export interface CheckCounts {
+  errors: number;
+  warnings: number;
+  notes: number;
+}
+
+/** One input of a {@link CheckDocument}. */
+export interface CheckInput {
+  file: string;
+  format: string | null;
+  findings: CheckFinding[];
+  /** One group per rule, in the order of its first finding. */
+  groups: CheckGroup[];
+  /** The findings by level, overall and per game. */
+  summary: CheckCounts & { games: Record<CheckGame, CheckCounts> };
+  /** The games the input was checked for. */
+  games: CheckGame[];
+  /** Whether those came from the file itself or from the caller's `games`. */
+  games_from: 'file' | 'caller';
+}
+
 /** What `gtastream check --json` prints. */
 export interface CheckDocument {
-  inputs: { file: string; format: string | null; findings: CheckFinding[] }[];
+  inputs: CheckInput[];
 }
 
 const GAME_BITS: Record<CheckGame, number> = { iii: 1, vc: 2, sa: 4, mta: 8 };
 
 /**
- * Checks a file (or a version 2 IMG archive) against the games' loading rules: the document
+ * Checks a file (or an IMG archive: version 2, or version 1's `.img` with `options.dir`) against the games' loading rules: the document
  * `gtastream check --json` prints, written by the library.
  */
 export function check(data: Uint8Array | ArrayBuffer, options: CheckOptions = {}): CheckDocument {
@@ -41,24 +82,31 @@ export function check(data: Uint8Array | ArrayBuffer, options: CheckOptions = {}
 /** The same document as JSON text, exactly as `gtastream check --json NAME` prints it. */
 export function checkJson(data: Uint8Array | ArrayBuffer, options: CheckOptions = {}): string {
   const bytes = data instanceof Uint8Array ? data : new Uint8Array(data);
+  const dir = options.dir === undefined ? null
+    : options.dir instanceof Uint8Array ? options.dir : new Uint8Array(options.dir);
   const name = new TextEncoder().encode(options.name ?? '');
   const games = (options.games ?? []).reduce((bits, g) => bits | GAME_BITS[g], 0);
   const module = wasm();
   const len = bytes.length;
   const ptr = module.gts_alloc(len);
   const namePtr = module.gts_alloc(name.length);
+  const dirLen = dir?.length ?? 0;
+  const dirPtr = module.gts_alloc(dirLen);
   const pieces: string[] = [];
   try {
     new Uint8Array(module.memory.buffer, ptr, len).set(bytes);
     new Uint8Array(module.memory.buffer, namePtr, name.length).set(name);
+    if (dir) new Uint8Array(module.memory.buffer, dirPtr, dirLen).set(dir);
     withSink(
       module,
       { text: (piece) => pieces.push(piece), error: () => undefined },
-      () => module.gts_check_json(ptr, len, namePtr, name.length, games),
+      () => module.gts_check_json(ptr, len, dirPtr, dirLen, dir ? 1 : 0, namePtr, name.length,
+        games),
     );
   } finally {
     module.gts_free(ptr, len);
     module.gts_free(namePtr, name.length);
+    module.gts_free(dirPtr, dirLen);
   }
   return pieces.join('');
 }

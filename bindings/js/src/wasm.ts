@@ -61,7 +61,10 @@ export interface Exports {
   gts_alloc(len: number): number;
   gts_free(ptr: number, len: number): void;
   gts_json(ptr: number, len: number, canSeek: number): number;
-  gts_check_json(ptr: number, len: number, name: number, nameLen: number, games: number): number;
+  gts_check_json(
+    ptr: number, len: number, dir: number, dirLen: number, hasDir: number, name: number,
+    nameLen: number, games: number,
+  ): number;
   gts_sample_json(ptr: number, len: number, name: number, nameLen: number, time: number,
     looped: number): number;
   gts_summaries_json(ptr: number, len: number): number;

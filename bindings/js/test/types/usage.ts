@@ -1,8 +1,9 @@
 // Compiled (not run) by `npm test`: the README's uses type-check against dist/*.d.ts.
 import IFPReaderDefault from '../../dist/ifp-reader.js';
 import {
-  type ArchiveListing, type Callbacks, DecodeError, Decoder, EncodeError, type GtaDocument, IFPReader,
-  type Progress, convert, decode, decodeEntry, decodeStream, ls, lsBlob,
+  type ArchiveListing, type Callbacks, type CheckInput, DecodeError, Decoder, EncodeError,
+  type GtaDocument, IFPReader, type Progress, check, convert, decode, decodeEntry, decodeStream, ls,
+  lsBlob,
 } from '../../dist/index.js';
 
 export async function usage(bytes: Uint8Array, file: Blob): Promise<number> {
@@ -34,6 +35,11 @@ export async function usage(bytes: Uint8Array, file: Blob): Promise<number> {
   const streamed: ArchiveListing = await lsBlob(file);
   const converted: Uint8Array = convert(bytes, 'ANPK', { quantize: false });
   if (streamed.entries.length > converted.length) throw new EncodeError('kind', 'message');
+  // The check of a version 1 archive: the verdict by game, one group per rule.
+  const checked: CheckInput | undefined = check(bytes, { name: 'gta3.img', dir: bytes }).inputs[0];
+  const vcErrors: number = checked?.summary.games.vc.errors ?? 0;
+  const spread: string = checked?.groups[0]?.spread ?? '';
+  if (checked?.games_from === 'file' && vcErrors + spread.length > 0) return vcErrors;
   const first = listing.entries[0];
   const entry: GtaDocument | undefined = first && decodeEntry(bytes, first.name);
   return (entry?.animations?.length ?? 0) + (first?.size ?? 0) + (doc.animations?.length ?? 0)

@@ -1197,22 +1197,29 @@ fn panic(_: &core::panic::PanicInfo<'_>) -> ! {
 }
 
 /// The `check` document (`gtastream check --json`) of the `len` bytes at `ptr`, a file or a
-/// version 2 archive, named by the `name_len` bytes (UTF-8) at `name`, for the `games` (bits:
-/// III 1, VC 2, SA 4, MTA 8; 0 for all), handed to `text`. Always 0: a file that does not
-/// decode is a finding.
+/// version 2 archive, or (`has_dir`) the `.img` of a version 1 archive whose `.dir` is the
+/// `dir_len` bytes at `dir`; named by the `name_len` bytes (UTF-8) at `name`, for the `games`
+/// (bits: III 1, VC 2, SA 4, MTA 8; 0 for the games the file is for), handed to `text`.
+/// Always 0: a file that does not decode is a finding.
 ///
 /// # Safety
-/// `ptr` points to `len` readable bytes, `name` to `name_len` bytes of UTF-8.
+/// `ptr` points to `len` readable bytes, `dir` to `dir_len` (when `has_dir`), `name` to
+/// `name_len` bytes of UTF-8.
 #[no_mangle]
+#[allow(clippy::too_many_arguments)]
 pub unsafe extern "C" fn gts_check_json(
     ptr: *const u8,
     len: usize,
+    dir: *const u8,
+    dir_len: usize,
+    has_dir: u32,
     name: *const u8,
     name_len: usize,
     games: u32,
 ) -> u32 {
-    use gtastream::check::{json::write_document, Games};
+    use gtastream::check::{json::write_archive_document, Games};
     let data = core::slice::from_raw_parts(ptr, len);
+    let dir = (has_dir != 0).then(|| core::slice::from_raw_parts(dir, dir_len));
     let name = core::str::from_utf8(core::slice::from_raw_parts(name, name_len)).unwrap_or("");
     let games = match games {
         0 => None,
@@ -1220,7 +1227,7 @@ pub unsafe extern "C" fn gts_check_json(
     };
     let mut out = Pieces(String::with_capacity(TEXT_PIECE));
     // Pieces never refuses text.
-    let _ = write_document(&mut out, data, name, games);
+    let _ = write_archive_document(&mut out, dir, data, name, games);
     out.flush();
     0
 }
