@@ -1215,6 +1215,45 @@ fn info_of_an_archive_names_the_entries_its_warnings_count() {
     assert!(!text.contains("(gtastream info "), "{text}");
 }
 
+/// A warning of an entry's directory record (here: its sectors lie past the end of the
+/// `.img`) is listed by `info ARCHIVE` itself: `info ARCHIVE:ENTRY` decodes the entry alone and
+/// cannot show it. It pointed there and that command showed no warning.
+#[test]
+fn info_of_an_archive_lists_the_warnings_of_directory_records() {
+    let dir = scratch("info-record-warnings");
+    let mut bytes = b"VER2".to_vec();
+    bytes.extend_from_slice(&1u32.to_le_bytes());
+    // One entry at sector 100, of one sector, in a file of one sector.
+    bytes.extend_from_slice(&100u32.to_le_bytes());
+    bytes.extend_from_slice(&1u16.to_le_bytes());
+    bytes.extend_from_slice(&0u16.to_le_bytes());
+    let mut name = b"far.ifp".to_vec();
+    name.resize(24, 0);
+    bytes.extend_from_slice(&name);
+    bytes.resize(2048, 0);
+    let path = write(&dir, "far.img", &bytes);
+    let output = run(&["info", &path]);
+    let text = stdout(&output);
+    assert!(text.contains("  warnings:    1\n"), "{text}");
+    assert!(
+        text.contains(
+            "    far.ifp: entry runs past the end of the archive at offset 8 \
+             (entry_past_end, its directory record)\n"
+        ),
+        "{text}"
+    );
+    assert!(!text.contains("(gtastream info "), "{text}");
+    let output = run(&["info", "--entries", &path]);
+    let text = stdout(&output);
+    assert!(
+        text.contains(
+            ", 1 warning; its directory record: entry runs past the end of the archive at \
+             offset 8 (entry_past_end)\n"
+        ),
+        "{text}"
+    );
+}
+
 /// `ls`, `info --entries` and `check` agree about an entry whose first bytes are text but that
 /// is no placement file (a readme): listed `-`, not decoded, no finding that it fails to
 /// decode (it was `text` in `ls`, a failure in `info`, `file.decode_failed` in `check`); a text
