@@ -1218,3 +1218,47 @@ fn the_misses_fire() {
         );
     }
 }
+
+/// Receives nothing: every method of the visitor has a default.
+struct Nothing;
+impl gtastream::Visitor for Nothing {}
+
+/// docs/FORMATS.md §0: an offset can lie past the end of the input, where a field of the file
+/// places the unit there. The example the docs give (and the C header's note on
+/// `GTS_NO_OFFSET`): a 76-byte binary IPL whose instances start at 5000 fails with `truncated`
+/// at 5000, and the checker finds `bnry.bounds` there; no finding lies anywhere else past it.
+#[test]
+fn offsets_past_the_end_are_where_the_file_places_the_unit() {
+    let mut data = testkit::ipl::bnry(&[], 0x4C, &[], 0x4C);
+    data[0x04..0x08].copy_from_slice(&1u32.to_le_bytes());
+    data[0x1C..0x20].copy_from_slice(&5000u32.to_le_bytes());
+    assert_eq!(data.len(), 76);
+    let error = Decoder::new()
+        .decode_slice(&data, &mut Nothing)
+        .unwrap_err();
+    assert_eq!(
+        (error.kind, error.offset),
+        (gtastream::ErrorKind::Truncated, 5000)
+    );
+    let found = check(&data, "far.ipl");
+    let bounds: Vec<u64> = found
+        .iter()
+        .filter(|f| f.rule == Rule::BnryBounds)
+        .map(|f| f.offset)
+        .collect();
+    assert_eq!(bounds, [5000], "{found:#?}");
+    for finding in &found {
+        assert!(
+            finding.offset == 5000 || finding.offset < data.len() as u64,
+            "{finding:#?}"
+        );
+    }
+    // Within the input, every offset is inside it: the same file with its instances in place.
+    let mut inside = testkit::ipl::bnry(&[], 0x4C, &[], 0x4C);
+    inside[0x04..0x08].copy_from_slice(&1u32.to_le_bytes());
+    inside[0x1C..0x20].copy_from_slice(&0x40u32.to_le_bytes());
+    let error = Decoder::new()
+        .decode_slice(&inside, &mut Nothing)
+        .unwrap_err();
+    assert!(error.offset < inside.len() as u64, "{error:?}");
+}
