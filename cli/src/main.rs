@@ -155,11 +155,13 @@ const LS_ABOUT: &str = "List an IMG archive's entries: name, offset, size and fo
 const LS_LONG_ABOUT: &str = "\
 List an IMG archive's entries: name, offset, size (bytes) and format, one line each, as
 the directory is read. The format is the one gtastream finds in the entry's first bytes
-(ANP3, ANPK, ANIM, bnry, text, ...), `-` (null in JSON) for content it does not decode:
-models, textures, collisions, empty entries.
+(ANP3, ANPK, ANIM, bnry, text, dff, ...), `-` (null in JSON) for content it does not
+decode: textures, collisions, empty entries. A RenderWare model (dff) adds its frames,
+bones, skin and RenderWare version.
 
 --json prints {\"format\": \"VER2\" | \"VER1\", \"entries\": [{\"name\", \"offset\", \"size\",
-\"format\"}]}. Oddities of the directory (entries of no sectors, entries past the end of
+\"format\"}]} (a model's entry adds \"model\": {\"rw_version\", \"frames\", \"bones\",
+\"skinned\"}). Oddities of the directory (entries of no sectors, entries past the end of
 the file, ...) are warnings on stderr.";
 
 const EXTRACT_ABOUT: &str = "Copy entries out of an IMG archive (all, or those named)";
