@@ -1363,3 +1363,56 @@ fn offsets_count_from_the_input_named() {
         "{text}"
     );
 }
+
+/// On a terminal, the `img` progress bar counts entries and bytes in binary units, its text
+/// whole on 80 columns (it drew raw byte counts, `3006464/3006464`; then the text was cut at
+/// the bar's 40 columns). Run under `script`, which gives the command a terminal; without it
+/// (not util-linux) there is nothing to run it on.
+#[test]
+fn img_progress_on_a_terminal_is_in_binary_units() {
+    let script = Command::new("script").arg("--version").output();
+    if !script.is_ok_and(|o| o.status.success()) {
+        eprintln!("no `script` command: the progress bar is not tried on a terminal");
+        return;
+    }
+    let dir = scratch("progress-terminal");
+    // Large enough that the bar draws while it writes and checks.
+    let big: Vec<u8> = (0..3_000_000u32)
+        .map(|i| (i * 7 + i / 4096) as u8)
+        .collect();
+    let big = write(&dir, "big.bin", &big);
+    let walk = write(&dir, "walk.ifp", &inputs::anp3(3000, 1).bytes);
+    let archive = dir.join("big.img");
+    let command = format!(
+        "stty cols 80 rows 24; exec '{}' img new '{}' '{big}' '{walk}'",
+        env!("CARGO_BIN_EXE_gtastream"),
+        archive.display()
+    );
+    let output = Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let shown = String::from_utf8_lossy(&output.stdout);
+    // Each drawing is a line of its own (redrawn after `\r`): the bar's texts, whole (which
+    // ones are drawn depends on timing: the bar draws at most 20 times a second).
+    let texts: Vec<&str> = shown
+        .split('\r')
+        .filter_map(|drawn| {
+            drawn
+                .split_once(" writing ")
+                .or(drawn.split_once(" checking "))
+        })
+        .map(|(_, text)| text.trim_end())
+        .collect();
+    assert!(!texts.is_empty(), "{shown:?}");
+    for text in &texts {
+        assert!(text.contains(" of 2 entries, "), "{text:?} in {shown:?}");
+        assert!(text.ends_with(" of 2.9 MiB"), "{text:?} in {shown:?}");
+    }
+    assert!(!shown.contains("/3020800"), "{shown:?}");
+    assert!(
+        shown.contains("big.img: 2 entries, 2 added, 3020800 bytes (2.9 MiB)"),
+        "{shown:?}"
+    );
+}
