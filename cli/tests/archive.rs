@@ -980,6 +980,34 @@ fn img_names_what_it_cannot_take_and_entries_with_colons_open() {
     assert_eq!(stdout(&out), stdout(&file));
     let out = run(&["dump", "--json", &format!("{archive}:walk.ifp")]);
     assert!(out.status.success(), "{}", stderr(&out));
+    // ls lists it, info and check read it by ARCHIVE:ENTRY, check of the archive names it,
+    // and rm removes it by its name.
+    let out = run(&["ls", &archive]);
+    assert!(
+        stdout(&out).lines().any(|l| l.starts_with("we:ird.ifp ")),
+        "{}",
+        stdout(&out)
+    );
+    let out = run(&["info", &format!("{archive}:we:ird.ifp")]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("format:      ANPK"),
+        "{}",
+        stdout(&out)
+    );
+    let out = run(&["check", "--json", &format!("{archive}:we:ird.ifp")]);
+    assert_ne!(out.status.code(), Some(2), "{}", stderr(&out));
+    let json = Json::parse(stdout(&out)).unwrap();
+    assert_eq!(json.get("inputs").arr()[0].get("format").str(), "ANPK");
+    let out = run(&["check", "--json", &archive]);
+    assert!(
+        stdout(&out).contains("\"entry\": \"we:ird.ifp\""),
+        "{}",
+        stdout(&out)
+    );
+    assert!(run(&["img", "rm", &archive, "we:ird.ifp"]).status.success());
+    let out = run(&["ls", &archive]);
+    assert!(!stdout(&out).contains("we:ird.ifp"), "{}", stdout(&out));
 
     // `recover` with nothing to do says so.
     let out = run(&["img", "recover", &archive]);
