@@ -819,8 +819,9 @@ run `GTASTREAM_BLESS=1 cargo test -p gtastream --all-features --test decode chec
 `gtastream check [--game sa|vc|iii|mta]... [--json] INPUT...` applies what GTA III, Vice City
 and San Andreas (and MTA:SA, a host that loads IFP files itself) do when they load a file, read
 from the San Andreas executable's own reading where there is one (a public disassembly of
-`gta_sa.exe` 1.0 US: INU-ez/INU_Check-GTA `docs/re/ifp_path.md`, cited as \"SA exe\" with its
-addresses), the reimplementations' loaders (re3, reVC, gta-reversed) and MTA's client. Where
+`gta_sa.exe` 1.0 US: INU-ez/INU_Check-GTA `docs/re/ifp_path.md` and, for models,
+`docs/re/ped_skin_path.md`, cited as \"SA exe\" with its addresses and by those file names with
+their sections), the reimplementations' loaders (re3, reVC, gta-reversed) and MTA's client. Where
 the executable and gta-reversed disagree, the executable wins for San Andreas (see \"Changed by
 the executable\" below). INPUT is a file, an IMG archive (each entry is checked, and the
 directory too) or `ARCHIVE:ENTRY`.
