@@ -186,6 +186,16 @@
 /**
  * "No offset": what the offset functions return when there is none (or the decoder is not
  * usable).
+ *
+ * Offsets: every offset the library reports (errors, warnings, findings) counts from the first
+ * byte of the input named (docs/FORMATS.md §0) and is where the unit or field concerned
+ * begins. It is **not always inside the input**: where a field of the file places a unit (a
+ * binary IPL's record offsets, a Stories file's pointers) at or past the end of the input
+ * (or of the archive entry), the error, warning or finding about that unit names the offset
+ * the file gives, which is then at least the input's length (a 76-byte binary IPL whose
+ * records start at 5000 fails with `GTS_ERR_TRUNCATED` at 5000, and `gts_check_memory` finds
+ * `bnry.bounds` at 5000). Compare an offset with the input's length before reading the input
+ * there.
  */
 #define GTS_NO_OFFSET 18446744073709551615ull
 
@@ -1065,7 +1075,8 @@ typedef struct gts_warning {
      */
     enum gts_warning_kind kind;
     /**
-     * Absolute byte offset of the field or record concerned.
+     * Absolute byte offset of the field or record concerned (it may lie past the end of the
+     * input: see `GTS_NO_OFFSET`).
      */
     uint64_t offset;
     /**
@@ -1349,7 +1360,8 @@ typedef struct gts_archive_callbacks {
     int32_t (GTS_CALL *on_entry)(void *user, const struct gts_archive_entry *entry);
     /**
      * A decoded entry ended: `result` is `GTS_OK`, or the error that stopped it, at
-     * `error_offset` from the entry's first byte (`GTS_NO_OFFSET` when `GTS_OK`). The archive
+     * `error_offset` from the entry's first byte (`GTS_NO_OFFSET` when `GTS_OK`; past the
+     * entry's end where the entry places the unit there, see `GTS_NO_OFFSET`). The archive
      * goes on with the next entry. Returns `GTS_CONTINUE`, `GTS_PAUSE` or `GTS_ABORT`.
      */
     int32_t (GTS_CALL *on_entry_end)(void *user, enum gts_status result, uint64_t error_offset);
@@ -1450,7 +1462,8 @@ typedef struct gts_finding {
      */
     uint8_t games;
     /**
-     * Absolute offset (in the `.img` for an archive entry).
+     * Absolute offset (in the `.img` for an archive entry); it may lie past the end of the
+     * input, where the file places the record concerned (see `GTS_NO_OFFSET`).
      */
     uint64_t offset;
     /**
@@ -2289,7 +2302,8 @@ enum gts_status GTS_CALL gts_decoder_error(const struct gts_decoder *decoder);
 
 /**
  * The absolute byte offset of the unit where the decoder's sticky error happened;
- * `GTS_NO_OFFSET` if there is no error.
+ * `GTS_NO_OFFSET` if there is no error. A unit a field of the file places past the end of the
+ * input has that offset, past the end (see `GTS_NO_OFFSET`).
  *
  * Pointers: `decoder` is NULL or points to a readable `gts_decoder`.
  */
@@ -2485,7 +2499,8 @@ uint64_t GTS_CALL gts_archive_position(const struct gts_archive *archive);
 int32_t GTS_CALL gts_archive_input(const struct gts_archive *archive);
 
 /**
- * The offset at which the archive failed (`GTS_NO_OFFSET` if it did not).
+ * The offset at which the archive failed (`GTS_NO_OFFSET` if it did not); it may lie past the
+ * end of the input (see `GTS_NO_OFFSET`).
  *
  * Pointers: `archive` is NULL or points to a readable `gts_archive`.
  */

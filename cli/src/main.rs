@@ -88,8 +88,10 @@ An archive:
    \"warnings\": [...directory warnings...], \"totals\": {\"entries\", \"formats\": {\"ANP3\": n, ...},
    \"animations\", \"bones\", \"keyframes\", \"instances\", \"cars\", \"warnings\", \"failed\"},
    \"error\": null | {\"reason\"}}
-An entry's offsets count from the entry's first byte (as in the extracted file); the
-directory's warnings name the offset of their record.";
+Offsets count from the first byte of the input named: an archive's from the .img's (an
+entry's: its offset in the entry plus the entry's offset that `ls` lists), ARCHIVE:ENTRY's
+from the entry's (as in the extracted file); the directory's warnings name the offset of
+their record (in the .dir for a version 1 archive).";
 
 const DUMP_ABOUT: &str = "Print the whole decoded file on stdout";
 
@@ -118,7 +120,9 @@ A name, id or field the format does not store is null, and so is a NaN or infini
 (unsigned 32-bit) are Stories', whose files store no names. An ANLF container's
 animations are listed together, under the first block's package name.
 \"kind\" and \"frame_type\" are the library's stable names. Item placement files (IPL,
-(IPL) have \"instances\", \"cars\" and \"section_lines\" instead of \"animations\".
+format \"bnry\" or \"text\") have \"instances\", \"cars\" and \"section_lines\" instead of
+\"animations\"; a RenderWare model (\"dff\") has its frames, HAnim table, skin, atomics and
+geometries (docs/FORMATS.md section 11).
 A warning's \"animation\" and \"bone\" are 0-based indices into \"animations\" and its
 \"bones\" (null outside one), \"line\" a text IPL's line. \"raw\" (the file, animation and
 bone headers) and \"trailing\" (bytes after the content) are the bytes as stored, in hex,
@@ -155,11 +159,13 @@ const LS_ABOUT: &str = "List an IMG archive's entries: name, offset, size and fo
 const LS_LONG_ABOUT: &str = "\
 List an IMG archive's entries: name, offset, size (bytes) and format, one line each, as
 the directory is read. The format is the one gtastream finds in the entry's first bytes
-(ANP3, ANPK, ANIM, bnry, text, ...), `-` (null in JSON) for content it does not decode:
-models, textures, collisions, empty entries.
+(ANP3, ANPK, ANIM, bnry, text, dff, ...), `-` (null in JSON) for content it does not
+decode: textures, collisions, empty entries. A RenderWare model (dff) adds its frames,
+bones, skin and RenderWare version.
 
 --json prints {\"format\": \"VER2\" | \"VER1\", \"entries\": [{\"name\", \"offset\", \"size\",
-\"format\"}]}. Oddities of the directory (entries of no sectors, entries past the end of
+\"format\"}]} (a model's entry adds \"model\": {\"rw_version\", \"frames\", \"bones\",
+\"skinned\"}). Oddities of the directory (entries of no sectors, entries past the end of
 the file, ...) are warnings on stderr.";
 
 const EXTRACT_ABOUT: &str = "Copy entries out of an IMG archive (all, or those named)";

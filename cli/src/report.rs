@@ -264,9 +264,13 @@ struct Totals {
     cars: u64,
     warnings: u64,
     failed: u64,
-    /// The entries that had warnings and how many, in directory order (the summary names
-    /// them: a count alone does not tell where to look).
+    /// The entries whose content had warnings and how many, in directory order (the summary
+    /// names them: a count alone does not tell where to look).
     warned: Vec<(String, u64)>,
+    /// The warnings of entries' directory records, with the entry's name: `info
+    /// ARCHIVE:ENTRY` decodes the entry alone and does not show them, so the summary lists
+    /// them itself.
+    records: Vec<(String, ArchiveWarning)>,
 }
 
 /// The entry being decoded: its name, format, its record's warnings, and summary.
@@ -336,11 +340,13 @@ impl<W: Write> ArchiveReport<'_, W> {
         t.keyframes += counts.keyframes;
         t.instances += counts.instances;
         t.cars += counts.cars;
-        let entry_warnings = (counts.warnings.len() + warnings.len()) as u64;
-        t.warnings += entry_warnings;
-        if entry_warnings > 0 {
-            t.warned.push((name.to_string(), entry_warnings));
+        let content_warnings = counts.warnings.len() as u64;
+        t.warnings += content_warnings + warnings.len() as u64;
+        if content_warnings > 0 {
+            t.warned.push((name.to_string(), content_warnings));
         }
+        t.records
+            .extend(warnings.iter().map(|w| (name.to_string(), *w)));
         t.failed += u64::from(error.is_some());
         if let Some(error) = error {
             let shown = self.shown;
@@ -391,7 +397,15 @@ fn entry_line(
     );
     let n = warnings.len() + counts.warnings.len();
     if n > 0 {
-        line.push_str(&format!(", {n} warnings"));
+        let noun = if n == 1 { "warning" } else { "warnings" };
+        line.push_str(&format!(", {n} {noun}"));
+    }
+    // The record's own warnings, which `info ARCHIVE:ENTRY` does not show.
+    for warning in warnings {
+        line.push_str(&format!(
+            "; its directory record: {warning} ({})",
+            warning.kind.name()
+        ));
     }
     if let Some(error) = error {
         line.push_str(&format!(", failed: {error}"));
@@ -473,10 +487,28 @@ where
 /// Entries listed under the warnings count of an archive's summary, at most this many.
 const WARNED_SHOWN: usize = 20;
 
-/// The entries whose warnings the summary counts, each with how many and the command that
-/// lists them; past [`WARNED_SHOWN`], how many more and the command that shows every entry.
-fn warned_entries(archive: &str, warned: &[(String, u64)]) -> String {
+/// The entries whose warnings the summary counts: those of their directory records, each
+/// listed, then the entries whose content had warnings, each with how many and the command
+/// that lists them; past [`WARNED_SHOWN`] of either, how many more and the command that shows
+/// them.
+fn warned_entries(
+    archive: &str,
+    records: &[(String, ArchiveWarning)],
+    warned: &[(String, u64)],
+) -> String {
     let mut text = String::new();
+    for (name, warning) in records.iter().take(WARNED_SHOWN) {
+        text.push_str(&format!(
+            "    {name}: {warning} ({}, its directory record)\n",
+            warning.kind.name()
+        ));
+    }
+    if records.len() > WARNED_SHOWN {
+        text.push_str(&format!(
+            "    and {} more warnings of directory records (gtastream ls {archive})\n",
+            records.len() - WARNED_SHOWN
+        ));
+    }
     for (name, n) in warned.iter().take(WARNED_SHOWN) {
         let noun = if *n == 1 { "warning" } else { "warnings" };
         text.push_str(&format!(
@@ -608,7 +640,11 @@ fn archive_report(
                         text.push_str(&format!("    {warning} ({})\n", warning.kind.name()));
                     }
                     if !report.options.entries {
-                        text.push_str(&warned_entries(archive.shown.as_str(), &t.warned));
+                        text.push_str(&warned_entries(
+                            archive.shown.as_str(),
+                            &t.records,
+                            &t.warned,
+                        ));
                     }
                 }
             }

@@ -45,16 +45,28 @@ pub fn run(
     if as_json {
         match json::write_pose(&mut text, &sampler, time, looped) {
             Ok(()) => {}
-            Err(JsonError::Decode(e)) => return Err(failed(file, e)),
+            Err(JsonError::Decode(e)) => return Err(sample_failed(file, time, e)),
             Err(JsonError::Write) => unreachable!("a String accepts all text"),
         }
     } else {
-        text = table(&sampler, time, looped).map_err(|e| failed(file, e))?;
+        text = table(&sampler, time, looped).map_err(|e| sample_failed(file, time, e))?;
     }
     io::stdout()
         .lock()
         .write_all(text.as_bytes())
         .map_err(write_error)
+}
+
+/// A sampling error: a time outside the domain names the option the user typed (the core's
+/// error has no place in the file to name); any other names the file.
+fn sample_failed(file: &str, time: f32, error: gtastream::Error) -> String {
+    if error.kind == gtastream::ErrorKind::BadTime {
+        return format!(
+            "--time {time}: not a time to sample: a finite number of seconds from 0 \
+             (--loop wraps a time past the animation's length)"
+        );
+    }
+    failed(file, error)
 }
 
 /// The pose as a table: one bone a line.

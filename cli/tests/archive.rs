@@ -980,6 +980,34 @@ fn img_names_what_it_cannot_take_and_entries_with_colons_open() {
     assert_eq!(stdout(&out), stdout(&file));
     let out = run(&["dump", "--json", &format!("{archive}:walk.ifp")]);
     assert!(out.status.success(), "{}", stderr(&out));
+    // ls lists it, info and check read it by ARCHIVE:ENTRY, check of the archive names it,
+    // and rm removes it by its name.
+    let out = run(&["ls", &archive]);
+    assert!(
+        stdout(&out).lines().any(|l| l.starts_with("we:ird.ifp ")),
+        "{}",
+        stdout(&out)
+    );
+    let out = run(&["info", &format!("{archive}:we:ird.ifp")]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("format:      ANPK"),
+        "{}",
+        stdout(&out)
+    );
+    let out = run(&["check", "--json", &format!("{archive}:we:ird.ifp")]);
+    assert_ne!(out.status.code(), Some(2), "{}", stderr(&out));
+    let json = Json::parse(stdout(&out)).unwrap();
+    assert_eq!(json.get("inputs").arr()[0].get("format").str(), "ANPK");
+    let out = run(&["check", "--json", &archive]);
+    assert!(
+        stdout(&out).contains("\"entry\": \"we:ird.ifp\""),
+        "{}",
+        stdout(&out)
+    );
+    assert!(run(&["img", "rm", &archive, "we:ird.ifp"]).status.success());
+    let out = run(&["ls", &archive]);
+    assert!(!stdout(&out).contains("we:ird.ifp"), "{}", stdout(&out));
 
     // `recover` with nothing to do says so.
     let out = run(&["img", "recover", &archive]);
@@ -1215,6 +1243,45 @@ fn info_of_an_archive_names_the_entries_its_warnings_count() {
     assert!(!text.contains("(gtastream info "), "{text}");
 }
 
+/// A warning of an entry's directory record (here: its sectors lie past the end of the
+/// `.img`) is listed by `info ARCHIVE` itself: `info ARCHIVE:ENTRY` decodes the entry alone and
+/// cannot show it. It pointed there and that command showed no warning.
+#[test]
+fn info_of_an_archive_lists_the_warnings_of_directory_records() {
+    let dir = scratch("info-record-warnings");
+    let mut bytes = b"VER2".to_vec();
+    bytes.extend_from_slice(&1u32.to_le_bytes());
+    // One entry at sector 100, of one sector, in a file of one sector.
+    bytes.extend_from_slice(&100u32.to_le_bytes());
+    bytes.extend_from_slice(&1u16.to_le_bytes());
+    bytes.extend_from_slice(&0u16.to_le_bytes());
+    let mut name = b"far.ifp".to_vec();
+    name.resize(24, 0);
+    bytes.extend_from_slice(&name);
+    bytes.resize(2048, 0);
+    let path = write(&dir, "far.img", &bytes);
+    let output = run(&["info", &path]);
+    let text = stdout(&output);
+    assert!(text.contains("  warnings:    1\n"), "{text}");
+    assert!(
+        text.contains(
+            "    far.ifp: entry runs past the end of the archive at offset 8 \
+             (entry_past_end, its directory record)\n"
+        ),
+        "{text}"
+    );
+    assert!(!text.contains("(gtastream info "), "{text}");
+    let output = run(&["info", "--entries", &path]);
+    let text = stdout(&output);
+    assert!(
+        text.contains(
+            ", 1 warning; its directory record: entry runs past the end of the archive at \
+             offset 8 (entry_past_end)\n"
+        ),
+        "{text}"
+    );
+}
+
 /// `ls`, `info --entries` and `check` agree about an entry whose first bytes are text but that
 /// is no placement file (a readme): listed `-`, not decoded, no finding that it fails to
 /// decode (it was `text` in `ls`, a failure in `info`, `file.decode_failed` in `check`); a text
@@ -1322,5 +1389,58 @@ fn offsets_count_from_the_input_named() {
             && l.match_indices(&at)
                 .any(|(i, _)| { !l[i + at.len()..].starts_with(|c: char| c.is_ascii_digit()) })),
         "{text}"
+    );
+}
+
+/// On a terminal, the `img` progress bar counts entries and bytes in binary units, its text
+/// whole on 80 columns (it drew raw byte counts, `3006464/3006464`; then the text was cut at
+/// the bar's 40 columns). Run under `script`, which gives the command a terminal; without it
+/// (not util-linux) there is nothing to run it on.
+#[test]
+fn img_progress_on_a_terminal_is_in_binary_units() {
+    let script = Command::new("script").arg("--version").output();
+    if !script.is_ok_and(|o| o.status.success()) {
+        eprintln!("no `script` command: the progress bar is not tried on a terminal");
+        return;
+    }
+    let dir = scratch("progress-terminal");
+    // Large enough that the bar draws while it writes and checks.
+    let big: Vec<u8> = (0..3_000_000u32)
+        .map(|i| (i * 7 + i / 4096) as u8)
+        .collect();
+    let big = write(&dir, "big.bin", &big);
+    let walk = write(&dir, "walk.ifp", &inputs::anp3(3000, 1).bytes);
+    let archive = dir.join("big.img");
+    let command = format!(
+        "stty cols 80 rows 24; exec '{}' img new '{}' '{big}' '{walk}'",
+        env!("CARGO_BIN_EXE_gtastream"),
+        archive.display()
+    );
+    let output = Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let shown = String::from_utf8_lossy(&output.stdout);
+    // Each drawing is a line of its own (redrawn after `\r`): the bar's texts, whole (which
+    // ones are drawn depends on timing: the bar draws at most 20 times a second).
+    let texts: Vec<&str> = shown
+        .split('\r')
+        .filter_map(|drawn| {
+            drawn
+                .split_once(" writing ")
+                .or(drawn.split_once(" checking "))
+        })
+        .map(|(_, text)| text.trim_end())
+        .collect();
+    assert!(!texts.is_empty(), "{shown:?}");
+    for text in &texts {
+        assert!(text.contains(" of 2 entries, "), "{text:?} in {shown:?}");
+        assert!(text.ends_with(" of 2.9 MiB"), "{text:?} in {shown:?}");
+    }
+    assert!(!shown.contains("/3020800"), "{shown:?}");
+    assert!(
+        shown.contains("big.img: 2 entries, 2 added, 3020800 bytes (2.9 MiB)"),
+        "{shown:?}"
     );
 }

@@ -1644,6 +1644,23 @@ fn sample_json_by_hand() {
     let missing = run(&["sample", "--animation", "run", "--time", "1", &path]);
     assert_eq!(missing.status.code(), Some(1));
     assert!(stderr(&missing).contains("no animation named \"run\""));
+    // A time outside the domain names the option, not a place in the file (it said `... at
+    // offset 0`, an offset of a file that has no fault).
+    for time in ["-1", "NaN", "inf"] {
+        for json in [&[][..], &["--json"][..]] {
+            let mut args = vec!["sample", "--animation", "walk", "--time", time];
+            args.extend_from_slice(json);
+            args.push(&path);
+            let output = run(&args);
+            assert_eq!(output.status.code(), Some(1), "{args:?}");
+            let message = stderr(&output);
+            assert!(
+                message.starts_with(&format!("gtastream: --time {time}: not a time to sample")),
+                "{message}"
+            );
+            assert!(!message.contains("offset"), "{message}");
+        }
+    }
 }
 
 /// A mod's text IPL holding a section the games do not know: a placement file, its lines

@@ -113,7 +113,8 @@ pub struct gts_archive_callbacks {
     pub on_entry:
         Option<unsafe extern "C" fn(user: *mut c_void, entry: *const gts_archive_entry) -> i32>,
     /// A decoded entry ended: `result` is `GTS_OK`, or the error that stopped it, at
-    /// `error_offset` from the entry's first byte (`GTS_NO_OFFSET` when `GTS_OK`). The archive
+    /// `error_offset` from the entry's first byte (`GTS_NO_OFFSET` when `GTS_OK`; past the
+    /// entry's end where the entry places the unit there, see `GTS_NO_OFFSET`). The archive
     /// goes on with the next entry. Returns `GTS_CONTINUE`, `GTS_PAUSE` or `GTS_ABORT`.
     pub on_entry_end: Option<
         unsafe extern "C" fn(user: *mut c_void, result: gts_status, error_offset: u64) -> i32,
@@ -506,7 +507,8 @@ pub unsafe extern "C" fn gts_archive_input(archive: *const gts_archive) -> i32 {
     .unwrap_or(-1)
 }
 
-/// The offset at which the archive failed (`GTS_NO_OFFSET` if it did not).
+/// The offset at which the archive failed (`GTS_NO_OFFSET` if it did not); it may lie past the
+/// end of the input (see `GTS_NO_OFFSET`).
 ///
 /// Pointers: `archive` is NULL or points to a readable `gts_archive`.
 #[no_mangle]

@@ -54,7 +54,8 @@ pub struct gts_finding {
     pub level: c_int,
     /// The games concerned (`GTS_CHECK_*` bits).
     pub games: u8,
-    /// Absolute offset (in the `.img` for an archive entry).
+    /// Absolute offset (in the `.img` for an archive entry); it may lie past the end of the
+    /// input, where the file places the record concerned (see `GTS_NO_OFFSET`).
     pub offset: u64,
     /// The archive entry's name, or NULL.
     pub entry: *const c_char,

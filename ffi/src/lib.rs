@@ -277,7 +277,8 @@ pub unsafe extern "C" fn gts_decoder_error(decoder: *const gts_decoder) -> gts_s
 }
 
 /// The absolute byte offset of the unit where the decoder's sticky error happened;
-/// `GTS_NO_OFFSET` if there is no error.
+/// `GTS_NO_OFFSET` if there is no error. A unit a field of the file places past the end of the
+/// input has that offset, past the end (see `GTS_NO_OFFSET`).
 ///
 /// Pointers: `decoder` is NULL or points to a readable `gts_decoder`.
 #[no_mangle]

@@ -28,6 +28,16 @@ pub const GTS_MAX_NAME: usize = 255;
 
 /// "No offset": what the offset functions return when there is none (or the decoder is not
 /// usable).
+///
+/// Offsets: every offset the library reports (errors, warnings, findings) counts from the first
+/// byte of the input named (docs/FORMATS.md §0) and is where the unit or field concerned
+/// begins. It is **not always inside the input**: where a field of the file places a unit (a
+/// binary IPL's record offsets, a Stories file's pointers) at or past the end of the input
+/// (or of the archive entry), the error, warning or finding about that unit names the offset
+/// the file gives, which is then at least the input's length (a 76-byte binary IPL whose
+/// records start at 5000 fails with `GTS_ERR_TRUNCATED` at 5000, and `gts_check_memory` finds
+/// `bnry.bounds` at 5000). Compare an offset with the input's length before reading the input
+/// there.
 pub const GTS_NO_OFFSET: u64 = 0xFFFF_FFFF_FFFF_FFFF;
 
 /// "No index": what `gts_decoder_animation` and `gts_decoder_bone` return outside an animation
@@ -506,7 +516,8 @@ pub struct gts_section_line {
 pub struct gts_warning {
     /// What it is about.
     pub kind: gts_warning_kind,
-    /// Absolute byte offset of the field or record concerned.
+    /// Absolute byte offset of the field or record concerned (it may lie past the end of the
+    /// input: see `GTS_NO_OFFSET`).
     pub offset: u64,
     /// A stable short name (`snake_case`), static and NUL-terminated.
     pub name: *const c_char,

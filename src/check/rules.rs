@@ -1,5 +1,6 @@
-//! The table of rules: what the games do with each part of a file (from
-//! `ENGINE-RULES.md`: re3, reVC, gta-reversed and MTA's loader), each rule defined once.
+//! The table of rules: what the games do with each part of a file (from the San Andreas
+//! executable's reading, re3, reVC, gta-reversed and MTA's loader: each rule names its source,
+//! and docs/CHECKS.md, made from this table, lists them), each rule defined once.
 //!
 //! A rule's **engine** severity says what the game does; its **level** is what `check`
 //! reports, calibrated so that files the games ship give no error: crashes and memory
@@ -94,7 +95,7 @@ impl fmt::Display for Games {
     }
 }
 
-/// What the engine does (ENGINE-RULES.md's severity words).
+/// What the engine does (the severity words of docs/CHECKS.md's "Engine" column).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Engine {
     /// Null or wild pointer, out-of-bounds write reached directly.

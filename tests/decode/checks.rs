@@ -819,20 +819,21 @@ run `GTASTREAM_BLESS=1 cargo test -p gtastream --all-features --test decode chec
 `gtastream check [--game sa|vc|iii|mta]... [--json] INPUT...` applies what GTA III, Vice City
 and San Andreas (and MTA:SA, a host that loads IFP files itself) do when they load a file, read
 from the San Andreas executable's own reading where there is one (a public disassembly of
-`gta_sa.exe` 1.0 US: INU-ez/INU_Check-GTA `docs/re/ifp_path.md`, cited as \"SA exe\" with its
-addresses), the reimplementations' loaders (re3, reVC, gta-reversed) and MTA's client. Where
+`gta_sa.exe` 1.0 US: INU-ez/INU_Check-GTA `docs/re/ifp_path.md` and, for models,
+`docs/re/ped_skin_path.md`, cited as \"SA exe\" with its addresses and by those file names with
+their sections), the reimplementations' loaders (re3, reVC, gta-reversed) and MTA's client. Where
 the executable and gta-reversed disagree, the executable wins for San Andreas (see \"Changed by
 the executable\" below). INPUT is a file, an IMG archive (each entry is checked, and the
 directory too) or `ARCHIVE:ENTRY`.
 
-Without `--game`, the games come from the file itself, and the output says so (text: a
-`checked for ... (from the file)` line; JSON: `\"games\"` and `\"games_from\": \"file\"`):
+Without `--game`, the games come from the file itself, and the output says so (text: the
+summary line counts by game; JSON: `\"games\"` and `\"games_from\": \"file\"`):
 ANP3 and ANP2 are SA and MTA; ANPK is decided at its first `ANIM` chunk (44 bytes, with a bone
 id: VC, SA and MTA; 48 bytes: III; before it, all four); a binary IPL and an IMG version 2 are
 SA; a text IPL is III, VC and SA, narrowed to the game its first `inst` line is written for (11
 fields SA, 12 III, 13 VC) and by the sections only some games read; an IMG version 1 is III and
 VC, VC alone from its first `.col` record. `--game` chooses the games instead (`\"games_from\":
-\"option\"`). From Rust, `Checker::from_file` and `Checker::games`; the C API, JS and Python
+\"caller\"`). From Rust, `Checker::from_file` and `Checker::games`; the C API, JS and Python
 take the games from the file when given none. A record the game skips (a name without its `.`
 at index 20 or before, or no sectors) is not decoded; a finding never names a game that cannot
 load the container it is in. The IFPs of a cutscene archive (`cuts.img`, named with
@@ -909,32 +910,76 @@ of another format or tool (Fastman92's archive, GTA IV's, a model) is `file.fore
 ";
 
 const LEFT_OUT: &str = "
-## Rules of ENGINE-RULES.md left out, and why
+## What the games do that `check` does not check, and why
 
-- Need other files: `ifp.block.collision` (the blocks already loaded), `ifp.anim.required_missing`
-  (animgrp.dat and the built-in group lists), `ipl3.inst.unknown_id`, `iplsa.inst.unknown_model`,
-  `bnry.inst.unknown_model`, `ipl3.inst.not_simple`, `iplsa.lod.target_null`,
-  `img1.extra_dff_overflow`, `img2.dff_unknown_model` (an IDE), `img1.archive_precedence`,
-  `img1.cdimage_after_ipl`, `img1.too_many_images`, `img2.too_many_archives`,
-  `img2.img_after_first_ipl`, `iplsa.files_with_inst`, `bnry.slots`, `bnry.lod_linked_count`,
-  the upper bound of `bnry.lod.range` (gta.dat, every archive, the parent text IPL), and the pools
-  (`ipl3.pools`, `iplvc.pools`, `iplsa.pools`: every IPL of the game).
-- Decided by the decoder: `img2.magic`, MTA's magic and negative counts, and
-  lines longer than 256 bytes (`ipl3.line_len`, `iplsa.line_len`) fail to decode, which is
-  `file.decode_failed`; the games a format is not loaded by are not checked for it.
-- Not visible in the events: `ifp.anlf.multi` (an ANLF container's blocks are reported as ANPK
-  blocks).
-- What the engine ignores or how it reads, not a fault: `ifp.anpk.counts_ignored`,
-  `ifp.anp3.header_size_ignored`, `ifp.anp3.loadcompressed_ignored`, `ifp.value.non_unit_quat`,
-  `ifp.value.translation_non_root`, `ipl3.pick_path`, `iplvc.path`, `iplsa.inst.flags`,
-  `iplsa.inst.small_tilt` (it would flag most shipped lines), `iplsa.inst.extra_columns` (a
-  trailing column shifts nothing; a decimal comma is `ipl.inst.shifted_fields`),
-  `iplsa.occl`, `bnry.fields_used`, `bnry.cars.first_load`, `bnry.flags_rotation`.
-- Not done yet: `iplsa.enex.name` (the quoted name token), `img1.size_huge` (the sources give no
-  threshold).
-- Covered under another id: the III rules `ipl3.inst.scale_ignored`, `ipl3.inst.name_len`,
-  `ipl3.inst.quat`, `ipl3.missing_end` and `ipl3.zone.fields` carry Vice City too (ENGINE-RULES.md
-  §4.3: \"as III\").
+The loaders do more than the rules above check. Each behaviour below has the id it would have
+as a rule, what the game does, its source in the engines, and why it is left out.
+
+- **Needs other files than the one checked** (an IDE, gta.dat, the other archives, every IPL
+  of the game):
+  - `ifp.block.collision`: a file whose block name is that of a block already loaded (a mod
+    IFP called `ped`): SA writes over that block's animations, past its end when the new file
+    has more; VC loops over the old block's count (SA and VC AnimManager LoadAnimFile).
+  - `ifp.anim.required_missing`: a block bound to an animation group lacks an animation the
+    group needs (III and VC: lists compiled in; SA: `data/animgrp.dat`): the game looks it up,
+    gets null and crashes (III AnimBlendAssocGroup.cpp, AnimBlendAssociation.cpp Init).
+  - Model ids without a model: III and VC skip an `inst` line whose id has no model
+    (`ipl3.inst.unknown_id`, III FileLoader.cpp LoadObjectInstance); SA crashes on one, in a
+    text IPL when it links the LODs (`iplsa.inst.unknown_model`, GR FileLoader.cpp
+    LoadObjectInstance, LinkLods) and in a binary IPL (`bnry.inst.unknown_model`, GR
+    IplStore.cpp); `iplsa.lod.target_null`: a LOD index naming such a line is a null LOD (GR
+    LinkLods); `ipl3.inst.not_simple`: III takes a vehicle, ped or clump model as a simple one
+    (an assert only, III FileLoader.cpp).
+  - Archive entries and the game's data files: `img1.extra_dff_overflow` (III more than 128, VC
+    256 `.dff` entries of no IDE model overflow the extra-objects directory, III Directory.cpp
+    AddItem, Streaming.cpp); `img2.dff_unknown_model` (SA puts them in its extra directory of
+    550, GR Streaming.cpp LoadCdDirectory); `img1.archive_precedence` (III and VC read the
+    `CDIMAGE` archives from the last to the first, so the last one's entry wins; SA the other
+    way round, III and VC Streaming.cpp Init); `img1.cdimage_after_ipl` (VC reads the
+    directories at the first `IPL` line of gta.dat, so a later `CDIMAGE` is not read, VC
+    FileLoader.cpp); `img1.too_many_images` (more than 8 archives in III and VC overflow the
+    image table, III CdStream.cpp CdStreamAddImage); `img2.too_many_archives` and
+    `img2.img_after_first_ipl` (SA ignores a sixth custom `IMG` line and one after the first
+    `IPL` line, GR Streaming.cpp AddImageToList, FileLoader.cpp).
+  - Counts over the whole game: SA's 40 gta.dat IPLs with instances (`iplsa.files_with_inst`,
+    GR IplStore.cpp), its 255 binary IPL slots (`bnry.slots`, GR IplStore.cpp, Pool.h), 4096
+    instances of a parent and its LOD-linked stream IPLs (`bnry.lod_linked_count`), the upper
+    bound of a binary IPL's LOD index (`bnry.lod.range`: the parent text IPL's count, GR
+    IplStore.cpp), and the pools of buildings, treadables and dummies (`ipl3.pools`,
+    `iplvc.pools`: III and VC config.h; `iplsa.pools`: GR Pools.cpp).
+- **Decided by the decoder**: an IMG version 2 without its `VER2` magic (`img2.magic`; SA does
+  not compare it, GR Streaming.cpp), MTA's magic and negative counts, and text IPL lines longer
+  than 256 bytes, which III and SA split (`ipl3.line_len`, `iplsa.line_len`, III
+  FileLoader.cpp ReadLine, GR FileLoader.h) fail to decode, which is `file.decode_failed`; the
+  games a format is not loaded by are not checked for it.
+- **Not visible in the events**: `ifp.anlf.multi`: only III reads `ANLF` containers (VC crashes
+  on one, SA reads it wrong), and III has two block slots for them (III AnimManager.cpp); an
+  ANLF's blocks are reported as ANPK blocks.
+- **How the engine reads, not a fault**: the ANPK, `DGAN` and `CPAN` sizes are never read, the
+  counts drive the reading (`ifp.anpk.counts_ignored`, III and VC AnimManager.cpp); nor is
+  ANP3's header size, nor the caller's wish for packed frames (`ifp.anp3.header_size_ignored`,
+  `ifp.anp3.loadcompressed_ignored`, GR AnimManager.cpp); a quaternion not of length 1 is
+  normalised after blending (`ifp.value.non_unit_quat`, GR RpAnimBlend.cpp
+  FrameUpdateCallBackSkinned); a translation on a bone other than the root replaces its bind
+  offset (`ifp.value.translation_non_root`, the same place; the skeleton rule
+  `skel.track.translation_non_root` reports it against a model); III reads `pick` and skips
+  `path` (`ipl3.pick_path`), VC loads `path` nodes (`iplvc.path`, both FileLoader.cpp); SA's
+  `inst` flags field (area code and streaming bits, `iplsa.inst.flags`), its rule that a
+  rotation whose x and y are both at most 0.05 keeps only its heading (from w and the sign of
+  z; `iplsa.inst.small_tilt`: it would flag most shipped lines), the columns after the eleventh it
+  does not read (`iplsa.inst.extra_columns`: a trailing column shifts nothing; a decimal comma
+  is `ipl.inst.shifted_fields`), `occl` lines of 7 to 10 fields read with zeros
+  (`iplsa.occl`), all GR FileLoader.cpp; a binary IPL's header fields other than the counts
+  and offsets are never read (`bnry.fields_used`), its car generators are made at its second
+  load, not the first (`bnry.cars.first_load`, GR IplStore.cpp), and its flags and rotations
+  read as a text line's (`bnry.flags_rotation`).
+- **Not done yet**: `iplsa.enex.name` (SA keeps an `enex` name from its quotes: without a `\"`
+  the name is null, GR FileLoader.cpp LoadEntryExit), `img1.size_huge` (III and VC allocate
+  one streaming buffer as large as the largest entry; the sources give no size that fails).
+- **Covered under another id**: Vice City reads `inst` scale, names, rotations, a missing `end`
+  and `zone` lines as III does (reVC FileLoader.cpp), so the III rules
+  `ipl3.inst.scale_ignored`, `ipl3.inst.name_len`, `ipl3.inst.quat`, `ipl3.missing_end` and
+  `ipl3.zone.fields` carry Vice City too.
 ";
 
 /// A broken file of a format no checked game loads still has a finding for its failure, for
@@ -1173,4 +1218,48 @@ fn the_misses_fire() {
             "{found:?}"
         );
     }
+}
+
+/// Receives nothing: every method of the visitor has a default.
+struct Nothing;
+impl gtastream::Visitor for Nothing {}
+
+/// docs/FORMATS.md §0: an offset can lie past the end of the input, where a field of the file
+/// places the unit there. The example the docs give (and the C header's note on
+/// `GTS_NO_OFFSET`): a 76-byte binary IPL whose instances start at 5000 fails with `truncated`
+/// at 5000, and the checker finds `bnry.bounds` there; no finding lies anywhere else past it.
+#[test]
+fn offsets_past_the_end_are_where_the_file_places_the_unit() {
+    let mut data = testkit::ipl::bnry(&[], 0x4C, &[], 0x4C);
+    data[0x04..0x08].copy_from_slice(&1u32.to_le_bytes());
+    data[0x1C..0x20].copy_from_slice(&5000u32.to_le_bytes());
+    assert_eq!(data.len(), 76);
+    let error = Decoder::new()
+        .decode_slice(&data, &mut Nothing)
+        .unwrap_err();
+    assert_eq!(
+        (error.kind, error.offset),
+        (gtastream::ErrorKind::Truncated, 5000)
+    );
+    let found = check(&data, "far.ipl");
+    let bounds: Vec<u64> = found
+        .iter()
+        .filter(|f| f.rule == Rule::BnryBounds)
+        .map(|f| f.offset)
+        .collect();
+    assert_eq!(bounds, [5000], "{found:#?}");
+    for finding in &found {
+        assert!(
+            finding.offset == 5000 || finding.offset < data.len() as u64,
+            "{finding:#?}"
+        );
+    }
+    // Within the input, every offset is inside it: the same file with its instances in place.
+    let mut inside = testkit::ipl::bnry(&[], 0x4C, &[], 0x4C);
+    inside[0x04..0x08].copy_from_slice(&1u32.to_le_bytes());
+    inside[0x1C..0x20].copy_from_slice(&0x40u32.to_le_bytes());
+    let error = Decoder::new()
+        .decode_slice(&inside, &mut Nothing)
+        .unwrap_err();
+    assert!(error.offset < inside.len() as u64, "{error:?}");
 }

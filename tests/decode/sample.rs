@@ -1,4 +1,4 @@
-//! The sampler against poses worked out by hand (ENGINE-RULES §10, docs/ANIMATION.md), on
+//! The sampler against poses worked out by hand (docs/ANIMATION.md), on
 //! fixtures of every storage kind: float and packed IFP2, ANPK, Stories. Every pose is also
 //! checked against `Animation::sample` over the decoded `Package` (the same rules on owned
 //! values): the two agree bit for bit.
