@@ -1096,14 +1096,14 @@ fn renderware(id: u32) -> Vec<u8> {
 }
 
 #[test]
-fn collision_files_models_and_textures_are_other_entries_never_failures() {
+fn collision_files_and_textures_are_other_entries_never_failures_and_models_are_read() {
     let dir = scratch("foreign");
     // A COL3 file whose first bytes are printable up to the first NUL (once taken for text).
     let mut col3 = b"COL3\x41\x00\x00\x00lae_house\0\0\0".to_vec();
     col3.extend_from_slice(&[0x80; 60]);
     let entries: Vec<(&str, Vec<u8>)> = vec![
         ("lae.col", col3.clone()),
-        ("car.dff", renderware(0x10)),
+        ("car.dff", testkit::dff::sa_skin().bytes()),
         ("car.txd", renderware(0x16)),
         ("walk.ifp", inputs::anp3(3000, 1).bytes),
     ];
@@ -1117,7 +1117,10 @@ fn collision_files_models_and_textures_are_other_entries_never_failures() {
         .iter()
         .map(|e| e.get("format"))
         .collect();
-    assert_eq!(formats[..3], [&Json::Null, &Json::Null, &Json::Null]);
+    assert_eq!(
+        formats[..3],
+        [&Json::Null, &Json::Str("dff".into()), &Json::Null]
+    );
     assert_eq!(formats[3].str(), "ANP3");
     let output = run(&["info", "--json", &img]);
     assert!(output.status.success(), "{}", stderr(&output));
@@ -1125,11 +1128,10 @@ fn collision_files_models_and_textures_are_other_entries_never_failures() {
     let json = Json::parse(stdout(&output)).unwrap();
     let totals = json.get("totals");
     assert_eq!(totals.get("failed"), &Json::Num("0".into()));
-    assert_eq!(totals.get("formats").get("other"), &Json::Num("3".into()));
+    assert_eq!(totals.get("formats").get("other"), &Json::Num("2".into()));
     // Given on their own, each is named.
     for (name, bytes, said) in [
         ("lae.col", &col3, "collision file"),
-        ("car.dff", &renderware(0x10), "RenderWare model"),
         ("car.txd", &renderware(0x16), "texture dictionary"),
     ] {
         let path = write(&dir, name, bytes);
