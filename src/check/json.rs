@@ -22,50 +22,50 @@
 use core::fmt::{self, Write};
 
 use super::group::{Counts, Grouping};
-use super::{Checker, Finding, Games};
-use crate::archive::ArchiveDecoder;
-use crate::Decoder;
+use super::{Finding, Games};
+use crate::rig::{check_file, Skeleton};
 
 /// The whole document of one file (or version 2 archive, `VER2`) held in memory, named
 /// `name` (its stem is the block name the game expects), for `games` (`None`: the games the
-/// file is for, [`Checker::with_games`]): what the bindings' `check()` return. The bytes are checked twice, once for the format, once for the findings,
-/// so nothing is gathered in memory.
+/// file is for, [`Checker::with_games`](super::Checker::with_games)): what the bindings'
+/// `check()` return. A model (DFF) gets its skeleton report (rules `skel.dff.*`). The bytes
+/// are checked twice, once for the format, once for the findings, so nothing is gathered in
+/// memory.
 pub fn write_document(
     out: &mut impl Write,
     data: &[u8],
     name: &str,
     games: Option<Games>,
 ) -> fmt::Result {
+    write_document_on(out, data, name, games, None)
+}
+
+/// [`write_document`] with the animations of the file also checked against `skeleton`
+/// (`check --skeleton MODEL.dff ANIM.ifp`, rules `skel.track.*` and `skel.model.*`;
+/// [`check_file`]).
+pub fn write_document_on(
+    out: &mut impl Write,
+    data: &[u8],
+    name: &str,
+    games: Option<Games>,
+    skeleton: Option<&Skeleton>,
+) -> fmt::Result {
     let archive = data.starts_with(b"VER2");
-    let run = |sink: &mut dyn FnMut(&Finding)| {
-        let mut checker = Checker::with_games(games, |f: &Finding| sink(f));
-        checker.set_file_name(name.as_bytes());
-        let failed = if archive {
-            ArchiveDecoder::new(data.len() as u64).decode_slice(data, &mut checker)
-        } else {
-            Decoder::new().decode_slice(data, &mut checker)
-        };
-        if let Err(error) = failed {
-            checker.failed(error);
-        }
-        checker.finish();
-        (checker.format(), checker.games(), checker.games_from_file())
-    };
-    let (format, _, _) = run(&mut |_| {});
+    let first = check_file(data, name.as_bytes(), games, skeleton, |_| {});
     let format = match archive {
         true => Some("VER2"),
-        false => format.map(|f| f.name()),
+        false => first.format.map(|f| f.name()),
     };
     let mut document = Document::new(out)?;
     document.input(name, format)?;
     let mut result = Ok(());
-    let (_, checked, from_file) = run(&mut |f| {
+    let checked = check_file(data, name.as_bytes(), games, skeleton, |f| {
         if result.is_ok() {
             result = document.finding(f);
         }
     });
     result?;
-    document.checked(checked, from_file);
+    document.checked(checked.games, checked.from_file);
     document.end()
 }
 
@@ -114,8 +114,8 @@ impl<'a, W: Write> Document<'a, W> {
         Ok(())
     }
 
-    /// The games the open input was checked for ([`Checker::games`]) and whether they came
-    /// from the file ([`Checker::games_from_file`]).
+    /// The games the open input was checked for ([`Checker::games`](super::Checker::games)) and whether they came
+    /// from the file ([`Checker::games_from_file`](super::Checker::games_from_file)).
     pub fn checked(&mut self, games: Games, from_file: bool) {
         self.checked = games;
         self.from_file = from_file;
