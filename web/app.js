@@ -1,5 +1,7 @@
 // The inspector page: hands the file to the worker (worker.js decodes it with the gtastream
 // package), shows what comes back, and draws the plots on canvases.
+import { showModel } from './model.js';
+
 const worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
 /** Resolves when the worker has loaded the package: a message it got while still loading would
  * find no handler and be lost. */
@@ -70,7 +72,7 @@ function open(fileList) {
   document.body.dataset.state = 'decoding';
   result = null;
   for (const id of ['summary', 'warnings-section', 'findings-section', 'animation-section',
-    'placement-section', 'archive-section']) {
+    'placement-section', 'archive-section', 'model-section']) {
     $(id).hidden = true;
   }
   $('file-name').textContent = file.name;
@@ -143,13 +145,14 @@ function show(r) {
   const e = r.edited;
   status(e ? `Edited: ${e.added} added, ${e.replaced} replaced, ${e.removed} removed (not saved:`
     + ' "Save a copy" downloads it).' : 'Decoded.');
-  for (const id of ['animation-section', 'placement-section', 'archive-section']) {
+  for (const id of ['animation-section', 'placement-section', 'archive-section',
+    'model-section']) {
     $(id).hidden = true;
   }
   $('entry-name').textContent = r.entry ?? '–';
   // "Save as": the formats the package writes for this kind of file (an archive is not saved).
   const targets = r.entries ? [] : ['bnry', 'text'].includes(r.format) ? ['bnry', 'text']
-    : r.format === null ? [] : ['ANP3', 'ANP2', 'ANPK'];
+    : r.format === null || r.model ? [] : ['ANP3', 'ANP2', 'ANPK'];
   $('save-tools').hidden = targets.length === 0;
   $('save-format').replaceChildren(...targets.map((t) => new Option(t, t)));
   $('back').hidden = !(r.entry && archiveResult);
@@ -169,6 +172,8 @@ function show(r) {
   const animated = r.format !== 'bnry' && r.format !== 'text';
   if (r.entries) {
     showArchive(r);
+  } else if (r.model) {
+    showModel(r.model);
   } else if (animated) {
     $('animation-section').hidden = false;
     showAnimations(r);

@@ -329,7 +329,17 @@ pub fn files() -> Vec<(String, Vec<u8>)> {
     all.extend(stories_seeds());
     all.extend(bnry_seeds());
     all.extend(text_seeds());
+    all.extend(dff_seeds());
     all
+}
+
+/// Models: every DFF shape of [`crate::dff::shapes`] (skins of each layout, peds and vehicles
+/// without a skeleton, animated objects, duplicates).
+pub fn dff_seeds() -> Vec<(String, Vec<u8>)> {
+    crate::dff::shapes()
+        .into_iter()
+        .map(|(name, model)| (format!("dff-{name}"), model.bytes()))
+        .collect()
 }
 
 /// Plans the `chunking` seeds start from: 1-byte feeds; mixed sizes with empty feeds and

@@ -28,6 +28,8 @@ use alloc::vec::Vec;
 
 use gtastream::archive::{ArchiveInfo, Entry};
 use gtastream::context::{Context, Tracked};
+use gtastream::model::ModelBuilder;
+use gtastream::record::Value;
 use gtastream::Summarizer;
 use gtastream::{
     AnimationInfo, BoneInfo, FileInfo, Flow, Format, FrameType, IplCar, IplInstance, Keyframes,
@@ -185,6 +187,9 @@ pub struct Document {
     /// The document's animations' summaries (not made for the raw floats of `IFPReader`, whose
     /// objects have none).
     summary: Option<Summarizer>,
+    /// A model (DFF): gathered from its records; its document is the library's own text
+    /// (`Model::write_json`), handed over whole.
+    model: Option<ModelBuilder>,
 }
 
 impl Document {
@@ -220,6 +225,7 @@ impl Document {
             latest: 0.0,
             context: Context::default(),
             summary: (!raw).then(Summarizer::new),
+            model: None,
         }
     }
 
@@ -247,6 +253,14 @@ impl Document {
     /// since the last `document_part`. The animations' records were handed over as parts, in
     /// order: they follow these records (and these names follow theirs).
     pub fn finish(mut self) -> (Vec<f64>, Vec<u8>) {
+        // A model: 2, then its document's text (as `dump --json` prints it).
+        if let Some(model) = self.model.take() {
+            let mut text = alloc::string::String::new();
+            // Writing to a String does not fail.
+            let _ = model.model.write_json(&mut text);
+            let text = self.name(text.as_bytes());
+            return (alloc::vec![2.0, text.0, text.1], self.names);
+        }
         let placement = self.format.is_some_and(|f| !f.is_animation());
         let format = match self.format {
             Some(f) => self.name(f.name().as_bytes()),
@@ -295,6 +309,35 @@ impl Document {
         self.stored.push([f64::from(item), index, raw.0, raw.1]);
     }
 
+    /// A record's fields as the document has them, walked from the core's declaration (the
+    /// order `RECORD_KINDS` of `records.ts` gives): integers, floats as the document's
+    /// numbers, text as a name; before an optional field 0 (null, nothing follows) or 1.
+    fn push_record(&mut self, into: fn(&mut Self) -> &mut Part, record: &Record<'_>) {
+        let schema = record.kind().schema();
+        for (i, field) in schema.fields.iter().enumerate() {
+            if !field.in_document {
+                continue;
+            }
+            let value = record.value(i);
+            if field.optional {
+                let present = value != Value::Null;
+                into(self).records.push(f64::from(u8::from(present)));
+            }
+            match value {
+                Value::Null => {}
+                Value::I32(v) => into(self).records.push(f64::from(v)),
+                Value::U32(v) => into(self).records.push(f64::from(v)),
+                Value::U64(v) => into(self).records.push(v as f64),
+                Value::F32(v) => self.floats(into, &[v]),
+                Value::Floats(v) => self.floats(into, v),
+                Value::Text(v) => {
+                    let name = self.name(v);
+                    into(self).records.extend([name.0, name.1]);
+                }
+            }
+        }
+    }
+
     fn floats(&mut self, into: fn(&mut Self) -> &mut Part, values: &[f32]) {
         for &v in values {
             let v = self.numbers.convert(v);
@@ -308,6 +351,9 @@ impl Visitor for Document {
         // An ANLF container's blocks are one package, under the first one's name (as json).
         if self.files == 0 {
             self.format = Some(info.format);
+            if info.format == Format::Dff {
+                self.model = Some(ModelBuilder::default());
+            }
             self.name = info.name.map(|n| self.name(n));
             self.raw = self.stored(info.raw);
             self.container_size = info.container_size;
@@ -317,6 +363,9 @@ impl Visitor for Document {
             let name = self.name(name);
             let raw = self.stored(info.raw);
             self.blocks.push([name.0, name.1, raw.0, raw.1, 0.0]);
+        }
+        if let Some(model) = &mut self.model {
+            model.file(info);
         }
         self.files += 1;
         self.context.file();
@@ -486,39 +535,27 @@ impl Visitor for Document {
     }
 
     fn record(&mut self, record: &Record<'_>) -> Flow {
+        if let Some(model) = &mut self.model {
+            return model.record(record);
+        }
         match record {
-            Record::Instance(i) => {
+            Record::Instance(_) => {
                 self.cars_first |= self.cars.count > 0.0;
-                self.keep(0, self.instances.count, i.raw);
-                let name = self.opt_name(i.model_name);
-                let part = &mut self.instances;
-                part.count += 1.0;
-                part.records
-                    .extend([f64::from(i.model_id), name.0, name.1, f64::from(i.interior)]);
-                self.floats(|d| &mut d.instances, &i.position);
-                self.floats(|d| &mut d.instances, &i.rotation);
-                let has_scale = i.scale.is_some();
-                self.instances.records.push(f64::from(u8::from(has_scale)));
-                self.floats(|d| &mut d.instances, &i.scale.unwrap_or([0.0; 3]));
-                self.instances.records.push(f64::from(i.lod));
+                self.keep(0, self.instances.count, record.raw());
+                self.instances.count += 1.0;
+                self.push_record(|d| &mut d.instances, record);
                 Flow::Continue
             }
-            Record::Car(c) => {
-                self.keep(1, self.cars.count, c.raw);
+            Record::Car(_) => {
+                self.keep(1, self.cars.count, record.raw());
                 self.cars.count += 1.0;
-                self.floats(|d| &mut d.cars, &c.position);
-                self.floats(|d| &mut d.cars, &[c.angle]);
-                self.cars.records.extend(c.ints().map(f64::from));
+                self.push_record(|d| &mut d.cars, record);
                 Flow::Continue
             }
-            Record::SectionLine(line) => {
-                let section = self.name(line.section.as_bytes());
-                let text = self.name(line.text);
-                self.keep(2, self.lines.count, line.raw);
+            Record::SectionLine(_) => {
+                self.keep(2, self.lines.count, record.raw());
                 self.lines.count += 1.0;
-                self.lines
-                    .records
-                    .extend([section.0, section.1, text.0, text.1]);
+                self.push_record(|d| &mut d.lines, record);
                 Flow::Continue
             }
             _ => Flow::Continue,
