@@ -1,5 +1,5 @@
 //! Writes the seed corpora: `cargo run --example seeds -- DIR` makes `DIR/decode/` and
-//! `DIR/chunking/` (CI uses `fuzz/corpus/ci`; git ignores `fuzz/corpus`: corpora are not committed).
+//! `DIR/chunking/`, ... (one directory per target) (CI uses `fuzz/corpus/ci`; git ignores `fuzz/corpus`: corpora are not committed).
 
 use std::path::PathBuf;
 
@@ -18,6 +18,7 @@ fn main() -> std::io::Result<()> {
         ("capi", capi_inputs()),
         ("archive", archive_inputs()),
         ("roundtrip", roundtrip_inputs()),
+        ("dff", seeds::dff_inputs()),
     ];
     for (target, inputs) in targets {
         let out = dir.join(target);

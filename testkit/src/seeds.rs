@@ -379,3 +379,18 @@ pub fn chunking_inputs() -> Vec<(String, Vec<u8>)> {
     }
     out
 }
+
+/// The `dff` fuzz target's seeds: every model shape of [`crate::dff::shapes`] behind each
+/// plan's prefix.
+pub fn dff_inputs() -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    for (name, model) in crate::dff::shapes() {
+        let file = model.bytes();
+        for (plan_name, plan) in plans() {
+            let mut input = plan.to_prefix();
+            input.extend_from_slice(&file);
+            out.push((format!("dff-{name}-{plan_name}"), input));
+        }
+    }
+    out
+}
