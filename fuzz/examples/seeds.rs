@@ -13,7 +13,8 @@ fn main() -> std::io::Result<()> {
             .unwrap_or_else(|| "corpus".into()),
     );
     let targets = [
-        ("decode", seeds::files()),
+        // Models too: the JS and Python tests compare every file here with the command line.
+        ("decode", [seeds::files(), seeds::dff_seeds()].concat()),
         ("chunking", seeds::chunking_inputs()),
         ("capi", capi_inputs()),
         ("archive", archive_inputs()),
