@@ -29,11 +29,11 @@ use alloc::vec::Vec;
 use gtastream::archive::{ArchiveInfo, Entry};
 use gtastream::context::{Context, Tracked};
 use gtastream::model::ModelBuilder;
-use gtastream::record::Value;
+use gtastream::record::{FieldType, RecordKind, Value};
 use gtastream::Summarizer;
 use gtastream::{
-    AnimationInfo, BoneInfo, FileInfo, Flow, Format, FrameType, IplCar, IplInstance, Keyframes,
-    Record, Unit, Visitor, Warning,
+    AnimationInfo, BoneInfo, FileInfo, Flow, Format, FrameType, Keyframes, Record, Unit, Visitor,
+    Warning,
 };
 
 /// A name's two numbers where there is none.
@@ -764,8 +764,42 @@ impl<'a> Written<'a> {
         Ok(Some(out))
     }
 
-    fn floats<const N: usize>(&mut self) -> [f32; N] {
-        core::array::from_fn(|_| self.number() as f32)
+    /// A record of `kind` as `convert.ts` writes any record: its document's fields in declared
+    /// order, an optional one after 0 (null) or 1 (the order `Document::push_record` writes).
+    fn record(&mut self, kind: RecordKind) -> Result<Record<'a>, gtastream::encode::EncodeError> {
+        let schema = kind.schema();
+        let mut record = Record::new(kind);
+        for (i, field) in schema.fields.iter().enumerate() {
+            if !field.in_document {
+                continue;
+            }
+            if field.optional && self.int() == 0 {
+                let _ = record.set(i, Value::Null);
+                continue;
+            }
+            let value = match field.ty {
+                FieldType::I32 => Value::I32(self.int() as i32),
+                FieldType::U32 => Value::U32(self.int() as u32),
+                FieldType::U64 => Value::U64(self.int() as u64),
+                FieldType::F32 => Value::F32(self.number() as f32),
+                // The floats come in `values` (f32), which the record may borrow while it
+                // copies them.
+                FieldType::Floats(n) => {
+                    let at = self.value_at;
+                    self.value_at += n;
+                    let floats = self.values.get(at..at + n);
+                    /// Past the values handed over: NaN, as `values` reads them.
+                    static NAN: [f32; 16] = [f32::NAN; 16];
+                    Value::Floats(floats.unwrap_or(&NAN[..n.min(16)]))
+                }
+                FieldType::Text => Value::Text(self.name()?.unwrap_or_default()),
+            };
+            // Text of a kind that takes ASCII only (a section's name) refuses other bytes.
+            record
+                .set(i, value)
+                .map_err(|_| gtastream::encode::EncodeError::BadName)?;
+        }
+        Ok(record)
     }
 
     fn values<const N: usize>(&mut self) -> [f32; N] {
@@ -873,37 +907,15 @@ fn write_document<S: gtastream::encode::Sink>(
             }
         }
     }
-    let instances = r.list(|r| {
-        let mut instance = IplInstance::default();
-        instance.model_id = r.int() as i32;
-        instance.model_name = r.name()?;
-        instance.interior = r.int() as u32;
-        instance.position = r.floats();
-        instance.rotation = r.floats();
-        let has_scale = r.int() != 0;
-        let scale = r.floats();
-        instance.scale = has_scale.then_some(scale);
-        instance.lod = r.int() as i32;
-        Ok(instance)
-    })?;
-    let cars = r.list(|r| {
-        let mut car = IplCar::default();
-        car.position = r.floats();
-        [car.angle] = r.floats();
-        car.set_ints(core::array::from_fn(|_| r.int() as i32));
-        Ok(car)
-    })?;
-    let lines = r.list(|r| {
-        let section = r.bytes().unwrap_or_default();
-        let section = core::str::from_utf8(section).map_err(|_| EncodeError::BadName)?;
-        Ok((section, r.bytes().unwrap_or_default()))
-    })?;
+    let instances = r.list(|r| r.record(RecordKind::Instance))?;
+    let cars = r.list(|r| r.record(RecordKind::Car))?;
+    let lines = r.list(|r| r.record(RecordKind::SectionLine))?;
     let stored = r.list(|r| Ok((r.int(), r.opt_int(), r.name()?.unwrap_or_default())))?;
-    let (instances, cars, lines) = (
+    let lists = [
         instances.unwrap_or_default(),
         cars.unwrap_or_default(),
         lines.unwrap_or_default(),
-    );
+    ];
     // The file's lines and records in their stored order (as `encode::placement` replays a
     // `Placement`), then those the document has beyond them.
     let mut written = [0; 3];
@@ -914,32 +926,23 @@ fn write_document<S: gtastream::encode::Sink>(
             }
             continue;
         };
-        match item {
-            0 if i < instances.len() => {
-                let mut instance = instances[i];
-                instance.raw = raw;
-                encoder.instance(&instance)?;
-            }
-            1 if i < cars.len() => {
-                let mut car = cars[i];
-                car.raw = raw;
-                encoder.car(&car)?;
-            }
-            2 if i < lines.len() => encoder.section_line_stored(lines[i].0, lines[i].1, 0, raw)?,
-            // A record removed since.
-            _ => continue,
-        }
+        let Some(list) = usize::try_from(item).ok().and_then(|k| lists.get(k)) else {
+            continue;
+        };
+        // A record removed since.
+        let Some(&record) = list.get(i) else {
+            continue;
+        };
+        let mut record = record;
+        record.set_raw(raw);
+        encoder.record(&record)?;
         let at = &mut written[item as usize];
         *at = (*at).max(i + 1);
     }
-    for instance in &instances[written[0].min(instances.len())..] {
-        encoder.instance(instance)?;
-    }
-    for car in &cars[written[1].min(cars.len())..] {
-        encoder.car(car)?;
-    }
-    for &(section, text) in &lines[written[2].min(lines.len())..] {
-        encoder.section_line(section, text)?;
+    for (list, &from) in lists.iter().zip(&written) {
+        for record in &list[from.min(list.len())..] {
+            encoder.record(record)?;
+        }
     }
     if !trailing.is_empty() {
         encoder.trailing(trailing)?;
