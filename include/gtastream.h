@@ -157,6 +157,18 @@
 #define GTS_SAMPLE_MAX_BONES 128
 
 /**
+ * Number of 64-bit words of a `gts_skeleton`: the core's skeleton (256 frames with their
+ * names and matrices, 256 nodes, 256 inverse bind matrices) and a tag word (the library
+ * checks at compile time that it fits, on 32- and 64-bit targets).
+ */
+#define GTS_SKELETON_WORDS 6144
+
+/**
+ * Frames, nodes and skin bones a `gts_skeleton` holds (`GTS_ERR_LIMIT` past it).
+ */
+#define GTS_SKELETON_MAX_FRAMES 256
+
+/**
  * Number of 64-bit words of a `gts_decoder`.
  *
  * The decoder keeps in this storage the Rust decoder (at most 512 bytes, a bound the core
@@ -1713,6 +1725,112 @@ typedef struct gts_animation_summary {
 } gts_animation_summary;
 
 /**
+ * Caller-owned storage of one model's skeleton (48 KiB): put it in static memory, on the
+ * heap or on a large enough stack, and pass `sizeof` it to `gts_skeleton_read`. Its contents
+ * are private; it needs no cleanup.
+ */
+typedef struct gts_skeleton {
+    /**
+     * Private storage; never read or written by the caller.
+     */
+    uint64_t opaque[GTS_SKELETON_WORDS];
+} gts_skeleton;
+
+/**
+ * A frame of a skeleton, as `gts_skeleton_frame_info` writes it.
+ */
+typedef struct gts_frame_info {
+    /**
+     * The parent frame's index; -1 for a root (or a parent that does not come before it,
+     * which the engine walks as a root).
+     */
+    int32_t parent;
+    /**
+     * The rotation as stored: right, up and at vectors (the matrix's columns).
+     */
+    float rotation[9];
+    /**
+     * The position relative to the parent.
+     */
+    float position[3];
+    /**
+     * The matrix flags as stored.
+     */
+    uint32_t flags;
+    /**
+     * The HAnim node id; meaningful when `has_node_id` is 1.
+     */
+    int32_t node_id;
+    /**
+     * 1 when the frame has an HAnim extension.
+     */
+    uint8_t has_node_id;
+    /**
+     * 1 when the frame has a name (the node name extension).
+     */
+    uint8_t has_name;
+    /**
+     * The name as stored (blanks kept), `name_len` bytes inside the skeleton's storage (valid
+     * while it is), no NUL; NULL without one.
+     */
+    const uint8_t *name;
+    /**
+     * Bytes at `name`.
+     */
+    size_t name_len;
+} gts_frame_info;
+
+/**
+ * A node of the HAnim table the engine uses, in table order, as `gts_skeleton_node_info`
+ * writes it.
+ */
+typedef struct gts_node_info {
+    /**
+     * The node id (the bone id tracks name).
+     */
+    int32_t id;
+    /**
+     * The node index as stored.
+     */
+    int32_t index;
+    /**
+     * 1 POP, 2 PUSH.
+     */
+    uint32_t flags;
+    /**
+     * The first frame whose HAnim id is the node's; -1 for none.
+     */
+    int32_t frame;
+} gts_node_info;
+
+/**
+ * The model's skin as `gts_skeleton_skin` writes it: the skin of the geometry the model's
+ * last atomic draws (the one the games test).
+ */
+typedef struct gts_skin_info {
+    /**
+     * The geometry's index.
+     */
+    uint32_t geometry;
+    /**
+     * Bones.
+     */
+    uint32_t bones;
+    /**
+     * Bones the vertices use.
+     */
+    uint32_t used_bones;
+    /**
+     * Weights per vertex (0 in the old layout).
+     */
+    uint32_t max_weights;
+    /**
+     * 0: the old layout (RenderWare 3.2 and before); 1: the later one.
+     */
+    uint32_t layout;
+} gts_skin_info;
+
+/**
  * A placed object: a binary IPL instance or a text IPL `inst` line.
  *
  * Record kind `GTS_RECORD_INSTANCE`.
@@ -2998,6 +3116,179 @@ enum gts_status GTS_CALL gts_summarize_animation(const uint8_t *data,
                                                  uint32_t index,
                                                  struct gts_animation_summary *out,
                                                  uint64_t *error_offset);
+
+/**
+ * Reads the skeleton of the DFF (a RenderWare clump) of `len` bytes at `data` into
+ * `*skeleton` (`size_of_skeleton` must be `sizeof *skeleton`), replacing what it held: the
+ * frames with their names, HAnim ids and matrices, the HAnim node table, the skin of the
+ * last atomic's geometry and its inverse bind matrices (docs/SKELETON.md). The bytes are
+ * not kept. A skeleton needs no cleanup.
+ *
+ * Returns `GTS_OK`; a decoding error (`*error_offset` then says where, when not NULL);
+ * `GTS_ERR_BAD_MAGIC` for a file of another format (offset 0); `GTS_ERR_LIMIT` for more than
+ * `GTS_SKELETON_MAX_FRAMES` frames, nodes or bones; `GTS_ERR_INVALID_ARGUMENT`,
+ * `GTS_ERR_SIZE_MISMATCH`, `GTS_ERR_REENTRANT` or `GTS_ERR_PANIC`.
+ *
+ * Pointers: `skeleton` is NULL or points to `size_of_skeleton` writable bytes; `data` to `len`
+ * readable bytes (NULL when 0), outside `*skeleton`; `error_offset` NULL or writable.
+ */
+enum gts_status GTS_CALL gts_skeleton_read(struct gts_skeleton *skeleton,
+                                           size_t size_of_skeleton,
+                                           const uint8_t *data,
+                                           size_t len,
+                                           uint64_t *error_offset);
+
+/**
+ * Frames of the skeleton (0 when `skeleton` is not one `gts_skeleton_read` filled).
+ *
+ * Pointers: `skeleton` is NULL or points to a readable `gts_skeleton`.
+ */
+size_t GTS_CALL gts_skeleton_frame_count(const struct gts_skeleton *skeleton);
+
+/**
+ * The frame at `index` (frame list order) into `*out`. Returns `GTS_OK`,
+ * `GTS_ERR_NOT_FOUND` (no such frame), `GTS_ERR_NOT_INITIALIZED` or
+ * `GTS_ERR_INVALID_ARGUMENT`.
+ *
+ * Pointers: `skeleton` is NULL or points to a readable `gts_skeleton`; `out` to a writable
+ * `gts_frame_info`.
+ */
+enum gts_status GTS_CALL gts_skeleton_frame_info(const struct gts_skeleton *skeleton,
+                                                 size_t index,
+                                                 struct gts_frame_info *out);
+
+/**
+ * Nodes of the HAnim table the engine uses (0 without one, or when `skeleton` is not one
+ * `gts_skeleton_read` filled).
+ *
+ * Pointers: `skeleton` is NULL or points to a readable `gts_skeleton`.
+ */
+size_t GTS_CALL gts_skeleton_node_count(const struct gts_skeleton *skeleton);
+
+/**
+ * The node at `index` (table order: the bone index the skin uses) into `*out`. Returns
+ * `GTS_OK`, `GTS_ERR_NOT_FOUND`, `GTS_ERR_NOT_INITIALIZED` or `GTS_ERR_INVALID_ARGUMENT`.
+ *
+ * Pointers: `skeleton` is NULL or points to a readable `gts_skeleton`; `out` to a writable
+ * `gts_node_info`.
+ */
+enum gts_status GTS_CALL gts_skeleton_node_info(const struct gts_skeleton *skeleton,
+                                                size_t index,
+                                                struct gts_node_info *out);
+
+/**
+ * The model's skin into `*out`: `GTS_OK` when the games treat the model as skinned,
+ * `GTS_ERR_NOT_FOUND` when not (an unskinned model binds tracks by frame name),
+ * `GTS_ERR_NOT_INITIALIZED` or `GTS_ERR_INVALID_ARGUMENT`.
+ *
+ * Pointers: `skeleton` is NULL or points to a readable `gts_skeleton`; `out` to a writable
+ * `gts_skin_info`.
+ */
+enum gts_status GTS_CALL gts_skeleton_skin(const struct gts_skeleton *skeleton, struct gts_skin_info *out);
+
+/**
+ * The inverse bind matrix (model to bone space, column-major 4x4) of skin bone `bone` into
+ * `out[0..16]`. Returns `GTS_OK`, `GTS_ERR_NOT_FOUND` (no such bone, or no skin),
+ * `GTS_ERR_NOT_INITIALIZED` or `GTS_ERR_INVALID_ARGUMENT`.
+ *
+ * Pointers: `skeleton` is NULL or points to a readable `gts_skeleton`; `out` to 16 writable
+ * floats.
+ */
+enum gts_status GTS_CALL gts_skeleton_inverse_bind(const struct gts_skeleton *skeleton,
+                                                   size_t bone,
+                                                   float *out);
+
+/**
+ * Binds the tracks of the animation at `animation` (0-based) of the file of `len` bytes at
+ * `data` to the skeleton, as the game `game` binds them (one `GTS_CHECK_*` bit; 0: San
+ * Andreas, or for an ANPK the game of the model's RenderWare version). Writes each track's
+ * binding, in file order, to `out[0..min(count, capacity))` and their number to `*count`,
+ * as `gts_bind_animation` does.
+ *
+ * Returns `GTS_OK`; `GTS_ERR_NOT_FOUND` (no such animation), a decoding error
+ * (`*error_offset` then says where, when not NULL), `GTS_ERR_NOT_INITIALIZED`,
+ * `GTS_ERR_INVALID_ARGUMENT` (a bad pointer, or `game` not one game) or `GTS_ERR_PANIC`.
+ *
+ * Pointers: `skeleton` is NULL or points to a readable `gts_skeleton`; `data` to `len`
+ * readable bytes (NULL when 0); `out` to `capacity` writable bindings (NULL when 0); `count`
+ * writable; `error_offset` NULL or writable.
+ */
+enum gts_status GTS_CALL gts_skeleton_bind(const struct gts_skeleton *skeleton,
+                                           const uint8_t *data,
+                                           size_t len,
+                                           uint32_t animation,
+                                           uint32_t game,
+                                           struct gts_track_binding *out,
+                                           size_t capacity,
+                                           size_t *count,
+                                           uint64_t *error_offset);
+
+/**
+ * Poses the skeleton by the animation at `animation` (0-based) of the file of `len` bytes at
+ * `data` at `time` seconds (`looped` non-zero: the time wraps, as `gts_sample`), its tracks
+ * bound as `game` binds them (as `gts_skeleton_bind`): writes every frame's model-space
+ * matrix (column-major 4x4, as glTF; 16 floats a frame, frame list order) to
+ * `out[0..16 * min(frames, capacity))` and the number of frames to `*count`. A frame no
+ * track drives keeps its bind pose; a driven frame takes the track's rotation (normalised)
+ * and, where the track has one, its translation (docs/SKELETON.md §3).
+ *
+ * Returns `GTS_OK`; `GTS_ERR_NOT_FOUND`, `GTS_ERR_ENDLESS`, `GTS_ERR_BAD_TIME`,
+ * `GTS_ERR_LIMIT` (more than 256 tracks with keys), a decoding error (`*error_offset` then
+ * says where), `GTS_ERR_NOT_INITIALIZED`, `GTS_ERR_INVALID_ARGUMENT` or `GTS_ERR_PANIC`.
+ *
+ * Pointers: `skeleton` is NULL or points to a readable `gts_skeleton`; `data` to `len`
+ * readable bytes (NULL when 0); `out` to `16 * capacity` writable floats (NULL when 0);
+ * `count` writable; `error_offset` NULL or writable.
+ */
+enum gts_status GTS_CALL gts_pose_model(const struct gts_skeleton *skeleton,
+                                        const uint8_t *data,
+                                        size_t len,
+                                        uint32_t animation,
+                                        uint32_t game,
+                                        float time,
+                                        int32_t looped,
+                                        float *out,
+                                        size_t capacity,
+                                        size_t *count,
+                                        uint64_t *error_offset);
+
+/**
+ * Checks the file of `len` bytes at `data` (named `name`, NUL-terminated, may be NULL) as
+ * `gts_check_memory` does, and each of its animations against the skeleton (rules
+ * `skel.track.*`, `skel.model.*`; docs/CHECKS.md), for the `games` (`GTS_CHECK_*` bits; 0:
+ * the games the file is for). Each finding goes to `on_finding(user, finding)` (NULL: only
+ * counted); `*errors` (if not NULL) receives how many were errors.
+ *
+ * Returns `GTS_OK`, `GTS_ERR_NOT_INITIALIZED`, `GTS_ERR_INVALID_ARGUMENT` or `GTS_ERR_PANIC`.
+ *
+ * Pointers: `skeleton` is NULL or points to a readable `gts_skeleton`; `data` to `len`
+ * readable bytes (NULL when 0); `name` NULL or NUL-terminated; `errors` NULL or writable.
+ */
+enum gts_status GTS_CALL gts_skeleton_check(const struct gts_skeleton *skeleton,
+                                            const uint8_t *data,
+                                            size_t len,
+                                            const char *name,
+                                            uint8_t games,
+                                            void (GTS_CALL *on_finding)(void *user, const struct gts_finding *finding),
+                                            void *user,
+                                            uint32_t *errors);
+
+/**
+ * The skeleton report of the model alone (rules `skel.dff.*`: the node table against the
+ * frames, PUSH/POP parents, standard bones missing, names with blanks) for the `games`
+ * (`GTS_CHECK_*` bits; 0: the games of the model's RenderWare version). Findings and errors
+ * as `gts_skeleton_check`; their offsets are 0 and their bone is the frame.
+ *
+ * Returns `GTS_OK`, `GTS_ERR_NOT_INITIALIZED`, `GTS_ERR_INVALID_ARGUMENT` or `GTS_ERR_PANIC`.
+ *
+ * Pointers: `skeleton` is NULL or points to a readable `gts_skeleton`; `errors` NULL or
+ * writable.
+ */
+enum gts_status GTS_CALL gts_skeleton_report(const struct gts_skeleton *skeleton,
+                                             uint8_t games,
+                                             void (GTS_CALL *on_finding)(void *user, const struct gts_finding *finding),
+                                             void *user,
+                                             uint32_t *errors);
 
 #ifdef __cplusplus
 }  // extern "C"

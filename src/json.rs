@@ -650,6 +650,27 @@ pub fn write_pose_on<const N: usize>(
     text(out.write_str("}\n"))
 }
 
+/// The pose document on a model ([`write_pose_on`]) of the animation named `animation` in the
+/// file `data` at `time`, in one call: `gtastream sample --skeleton` and the bindings'
+/// `sample()` with a model. `host` `None`: the game of [`default_host`](crate::rig::default_host).
+/// [`ErrorKind::NotFound`](crate::ErrorKind::NotFound) when no animation has the name.
+pub fn write_pose_document_on(
+    out: &mut impl Write,
+    data: &[u8],
+    animation: &[u8],
+    skeleton: &crate::rig::Skeleton,
+    host: Option<crate::rig::Host>,
+    time: f32,
+    looped: bool,
+) -> Result<(), JsonError<Error>> {
+    let sampler = crate::Sampler::<{ crate::rig::MAX_TRACKS }>::new(data, animation)
+        .map_err(JsonError::Decode)?;
+    let tracks =
+        crate::rig::AnimationTracks::find(data, Some(animation), 0).map_err(JsonError::Decode)?;
+    let host = host.unwrap_or_else(|| crate::rig::default_host(tracks.format(), skeleton));
+    write_pose_on(out, &sampler, &tracks, skeleton, host, time, looped)
+}
+
 /// An animation's summary (docs/ANIMATION.md) as the document writes it: one line. The bindings
 /// that build the document without its text take the summary's from here.
 pub fn write_summary(out: &mut impl Write, s: &AnimationSummary) -> fmt::Result {
@@ -924,6 +945,8 @@ mod tests {
     /// Records are written from their declaration with the keys, order and shapes the
     /// document has always had (a section line's number is not in it).
     #[test]
+    // The record kinds are non-exhaustive for users: built field by field as users do.
+    #[allow(clippy::field_reassign_with_default)]
     fn records_keep_their_document_shape() {
         use crate::record::{IplCar, IplInstance, Record, SectionLine};
         let mut instance = IplInstance {

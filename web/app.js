@@ -1,5 +1,7 @@
 // The inspector page: hands the file to the worker (worker.js decodes it with the gtastream
 // package), shows what comes back, and draws the plots on canvases.
+import { showModel } from './model.js';
+
 const worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
 /** Resolves when the worker has loaded the package: a message it got while still loading would
  * find no handler and be lost. */
@@ -92,7 +94,7 @@ function setControls() {
   const failed = document.body.dataset.state === 'failed';
   $('back').hidden = !(archiveResult && (r === null ? failed : r.entry));
   const targets = !r || r.entries ? [] : ['bnry', 'text'].includes(r.format) ? ['bnry', 'text']
-    : r.format === null ? [] : ['ANP3', 'ANP2', 'ANPK'];
+    : r.format === null || r.model ? [] : ['ANP3', 'ANP2', 'ANPK'];
   $('save-tools').hidden = targets.length === 0;
   $('save-format').replaceChildren(...targets.map((t) => new Option(t, t)));
 }
@@ -107,7 +109,7 @@ function open(fileList) {
   stopPlayer();
   result = null;
   for (const id of ['summary', 'verdict-section', 'warnings-section', 'findings-section',
-    'animation-section', 'placement-section', 'archive-section']) {
+    'animation-section', 'placement-section', 'archive-section', 'model-section']) {
     $(id).hidden = true;
   }
   $('file-name').textContent = file.name;
@@ -190,7 +192,8 @@ function show(r) {
   status(e ? `Edited: ${e.added} added, ${e.replaced} replaced, ${e.removed} removed (not saved:`
     + ' "Save a copy" downloads it).' : 'Decoded.');
   archiveMessage();
-  for (const id of ['animation-section', 'placement-section', 'archive-section']) {
+  for (const id of ['animation-section', 'placement-section', 'archive-section',
+    'model-section']) {
     $(id).hidden = true;
   }
   $('entry-name').textContent = r.entry ?? '–';
@@ -210,6 +213,8 @@ function show(r) {
   const animated = r.format !== 'bnry' && r.format !== 'text';
   if (r.entries) {
     showArchive(r);
+  } else if (r.model) {
+    showModel(r.model);
   } else if (animated) {
     $('animation-section').hidden = false;
     showAnimations(r);

@@ -5,7 +5,8 @@
 // An archive is edited (entries added or replaced, removed) into new Blobs, read by slices from
 // the one opened: the file opened is never changed; "save a copy" downloads the new Blobs.
 import {
-  addEntriesBlob, ArchiveError, check, DecodeError, EncodeError, convert, decodeStream, init,
+  addEntriesBlob, ArchiveError, check, DecodeError, EncodeError, convert, decode, decodeStream,
+  init,
   lsBlob, removeEntriesBlob, sample, summaries,
 } from './gtastream/index.js';
 
@@ -169,6 +170,10 @@ async function decodeFile(file, name = file.name) {
     return { name: a.name, duration: a.duration ?? latest,
       frames: bones.reduce((n, b) => n + b.frames, 0), bones };
   });
+  // A model: its document from the library (a DFF is read whole: models are small).
+  if (result.format === 'dff') {
+    result.model = decode(new Uint8Array(await file.arrayBuffer()));
+  }
   result.check = await checked(file, { name });
   // Each animation's summary, from the library (files small enough to read whole, as check).
   if (result.animations.length > 0 && file.size <= CHECKED_SIZE) {

@@ -5,6 +5,7 @@ use std::io::Write;
 use gtastream::check::group::Grouping;
 use gtastream::check::{json::Document, Checker, Finding, Games, Level};
 use gtastream::io::ReadError;
+use gtastream::rig::{check_file, read_skeleton, Skeleton};
 use gtastream::Game;
 
 use crate::source::{self, Access, Failure};
@@ -22,6 +23,14 @@ entry, animation and bone, or line.
 Without --game, each file is checked for the games it is for, read from the file itself
 (ANP3: SA and MTA; an ANPK by its chunks: III, or VC, SA and MTA; an IMG by its version);
 --game checks for the games named, among those that load the format.
+
+A model (DFF) gets its skeleton report (rules skel.dff.*: the HAnim node table against the
+frames, PUSH/POP parents, standard bones missing, names with blanks), for the games of its
+RenderWare version (3.6: SA and MTA; 3.3-3.5: VC; older: III) or those named.
+--skeleton MODEL (a DFF, or ARCHIVE:ENTRY) also checks each animation against that model as
+each game binds it (rules skel.track.* and skel.model.*: tracks that bind to nothing, names
+the engine's table lacks, ids on an unskinned model, two tracks on one bone, translation off
+the root, root motion on the pelvis, bones no track moves). docs/SKELETON.md explains them.
 
 Text output: one line per finding,
   FILE[:ENTRY]: LEVEL RULE (GAMES) at OFFSET, animation N \"NAME\", bone M \"NAME\": reason
@@ -94,11 +103,20 @@ pub fn write_text(
     line(out, &|out| grouping.tally().write_line(out, file, games));
 }
 
+/// The model of `--skeleton`: a DFF file or `ARCHIVE:ENTRY`.
+pub fn read_model(argument: &str) -> Result<Box<Skeleton>, String> {
+    let bytes = target::read_bytes(argument).map_err(|e| format!("{argument}: {e}"))?;
+    read_skeleton(&bytes)
+        .map(Box::new)
+        .map_err(|e| format!("{argument}: {e}"))
+}
+
 pub fn run(
     inputs: &[String],
     games: Option<Games>,
     json: bool,
     shown: Shown,
+    skeleton: Option<&Skeleton>,
 ) -> Result<Outcome, String> {
     let mut outcome = Outcome {
         errors: false,
@@ -108,7 +126,7 @@ pub fn run(
     let mut document = Document::new(&mut text).map_err(|e| e.to_string())?;
     let mut lines = String::new();
     for input in inputs {
-        match check_input(input, games) {
+        match check_input(input, games, skeleton) {
             Ok(Checked {
                 format,
                 findings,
@@ -152,11 +170,71 @@ struct Checked {
     from_file: bool,
 }
 
+/// The first word of a RenderWare clump (a model's first section id).
+const CLUMP: [u8; 4] = [0x10, 0, 0, 0];
+
+/// The bytes of an input the library checks in memory (`gtastream::rig::check_file`): a
+/// model (its skeleton report), or any file when a skeleton is given; `None` for the others,
+/// which are decoded as they are read.
+fn in_memory(target: &mut Target, skeleton: bool) -> Result<Option<Vec<u8>>, String> {
+    use std::io::Read;
+    match target {
+        Target::Archive(_) => Ok(None),
+        Target::Stdin(head) if skeleton || head.as_slice() == CLUMP => {
+            let mut bytes = std::mem::take(head);
+            std::io::stdin()
+                .lock()
+                .read_to_end(&mut bytes)
+                .map_err(|e| e.to_string())?;
+            Ok(Some(bytes))
+        }
+        Target::Stdin(_) => Ok(None),
+        Target::File(path) => {
+            let mut head = [0u8; 4];
+            let is_model = std::fs::File::open(&*path)
+                .and_then(|mut f| f.read_exact(&mut head))
+                .is_ok_and(|()| head == CLUMP);
+            if !(skeleton || is_model) {
+                return Ok(None);
+            }
+            std::fs::read(&*path).map(Some).map_err(|e| e.to_string())
+        }
+        Target::Entry(archive, entry) => {
+            let bytes = archive.entry_bytes(entry).map_err(|e| e.to_string())?;
+            Ok((skeleton || bytes.starts_with(&CLUMP)).then_some(bytes))
+        }
+    }
+}
+
 /// The findings of one input; `Err` when it cannot be read.
-fn check_input(input: &str, games: Option<Games>) -> Result<Checked, String> {
+fn check_input(
+    input: &str,
+    games: Option<Games>,
+    skeleton: Option<&Skeleton>,
+) -> Result<Checked, String> {
     let mut findings = Vec::new();
     let mut format = None;
-    let target = target::resolve(input).map_err(|e| e.to_string())?;
+    let mut target = target::resolve(input).map_err(|e| e.to_string())?;
+    if let Some(bytes) = in_memory(&mut target, skeleton.is_some())? {
+        let name = match &target {
+            Target::File(path) => path.file_name().map(|n| n.to_string_lossy().into_owned()),
+            Target::Entry(_, entry) => Some(entry.clone()),
+            _ => None,
+        };
+        let checked = check_file(
+            &bytes,
+            name.unwrap_or_default().as_bytes(),
+            games,
+            skeleton,
+            |f| findings.push(*f),
+        );
+        return Ok(Checked {
+            format: checked.format.map(|f| f.name()),
+            findings,
+            games: checked.games,
+            from_file: checked.from_file,
+        });
+    }
     // Text IPL: a single game named fixes the layout of inst lines.
     let layout = [Games::III, Games::VC, Games::SA]
         .into_iter()

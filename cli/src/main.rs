@@ -151,6 +151,16 @@ docs/ANIMATION.md gives the rules.
   {\"animation\": NAME, \"time\": T, \"bones\": [{\"name\": NAME, \"bone_id\": ID | null,
    \"rotation\": [x, y, z, w], \"translation\": [x, y, z] | null}]}
 
+--skeleton MODEL (a DFF, or ARCHIVE:ENTRY) poses that model: each track is bound to a frame
+as the game binds it (--game sa|vc|iii|mta; default sa, or for an ANPK the game of the
+model's RenderWare version), and every frame of the model gets its model-space matrix at that
+time (the bind pose where no track drives it). The text lists each track's frame (or why
+none) and each frame's position in model space; --json adds to each bone
+  \"frame\": INDEX | null, \"unbound\": REASON | \"overridden\" | null
+and to the document \"game\" and
+  \"frames\": [{\"index\", \"name\", \"matrix\": [16 numbers, column-major as glTF]}].
+docs/SKELETON.md gives the binding and posing rules.
+
 A looped animation the games would play for ever without reaching the time (length 0, or
 a bone whose keys never advance) fails with `looped playback never reaches the time`.";
 
@@ -240,6 +250,19 @@ enum CheckGame {
     Mta,
 }
 
+impl CheckGame {
+    /// The game whose binding applies (`sample --skeleton`).
+    fn host(self) -> gtastream::rig::Host {
+        use gtastream::rig::Host;
+        match self {
+            CheckGame::Sa => Host::SanAndreas,
+            CheckGame::Vc => Host::ViceCity,
+            CheckGame::Iii => Host::Iii,
+            CheckGame::Mta => Host::Mta,
+        }
+    }
+}
+
 #[derive(Parser)]
 #[command(name = "gtastream", version, about = ABOUT, long_about = LONG_ABOUT)]
 struct Cli {
@@ -321,6 +344,10 @@ enum Command {
         /// Text: the least level shown (the summary line counts every finding).
         #[arg(long, value_enum, default_value = "note")]
         level: LevelArg,
+        /// Also check each animation against this model (a DFF file or ARCHIVE:ENTRY): the
+        /// skel.track.* and skel.model.* rules.
+        #[arg(long, value_name = "MODEL")]
+        skeleton: Option<String>,
         /// Files, archives, ARCHIVE:ENTRY, or - for standard input.
         #[arg(required = true)]
         inputs: Vec<String>,
@@ -339,7 +366,16 @@ enum Command {
         /// Play looped: the time wraps by the animation's length, each bone on its own keys.
         #[arg(long = "loop")]
         looped: bool,
-        /// The animation file (ANP3, ANP2, ANPK, Stories .anim), or - for standard input.
+        /// Pose this model (a DFF file or ARCHIVE:ENTRY): each bone's frame, every frame in
+        /// model space.
+        #[arg(long, value_name = "MODEL")]
+        skeleton: Option<String>,
+        /// With --skeleton: the game whose binding applies (default: sa, or for an ANPK the
+        /// game of the model's RenderWare version).
+        #[arg(long, value_enum, requires = "skeleton")]
+        game: Option<CheckGame>,
+        /// The animation file (ANP3, ANP2, ANPK, Stories .anim), ARCHIVE:ENTRY, or - for
+        /// standard input.
         file: String,
     },
     #[command(about = convert::ABOUT, long_about = convert::LONG_ABOUT)]
@@ -423,13 +459,21 @@ fn main() -> ExitCode {
             json,
             all,
             level,
+            skeleton,
             inputs,
         } => {
             let shown = check::Shown {
                 least: level.level(),
                 all: *all,
             };
-            match check::run(inputs, check_games(game), *json, shown) {
+            let model = match skeleton.as_deref().map(check::read_model).transpose() {
+                Ok(model) => model,
+                Err(message) => {
+                    eprintln!("gtastream: {message}");
+                    return ExitCode::from(2);
+                }
+            };
+            match check::run(inputs, check_games(game), *json, shown, model.as_deref()) {
                 Ok(outcome) if outcome.unreadable => return ExitCode::from(2),
                 Ok(outcome) if outcome.errors => return ExitCode::FAILURE,
                 Ok(_) => return ExitCode::SUCCESS,
@@ -441,8 +485,16 @@ fn main() -> ExitCode {
             animation,
             time,
             looped,
+            skeleton,
+            game,
             file,
-        } => sample::run(file, animation, *time, *looped, *json),
+        } => {
+            let on = skeleton.as_deref().map(|model| sample::OnModel {
+                model,
+                host: game.map(CheckGame::host),
+            });
+            sample::run(file, animation, *time, *looped, *json, on)
+        }
         Command::Convert {
             to,
             quantize,

@@ -326,3 +326,20 @@ pub fn same_name(name: &[u8], wanted: &str) -> bool {
     name.eq_ignore_ascii_case(wanted.as_bytes())
         || crate::names::latin1(name).eq_ignore_ascii_case(wanted)
 }
+
+/// The whole bytes `argument` names: a file, standard input (`-`), or an archive's entry
+/// (`ARCHIVE:ENTRY`); an archive as a whole is refused (it names many files).
+pub fn read_bytes(argument: &str) -> Result<Vec<u8>, String> {
+    match resolve(argument).map_err(|e| e.to_string())? {
+        Target::Stdin(mut head) => {
+            io::stdin()
+                .lock()
+                .read_to_end(&mut head)
+                .map_err(|e| e.to_string())?;
+            Ok(head)
+        }
+        Target::File(path) => std::fs::read(&path).map_err(|e| e.to_string()),
+        Target::Entry(archive, entry) => archive.entry_bytes(&entry).map_err(|e| e.to_string()),
+        Target::Archive(_) => Err("an archive, not one file: name an entry, ARCHIVE:ENTRY".into()),
+    }
+}

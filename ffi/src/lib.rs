@@ -32,6 +32,7 @@ mod records;
 mod records_glue;
 mod rig;
 mod sample;
+mod skeleton;
 mod storage;
 mod types;
 
@@ -54,6 +55,7 @@ pub use crate::records::*;
 pub use crate::records_glue::*;
 pub use crate::rig::*;
 pub use crate::sample::*;
+pub use crate::skeleton::*;
 use crate::storage::{DecoderHandle, DecoderState, IoPending, NO_CALLBACKS, NO_IO_PENDING};
 pub use crate::types::*;
 

@@ -65,7 +65,7 @@ pub const GTS_UNBOUND_OVERRIDDEN: u32 = 1;
 /// `GTS_UNBOUND_NO_KEYS + r`.
 pub const GTS_UNBOUND_NO_KEYS: u32 = 2;
 
-fn reason_code(reason: Unbound) -> u32 {
+pub(crate) fn reason_code(reason: Unbound) -> u32 {
     let i = Unbound::ALL.iter().position(|&u| u == reason).unwrap_or(0);
     GTS_UNBOUND_NO_KEYS + i as u32
 }
@@ -104,6 +104,9 @@ pub unsafe extern "C" fn gts_bind_animation(
     if bad(frames.is_null(), frame_count)
         || bad(nodes.is_null(), node_count)
         || bad(data.is_null(), len)
+        || len > isize::MAX as usize
+        || frame_count > isize::MAX as usize / core::mem::size_of::<gts_skeleton_frame>()
+        || node_count > isize::MAX as usize / core::mem::size_of::<gts_skeleton_node>()
         || bad(out.is_null(), capacity)
         || count.is_null()
     {
@@ -143,6 +146,9 @@ pub unsafe extern "C" fn gts_bind_animation(
             r.position = f.position;
             builder.take(&Record::DffFrame(r));
             if !f.name.is_null() {
+                if f.name_len > isize::MAX as usize {
+                    return Err(gts_status::GTS_ERR_INVALID_ARGUMENT);
+                }
                 // SAFETY: the caller's contract gives `name_len` bytes at a non-null `name`.
                 let name = unsafe { core::slice::from_raw_parts(f.name, f.name_len) };
                 let mut r = DffFrameName::default();

@@ -23,6 +23,7 @@ mod contract;
 #[path = "../tests/fixtures/mod.rs"]
 mod fixtures;
 mod lengths;
+mod skeleton;
 
 thread_local! {
     static PANIC_NEXT: Cell<bool> = const { Cell::new(false) };

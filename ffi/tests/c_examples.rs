@@ -928,6 +928,144 @@ fn check_examples(bin: &Path) {
     assert!(std::fs::read(&target).expect("converted file") == odd);
 }
 
+/// Example 10 (skeleton.c): a model's skeleton, an animation bound, posed and checked, as the
+/// core gives them; for a skinned SA model and an unskinned one.
+fn check_skeleton_example(bin: &Path) {
+    use gtastream_core::check::{Games, Level};
+    use gtastream_core::rig::{self, Binding, Host};
+    use testkit::ifp2::{f1, f2, AnimSpec, BoneSpec, FileSpec};
+
+    let dir = bin.join("skeleton-files");
+    std::fs::create_dir_all(&dir).expect("scratch directory");
+    let q = [0.0, 0.0, 0.0, 1.0];
+    let turn = [0.0, 0.0, 0.6, 0.8];
+    let anim = FileSpec::anp3(
+        "anim",
+        vec![AnimSpec::new(
+            "a",
+            vec![
+                BoneSpec::new(
+                    "Head",
+                    2,
+                    5,
+                    vec![f2(turn, 0.0, [0.5, 0.0, 0.0]), f2(q, 1.0, [0.0; 3])],
+                ),
+                BoneSpec::new(" Pelvis", 1, -1, vec![f1(q, 0.0), f1(turn, 1.0)]),
+                BoneSpec::new("part1", 1, -1, vec![f1(q, 0.0), f1(turn, 1.0)]),
+                BoneSpec::new("x", 1, 777, vec![f1(q, 0.0), f1(q, 1.0)]),
+            ],
+        )],
+    )
+    .build();
+    let anim_path = dir.join("anim.ifp");
+    std::fs::write(&anim_path, &anim).expect("fixture");
+    for (name, model) in [
+        ("sa_skin", testkit::dff::sa_skin()),
+        ("animated_object", testkit::dff::animated_object()),
+    ] {
+        let bytes = model.bytes();
+        let path = dir.join(format!("{name}.dff"));
+        std::fs::write(&path, &bytes).expect("fixture");
+        let (code, out, err) = run(
+            bin,
+            "skeleton",
+            &[&path, &anim_path, Path::new("0.25")],
+            None,
+        );
+        assert_eq!(code, 0, "skeleton {name}: {out} {err}");
+        let s = rig::read_skeleton(&bytes).expect("a model");
+        let mut expected = format!("frames {} nodes {}\n", s.frames().len(), s.nodes().len());
+        for (i, f) in s.frames().iter().enumerate() {
+            let name = f
+                .name
+                .map(|n| String::from_utf8_lossy(n.as_bytes()).into_owned());
+            writeln!(
+                expected,
+                "frame {i} parent {} id {} name \"{}\"",
+                s.parent_of(i).map_or(-1, |p| p as i64),
+                f.node_id.unwrap_or(-1),
+                name.unwrap_or_default()
+            )
+            .unwrap();
+        }
+        match s.skin() {
+            Some(k) => {
+                let m = s.inverse_binds()[0];
+                writeln!(
+                    expected,
+                    "skin bones {} layout {} bind0 {:.3} {:.3} {:.3}",
+                    k.bones, k.layout, m[12], m[13], m[14]
+                )
+                .unwrap();
+            }
+            None => expected.push_str("unskinned\n"),
+        }
+        let tracks = rig::AnimationTracks::find(&anim, None, 0).expect("an animation");
+        rig::bind_all(&s, Host::SanAndreas, tracks.tracks(), |t, b| {
+            let (frame, unbound) = match b {
+                Binding::Drives(f) => (i32::from(f), 0),
+                Binding::Overridden { .. } => (-1, 1),
+                Binding::Unbound(r) => (
+                    -1,
+                    2 + rig::Unbound::ALL.iter().position(|&u| u == r).unwrap() as u32,
+                ),
+            };
+            writeln!(
+                expected,
+                "track {} frame {frame} unbound {unbound}",
+                t.index
+            )
+            .unwrap();
+        });
+        let sampler = gtastream_core::Sampler::<256>::by_index(&anim, 0).expect("an animation");
+        let mut matrices = vec![[0.0f32; 16]; s.frames().len()];
+        let host = rig::default_host(tracks.format(), &s);
+        rig::pose_animation(
+            &s,
+            host,
+            &tracks,
+            &sampler,
+            0.25,
+            false,
+            &mut matrices,
+            |_, _| {},
+        )
+        .expect("poses");
+        for (i, m) in matrices.iter().enumerate() {
+            writeln!(expected, "pose {i} {:.4} {:.4} {:.4}", m[12], m[13], m[14]).unwrap();
+        }
+        let mut errors = 0;
+        let finding =
+            |expected: &mut String, errors: &mut u32, f: &gtastream_core::check::Finding| {
+                let bone = f.context.bone.map_or(-1, |b| i64::from(b.index));
+                writeln!(expected, "finding {} bone {bone}", f.rule.id()).unwrap();
+                *errors += u32::from(f.level() == Level::Error);
+            };
+        rig::check_file(&anim, b"anim.ifp", Some(Games::SA), Some(&s), |f| {
+            finding(&mut expected, &mut errors, f)
+        });
+        writeln!(expected, "check errors {errors}").unwrap();
+        errors = 0;
+        rig::check_skeleton(&s, rig::model_games(s.rw_version()), |f| {
+            finding(&mut expected, &mut errors, f)
+        });
+        writeln!(expected, "report errors {errors}").unwrap();
+        assert_eq!(out, expected, "skeleton {name}");
+        assert!(out.contains("finding skel."), "skeleton {name}: {out}");
+    }
+    // Not a model: the reader's status.
+    let (code, out, _) = run(
+        bin,
+        "skeleton",
+        &[&anim_path, &anim_path, Path::new("0")],
+        None,
+    );
+    assert_eq!(
+        (code, out.as_str()),
+        (1, "gts_skeleton_read: GTS_ERR_BAD_MAGIC at 0\n")
+    );
+}
+
 /// The ANP3 file the Rust encoder writes from `data`, or the C status name of its error.
 fn expected_conversion(data: &[u8]) -> Result<Vec<u8>, &'static str> {
     use gtastream_core::encode::{EncodeError, EncodeOptions, Encoder};
@@ -946,6 +1084,16 @@ fn expected_conversion(data: &[u8]) -> Result<Vec<u8>, &'static str> {
             other => panic!("unexpected {other:?}"),
         }),
     }
+}
+
+#[test]
+fn c_skeleton_example_under_sanitizers() {
+    let bin = build_examples(
+        "skeleton",
+        "static",
+        "-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer",
+    );
+    check_skeleton_example(&bin);
 }
 
 #[test]

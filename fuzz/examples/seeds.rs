@@ -1,5 +1,5 @@
 //! Writes the seed corpora: `cargo run --example seeds -- DIR` makes `DIR/decode/` and
-//! `DIR/chunking/` (CI uses `fuzz/corpus/ci`; git ignores `fuzz/corpus`: corpora are not committed).
+//! `DIR/chunking/`, ... (one directory per target) (CI uses `fuzz/corpus/ci`; git ignores `fuzz/corpus`: corpora are not committed).
 
 use std::path::PathBuf;
 
@@ -13,11 +13,13 @@ fn main() -> std::io::Result<()> {
             .unwrap_or_else(|| "corpus".into()),
     );
     let targets = [
-        ("decode", seeds::files()),
+        // Models too: the JS and Python tests compare every file here with the command line.
+        ("decode", [seeds::files(), seeds::dff_seeds()].concat()),
         ("chunking", seeds::chunking_inputs()),
         ("capi", capi_inputs()),
         ("archive", archive_inputs()),
         ("roundtrip", roundtrip_inputs()),
+        ("dff", seeds::dff_inputs()),
     ];
     for (target, inputs) in targets {
         let out = dir.join(target);

@@ -24,62 +24,78 @@ use core::fmt::{self, Write};
 use super::group::{Counts, Grouping};
 use super::{Checker, Finding, Games};
 use crate::archive::ArchiveDecoder;
-use crate::Decoder;
+use crate::rig::{check_file, Skeleton};
 
 /// The whole document of one file (or version 2 archive, `VER2`) held in memory, named
 /// `name` (its stem is the block name the game expects), for `games` (`None`: the games the
-/// file is for, [`Checker::with_games`]): what the bindings' `check()` return. The bytes are checked twice, once for the format, once for the findings,
-/// so nothing is gathered in memory.
+/// file is for, [`Checker::with_games`](super::Checker::with_games)): what the bindings'
+/// `check()` return. A model (DFF) gets its skeleton report (rules `skel.dff.*`). The bytes
+/// are checked twice, once for the format, once for the findings, so nothing is gathered in
+/// memory.
 pub fn write_document(
     out: &mut impl Write,
     data: &[u8],
     name: &str,
     games: Option<Games>,
 ) -> fmt::Result {
-    write_archive_document(out, None, data, name, games)
+    write_document_on(out, data, name, games, None)
 }
 
-/// [`write_document`] of a file, or of an archive held in memory: a version 1 archive when
-/// `dir` (its `.dir`) is given, `data` being its `.img` (format `VER1`, as `gtastream check
-/// NAME.img` names it when the `.dir` lies beside).
-pub fn write_archive_document(
+/// [`write_document`] with the animations of the file also checked against `skeleton`
+/// (`check --skeleton MODEL.dff ANIM.ifp`, rules `skel.track.*` and `skel.model.*`;
+/// [`check_file`]).
+pub fn write_document_on(
     out: &mut impl Write,
-    dir: Option<&[u8]>,
     data: &[u8],
     name: &str,
     games: Option<Games>,
+    skeleton: Option<&Skeleton>,
 ) -> fmt::Result {
-    let archive = match dir {
-        Some(_) => Some("VER1"),
-        None => data.starts_with(b"VER2").then_some("VER2"),
+    let archive = data.starts_with(b"VER2");
+    let first = check_file(data, name.as_bytes(), games, skeleton, |_| {});
+    let format = match archive {
+        true => Some("VER2"),
+        false => first.format.map(|f| f.name()),
     };
-    let run = |sink: &mut dyn FnMut(&Finding)| {
-        let mut checker = Checker::with_games(games, |f: &Finding| sink(f));
-        // An archive's name says whether it holds cutscenes (`cuts.img`).
-        match archive {
-            Some(_) => checker.set_archive_name(name.as_bytes()),
-            None => checker.set_file_name(name.as_bytes()),
-        }
-        let failed = match (archive, dir) {
-            (Some(_), Some(dir)) => ArchiveDecoder::version1(dir.len() as u64, data.len() as u64)
-                .decode_slices(dir, data, &mut checker),
-            (Some(_), None) => {
-                ArchiveDecoder::new(data.len() as u64).decode_slice(data, &mut checker)
-            }
-            (None, _) => Decoder::new().decode_slice(data, &mut checker),
-        };
-        if let Err(error) = failed {
-            checker.failed(error);
-        }
-        checker.finish();
-        (checker.format(), checker.games(), checker.games_from_file())
-    };
-    let (format, _, _) = run(&mut |_| {});
-    let format = archive.or(format.map(|f| f.name()));
     let mut document = Document::new(out)?;
     document.input(name, format)?;
     let mut result = Ok(());
-    let (_, checked, from_file) = run(&mut |f| {
+    let checked = check_file(data, name.as_bytes(), games, skeleton, |f| {
+        if result.is_ok() {
+            result = document.finding(f);
+        }
+    });
+    result?;
+    document.checked(checked.games, checked.from_file);
+    document.end()
+}
+
+/// [`write_document`] of a version 1 archive held in memory: `dir` its `.dir`, `img` its
+/// `.img` (format `VER1`, as `gtastream check NAME.img` names it when the `.dir` lies beside).
+pub fn write_v1_document(
+    out: &mut impl Write,
+    dir: &[u8],
+    img: &[u8],
+    name: &str,
+    games: Option<Games>,
+) -> fmt::Result {
+    let run =
+        |sink: &mut dyn FnMut(&Finding)| {
+            let mut checker = Checker::with_games(games, |f: &Finding| sink(f));
+            // An archive's name says whether it holds cutscenes (`cuts.img`).
+            checker.set_archive_name(name.as_bytes());
+            let failed = ArchiveDecoder::version1(dir.len() as u64, img.len() as u64)
+                .decode_slices(dir, img, &mut checker);
+            if let Err(error) = failed {
+                checker.failed(error);
+            }
+            checker.finish();
+            (checker.games(), checker.games_from_file())
+        };
+    let mut document = Document::new(out)?;
+    document.input(name, Some("VER1"))?;
+    let mut result = Ok(());
+    let (checked, from_file) = run(&mut |f| {
         if result.is_ok() {
             result = document.finding(f);
         }
@@ -134,8 +150,8 @@ impl<'a, W: Write> Document<'a, W> {
         Ok(())
     }
 
-    /// The games the open input was checked for ([`Checker::games`]) and whether they came
-    /// from the file ([`Checker::games_from_file`]).
+    /// The games the open input was checked for ([`Checker::games`](super::Checker::games)) and whether they came
+    /// from the file ([`Checker::games_from_file`](super::Checker::games_from_file)).
     pub fn checked(&mut self, games: Games, from_file: bool) {
         self.checked = games;
         self.from_file = from_file;

@@ -2,7 +2,7 @@
 
 use crate::check::{games_of, Finding, Games, Level, Rule};
 use crate::context::{Context, Item, Name};
-use crate::{AnimationInfo, BoneInfo, FileInfo, Flow, Keyframes, Unit, Visitor};
+use crate::{AnimationInfo, BoneInfo, FileInfo, Flow, Format, Keyframes, Unit, Visitor};
 
 use super::bind::{Binder, Binding, Host, Unbound};
 use super::model::{Skeleton, MAX_FRAMES, NODE_POP, NODE_PUSH};
@@ -464,4 +464,92 @@ impl<S: FnMut(&Finding)> Visitor for SkeletonChecker<'_, S> {
         self.context.animation = None;
         Flow::Continue
     }
+}
+
+/// What [`check_file`] checked: the input's format, the games it was checked for and whether
+/// they came from the file (as [`Checker::games`](crate::check::Checker::games) and
+/// [`games_from_file`](crate::check::Checker::games_from_file) say).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Checked {
+    /// The input's format (`None`: not known; a version 2 archive has none).
+    pub format: Option<Format>,
+    /// The games it was checked for.
+    pub games: Games,
+    /// Whether the games came from the file.
+    pub from_file: bool,
+}
+
+/// Checks one input held in memory, named `name` (its stem is the block name the game
+/// expects), for `games` (`None`: the games the file is for), each finding to `sink`, as
+/// `gtastream check` and the bindings' `check()` do:
+///
+/// - a model (DFF): any decoding error, then its skeleton report ([`check_skeleton`]), for
+///   the games its RenderWare version is for ([`model_games`](super::model_games)) or those
+///   named;
+/// - any other file: the [`Checker`](crate::check::Checker)'s findings, then, with a
+///   `skeleton`, each animation against it ([`SkeletonChecker`]) for the games the checker
+///   checked the file for;
+/// - a version 2 archive (`VER2`): every entry checked (the skeleton is not used).
+///
+/// Allocation-free (the skeleton of a model is built on the stack).
+pub fn check_file(
+    data: &[u8],
+    name: &[u8],
+    games: Option<Games>,
+    skeleton: Option<&Skeleton>,
+    mut sink: impl FnMut(&Finding),
+) -> Checked {
+    use crate::archive::ArchiveDecoder;
+    use crate::check::Checker;
+    use crate::Decoder;
+
+    let archive = data.starts_with(b"VER2");
+    let (mut checked, decoded) = {
+        let mut checker = Checker::with_games(games, |f: &Finding| sink(f));
+        // An archive's name says whether it holds cutscenes (`cuts.img`).
+        match archive {
+            true => checker.set_archive_name(name),
+            false => checker.set_file_name(name),
+        }
+        let failed = if archive {
+            ArchiveDecoder::new(data.len() as u64).decode_slice(data, &mut checker)
+        } else {
+            Decoder::new().decode_slice(data, &mut checker)
+        };
+        let decoded = failed.is_ok();
+        if let Err(error) = failed {
+            checker.failed(error);
+        }
+        checker.finish();
+        let checked = Checked {
+            format: if archive { None } else { checker.format() },
+            games: checker.games(),
+            from_file: checker.games_from_file(),
+        };
+        (checked, decoded)
+    };
+    let format = checked.format;
+    if archive {
+        return checked;
+    }
+    if format == Some(Format::Dff) {
+        if !decoded {
+            checked.games = games.unwrap_or(Games::ALL);
+            return checked;
+        }
+        let model = match super::read_skeleton(data) {
+            Ok(model) => model,
+            Err(_) => return checked,
+        };
+        let for_games = games.unwrap_or_else(|| super::model_games(model.rw_version()));
+        check_skeleton(&model, for_games, &mut sink);
+        checked.games = for_games;
+        return checked;
+    }
+    if let Some(skeleton) = skeleton {
+        let mut on_model = SkeletonChecker::new(skeleton, checked.games, &mut sink);
+        // The file decoded as far as the checker said; the skeleton checks take what decodes.
+        let _ = Decoder::new().decode_slice(data, &mut on_model);
+    }
+    checked
 }

@@ -111,6 +111,7 @@ pub struct Skeleton {
     skin: Option<Skin>,
     inverse_binds: heapless::Vec<[f32; 16], MAX_NODES>,
     atomics: u32,
+    rw_version: Option<u32>,
 }
 
 impl Default for Skeleton {
@@ -130,6 +131,7 @@ impl Skeleton {
             skin: None,
             inverse_binds: heapless::Vec::new(),
             atomics: 0,
+            rw_version: None,
         }
     }
 
@@ -173,6 +175,12 @@ impl Skeleton {
     /// Atomics of the model.
     pub fn atomic_count(&self) -> u32 {
         self.atomics
+    }
+
+    /// The file's RenderWare library id as stored (`0x1803FFFF`), when the skeleton was built
+    /// from a decoded file ([`crate::rw_version`] decodes it).
+    pub fn rw_version(&self) -> Option<u32> {
+        self.rw_version
     }
 
     /// The frames in the order the engine walks them: depth first from each root, a frame's
@@ -469,6 +477,11 @@ impl SkeletonBuilder {
 }
 
 impl Visitor for SkeletonBuilder {
+    fn file(&mut self, info: &crate::FileInfo<'_>) -> Flow {
+        self.skeleton.rw_version = info.rw_version;
+        Flow::Continue
+    }
+
     fn record(&mut self, record: &Record<'_>) -> Flow {
         self.take(record);
         Flow::Continue

@@ -744,3 +744,100 @@ pub fn feed_cut_with<V: gtastream::Visitor>(
     }
     decoder.finish(visitor)
 }
+
+/// The `dff` fuzz target's checks: the DFF reader's events are the same whole and cut
+/// ([`check_chunking`]); the skeleton built from the records of the cut file is the one
+/// [`read_skeleton`](gtastream::rig::read_skeleton) reads whole (or fails the same way); and
+/// on it the skeleton report, the binding and posing of a fixed animation for every game, and
+/// the checks of that animation never panic, give findings within their rules' games, and
+/// pose every frame.
+pub fn check_model(plan: &Plan, data: &[u8]) {
+    use gtastream::check::{Finding, Games};
+    use gtastream::rig::{self, Host, ReadError, SkeletonBuilder};
+    check_chunking(plan, data);
+    let whole = rig::read_skeleton(data);
+    let mut builder = SkeletonBuilder::new();
+    let sizes: Vec<usize> = plan.sizes.iter().map(|&s| s.max(1)).collect();
+    let cut = feed_cut(data, &Cut::Sizes(sizes), &mut builder);
+    let shape = |s: &rig::Skeleton| {
+        format!(
+            "{:?} {:?} {:?} {:?} {:?} {:?}",
+            s.frames(),
+            s.nodes(),
+            s.hierarchy(),
+            s.skin(),
+            s.inverse_binds(),
+            s.rw_version()
+        )
+    };
+    let skeleton = match (whole, cut) {
+        (Ok(s), Ok(())) => {
+            let built = builder.build().expect("the whole file's skeleton fits");
+            assert_eq!(shape(&built), shape(&s), "skeletons with {plan:?}");
+            s
+        }
+        (Err(ReadError::Decode(e)), Err(cut)) => {
+            assert_eq!(cut, e, "errors with {plan:?}");
+            return;
+        }
+        (Err(ReadError::Limit(e)), Ok(())) => {
+            assert_eq!(builder.build().err(), Some(e));
+            return;
+        }
+        // Another format: the other targets' business (a cut one may fail differently).
+        (Err(ReadError::NotModel(_)), _) => return,
+        (whole, cut) => panic!("whole {whole:?}, cut {cut:?} with {plan:?}"),
+    };
+    let within = |f: &Finding| {
+        assert!(f.rule.games().contains(f.games), "{f:?}");
+        assert!(!f.games.is_empty(), "{f:?}");
+    };
+    rig::check_skeleton(&skeleton, Games::ALL, within);
+    let animation = model_animation();
+    let tracks = rig::AnimationTracks::find(&animation, None, 0).expect("an animation");
+    let sampler = gtastream::Sampler::<16>::by_index(&animation, 0).expect("an animation");
+    let mut out = vec![[0.0f32; 16]; skeleton.frames().len()];
+    for host in Host::ALL {
+        rig::bind_all(&skeleton, host, tracks.tracks(), |_, _| {});
+        let posed = rig::pose_animation(
+            &skeleton,
+            host,
+            &tracks,
+            &sampler,
+            0.3,
+            true,
+            &mut out,
+            |_, _| {},
+        )
+        .expect("the animation samples");
+        assert_eq!(posed, skeleton.frames().len());
+    }
+    rig::check_file(&animation, b"a.ifp", None, Some(&skeleton), within);
+    rig::check_file(data, b"m.dff", None, None, within);
+}
+
+/// The animation [`check_model`] binds and poses: tracks by id (the standard ones, one past
+/// 16 bits, an unknown one), by name (the engine's, a frame-style name), with translation.
+pub fn model_animation() -> Vec<u8> {
+    use crate::ifp2::{f1, f2, AnimSpec, BoneSpec, FileSpec};
+    let q = [0.1, 0.2, 0.3, 0.9];
+    let keys = || vec![f1(q, 0.0), f1([0.0, 0.0, 0.0, 1.0], 0.5)];
+    let moves = || vec![f2(q, 0.0, [0.0, 0.0, 1.0]), f2(q, 0.5, [0.0, 2.0, 1.0])];
+    FileSpec::anp3(
+        "a",
+        vec![AnimSpec::new(
+            "a",
+            vec![
+                BoneSpec::new("Root", 2, 0, moves()),
+                BoneSpec::new("Pelvis", 2, 1, moves()),
+                BoneSpec::new("Head", 1, 5, keys()),
+                BoneSpec::new("x", 1, 0x10005, keys()),
+                BoneSpec::new("y", 1, 4242, keys()),
+                BoneSpec::new(" Spine", 1, -1, keys()),
+                BoneSpec::new("part1", 2, -1, moves()),
+                BoneSpec::new("Head", 1, 5, keys()),
+            ],
+        )],
+    )
+    .build()
+}

@@ -332,6 +332,17 @@ pub fn files() -> Vec<(String, Vec<u8>)> {
     all
 }
 
+/// Models: every DFF shape of [`crate::dff::shapes`] (skins of each layout, peds and vehicles
+/// without a skeleton, animated objects, duplicates), as files: among the `decode` seeds the
+/// bindings' tests compare with the command line (kept out of [`files`], whose users are the
+/// animation and placement checks).
+pub fn dff_seeds() -> Vec<(String, Vec<u8>)> {
+    crate::dff::shapes()
+        .into_iter()
+        .map(|(name, model)| (format!("dff-{name}"), model.bytes()))
+        .collect()
+}
+
 /// Plans the `chunking` seeds start from: 1-byte feeds; mixed sizes with empty feeds and
 /// pauses; an abort; a caller that cannot seek.
 pub fn plans() -> Vec<(&'static str, Plan)> {
@@ -365,6 +376,21 @@ pub fn chunking_inputs() -> Vec<(String, Vec<u8>)> {
             let mut input = plan.to_prefix();
             input.extend_from_slice(&file);
             out.push((format!("{name}-{plan_name}"), input));
+        }
+    }
+    out
+}
+
+/// The `dff` fuzz target's seeds: every model shape of [`crate::dff::shapes`] behind each
+/// plan's prefix.
+pub fn dff_inputs() -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    for (name, model) in crate::dff::shapes() {
+        let file = model.bytes();
+        for (plan_name, plan) in plans() {
+            let mut input = plan.to_prefix();
+            input.extend_from_slice(&file);
+            out.push((format!("dff-{name}-{plan_name}"), input));
         }
     }
     out

@@ -3,7 +3,7 @@
 //! (minimized), so a regression fails the ordinary test suite, not only a fuzz run.
 #![cfg(feature = "std")]
 
-use testkit::driver::{check_chunking, check_decode, check_findings, Plan};
+use testkit::driver::{check_chunking, check_decode, check_findings, check_model, Plan};
 use testkit::seeds;
 
 /// Cuttings every seed is checked under, besides the seed plans.
@@ -107,6 +107,35 @@ fn truncated_seeds_pass_the_check_checks() {
         for cut in 0..file.len().min(4096) {
             eprintln!("{name} cut at {cut}");
             check_findings(&Plan::whole(true), &file[..cut]);
+        }
+    }
+}
+
+/// The `dff` target's checks over its seeds (every model shape, each plan), every model
+/// under the fixed cuttings, every truncation, and bytes flipped through the frame list and
+/// the extensions.
+#[test]
+fn dff_seeds_and_their_damage_pass_the_model_checks() {
+    for (name, input) in seeds::dff_inputs() {
+        let (plan, file) = Plan::parse(&input).expect("a plan");
+        eprintln!("{name}");
+        check_model(&plan, file);
+    }
+    for (name, model) in testkit::dff::shapes() {
+        let file = model.bytes();
+        for plan in plans() {
+            check_model(&plan, &file);
+        }
+        let step = (file.len() / 200).max(1);
+        for cut in (0..file.len()).step_by(step) {
+            eprintln!("{name} cut at {cut}");
+            check_model(&Plan::chunks(7, true), &file[..cut]);
+        }
+        for at in (0..file.len().min(900)).step_by(7) {
+            let mut damaged = file.clone();
+            damaged[at] ^= 0xA5;
+            eprintln!("{name} flipped at {at}");
+            check_model(&Plan::chunks(3, true), &damaged);
         }
     }
 }

@@ -30,6 +30,7 @@ mod ipl_text;
 mod ipl_truncation;
 mod package;
 mod pause;
+mod record_types;
 mod rewrite;
 mod rig;
 mod sample;

@@ -801,3 +801,72 @@ fn records_by_hand_build_the_same_skeleton() {
     model_matrices(&s, |_| None, &mut out);
     assert_eq!(out[1][14], 2.0);
 }
+
+#[test]
+fn a_skeleton_read_from_dff_bytes_is_the_one_its_records_build() {
+    for (name, model) in testkit::dff::shapes() {
+        let bytes = model.bytes();
+        let read = read_skeleton(&bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let mut builder = SkeletonBuilder::new();
+        Decoder::new().decode_slice(&bytes, &mut builder).unwrap();
+        let built = builder.build().unwrap();
+        assert_eq!(read.frames(), built.frames(), "{name}");
+        assert_eq!(read.nodes(), built.nodes(), "{name}");
+        assert_eq!(read.rw_version(), Some(model.version), "{name}");
+        assert_eq!(read.frames().len(), model.frames.len(), "{name}");
+    }
+    // Not a model, and a truncated one.
+    let ifp = one_anim(vec![rot("Head", 5)]);
+    assert_eq!(
+        read_skeleton(&ifp).unwrap_err(),
+        ReadError::NotModel(Format::Anp3)
+    );
+    let bytes = testkit::dff::sa_skin().bytes();
+    match read_skeleton(&bytes[..200]) {
+        Err(ReadError::Decode(e)) => assert!(e.offset <= 200),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn a_model_is_for_the_games_of_its_renderware_version() {
+    use testkit::dff::{III, III_OLD, SA, VC, VC_OLD};
+    assert_eq!(model_games(Some(SA)), Games::SA.union(Games::MTA));
+    assert_eq!(model_games(Some(VC)), Games::VC);
+    assert_eq!(model_games(Some(VC_OLD)), Games::VC);
+    assert_eq!(model_games(Some(III)), Games::III);
+    assert_eq!(model_games(Some(III_OLD)), Games::III);
+    assert_eq!(model_games(None), Games::ALL);
+    let vc = read_skeleton(&testkit::dff::vc_ped().bytes()).unwrap();
+    assert_eq!(default_host(Format::Anpk, &vc), Host::ViceCity);
+    assert_eq!(default_host(Format::Anp3, &vc), Host::SanAndreas);
+}
+
+#[test]
+fn check_file_reports_a_model_alone_and_an_animation_on_it() {
+    // A skinned SA model lacking the standard bones past the neck: skel.dff.missing_bone.
+    let bytes = testkit::dff::duplicates().bytes();
+    let mut found = Vec::new();
+    let checked = check_file(&bytes, b"m.dff", None, None, |f| found.push(*f));
+    assert_eq!(checked.format, Some(Format::Dff));
+    assert_eq!(checked.games, Games::SA.union(Games::MTA));
+    assert!(checked.from_file);
+    let seen = rules(&found);
+    assert!(seen.contains(&Rule::SkelMissingBone), "{seen:?}");
+    assert!(seen.contains(&Rule::SkelDuplicateNodeId), "{seen:?}");
+    // Named games: a VC check leaves out the SA-only rules.
+    found.clear();
+    let checked = check_file(&bytes, b"m.dff", Some(Games::VC), None, |f| found.push(*f));
+    assert_eq!(checked.games, Games::VC);
+    assert!(!rules(&found).contains(&Rule::SkelMissingBone));
+    // An animation on the model: the checker's findings and the skeleton's.
+    let skeleton = read_skeleton(&testkit::dff::sa_skin().bytes()).unwrap();
+    let file = one_anim(vec![rot("Head", 5), rot("Nobody", 777)]);
+    found.clear();
+    let checked = check_file(&file, b"a.ifp", None, Some(&skeleton), |f| found.push(*f));
+    assert_eq!(checked.format, Some(Format::Anp3));
+    assert!(rules(&found).contains(&Rule::SkelTrackUnbound));
+    found.clear();
+    check_file(&file, b"a.ifp", None, None, |f| found.push(*f));
+    assert!(!rules(&found).contains(&Rule::SkelTrackUnbound));
+}

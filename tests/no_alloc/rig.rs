@@ -75,3 +75,29 @@ fn skeletons_binding_posing_and_checks_allocate_nothing() {
         assert_eq!(n, 0);
     }
 }
+
+/// Reading a skeleton from DFF bytes and checking a model or an animation on it as
+/// `gtastream check` does allocate nothing either.
+#[test]
+fn reading_a_skeleton_and_checking_files_allocate_nothing() {
+    let q = [0.0, 0.0, 0.0, 1.0];
+    let file = FileSpec::anp3(
+        "test",
+        vec![AnimSpec::new(
+            "a",
+            vec![BoneSpec::new("Head", 1, 5, vec![f1(q, 0.0), f1(q, 1.0)])],
+        )],
+    )
+    .build();
+    for model in [testkit::dff::sa_skin(), testkit::dff::gta3_vehicle()] {
+        let dff = model.bytes();
+        let n = allocations(|| {
+            let skeleton = read_skeleton(&dff).expect("a model");
+            let mut count = 0u32;
+            let checked = check_file(&dff, b"m.dff", None, None, |_| count += 1);
+            let on = check_file(&file, b"a.ifp", None, Some(&skeleton), |_| count += 1);
+            black_box((count, checked, on, skeleton.frames().len()));
+        });
+        assert_eq!(n, 0);
+    }
+}

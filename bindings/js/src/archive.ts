@@ -229,7 +229,11 @@ export async function lsBlob(img: Blob, dir?: Blob): Promise<ArchiveListing> {
   const listing = listingOf(img.size, dir?.size);
   try {
     for (let step = listing.next(); ; ) {
-      if (step.done) return step.value;
+      if (step.done) {
+        const heads = await Promise.all(textHeads(step.value).map(([start, end]) =>
+          windows.held(img, start, end) ?? windows.read(img, start, end)));
+        return settleText(step.value, heads);
+      }
       const { img: fromImg, start, end } = step.value;
       const file = fromImg ? img : dir!;
       step = listing.next(windows.held(file, start, end) ?? await windows.read(file, start, end));
@@ -245,11 +249,41 @@ export function lsSlices(img: Uint8Array, dir?: Uint8Array): ArchiveListing {
   const listing = listingOf(img.length, dir?.length);
   try {
     for (let step = listing.next(); ; ) {
-      if (step.done) return step.value;
+      if (step.done) {
+        return settleText(step.value, textHeads(step.value).map(([s, e]) => img.subarray(s, e)));
+      }
       const { img: fromImg, start, end } = step.value;
       step = listing.next((fromImg ? img : dir!).subarray(start, end));
     }
   } finally {
     listing.return(undefined as never);
   }
+}
+
+/** The `.img` ranges of the text entries' first bytes, which settle their format. */
+function textHeads(listing: ArchiveListing): [number, number][] {
+  const size = wasm().gts_format_head_size();
+  return listing.entries.filter((e) => e.format === 'text')
+    .map((e) => [e.offset, e.offset + Math.min(e.size, size)]);
+}
+
+/** The listing with its text entries settled from their first bytes (`heads`, in the order of
+ * {@link textHeads}) as {@link ls} and the command-line tool settle them: text that is no
+ * placement file (a readme) has no format. */
+function settleText(listing: ArchiveListing, heads: Uint8Array[]): ArchiveListing {
+  const module = wasm();
+  const size = module.gts_format_head_size();
+  let at = 0;
+  for (const entry of listing.entries.filter((e) => e.format === 'text')) {
+    const head = heads[at++];
+    const ptr = module.gts_alloc(head.length);
+    try {
+      new Uint8Array(module.memory.buffer, ptr, head.length).set(head);
+      const whole = entry.size <= size && head.length === entry.size ? 1 : 0;
+      if (module.gts_text_is_placement(ptr, head.length, whole) === 0) entry.format = null;
+    } finally {
+      module.gts_free(ptr, head.length);
+    }
+  }
+  return listing;
 }

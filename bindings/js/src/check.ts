@@ -1,4 +1,4 @@
-import { wasm, withSink } from './wasm.js';
+import { type DecodeError, wasm, withSink } from './wasm.js';
 
 /** A game `check` knows, as `gtastream check --game` names it. */
 export type CheckGame = 'iii' | 'vc' | 'sa' | 'mta';
@@ -11,6 +11,10 @@ export interface CheckOptions {
   games?: CheckGame[];
   /** The `.dir` of a version 1 archive: `data` is then its `.img` (format `VER1`). */
   dir?: Uint8Array | ArrayBuffer;
+  /** A model's DFF bytes: the file's animations are also checked against its skeleton
+   * (`check --skeleton MODEL`, rules `skel.*`, docs/SKELETON.md). A DFF checked alone gets its
+   * skeleton report without this. */
+  skeleton?: Uint8Array | ArrayBuffer;
 }
 
 /** A finding (docs/CHECKS.md lists the rules). */
@@ -79,34 +83,45 @@ export function check(data: Uint8Array | ArrayBuffer, options: CheckOptions = {}
   return JSON.parse(checkJson(data, options)) as CheckDocument;
 }
 
-/** The same document as JSON text, exactly as `gtastream check --json NAME` prints it. */
+/** The same document as JSON text, exactly as `gtastream check --json NAME` prints it. Throws a
+ * {@link DecodeError} where `options.skeleton` is no model the tool reads. */
 export function checkJson(data: Uint8Array | ArrayBuffer, options: CheckOptions = {}): string {
   const bytes = data instanceof Uint8Array ? data : new Uint8Array(data);
   const dir = options.dir === undefined ? null
     : options.dir instanceof Uint8Array ? options.dir : new Uint8Array(options.dir);
   const name = new TextEncoder().encode(options.name ?? '');
   const games = (options.games ?? []).reduce((bits, g) => bits | GAME_BITS[g], 0);
+  const model = options.skeleton === undefined ? undefined
+    : options.skeleton instanceof Uint8Array ? options.skeleton : new Uint8Array(options.skeleton);
   const module = wasm();
   const len = bytes.length;
   const ptr = module.gts_alloc(len);
   const namePtr = module.gts_alloc(name.length);
   const dirLen = dir?.length ?? 0;
   const dirPtr = module.gts_alloc(dirLen);
+  const modelPtr = model ? module.gts_alloc(model.length) : 0;
   const pieces: string[] = [];
+  let failure: DecodeError | undefined;
   try {
     new Uint8Array(module.memory.buffer, ptr, len).set(bytes);
     new Uint8Array(module.memory.buffer, namePtr, name.length).set(name);
     if (dir) new Uint8Array(module.memory.buffer, dirPtr, dirLen).set(dir);
+    if (model) new Uint8Array(module.memory.buffer, modelPtr, model.length).set(model);
     withSink(
       module,
-      { text: (piece) => pieces.push(piece), error: () => undefined },
-      () => module.gts_check_json(ptr, len, dirPtr, dirLen, dir ? 1 : 0, namePtr, name.length,
-        games),
+      { text: (piece) => pieces.push(piece), error: (e) => (failure = e) },
+      () => (model
+        ? module.gts_check_skeleton_json(ptr, len, namePtr, name.length, games, modelPtr,
+          model.length)
+        : module.gts_check_json(ptr, len, dirPtr, dirLen, dir ? 1 : 0, namePtr, name.length,
+          games)),
     );
   } finally {
     module.gts_free(ptr, len);
     module.gts_free(namePtr, name.length);
     module.gts_free(dirPtr, dirLen);
+    if (model) module.gts_free(modelPtr, model.length);
   }
+  if (failure) throw failure;
   return pieces.join('');
 }

@@ -1,6 +1,7 @@
 // Writing files: a file converted between formats (the library's decoder's events straight into
 // its encoder, in the module, as `gtastream convert --to FORMAT` does), and a document (from
 // `decode()`, perhaps edited) written by the same encoder.
+import { RECORD_KINDS, type RecordKind, type RecordTypes } from './records.js';
 import type { GtaDocument, Keyframe } from './types.js';
 import { DecodeError, EncodeError, type Exports, wasm, withSink } from './wasm.js';
 
@@ -110,10 +111,6 @@ class Buffers {
     this.records.push(value ?? NaN);
   }
 
-  floats(values: (number | null)[] | null | undefined, count: number): void {
-    for (let i = 0; i < count; i++) this.number(values?.[i]);
-  }
-
   value(v: number | null | undefined): void {
     this.values[this.valueAt++] = v ?? NaN;
   }
@@ -138,6 +135,31 @@ class Buffers {
 /** A stored line's item by the number `gts_write` reads. */
 const items = ['instance', 'car', 'section_line', 'text'];
 
+/** Each kind's fields by its name (records.ts, generated from the core's declarations). */
+const FIELDS = new Map(RECORD_KINDS);
+
+/** A count, then each record as the module reads any record: its fields in declared order, an
+ * optional one after 0 (null) or 1; n floats in `values` (f32). */
+function writeRecords<K extends RecordKind>(w: Buffers, kind: K, records: RecordTypes[K][]): void {
+  const fields = FIELDS.get(kind) ?? [];
+  w.number(records.length);
+  for (const record of records) {
+    const values = record as unknown as Record<string, unknown>;
+    for (const [name, code, optional] of fields) {
+      const value = values[name];
+      if (optional) {
+        w.number(value === null || value === undefined ? 0 : 1);
+        if (value === null || value === undefined) continue;
+      }
+      if (code === 'text') w.name(value as string | null | undefined);
+      else if (typeof code === 'number') {
+        // n floats go with the keyframes' f32 values, after them.
+        for (let i = 0; i < code; i++) w.value((value as (number | null)[] | undefined)?.[i]);
+      } else w.number(value as number | null | undefined);
+    }
+  }
+}
+
 /** The document in buffers, in the order `gts_write` reads it. */
 function toBuffers(doc: GtaDocument): Buffers {
   const animations = doc.animations ?? [];
@@ -149,6 +171,17 @@ function toBuffers(doc: GtaDocument): Buffers {
     for (const b of a.bones) {
       const c = contents(b.frames);
       floats += b.frames.length * (5 + (c & 1 ? 3 : 0) + (c & 2 ? 3 : 0));
+    }
+  }
+  // The records' float fields go in the same f32 values.
+  for (const [kind, list] of [['instance', doc.instances], ['car', doc.cars],
+    ['section_line', doc.section_lines]] as const) {
+    for (const record of list ?? []) {
+      const values = record as unknown as Record<string, unknown>;
+      for (const [name, code, optional] of FIELDS.get(kind) ?? []) {
+        const present = values[name] !== null && values[name] !== undefined;
+        if (typeof code === 'number' && (present || !optional)) floats += code;
+      }
     }
   }
   const w = new Buffers(floats);
@@ -191,32 +224,9 @@ function toBuffers(doc: GtaDocument): Buffers {
       }
     }
   }
-  const instances = doc.instances ?? [];
-  w.number(instances.length);
-  for (const i of instances) {
-    w.number(i.model_id);
-    w.name(i.model_name);
-    w.number(i.interior);
-    w.floats(i.position, 3);
-    w.floats(i.rotation, 4);
-    w.number(i.scale ? 1 : 0);
-    w.floats(i.scale, 3);
-    w.number(i.lod);
-  }
-  const cars = doc.cars ?? [];
-  w.number(cars.length);
-  for (const c of cars) {
-    w.floats(c.position, 3);
-    w.number(c.angle);
-    for (const v of [c.model_id, c.primary_color, c.secondary_color, c.flags, c.alarm_chance,
-      c.door_lock_chance, c.min_delay, c.max_delay]) w.number(v);
-  }
-  const lines = doc.section_lines ?? [];
-  w.number(lines.length);
-  for (const line of lines) {
-    w.name(line.section);
-    w.name(line.text);
-  }
+  writeRecords(w, 'instance', doc.instances ?? []);
+  writeRecords(w, 'car', doc.cars ?? []);
+  writeRecords(w, 'section_line', doc.section_lines ?? []);
   const stored = doc.stored ?? null;
   w.number(stored ? stored.length : -1);
   for (const s of stored ?? []) {

@@ -1,5 +1,5 @@
 import type {
-  AnimationSummary, DecodeOptions, GtaDocument, Keyframe, Pose, SampleOptions,
+  AnimationSummary, DecodeOptions, GtaDocument, Keyframe, Pose, PoseOnModel, SampleOptions,
 } from './types.js';
 import { type Buffers, buffersOf, keyframes, newTimes, toDocument } from './view.js';
 import { DecodeError, type Sink, wasm, withSink } from './wasm.js';
@@ -80,26 +80,42 @@ export function decodeJson(data: Uint8Array | ArrayBuffer, options: DecodeOption
 
 /**
  * The pose of the animation `animation` (any case, trimmed) at `time` seconds, as the games
- * compute it: the document `gtastream sample --json` prints (docs/ANIMATION.md). Throws a
- * {@link DecodeError} (`not_found`, `endless`, `bad_time`, or a decoding error) where the tool would fail.
+ * compute it: the document `gtastream sample --json` prints (docs/ANIMATION.md). With
+ * `options.skeleton` (a model's DFF bytes), the document of `sample --skeleton` (docs/SKELETON.md
+ * §3): each bone's frame and every frame of the model in model space. Throws a
+ * {@link DecodeError} (`not_found`, `endless`, `bad_time`, `not_model`, or a decoding error)
+ * where the tool would fail.
  */
 export function sample(data: Uint8Array | ArrayBuffer, animation: string, time: number,
-  options: SampleOptions = {}): Pose {
+  options: SampleOptions & { skeleton: Uint8Array | ArrayBuffer }): PoseOnModel;
+export function sample(data: Uint8Array | ArrayBuffer, animation: string, time: number,
+  options?: SampleOptions): Pose;
+export function sample(data: Uint8Array | ArrayBuffer, animation: string, time: number,
+  options: SampleOptions = {}): Pose | PoseOnModel {
   const bytes = data instanceof Uint8Array ? data : new Uint8Array(data);
   // Names are bytes, one character per byte.
   const name = Uint8Array.from(animation, (c) => c.charCodeAt(0) & 0xff);
+  const model = options.skeleton === undefined ? undefined
+    : options.skeleton instanceof Uint8Array ? options.skeleton : new Uint8Array(options.skeleton);
   const module = wasm();
-  const ptr = module.gts_alloc(bytes.length + name.length);
+  const size = bytes.length + name.length + (model?.length ?? 0);
+  const ptr = module.gts_alloc(size);
   const pieces: string[] = [];
   let failure: DecodeError | undefined;
   try {
     new Uint8Array(module.memory.buffer, ptr, bytes.length).set(bytes);
     new Uint8Array(module.memory.buffer, ptr + bytes.length, name.length).set(name);
+    const at = ptr + bytes.length + name.length;
+    if (model) new Uint8Array(module.memory.buffer, at, model.length).set(model);
+    const looped = options.loop ? 1 : 0;
     const rc = withSink(
       module,
       { text: (piece) => pieces.push(piece), error: (e) => (failure = e) },
-      () => module.gts_sample_json(ptr, bytes.length, ptr + bytes.length, name.length, time,
-        options.loop ? 1 : 0),
+      () => (model
+        ? module.gts_sample_skeleton_json(ptr, bytes.length, ptr + bytes.length, name.length, at,
+          model.length, time, looped, options.game ? GAME_NUMBERS[options.game] : 0)
+        : module.gts_sample_json(ptr, bytes.length, ptr + bytes.length, name.length, time,
+          looped)),
     );
     if (failure) {
       throw failure;
@@ -108,10 +124,13 @@ export function sample(data: Uint8Array | ArrayBuffer, animation: string, time: 
       throw new Error('gtastream: the pose could not be written');
     }
   } finally {
-    module.gts_free(ptr, bytes.length + name.length);
+    module.gts_free(ptr, size);
   }
-  return JSON.parse(pieces.join('')) as Pose;
+  return JSON.parse(pieces.join('')) as Pose | PoseOnModel;
 }
+
+/** The games' numbers of the module's binding (`--game` of `sample --skeleton`). */
+const GAME_NUMBERS = { iii: 1, vc: 2, sa: 3, mta: 4 } as const;
 
 /**
  * Each animation's summary, in the file's order: its length by the games' rule, the bones it

@@ -2,7 +2,8 @@
 // handed to JavaScript callbacks as they happen. Memory stays constant: each chunk is copied
 // into the module's fixed input buffer piece by piece, and nothing is kept between events.
 
-import type { Car, Instance, Keyframe, SectionLine, Warning } from './types.js';
+import { RECORD_KINDS, type RecordKind, type RecordTypes } from './records.js';
+import type { Keyframe, Warning } from './types.js';
 import {
   ABORT, CONTINUE, DecodeError, type Exports, PAUSE, type Sink, wasm, withSink,
 } from './wasm.js';
@@ -17,6 +18,8 @@ export interface FileInfo {
   animation_count: number;
   instance_count: number | null;
   car_count: number | null;
+  /** A RenderWare file (DFF): the library id as stored (`0x1803FFFF`: 3.6.0.3), else null. */
+  rw_version: number | null;
 }
 
 export interface AnimationInfo {
@@ -40,12 +43,21 @@ export interface BoneInfo {
   has_scale: boolean;
 }
 
+/** `dff_frame` → `dffFrame`. */
+type Camel<S extends string> = S extends `${infer H}_${infer T}` ? `${H}${Capitalize<Camel<T>>}` : S;
+
+/** A callback per record kind, named after it in camel case (`instance`, `car`, `sectionLine`,
+ * `dffFrame`, `dffHanim`...: every kind of records.ts), taking its object. */
+export type RecordCallbacks = {
+  [K in RecordKind as Camel<K>]?: (record: RecordTypes[K]) => Flow;
+};
+
 /** The events, in the library's order: `file`, per animation `animation`, per bone `bone`,
  * `keyframes` (batches), `boneEnd`, then `animationEnd`; placement files report `instance`,
  * `car` and `sectionLine`; `warning` may come anywhere; `end` last (from `finish`). Fields are
  * named as in the `decode()` document. A callback that throws aborts the decoding and its
  * exception is rethrown by `feed`/`finish`. */
-export interface Callbacks {
+export interface Callbacks extends RecordCallbacks {
   file?(info: FileInfo): Flow;
   animation?(info: AnimationInfo): Flow;
   bone?(info: BoneInfo): Flow;
@@ -53,9 +65,9 @@ export interface Callbacks {
   keyframes?(frames: Keyframe[]): Flow;
   boneEnd?(): Flow;
   animationEnd?(): Flow;
-  instance?(instance: Instance): Flow;
-  car?(car: Car): Flow;
-  sectionLine?(line: SectionLine): Flow;
+  /** A record of any kind (`instance`, `car`, `section_line`, `dff_frame`, ...), before the
+   * callback named after its kind. */
+  record?<K extends RecordKind>(kind: K, record: RecordTypes[K]): Flow;
   warning?(warning: Warning): Flow;
   end?(): Flow;
 }
@@ -198,8 +210,8 @@ export class Decoder {
     const sink: Sink = {};
     if (cb.file) {
       const f = cb.file.bind(cb);
-      sink.file = guard((format, name, animation_count, instance_count, car_count) =>
-        f({ format, name, animation_count, instance_count, car_count }));
+      sink.file = guard((format, name, animation_count, instance_count, car_count,
+        rw_version) => f({ format, name, animation_count, instance_count, car_count, rw_version }));
     }
     if (cb.animation) {
       const f = cb.animation.bind(cb);
@@ -237,22 +249,17 @@ export class Decoder {
     }
     if (cb.boneEnd) sink.boneEnd = guard(cb.boneEnd.bind(cb));
     if (cb.animationEnd) sink.animationEnd = guard(cb.animationEnd.bind(cb));
-    if (cb.instance) {
-      const f = cb.instance.bind(cb);
-      sink.instance = guard((position, rotation, scale, model_id, interior, lod, model_name) =>
-        f({ model_id, model_name, interior, position, rotation, scale, lod }));
-    }
-    if (cb.car) {
-      const f = cb.car.bind(cb);
-      sink.car = guard((position, angle, ints) => f({
-        position, angle, model_id: ints[0], primary_color: ints[1], secondary_color: ints[2],
-        flags: ints[3], alarm_chance: ints[4], door_lock_chance: ints[5], min_delay: ints[6],
-        max_delay: ints[7],
-      }));
-    }
-    if (cb.sectionLine) {
-      const f = cb.sectionLine.bind(cb);
-      sink.sectionLine = guard((section, text) => f({ section, text }));
+    const byKind = cb as Record<string, ((record: unknown) => Flow) | undefined>;
+    const named = RECORD_KINDS.map(([kind]) =>
+      byKind[kind.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase())]?.bind(cb));
+    if (cb.record || named.some((f) => f)) {
+      const all = cb.record?.bind(cb);
+      sink.record = guard((kind: RecordKind, record: Record<string, unknown>) => {
+        const typed = record as unknown as RecordTypes[RecordKind];
+        const flow = all?.(kind, typed);
+        if (flow === 'abort' || flow === false || flow === 'pause') return flow;
+        return named[RECORD_KINDS.findIndex(([k]) => k === kind)]?.(typed);
+      });
     }
     if (cb.warning) {
       const f = cb.warning.bind(cb);

@@ -155,7 +155,7 @@ export class IFPReader {
       values.push(new Float32Array(memory.slice(ptr, ptr + 4 * count))));
     const r = new Reader(buffers);
     const { placement, doc } = readHead(r);
-    if (placement || doc.format === null) {
+    if (placement || doc.format === null || doc.format === 'dff') {
       throw new Error(`gtastream: not an animation file (format ${doc.format})`);
     }
     this.format = doc.format;

@@ -1,8 +1,14 @@
 // The structure of the document `decode()` returns: what `gtastream dump --json` prints, written
 // by the library (gtastream::json). Floats that are NaN or infinite in the file are `null`.
 
+// The record kinds' objects (Instance, Car, SectionLine, the DFF records, ...) follow from the
+// core's declarations: records.ts is generated (tests/decode/record_types.rs).
+import type { Car, Instance, SectionLine } from './records.js';
+
+export type * from './records.js';
+
 /** The file formats, by the name the command-line tool prints. */
-export type Format = 'ANP3' | 'ANP2' | 'ANPK' | 'ANIM' | 'bnry' | 'text';
+export type Format = 'ANP3' | 'ANP2' | 'ANPK' | 'ANIM' | 'bnry' | 'text' | 'dff';
 
 export interface Warning {
   /** Stable name (`size_mismatch`, `trailing_data`, ...). */
@@ -73,34 +79,6 @@ export interface AnimationSummary {
   mixed: boolean;
 }
 
-export interface Instance {
-  model_id: number;
-  model_name: string | null;
-  interior: number;
-  position: (number | null)[];
-  rotation: (number | null)[];
-  scale: (number | null)[] | null;
-  lod: number;
-}
-
-export interface Car {
-  position: (number | null)[];
-  angle: number | null;
-  model_id: number;
-  primary_color: number;
-  secondary_color: number;
-  flags: number;
-  alarm_chance: number;
-  door_lock_chance: number;
-  min_delay: number;
-  max_delay: number;
-}
-
-export interface SectionLine {
-  section: string;
-  text: string;
-}
-
 /** A line or record of a placement file as stored (docs/FORMATS.md §10). */
 export interface StoredLine {
   item: 'instance' | 'car' | 'section_line' | 'text';
@@ -122,10 +100,47 @@ export interface Block {
   animations: number;
 }
 
-/** The whole decoded file. Animation files have `animations` (and an `ANLF`'s `blocks` and
+/** A frame of a model (DFF) in frame-list order (docs/FORMATS.md §11). */
+export interface ModelFrame {
+  index: number;
+  /** The parent frame's index; -1 for a root. */
+  parent: number;
+  /** The node name extension's name as stored, null where the frame has none. */
+  name: string | null;
+  /** The rotation: right, up and at vectors, 3 numbers each. */
+  rotation: (number | null)[];
+  position: (number | null)[];
+  /** The HAnim node id (the bone id an animation's track names), null where none. */
+  bone_id: number | null;
+}
+
+/** A model's parts (`format` `dff`): what `dump --json` prints of a DFF. */
+export interface ModelParts {
+  /** The clump's library id, `0x` and 8 hex digits (`0x1803FFFF`). */
+  rw_version?: string;
+  frames?: ModelFrame[];
+  /** The HAnim hierarchy's node table in table order (id, index as stored, flags: 1 POP,
+   * 2 PUSH), null where the model has none. */
+  hanim?: { flags: number; nodes: { id: number; index: number; flags: number }[] } | null;
+  /** The first skinned geometry's skin, null where none: the inverse bind matrices, 16
+   * numbers each (4 columns of 4). */
+  skin?: { bones: number; used_bones: number; max_weights: number;
+    inverse_bind: (number | null)[][] } | null;
+  /** Which frame each atomic's geometry hangs on. */
+  atomics?: { frame: number; geometry: number }[];
+  geometries?: { vertices: number; triangles: number; materials: number }[];
+}
+
+/** The document of a model alone (`format` `dff`). */
+export interface ModelDocument extends Required<ModelParts> {
+  format: 'dff';
+}
+
+/** The whole decoded file. A model (`format` `dff`) has only the keys of {@link ModelParts}
+ * (see {@link ModelDocument}: no `warnings`, `raw` or `trailing`). Animation files have `animations` (and an `ANLF`'s `blocks` and
  * `container_size`); placement files `instances`, `cars`, `section_lines` (the lines of
  * sections kept as text) and `stored` (the file's order). */
-export interface GtaDocument {
+export interface GtaDocument extends ModelParts {
   format: Format | null;
   name: string | null;
   warnings: DocumentWarning[];
@@ -180,6 +195,27 @@ export interface ArchiveListing {
 export interface SampleOptions {
   /** Play looped: the time wraps by the animation's length, each bone on its own keys. */
   loop?: boolean;
+  /** A model's DFF bytes: pose it (`sample --skeleton MODEL`), giving a {@link PoseOnModel}. */
+  skeleton?: Uint8Array | ArrayBuffer;
+  /** The game whose binding applies (`--game`); by default San Andreas for its formats, for
+   * an ANPK the game the model is for. */
+  game?: 'iii' | 'vc' | 'sa' | 'mta';
+}
+
+/** The pose on a model (`gtastream sample --skeleton MODEL --json`, docs/SKELETON.md §3). */
+export interface PoseOnModel {
+  animation: string;
+  time: number | null;
+  /** The game whose binding was applied (`iii`, `vc`, `sa`, `mta`). */
+  game: string;
+  bones: (Pose['bones'][number] & {
+    /** The model's frame the track drives, null where it drives none. */
+    frame: number | null;
+    /** Why it drives none (`no_such_id`, `name_not_in_table`, `overridden`, ...), else null. */
+    unbound: string | null;
+  })[];
+  /** Every frame of the model, in model space at that time: 16 numbers, column-major. */
+  frames: { index: number; name: string | null; matrix: (number | null)[] }[];
 }
 
 /** The pose of one animation at a time (`gtastream sample --json`). */

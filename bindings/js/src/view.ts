@@ -4,9 +4,10 @@
 // text, and nothing of the file's format here: the module has already decoded everything.
 
 import type {
-  Animation, AnimationSummary, ArchiveListing, Block, Bone, Car, DocumentWarning, GtaDocument,
-  Instance, Keyframe, SectionLine, StoredLine,
+  Animation, AnimationSummary, ArchiveListing, Block, Bone, DocumentWarning, GtaDocument,
+  Keyframe, ModelDocument, StoredLine,
 } from './types.js';
+import { RECORD_KINDS, type RecordKind, type RecordTypes } from './records.js';
 import { DecodeError, type Exports, type Sink, withSink } from './wasm.js';
 
 /** The buffers of one document, in the parts the module handed them over: the records of
@@ -149,7 +150,10 @@ export class Reader {
 /** The head of a document: whether it is a placement file, format, name, the stored header
  * and trailing bytes, and warnings. */
 export function readHead(r: Reader): { placement: boolean; doc: GtaDocument } {
-  const placement = r.number() === 1;
+  const kind = r.number();
+  // A model (DFF): the library's document, whole (`Model::write_json`).
+  if (kind === 2) return { placement: false, doc: JSON.parse(r.string()) as ModelDocument as unknown as GtaDocument };
+  const placement = kind === 1;
   const format = r.name() as GtaDocument['format'];
   const name = r.name();
   const raw = r.bytes();
@@ -296,6 +300,7 @@ export function keyframes(values: Float64Array, contents: number, times: Times):
 export function toDocument(buffers: Buffers, boneFrames: Keyframe[][]): GtaDocument {
   const r = new Reader(buffers);
   const { placement, doc } = readHead(r);
+  if (doc.format === 'dff') return doc;
   if (!placement) {
     const { blocks, container_size } = readBlocks(r);
     const animations: Animation[] = [];
@@ -319,31 +324,9 @@ export function toDocument(buffers: Buffers, boneFrames: Keyframe[][]): GtaDocum
     }
     return Object.assign(doc, { animations, blocks, container_size });
   }
-  const instances: Instance[] = [];
-  for (let n = r.number(); n > 0; n--) {
-    const model_id = r.number();
-    const model_name = r.name();
-    const interior = r.number();
-    const position = r.floats(3);
-    const rotation = r.floats(4);
-    const hasScale = r.number() === 1;
-    const scale = r.floats(3);
-    instances.push({ model_id, model_name, interior, position, rotation,
-      scale: hasScale ? scale : null, lod: r.number() });
-  }
-  const cars: Car[] = [];
-  for (let n = r.number(); n > 0; n--) {
-    const position = r.floats(3);
-    cars.push({
-      position, angle: r.optNumber(), model_id: r.number(), primary_color: r.number(),
-      secondary_color: r.number(), flags: r.number(), alarm_chance: r.number(),
-      door_lock_chance: r.number(), min_delay: r.number(), max_delay: r.number(),
-    });
-  }
-  const section_lines: SectionLine[] = [];
-  for (let n = r.number(); n > 0; n--) {
-    section_lines.push({ section: r.string(), text: r.string() });
-  }
+  const instances = readRecords(r, 'instance');
+  const cars = readRecords(r, 'car');
+  const section_lines = readRecords(r, 'section_line');
   let stored: StoredLine[] | null = null;
   const count = r.number();
   if (count >= 0) {
@@ -354,6 +337,28 @@ export function toDocument(buffers: Buffers, boneFrames: Keyframe[][]): GtaDocum
     }
   }
   return Object.assign(doc, { instances, cars, section_lines, stored });
+}
+
+/** Each kind's fields by its name (records.ts, generated from the core's declarations). */
+const FIELDS = new Map(RECORD_KINDS);
+
+/** A count, then that many records of `kind`, each as the module writes any record: its
+ * fields in declared order, an optional one after 0 (null) or 1. */
+export function readRecords<K extends RecordKind>(r: Reader, kind: K): RecordTypes[K][] {
+  const fields = FIELDS.get(kind) ?? [];
+  const out: RecordTypes[K][] = [];
+  for (let n = r.number(); n > 0; n--) {
+    const record: Record<string, unknown> = {};
+    for (const [name, code, optional] of fields) {
+      if (optional && r.number() === 0) record[name] = null;
+      else if (code === 'text') record[name] = r.string();
+      else if (code === 'f32') record[name] = r.optNumber();
+      else if (typeof code === 'number') record[name] = r.floats(code);
+      else record[name] = r.number();
+    }
+    out.push(record as unknown as RecordTypes[K]);
+  }
+  return out;
 }
 
 /** A stored line's item by the module's number for it. */

@@ -3,6 +3,8 @@
 // module "gts", which hand it to whoever is listening at the time (the `sink`): one call of the
 // module runs at a time, and every call sets its own sink.
 
+import { RECORD_KINDS, type RecordKind } from './records.js';
+
 /** Where a decoding error happened (docs/FORMATS.md §7.5), where the library tracked it. */
 export interface ErrorContext {
   /** 0-based index of the animation being decoded, else null. */
@@ -59,12 +61,18 @@ export class EncodeError extends Error {
 export interface Exports {
   memory: WebAssembly.Memory;
   gts_alloc(len: number): number;
+  gts_format_head_size(): number;
+  gts_text_is_placement(ptr: number, len: number, whole: number): number;
   gts_free(ptr: number, len: number): void;
   gts_json(ptr: number, len: number, canSeek: number): number;
   gts_check_json(
     ptr: number, len: number, dir: number, dirLen: number, hasDir: number, name: number,
     nameLen: number, games: number,
   ): number;
+  gts_sample_skeleton_json(ptr: number, len: number, name: number, nameLen: number,
+    model: number, modelLen: number, time: number, looped: number, game: number): number;
+  gts_check_skeleton_json(ptr: number, len: number, name: number, nameLen: number, games: number,
+    model: number, modelLen: number): number;
   gts_sample_json(ptr: number, len: number, name: number, nameLen: number, time: number,
     looped: number): number;
   gts_summaries_json(ptr: number, len: number): number;
@@ -123,7 +131,7 @@ export interface Sink {
   error?(error: DecodeError): void;
   progress?(consumed: number, status: number, seek: number): void;
   file?(format: string, name: string | null, animationCount: number,
-    instanceCount: number | null, carCount: number | null): number;
+    instanceCount: number | null, carCount: number | null, rwVersion: number | null): number;
   animation?(index: number, name: string, boneCount: number, frameDataSize: number | null,
     flags: number | null, duration: number | null): number;
   bone?(index: number, name: string | null, boneId: number | null, boneKey: number | null,
@@ -133,10 +141,8 @@ export interface Sink {
   keyframes?(floats: Float32Array, count: number): number;
   boneEnd?(): number;
   animationEnd?(): number;
-  instance?(position: number[], rotation: number[], scale: number[] | null, modelId: number,
-    interior: number, lod: number, modelName: string | null): number;
-  car?(position: number[], angle: number, ints: number[]): number;
-  sectionLine?(section: string, text: string): number;
+  /** A record of any kind, as its object (floats as decoded: NaN stays NaN). */
+  record?(kind: RecordKind, record: Record<string, unknown>): number;
   warning?(kind: string, reason: string, offset: number): number;
   end?(): number;
   /** A document or listing in buffers (wasm/src/document.rs), copied out of the module's
@@ -212,9 +218,9 @@ const imports = {
       sink.progress?.(consumed, status, seek);
     },
     file(format: number, formatLen: number, name: number, nameLen: number, animations: number,
-      instances: number, cars: number) {
+      instances: number, cars: number, rwVersion: number) {
       return sink.file?.(latin1(format, formatLen), optName(name, nameLen), animations,
-        optNumber(instances), optNumber(cars)) ?? CONTINUE;
+        optNumber(instances), optNumber(cars), optNumber(rwVersion)) ?? CONTINUE;
     },
     animation(index: number, name: number, nameLen: number, boneCount: number, size: number,
       flags: number, duration: number, hasDuration: number) {
@@ -237,19 +243,23 @@ const imports = {
     animation_end() {
       return sink.animationEnd?.() ?? CONTINUE;
     },
-    instance(ptr: number, hasScale: number, modelId: number, interior: number, lod: number,
-      name: number, nameLen: number) {
-      const f = floats(ptr, 10);
-      return sink.instance?.(f.slice(0, 3), f.slice(3, 7), hasScale ? f.slice(7, 10) : null,
-        modelId, interior, lod, optName(name, nameLen)) ?? CONTINUE;
-    },
-    car(ptr: number) {
-      const f = floats(ptr, 4);
-      const ints = Array.from(new Int32Array(active!.memory.buffer, ptr + 16, 8));
-      return sink.car?.(f.slice(0, 3), f[3], ints) ?? CONTINUE;
-    },
-    section_line(section: number, sectionLen: number, text: number, textLen: number) {
-      return sink.sectionLine?.(latin1(section, sectionLen), latin1(text, textLen)) ?? CONTINUE;
+    record(kind: number, ptr: number, count: number, text: number, _textLen: number) {
+      if (!sink.record) return CONTINUE;
+      const values = new Float64Array(active!.memory.buffer, ptr, count);
+      const [name, fields] = RECORD_KINDS[kind];
+      const record: Record<string, unknown> = {};
+      let at = 0;
+      for (const [field, code, optional] of fields) {
+        if (optional && values[at++] === 0) record[field] = null;
+        else if (code === 'text') {
+          record[field] = latin1(text + values[at], values[at + 1]);
+          at += 2;
+        } else if (typeof code === 'number') {
+          record[field] = Array.from(values.subarray(at, at + code));
+          at += code;
+        } else record[field] = values[at++];
+      }
+      return sink.record(name, record);
     },
     warning(name: number, nameLen: number, reason: number, reasonLen: number, offset: number) {
       return sink.warning?.(latin1(name, nameLen), latin1(reason, reasonLen), offset) ?? CONTINUE;

@@ -457,6 +457,42 @@ try {
   assert.deepEqual([pair['gta3.img'], pair['gta3.dir']], [vcEdited.img, vcEdited.dir]);
   await page.screenshot({ path: join(out, 'web-inspector-img-edit.png'), fullPage: true });
 
+  // A model (DFF, testkit's SA skin among the fixtures): its frame tree, bone ids, HAnim table,
+  // skin and counts, as decode() reads the file.
+  const models = process.env.GTASTREAM_FIXTURES
+    ?? join(root, 'target', 'tmp', 'js-fixtures', 'decode');
+  const dff = readFileSync(join(models, 'dff-sa_skin'));
+  const model = decode(dff);
+  await load('ped.dff', dff);
+  assert.equal(await page.textContent('#format'), 'dff');
+  assert.equal(await page.isVisible('#model-section'), true);
+  const tree = await page.$$eval('#frame-tree li', (items) => items.map((li) => ({
+    index: Number(li.dataset.index),
+    bone: li.dataset.boneId === '' ? null : Number(li.dataset.boneId),
+    parent: li.parentElement.closest('li') ? Number(li.parentElement.closest('li').dataset.index)
+      : -1,
+    label: li.querySelector(':scope > .frame').textContent,
+  })));
+  assert.deepEqual(tree.map((f) => f.index).sort((a, b) => a - b),
+    model.frames.map((f) => f.index));
+  for (const f of model.frames) {
+    const shown = tree.find((t) => t.index === f.index);
+    assert.equal(shown.bone, f.bone_id, `frame ${f.index}`);
+    assert.equal(shown.parent, f.parent, `frame ${f.index}`);
+    assert.ok(shown.label.includes(JSON.stringify(f.name)), shown.label);
+  }
+  assert.ok(model.frames.some((f) => f.parent > 0), 'the skin nests frames below the root');
+  assert.deepEqual(await texts('#hanim-nodes tbody td:nth-child(2)'),
+    model.hanim.nodes.map((n) => String(n.id)));
+  const counts = await page.$eval('#model-section', (s) => ({ ...s.dataset }));
+  assert.deepEqual(counts, {
+    frames: String(model.frames.length), hanim: String(model.hanim.nodes.length),
+    skinBones: String(model.skin.bones), atomics: String(model.atomics.length),
+    geometries: String(model.geometries.length),
+  });
+  assert.ok((await page.textContent('#model-counts')).includes(`${model.skin.bones} bones`));
+  await page.screenshot({ path: join(out, 'web-inspector-model.png'), fullPage: true });
+
   // A broken file: the error with its kind and offset.
   await load('broken.ifp', walk.subarray(0, 100));
   const message = await page.textContent('#status');

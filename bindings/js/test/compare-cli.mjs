@@ -60,6 +60,6 @@ for (const name of readdirSync(dir).sort()) {
   }
 }
 console.log(`${compared} decodes equal to the tool's (${failures} failing alike); formats: ${[...formats].sort().join(' ')}`);
-for (const format of ['ANIM', 'ANP2', 'ANP3', 'ANPK', 'bnry', 'text']) {
+for (const format of ['ANIM', 'ANP2', 'ANP3', 'ANPK', 'bnry', 'text', 'dff']) {
   assert.ok(formats.has(format), `no fixture of format ${format}`);
 }

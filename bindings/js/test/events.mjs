@@ -7,12 +7,20 @@ export function gather() {
   let files = 0;
   let animation;
   let bone;
+  const model = {};
   const callbacks = {
     file(info) {
       if (files++ === 0) {
         doc.format = info.format;
         doc.name = info.name;
-        if (info.format === 'bnry' || info.format === 'text') {
+        if (info.format === 'dff') {
+          // A model's document: what the core's ModelBuilder gathers from the records.
+          delete doc.name;
+          delete doc.warnings;
+          const hex = (info.rw_version >>> 0).toString(16).toUpperCase().padStart(8, '0');
+          Object.assign(doc, { rw_version: `0x${hex}`, frames: [], hanim: null, skin: null,
+            atomics: [], geometries: [] });
+        } else if (info.format === 'bnry' || info.format === 'text') {
           Object.assign(doc, { instances: [], cars: [], section_lines: [] });
         } else {
           doc.animations = [];
@@ -34,6 +42,40 @@ export function gather() {
     },
     instance(instance) {
       doc.instances.push(instance);
+    },
+    dffFrame(f) {
+      doc.frames.push({ index: f.index, parent: f.parent, name: null, rotation: f.rotation,
+        position: f.position, bone_id: null });
+    },
+    dffFrameName(n) {
+      if (doc.frames[n.frame]) doc.frames[n.frame].name = n.name;
+    },
+    dffHanim(h) {
+      if (doc.frames[h.frame]) doc.frames[h.frame].bone_id = h.node_id;
+      if (h.flags !== null && !doc.hanim) {
+        doc.hanim = { flags: h.flags, nodes: [] };
+        model.hanimFrame = h.frame;
+      }
+    },
+    dffHanimNode(n) {
+      if (doc.hanim && model.hanimFrame === n.frame) {
+        doc.hanim.nodes.push({ id: n.node_id, index: n.node_index, flags: n.flags });
+      }
+    },
+    dffGeometry(g) {
+      doc.geometries.push({ vertices: g.vertices, triangles: g.triangles, materials: g.materials });
+    },
+    dffSkin(s) {
+      if (doc.skin) return;
+      doc.skin = { bones: s.bones, used_bones: s.used_bones, max_weights: s.max_weights,
+        inverse_bind: [] };
+      model.skinGeometry = s.geometry;
+    },
+    dffSkinBone(b) {
+      if (doc.skin && model.skinGeometry === b.geometry) doc.skin.inverse_bind.push(b.inverse_bind);
+    },
+    dffAtomic(a) {
+      doc.atomics.push({ frame: a.frame, geometry: a.geometry });
     },
     car(car) {
       doc.cars.push(car);

@@ -3,26 +3,17 @@
 //! number is what `json.loads` reads from its text: `gtastream::json::number`).
 
 use gtastream::context::Context;
+use gtastream::model::ModelBuilder;
 use gtastream::{
-    AnimationInfo, BoneInfo, FileInfo, Flow, Format, IplCar, Keyframes, Record, Unit, Visitor,
-    Warning,
+    AnimationInfo, BoneInfo, FileInfo, Flow, Format, Keyframes, Record, Unit, Visitor, Warning,
 };
 use pyo3::ffi;
 use pyo3::prelude::*;
-use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString};
 use pyo3::{intern, IntoPyObjectExt};
 
 use crate::numbers::Numbers;
 use crate::{latin1, warning_dict};
-
-/// The keys of a car's integer fields ([`IplCar::INT_FIELDS`]), made Python strings once.
-pub(crate) fn car_int_keys(py: Python<'_>) -> &[Py<PyString>; 8] {
-    static KEYS: PyOnceLock<[Py<PyString>; 8]> = PyOnceLock::new();
-    KEYS.get_or_init(py, || {
-        IplCar::INT_FIELDS.map(|key| PyString::intern(py, key).unbind())
-    })
-}
 
 /// The document being built; the first Python error stops the decoding and is kept.
 pub struct Document<'py> {
@@ -31,6 +22,9 @@ pub struct Document<'py> {
     py: Python<'py>,
     /// `json.loads`, for the animations' summaries.
     loads: Option<Bound<'py, PyAny>>,
+    /// A model (DFF): gathered from its records; its document is the library's own text
+    /// (`Model::write_json`), read by `json.loads` as the command's output is.
+    model: Option<ModelBuilder>,
     error: Option<PyErr>,
     format: Option<Format>,
     name: Option<Py<PyAny>>,
@@ -79,6 +73,7 @@ impl<'py> Document<'py> {
             numbers: Numbers::new(),
             py,
             loads: None,
+            model: None,
             error: None,
             format: None,
             name: None,
@@ -128,6 +123,15 @@ impl<'py> Document<'py> {
             return Err(error);
         }
         let py = self.py;
+        if let Some(model) = self.model {
+            let mut text = String::new();
+            // Writing to a String does not fail.
+            let _ = model.model.write_json(&mut text);
+            let loads = py
+                .import(intern!(py, "json"))?
+                .getattr(intern!(py, "loads"))?;
+            return Ok(loads.call1((text,))?.unbind());
+        }
         let doc = PyDict::new(py);
         doc.set_item(intern!(py, "format"), self.format.map(|f| f.name()))?;
         doc.set_item(intern!(py, "name"), self.name)?;
@@ -206,15 +210,6 @@ impl<'py> Document<'py> {
     /// The object of a float, as `json.loads` reads the document's text of it.
     fn number(&mut self, value: f32) -> PyResult<Py<PyAny>> {
         Ok(self.numbers.owned(self.py, value)?.unbind())
-    }
-
-    /// A list of floats (off the hot path: each reference counted as it is taken).
-    fn numbers<const N: usize>(&mut self, values: &[f32; N]) -> PyResult<Bound<'py, PyList>> {
-        let objects = values
-            .iter()
-            .map(|&value| self.numbers.owned(self.py, value))
-            .collect::<PyResult<Vec<_>>>()?;
-        PyList::new(self.py, objects)
     }
 
     /// A list of floats whose references the memo counts at its next settling.
@@ -319,6 +314,12 @@ impl Visitor for Document<'_> {
         let first = self.files == 1;
         if first {
             self.format = Some(info.format);
+            if info.format == Format::Dff {
+                self.model = Some(ModelBuilder::default());
+            }
+        }
+        if let Some(model) = &mut self.model {
+            return model.file(info);
         }
         self.run(|d| {
             let py = d.py;
@@ -454,42 +455,22 @@ impl Visitor for Document<'_> {
     }
 
     fn record(&mut self, record: &Record<'_>) -> Flow {
+        if let Some(model) = &mut self.model {
+            return model.record(record);
+        }
         match record {
-            Record::Instance(i) => self.run(|d| {
+            Record::Instance(_) | Record::Car(_) | Record::SectionLine(_) => self.run(|d| {
                 let py = d.py;
-                let instance = PyDict::new(py);
-                instance.set_item(intern!(py, "model_id"), i.model_id)?;
-                instance.set_item(intern!(py, "model_name"), i.model_name.map(latin1))?;
-                instance.set_item(intern!(py, "interior"), i.interior)?;
-                instance.set_item(intern!(py, "position"), d.numbers(&i.position)?)?;
-                instance.set_item(intern!(py, "rotation"), d.numbers(&i.rotation)?)?;
-                let scale = match &i.scale {
-                    Some(scale) => d.numbers(scale)?.into_any().unbind(),
-                    None => py.None(),
+                let numbers = &mut d.numbers;
+                let dict = crate::records::record_dict(py, record, |v| numbers.owned(py, v))?;
+                let (name, list) = match record {
+                    Record::Instance(_) => ("instance", &d.instances),
+                    Record::Car(_) => ("car", &d.cars),
+                    _ => ("section_line", &d.lines),
                 };
-                instance.set_item(intern!(py, "scale"), scale)?;
-                instance.set_item(intern!(py, "lod"), i.lod)?;
-                d.instances.append(instance)?;
-                d.stored("instance", Some(d.instances.len() - 1), i.raw)
-            }),
-            Record::Car(c) => self.run(|d| {
-                let py = d.py;
-                let car = PyDict::new(py);
-                car.set_item(intern!(py, "position"), d.numbers(&c.position)?)?;
-                car.set_item(intern!(py, "angle"), d.number(c.angle)?)?;
-                for (key, value) in car_int_keys(py).iter().zip(c.ints()) {
-                    car.set_item(key.bind(py), value)?;
-                }
-                d.cars.append(car)?;
-                d.stored("car", Some(d.cars.len() - 1), c.raw)
-            }),
-            Record::SectionLine(line) => self.run(|d| {
-                let py = d.py;
-                let entry = PyDict::new(py);
-                entry.set_item(intern!(py, "section"), line.section)?;
-                entry.set_item(intern!(py, "text"), latin1(line.text))?;
-                d.lines.append(entry)?;
-                d.stored("section_line", Some(d.lines.len() - 1), line.raw)
+                list.append(dict)?;
+                let index = list.len() - 1;
+                d.stored(name, Some(index), record.raw())
             }),
             _ => Flow::Continue,
         }

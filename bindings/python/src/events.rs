@@ -8,8 +8,8 @@ use std::collections::VecDeque;
 use gtastream::context::{Context, Decoded, Tracked};
 
 use gtastream::{
-    AnimationInfo, BoneInfo, Decoder, FileInfo, Flow, IplCar, Keyframes, Options, Record, Status,
-    Visitor, Warning,
+    AnimationInfo, BoneInfo, Decoder, FileInfo, Flow, Keyframes, Options, Record, Status, Visitor,
+    Warning,
 };
 use numpy::ndarray::Array2;
 use numpy::PyArray2;
@@ -259,6 +259,7 @@ impl Visitor for Sink<'_, '_> {
             ("animation_count", self.value(info.animation_count)),
             ("instance_count", self.value(info.instance_count)),
             ("car_count", self.value(info.car_count)),
+            ("rw_version", self.value(info.rw_version)),
         ]);
         self.push("file", payload)
     }
@@ -321,39 +322,11 @@ impl Visitor for Sink<'_, '_> {
         self.push("animation_end", Ok(self.py.None().into_bound(self.py)))
     }
 
+    /// Every kind alike: `(kind name, dict of its fields)`, from the core's declaration.
     fn record(&mut self, record: &Record<'_>) -> Flow {
-        match record {
-            Record::Instance(instance) => {
-                let payload = self.dict(&[
-                    ("model_id", self.value(instance.model_id)),
-                    ("model_name", self.name(instance.model_name)),
-                    ("interior", self.value(instance.interior)),
-                    ("position", self.value(instance.position)),
-                    ("rotation", self.value(instance.rotation)),
-                    ("scale", self.value(instance.scale)),
-                    ("lod", self.value(instance.lod)),
-                ]);
-                self.push("instance", payload)
-            }
-            Record::Car(car) => {
-                let mut items = vec![
-                    ("position", self.value(car.position)),
-                    ("angle", self.value(car.angle)),
-                ];
-                let ints = IplCar::INT_FIELDS.iter().zip(car.ints());
-                items.extend(ints.map(|(&key, value)| (key, self.value(value))));
-                let payload = self.dict(&items);
-                self.push("car", payload)
-            }
-            Record::SectionLine(line) => {
-                let payload = self.dict(&[
-                    ("section", self.value(line.section)),
-                    ("text", self.name(Some(line.text))),
-                ]);
-                self.push("section_line", payload)
-            }
-            _ => Flow::Continue,
-        }
+        let py = self.py;
+        let payload = crate::records::record_dict(py, record, |v| v.into_bound_py_any(py));
+        self.push(record.kind().schema().name, payload.map(Bound::into_any))
     }
 
     fn warning(&mut self, warning: Warning) -> Flow {

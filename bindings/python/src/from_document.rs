@@ -3,7 +3,8 @@
 //! (docs/FORMATS.md §9.7). Every format rule stays the encoder's; this only reads the dicts.
 
 use gtastream::encode::{EncodeOptions, EncodeWarnings, Encoder};
-use gtastream::{Format, FrameType, IplCar, IplInstance, Keyframe};
+use gtastream::record::RecordKind;
+use gtastream::{Format, FrameType, Keyframe};
 use pyo3::exceptions::PyValueError;
 use pyo3::intern;
 use pyo3::prelude::*;
@@ -188,15 +189,15 @@ fn placements(
             match (kind.as_str(), index) {
                 ("text", _) => encoder.text_line(&raw).map_err(fail)?,
                 ("instance", Some(i)) if i < instances.len() => {
-                    instance(py, &instances[i], &raw, encoder)?;
+                    record(py, RecordKind::Instance, &instances[i], &raw, encoder)?;
                     next_instance = next_instance.max(i + 1);
                 }
                 ("car", Some(i)) if i < cars.len() => {
-                    car(py, &cars[i], &raw, encoder)?;
+                    record(py, RecordKind::Car, &cars[i], &raw, encoder)?;
                     next_car = next_car.max(i + 1);
                 }
                 ("section_line", Some(i)) if i < lines.len() => {
-                    section_line(py, &lines[i], &raw, encoder)?;
+                    record(py, RecordKind::SectionLine, &lines[i], &raw, encoder)?;
                     next_line = next_line.max(i + 1);
                 }
                 // A record or line removed since.
@@ -206,13 +207,13 @@ fn placements(
         }
     }
     for i in &instances[next_instance..] {
-        instance(py, i, &[], encoder)?;
+        record(py, RecordKind::Instance, i, &[], encoder)?;
     }
     for c in &cars[next_car..] {
-        car(py, c, &[], encoder)?;
+        record(py, RecordKind::Car, c, &[], encoder)?;
     }
     for line in &lines[next_line..] {
-        section_line(py, line, &[], encoder)?;
+        record(py, RecordKind::SectionLine, line, &[], encoder)?;
     }
     Ok(())
 }
@@ -225,59 +226,17 @@ fn list<'py>(
     item(doc, key)?.try_iter()?.collect()
 }
 
-/// An instance's dict into the encoder, with its line as stored.
-fn instance(
+/// A record's dict into the encoder, with its line as stored.
+fn record(
     py: Python<'_>,
-    i: &Bound<'_, PyAny>,
+    kind: RecordKind,
+    dict: &Bound<'_, PyAny>,
     raw: &[u8],
     encoder: &mut Encoder<Vec<u8>>,
 ) -> PyResult<()> {
-    let model_name = name(py, &item(i, intern!(py, "model_name"))?)?;
-    let scale = item(i, intern!(py, "scale"))?;
-    let mut instance = IplInstance::default();
-    instance.position = floats(&item(i, intern!(py, "position"))?)?;
-    instance.rotation = floats(&item(i, intern!(py, "rotation"))?)?;
-    instance.model_id = item(i, intern!(py, "model_id"))?.extract()?;
-    instance.interior = item(i, intern!(py, "interior"))?.extract()?;
-    instance.lod = item(i, intern!(py, "lod"))?.extract()?;
-    instance.model_name = model_name.as_deref();
-    instance.scale = (!scale.is_none()).then(|| floats(&scale)).transpose()?;
-    instance.raw = raw;
-    encoder
-        .instance(&instance)
-        .map_err(|error| encode_error(py, error))
-}
-
-/// A car generator's dict into the encoder, with its line as stored.
-fn car(
-    py: Python<'_>,
-    c: &Bound<'_, PyAny>,
-    raw: &[u8],
-    encoder: &mut Encoder<Vec<u8>>,
-) -> PyResult<()> {
-    let int = |key: &Bound<'_, PyString>| item(c, key)?.extract::<i32>();
-    let mut car = IplCar::default();
-    car.position = floats(&item(c, intern!(py, "position"))?)?;
-    car.angle = float(&item(c, intern!(py, "angle"))?)?;
-    let mut ints = [0; 8];
-    for (value, key) in ints.iter_mut().zip(crate::document::car_int_keys(py)) {
-        *value = int(key.bind(py))?;
-    }
-    car.set_ints(ints);
-    car.raw = raw;
-    encoder.car(&car).map_err(|error| encode_error(py, error))
-}
-
-/// A section line's dict into the encoder, with its line as stored.
-fn section_line(
-    py: Python<'_>,
-    line: &Bound<'_, PyAny>,
-    raw: &[u8],
-    encoder: &mut Encoder<Vec<u8>>,
-) -> PyResult<()> {
-    let section: String = item(line, intern!(py, "section"))?.extract()?;
-    let text = name(py, &item(line, intern!(py, "text"))?)?.unwrap_or_default();
-    encoder
-        .section_line_stored(&section, &text, 0, raw)
-        .map_err(|error| encode_error(py, error))
+    crate::records::with_record(kind, dict, raw, |record| {
+        encoder
+            .record(record)
+            .map_err(|error| encode_error(py, error))
+    })
 }

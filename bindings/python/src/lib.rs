@@ -17,6 +17,7 @@ mod events;
 mod from_document;
 mod load;
 mod numbers;
+mod records;
 mod sample;
 mod write;
 
@@ -155,14 +156,17 @@ fn decode(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
 /// (docs/CHECKS.md): the structure `gtastream check --json NAME` prints, as a dict. `name`
 /// is the file's name (its stem is the block name the game expects); `games` a list of "iii",
 /// "vc", "sa", "mta" (every game that loads the format if None). A file that does not decode
-/// is a finding, not an exception.
+/// is a finding, not an exception. `skeleton` (a model's DFF bytes): the file's animations are
+/// also checked against its skeleton, as `check --skeleton MODEL` does (rules `skel.*`); a DFF
+/// checked alone gets its skeleton report without it.
 #[pyfunction]
-#[pyo3(signature = (data, name = None, games = None))]
+#[pyo3(signature = (data, name = None, games = None, skeleton = None))]
 fn check(
     py: Python<'_>,
     data: &Bound<'_, PyAny>,
     name: Option<&str>,
     games: Option<Vec<String>>,
+    skeleton: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyAny>> {
     use gtastream::check::Games;
     let games = match games {
@@ -176,16 +180,41 @@ fn check(
         })?),
     };
     let name = name.unwrap_or("");
+    let skeleton = skeleton
+        .map(|model| model_skeleton(py, model))
+        .transpose()?;
     let text = with_bytes(data, |bytes| {
         Ok(py.detach(|| {
             let mut text = String::new();
             // A String accepts all text.
-            let _ = gtastream::check::json::write_document(&mut text, bytes, name, games);
+            let _ = gtastream::check::json::write_document_on(
+                &mut text,
+                bytes,
+                name,
+                games,
+                skeleton.as_deref(),
+            );
             text
         }))
     })?;
     let loads = py.import("json")?.getattr("loads")?;
     Ok(loads.call1((text,))?.unbind())
+}
+
+/// The skeleton of a model's DFF bytes: DecodeError where they do not decode, ValueError where
+/// they are another format or a model past the skeleton's bounds.
+pub(crate) fn model_skeleton(
+    py: Python<'_>,
+    model: &Bound<'_, PyAny>,
+) -> PyResult<Box<gtastream::rig::Skeleton>> {
+    use gtastream::rig::ReadError;
+    with_bytes(model, |bytes| match gtastream::rig::read_skeleton(bytes) {
+        Ok(skeleton) => Ok(Box::new(skeleton)),
+        Err(ReadError::Decode(e)) => Err(decode_error(py, e)),
+        Err(other) => Err(pyo3::exceptions::PyValueError::new_err(format!(
+            "skeleton: {other}"
+        ))),
+    })
 }
 
 /// The native module; the `gtastream` package re-exports it.

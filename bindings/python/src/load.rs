@@ -535,6 +535,12 @@ fn build(py: Python<'_>, mut collected: Collector) -> PyResult<Py<PyAny>> {
         };
         return Err(decode_error(py, error));
     };
+    if format == gtastream::Format::Dff {
+        return Err(pyo3::exceptions::PyValueError::new_err(
+            "a model (DFF): load() reads animation and placement files; decode() gives a \
+             model's document",
+        ));
+    }
     if format.is_animation() {
         let animations = animations
             .into_iter()

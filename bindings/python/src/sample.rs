@@ -3,10 +3,25 @@
 
 use numpy::ndarray::Array2;
 use numpy::{PyArray2, PyReadonlyArray1};
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{IntoPyDict, PyDict, PyList};
 
 use crate::{decode_error, latin1, with_bytes};
+
+/// A game's binding by the name `check --game` takes.
+fn host(game: &str) -> PyResult<gtastream::rig::Host> {
+    use gtastream::rig::Host;
+    match game {
+        "iii" => Ok(Host::Iii),
+        "vc" => Ok(Host::ViceCity),
+        "sa" => Ok(Host::SanAndreas),
+        "mta" => Ok(Host::Mta),
+        _ => Err(PyValueError::new_err(format!(
+            "{game:?} is not a game (iii, vc, sa, mta)"
+        ))),
+    }
+}
 
 /// Most bones of one sampled animation.
 const BONES: usize = 256;
@@ -19,17 +34,46 @@ const BONES: usize = 256;
 /// `time` a sequence or numpy array of T times: {"animation", "times": float32 array (T,),
 /// "bones": [{"name", "bone_id", "rotation": float32 array (T, 4), "translation": (T, 3) |
 /// None}]}. With `loop`, times wrap by the animation's length, each bone on its own keys.
+/// With `skeleton` (a model's DFF bytes) and one time: the dict `gtastream sample --skeleton
+/// MODEL --json` prints (docs/SKELETON.md §3), each bone's "frame" and "unbound" and every
+/// frame of the model in model space, bound as `game` ("iii", "vc", "sa", "mta"; None: the
+/// default for the files) binds.
 /// Raises DecodeError (kind "not_found", "endless", "bad_time", or a decoding error).
 #[pyfunction]
-#[pyo3(signature = (data, animation, time, r#loop = false))]
+#[pyo3(signature = (data, animation, time, r#loop = false, skeleton = None, game = None))]
 pub(crate) fn sample(
     py: Python<'_>,
     data: &Bound<'_, PyAny>,
     animation: &str,
     time: &Bound<'_, PyAny>,
     r#loop: bool,
+    skeleton: Option<&Bound<'_, PyAny>>,
+    game: Option<&str>,
 ) -> PyResult<Py<PyAny>> {
     let name: Vec<u8> = animation.chars().map(|c| c as u32 as u8).collect();
+    if let Some(model) = skeleton {
+        let host = match game {
+            None => None,
+            Some(game) => Some(host(game)?),
+        };
+        let t: f64 = time.extract().map_err(|_| {
+            PyValueError::new_err("sample() on a skeleton takes one time (a number)")
+        })?;
+        let skeleton = crate::model_skeleton(py, model)?;
+        let text = with_bytes(data, |bytes| {
+            let mut text = String::new();
+            let written = gtastream::json::write_pose_document_on(
+                &mut text, bytes, &name, &skeleton, host, t as f32, r#loop,
+            );
+            match written {
+                Ok(()) => Ok(text),
+                Err(gtastream::json::JsonError::Decode(e)) => Err(decode_error(py, e)),
+                Err(gtastream::json::JsonError::Write) => unreachable!("a String takes all text"),
+            }
+        })?;
+        let loads = py.import("json")?.getattr("loads")?;
+        return Ok(loads.call1((text,))?.unbind());
+    }
     with_bytes(data, |bytes| {
         let sampler = gtastream::Sampler::<BONES>::new(bytes, &name)
             .map_err(|error| decode_error(py, error))?;

@@ -8,7 +8,7 @@ import pytest
 import gtastream
 from formats import ifp2
 
-FORMATS = {"ANP3", "ANP2", "ANPK", "ANIM", "bnry", "text"}
+FORMATS = {"ANP3", "ANP2", "ANPK", "ANIM", "bnry", "text", "dff"}
 def cli_document(cli, path, *flags):
     """The command's JSON as json.loads reads it, or its error message when it fails."""
     run = cli("dump", "--json", *flags, path)

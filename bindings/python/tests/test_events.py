@@ -20,11 +20,17 @@ def rebuild(events):
     """The decode() document, put together from the events (the keyframe batches joined)."""
     doc = {"format": None, "name": None, "warnings": []}
     frames = None
+    model = {}
     for name, payload in events:
         if name == "file":
             if doc["format"] is None:
                 doc["format"], doc["name"] = payload["format"], payload["name"]
-                if payload["format"] in ("bnry", "text"):
+                if payload["format"] == "dff":
+                    # A model's document: what the core's ModelBuilder gathers from the records.
+                    del doc["name"], doc["warnings"]
+                    doc.update(rw_version=f"0x{payload['rw_version']:08X}", frames=[], hanim=None,
+                               skin=None, atomics=[], geometries=[])
+                elif payload["format"] in ("bnry", "text"):
                     doc.update(instances=[], cars=[], section_lines=[])
                 else:
                     doc["animations"] = []
@@ -55,6 +61,38 @@ def rebuild(events):
             doc["cars"].append(payload)
         elif name == "section_line":
             doc["section_lines"].append(payload)
+        elif name == "dff_frame":
+            doc["frames"].append({"index": payload["index"], "parent": payload["parent"],
+                                  "name": None, "rotation": payload["rotation"],
+                                  "position": payload["position"], "bone_id": None})
+        elif name == "dff_frame_name":
+            if payload["frame"] < len(doc["frames"]):
+                doc["frames"][payload["frame"]]["name"] = payload["name"]
+        elif name == "dff_hanim":
+            if payload["frame"] < len(doc["frames"]):
+                doc["frames"][payload["frame"]]["bone_id"] = payload["node_id"]
+            if payload["flags"] is not None and doc["hanim"] is None:
+                doc["hanim"] = {"flags": payload["flags"], "nodes": []}
+                model["hanim_frame"] = payload["frame"]
+        elif name == "dff_hanim_node":
+            if doc["hanim"] is not None and model.get("hanim_frame") == payload["frame"]:
+                doc["hanim"]["nodes"].append({"id": payload["node_id"],
+                                              "index": payload["node_index"],
+                                              "flags": payload["flags"]})
+        elif name == "dff_geometry":
+            doc["geometries"].append({k: payload[k] for k in ("vertices", "triangles", "materials")})
+        elif name == "dff_skin":
+            if doc["skin"] is None:
+                doc["skin"] = {k: payload[k] for k in ("bones", "used_bones", "max_weights")}
+                doc["skin"]["inverse_bind"] = []
+                model["skin_geometry"] = payload["geometry"]
+        elif name == "dff_skin_bone":
+            if doc["skin"] is not None and model.get("skin_geometry") == payload["geometry"]:
+                doc["skin"]["inverse_bind"].append(payload["inverse_bind"])
+        elif name == "dff_atomic":
+            doc["atomics"].append({"frame": payload["frame"], "geometry": payload["geometry"]})
+        elif name in ("rw_section", "dff_clump"):
+            pass
         else:
             assert name in ("bone_end", "animation_end", "end") and payload is None
     return doc
@@ -155,7 +193,7 @@ def test_event_order_and_payloads():
         "file", "animation", "bone", "keyframes", "bone_end", "bone", "keyframes", "bone_end",
         "animation_end", "end"]
     assert events[0][1] == {"format": "ANP3", "name": "demo", "animation_count": 1,
-                            "instance_count": None, "car_count": None}
+                            "instance_count": None, "car_count": None, "rw_version": None}
     assert events[1][1] == {"index": 0, "name": "walk", "bone_count": 2, "frame_data_size": 68,
                             "flags": 1, "duration": None}
     assert events[2][1] == {"index": 0, "name": "Root", "bone_id": 0, "bone_key": None,

@@ -119,6 +119,11 @@ def test_load_agrees_with_decode_on_every_animation_seed(seeds):
                 gtastream.load(data)
             assert (caught.value.kind, caught.value.offset) == (error.kind, error.offset)
             continue
+        if document["format"] == "dff":
+            # Models have no arrays to load: decode() gives their document.
+            with pytest.raises(ValueError):
+                gtastream.load(data)
+            continue
         loaded = gtastream.load(data)
         if document["format"] in ("bnry", "text"):
             continue

@@ -321,3 +321,140 @@ fn encoder_refuses_huge_lengths() {
     // SAFETY: made by `new_buf`; the encoders that wrote to it are gone.
     drop(unsafe { Box::from_raw(buf) });
 }
+
+#[test]
+fn skeleton_calls_refuse_huge_lengths() {
+    let mut skeleton = Box::new(gts_skeleton {
+        opaque: [0; GTS_SKELETON_WORDS],
+    });
+    let dff = testkit::dff::sa_skin().bytes();
+    let size = core::mem::size_of::<gts_skeleton>();
+    // SAFETY: valid storage and bytes.
+    let read =
+        unsafe { gts_skeleton_read(&mut *skeleton, size, dff.as_ptr(), dff.len(), null_mut()) };
+    assert_eq!(read, gts_status::GTS_OK);
+    let mut bindings = [gts_track_binding::default(); 4];
+    let mut matrices = [0.0f32; 64];
+    let (mut count, mut offset, mut errors) = (0usize, 0u64, 0u32);
+    for len in HUGE {
+        // SAFETY: a read skeleton; the dangling pointers are never read (refused first).
+        unsafe {
+            refused(
+                gts_skeleton_read(&mut *skeleton, size, dangling(), len, &mut offset),
+                "gts_skeleton_read",
+                len,
+            );
+            refused(
+                gts_skeleton_bind(
+                    &*skeleton,
+                    dangling(),
+                    len,
+                    0,
+                    0,
+                    bindings.as_mut_ptr(),
+                    4,
+                    &mut count,
+                    &mut offset,
+                ),
+                "gts_skeleton_bind",
+                len,
+            );
+            refused(
+                gts_pose_model(
+                    &*skeleton,
+                    dangling(),
+                    len,
+                    0,
+                    0,
+                    0.0,
+                    0,
+                    matrices.as_mut_ptr(),
+                    4,
+                    &mut count,
+                    &mut offset,
+                ),
+                "gts_pose_model",
+                len,
+            );
+            refused(
+                gts_pose_model(
+                    &*skeleton,
+                    dff.as_ptr(),
+                    dff.len(),
+                    0,
+                    0,
+                    0.0,
+                    0,
+                    dangling(),
+                    len,
+                    &mut count,
+                    &mut offset,
+                ),
+                "gts_pose_model (capacity)",
+                len,
+            );
+            refused(
+                gts_skeleton_check(
+                    &*skeleton,
+                    dangling(),
+                    len,
+                    core::ptr::null(),
+                    0,
+                    None,
+                    null_mut(),
+                    &mut errors,
+                ),
+                "gts_skeleton_check",
+                len,
+            );
+            refused(
+                gts_bind_animation(
+                    core::ptr::null(),
+                    0,
+                    core::ptr::null(),
+                    0,
+                    0,
+                    dangling(),
+                    len,
+                    0,
+                    4,
+                    bindings.as_mut_ptr(),
+                    4,
+                    &mut count,
+                    &mut offset,
+                ),
+                "gts_bind_animation",
+                len,
+            );
+            let frame = gts_skeleton_frame {
+                parent: -1,
+                rotation: [1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0],
+                position: [0.0; 3],
+                node_id: 0,
+                has_node_id: 0,
+                name: dangling(),
+                name_len: len,
+            };
+            let file = testkit::ifp2::anp3_multi().build();
+            refused(
+                gts_bind_animation(
+                    &frame,
+                    1,
+                    core::ptr::null(),
+                    0,
+                    0,
+                    file.as_ptr(),
+                    file.len(),
+                    0,
+                    4,
+                    bindings.as_mut_ptr(),
+                    4,
+                    &mut count,
+                    &mut offset,
+                ),
+                "gts_bind_animation (frame name)",
+                len,
+            );
+        }
+    }
+}

@@ -2,9 +2,27 @@
 import IFPReaderDefault from '../../dist/ifp-reader.js';
 import {
   type ArchiveListing, type Callbacks, type CheckInput, DecodeError, Decoder, EncodeError,
-  type GtaDocument, IFPReader, type Progress, check, convert, decode, decodeEntry, decodeStream, ls,
-  lsBlob,
+  type GtaDocument, IFPReader, type DffFrame, type PoseOnModel, type Progress, check, convert,
+  decode, decodeEntry, decodeStream, ls, lsBlob, sample,
 } from '../../dist/index.js';
+
+/** A model and a skeleton: the DFF document, the record callbacks, sample and check on it. */
+export function models(dff: Uint8Array, anim: Uint8Array): number {
+  const doc = decode(dff);
+  const bones = (doc.frames ?? []).filter((f) => f.bone_id !== null).length;
+  const frames: DffFrame[] = [];
+  const decoder = new Decoder({
+    dffFrame: (f) => void frames.push(f),
+    record: (kind, record) => (kind === 'dff_hanim' ? undefined : void record),
+    sectionLine: (line) => void line.text.length,
+  });
+  decoder.feed(dff);
+  decoder.finish();
+  const pose: PoseOnModel = sample(anim, 'walk', 0.5, { skeleton: dff, game: 'sa' });
+  const bound = pose.bones.filter((b) => b.frame !== null).length + pose.frames[0].matrix.length;
+  const findings = check(anim, { skeleton: dff }).inputs[0].findings.length;
+  return bones + frames.length + bound + findings + (doc.skin?.bones ?? 0);
+}
 
 export async function usage(bytes: Uint8Array, file: Blob): Promise<number> {
   const doc: GtaDocument = decode(bytes, { canSeek: false });

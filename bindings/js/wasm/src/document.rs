@@ -28,10 +28,12 @@ use alloc::vec::Vec;
 
 use gtastream::archive::{ArchiveInfo, Entry};
 use gtastream::context::{Context, Tracked};
+use gtastream::model::ModelBuilder;
+use gtastream::record::{FieldType, RecordKind, Value};
 use gtastream::Summarizer;
 use gtastream::{
-    AnimationInfo, BoneInfo, FileInfo, Flow, Format, FrameType, IplCar, IplInstance, Keyframes,
-    Record, Unit, Visitor, Warning,
+    AnimationInfo, BoneInfo, FileInfo, Flow, Format, FrameType, Keyframes, Record, Unit, Visitor,
+    Warning,
 };
 
 /// A name's two numbers where there is none.
@@ -185,6 +187,9 @@ pub struct Document {
     /// The document's animations' summaries (not made for the raw floats of `IFPReader`, whose
     /// objects have none).
     summary: Option<Summarizer>,
+    /// A model (DFF): gathered from its records; its document is the library's own text
+    /// (`Model::write_json`), handed over whole.
+    model: Option<ModelBuilder>,
 }
 
 impl Document {
@@ -220,6 +225,7 @@ impl Document {
             latest: 0.0,
             context: Context::default(),
             summary: (!raw).then(Summarizer::new),
+            model: None,
         }
     }
 
@@ -247,6 +253,14 @@ impl Document {
     /// since the last `document_part`. The animations' records were handed over as parts, in
     /// order: they follow these records (and these names follow theirs).
     pub fn finish(mut self) -> (Vec<f64>, Vec<u8>) {
+        // A model: 2, then its document's text (as `dump --json` prints it).
+        if let Some(model) = self.model.take() {
+            let mut text = alloc::string::String::new();
+            // Writing to a String does not fail.
+            let _ = model.model.write_json(&mut text);
+            let text = self.name(text.as_bytes());
+            return (alloc::vec![2.0, text.0, text.1], self.names);
+        }
         let placement = self.format.is_some_and(|f| !f.is_animation());
         let format = match self.format {
             Some(f) => self.name(f.name().as_bytes()),
@@ -295,6 +309,35 @@ impl Document {
         self.stored.push([f64::from(item), index, raw.0, raw.1]);
     }
 
+    /// A record's fields as the document has them, walked from the core's declaration (the
+    /// order `RECORD_KINDS` of `records.ts` gives): integers, floats as the document's
+    /// numbers, text as a name; before an optional field 0 (null, nothing follows) or 1.
+    fn push_record(&mut self, into: fn(&mut Self) -> &mut Part, record: &Record<'_>) {
+        let schema = record.kind().schema();
+        for (i, field) in schema.fields.iter().enumerate() {
+            if !field.in_document {
+                continue;
+            }
+            let value = record.value(i);
+            if field.optional {
+                let present = value != Value::Null;
+                into(self).records.push(f64::from(u8::from(present)));
+            }
+            match value {
+                Value::Null => {}
+                Value::I32(v) => into(self).records.push(f64::from(v)),
+                Value::U32(v) => into(self).records.push(f64::from(v)),
+                Value::U64(v) => into(self).records.push(v as f64),
+                Value::F32(v) => self.floats(into, &[v]),
+                Value::Floats(v) => self.floats(into, v),
+                Value::Text(v) => {
+                    let name = self.name(v);
+                    into(self).records.extend([name.0, name.1]);
+                }
+            }
+        }
+    }
+
     fn floats(&mut self, into: fn(&mut Self) -> &mut Part, values: &[f32]) {
         for &v in values {
             let v = self.numbers.convert(v);
@@ -308,6 +351,9 @@ impl Visitor for Document {
         // An ANLF container's blocks are one package, under the first one's name (as json).
         if self.files == 0 {
             self.format = Some(info.format);
+            if info.format == Format::Dff {
+                self.model = Some(ModelBuilder::default());
+            }
             self.name = info.name.map(|n| self.name(n));
             self.raw = self.stored(info.raw);
             self.container_size = info.container_size;
@@ -317,6 +363,9 @@ impl Visitor for Document {
             let name = self.name(name);
             let raw = self.stored(info.raw);
             self.blocks.push([name.0, name.1, raw.0, raw.1, 0.0]);
+        }
+        if let Some(model) = &mut self.model {
+            model.file(info);
         }
         self.files += 1;
         self.context.file();
@@ -486,39 +535,27 @@ impl Visitor for Document {
     }
 
     fn record(&mut self, record: &Record<'_>) -> Flow {
+        if let Some(model) = &mut self.model {
+            return model.record(record);
+        }
         match record {
-            Record::Instance(i) => {
+            Record::Instance(_) => {
                 self.cars_first |= self.cars.count > 0.0;
-                self.keep(0, self.instances.count, i.raw);
-                let name = self.opt_name(i.model_name);
-                let part = &mut self.instances;
-                part.count += 1.0;
-                part.records
-                    .extend([f64::from(i.model_id), name.0, name.1, f64::from(i.interior)]);
-                self.floats(|d| &mut d.instances, &i.position);
-                self.floats(|d| &mut d.instances, &i.rotation);
-                let has_scale = i.scale.is_some();
-                self.instances.records.push(f64::from(u8::from(has_scale)));
-                self.floats(|d| &mut d.instances, &i.scale.unwrap_or([0.0; 3]));
-                self.instances.records.push(f64::from(i.lod));
+                self.keep(0, self.instances.count, record.raw());
+                self.instances.count += 1.0;
+                self.push_record(|d| &mut d.instances, record);
                 Flow::Continue
             }
-            Record::Car(c) => {
-                self.keep(1, self.cars.count, c.raw);
+            Record::Car(_) => {
+                self.keep(1, self.cars.count, record.raw());
                 self.cars.count += 1.0;
-                self.floats(|d| &mut d.cars, &c.position);
-                self.floats(|d| &mut d.cars, &[c.angle]);
-                self.cars.records.extend(c.ints().map(f64::from));
+                self.push_record(|d| &mut d.cars, record);
                 Flow::Continue
             }
-            Record::SectionLine(line) => {
-                let section = self.name(line.section.as_bytes());
-                let text = self.name(line.text);
-                self.keep(2, self.lines.count, line.raw);
+            Record::SectionLine(_) => {
+                self.keep(2, self.lines.count, record.raw());
                 self.lines.count += 1.0;
-                self.lines
-                    .records
-                    .extend([section.0, section.1, text.0, text.1]);
+                self.push_record(|d| &mut d.lines, record);
                 Flow::Continue
             }
             _ => Flow::Continue,
@@ -727,8 +764,42 @@ impl<'a> Written<'a> {
         Ok(Some(out))
     }
 
-    fn floats<const N: usize>(&mut self) -> [f32; N] {
-        core::array::from_fn(|_| self.number() as f32)
+    /// A record of `kind` as `convert.ts` writes any record: its document's fields in declared
+    /// order, an optional one after 0 (null) or 1 (the order `Document::push_record` writes).
+    fn record(&mut self, kind: RecordKind) -> Result<Record<'a>, gtastream::encode::EncodeError> {
+        let schema = kind.schema();
+        let mut record = Record::new(kind);
+        for (i, field) in schema.fields.iter().enumerate() {
+            if !field.in_document {
+                continue;
+            }
+            if field.optional && self.int() == 0 {
+                let _ = record.set(i, Value::Null);
+                continue;
+            }
+            let value = match field.ty {
+                FieldType::I32 => Value::I32(self.int() as i32),
+                FieldType::U32 => Value::U32(self.int() as u32),
+                FieldType::U64 => Value::U64(self.int() as u64),
+                FieldType::F32 => Value::F32(self.number() as f32),
+                // The floats come in `values` (f32), which the record may borrow while it
+                // copies them.
+                FieldType::Floats(n) => {
+                    let at = self.value_at;
+                    self.value_at += n;
+                    let floats = self.values.get(at..at + n);
+                    /// Past the values handed over: NaN, as `values` reads them.
+                    static NAN: [f32; 16] = [f32::NAN; 16];
+                    Value::Floats(floats.unwrap_or(&NAN[..n.min(16)]))
+                }
+                FieldType::Text => Value::Text(self.name()?.unwrap_or_default()),
+            };
+            // Text of a kind that takes ASCII only (a section's name) refuses other bytes.
+            record
+                .set(i, value)
+                .map_err(|_| gtastream::encode::EncodeError::BadName)?;
+        }
+        Ok(record)
     }
 
     fn values<const N: usize>(&mut self) -> [f32; N] {
@@ -836,37 +907,15 @@ fn write_document<S: gtastream::encode::Sink>(
             }
         }
     }
-    let instances = r.list(|r| {
-        let mut instance = IplInstance::default();
-        instance.model_id = r.int() as i32;
-        instance.model_name = r.name()?;
-        instance.interior = r.int() as u32;
-        instance.position = r.floats();
-        instance.rotation = r.floats();
-        let has_scale = r.int() != 0;
-        let scale = r.floats();
-        instance.scale = has_scale.then_some(scale);
-        instance.lod = r.int() as i32;
-        Ok(instance)
-    })?;
-    let cars = r.list(|r| {
-        let mut car = IplCar::default();
-        car.position = r.floats();
-        [car.angle] = r.floats();
-        car.set_ints(core::array::from_fn(|_| r.int() as i32));
-        Ok(car)
-    })?;
-    let lines = r.list(|r| {
-        let section = r.bytes().unwrap_or_default();
-        let section = core::str::from_utf8(section).map_err(|_| EncodeError::BadName)?;
-        Ok((section, r.bytes().unwrap_or_default()))
-    })?;
+    let instances = r.list(|r| r.record(RecordKind::Instance))?;
+    let cars = r.list(|r| r.record(RecordKind::Car))?;
+    let lines = r.list(|r| r.record(RecordKind::SectionLine))?;
     let stored = r.list(|r| Ok((r.int(), r.opt_int(), r.name()?.unwrap_or_default())))?;
-    let (instances, cars, lines) = (
+    let lists = [
         instances.unwrap_or_default(),
         cars.unwrap_or_default(),
         lines.unwrap_or_default(),
-    );
+    ];
     // The file's lines and records in their stored order (as `encode::placement` replays a
     // `Placement`), then those the document has beyond them.
     let mut written = [0; 3];
@@ -877,32 +926,23 @@ fn write_document<S: gtastream::encode::Sink>(
             }
             continue;
         };
-        match item {
-            0 if i < instances.len() => {
-                let mut instance = instances[i];
-                instance.raw = raw;
-                encoder.instance(&instance)?;
-            }
-            1 if i < cars.len() => {
-                let mut car = cars[i];
-                car.raw = raw;
-                encoder.car(&car)?;
-            }
-            2 if i < lines.len() => encoder.section_line_stored(lines[i].0, lines[i].1, 0, raw)?,
-            // A record removed since.
-            _ => continue,
-        }
+        let Some(list) = usize::try_from(item).ok().and_then(|k| lists.get(k)) else {
+            continue;
+        };
+        // A record removed since.
+        let Some(&record) = list.get(i) else {
+            continue;
+        };
+        let mut record = record;
+        record.set_raw(raw);
+        encoder.record(&record)?;
         let at = &mut written[item as usize];
         *at = (*at).max(i + 1);
     }
-    for instance in &instances[written[0].min(instances.len())..] {
-        encoder.instance(instance)?;
-    }
-    for car in &cars[written[1].min(cars.len())..] {
-        encoder.car(car)?;
-    }
-    for &(section, text) in &lines[written[2].min(lines.len())..] {
-        encoder.section_line(section, text)?;
+    for (list, &from) in lists.iter().zip(&written) {
+        for record in &list[from.min(list.len())..] {
+            encoder.record(record)?;
+        }
     }
     if !trailing.is_empty() {
         encoder.trailing(trailing)?;

@@ -65,6 +65,8 @@ extern "C" {
         animation_count: u32,
         instance_count: f64,
         car_count: f64,
+        // A RenderWare file (DFF): its library id as stored; NaN for another format.
+        rw_version: f64,
     ) -> u32;
     fn animation(
         index: u32,
@@ -91,20 +93,12 @@ extern "C" {
     fn keyframes(frames: *const f32, count: usize) -> u32;
     fn bone_end() -> u32;
     fn animation_end() -> u32;
-    /// `floats`: position (3), rotation (4), scale (3, when `has_scale`).
-    fn instance(
-        floats: *const f32,
-        has_scale: u32,
-        model_id: i32,
-        interior: f64,
-        lod: i32,
-        name: *const u8,
-        name_len: isize,
-    ) -> u32;
-    /// `values`: position (3 f32), angle (f32), then the eight i32 fields in the order of
-    /// `IplCar` (model id, colours, flags, alarm, door lock, min and max delay).
-    fn car(values: *const u32) -> u32;
-    fn section_line(section: *const u8, section_len: usize, text: *const u8, len: usize) -> u32;
+    /// A record of any kind (`kind`: its number, the order of `RecordKind::ALL`): `count`
+    /// numbers at `values`, its document's fields in declared order (an integer; a float as
+    /// decoded; n floats; text as where its bytes start in the `text_len` bytes at `text` and
+    /// how many), an optional field after 0 (null: nothing follows) or 1.
+    fn record(kind: u32, values: *const f64, count: usize, text: *const u8, text_len: usize)
+        -> u32;
     fn warning(
         name: *const u8,
         name_len: usize,
@@ -157,7 +151,6 @@ unsafe impl<T> Sync for Shared<T> {}
 static INPUT: Shared<[u8; INPUT_SIZE]> = Shared(UnsafeCell::new([0; INPUT_SIZE]));
 static FRAMES: Shared<[f32; FRAME_FLOATS * FRAMES_PER_CALL]> =
     Shared(UnsafeCell::new([0.0; FRAME_FLOATS * FRAMES_PER_CALL]));
-static RECORD: Shared<[u32; 12]> = Shared(UnsafeCell::new([0; 12]));
 
 fn flow(code: u32) -> Flow {
     match code {
@@ -236,6 +229,7 @@ impl Visitor for Events {
                 info.animation_count,
                 number(info.instance_count),
                 number(info.car_count),
+                number(info.rw_version),
             )
         })
     }
@@ -321,53 +315,47 @@ impl Visitor for Events {
         flow(unsafe { animation_end() })
     }
 
+    /// Every kind alike, walked from the core's declaration.
     fn record(&mut self, record: &Record<'_>) -> Flow {
-        match record {
-            Record::Instance(i) => {
-                let mut floats = [0.0f32; 10];
-                floats[..3].copy_from_slice(&i.position);
-                floats[3..7].copy_from_slice(&i.rotation);
-                if let Some(scale) = i.scale {
-                    floats[7..].copy_from_slice(&scale);
-                }
-                let (name, len) = name_len(i.model_name);
-                flow(unsafe {
-                    instance(
-                        floats.as_ptr(),
-                        i.scale.is_some() as u32,
-                        i.model_id,
-                        f64::from(i.interior),
-                        i.lod,
-                        name,
-                        len,
-                    )
-                })
+        use gtastream::record::{RecordKind, Value};
+        let schema = record.kind().schema();
+        let kind = RecordKind::ALL
+            .iter()
+            .position(|&k| k == record.kind())
+            .unwrap_or(0);
+        let mut values: Vec<f64> = Vec::with_capacity(32);
+        let mut text: Vec<u8> = Vec::new();
+        for (i, field) in schema.fields.iter().enumerate() {
+            if !field.in_document {
+                continue;
             }
-            Record::Car(c) => {
-                // SAFETY: RECORD is used by this call only.
-                let record = unsafe { &mut *RECORD.0.get() };
-                for (slot, value) in record[..3].iter_mut().zip(c.position) {
-                    *slot = value.to_bits();
-                }
-                record[3] = c.angle.to_bits();
-                for (slot, value) in record[4..].iter_mut().zip(c.ints()) {
-                    *slot = value as u32;
-                }
-                flow(unsafe { car(record.as_ptr()) })
+            let value = record.value(i);
+            if field.optional {
+                values.push(f64::from(u8::from(value != Value::Null)));
             }
-            Record::SectionLine(line) => {
-                let section = line.section;
-                flow(unsafe {
-                    section_line(
-                        section.as_ptr(),
-                        section.len(),
-                        line.text.as_ptr(),
-                        line.text.len(),
-                    )
-                })
+            match value {
+                Value::Null => {}
+                Value::I32(v) => values.push(f64::from(v)),
+                Value::U32(v) => values.push(f64::from(v)),
+                Value::U64(v) => values.push(v as f64),
+                Value::F32(v) => values.push(f64::from(v)),
+                Value::Floats(v) => values.extend(v.iter().map(|&x| f64::from(x))),
+                Value::Text(v) => {
+                    values.extend([text.len() as f64, v.len() as f64]);
+                    text.extend_from_slice(v);
+                }
             }
-            _ => Flow::Continue,
         }
+        // SAFETY: the import reads both buffers during the call.
+        flow(unsafe {
+            self::record(
+                kind as u32,
+                values.as_ptr(),
+                values.len(),
+                text.as_ptr(),
+                text.len(),
+            )
+        })
     }
 
     fn warning(&mut self, w: Warning) -> Flow {
@@ -776,6 +764,9 @@ struct Only<'a> {
     inner: &'a mut dyn Visitor,
     search: Search,
     listing: Option<&'a mut dyn Lister>,
+    /// The whole `.img` when the listing has it: text entries' formats are settled from it as
+    /// the command-line tool settles them (`archive::decoded_format`).
+    img: Option<&'a [u8]>,
     /// Where the directory ends (the offset of a "no such entry" error).
     directory_end: u64,
 }
@@ -787,6 +778,7 @@ impl<'a> Only<'a> {
             inner,
             search,
             listing: None,
+            img: None,
             directory_end: 0,
         }
     }
@@ -814,7 +806,15 @@ impl ArchiveVisitor for Only<'_> {
 
     fn entry(&mut self, entry: &Entry<'_>) -> Choice {
         if let Some(listing) = self.listing.as_mut() {
-            listing.entry(entry);
+            let mut entry = *entry;
+            if let (Some(gtastream::Format::IplText), Some(img)) = (entry.format, self.img) {
+                let start = (entry.offset as usize).min(img.len());
+                let end = (entry.offset.saturating_add(entry.size) as usize).min(img.len());
+                let head_end = end.min(start + gtastream::archive::FORMAT_HEAD_SIZE);
+                entry.format =
+                    gtastream::archive::decoded_format(&img[start..head_end], head_end == end);
+            }
+            listing.entry(&entry);
             return Choice::Skip;
         }
         let same = entry.name.len() == self.wanted.chars().count()
@@ -864,6 +864,7 @@ pub unsafe extern "C" fn gts_ls(
     let mut none = NoEvents;
     let mut only = Only::new(Search::Listing, "", &mut none);
     only.listing = Some(&mut listing);
+    only.img = Some(img);
     if let Err(e) = decoder().decode_slices(dir, img, &mut only) {
         report_error(e);
         return 1;
@@ -1020,6 +1021,7 @@ pub unsafe extern "C" fn gts_listing(
     let mut none = NoEvents;
     let mut only = Only::new(Search::Listing, "", &mut none);
     only.listing = Some(&mut listing);
+    only.img = Some(img);
     if let Err(e) = decoder().decode_slices(dir, img, &mut only) {
         report_error(e);
         return 1;
@@ -1217,7 +1219,8 @@ pub unsafe extern "C" fn gts_check_json(
     name_len: usize,
     games: u32,
 ) -> u32 {
-    use gtastream::check::{json::write_archive_document, Games};
+    use gtastream::check::json::{write_document, write_v1_document};
+    use gtastream::check::Games;
     let data = core::slice::from_raw_parts(ptr, len);
     let dir = (has_dir != 0).then(|| core::slice::from_raw_parts(dir, dir_len));
     let name = core::str::from_utf8(core::slice::from_raw_parts(name, name_len)).unwrap_or("");
@@ -1227,7 +1230,10 @@ pub unsafe extern "C" fn gts_check_json(
     };
     let mut out = Pieces(String::with_capacity(TEXT_PIECE));
     // Pieces never refuses text.
-    let _ = write_archive_document(&mut out, dir, data, name, games);
+    let _ = match dir {
+        Some(dir) => write_v1_document(&mut out, dir, data, name, games),
+        None => write_document(&mut out, data, name, games),
+    };
     out.flush();
     0
 }
@@ -1580,4 +1586,150 @@ pub unsafe extern "C" fn gts_archive_dir_len(out: *const ArchiveOut) -> usize {
 #[no_mangle]
 pub unsafe extern "C" fn gts_archive_report(out: *const ArchiveOut) -> *const f64 {
     (*out).report.as_ptr()
+}
+
+/// The skeleton of the model (DFF) in the `len` bytes at `ptr`, or 1 after reporting why not
+/// (a decoding error with its offset; another format or a model past the skeleton's bounds
+/// as `not_model` / `skeleton_limit`).
+fn model_skeleton(data: &[u8]) -> Result<Box<gtastream::rig::Skeleton>, u32> {
+    use gtastream::rig::ReadError;
+    match gtastream::rig::read_skeleton(data) {
+        Ok(skeleton) => Ok(Box::new(skeleton)),
+        Err(ReadError::Decode(e)) => {
+            report_error(e);
+            Err(1)
+        }
+        Err(other) => {
+            let name = match other {
+                ReadError::NotModel(_) => "not_model",
+                _ => "skeleton_limit",
+            };
+            let reason = alloc::format!("{other}");
+            // SAFETY: the import reads the two strings during the call.
+            unsafe {
+                error(
+                    name.as_ptr(),
+                    name.len(),
+                    reason.as_ptr(),
+                    reason.len(),
+                    0.0,
+                )
+            };
+            Err(1)
+        }
+    }
+}
+
+/// A game's binding by its number (1 III, 2 VC, 3 SA, 4 MTA; 0: the default for the files).
+fn host(game: u32) -> Option<gtastream::rig::Host> {
+    use gtastream::rig::Host;
+    match game {
+        1 => Some(Host::Iii),
+        2 => Some(Host::ViceCity),
+        3 => Some(Host::SanAndreas),
+        4 => Some(Host::Mta),
+        _ => None,
+    }
+}
+
+/// The pose document on a model (`gtastream sample --skeleton MODEL`, written by the
+/// library): the animation named by the `name_len` bytes at `name` in the `len` bytes at
+/// `ptr`, at `time`, on the model in the `model_len` bytes at `model`, bound as `game`
+/// binds (see [`host`]); 0, or 1 after reporting the error.
+///
+/// # Safety
+/// Each pointer points to as many readable bytes as its length says.
+#[no_mangle]
+#[allow(clippy::too_many_arguments)] // the C ABI: one pointer and length per input
+pub unsafe extern "C" fn gts_sample_skeleton_json(
+    ptr: *const u8,
+    len: usize,
+    name: *const u8,
+    name_len: usize,
+    model: *const u8,
+    model_len: usize,
+    time: f32,
+    looped: u32,
+    game: u32,
+) -> u32 {
+    let data = core::slice::from_raw_parts(ptr, len);
+    let name = core::slice::from_raw_parts(name, name_len);
+    let skeleton = match model_skeleton(core::slice::from_raw_parts(model, model_len)) {
+        Ok(skeleton) => skeleton,
+        Err(rc) => return rc,
+    };
+    let mut out = Pieces(String::with_capacity(TEXT_PIECE));
+    let written = json::write_pose_document_on(
+        &mut out,
+        data,
+        name,
+        &skeleton,
+        host(game),
+        time,
+        looped != 0,
+    );
+    match written {
+        Ok(()) => {
+            out.flush();
+            0
+        }
+        Err(JsonError::Decode(e)) => {
+            report_error(e);
+            1
+        }
+        Err(JsonError::Write) => 1,
+    }
+}
+
+/// `gtastream check --json --skeleton MODEL NAME` (written by the library): the file in the
+/// `len` bytes at `ptr`, named by the `name_len` bytes at `name`, for `games` (as
+/// [`gts_check_json`]), its animations also against the model in the `model_len` bytes at
+/// `model`; 0, or 1 after reporting why the model gives no skeleton.
+///
+/// # Safety
+/// Each pointer points to as many readable bytes as its length says; `name` is UTF-8.
+#[no_mangle]
+pub unsafe extern "C" fn gts_check_skeleton_json(
+    ptr: *const u8,
+    len: usize,
+    name: *const u8,
+    name_len: usize,
+    games: u32,
+    model: *const u8,
+    model_len: usize,
+) -> u32 {
+    use gtastream::check::{json::write_document_on, Games};
+    let skeleton = match model_skeleton(core::slice::from_raw_parts(model, model_len)) {
+        Ok(skeleton) => skeleton,
+        Err(rc) => return rc,
+    };
+    let data = core::slice::from_raw_parts(ptr, len);
+    let name = core::str::from_utf8(core::slice::from_raw_parts(name, name_len)).unwrap_or("");
+    let games = match games {
+        0 => None,
+        bits => Some(Games::from_bits(bits as u8)),
+    };
+    let mut out = Pieces(String::with_capacity(TEXT_PIECE));
+    // Pieces never refuses text.
+    let _ = write_document_on(&mut out, data, name, games, Some(&skeleton));
+    out.flush();
+    0
+}
+
+/// Bytes of an entry's start that [`gts_text_is_placement`] reads.
+#[no_mangle]
+pub extern "C" fn gts_format_head_size() -> u32 {
+    gtastream::archive::FORMAT_HEAD_SIZE as u32
+}
+
+/// Whether an entry of text (listed as `text`) that starts with the `len` bytes at `ptr` is a
+/// placement file as the decoder reads it (`whole`: the entry ends there): the listing read in
+/// pieces settles its text entries with this, as the command-line tool does.
+///
+/// # Safety
+/// `ptr` points to `len` readable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn gts_text_is_placement(ptr: *const u8, len: usize, whole: u32) -> u32 {
+    let head = core::slice::from_raw_parts(ptr, len);
+    u32::from(gtastream::archive::decoded_format(head, whole != 0).is_some())
 }

@@ -102,13 +102,25 @@ class PlacedWarningDict(WarningDict):
     line: Optional[int]
     """Text files: its line (from 1), else None."""
 
-def sample(data: _Bytes, animation: str, time: Any, loop: bool = False) -> Dict[str, Any]:
+def sample(
+    data: _Bytes,
+    animation: str,
+    time: Any,
+    loop: bool = False,
+    skeleton: Optional[_Bytes] = None,
+    game: Optional[str] = None,
+) -> Dict[str, Any]:
     """The games' pose of ``animation`` (any case, trimmed) at ``time`` seconds (docs/ANIMATION.md).
 
     A number: the structure ``gtastream sample --json`` prints, {"animation", "time", "bones":
     [{"name", "bone_id", "rotation", "translation"}]}. A sequence or numpy array of T times:
     {"animation", "times" (T,), "bones": [{"name", "bone_id", "rotation" float32 (T, 4),
     "translation" (T, 3) or None}]}. Raises DecodeError ("not_found", "endless", "bad_time", ...).
+    With ``skeleton`` (a model's DFF bytes) and one time: what ``gtastream sample --skeleton
+    MODEL --json`` prints (docs/SKELETON.md §3), each bone's "frame" and "unbound", and
+    "frames": every frame of the model in model space ({"index", "name", "matrix": 16 numbers,
+    column-major}), bound as ``game`` ("iii", "vc", "sa", "mta"; None: the files' default)
+    binds. ValueError where ``skeleton`` is no model.
     """
 
 def decode(data: _Bytes) -> Dict[str, Any]:
@@ -127,12 +139,17 @@ def decode(data: _Bytes) -> Dict[str, Any]:
     """
 
 def check(
-    data: _Bytes, name: Optional[str] = None, games: Optional[List[str]] = None
+    data: _Bytes,
+    name: Optional[str] = None,
+    games: Optional[List[str]] = None,
+    skeleton: Optional[_Bytes] = None,
 ) -> Dict[str, Any]:
     """Check a file (or a VER2 archive) held in memory against the games' loading rules: the
     structure ``gtastream check --json NAME`` prints ({"inputs": [{"file", "format",
     "findings": [{"rule", "severity", "games", "offset", "entry", "animation", "bone",
-    "message"}]}]}). ``games``: "iii", "vc", "sa", "mta" (all that load the format if None)."""
+    "message"}]}]}). ``games``: "iii", "vc", "sa", "mta" (all that load the format if None).
+    ``skeleton`` (a model's DFF bytes): its animations also checked against the model, as
+    ``check --skeleton MODEL`` does (rules ``skel.*``); a DFF alone gets its skeleton report."""
 
 def load(source: Union[str, "os.PathLike[str]", _Bytes]) -> Union["Package", "Placement"]:
     """Decode a whole file (a path, or its bytes) into a Package (animation files) or a
@@ -249,12 +266,14 @@ class _BinaryFile(Protocol):
 
 @type_check_only
 class FileEvent(TypedDict):
-    format: Literal["ANP3", "ANP2", "ANPK", "ANIM", "bnry", "text"]
+    format: Literal["ANP3", "ANP2", "ANPK", "ANIM", "bnry", "text", "dff"]
     name: Optional[str]
     animation_count: int
     instance_count: Optional[int]
     """Binary IPL only: as the header declares."""
     car_count: Optional[int]
+    rw_version: Optional[int]
+    """A RenderWare file (DFF): the library id as stored (0x1803FFFF: 3.6.0.3)."""
 
 @type_check_only
 class AnimationEvent(TypedDict):
@@ -276,33 +295,224 @@ class BoneEvent(TypedDict):
     has_translation: bool
     has_scale: bool
 
+# BEGIN record kinds: generated from src/record.rs by tests/decode/record_types.rs
+
 @type_check_only
 class InstanceEvent(TypedDict):
+    """A placed object: a binary IPL instance or a text IPL `inst` line. (`Default`
+    gives zeros and no name or scale: other crates cannot name every field of a
+    `#[non_exhaustive]` struct, so an encoder's caller starts from it.)"""
+
     model_id: int
+    """The object's model id."""
     model_name: Optional[str]
+    """Text IPL: the model name."""
     interior: int
+    """Low 8 bits: the area code (13 = visible everywhere); bits 8..12: flags. 0 where the line has no interior (GTA III)."""
     position: List[float]
+    """World position."""
     rotation: List[float]
+    """Quaternion `x, y, z, w` as stored."""
     scale: Optional[List[float]]
+    """Text IPL of GTA III and Vice City: the scale."""
     lod: int
+    """Index of the LOD instance in the companion text IPL; −1 = none (and where absent)."""
 
 @type_check_only
 class CarEvent(TypedDict):
+    """A car generator: a binary IPL car record or a text IPL `cars` line (`Default`:
+    zeros)."""
+
     position: List[float]
+    """World position."""
     angle: float
+    """Heading in radians."""
     model_id: int
+    """Vehicle model id; −1 = random."""
     primary_color: int
+    """−1 = random."""
     secondary_color: int
+    """−1 = random."""
     flags: int
+    """Bit 0: force spawn; bit 1: ignore the population limit."""
     alarm_chance: int
+    """Percent."""
     door_lock_chance: int
+    """Percent."""
     min_delay: int
+    """Minimum delay."""
     max_delay: int
+    """Maximum delay."""
 
 @type_check_only
 class SectionLineEvent(TypedDict):
+    """A line of a text IPL section the decoder does not interpret (`cull`, `path`,
+    `enex`, ...), passed through for tools."""
+
     section: str
+    """The section's name, lower case (`cull`, `grge`, ...; a section the games do not know: the bare word that opened it, `wanted`); `""` for a line outside any section."""
     text: str
+    """The line without its line break and surrounding blanks."""
+
+@type_check_only
+class RwSectionEvent(TypedDict):
+    """RenderWare: a section the reader does not interpret, skipped (its id, library
+    version and size as stored)."""
+
+    offset: int
+    """Absolute offset of the section's 12-byte header."""
+    id: int
+    """The section id (`0x0253F2FE`: node name, ...)."""
+    size: int
+    """Bytes after the header, as stored."""
+    version: int
+    """The library id (version and build) as stored."""
+    parent: int
+    """The id of the section it lies in (0 at the top level)."""
+
+@type_check_only
+class DffClumpEvent(TypedDict):
+    """DFF: the clump's counts (its struct)."""
+
+    atomics: int
+    """Atomics."""
+    lights: Optional[int]
+    """Lights (RenderWare 3.3 and later)."""
+    cameras: Optional[int]
+    """Cameras (RenderWare 3.3 and later)."""
+
+@type_check_only
+class DffFrameEvent(TypedDict):
+    """DFF: a frame of the clump's frame list (its matrix as stored; its name and bone
+    id come in [`DffFrameName`] and [`DffHAnim`] records after the list)."""
+
+    index: int
+    """Its index in the frame list."""
+    rotation: List[float]
+    """The rotation matrix: right, up and at vectors, 3 floats each."""
+    position: List[float]
+    """The position relative to the parent."""
+    parent: int
+    """The parent frame's index; −1 for a root."""
+    flags: int
+    """The matrix flags as stored."""
+
+@type_check_only
+class DffFrameNameEvent(TypedDict):
+    """DFF: a frame's name (the node name extension, `0x0253F2FE`)."""
+
+    frame: int
+    """The frame's index."""
+    name: str
+    """The name as stored (no NUL)."""
+
+@type_check_only
+class DffHanimEvent(TypedDict):
+    """DFF: a frame's HAnim extension (`0x011E`): its node id and, on the root of a
+    hierarchy, the node table's header ([`DffHAnimNode`] records follow)."""
+
+    frame: int
+    """The frame's index."""
+    version: int
+    """The extension's version (`0x100`)."""
+    node_id: int
+    """The frame's node id (the bone id an animation's track names)."""
+    node_count: int
+    """Nodes of the table this frame carries (0 on a frame that only has an id)."""
+    flags: Optional[int]
+    """The hierarchy's flags (with a table)."""
+    key_frame_size: Optional[int]
+    """The key frame size (with a table)."""
+
+@type_check_only
+class DffHanimNodeEvent(TypedDict):
+    """DFF: a node of an HAnim hierarchy's table, in table order."""
+
+    frame: int
+    """The frame that carries the table."""
+    index: int
+    """The node's position in the table (the index the engine binds by)."""
+    node_id: int
+    """The node id."""
+    node_index: int
+    """The node index as stored (the engine never reads it)."""
+    flags: int
+    """Bit 0: POP (the next node's parent is the one before this branch); bit 1: PUSH (this node's parent is kept for the next branch)."""
+
+@type_check_only
+class DffGeometryEvent(TypedDict):
+    """DFF: a geometry of the clump's geometry list: its counts, its arrays skipped."""
+
+    index: int
+    """Its index in the geometry list."""
+    flags: int
+    """The format flags as stored."""
+    triangles: int
+    """Triangles."""
+    vertices: int
+    """Vertices."""
+    morph_targets: int
+    """Morph targets."""
+    materials: int
+    """Materials of its material list."""
+
+@type_check_only
+class DffSkinEvent(TypedDict):
+    """DFF: a geometry's skin (`0x0116`): the bones its vertices are weighted to
+    ([`DffSkinBone`] records follow with the inverse bind matrices)."""
+
+    geometry: int
+    """The geometry's index."""
+    bones: int
+    """Bones."""
+    used_bones: int
+    """Bones the vertices use."""
+    max_weights: int
+    """Weights per vertex at most (0 in the old layout: then computed)."""
+    layout: int
+    """0: the old layout (RenderWare 3.2 and before: a 4-byte marker before each matrix); 1: the later one."""
+
+@type_check_only
+class DffSkinBoneEvent(TypedDict):
+    """DFF: a bone of a skin: its inverse bind matrix."""
+
+    geometry: int
+    """The geometry's index."""
+    bone: int
+    """The bone's index (in the HAnim table's order)."""
+    inverse_bind: List[float]
+    """The matrix from the model to the bone, 4 columns of 4 floats as stored."""
+
+@type_check_only
+class DffAtomicEvent(TypedDict):
+    """DFF: an atomic: a geometry hung on a frame."""
+
+    index: int
+    """Its index in the clump."""
+    frame: int
+    """The frame's index."""
+    geometry: int
+    """The geometry's index."""
+    flags: int
+    """The flags as stored."""
+
+_RecordEvent = Union[
+    Tuple[Literal["instance"], InstanceEvent],
+    Tuple[Literal["car"], CarEvent],
+    Tuple[Literal["section_line"], SectionLineEvent],
+    Tuple[Literal["rw_section"], RwSectionEvent],
+    Tuple[Literal["dff_clump"], DffClumpEvent],
+    Tuple[Literal["dff_frame"], DffFrameEvent],
+    Tuple[Literal["dff_frame_name"], DffFrameNameEvent],
+    Tuple[Literal["dff_hanim"], DffHanimEvent],
+    Tuple[Literal["dff_hanim_node"], DffHanimNodeEvent],
+    Tuple[Literal["dff_geometry"], DffGeometryEvent],
+    Tuple[Literal["dff_skin"], DffSkinEvent],
+    Tuple[Literal["dff_skin_bone"], DffSkinBoneEvent],
+    Tuple[Literal["dff_atomic"], DffAtomicEvent],
+]
+"""A record of any kind: (its kind's name, its fields)."""
+# END record kinds
 
 _Event = Union[
     Tuple[Literal["file"], FileEvent],
@@ -311,17 +521,16 @@ _Event = Union[
     Tuple[Literal["keyframes"], npt.NDArray[numpy.float32]],
     Tuple[Literal["bone_end"], None],
     Tuple[Literal["animation_end"], None],
-    Tuple[Literal["instance"], InstanceEvent],
-    Tuple[Literal["car"], CarEvent],
-    Tuple[Literal["section_line"], SectionLineEvent],
+    _RecordEvent,
     Tuple[Literal["warning"], WarningDict],
     Tuple[Literal["end"], None],
 ]
 """One event: (name, payload).
 
 Order: "file"; per animation "animation", per bone "bone", "keyframes" (zero or more
-batches), "bone_end", then "animation_end"; "instance", "car" and "section_line" for placement
-files; "end" last. "warning" may come anywhere. A "keyframes" payload is a float32 array with
+batches), "bone_end", then "animation_end"; a record's kind ("instance", "car" and
+"section_line" for placement files; "dff_frame", "dff_hanim", ... for models: every kind of
+_RecordEvent, in the file's order) for the records; "end" last. "warning" may come anywhere. A "keyframes" payload is a float32 array with
 one row per keyframe: time, rotation x y z w, then translation x y z if the bone's
 "has_translation", then scale x y z if "has_scale" (5, 8 or 11 columns); how a bone's keyframes
 split into batches depends on the reads, the keyframes in order do not. Floats are as decoded
