@@ -590,7 +590,7 @@ rules! {
         "bones of the model that no track of the animation moves (they keep their pose)",
         "SA CAnimBlendAssociation::Init 0x4CED50: a node without a sequence is not updated (ifp_path.md 1.5)";
 
-    // Skeletons: the model alone (`check --skeleton MODEL.dff`).
+    // Skeletons: the model alone (`check MODEL.dff`).
     SkelNoTable = "skel.dff.no_table", [SA], Crash, Error,
         "the last atomic is skinned but no frame carries an HAnim node table: SA writes through a null hierarchy at load",
         "SA CClumpModelInfo::SetClump 0x4C4F70 (ped_skin_path.md 4, C01)";
