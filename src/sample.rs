@@ -48,7 +48,7 @@ pub struct BonePose<'a> {
 
 /// Most steps over a bone's keys (its own laps included) that one pose may take: beyond,
 /// [`ErrorKind::Limit`]. The animation's own wrap never reaches it (any finite time wraps in
-/// at most [`GAME_LAPS`] steps, then by the remainder).
+/// at most `GAME_LAPS` (1024) steps, then by the remainder).
 pub const MAX_SAMPLE_STEPS: u32 = 1 << 22;
 
 /// Longest bone name kept in the sampler when the decoder hands it out of its own buffer
