@@ -191,6 +191,9 @@ impl Visitor for Bridge<'_> {
         flow(unsafe { f(self.user, &c_info) })
     }
 
+    // Inlined into the format's bone step: the C struct is then built from the header's
+    // fields directly, not through the core's `BoneInfo` (a bone's cost, PERFORMANCE.md).
+    #[inline(always)]
     fn bone(&mut self, info: &BoneInfo<'_>) -> Flow {
         self.place.bone.set(info.index);
         let Some(f) = self.callbacks.on_bone else {
