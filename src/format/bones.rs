@@ -111,8 +111,9 @@ impl<const K: usize> BoneNames<K> {
     }
 
     /// Whether `name` is one of the names kept; a new one is kept (while there is room). One
-    /// hash of the name for both.
-    #[inline]
+    /// hash of the name for both. Inlined into the bone step (once per format): a call cost a
+    /// tenth of the check.
+    #[inline(always)]
     pub(crate) fn seen(&mut self, name: &[u8]) -> bool {
         if name.is_empty() {
             return false;

@@ -60,8 +60,9 @@ pub(crate) struct Ran {
 }
 
 /// A format's state machine. It says what it wants next and consumes it in [`step`], emitting
-/// at most one event per step: when the visitor pauses, the step has completed and the
-/// machine already points past it, so a pause resumes at the exact byte.
+/// at most one event per step (or a second one after an event the visitor let go on, such as
+/// a bone's end after its last keyframes): when the visitor pauses, the step has completed and
+/// the machine already points past it, so a pause resumes at the exact byte.
 ///
 /// [`step`]: Step::step
 pub(crate) trait Step {
