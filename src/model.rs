@@ -286,6 +286,26 @@ pub struct ModelCounts {
 }
 
 impl ModelCounts {
+    /// What the model in `bytes` (a whole DFF) holds, or why it cannot be read.
+    pub fn read(bytes: &[u8]) -> Result<ModelCounts, Error> {
+        let mut counts = ModelCounts::default();
+        Decoder::new().decode_slice(bytes, &mut counts)?;
+        Ok(counts)
+    }
+
+    /// The counts as an archive listing gives them (`gtastream ls --json`, the bindings'
+    /// `ls()`): `{"rw_version": "0x1803FFFF", "frames": N, "bones": N, "skinned": BOOL}`.
+    pub fn write_json(&self, out: &mut impl Write) -> fmt::Result {
+        write!(
+            out,
+            "{{\"rw_version\": \"0x{:08X}\", \"frames\": {}, \"bones\": {}, \"skinned\": {}}}",
+            self.rw_version,
+            self.frames,
+            self.bones,
+            self.skin_bones.is_some()
+        )
+    }
+
     /// A short description: `33 frames, 32 bones, skinned (3.6.0.3)`.
     pub fn describe(&self, out: &mut impl Write) -> fmt::Result {
         write!(out, "{} frames, {} bones", self.frames, self.bones)?;

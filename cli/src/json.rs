@@ -82,6 +82,12 @@ impl JsonWriter {
         }
     }
 
+    /// A value written by the library (a piece of JSON, e.g. a model's counts).
+    pub fn raw(&mut self, json: &str) {
+        self.before_value();
+        self.out.push_str(json);
+    }
+
     pub fn null(&mut self) {
         self.before_value();
         self.out.push_str("null");

@@ -87,16 +87,9 @@ impl<W: Write> Lister<'_, W> {
                     w.key("model");
                     match model {
                         Ok(m) => {
-                            w.begin_object(true);
-                            w.key("rw_version");
-                            w.string(&format!("0x{:08X}", m.rw_version));
-                            w.key("frames");
-                            w.uint(u64::from(m.frames));
-                            w.key("bones");
-                            w.uint(u64::from(m.bones));
-                            w.key("skinned");
-                            w.bool(m.skin_bones.is_some());
-                            w.end();
+                            let mut json = String::new();
+                            let _ = m.write_json(&mut json);
+                            w.raw(&json);
                         }
                         Err(_) => w.null(),
                     }

@@ -1,6 +1,6 @@
 // IMG archives held in memory: the listing of `gtastream ls --json` and the document of one
 // entry (`gtastream dump --json ARCHIVE:ENTRY`), both written by the module.
-import type { ArchiveListing, GtaDocument, Keyframe } from './types.js';
+import type { ArchiveListing, GtaDocument, Keyframe, ModelCounts } from './types.js';
 import { type Buffers, buffersOf, keyframes, newTimes, toDocument, toListing } from './view.js';
 import { DecodeError, type Exports, type Sink, wasm, withSink } from './wasm.js';
 
@@ -73,7 +73,8 @@ function run(img: Bytes, dir: Bytes | undefined, call: Call): string {
  * {@link DecodeError} where the tool would fail.
  */
 export function ls(img: Bytes, dir?: Bytes): ArchiveListing {
-  return toListing(archiveBuffers(img, dir, (m, i, il, d, dl, hd) => m.gts_listing(i, il, d, dl, hd)));
+  // The tool's own listing text: a model's counts and text settled as `ls --json` gives them.
+  return JSON.parse(lsJson(img, dir)) as ArchiveListing;
 }
 
 /** The same listing as JSON text, exactly as `gtastream ls --json` prints it. */
@@ -230,9 +231,19 @@ export async function lsBlob(img: Blob, dir?: Blob): Promise<ArchiveListing> {
   try {
     for (let step = listing.next(); ; ) {
       if (step.done) {
-        const heads = await Promise.all(textHeads(step.value).map(([start, end]) =>
-          windows.held(img, start, end) ?? windows.read(img, start, end)));
-        return settleText(step.value, heads);
+        // In file order, one after the other: a window read for one serves its neighbours.
+        const read = async (ranges: [number, number][]) => {
+          const out: Uint8Array[] = new Array(ranges.length);
+          const order = ranges.map((_, i) => i).sort((a, b) => ranges[a][0] - ranges[b][0]);
+          for (const i of order) {
+            const [start, end] = ranges[i];
+            out[i] = windows.held(img, start, end) ?? await windows.read(img, start, end);
+          }
+          return out;
+        };
+        const heads = await read(textHeads(step.value));
+        const models = await read(modelRanges(step.value));
+        return settleModels(settleText(step.value, heads), models);
       }
       const { img: fromImg, start, end } = step.value;
       const file = fromImg ? img : dir!;
@@ -250,7 +261,9 @@ export function lsSlices(img: Uint8Array, dir?: Uint8Array): ArchiveListing {
   try {
     for (let step = listing.next(); ; ) {
       if (step.done) {
-        return settleText(step.value, textHeads(step.value).map(([s, e]) => img.subarray(s, e)));
+        const slice = ([s, e]: [number, number]) => img.subarray(s, e);
+        const text = settleText(step.value, textHeads(step.value).map(slice));
+        return settleModels(text, modelRanges(step.value).map(slice));
       }
       const { img: fromImg, start, end } = step.value;
       step = listing.next((fromImg ? img : dir!).subarray(start, end));
@@ -284,6 +297,32 @@ function settleText(listing: ArchiveListing, heads: Uint8Array[]): ArchiveListin
     } finally {
       module.gts_free(ptr, head.length);
     }
+  }
+  return listing;
+}
+
+/** The `.img` ranges of the models (DFF entries), read whole for their counts. */
+function modelRanges(listing: ArchiveListing): [number, number][] {
+  return listing.entries.filter((e) => e.format === 'dff').map((e) => [e.offset, e.offset + e.size]);
+}
+
+/** The listing with each model's counts (`model`, as `gtastream ls --json` gives them) from its
+ * bytes (`models`, in the order of {@link modelRanges}). */
+function settleModels(listing: ArchiveListing, models: Uint8Array[]): ArchiveListing {
+  const module = wasm();
+  let at = 0;
+  for (const entry of listing.entries.filter((e) => e.format === 'dff')) {
+    const bytes = models[at++];
+    const ptr = module.gts_alloc(bytes.length);
+    const pieces: string[] = [];
+    try {
+      new Uint8Array(module.memory.buffer, ptr, bytes.length).set(bytes);
+      withSink(module, { text: (piece) => pieces.push(piece), error: () => undefined },
+        () => module.gts_model_counts_json(ptr, bytes.length));
+    } finally {
+      module.gts_free(ptr, bytes.length);
+    }
+    entry.model = JSON.parse(pieces.join('')) as ModelCounts | null;
   }
   return listing;
 }

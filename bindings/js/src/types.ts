@@ -182,6 +182,18 @@ export interface ArchiveEntry {
   /** The format found in the entry's first bytes; null for content gtastream does not decode
    * (models, textures, collisions, empty entries). */
   format: Format | null;
+  /** A model's counts (DFF entries only): null when it cannot be read. */
+  model?: ModelCounts | null;
+}
+
+/** What a model holds, as an archive listing gives it (`gtastream ls --json`). */
+export interface ModelCounts {
+  /** The clump's RenderWare library id, `0x1803FFFF`. */
+  rw_version: string;
+  frames: number;
+  /** Nodes of the HAnim tables (the bones an animation can bind by id). */
+  bones: number;
+  skinned: boolean;
 }
 
 /** An IMG archive's directory: what `gtastream ls --json` prints. */

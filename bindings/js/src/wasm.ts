@@ -63,6 +63,7 @@ export interface Exports {
   gts_alloc(len: number): number;
   gts_format_head_size(): number;
   gts_text_is_placement(ptr: number, len: number, whole: number): number;
+  gts_model_counts_json(ptr: number, len: number): number;
   gts_free(ptr: number, len: number): void;
   gts_json(ptr: number, len: number, canSeek: number): number;
   gts_check_json(
@@ -101,7 +102,6 @@ export interface Exports {
     name: number, nameLen: number): number;
   gts_entry_document(img: number, imgLen: number, dir: number, dirLen: number, hasDir: number,
     name: number, nameLen: number, raw: number): number;
-  gts_listing(img: number, imgLen: number, dir: number, dirLen: number, hasDir: number): number;
   gts_listing_new(version1: number, dirLen: number, imgLen: number): number;
   gts_listing_free(stream: number): void;
   gts_listing_input(stream: number): number;

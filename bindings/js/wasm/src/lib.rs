@@ -687,7 +687,7 @@ impl Listing {
         );
     }
 
-    fn entry(&mut self, entry: &Entry<'_>) {
+    fn entry(&mut self, entry: &Entry<'_>, img: Option<&[u8]>) {
         let out = &mut self.out;
         let separator = if self.entries == 0 { "" } else { "," };
         let _ = fmt::Write::write_fmt(out, format_args!("{separator}\n    {{\"name\": "));
@@ -700,9 +700,18 @@ impl Listing {
             ),
         );
         let _ = match entry.format {
-            Some(format) => fmt::Write::write_fmt(out, format_args!("\"{}\"}}", format.name())),
-            None => fmt::Write::write_str(out, "null}"),
+            Some(format) => fmt::Write::write_fmt(out, format_args!("\"{}\"", format.name())),
+            None => fmt::Write::write_str(out, "null"),
         };
+        // A model's counts, when the listing has the `.img` (as `gtastream ls --json`).
+        if let (Some(gtastream::Format::Dff), Some(img)) = (entry.format, img) {
+            let _ = fmt::Write::write_str(out, ", \"model\": ");
+            let _ = match gtastream::model::ModelCounts::read(entry_bytes(img, entry)) {
+                Ok(counts) => counts.write_json(out),
+                Err(_) => fmt::Write::write_str(out, "null"),
+            };
+        }
+        let _ = fmt::Write::write_str(out, "}");
         self.entries += 1;
     }
 
@@ -720,15 +729,16 @@ impl Listing {
 /// What a listing takes: the archive, then each entry.
 trait Lister {
     fn archive(&mut self, info: &ArchiveInfo);
-    fn entry(&mut self, entry: &Entry<'_>);
+    /// An entry; `img`: the whole `.img`, when the listing has it.
+    fn entry(&mut self, entry: &Entry<'_>, img: Option<&[u8]>);
 }
 
 impl Lister for Listing {
     fn archive(&mut self, info: &ArchiveInfo) {
         Listing::archive(self, info);
     }
-    fn entry(&mut self, entry: &Entry<'_>) {
-        Listing::entry(self, entry);
+    fn entry(&mut self, entry: &Entry<'_>, img: Option<&[u8]>) {
+        Listing::entry(self, entry, img);
     }
 }
 
@@ -736,9 +746,16 @@ impl Lister for document::Listing {
     fn archive(&mut self, info: &ArchiveInfo) {
         document::Listing::archive(self, info);
     }
-    fn entry(&mut self, entry: &Entry<'_>) {
+    fn entry(&mut self, entry: &Entry<'_>, _: Option<&[u8]>) {
         document::Listing::entry(self, entry);
     }
+}
+
+/// An entry's bytes in the whole `.img` (cut at its end).
+fn entry_bytes<'a>(img: &'a [u8], entry: &Entry<'_>) -> &'a [u8] {
+    let start = (entry.offset as usize).min(img.len());
+    let end = (entry.offset.saturating_add(entry.size) as usize).min(img.len());
+    &img[start..end]
 }
 
 /// Bytes before the directory records of a VER2 archive (`VER2`, the entry count).
@@ -808,13 +825,11 @@ impl ArchiveVisitor for Only<'_> {
         if let Some(listing) = self.listing.as_mut() {
             let mut entry = *entry;
             if let (Some(gtastream::Format::IplText), Some(img)) = (entry.format, self.img) {
-                let start = (entry.offset as usize).min(img.len());
-                let end = (entry.offset.saturating_add(entry.size) as usize).min(img.len());
-                let head_end = end.min(start + gtastream::archive::FORMAT_HEAD_SIZE);
-                entry.format =
-                    gtastream::archive::decoded_format(&img[start..head_end], head_end == end);
+                let bytes = entry_bytes(img, &entry);
+                let head = &bytes[..bytes.len().min(gtastream::archive::FORMAT_HEAD_SIZE)];
+                entry.format = gtastream::archive::decoded_format(head, head.len() == bytes.len());
             }
-            listing.entry(&entry);
+            listing.entry(&entry, self.img);
             return Choice::Skip;
         }
         let same = entry.name.len() == self.wanted.chars().count()
@@ -1000,36 +1015,6 @@ pub unsafe extern "C" fn gts_entry_document(
         return 1;
     }
     hand_over(doc);
-    0
-}
-
-/// The archive's listing in buffers (src/document.rs), handed to `document`. Returns 0, or 1
-/// after reporting the error.
-///
-/// # Safety
-/// As [`archive_of`].
-#[no_mangle]
-pub unsafe extern "C" fn gts_listing(
-    img: *const u8,
-    img_len: usize,
-    dir: *const u8,
-    dir_len: usize,
-    has_dir: u32,
-) -> u32 {
-    let (dir, img, decoder) = archive_of(img, img_len, dir, dir_len, has_dir);
-    let mut listing = document::Listing::default();
-    let mut none = NoEvents;
-    let mut only = Only::new(Search::Listing, "", &mut none);
-    only.listing = Some(&mut listing);
-    only.img = Some(img);
-    if let Err(e) = decoder().decode_slices(dir, img, &mut only) {
-        report_error(e);
-        return 1;
-    }
-    let records = &listing.records;
-    let names = &listing.names;
-    // SAFETY: the import copies the buffers during the call.
-    unsafe { document(records.as_ptr(), records.len(), names.as_ptr(), names.len()) };
     0
 }
 
@@ -1732,4 +1717,22 @@ pub extern "C" fn gts_format_head_size() -> u32 {
 pub unsafe extern "C" fn gts_text_is_placement(ptr: *const u8, len: usize, whole: u32) -> u32 {
     let head = core::slice::from_raw_parts(ptr, len);
     u32::from(gtastream::archive::decoded_format(head, whole != 0).is_some())
+}
+
+/// The counts of the model in the `len` bytes at `ptr` (a whole DFF entry), as an archive
+/// listing gives them (`"model"` of `gtastream ls --json`), handed to `text`; `null` when it
+/// cannot be read. The listing read in pieces adds them with this.
+///
+/// # Safety
+/// `ptr` points to `len` readable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn gts_model_counts_json(ptr: *const u8, len: usize) -> u32 {
+    let bytes = core::slice::from_raw_parts(ptr, len);
+    let mut out = Pieces(String::with_capacity(256));
+    let _ = match gtastream::model::ModelCounts::read(bytes) {
+        Ok(counts) => counts.write_json(&mut out),
+        Err(_) => fmt::Write::write_str(&mut out, "null"),
+    };
+    out.flush();
+    0
 }
