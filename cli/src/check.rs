@@ -1,6 +1,7 @@
 //! `gtastream check`: the engines' rules applied to files and archives (docs/CHECKS.md).
 
 use std::io::Write;
+use std::path::Path;
 
 use gtastream::check::group::Grouping;
 use gtastream::check::{json::Document, Checker, Finding, Games, Level};
@@ -28,8 +29,8 @@ Text output: one line per finding,
 except that a rule found more than 3 times in an input is one line with its count and its
 first finding (--all lists every finding),
   FILE[:ENTRY]: LEVEL RULE (GAMES) 769 times in 330 animations, first at OFFSET, ...: reason
-then a summary line per input, by level and by game:
-  FILE: 0 errors, 1 warning, 769 notes (sa: 0 errors, 1 warning, 769 notes; mta: ...)
+then a summary line per input, by level and by game, and whence the games came:
+  FILE: 0 errors, 1 warning, 769 notes (sa: 0 errors, 1 warning, 769 notes; mta: ...), games from the file
 --level error|warning|note: the least level listed (the summary counts every finding).
 --json prints one document (every finding, whatever --level says; with the same groups and
 counts as the text):
@@ -58,13 +59,14 @@ pub struct Shown {
 
 /// Writes the text report of one input: its findings at `shown.least` or above, grouped (one
 /// line per rule found many times) unless `shown.all`, then the summary line for the games
-/// that load it among `games`. Each line starts with `prefix`.
+/// that load it among `games`, saying whence they came (`from_file`: read from the file, else
+/// named with `--game`). Each line starts with `prefix`.
 pub fn write_text(
     out: &mut String,
     prefix: &str,
     file: &str,
     findings: &[Finding],
-    games: Games,
+    (games, from_file): (Games, bool),
     shown: Shown,
 ) {
     let mut grouping = Grouping::new();
@@ -91,7 +93,15 @@ pub fn write_text(
             }
         }
     }
-    line(out, &|out| grouping.tally().write_line(out, file, games));
+    line(out, &|out| {
+        grouping.tally().write_line(out, file, games)?;
+        out.push_str(if from_file {
+            ", games from the file"
+        } else {
+            ", games named"
+        });
+        Ok(())
+    });
 }
 
 pub fn run(
@@ -125,7 +135,7 @@ pub fn run(
                     }
                     document.checked(games, from_file);
                 } else {
-                    write_text(&mut lines, "", input, &findings, games, shown);
+                    write_text(&mut lines, "", input, &findings, (games, from_file), shown);
                 }
             }
             Err(message) => {
@@ -192,6 +202,9 @@ fn check_input(input: &str, games: Option<Games>) -> Result<Checked, String> {
             Err(failure) => Err(failure),
         },
         Target::Archive(archive) => {
+            // `cuts.img` is a cutscene archive: its IFPs get the cutscene loader's rule.
+            let name = Path::new(&archive.shown).file_name();
+            checker.set_archive_name(name.unwrap_or_default().as_encoded_bytes());
             format = Some(if archive.dir.is_some() {
                 "VER1"
             } else {

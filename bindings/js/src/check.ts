@@ -7,7 +7,10 @@ export type CheckGame = 'iii' | 'vc' | 'sa' | 'mta';
 export interface CheckOptions {
   /** The file's name: its stem is the block name the game expects (`ped.ifp` holds `ped`). */
   name?: string;
-  /** The games to check for; every game that loads the format if none. */
+  /**
+   * The games to check for (those of them that load the file). None: the games the file is for,
+   * read from the file itself (ANP3 → SA and MTA, an ANPK of 48-byte ANIM chunks → III, ...).
+   */
   games?: CheckGame[];
 }
 
@@ -23,9 +26,53 @@ export interface CheckFinding {
   message: string;
 }
 
+/**
+ * One rule's findings in an input, as `check` prints them: `listed` groups finding by finding,
+ * the others as one line with their `spread` ("769 times in 330 animations").
+ */
+export interface CheckGroup {
+  rule: string;
+  severity: 'error' | 'warning' | 'note';
+  /** The games of its findings, together. */
+  games: CheckGame[];
+  /** Its findings, and in how many animations and archive entries they lie. */
+  count: number;
+  animations: number;
+  entries: number;
+  /** The index of its first finding in `findings`. */
+  first: number;
+  listed: boolean;
+  spread: string;
+}
+
+/** Findings by level. */
+export interface CheckCounts {
+  errors: number;
+  warnings: number;
+  notes: number;
+}
+
+/** The summary line: findings by level, and by level for each game. */
+export interface CheckSummary extends CheckCounts {
+  games: Record<CheckGame, CheckCounts>;
+}
+
+/** One checked input (a file, an archive, an archive's entry). */
+export interface CheckInput {
+  file: string;
+  format: string | null;
+  findings: CheckFinding[];
+  groups: CheckGroup[];
+  summary: CheckSummary;
+  /** The games it was checked for. */
+  games: CheckGame[];
+  /** Whence they came: the file itself (no games named), or the caller's `games`. */
+  games_from: 'file' | 'caller';
+}
+
 /** What `gtastream check --json` prints. */
 export interface CheckDocument {
-  inputs: { file: string; format: string | null; findings: CheckFinding[] }[];
+  inputs: CheckInput[];
 }
 
 const GAME_BITS: Record<CheckGame, number> = { iii: 1, vc: 2, sa: 4, mta: 8 };

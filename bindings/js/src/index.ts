@@ -9,7 +9,8 @@ export {
   type ConvertOptions, convert, type TargetFormat, write, type WriteOptions,
 } from './convert.js';
 export {
-  check, type CheckDocument, type CheckFinding, type CheckGame, checkJson, type CheckOptions,
+  check, type CheckCounts, type CheckDocument, type CheckFinding, type CheckGame, type CheckGroup,
+  type CheckInput, checkJson, type CheckOptions, type CheckSummary,
 } from './check.js';
 export { decode, decodeJson, sample, summaries } from './decode.js';
 export {
