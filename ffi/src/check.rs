@@ -107,7 +107,7 @@ pub unsafe extern "C" fn gts_rule_info(code: u32, out: *mut gts_rule) -> gts_sta
     gts_status::GTS_OK
 }
 
-fn level(level: Level) -> c_int {
+pub(crate) fn level(level: Level) -> c_int {
     match level {
         Level::Note => GTS_LEVEL_NOTE,
         Level::Warning => GTS_LEVEL_WARNING,
