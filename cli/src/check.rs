@@ -6,7 +6,6 @@ use std::path::Path;
 use gtastream::check::group::Grouping;
 use gtastream::check::{json::Document, Checker, Finding, Games, Level};
 use gtastream::io::ReadError;
-use gtastream::Game;
 
 use crate::source::{self, Access, Failure};
 use crate::target::{self, Target};
@@ -168,16 +167,7 @@ fn check_input(input: &str, games: Option<Games>) -> Result<Checked, String> {
     let mut format = None;
     let target = target::resolve(input).map_err(|e| e.to_string())?;
     // Text IPL: a single game named fixes the layout of inst lines.
-    let layout = [Games::III, Games::VC, Games::SA]
-        .into_iter()
-        .filter(|&g| games.is_some_and(|games| games.contains(g)))
-        .collect::<Vec<_>>();
-    let game = match layout.as_slice() {
-        [g] if *g == Games::III => Some(Game::Iii),
-        [g] if *g == Games::VC => Some(Game::ViceCity),
-        [g] if *g == Games::SA => Some(Game::SanAndreas),
-        _ => None,
-    };
+    let game = games.and_then(Games::layout);
     let access = Access { seek: true, game };
     let mut checker = Checker::with_games(games, |f: &Finding| findings.push(*f));
     let result = match &target {

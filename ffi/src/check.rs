@@ -161,7 +161,12 @@ pub unsafe extern "C" fn gts_check_memory(
         let failed = if bytes.starts_with(b"VER2") {
             ArchiveDecoder::new(bytes.len() as u64).decode_slice(bytes, &mut checker)
         } else {
-            Decoder::new().decode_slice(bytes, &mut checker)
+            let game = games.and_then(Games::layout);
+            let options = gtastream_core::Options {
+                game,
+                ..gtastream_core::Options::default()
+            };
+            Decoder::with_options(options).decode_slice(bytes, &mut checker)
         };
         if let Err(error) = failed {
             checker.failed(error);

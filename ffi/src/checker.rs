@@ -196,7 +196,12 @@ pub unsafe extern "C" fn gts_checker_init(
     on_finding: Option<unsafe extern "C" fn(user: *mut c_void, finding: *const crate::gts_finding)>,
     user: *mut c_void,
 ) -> gts_status {
-    let reader = Reader::File(Decoder::new());
+    // A single game named fixes a text IPL's layout, as in `gts_check_memory` and `check`.
+    let game = Games::from_bits(games & 0x0f).layout();
+    let reader = Reader::File(Decoder::with_options(gtastream_core::Options {
+        game,
+        ..gtastream_core::Options::default()
+    }));
     // SAFETY: the caller's contract.
     unsafe {
         init(

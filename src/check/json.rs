@@ -43,7 +43,12 @@ pub fn write_document(
         let failed = if archive {
             ArchiveDecoder::new(data.len() as u64).decode_slice(data, &mut checker)
         } else {
-            Decoder::new().decode_slice(data, &mut checker)
+            let game = games.and_then(Games::layout);
+            let options = crate::Options {
+                game,
+                ..crate::Options::default()
+            };
+            Decoder::with_options(options).decode_slice(data, &mut checker)
         };
         if let Err(error) = failed {
             checker.failed(error);

@@ -219,7 +219,7 @@ give no error. Exit status: 0 when no finding is an error, 1 when one is, 2 when
 cannot be read.
 
 The text output is grouped: a rule found more than 3 times in an input is one line with its
-count, where they lie and its first finding (`770 times in 330 animations, first at 146, ...`;
+count, where they lie and its first finding (`770 times in 330 animations, first at 212, ...`;
 `--all` lists every finding), and each input ends with a summary line: errors, warnings and
 notes, then the same for each game checked, and whence the games came. `--level` is the least
 level listed (the summary still counts every finding). The JSON keeps every finding and gives
@@ -228,7 +228,7 @@ the same groups (`\"groups\"`) and counts (`\"summary\"`); `check::group::Groupi
 ```text
 $ gtastream check anim.img
 anim.img:walk.ifp: error ifp.block.name_mismatch (sa) at 2048: the block name differs from the archive entry's (or file's) name: the block stays unloaded
-anim.img: 1 error, 0 warnings, 0 notes (sa: 1 error, 0 warnings, 0 notes; mta: 0 errors, 0 warnings, 0 notes), games from the file
+anim.img: 1 error, 0 warnings, 0 notes (sa: 1 error, 0 warnings, 0 notes), games from the file
 $ gtastream check --json ped.ifp
 {\"inputs\": [
   {\"file\": \"ped.ifp\", \"format\": \"ANP3\", \"findings\": [
