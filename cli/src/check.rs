@@ -6,7 +6,6 @@ use gtastream::check::group::Grouping;
 use gtastream::check::{json::Document, Checker, Finding, Games, Level};
 use gtastream::io::ReadError;
 use gtastream::rig::{check_file, read_skeleton, Skeleton};
-use gtastream::Game;
 
 use crate::source::{self, Access, Failure};
 use crate::target::{self, Target};
@@ -37,8 +36,8 @@ Text output: one line per finding,
 except that a rule found more than 3 times in an input is one line with its count and its
 first finding (--all lists every finding),
   FILE[:ENTRY]: LEVEL RULE (GAMES) 769 times in 330 animations, first at OFFSET, ...: reason
-then a summary line per input, by level and by game:
-  FILE: 0 errors, 1 warning, 769 notes (sa: 0 errors, 1 warning, 769 notes; mta: ...)
+then a summary line per input, by level and by game, and whence the games came:
+  FILE: 0 errors, 1 warning, 769 notes (sa: 0 errors, 1 warning, 769 notes; mta: ...), games from the file
 --level error|warning|note: the least level listed (the summary counts every finding).
 --json prints one document (every finding, whatever --level says; with the same groups and
 counts as the text):
@@ -67,13 +66,14 @@ pub struct Shown {
 
 /// Writes the text report of one input: its findings at `shown.least` or above, grouped (one
 /// line per rule found many times) unless `shown.all`, then the summary line for the games
-/// that load it among `games`. Each line starts with `prefix`.
+/// that load it among `games`, saying whence they came (`from_file`: read from the file, else
+/// named with `--game`). Each line starts with `prefix`.
 pub fn write_text(
     out: &mut String,
     prefix: &str,
     file: &str,
     findings: &[Finding],
-    games: Games,
+    (games, from_file): (Games, bool),
     shown: Shown,
 ) {
     let mut grouping = Grouping::new();
@@ -100,7 +100,15 @@ pub fn write_text(
             }
         }
     }
-    line(out, &|out| grouping.tally().write_line(out, file, games));
+    line(out, &|out| {
+        grouping.tally().write_line(out, file, games)?;
+        out.push_str(if from_file {
+            ", games from the file"
+        } else {
+            ", games named"
+        });
+        Ok(())
+    });
 }
 
 /// The model of `--skeleton`: a DFF file or `ARCHIVE:ENTRY`.
@@ -143,7 +151,7 @@ pub fn run(
                     }
                     document.checked(games, from_file);
                 } else {
-                    write_text(&mut lines, "", input, &findings, games, shown);
+                    write_text(&mut lines, "", input, &findings, (games, from_file), shown);
                 }
             }
             Err(message) => {
@@ -236,16 +244,7 @@ fn check_input(
         });
     }
     // Text IPL: a single game named fixes the layout of inst lines.
-    let layout = [Games::III, Games::VC, Games::SA]
-        .into_iter()
-        .filter(|&g| games.is_some_and(|games| games.contains(g)))
-        .collect::<Vec<_>>();
-    let game = match layout.as_slice() {
-        [g] if *g == Games::III => Some(Game::Iii),
-        [g] if *g == Games::VC => Some(Game::ViceCity),
-        [g] if *g == Games::SA => Some(Game::SanAndreas),
-        _ => None,
-    };
+    let game = games.and_then(Games::layout);
     let access = Access { seek: true, game };
     let mut checker = Checker::with_games(games, |f: &Finding| findings.push(*f));
     let result = match &target {

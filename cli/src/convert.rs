@@ -229,7 +229,7 @@ fn check_output(
     }
     checker.finish();
     let errors = checker.errors();
-    let games = checker.games();
+    let games = (checker.games(), checker.games_from_file());
     let mut lines = String::new();
     if findings.is_empty() {
         // A clean output: nothing to say.

@@ -1541,7 +1541,8 @@ fn convert_consults_the_checker() {
     );
     let anp2 = fixture("check_convert_out2.ifp", b"");
     let packed = run(&["convert", "--to", "anp2", &anp3, &anp2]);
-    // SA reads float frames in ANP2 as well (the retired ifp.anp2.compressed_types, docs/CHECKS.md).
+    // ANP2 takes the frame class from the first bone (issue 30): the retired
+    // `ifp.anp2.compressed_types` is never reported.
     assert!(packed.status.success(), "{}", stderr(&packed));
     assert!(
         !stderr(&packed).contains("ifp.anp2.compressed_types"),

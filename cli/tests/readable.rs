@@ -57,6 +57,11 @@ fn check_on_a_stock_shaped_ped_prints_at_most_40_lines() {
     );
     assert!(summary.contains("(sa: 0 errors"), "{summary}");
     assert!(summary.contains("; mta: "), "{summary}");
+    assert!(summary.ends_with("), games from the file"), "{summary}");
+    let named = run(&["check", "--game", "sa", &ped]);
+    let named = stdout(&named).lines().last().unwrap();
+    assert!(named.ends_with("), games named"), "{named}");
+    assert!(!named.contains("mta"), "{named}");
 
     // --all: every finding of the rule, one line each.
     let all = run(&["check", "--all", &ped]);
@@ -173,4 +178,64 @@ fn a_cutscene_archive_gets_the_cutscene_rule() {
             assert_eq!(rules, [rule], "{input}: {text}");
         }
     }
+}
+
+/// Issue 30's guarantee: every stock-shaped file gives no error-level finding by default, in
+/// the text and the JSON, and the games come from the file.
+#[test]
+fn stock_shaped_files_give_no_error_by_default() {
+    use testkit::stock;
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("readable-stock");
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut files: Vec<(String, Vec<u8>, &[&str])> = vec![
+        ("ped.ifp".into(), sa_ped().build(), &["sa", "mta"]),
+        ("vc/ped.ifp".into(), stock::vc_ped(), &["vc", "sa", "mta"]),
+        ("iii/ped.ifp".into(), stock::iii_ped(), &["iii"]),
+        ("gta3.img".into(), stock::sa_gta3_img(), &["sa"]),
+        ("cuts.img".into(), stock::cuts_img(), &["sa"]),
+    ];
+    for name in stock::SA_STREAM_NAMES {
+        files.push((format!("stream/{name}"), stock::sa_stream_ipl(40), &["sa"]));
+    }
+    for (name, bytes, games) in &files {
+        let path = dir.join(name);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, bytes).unwrap();
+        let path = path.to_str().unwrap();
+        let out = run(&["check", "--level", "error", path]);
+        let text = stdout(&out);
+        assert_eq!(out.status.code(), Some(0), "{name}: {text}{}", stderr(&out));
+        assert_eq!(text.lines().count(), 1, "{name}: {text}");
+        assert!(text.starts_with(&format!("{path}: 0 errors, ")), "{text}");
+        assert!(text.trim_end().ends_with("games from the file"), "{text}");
+        let doc = Json::parse(stdout(&run(&["check", "--json", path]))).unwrap();
+        let input = &doc.get("inputs").arr()[0];
+        assert_eq!(input.get("summary").get("errors").i64(), 0, "{name}");
+        let checked: Vec<&str> = input.get("games").arr().iter().map(|g| g.str()).collect();
+        assert_eq!(checked, *games, "{name}");
+        assert_eq!(input.get("games_from").str(), "file", "{name}");
+    }
+    // The same stream IPL under a name without `_stream`: its LOD indexes have no parent.
+    let lone = dir.join("lae.ipl");
+    std::fs::write(&lone, stock::sa_stream_ipl(4)).unwrap();
+    let out = run(&["check", lone.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stdout(&out).contains("error bnry.lod.no_parent"),
+        "{}",
+        stdout(&out)
+    );
+    // A cutscene archive's IFP named after another cutscene: the cutscene loader's rule.
+    let mut cuts = stock::cuts_img();
+    let at = cuts.windows(6).position(|w| w == b"RYDER2").unwrap();
+    cuts[at..at + 6].copy_from_slice(b"RYDER3");
+    let path = dir.join("cuts.img");
+    std::fs::write(&path, &cuts).unwrap();
+    let out = run(&["check", path.to_str().unwrap()]);
+    let text = stdout(&out);
+    assert!(
+        text.contains(":ryder2.ifp: error ifp.cutscene.block_name"),
+        "{text}"
+    );
+    assert!(!text.contains("ifp.block.name_mismatch"), "{text}");
 }

@@ -108,7 +108,7 @@ pub unsafe extern "C" fn gts_rule_info(code: u32, out: *mut gts_rule) -> gts_sta
     gts_status::GTS_OK
 }
 
-fn level(level: Level) -> c_int {
+pub(crate) fn level(level: Level) -> c_int {
     match level {
         Level::Note => GTS_LEVEL_NOTE,
         Level::Warning => GTS_LEVEL_WARNING,
@@ -166,7 +166,12 @@ pub unsafe extern "C" fn gts_check_memory(
         let failed = if bytes.starts_with(b"VER2") {
             ArchiveDecoder::new(bytes.len() as u64).decode_slice(bytes, &mut checker)
         } else {
-            Decoder::new().decode_slice(bytes, &mut checker)
+            let game = games.and_then(Games::layout);
+            let options = gtastream_core::Options {
+                game,
+                ..gtastream_core::Options::default()
+            };
+            Decoder::with_options(options).decode_slice(bytes, &mut checker)
         };
         if let Err(error) = failed {
             checker.failed(error);

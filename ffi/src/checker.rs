@@ -201,7 +201,12 @@ pub unsafe extern "C" fn gts_checker_init(
     on_finding: Option<unsafe extern "C" fn(user: *mut c_void, finding: *const crate::gts_finding)>,
     user: *mut c_void,
 ) -> gts_status {
-    let reader = Reader::File(Decoder::new());
+    // A single game named fixes a text IPL's layout, as in `gts_check_memory` and `check`.
+    let game = Games::from_bits(games & 0x0f).layout();
+    let reader = Reader::File(Decoder::with_options(gtastream_core::Options {
+        game,
+        ..gtastream_core::Options::default()
+    }));
     // SAFETY: the caller's contract.
     unsafe {
         init(
@@ -448,6 +453,7 @@ mod tests {
     use super::*;
     use crate::check::{gts_check_memory, gts_finding};
     use core::mem::size_of;
+    use testkit::check_cases::{cases, misses, Input};
 
     /// A finding as text: everything the callback gets.
     unsafe extern "C" fn collect(user: *mut c_void, finding: *const gts_finding) {
@@ -618,6 +624,156 @@ mod tests {
         }
         // The inputs do have findings to compare.
         assert!(findings > 10, "{findings}");
+    }
+
+    /// A case's input fed through the streaming checker in pieces of at most `chunk` bytes
+    /// (or ending at `cut`), following seeks and, for a version 1 archive, the switches
+    /// between the `.dir` and the `.img`.
+    fn streamed_case(input: &Input, cut: Option<usize>, chunk: usize) -> (Vec<String>, u8) {
+        let mut found = Vec::new();
+        let mut storage = Box::new(gts_checker {
+            opaque: [0; GTS_CHECKER_WORDS],
+        });
+        let c: *mut gts_checker = &mut *storage;
+        let user = (&mut found as *mut Vec<String>).cast();
+        let size = size_of::<gts_checker>();
+        let cname = |name: &str| std::ffi::CString::new(name).unwrap();
+        let (dir, img): (&[u8], &[u8]) = match input {
+            Input::File(_, data) | Input::FileFor(_, data, _) => (&[], data),
+            Input::Img(img) | Input::ImgNamed(_, img) => (&[], img),
+            Input::V1(dir, img) => (dir, img),
+        };
+        let status = unsafe {
+            match input {
+                Input::File(name, _) => {
+                    let name = cname(name);
+                    gts_checker_init(c, size, name.as_ptr(), 0, Some(collect), user)
+                }
+                Input::FileFor(name, _, games) => {
+                    let name = cname(name);
+                    let games = games.bits();
+                    gts_checker_init(c, size, name.as_ptr(), games, Some(collect), user)
+                }
+                Input::Img(_) | Input::ImgNamed(..) => {
+                    let name = cname(match input {
+                        Input::ImgNamed(name, _) => name,
+                        _ => "gta3.img",
+                    });
+                    let len = img.len() as u64;
+                    gts_checker_init_archive(c, size, len, name.as_ptr(), 0, Some(collect), user)
+                }
+                Input::V1(..) => {
+                    let (d, i) = (dir.len() as u64, img.len() as u64);
+                    let name = core::ptr::null();
+                    gts_checker_init_archive_v1(c, size, d, i, name, 0, Some(collect), user)
+                }
+            }
+        };
+        assert_eq!(status, gts_status::GTS_OK);
+        let file = |c: *mut gts_checker| match unsafe { gts_checker_input(c) } {
+            crate::GTS_INPUT_DIR => dir,
+            _ => img,
+        };
+        let mut at = 0;
+        loop {
+            let data = file(c);
+            if at >= data.len() {
+                break;
+            }
+            let end = cut
+                .filter(|&cut| cut > at)
+                .unwrap_or(data.len())
+                .min(data.len())
+                .min(at.saturating_add(chunk));
+            let piece = &data[at..end];
+            let mut consumed = usize::MAX;
+            match unsafe { gts_checker_feed(c, piece.as_ptr(), piece.len(), &mut consumed) } {
+                gts_status::GTS_OK => {
+                    assert_eq!(consumed, piece.len());
+                    at = end;
+                }
+                gts_status::GTS_SEEK => at = unsafe { gts_checker_position(c) } as usize,
+                gts_status::GTS_DONE => break,
+                other => panic!("feed: {other:?}"),
+            }
+        }
+        let mut errors = u32::MAX;
+        let status = unsafe { gts_checker_finish(c, &mut errors) };
+        assert_eq!(status, gts_status::GTS_OK);
+        (found, unsafe { gts_checker_games(c) })
+    }
+
+    /// Every rule's case, its near miss and issue 30's misses (testkit::check_cases, which the
+    /// core's tests run too): the streaming checker gives the core's findings (rule, games,
+    /// offset) and games, whole, byte by byte, in 4 KiB pieces and split in two; the one call
+    /// gives the same for what it reads (a file or a version 2 archive).
+    #[test]
+    fn every_rule_case_in_pieces_gives_the_cores_findings() {
+        let mut inputs: Vec<(String, Input)> = Vec::new();
+        for (rule, bad, good) in cases() {
+            inputs.push((format!("{} fires", rule.id()), bad));
+            inputs.push((format!("{} near miss", rule.id()), good));
+        }
+        inputs.extend(misses().into_iter().map(|(w, i)| (w.to_owned(), i)));
+        if cfg!(miri) {
+            inputs.truncate(6);
+        }
+        for (what, input) in &inputs {
+            let core = input.findings();
+            let whole = streamed_case(input, None, usize::MAX);
+            let brief = |f: &[String]| -> Vec<String> {
+                f.iter()
+                    .map(|f| f.split(' ').take(4).collect::<Vec<_>>().join(" "))
+                    .collect()
+            };
+            let expected: Vec<String> = core
+                .iter()
+                .map(|f| {
+                    let level = crate::check::level(f.level());
+                    format!(
+                        "{} {} {:x} {}",
+                        f.rule.code(),
+                        level,
+                        f.games.bits(),
+                        f.offset
+                    )
+                })
+                .collect();
+            assert_eq!(brief(&whole.0), expected, "{what}");
+            if let Input::File(name, data) | Input::FileFor(name, data, _) = input {
+                let games = match input {
+                    Input::FileFor(_, _, games) => games.bits(),
+                    _ => 0,
+                };
+                let cname = std::ffi::CString::new(*name).unwrap();
+                let mut found = Vec::new();
+                let status = unsafe {
+                    gts_check_memory(
+                        data.as_ptr(),
+                        data.len(),
+                        cname.as_ptr(),
+                        games,
+                        Some(collect),
+                        (&mut found as *mut Vec<String>).cast(),
+                        core::ptr::null_mut(),
+                    )
+                };
+                assert_eq!(status, gts_status::GTS_OK);
+                assert_eq!(found, whole.0, "{what}: one call");
+            }
+            let len = input.len();
+            let mut pieces = vec![(None, 4096), (Some(len / 2), usize::MAX)];
+            if len <= 16 << 10 && !cfg!(miri) {
+                pieces.push((None, 1));
+            }
+            if len <= 512 && !cfg!(miri) {
+                pieces.extend((1..len).map(|cut| (Some(cut), usize::MAX)));
+            }
+            for (cut, chunk) in pieces {
+                let got = streamed_case(input, cut, chunk);
+                assert_eq!(got, whole, "{what}: cut {cut:?}, pieces of {chunk}");
+            }
+        }
     }
 
     #[test]

@@ -750,6 +750,58 @@ fn expected_cpp_wrapper(data: &[u8]) -> (String, i32) {
     (out, 0)
 }
 
+/// What check_stream prints for `data` named `name`: the core's findings (for the games the
+/// file is for) as they come, then the games checked and the counts; and the errors.
+fn expected_check_stream(name: &str, data: &[u8]) -> (String, u32) {
+    use gtastream::check::{json::write_message, Checker, Finding, Level};
+    let mut out = String::new();
+    let mut checker = Checker::with_games(None, |f: &Finding| {
+        if let Some(entry) = f.context.entry {
+            let _ = write!(out, "{}: ", String::from_utf8_lossy(entry.name.as_bytes()));
+        }
+        let level = match f.level() {
+            Level::Error => "error",
+            Level::Warning => "warning",
+            Level::Note => "note",
+        };
+        let games: Vec<&str> = f.games.names().collect();
+        let _ = write!(
+            out,
+            "{level} {} ({}) at {}: ",
+            f.rule.id(),
+            games.join(", "),
+            f.offset
+        );
+        let _ = write_message(&mut out, f);
+        out.push('\n');
+    });
+    checker.set_file_name(name.as_bytes());
+    let failed = if data.starts_with(b"VER2") {
+        gtastream::archive::ArchiveDecoder::new(data.len() as u64).decode_slice(data, &mut checker)
+    } else {
+        Decoder::new().decode_slice(data, &mut checker)
+    };
+    if let Err(error) = failed {
+        checker.failed(error);
+    }
+    checker.finish();
+    let games: Vec<&str> = checker.games().names().collect();
+    let games = if games.is_empty() {
+        "none".to_owned()
+    } else {
+        games.join(", ")
+    };
+    let (findings, errors) = (checker.findings(), checker.errors());
+    let plural = |n: u32| if n == 1 { "" } else { "s" };
+    let _ = writeln!(
+        out,
+        "checked for {games}: {findings} finding{}, {errors} error{}",
+        plural(findings),
+        plural(errors)
+    );
+    (out, errors)
+}
+
 // ---------------------------------------------------------------------------------------------
 
 /// Runs every example on every file it is meant for and compares its output.
@@ -883,6 +935,24 @@ fn check_examples(bin: &Path) {
     let dir = bin.join("img");
     std::fs::create_dir_all(&dir).expect("archive directory");
     archive_example::check(&inside, &dir, |program, args| run(bin, program, args, None));
+
+    // The streaming checker in 4 KiB pieces: the core's findings and games, on every test
+    // file and on the VER2 archive of them all.
+    let archive = dir.join("test.img");
+    let checked = files()
+        .iter()
+        .map(|(_, path, data)| (path.clone(), data.clone()))
+        .chain([(archive.clone(), std::fs::read(&archive).expect("archive"))]);
+    let mut findings = 0;
+    for (path, data) in checked {
+        let (code, out, err) = run(bin, "check_stream", &[&path], None);
+        let name = path.file_name().unwrap().to_str().unwrap();
+        let (expected, errors) = expected_check_stream(name, &data);
+        assert_eq!(out, expected, "check_stream {name}: {err}");
+        assert_eq!(code, i32::from(errors > 0), "check_stream {name}: {err}");
+        findings += out.lines().count() - 1;
+    }
+    assert!(findings > 10, "{findings}");
 
     // Conversion to ANP3 through the C encoder: the same bytes as the Rust encoder's.
     let dir = bin.join("converted");

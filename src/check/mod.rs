@@ -241,6 +241,9 @@ struct BoneState {
     packs: bool,
     /// Offset of the current batch's first frame.
     batch_at: u64,
+    /// Offset of the bone's first key: where the rules on the whole bone point (the batches
+    /// depend on how the input is cut).
+    first_at: u64,
 }
 
 /// The current animation.
@@ -427,7 +430,8 @@ impl<S: FnMut(&Finding)> Checker<S> {
     }
 
     /// The loose file's name (a path's last part): its stem is the block name the game
-    /// expects (`ped.ifp` holds block `ped`).
+    /// expects (`ped.ifp` holds block `ped`). An archive is named by
+    /// [`set_archive_name`](Self::set_archive_name).
     pub fn set_file_name(&mut self, name: &[u8]) {
         self.set_stem(name);
     }
@@ -624,6 +628,11 @@ impl<S: FnMut(&Finding)> Checker<S> {
         if games.is_empty() {
             return;
         }
+        // The context's offset is the finding's: the last unit read depends on the cuts.
+        let context = Context {
+            offset: at,
+            ..context
+        };
         let finding = Finding {
             rule,
             games,
@@ -756,6 +765,7 @@ impl<S: FnMut(&Finding)> Checker<S> {
     fn key_time(&mut self, t: f32, at: u64) {
         if self.bone.keys == 0 {
             self.bone.first = t;
+            self.bone.first_at = at;
             if t != 0.0 && !t.is_nan() {
                 self.emit_value(
                     Rule::TimeFirstNotZero,
@@ -1411,7 +1421,7 @@ impl<S: FnMut(&Finding)> Visitor for Checker<S> {
 
     fn bone_end(&mut self) -> Flow {
         let b = self.bone;
-        let at = self.context.offset;
+        let at = b.first_at;
         if b.keys >= 1 {
             let last = f64::from(b.last);
             if b.keys >= 2 && b.last <= b.first {

@@ -65,6 +65,22 @@ impl Games {
         Games(bits & Games::ALL.0)
     }
 
+    /// The text IPL layout these games fix (`Options::game`): the one of III, VC and SA
+    /// among them, `None` when there are none or several (the file decides). Every front end
+    /// decodes with it, so that `--game sa` reads a text IPL as San Andreas does everywhere.
+    pub fn layout(self) -> Option<crate::Game> {
+        let only = |g: Games| self.and(Games::III.union(Games::VC).union(Games::SA)) == g;
+        if only(Games::III) {
+            Some(crate::Game::Iii)
+        } else if only(Games::VC) {
+            Some(crate::Game::ViceCity)
+        } else if only(Games::SA) {
+            Some(crate::Game::SanAndreas)
+        } else {
+            None
+        }
+    }
+
     /// The game named `name` (`iii`, `vc`, `sa`, `mta`, any case).
     pub fn from_name(name: &str) -> Option<Games> {
         Games::EACH

@@ -514,7 +514,12 @@ pub fn check_file(
         let failed = if archive {
             ArchiveDecoder::new(data.len() as u64).decode_slice(data, &mut checker)
         } else {
-            Decoder::new().decode_slice(data, &mut checker)
+            // A single game named fixes the text IPL layout, as everywhere.
+            let options = crate::Options {
+                game: games.and_then(Games::layout),
+                ..crate::Options::default()
+            };
+            Decoder::with_options(options).decode_slice(data, &mut checker)
         };
         let decoded = failed.is_ok();
         if let Err(error) = failed {

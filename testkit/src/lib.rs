@@ -24,6 +24,8 @@ pub mod alloc_count;
 pub mod anpk;
 pub mod anpk_stories;
 pub mod bytes;
+#[cfg(feature = "std")]
+pub mod check_cases;
 pub mod dff;
 pub mod driver;
 pub mod hostile;

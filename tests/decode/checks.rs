@@ -4,52 +4,11 @@
 
 #![cfg(feature = "std")]
 
-use gtastream::archive::ArchiveDecoder;
 use gtastream::check::{Checker, Finding, Games, Level, Rule};
 use gtastream::Decoder;
-use gtastream::Keyframe;
+use testkit::check_cases::*;
 use testkit::driver::Cut;
-use testkit::ifp2::{f1, p3, AnimSpec, BoneSpec, FileSpec};
-
-const Q: [i16; 4] = [0, 0, 0, 4096];
-
-/// The findings of a loose file named `name`, for the games it is for.
-fn check(data: &[u8], name: &str) -> Vec<Finding> {
-    let mut found = Vec::new();
-    let mut checker = Checker::from_file(|f: &Finding| found.push(*f));
-    checker.set_file_name(name.as_bytes());
-    if let Err(error) = Decoder::new().decode_slice(data, &mut checker) {
-        checker.failed(error);
-    }
-    checker.finish();
-    found
-}
-
-fn check_for(data: &[u8], name: &str, games: Games) -> Vec<Finding> {
-    let mut found = Vec::new();
-    let mut checker = Checker::new(games, |f: &Finding| found.push(*f));
-    checker.set_file_name(name.as_bytes());
-    if let Err(error) = Decoder::new().decode_slice(data, &mut checker) {
-        checker.failed(error);
-    }
-    checker.finish();
-    found
-}
-
-fn check_archive(img: &[u8]) -> Vec<Finding> {
-    check_archive_named(img, "gta3.img")
-}
-
-fn check_archive_named(img: &[u8], name: &str) -> Vec<Finding> {
-    let mut found = Vec::new();
-    let mut checker = Checker::from_file(|f: &Finding| found.push(*f));
-    checker.set_archive_name(name.as_bytes());
-    if let Err(error) = ArchiveDecoder::new(img.len() as u64).decode_slice(img, &mut checker) {
-        checker.failed(error);
-    }
-    checker.finish();
-    found
-}
+use testkit::ifp2::{p3, AnimSpec, BoneSpec, FileSpec};
 
 fn fires(found: &[Finding], rule: Rule) -> bool {
     found.iter().any(|f| f.rule == rule)
@@ -61,596 +20,6 @@ fn errors(found: &[Finding]) -> Vec<String> {
         .filter(|f| f.level() == Level::Error)
         .map(|f| format!("{} at {}: {f}", f.rule.id(), f.offset))
         .collect()
-}
-
-fn packed(times: &[i16]) -> BoneSpec {
-    BoneSpec::packed("Root", times)
-}
-
-fn anp3(animations: Vec<AnimSpec>) -> Vec<u8> {
-    FileSpec::anp3("demo", animations).build()
-}
-
-/// One animation of one packed bone with these tick times.
-fn ticks(times: &[i16]) -> Vec<u8> {
-    anp3(vec![AnimSpec::new("walk", vec![packed(times)])])
-}
-
-/// A VER2 archive of these entries (name, content), each in its own sectors.
-fn img(entries: &[(&str, &[u8])]) -> Vec<u8> {
-    let sectors = |n: usize| n.div_ceil(2048).max(1);
-    let directory = sectors(8 + 32 * entries.len());
-    let mut out = vec![0u8; directory * 2048];
-    out[..4].copy_from_slice(b"VER2");
-    out[4..8].copy_from_slice(&(entries.len() as u32).to_le_bytes());
-    let mut at = directory;
-    for (i, (name, data)) in entries.iter().enumerate() {
-        let r = 8 + 32 * i;
-        out[r..r + 4].copy_from_slice(&(at as u32).to_le_bytes());
-        out[r + 4..r + 6].copy_from_slice(&(sectors(data.len()) as u16).to_le_bytes());
-        out[r + 8..r + 8 + name.len()].copy_from_slice(name.as_bytes());
-        at += sectors(data.len());
-    }
-    for (_, data) in entries {
-        let start = out.len();
-        out.extend_from_slice(data);
-        out.resize(start + sectors(data.len()) * 2048, 0);
-    }
-    out
-}
-
-/// An input of a case: a loose file by name, a version 2 archive, or a version 1 one.
-enum Input {
-    File(&'static str, Vec<u8>),
-    /// A loose file checked for these games (`--game`).
-    FileFor(&'static str, Vec<u8>, Games),
-    Img(Vec<u8>),
-    /// A version 2 archive by its file name.
-    ImgNamed(&'static str, Vec<u8>),
-    V1(Vec<u8>, Vec<u8>),
-}
-
-impl Input {
-    fn findings(&self) -> Vec<Finding> {
-        match self {
-            Input::File(name, data) => check(data, name),
-            Input::FileFor(name, data, games) => check_for(data, name, *games),
-            Input::Img(img) => check_archive(img),
-            Input::ImgNamed(name, img) => check_archive_named(img, name),
-            Input::V1(dir, img) => {
-                let mut found = Vec::new();
-                let mut checker = Checker::from_file(|f: &Finding| found.push(*f));
-                let mut decoder = ArchiveDecoder::version1(dir.len() as u64, img.len() as u64);
-                if let Err(error) = decoder.decode_slices(dir, img, &mut checker) {
-                    checker.failed(error);
-                }
-                checker.finish();
-                found
-            }
-        }
-    }
-}
-
-fn file(data: Vec<u8>) -> Input {
-    Input::File("demo.ifp", data)
-}
-
-fn text(data: &str) -> Input {
-    Input::File("demo.ipl", data.as_bytes().to_vec())
-}
-
-/// A version 1 archive: `.dir` records (name, offset and size in sectors), an `.img` of
-/// `sectors` zero sectors.
-fn v1(records: &[(&[u8], u32, u32)], sectors: usize) -> Input {
-    let mut dir = Vec::new();
-    for (name, offset, size) in records {
-        dir.extend_from_slice(&offset.to_le_bytes());
-        dir.extend_from_slice(&size.to_le_bytes());
-        let mut field = [0u8; 24];
-        field[..name.len()].copy_from_slice(name);
-        dir.extend_from_slice(&field);
-    }
-    Input::V1(dir, vec![0; sectors * 2048])
-}
-
-fn anpk(p: &gtastream::Package) -> Vec<u8> {
-    testkit::anpk::bytes(p)
-}
-
-fn anpk_bone(
-    name: &str,
-    id: Option<i32>,
-    t: gtastream::FrameType,
-    frames: Vec<Keyframe>,
-) -> gtastream::Bone {
-    testkit::anpk::bone(name, id, t, frames)
-}
-
-/// A key at 0 s (or 1 s for a rotation of 0) of rotation (x, 0, 0, 1).
-fn rotated(x: f32) -> Keyframe {
-    let time = if x == 0.0 { 1.0 } else { 0.0 };
-    testkit::anpk::kf(time, [x, 0.0, 0.0, 1.0], [0.0; 3], [1.0; 3])
-}
-
-fn key(time: f32, translation: [f32; 3], scale: [f32; 3]) -> Keyframe {
-    testkit::anpk::kf(time, [0.0, 0.0, 0.0, 1.0], translation, scale)
-}
-
-/// An ANPK block `name` of animations named `names`, each of one KR00 bone of two keys.
-fn anpk_named(block: &str, names: &[String]) -> Vec<u8> {
-    use gtastream::FrameType::Kr00;
-    let anims = names
-        .iter()
-        .map(|n| {
-            let frames = vec![key(0.0, [0.0; 3], [1.0; 3]), key(1.0, [0.0; 3], [1.0; 3])];
-            testkit::anpk::anim(n, vec![anpk_bone("b", Some(0), Kr00, frames)])
-        })
-        .collect();
-    anpk(&testkit::anpk::package(block, anims))
-}
-
-fn anpk_one(bone: gtastream::Bone) -> Vec<u8> {
-    anpk(&testkit::anpk::package(
-        "demo",
-        vec![testkit::anpk::anim("a", vec![bone])],
-    ))
-}
-
-fn bnry(lod: i32, id: i32, car_model: i32) -> Vec<u8> {
-    bnry_at([0.0; 3], lod, id, car_model)
-}
-
-fn bnry_at(position: [f32; 3], lod: i32, id: i32, car_model: i32) -> Vec<u8> {
-    use testkit::ipl::{Car, Inst};
-    let inst = Inst::binary(position, [0.0, 0.0, 0.0, 1.0], id, 0, lod);
-    let mut car = Car::zero();
-    car.model_id = car_model;
-    testkit::ipl::bnry(&[inst], 0x4C, &[car], 0x4C + 40)
-}
-
-fn names(n: usize, prefix: &str) -> Vec<String> {
-    (0..n).map(|i| format!("{prefix}{i}")).collect()
-}
-
-/// Every rule: an input it fires on, and a near miss it does not fire on.
-fn cases() -> Vec<(Rule, Input, Input)> {
-    use gtastream::FrameType::{Kr00, Krt0, Krts};
-    let anim = || AnimSpec::new("walk", vec![packed(&[0, 5])]);
-    let bytes = anim().written_frame_bytes() as u32;
-    let float = |c: f32, t: f32| {
-        BoneSpec::new(
-            "Root",
-            1,
-            0,
-            vec![f1([c, 0.0, 0.0, 1.0], 0.0), f1([0.0, 0.0, 0.0, 1.0], t)],
-        )
-    };
-    let floats = |flags: u32, bone: BoneSpec| {
-        file(anp3(vec![AnimSpec::new("walk", vec![bone]).flags(flags)]))
-    };
-    let block = |name: &str| FileSpec::anp3(name, vec![anim()]).build();
-    let long = "a".repeat(24);
-    let mut bad_type = ticks(&[0, 5]);
-    let type_at = 36 + 36 + 24;
-    bad_type[type_at] = 9;
-    let truncated = ticks(&[0, 5]);
-    let kr01 = {
-        let mut b = anpk_named("demo", &names(1, "a"));
-        let at = b.windows(4).position(|w| w == b"KR00").unwrap();
-        b[at..at + 4].copy_from_slice(b"KR01");
-        b
-    };
-    let sa = |line: &str| text(&format!("inst\n{line}\nend\n"));
-    let good_sa = "1, name, 0, 0, 0, 0, 0, 0, 0, 1, -1";
-    let sa_at = |x: &str, lod: &str| sa(&format!("1, name, 0, {x}, 0, 0, 0, 0, 0, 1, {lod}"));
-    let iii = |line: &str| text(&format!("inst\n{line}\nend\n"));
-    let iii_at = |x: &str, w: &str, s: &str| {
-        iii(&format!("1, name, {x}, 0, 0, {s}, {s}, {s}, 0, 0, 0, {w}"))
-    };
-    let vc_at = |x: &str| {
-        text(&format!(
-            "inst\n1, name, 0, {x}, 0, 0, 1, 1, 1, 0, 0, 0, 1\nend\n"
-        ))
-    };
-    let sa_section = |section: &str, line: &str| {
-        text(&format!("inst\n{good_sa}\nend\n{section}\n{line}\nend\n"))
-    };
-    let iii_section = |section: &str, line: &str| {
-        text(&format!(
-            "inst\n1, name, 0, 0, 0, 1, 1, 1, 0, 0, 0, 1\nend\n{section}\n{line}\nend\n"
-        ))
-    };
-    let vc_section = |section: &str, line: &str| {
-        text(&format!(
-            "inst\n1, name, 0, 0, 0, 0, 1, 1, 1, 0, 0, 0, 1\nend\n{section}\n{line}\nend\n"
-        ))
-    };
-    let fields = |n: usize| vec!["1"; n].join(", ");
-    let many = |n: usize, ext: &str| {
-        let names: Vec<String> = (0..n).map(|i| format!("e{i}.{ext}")).collect();
-        let entries: Vec<(&str, &[u8])> = names.iter().map(|n| (n.as_str(), &b""[..])).collect();
-        Input::Img(img(&entries))
-    };
-    let v1_many = |n: usize, ext: &str| {
-        let names: Vec<String> = (0..n).map(|i| format!("e{i}.{ext}")).collect();
-        let records: Vec<(&[u8], u32, u32)> = names.iter().map(|n| (n.as_bytes(), 0, 0)).collect();
-        v1(&records, 1)
-    };
-    let mut second = img(&[("a.dff", b"x")]);
-    second[14..16].copy_from_slice(&2u16.to_le_bytes());
-    let mut size_field = img(&[("a.dff", b"x")]);
-    size_field[14..16].copy_from_slice(&1u16.to_le_bytes());
-    let mut overlap = img(&[("a.dff", b"x"), ("b.dff", b"y")]);
-    overlap[40..44].copy_from_slice(&1u32.to_le_bytes());
-    let mut on_directory = img(&[("a.dff", b"x")]);
-    on_directory[8..12].copy_from_slice(&0u32.to_le_bytes());
-    let mut zero = img(&[("a.dff", b"x")]);
-    zero[12..14].copy_from_slice(&0u16.to_le_bytes());
-    let mut far = img(&[("a.dff", b"x")]);
-    far[8..12].copy_from_slice(&(1u32 << 21).to_le_bytes());
-    let mut count = img(&[("a.dff", b"x")]);
-    count[4..8].copy_from_slice(&200u32.to_le_bytes());
-    let two = |a: &str, b: &str| Input::Img(img(&[(a, b"x"), (b, b"y")]));
-    let one = |a: &str| Input::Img(img(&[(a, b"x")]));
-    let dir_cut = match v1(&[(b"a.dff", 1, 1)], 2) {
-        Input::V1(mut dir, img) => {
-            dir.extend_from_slice(&[0; 8]);
-            Input::V1(dir, img)
-        }
-        other => other,
-    };
-    let stream_name = "x".repeat(18);
-    vec![
-        (Rule::DecodeFailed, file(truncated[..truncated.len() - 3].to_vec()), file(truncated.clone())),
-        (Rule::Incomplete, file(bad_type.clone()), file(ticks(&[0, 5]))),
-        (
-            Rule::TableFull,
-            file(anp3(names(400, "a").iter().map(|n| AnimSpec::new(n, vec![packed(&[0, 5])])).collect())),
-            file(anp3(names(300, "a").iter().map(|n| AnimSpec::new(n, vec![packed(&[0, 5])])).collect())),
-        ),
-        (
-            Rule::AnpkChunkTooBig,
-            file(anpk_named(&"n".repeat(253), &names(1, "a"))),
-            file(anpk_named(&"n".repeat(251), &names(1, "a"))),
-        ),
-        (
-            Rule::MtaAnpkStructOverrun,
-            file(anpk_named("demo", &["a".repeat(24)])),
-            file(anpk_named("demo", &["a".repeat(23)])),
-        ),
-        (Rule::AnpkKfrmUnknown, file(kr01), file(anpk_named("demo", &names(1, "a")))),
-        (
-            Rule::AnpkKfrmOnZeroFrames,
-            file(testkit::anpk::with_empty_chunks(b"K000", true)),
-            file(anpk(&testkit::anpk::mixed())),
-        ),
-        (
-            // A 48-byte ANIM is III's file: VC and SA only when asked for.
-            Rule::AnpkAnimSize,
-            Input::FileFor(
-                "demo.ifp",
-                anpk_one(anpk_bone("b", None, Kr00, vec![key(0.0, [0.0; 3], [1.0; 3])])),
-                Games::VC,
-            ),
-            file(anpk_one(anpk_bone("b", Some(0), Kr00, vec![key(0.0, [0.0; 3], [1.0; 3])]))),
-        ),
-        (
-            Rule::Anp3FrameDataTooSmall,
-            file(anp3(vec![anim().frame_data_size(bytes - 1)])),
-            file(anp3(vec![anim().frame_data_size(bytes)])),
-        ),
-        (Rule::Anp3FrameTypeInvalid, file(bad_type), file(ticks(&[0, 5]))),
-        (
-            // The first bone's frame type overrides the flag: only an animation of no bones
-            // keeps it (a packed animation under flag 0, once a warning, is harmless).
-            Rule::Anp3CompressFlagMismatch,
-            file(anp3(vec![AnimSpec::new("walk", vec![]).flags(1)])),
-            file(anp3(vec![anim().flags(0), AnimSpec::new("run", vec![]).flags(0)])),
-        ),
-        (
-            Rule::Anp3FramesOverU16,
-            file(anp3(vec![AnimSpec::new("walk", vec![packed(&vec![0; 32768])])])),
-            file(anp3(vec![AnimSpec::new("walk", vec![packed(&vec![0; 32767])])])),
-        ),
-        (
-            Rule::Anp3SeqsOverU16,
-            file(anp3(vec![AnimSpec::new("walk", vec![packed(&[0, 5]); 32768])])),
-            file(anp3(vec![AnimSpec::new("walk", vec![packed(&[0, 5]); 32767])])),
-        ),
-        (
-            Rule::Anp3NameUnterminated,
-            file(anp3(vec![AnimSpec::new(&long, vec![packed(&[0, 5])])])),
-            file(anp3(vec![AnimSpec::new(&long[..23], vec![packed(&[0, 5])])])),
-        ),
-        (Rule::MtaFloatFrames, floats(0, float(0.0, 1.0)), file(anp3(vec![anim()]))),
-        (
-            Rule::BlockNameMismatch,
-            Input::Img(img(&[("walk.ifp", &block("other"))])),
-            Input::Img(img(&[("walk.ifp", &block("WALK"))])),
-        ),
-        (
-            Rule::BlockNameMismatchLoose,
-            Input::File("demo.ifp", block("other")),
-            Input::File("demo.ifp", block("DEMO")),
-        ),
-        (
-            Rule::BlockNameTooLong,
-            Input::File("x.ifp", block(&"b".repeat(16))),
-            Input::File("x.ifp", block(&"b".repeat(15))),
-        ),
-        (
-            Rule::BlockPedName,
-            Input::File("ped.ifp", block("notped")),
-            Input::File("ped.ifp", block("PED")),
-        ),
-        (
-            Rule::AnimDuplicateName,
-            file(anp3(vec![anim(), AnimSpec::new("WALK", vec![packed(&[0, 5])])])),
-            file(anp3(vec![anim(), AnimSpec::new("run", vec![packed(&[0, 5])])])),
-        ),
-        (
-            Rule::AnimNameTooLong,
-            file(anpk_named("demo", &["a".repeat(24)])),
-            file(anpk_named("demo", &["a".repeat(23)])),
-        ),
-        (
-            // 44-byte ANIM chunks: a Vice City file, held to VC's 450 (not III's 250).
-            Rule::AnimsTotalOverLimit,
-            file(anpk_named("demo", &names(451, "a"))),
-            file(anpk_named("demo", &names(450, "a"))),
-        ),
-        (Rule::BlocksOverLimit, many(181, "ifp"), many(180, "ifp")),
-        (
-            Rule::AnimNoSequences,
-            file(anp3(vec![AnimSpec::new("walk", vec![])])),
-            file(anp3(vec![anim()])),
-        ),
-        (
-            Rule::SeqZeroFrames,
-            file(anp3(vec![AnimSpec::new("walk", vec![packed(&[])])])),
-            file(anp3(vec![anim()])),
-        ),
-        (
-            Rule::SeqDuplicateBone,
-            file(anpk(&testkit::anpk::duplicate_bones())),
-            file(anpk(&testkit::anpk::mixed())),
-        ),
-        (Rule::TimeZeroDuration, file(ticks(&[0])), file(ticks(&[1]))),
-        (Rule::TimeSeqNonpositiveSpan, file(ticks(&[5, 5])), file(ticks(&[5, 6]))),
-        (Rule::TimeSeqLastNonpositive, file(ticks(&[-5, 0])), file(ticks(&[-5, 1]))),
-        (Rule::TimeDecreasing, file(ticks(&[0, 10, 5, 20])), file(ticks(&[0, 5, 10, 20]))),
-        (Rule::TimeDuplicate, file(ticks(&[0, 5, 5, 10])), file(ticks(&[0, 5, 6, 10]))),
-        (Rule::TimeFirstNotZero, file(ticks(&[5, 10])), file(ticks(&[0, 10]))),
-        // SA packs ANPK frames as it loads them: 546.1 s is the last tick. (ANP3 float frames
-        // are taken as they are, whatever the flag says.)
-        (
-            Rule::TimeTickOverflow,
-            file(anpk_one(anpk_bone("b", Some(0), Kr00, vec![key(0.0, [0.0; 3], [1.0; 3]), key(547.0, [0.0; 3], [1.0; 3])]))),
-            file(anpk_one(anpk_bone("b", Some(0), Kr00, vec![key(0.0, [0.0; 3], [1.0; 3]), key(546.0, [0.0; 3], [1.0; 3])]))),
-        ),
-        (
-            Rule::ValueQuatRange,
-            file(anpk_one(anpk_bone("b", Some(0), Kr00, vec![rotated(8.0), rotated(0.0)]))),
-            file(anpk_one(anpk_bone("b", Some(0), Kr00, vec![rotated(7.9), rotated(0.0)]))),
-        ),
-        (
-            Rule::ValueTransRange,
-            file(anpk_one(anpk_bone("b", Some(0), Krt0, vec![key(0.0, [32.0, 0.0, 0.0], [1.0; 3])]))),
-            file(anpk_one(anpk_bone("b", Some(0), Krt0, vec![key(0.0, [31.9, 0.0, 0.0], [1.0; 3])]))),
-        ),
-        (Rule::ValueNan, floats(0, float(f32::NAN, 1.0)), floats(0, float(0.0, 1.0))),
-        (
-            Rule::ValueScaleIgnored,
-            file(anpk_one(anpk_bone("b", Some(0), Krts, vec![key(0.0, [0.0; 3], [2.0; 3])]))),
-            file(anpk_one(anpk_bone("b", Some(0), Krts, vec![key(0.0, [0.0; 3], [1.0; 3])]))),
-        ),
-        (Rule::Img1PartialRecord, dir_cut, v1(&[(b"a.dff", 1, 1)], 2)),
-        (Rule::Img1NameNoDot, v1(&[(b"nodot", 1, 1)], 2), v1(&[(b"a.dff", 1, 1)], 2)),
-        (
-            Rule::Img1NameRules,
-            v1(&[(b"abcdefghijklmnopqrstu.d", 1, 1)], 2),
-            v1(&[(b"abcdefghijklmnopqrst.d", 1, 1)], 2),
-        ),
-        (
-            Rule::Img1NameUnterminated,
-            v1(&[(b"abcdefghijklmnopqrst.dff", 1, 1)], 2),
-            v1(&[(b"abcdefghijklmnopqrs.dff", 1, 1)], 2),
-        ),
-        (Rule::Img1ExtExact, v1(&[(b"a.Dff", 1, 1)], 2), v1(&[(b"a.dff", 1, 1)], 2)),
-        (
-            Rule::Img1Duplicate,
-            v1(&[(b"a.dff", 1, 1), (b"A.DFF", 2, 1)], 3),
-            v1(&[(b"a.dff", 1, 1), (b"b.dff", 2, 1)], 3),
-        ),
-        (
-            Rule::Img1SlotNameLen,
-            v1(&[(b"abcdefghijklmnopqrst.txd", 1, 1)], 2),
-            v1(&[(b"abcdefghijklmnopqrs.txd", 1, 1)], 2),
-        ),
-        (Rule::Img1SlotsOverLimit, v1_many(851, "txd"), v1_many(850, "txd")),
-        (
-            Rule::Img1OffsetRange,
-            v1(&[(b"a.dff", 1 << 21, 1)], 2),
-            v1(&[(b"a.dff", (1 << 21) - 1, 1)], 2),
-        ),
-        (
-            Rule::Img1DataOverlap,
-            v1(&[(b"a.dff", 1, 2), (b"b.dff", 2, 1)], 3),
-            v1(&[(b"a.dff", 1, 1), (b"b.dff", 2, 1)], 3),
-        ),
-        (Rule::Img2CountVsSize, Input::Img(count), one("a.dff")),
-        (Rule::Img2NameRules, one("nodot"), one("a.dff")),
-        (Rule::Img2ExtKinds, one("a.xyz"), one("a.txd")),
-        (Rule::Img2SizeField, Input::Img(size_field), one("a.dff")),
-        (Rule::Img2StreamBufferOverflow, Input::Img(second), one("a.dff")),
-        (Rule::Img2ZeroSize, Input::Img(zero), one("a.dff")),
-        (Rule::Img2Duplicate, two("a.dff", "A.DFF"), two("a.dff", "b.dff")),
-        (Rule::Img2ColNoDedupe, two("a.col", "a.col"), two("a.col", "b.col")),
-        (Rule::Img2RrrScmSlots, many(83, "scm"), many(82, "scm")),
-        (Rule::Img2DatName, one("nodes64.dat"), one("nodes63.dat")),
-        (Rule::Img2SlotNameLen, one(&format!("{stream_name}.col")), one(&format!("{}.col", &stream_name[1..]))),
-        (Rule::Img2OffsetRange, Input::Img(far), one("a.dff")),
-        (Rule::Img2DataOverlap, Input::Img(overlap), two("a.dff", "b.dff")),
-        (Rule::Ipl3Sections, iii_section("cars", "1"), iii_section("pick", "1")),
-        (Rule::IplvcSections, vc_section("cars", "1"), vc_section("occl", &fields(7))),
-        (Rule::IplsaSections, sa_section("zzzz", "1"), sa_section("cull", &fields(11))),
-        (
-            Rule::Ipl3MissingEnd,
-            text("inst\n1, name, 0, 0, 0, 1, 1, 1, 0, 0, 0, 1\npick\nend\n"),
-            text("inst\n1, name, 0, 0, 0, 1, 1, 1, 0, 0, 0, 1\nend\npick\nend\n"),
-        ),
-        (
-            Rule::IplsaMissingEnd,
-            text(&format!("inst\n{good_sa}\n")),
-            text(&format!("inst\n{good_sa}\nend\n")),
-        ),
-        (
-            Rule::Ipl3InstFields,
-            text("inst\n1, name, 0, 0, 0, 1, 1, 1, 0, 0, 0, 1\n1, name, 0, 0, 0, 1, 1, 1, 0, 0, 0\nend\n"),
-            text("inst\n1, name, 0, 0, 0, 1, 1, 1, 0, 0, 0, 1\nend\n"),
-        ),
-        (
-            Rule::IplvcInstFields,
-            text("inst\n1, name, 0, 0, 0, 0, 1, 1, 1, 0, 0, 0, 1\n1, name, 0, 0, 0, 1, 1, 1, 0, 0, 0\nend\n"),
-            text("inst\n1, name, 0, 0, 0, 0, 1, 1, 1, 0, 0, 0, 1\n1, name, 0, 0, 0, 1, 1, 1, 0, 0, 0, 1\nend\n"),
-        ),
-        (
-            Rule::IplsaInstFields,
-            text(&format!("inst\n{good_sa}\n1, name, 0, 0, 0, 0, 0, 0, 0, 1\nend\n")),
-            sa(good_sa),
-        ),
-        (
-            Rule::Ipl3InstNameLen,
-            iii(&format!("1, {}, 0, 0, 0, 1, 1, 1, 0, 0, 0, 1", "n".repeat(24))),
-            iii(&format!("1, {}, 0, 0, 0, 1, 1, 1, 0, 0, 0, 1", "n".repeat(23))),
-        ),
-        (
-            Rule::IplsaInstNameLen,
-            sa(&format!("1, {}, 0, 0, 0, 0, 0, 0, 0, 1, -1", "n".repeat(24))),
-            sa(&format!("1, {}, 0, 0, 0, 0, 0, 0, 0, 1, -1", "n".repeat(23))),
-        ),
-        (
-            Rule::Ipl3InstIdRange,
-            iii("5500, name, 0, 0, 0, 1, 1, 1, 0, 0, 0, 1"),
-            iii("5499, name, 0, 0, 0, 1, 1, 1, 0, 0, 0, 1"),
-        ),
-        (
-            Rule::IplvcInstIdRange,
-            text("inst\n6500, name, 0, 0, 0, 0, 1, 1, 1, 0, 0, 0, 1\nend\n"),
-            text("inst\n6499, name, 0, 0, 0, 0, 1, 1, 1, 0, 0, 0, 1\nend\n"),
-        ),
-        (
-            Rule::IplsaInstIdRange,
-            sa("20000, name, 0, 0, 0, 0, 0, 0, 0, 1, -1"),
-            sa("19999, name, 0, 0, 0, 0, 0, 0, 0, 1, -1"),
-        ),
-        (Rule::Ipl3InstScaleIgnored, iii_at("0", "1", "2"), iii_at("0", "1", "1")),
-        (Rule::Ipl3InstQuat, iii_at("0", "1.5", "1"), iii_at("0", "1", "1")),
-        (Rule::Ipl3InstOutsideWorld, iii_at("2000", "1", "1"), iii_at("1999", "1", "1")),
-        (Rule::IplvcInstOutsideWorld, vc_at("1600"), vc_at("1599")),
-        // Text cannot hold a NaN the game reads: binary IPLs can.
-        (
-            Rule::IplsaPosNan,
-            Input::File("x.ipl", bnry_at([f32::NAN, 0.0, 0.0], -1, 1, 400)),
-            Input::File("x.ipl", bnry_at([2999.0, 0.0, 0.0], -1, 1, 400)),
-        ),
-        (Rule::IplsaPosOffMap, sa_at("3000", "-1"), sa_at("2999", "-1")),
-        (Rule::IplsaLodRange, sa_at("0", "1"), sa_at("0", "0")),
-        (
-            Rule::IplsaInstCount,
-            text(&format!("inst\n{}end\n", format!("{good_sa}\n").repeat(4097))),
-            text(&format!("inst\n{}end\n", format!("{good_sa}\n").repeat(4096))),
-        ),
-        (Rule::IplsaPathStops, sa_section("path", "1"), sa_section("pick", &fields(4))),
-        (
-            Rule::IplsaCars,
-            sa_section("cars", "0, 0, 0, 0, 399, -1, -1, 0, 0, 0, 0, 0"),
-            sa_section("cars", "0, 0, 0, 0, 400, -1, -1, 0, 0, 0, 0, 0"),
-        ),
-        (Rule::Ipl3ZoneFields, iii_section("zone", &fields(8)), iii_section("zone", &fields(9))),
-        (Rule::IplsaZoneFields, sa_section("zone", &fields(9)), sa_section("zone", &fields(10))),
-        (Rule::Ipl3CullFields, iii_section("cull", &fields(10)), iii_section("cull", &fields(11))),
-        (Rule::IplsaCull, sa_section("cull", &fields(12)), sa_section("cull", &fields(14))),
-        (Rule::IplvcOcclFields, vc_section("occl", &fields(6)), vc_section("occl", &fields(7))),
-        (Rule::IplsaEnexFields, sa_section("enex", &fields(17)), sa_section("enex", &fields(18))),
-        (Rule::IplsaAuzoName, sa_section("auzo", "abcdefgh, 1"), sa_section("auzo", "abcdefg, 1")),
-        (Rule::IplsaTcyc, sa_section("tcyc", &fields(7)), sa_section("tcyc", &fields(8))),
-        (Rule::IplsaJumpPickGrge, sa_section("pick", &fields(5)), sa_section("pick", &fields(4))),
-        (
-            Rule::BnryBounds,
-            Input::File("x.ipl", bnry(-1, 1, 400)[..0x4C + 40].to_vec()),
-            Input::File("x.ipl", bnry(-1, 1, 400)),
-        ),
-        (
-            Rule::BnryInstIdRange,
-            Input::File("x.ipl", bnry(-1, 20000, 400)),
-            Input::File("x.ipl", bnry(-1, 19999, 400)),
-        ),
-        (
-            Rule::BnryLodNoParent,
-            Input::File("x.ipl", bnry(0, 1, 400)),
-            Input::File("x_stream0.ipl", bnry(0, 1, 400)),
-        ),
-        (
-            Rule::BnryLodRange,
-            Input::File("x_stream0.ipl", bnry(-2, 1, 400)),
-            Input::File("x_stream0.ipl", bnry(-1, 1, 400)),
-        ),
-        (
-            Rule::BnryCarsModel,
-            Input::File("x.ipl", bnry(-1, 1, 631)),
-            Input::File("x.ipl", bnry(-1, 1, 630)),
-        ),
-        (
-            Rule::BnryName,
-            Input::Img(img(&[(&format!("{stream_name}.ipl"), &bnry(-1, 1, 400))])),
-            Input::Img(img(&[(&format!("{}.ipl", &stream_name[1..]), &bnry(-1, 1, 400))])),
-        ),
-        (
-            Rule::Ifp2MixedFrameClasses,
-            file(anp3(vec![AnimSpec::new("walk", vec![packed(&[0, 5]), float(0.0, 1.0)])])),
-            file(anp3(vec![
-                AnimSpec::new("walk", vec![packed(&[0, 5]), packed(&[0, 5])]),
-                AnimSpec::new("run", vec![float(0.0, 1.0)]),
-            ])),
-        ),
-        (
-            Rule::SeqBoneIdRange,
-            file(anp3(vec![AnimSpec::new("walk", vec![BoneSpec::new("Root", 3, 0x8000, vec![p3(Q, 0), p3(Q, 5)])])])),
-            file(anp3(vec![AnimSpec::new("walk", vec![BoneSpec::new("Root", 3, 0x7FFF, vec![p3(Q, 0), p3(Q, 5)])])])),
-        ),
-        (
-            Rule::AnpkZeroFramesSa,
-            file(anpk_one(anpk_bone("b", Some(0), Kr00, vec![]))),
-            file(anpk_one(anpk_bone("b", Some(0), Kr00, vec![key(0.0, [0.0; 3], [1.0; 3])]))),
-        ),
-        (
-            // Vice City reads the ANP3 as ANPK: asked for by name, or in its own archive.
-            Rule::MagicUnknown,
-            Input::FileFor("walk.ifp", block("walk"), Games::VC),
-            Input::FileFor("walk.ifp", block("walk"), Games::SA),
-        ),
-        (
-            Rule::CutsceneBlockName,
-            Input::ImgNamed("cuts.img", img(&[("intro.ifp", &block("other"))])),
-            Input::ImgNamed("cuts.img", img(&[("intro.ifp", &block("INTRO"))])),
-        ),
-        (
-            Rule::ForeignFile,
-            Input::File("gta3.img", b"VERF\0\0\0\0\0\0\0\0\0\0\0\0".to_vec()),
-            file(ticks(&[0, 5])),
-        ),
-        (
-            Rule::IplInstShifted,
-            sa_lines(&[good_sa, "1, name, 0, 8149,5, 0, 0, 0, 0, 0, 1, -1"]),
-            sa_lines(&[good_sa, "1, name, 0, 8149.5, 0, 0, 0, 0, 0, 1, -1"]),
-        ),
-    ]
-}
-
-/// A text IPL of these `inst` lines.
-fn sa_lines(lines: &[&str]) -> Input {
-    text(&format!("inst\n{}\nend\n", lines.join("\n")))
 }
 
 #[test]
@@ -816,7 +185,8 @@ const GUIDE: &str = "\
 <!-- Generated by tests/decode/checks.rs from the table in src/check/rules.rs: edit those and
 run `GTASTREAM_BLESS=1 cargo test -p gtastream --all-features --test decode checks_md`. -->
 
-`gtastream check [--game sa|vc|iii|mta]... [--json] INPUT...` applies what GTA III, Vice City
+`gtastream check [--game sa|vc|iii|mta]... [--all] [--level error|warning|note] [--json]
+INPUT...` applies what GTA III, Vice City
 and San Andreas (and MTA:SA, a host that loads IFP files itself) do when they load a file, read
 from the San Andreas executable's own reading where there is one (a public disassembly of
 `gta_sa.exe` 1.0 US: INU-ez/INU_Check-GTA `docs/re/ifp_path.md` and, for models,
@@ -826,19 +196,20 @@ the executable and gta-reversed disagree, the executable wins for San Andreas (s
 the executable\" below). INPUT is a file, an IMG archive (each entry is checked, and the
 directory too) or `ARCHIVE:ENTRY`.
 
-Without `--game`, the games come from the file itself, and the output says so (text: the
-summary line counts by game; JSON: `\"games\"` and `\"games_from\": \"file\"`):
+Without `--game`, the games come from the file itself, and the output says so (text: a
+summary line ends with `games from the file`; JSON: `\"games\"` and `\"games_from\": \"file\"`):
 ANP3 and ANP2 are SA and MTA; ANPK is decided at its first `ANIM` chunk (44 bytes, with a bone
 id: VC, SA and MTA; 48 bytes: III; before it, all four); a binary IPL and an IMG version 2 are
 SA; a text IPL is III, VC and SA, narrowed to the game its first `inst` line is written for (11
 fields SA, 12 III, 13 VC) and by the sections only some games read; an IMG version 1 is III and
 VC, VC alone from its first `.col` record. `--game` chooses the games instead (`\"games_from\":
-\"caller\"`). From Rust, `Checker::from_file` and `Checker::games`; the C API, JS and Python
+\"caller\"`; text: `games named`). From Rust, `Checker::from_file` and `Checker::games`; the C API, JS and Python
 take the games from the file when given none. A record the game skips (a name without its `.`
 at index 20 or before, or no sectors) is not decoded; a finding never names a game that cannot
-load the container it is in. The IFPs of a cutscene archive (`cuts.img`, named with
-`Checker::set_archive_name`) get the cutscene loader's rule (`ifp.cutscene.block_name`), not
-the streaming one.
+load the container it is in. The IFPs of a cutscene archive (an archive file named `cuts.img`:
+`Checker::set_archive_name`, which the command, C, JS and Python call with the archive's name)
+get the cutscene loader's rule (`ifp.cutscene.block_name`), not the streaming one, also when
+an entry is checked alone (`cuts.img:ENTRY`).
 
 Each finding names its rule, level, games, absolute offset (in the `.img` for an entry; in the
 `.dir` for a version 1 directory record), and the entry, animation and bone (index and name) or
@@ -849,21 +220,33 @@ confirmed; **note**, the game skips or ignores something. Files in the shape the
 give no error. Exit status: 0 when no finding is an error, 1 when one is, 2 when an input
 cannot be read.
 
+The text output is grouped: a rule found more than 3 times in an input is one line with its
+count, where they lie and its first finding (`770 times in 330 animations, first at 212, ...`;
+`--all` lists every finding), and each input ends with a summary line: errors, warnings and
+notes, then the same for each game checked, and whence the games came. `--level` is the least
+level listed (the summary still counts every finding). The JSON keeps every finding and gives
+the same groups (`\"groups\"`) and counts (`\"summary\"`); `check::group::Grouping` makes both.
+
 ```text
 $ gtastream check anim.img
 anim.img:walk.ifp: error ifp.block.name_mismatch (sa) at 2048: the block name differs from the archive entry's (or file's) name: the block stays unloaded
+anim.img: 1 error, 0 warnings, 0 notes (sa: 1 error, 0 warnings, 0 notes), games from the file
 $ gtastream check --json ped.ifp
 {\"inputs\": [
   {\"file\": \"ped.ifp\", \"format\": \"ANP3\", \"findings\": [
     {\"rule\": \"ifp.time.first_not_zero\", \"severity\": \"note\", \"games\": [\"sa\", \"mta\"], \"offset\": 144, \"entry\": null, \"animation\": 0, \"bone\": 1, \"message\": \"animation 0 \\\"run\\\", bone 1 \\\"Root\\\": a bone's first key is after 0: ...\"}
-  ]}
+  ], \"groups\": [
+    {\"rule\": \"ifp.time.first_not_zero\", \"severity\": \"note\", \"games\": [\"sa\", \"mta\"], \"count\": 1, \"animations\": 1, \"entries\": 0, \"first\": 0, \"listed\": true, \"spread\": \"1 time in 1 animation\"}
+  ], \"summary\": {\"errors\": 0, \"warnings\": 0, \"notes\": 1, \"games\": {\"iii\": {...}, \"vc\": {...}, \"sa\": {...}, \"mta\": {...}}}, \"games\": [\"sa\", \"mta\"], \"games_from\": \"file\"}
 ]}
 ```
 
 `convert` checks what it writes the same way (`--game` to choose the games, `--check` to
 refuse an output with an error finding). From Rust: `gtastream::check::Checker` (a visitor of
 the decoder and the archive decoder; `check::json::Document` writes the JSON above); from C:
-`gts_rule_count`, `gts_rule_info`, `gts_check_memory`.
+`gts_rule_count`, `gts_rule_info`, `gts_check_memory` (one call) and the streaming
+`gts_checker_init`/`gts_checker_feed`/`gts_checker_finish` (`gts_checker_games`: the games
+checked), docs/C.md; from JS and Python, `check()`, which returns the JSON document.
 
 The checker streams and never allocates. What it remembers across records is bounded: the
 current animation, bone and section, counters, and two tables of name hashes: 2048 archive
@@ -1262,4 +645,47 @@ fn offsets_past_the_end_are_where_the_file_places_the_unit() {
         .decode_slice(&inside, &mut Nothing)
         .unwrap_err();
     assert!(error.offset < inside.len() as u64, "{error:?}");
+}
+
+/// Every case of every rule, its near miss and issue 30's misses give the same findings
+/// however they are cut: byte by byte (up to 64 KiB), in pieces of 7 and 4096 bytes and of
+/// changing sizes, and split in two anywhere (up to 2 KiB; at 24 places in larger inputs).
+#[test]
+fn every_case_gives_its_findings_however_it_is_cut() {
+    let mut inputs: Vec<(String, Input)> = Vec::new();
+    for (rule, bad, good) in cases() {
+        inputs.push((format!("{} fires", rule.id()), bad));
+        inputs.push((format!("{} near miss", rule.id()), good));
+    }
+    for (what, input) in misses() {
+        inputs.push((what.to_owned(), input));
+    }
+    let mut findings = 0;
+    for (what, input) in &inputs {
+        let whole = input.findings();
+        findings += whole.len();
+        let len = input.len();
+        let mut cuts = vec![
+            Cut::Whole,
+            Cut::Chunk(7),
+            Cut::Chunk(4096),
+            Cut::Sizes(vec![1, 0, 3, 64, 2]),
+        ];
+        if len <= 64 << 10 {
+            cuts.push(Cut::bytewise());
+        }
+        if len <= 2048 {
+            cuts.extend(Cut::every_split(len));
+        } else {
+            cuts.extend((1..24).map(|k| Cut::At(vec![len * k / 24 + k])));
+        }
+        for cut in &cuts {
+            let got = input.findings_cut(cut);
+            if let Some((g, w)) = got.iter().zip(&whole).find(|(g, w)| g != w) {
+                panic!("{what}, {cut:?}: {g:?}\ninstead of {w:?}");
+            }
+            assert_eq!(got.len(), whole.len(), "{what}, {cut:?}: {got:?}");
+        }
+    }
+    assert!(findings > 200, "{findings}");
 }

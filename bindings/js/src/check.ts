@@ -7,7 +7,10 @@ export type CheckGame = 'iii' | 'vc' | 'sa' | 'mta';
 export interface CheckOptions {
   /** The file's name: its stem is the block name the game expects (`ped.ifp` holds `ped`). */
   name?: string;
-  /** The games to check for; the games the file is for if none (`games_from: "file"`). */
+  /**
+   * The games to check for (those of them that load the file). None: the games the file is for,
+   * read from the file itself (ANP3 → SA and MTA, an ANPK of 48-byte ANIM chunks → III, ...).
+   */
   games?: CheckGame[];
   /** The `.dir` of a version 1 archive: `data` is then its `.img` (format `VER1`). */
   dir?: Uint8Array | ArrayBuffer;
@@ -29,42 +32,47 @@ export interface CheckFinding {
   message: string;
 }
 
-/** The findings of one rule in one input: `listed` groups are shown finding by finding, the
- * others as one line with their `spread` ("769 times in 330 animations"). */
+/**
+ * One rule's findings in an input, as `check` prints them: `listed` groups finding by finding,
+ * the others as one line with their `spread` ("769 times in 330 animations").
+ */
 export interface CheckGroup {
   rule: string;
   severity: 'error' | 'warning' | 'note';
+  /** The games of its findings, together. */
   games: CheckGame[];
+  /** Its findings, and in how many animations and archive entries they lie. */
   count: number;
-  /** Distinct animations the findings fall in (0: none is in an animation). */
   animations: number;
-  /** Distinct archive entries the findings fall in (0: not in an archive). */
   entries: number;
-  /** The first finding's index in the input's `findings`. */
+  /** The index of its first finding in `findings`. */
   first: number;
   listed: boolean;
   spread: string;
 }
 
-/** Findings counted by level. */
+/** Findings by level. */
 export interface CheckCounts {
   errors: number;
   warnings: number;
   notes: number;
 }
 
-/** One input of a {@link CheckDocument}. */
+/** The summary line: findings by level, and by level for each game. */
+export interface CheckSummary extends CheckCounts {
+  games: Record<CheckGame, CheckCounts>;
+}
+
+/** One checked input (a file, an archive, an archive's entry). */
 export interface CheckInput {
   file: string;
   format: string | null;
   findings: CheckFinding[];
-  /** One group per rule, in the order of its first finding. */
   groups: CheckGroup[];
-  /** The findings by level, overall and per game. */
-  summary: CheckCounts & { games: Record<CheckGame, CheckCounts> };
-  /** The games the input was checked for. */
+  summary: CheckSummary;
+  /** The games it was checked for. */
   games: CheckGame[];
-  /** Whether those came from the file itself or from the caller's `games`. */
+  /** Whence they came: the file itself (no games named), or the caller's `games`. */
   games_from: 'file' | 'caller';
 }
 

@@ -10,7 +10,7 @@ export {
 } from './convert.js';
 export {
   check, type CheckCounts, type CheckDocument, type CheckFinding, type CheckGame, type CheckGroup,
-  type CheckInput, checkJson, type CheckOptions,
+  type CheckInput, checkJson, type CheckOptions, type CheckSummary,
 } from './check.js';
 export { decode, decodeJson, sample, summaries } from './decode.js';
 export {

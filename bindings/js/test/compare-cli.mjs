@@ -1,14 +1,15 @@
 // The installed package against the command-line tool: for every file in DIR, decode() must give
 // the document `gtastream dump --json` prints (decodeJson() its exact text), and throw a
 // DecodeError with the tool's message where the tool fails; the same with `--no-seek` and
-// canSeek: false. Run from a folder where the packed package is installed:
+// canSeek: false. check() and checkJson() must give what `gtastream check --json` prints
+// (findings, groups, summary, the games read from the file). Run from a folder where the packed package is installed:
 //   node compare-cli.mjs path/to/gtastream DIR
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { DecodeError, decode, decodeJson } from 'gtastream';
+import { check, checkJson, DecodeError, decode, decodeJson } from 'gtastream';
 import IFPReader from 'gtastream/ifp-reader';
 
 /** decode()'s document in the JSON text's terms: stored units (Uint8Array) as hex strings.
@@ -63,3 +64,22 @@ console.log(`${compared} decodes equal to the tool's (${failures} failing alike)
 for (const format of ['ANIM', 'ANP2', 'ANP3', 'ANPK', 'bnry', 'text', 'dff']) {
   assert.ok(formats.has(format), `no fixture of format ${format}`);
 }
+
+// check(): the games from the file (no games named), then San Andreas named.
+let checked = 0;
+for (const name of readdirSync(dir).sort()) {
+  const path = join(dir, name);
+  const bytes = new Uint8Array(readFileSync(path));
+  for (const games of [undefined, ['sa']]) {
+    const flags = games ? ['--game', 'sa'] : [];
+    const tool = spawnSync(cli, ['check', '--json', ...flags, path], { encoding: 'utf8', maxBuffer: 1 << 30 });
+    if (tool.status !== 0 && tool.status !== 1) continue;
+    const options = games ? { name: path, games } : { name: path };
+    assert.equal(checkJson(bytes, options), tool.stdout, `check ${name} ${games}: text differs`);
+    const [input] = check(bytes, options).inputs;
+    assert.equal(input.games_from, games ? 'caller' : 'file', name);
+    checked++;
+  }
+}
+console.log(`${checked} checks equal to the tool's`);
+assert.ok(checked > 0, 'no file checked');

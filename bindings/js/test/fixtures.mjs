@@ -280,3 +280,33 @@ export function imgVer1(list) {
   });
   return { img: new Uint8Array(data), dir };
 }
+
+/** A chunk (docs/FORMATS.md §1): tag, size, payload padded to 4 bytes. */
+function chunk(tag, payload) {
+  const pad = (4 - (payload.length % 4)) % 4;
+  return new Writer().u8s(Buffer.from(tag)).u32(payload.length).u8s(payload).u8s(Array(pad).fill(0))
+    .done();
+}
+
+/**
+ * An ANPK package (docs/FORMATS.md §1) of the named animations, each one KR00 bone of two keys
+ * (0 s and 1 s). `anim48`: the GTA III form of the ANIM chunk (48 bytes, no bone id); else
+ * Vice City's (44 bytes, bone id 0).
+ */
+export function anpk(packageName, names, { anim48 = false } = {}) {
+  const info = chunk('INFO', new Writer().i32(names.length).u8s(Buffer.from(`${packageName}\0`))
+    .done());
+  const parts = [info];
+  for (const name of names) {
+    const anim = new Writer().name('Root', 28).i32(2).i32(0).i32(1).i32(0);
+    if (anim48) anim.i32(0);
+    const keys = new Writer();
+    for (const t of [0, 1]) keys.f32(0).f32(0).f32(0).f32(1).f32(t);
+    const cpan = chunk('CPAN', Uint8Array.from([...chunk('ANIM', anim.done()),
+      ...chunk('KR00', keys.done())]));
+    const dgan = chunk('DGAN', Uint8Array.from([...chunk('INFO', new Writer().i32(1).i32(0).done()),
+      ...cpan]));
+    parts.push(chunk('NAME', Buffer.from(`${name}\0`)), dgan);
+  }
+  return chunk('ANPK', Uint8Array.from(parts.flatMap((p) => [...p])));
+}

@@ -40,14 +40,17 @@ def chunk(tag, payload, size=None):
 
 # ANPK (§1). A bone is (name, tag, bone_id, frames); frames hold the stored floats in file
 # order (quaternion, [translation, [scale,]] time).
-def anpk(animations, package="pkg", tail=b""):
+def anpk(animations, package="pkg", tail=b"", anim48=False):
+    """``anim48``: GTA III's form of the ANIM chunk (48 bytes: two unused fields for the bone
+    id), else Vice City's (44)."""
     info = chunk(b"INFO", struct.pack("<i", len(animations)) + package.encode() + b"\0")
     body = info
     for anim_name, bones in animations:
         objects = b""
         for bone_name, tag, bone_id, frames in bones:
             anim = chunk(b"ANIM", name_field(bone_name, 28, tail)
-                         + struct.pack("<iiii", len(frames), 0, len(frames) - 1, bone_id))
+                         + struct.pack("<iiii", len(frames), 0, len(frames) - 1, bone_id)
+                         + (struct.pack("<i", 0) if anim48 else b""))
             keyframes = b"".join(struct.pack(f"<{len(f)}f", *f) for f in frames)
             objects += chunk(b"CPAN", anim + chunk(tag, keyframes))
         dgan = chunk(b"DGAN", chunk(b"INFO", struct.pack("<ii", len(bones), 0)) + objects)

@@ -72,6 +72,50 @@ fn decoder_and_archive_reader_refuse_huge_lengths() {
 }
 
 #[test]
+fn streaming_checker_refuses_huge_lengths() {
+    let mut checker = Box::new(gts_checker {
+        opaque: [0; GTS_CHECKER_WORDS],
+    });
+    let size = core::mem::size_of::<gts_checker>();
+    for len in HUGE {
+        // A file, a version 2 archive and a version 1 archive: each reader behind the feed.
+        for kind in 0..3 {
+            let c: *mut gts_checker = &mut *checker;
+            let name = c"x.ifp".as_ptr();
+            // SAFETY: valid storage, a NUL-terminated name, no callback.
+            let status = unsafe {
+                match kind {
+                    0 => gts_checker_init(c, size, name, 0, None, null_mut()),
+                    1 => gts_checker_init_archive(c, size, 4096, name, 0, None, null_mut()),
+                    _ => gts_checker_init_archive_v1(c, size, 64, 4096, name, 0, None, null_mut()),
+                }
+            };
+            assert_eq!(status, gts_status::GTS_OK);
+            let mut used = 0usize;
+            // SAFETY: an initialised checker; the dangling pointer is never read.
+            unsafe {
+                refused(
+                    gts_checker_feed(c, dangling(), len, &mut used),
+                    "gts_checker_feed",
+                    len,
+                );
+            }
+            // Refused, not failed: the checker goes on with real input.
+            let ipl = b"inst\n20000, x, 0, 0, 0, 0, 0, 0, 0, 1, -1\nend\n";
+            if kind == 0 {
+                // SAFETY: as above, with a real buffer.
+                let status = unsafe { gts_checker_feed(c, ipl.as_ptr(), ipl.len(), &mut used) };
+                assert_eq!((status, used), (gts_status::GTS_OK, ipl.len()));
+                let mut errors = 0;
+                // SAFETY: as above.
+                let status = unsafe { gts_checker_finish(c, &mut errors) };
+                assert_eq!((status, errors), (gts_status::GTS_OK, 1));
+            }
+        }
+    }
+}
+
+#[test]
 fn decode_io_refuses_a_huge_capacity() {
     unsafe extern "C" fn read(_: *mut core::ffi::c_void, _: *mut u8, _: usize) -> isize {
         panic!("nothing may be read into a refused buffer")

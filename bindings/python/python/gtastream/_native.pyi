@@ -138,16 +138,82 @@ def decode(data: _Bytes) -> Dict[str, Any]:
     instances then cars), so that ``write(decode(data)) == data``. Raises DecodeError where the command would fail.
     """
 
+_Game = Literal["iii", "vc", "sa", "mta"]
+_Severity = Literal["error", "warning", "note"]
+
+@type_check_only
+class CheckFindingDict(TypedDict):
+    """One finding (docs/CHECKS.md lists the rules)."""
+
+    rule: str
+    severity: _Severity
+    games: List[_Game]
+    offset: int
+    """Absolute byte offset (in the archive for an entry's)."""
+    entry: Optional[str]
+    animation: Optional[int]
+    bone: Optional[int]
+    message: str
+
+@type_check_only
+class CheckGroupDict(TypedDict):
+    """One rule's findings in an input: ``listed`` groups are shown finding by finding, the
+    others as one line with their ``spread`` ("769 times in 330 animations")."""
+
+    rule: str
+    severity: _Severity
+    games: List[_Game]
+    count: int
+    animations: int
+    entries: int
+    first: int
+    """Index of its first finding in ``findings``."""
+    listed: bool
+    spread: str
+
+@type_check_only
+class CheckCountsDict(TypedDict):
+    errors: int
+    warnings: int
+    notes: int
+
+@type_check_only
+class CheckSummaryDict(CheckCountsDict):
+    """The summary line: findings by level, and by level for each game."""
+
+    games: Dict[_Game, CheckCountsDict]
+
+@type_check_only
+class CheckInputDict(TypedDict):
+    """One checked input: its findings, grouped and counted, and the games it was checked for
+    (``games_from``: "file" when they were read from the file, "caller" when named)."""
+
+    file: str
+    format: Optional[str]
+    findings: List[CheckFindingDict]
+    groups: List[CheckGroupDict]
+    summary: CheckSummaryDict
+    games: List[_Game]
+    games_from: Literal["file", "caller"]
+
+@type_check_only
+class CheckDict(TypedDict):
+    inputs: List[CheckInputDict]
+
 def check(
     data: _Bytes,
     name: Optional[str] = None,
     games: Optional[List[str]] = None,
     skeleton: Optional[_Bytes] = None,
-) -> Dict[str, Any]:
+) -> CheckDict:
     """Check a file (or a VER2 archive) held in memory against the games' loading rules: the
     structure ``gtastream check --json NAME`` prints ({"inputs": [{"file", "format",
     "findings": [{"rule", "severity", "games", "offset", "entry", "animation", "bone",
-    "message"}]}]}). ``games``: "iii", "vc", "sa", "mta" (all that load the format if None).
+    "message"}], "groups": [{"rule", "severity", "games", "count", "animations", "entries",
+    "first", "listed", "spread"}], "summary": {"errors", "warnings", "notes", "games": {game:
+    {"errors", "warnings", "notes"}}}, "games", "games_from"}]}). ``games``: "iii", "vc",
+    "sa", "mta"; None: the games the file is for, read from the file (ANP3 → SA and MTA, an
+    ANPK of 48-byte ANIM chunks → III, ...), which "games" and "games_from" say.
     ``skeleton`` (a model's DFF bytes): its animations also checked against the model, as
     ``check --skeleton MODEL`` does (rules ``skel.*``); a DFF alone gets its skeleton report."""
 
