@@ -158,15 +158,18 @@ fn decode(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
 /// "vc", "sa", "mta" (every game that loads the format if None). A file that does not decode
 /// is a finding, not an exception. `skeleton` (a model's DFF bytes): the file's animations are
 /// also checked against its skeleton, as `check --skeleton MODEL` does (rules `skel.*`); a DFF
-/// checked alone gets its skeleton report without it.
+/// checked alone gets its skeleton report without it. `dir` (a version 1 archive's `.dir`
+/// bytes): `data` is then its `.img`, checked as `gtastream check NAME.img` with the `.dir`
+/// beside (format `VER1`).
 #[pyfunction]
-#[pyo3(signature = (data, name = None, games = None, skeleton = None))]
+#[pyo3(signature = (data, name = None, games = None, skeleton = None, dir = None))]
 fn check(
     py: Python<'_>,
     data: &Bound<'_, PyAny>,
     name: Option<&str>,
     games: Option<Vec<String>>,
     skeleton: Option<&Bound<'_, PyAny>>,
+    dir: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyAny>> {
     use gtastream::check::Games;
     let games = match games {
@@ -180,20 +183,31 @@ fn check(
         })?),
     };
     let name = name.unwrap_or("");
+    if dir.is_some() && skeleton.is_some() {
+        return Err(pyo3::exceptions::PyValueError::new_err(
+            "a skeleton checks animation files, not a version 1 archive: give one of them",
+        ));
+    }
     let skeleton = skeleton
         .map(|model| model_skeleton(py, model))
         .transpose()?;
+    let dir = dir.map(|d| with_bytes(d, |b| Ok(b.to_vec()))).transpose()?;
     let text = with_bytes(data, |bytes| {
         Ok(py.detach(|| {
             let mut text = String::new();
             // A String accepts all text.
-            let _ = gtastream::check::json::write_document_on(
-                &mut text,
-                bytes,
-                name,
-                games,
-                skeleton.as_deref(),
-            );
+            let _ = match &dir {
+                Some(dir) => {
+                    gtastream::check::json::write_v1_document(&mut text, dir, bytes, name, games)
+                }
+                None => gtastream::check::json::write_document_on(
+                    &mut text,
+                    bytes,
+                    name,
+                    games,
+                    skeleton.as_deref(),
+                ),
+            };
             text
         }))
     })?;

@@ -94,3 +94,19 @@ def test_a_vice_city_ped_passes_by_default_and_fails_iii(cli, tmp_path):
     run = cli("check", "--json", "--game", "iii", path)
     assert run.returncode == 1, run.stderr
     assert gtastream.check(ped, name=str(path), games=["iii"]) == json.loads(run.stdout)
+
+
+def test_a_version1_archive_with_its_dir_is_the_commands_document(cli, tmp_path):
+    """check(img, dir=...) is `gtastream check --json NAME.img` with the .dir beside."""
+    img, directory = gtastream.write_archive([("walk.ipl", IPL)], v1=True)
+    path = tmp_path / "gta3.img"
+    path.write_bytes(img)
+    (tmp_path / "gta3.dir").write_bytes(directory)
+    run = cli("check", "--json", path)
+    doc = gtastream.check(img, name=str(path), dir=directory)
+    assert doc == json.loads(run.stdout)
+    (entry,) = doc["inputs"]
+    assert entry["format"] == "VER1"
+    assert any(f["entry"] == "walk.ipl" for f in entry["findings"])
+    with pytest.raises(ValueError):
+        gtastream.check(img, dir=directory, skeleton=b"\x10\0\0\0")

@@ -205,6 +205,7 @@ def check(
     name: Optional[str] = None,
     games: Optional[List[str]] = None,
     skeleton: Optional[_Bytes] = None,
+    dir: Optional[_Bytes] = None,
 ) -> CheckDict:
     """Check a file (or a VER2 archive) held in memory against the games' loading rules: the
     structure ``gtastream check --json NAME`` prints ({"inputs": [{"file", "format",
@@ -215,7 +216,9 @@ def check(
     "sa", "mta"; None: the games the file is for, read from the file (ANP3 → SA and MTA, an
     ANPK of 48-byte ANIM chunks → III, ...), which "games" and "games_from" say.
     ``skeleton`` (a model's DFF bytes): its animations also checked against the model, as
-    ``check --skeleton MODEL`` does (rules ``skel.*``); a DFF alone gets its skeleton report."""
+    ``check --skeleton MODEL`` does (rules ``skel.*``); a DFF alone gets its skeleton report.
+    ``dir`` (a version 1 archive's ``.dir`` bytes): ``data`` is its ``.img``, checked as
+    ``gtastream check NAME.img`` with the ``.dir`` beside (format "VER1")."""
 
 def load(source: Union[str, "os.PathLike[str]", _Bytes]) -> Union["Package", "Placement"]:
     """Decode a whole file (a path, or its bytes) into a Package (animation files) or a
