@@ -583,19 +583,23 @@ pub fn check_decode(data: &[u8]) {
         (Err(error), None) => assert_eq!(Some(*error), seeking.error, "Package::parse"),
         (Ok(_), _) => panic!("a package from {:?}", seeking.format()),
     }
+    // (A model is neither: both whole-file types refuse it by its magic.)
+    let is_placement = seeking
+        .format()
+        .map(|f| matches!(f, Format::IplBinary | Format::IplText));
     let placement = Placement::parse(data);
-    match (&placement, animation) {
-        (Ok(placement), Some(false)) => {
+    match (&placement, is_placement) {
+        (Ok(placement), Some(true)) => {
             assert_eq!(seeking.error, None, "Placement::parse");
             let instances = seeking.count(|e| matches!(e, Ev::Instance(_)));
             let cars = seeking.count(|e| matches!(e, Ev::Car(_)));
             assert_eq!(placement.instances.len() as u64, instances);
             assert_eq!(placement.cars.len() as u64, cars);
         }
-        (Err(error), Some(false)) => {
+        (Err(error), Some(true)) => {
             assert_eq!(Some(*error), seeking.error, "Placement::parse")
         }
-        (Err(error), Some(true)) => assert_eq!(error.kind, ErrorKind::BadMagic),
+        (Err(error), Some(false)) => assert_eq!(error.kind, ErrorKind::BadMagic),
         (Err(error), None) => assert_eq!(Some(*error), seeking.error, "Placement::parse"),
         (Ok(_), _) => panic!("a placement from {:?}", seeking.format()),
     }

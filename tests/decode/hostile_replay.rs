@@ -46,7 +46,7 @@ fn plans_read_back_from_their_prefix() {
 
 #[test]
 fn seeds_pass_the_decode_checks() {
-    for (name, file) in seeds::files() {
+    for (name, file) in all_seeds() {
         eprintln!("{name}");
         check_decode(&file);
     }
@@ -54,7 +54,7 @@ fn seeds_pass_the_decode_checks() {
 
 #[test]
 fn seeds_pass_the_check_checks() {
-    for (name, file) in seeds::files() {
+    for (name, file) in all_seeds() {
         for plan in [
             Plan::chunks(1, true),
             Plan::chunks(7, true),
@@ -69,7 +69,7 @@ fn seeds_pass_the_check_checks() {
 #[test]
 fn seeds_pass_the_chunking_checks() {
     let plans = plans();
-    for (name, file) in seeds::files() {
+    for (name, file) in all_seeds() {
         for plan in &plans {
             eprintln!("{name} {plan:?}");
             check_chunking(plan, &file);
@@ -90,7 +90,7 @@ fn chunking_seed_inputs_parse_back_to_their_plans() {
 /// Every truncation of every seed passes the decode checks too.
 #[test]
 fn truncated_seeds_pass_the_decode_checks() {
-    for (name, file) in seeds::files() {
+    for (name, file) in all_seeds() {
         let step = (file.len() / 300).max(1);
         for cut in (0..file.len()).step_by(step) {
             eprintln!("{name} cut at {cut}");
@@ -257,4 +257,9 @@ fn seeds_with_a_byte_changed_pass_the_check_checks() {
             }
         }
     }
+}
+
+/// The seed files, models (the decode corpus's DFF shapes) among them.
+fn all_seeds() -> Vec<(String, Vec<u8>)> {
+    [seeds::files(), seeds::dff_seeds()].concat()
 }
