@@ -688,6 +688,7 @@ pub fn check_findings(plan: &Plan, data: &[u8]) {
             Rule::AnpkKfrmUnknown,
             Rule::Anp3FrameTypeInvalid,
             Rule::BnryBounds,
+            Rule::ForeignFile,
         ];
         if error.is_some() {
             let last = last.get();
