@@ -601,6 +601,9 @@ mod tests {
     }
 
     #[test]
+    // Thousands of feeds of whole files: too slow under Miri, whose unsafe paths the other
+    // tests of this module walk.
+    #[cfg_attr(miri, ignore)]
     fn every_split_gives_the_findings_of_the_one_call() {
         let mut findings = 0;
         for (name, data) in inputs() {
@@ -708,6 +711,9 @@ mod tests {
     /// offset) and games, whole, byte by byte, in 4 KiB pieces and split in two; the one call
     /// gives the same for what it reads (a file or a version 2 archive).
     #[test]
+    // Thousands of feeds of whole files: too slow under Miri, whose unsafe paths the other
+    // tests of this module walk.
+    #[cfg_attr(miri, ignore)]
     fn every_rule_case_in_pieces_gives_the_cores_findings() {
         let mut inputs: Vec<(String, Input)> = Vec::new();
         for (rule, bad, good) in cases() {
@@ -776,7 +782,24 @@ mod tests {
         }
     }
 
+    /// A small file with findings, byte by byte and in pieces: what Miri walks of the
+    /// streaming checker (the tests of whole corpora are too slow there).
     #[test]
+    fn a_small_file_in_pieces_gives_the_one_calls_findings() {
+        use testkit::ifp2::{AnimSpec, BoneSpec, FileSpec};
+        let bone = BoneSpec::packed("Root", &[0, 5, 5]);
+        let data = FileSpec::anp3("other", vec![AnimSpec::new("walk", vec![bone])]).build();
+        let whole = memory(&data, c"walk.ifp");
+        assert!(whole.0.len() >= 2, "{:?}", whole.0.len());
+        for chunk in [1, 7, 4096] {
+            assert_eq!(streamed(&data, c"walk.ifp", &[], chunk), whole, "{chunk}");
+        }
+    }
+
+    #[test]
+    // Thousands of feeds of whole files: too slow under Miri, whose unsafe paths the other
+    // tests of this module walk.
+    #[cfg_attr(miri, ignore)]
     fn a_stock_shaped_ped_in_pieces() {
         let data = testkit::stock::sa_ped().build();
         let whole = memory(&data, c"ped.ifp");
