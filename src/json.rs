@@ -533,17 +533,7 @@ pub fn write_pose<const N: usize>(
         bones += 1;
         let line = (|| {
             out.write_str(if bones == 1 { "\n  " } else { ",\n  " })?;
-            out.write_str("{\"name\": ")?;
-            opt_string(out, pose.name)?;
-            out.write_str(", \"bone_id\": ")?;
-            opt_number(out, pose.bone_id)?;
-            out.write_str(", \"rotation\": ")?;
-            floats(out, &pose.rotation)?;
-            out.write_str(", \"translation\": ")?;
-            match &pose.translation {
-                Some(t) => floats(out, t)?,
-                None => out.write_str("null")?,
-            }
+            write_bone_pose(out, pose)?;
             out.write_char('}')
         })();
         failed = line.is_err();
@@ -608,17 +598,7 @@ pub fn write_pose_on<const N: usize>(
             .map(|&(_, b)| b);
         let line = (|| {
             out.write_str(if bones == 1 { "\n  " } else { ",\n  " })?;
-            out.write_str("{\"name\": ")?;
-            opt_string(out, pose.name)?;
-            out.write_str(", \"bone_id\": ")?;
-            opt_number(out, pose.bone_id)?;
-            out.write_str(", \"rotation\": ")?;
-            floats(out, &pose.rotation)?;
-            out.write_str(", \"translation\": ")?;
-            match &pose.translation {
-                Some(t) => floats(out, t)?,
-                None => out.write_str("null")?,
-            }
+            write_bone_pose(out, pose)?;
             out.write_str(", \"frame\": ")?;
             opt_number(out, binding.and_then(Binding::frame))?;
             out.write_str(", \"unbound\": ")?;
@@ -929,6 +909,22 @@ fn string(out: &mut impl Write, bytes: &[u8]) -> fmt::Result {
         }
     }
     out.write_char('"')
+}
+
+/// A bone's pose as both pose documents give it, left open for more keys: `{"name",
+/// "bone_id", "rotation", "translation"`.
+fn write_bone_pose(out: &mut impl Write, pose: &crate::sample::BonePose<'_>) -> fmt::Result {
+    out.write_str("{\"name\": ")?;
+    opt_string(out, pose.name)?;
+    out.write_str(", \"bone_id\": ")?;
+    opt_number(out, pose.bone_id)?;
+    out.write_str(", \"rotation\": ")?;
+    floats(out, &pose.rotation)?;
+    out.write_str(", \"translation\": ")?;
+    match &pose.translation {
+        Some(t) => floats(out, t),
+        None => out.write_str("null"),
+    }
 }
 
 #[cfg(test)]
