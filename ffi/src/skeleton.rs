@@ -281,15 +281,8 @@ pub unsafe extern "C" fn gts_skeleton_node_info(
             })
         })
     };
-    match found {
-        None => gts_status::GTS_ERR_NOT_INITIALIZED,
-        Some(None) => gts_status::GTS_ERR_NOT_FOUND,
-        Some(Some(info)) => {
-            // SAFETY: non-null; the caller's contract makes it writable.
-            unsafe { out.write_unaligned(info) };
-            gts_status::GTS_OK
-        }
-    }
+    // SAFETY: `out` is non-null; the caller's contract makes it writable.
+    unsafe { deliver(found, out) }
 }
 
 /// The model's skin into `*out`: `GTS_OK` when the games treat the model as skinned,
@@ -318,15 +311,8 @@ pub unsafe extern "C" fn gts_skeleton_skin(
             })
         })
     };
-    match found {
-        None => gts_status::GTS_ERR_NOT_INITIALIZED,
-        Some(None) => gts_status::GTS_ERR_NOT_FOUND,
-        Some(Some(info)) => {
-            // SAFETY: non-null; the caller's contract makes it writable.
-            unsafe { out.write_unaligned(info) };
-            gts_status::GTS_OK
-        }
-    }
+    // SAFETY: `out` is non-null; the caller's contract makes it writable.
+    unsafe { deliver(found, out) }
 }
 
 /// The inverse bind matrix (model to bone space, column-major 4x4) of skin bone `bone` into
@@ -645,5 +631,22 @@ unsafe fn counted(
             gts_status::GTS_OK
         }
         Err(status) => status,
+    }
+}
+
+/// Writes what an accessor found to `out`: `GTS_OK`, or `GTS_ERR_NOT_INITIALIZED` (no
+/// skeleton) or `GTS_ERR_NOT_FOUND` (no such item).
+///
+/// # Safety
+/// `out` is non-null and writable.
+unsafe fn deliver<T>(found: Option<Option<T>>, out: *mut T) -> gts_status {
+    match found {
+        None => gts_status::GTS_ERR_NOT_INITIALIZED,
+        Some(None) => gts_status::GTS_ERR_NOT_FOUND,
+        Some(Some(info)) => {
+            // SAFETY: the caller's contract.
+            unsafe { out.write_unaligned(info) };
+            gts_status::GTS_OK
+        }
     }
 }
