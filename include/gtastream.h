@@ -3261,10 +3261,11 @@ enum gts_status GTS_CALL gts_pose_model(const struct gts_skeleton *skeleton,
  *
  * Returns `GTS_OK`, `GTS_ERR_NOT_INITIALIZED`, `GTS_ERR_INVALID_ARGUMENT` or `GTS_ERR_PANIC`.
  *
- * Pointers: `skeleton` is NULL or points to a readable `gts_skeleton`; `data` to `len`
+ * Pointers: `skeleton` is NULL or points to a writable `gts_skeleton` (marked busy while
+ * the callbacks run, so one that calls back in on it is refused); `data` to `len`
  * readable bytes (NULL when 0); `name` NULL or NUL-terminated; `errors` NULL or writable.
  */
-enum gts_status GTS_CALL gts_skeleton_check(const struct gts_skeleton *skeleton,
+enum gts_status GTS_CALL gts_skeleton_check(struct gts_skeleton *skeleton,
                                             const uint8_t *data,
                                             size_t len,
                                             const char *name,
@@ -3281,10 +3282,11 @@ enum gts_status GTS_CALL gts_skeleton_check(const struct gts_skeleton *skeleton,
  *
  * Returns `GTS_OK`, `GTS_ERR_NOT_INITIALIZED`, `GTS_ERR_INVALID_ARGUMENT` or `GTS_ERR_PANIC`.
  *
- * Pointers: `skeleton` is NULL or points to a readable `gts_skeleton`; `errors` NULL or
+ * Pointers: `skeleton` is NULL or points to a writable `gts_skeleton` (marked busy while
+ * the callbacks run, so one that calls back in on it is refused); `errors` NULL or
  * writable.
  */
-enum gts_status GTS_CALL gts_skeleton_report(const struct gts_skeleton *skeleton,
+enum gts_status GTS_CALL gts_skeleton_report(struct gts_skeleton *skeleton,
                                              uint8_t games,
                                              void (GTS_CALL *on_finding)(void *user, const struct gts_finding *finding),
                                              void *user,

@@ -531,11 +531,12 @@ pub unsafe extern "C" fn gts_pose_model(
 ///
 /// Returns `GTS_OK`, `GTS_ERR_NOT_INITIALIZED`, `GTS_ERR_INVALID_ARGUMENT` or `GTS_ERR_PANIC`.
 ///
-/// Pointers: `skeleton` is NULL or points to a readable `gts_skeleton`; `data` to `len`
+/// Pointers: `skeleton` is NULL or points to a writable `gts_skeleton` (marked busy while
+/// the callbacks run, so one that calls back in on it is refused); `data` to `len`
 /// readable bytes (NULL when 0); `name` NULL or NUL-terminated; `errors` NULL or writable.
 #[no_mangle]
 pub unsafe extern "C" fn gts_skeleton_check(
-    skeleton: *const gts_skeleton,
+    skeleton: *mut gts_skeleton,
     data: *const u8,
     len: usize,
     name: *const c_char,
@@ -573,11 +574,12 @@ pub unsafe extern "C" fn gts_skeleton_check(
 ///
 /// Returns `GTS_OK`, `GTS_ERR_NOT_INITIALIZED`, `GTS_ERR_INVALID_ARGUMENT` or `GTS_ERR_PANIC`.
 ///
-/// Pointers: `skeleton` is NULL or points to a readable `gts_skeleton`; `errors` NULL or
+/// Pointers: `skeleton` is NULL or points to a writable `gts_skeleton` (marked busy while
+/// the callbacks run, so one that calls back in on it is refused); `errors` NULL or
 /// writable.
 #[no_mangle]
 pub unsafe extern "C" fn gts_skeleton_report(
-    skeleton: *const gts_skeleton,
+    skeleton: *mut gts_skeleton,
     games: u8,
     on_finding: Option<unsafe extern "C" fn(user: *mut c_void, finding: *const crate::gts_finding)>,
     user: *mut c_void,
@@ -601,9 +603,9 @@ pub unsafe extern "C" fn gts_skeleton_report(
 /// Runs a check on the skeleton, each finding to the callback, counting the errors.
 ///
 /// # Safety
-/// `skeleton` is NULL or points to a readable `gts_skeleton`; `errors` NULL or writable.
+/// `skeleton` is NULL or points to a writable `gts_skeleton`; `errors` NULL or writable.
 unsafe fn counted(
-    skeleton: *const gts_skeleton,
+    skeleton: *mut gts_skeleton,
     on_finding: FindingFn,
     user: *mut c_void,
     errors: *mut u32,

@@ -439,7 +439,7 @@ fn skeleton_calls_refuse_huge_lengths() {
             );
             refused(
                 gts_skeleton_check(
-                    &*skeleton,
+                    &mut *skeleton,
                     dangling(),
                     len,
                     core::ptr::null(),

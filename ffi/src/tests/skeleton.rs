@@ -329,7 +329,7 @@ unsafe extern "C" fn collect(user: *mut c_void, finding: *const gts_finding) {
 #[test]
 fn checks_give_the_cores_findings() {
     let model = dff::duplicates();
-    let s = read(&model);
+    let mut s = read(&model);
     let core = rig::read_skeleton(&model.bytes()).unwrap();
     let file = animation();
     let mut expected = Vec::new();
@@ -343,7 +343,7 @@ fn checks_give_the_cores_findings() {
     // SAFETY: a read skeleton; `got` outlives the call.
     let status = unsafe {
         gts_skeleton_check(
-            &*s,
+            &mut *s,
             file.as_ptr(),
             file.len(),
             c"t.ifp".as_ptr(),
@@ -369,7 +369,7 @@ fn checks_give_the_cores_findings() {
     // SAFETY: as above.
     let status = unsafe {
         gts_skeleton_report(
-            &*s,
+            &mut *s,
             0,
             Some(collect),
             (&mut got as *mut Vec<u32>).cast(),
@@ -383,7 +383,7 @@ fn checks_give_the_cores_findings() {
     // SAFETY: as above.
     unsafe {
         gts_skeleton_report(
-            &*s,
+            &mut *s,
             GTS_CHECK_VC,
             Some(collect),
             (&mut got as *mut Vec<u32>).cast(),
@@ -393,6 +393,63 @@ fn checks_give_the_cores_findings() {
     assert!(!got.contains(&Rule::SkelMissingBone.code()));
     assert!(got.contains(&Rule::SkelDuplicateNodeId.code()));
     // SAFETY: unknown game bits are refused.
-    let status = unsafe { gts_skeleton_report(&*s, 0x10, None, null_mut(), null_mut()) };
+    let status = unsafe { gts_skeleton_report(&mut *s, 0x10, None, null_mut(), null_mut()) };
     assert_eq!(status, gts_status::GTS_ERR_INVALID_ARGUMENT);
+}
+
+/// A finding callback that reads a model into the skeleton being checked: refused.
+unsafe extern "C" fn read_into_checked(user: *mut c_void, _: *const gts_finding) {
+    // SAFETY: `user` is the test's `Reentry`, alive for the call.
+    let reentry = unsafe { &mut *user.cast::<Reentry>() };
+    // SAFETY: the skeleton's storage and the model's bytes are valid; the call must refuse.
+    reentry.status = unsafe {
+        gts_skeleton_read(
+            reentry.skeleton,
+            SIZE,
+            reentry.model.as_ptr(),
+            reentry.model.len(),
+            null_mut(),
+        )
+    };
+}
+
+struct Reentry {
+    skeleton: *mut gts_skeleton,
+    model: Vec<u8>,
+    status: gts_status,
+}
+
+#[test]
+fn a_finding_callback_cannot_rewrite_the_skeleton_it_is_checked_against() {
+    let model = dff::duplicates();
+    let mut s = read(&model);
+    let mut reentry = Reentry {
+        skeleton: &mut *s,
+        model: model.bytes(),
+        status: gts_status::GTS_OK,
+    };
+    // SAFETY: a read skeleton, reached only through `reentry.skeleton` from here on.
+    let status = unsafe {
+        gts_skeleton_report(
+            reentry.skeleton,
+            0,
+            Some(read_into_checked),
+            (&mut reentry as *mut Reentry).cast(),
+            null_mut(),
+        )
+    };
+    assert_eq!(status, gts_status::GTS_OK);
+    assert_eq!(reentry.status, gts_status::GTS_ERR_REENTRANT);
+    // Free again once the check is over.
+    // SAFETY: as above.
+    let again = unsafe {
+        gts_skeleton_read(
+            reentry.skeleton,
+            SIZE,
+            reentry.model.as_ptr(),
+            reentry.model.len(),
+            null_mut(),
+        )
+    };
+    assert_eq!(again, gts_status::GTS_OK);
 }
