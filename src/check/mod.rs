@@ -1117,12 +1117,16 @@ impl<S: FnMut(&Finding)> Checker<S> {
             ArchiveVersion::V2 => {
                 let size1 = u16::from_le_bytes([r[4], r[5]]);
                 let size2 = u16::from_le_bytes([r[6], r[7]]);
+                // The cutscene loader reads a cutscene archive's directory itself (SA
+                // CCutsceneMgr::LoadCutsceneData): the streaming rules by kind do not apply.
+                let streamed = !self.cutscene_archive;
                 if dot.is_none_or(|d| d > 20) {
                     self.emit(Rule::Img2NameRules, games, at);
-                } else if ![
-                    *b"DFF", *b"TXD", *b"COL", *b"IPL", *b"DAT", *b"IFP", *b"RRR", *b"SCM",
-                ]
-                .contains(&kind)
+                } else if streamed
+                    && ![
+                        *b"DFF", *b"TXD", *b"COL", *b"IPL", *b"DAT", *b"IFP", *b"RRR", *b"SCM",
+                    ]
+                    .contains(&kind)
                 {
                     self.emit(Rule::Img2ExtKinds, games, at);
                 }
@@ -1132,7 +1136,7 @@ impl<S: FnMut(&Finding)> Checker<S> {
                 if size1 == 0 && size2 == 0 {
                     self.emit(Rule::Img2ZeroSize, games, at);
                 }
-                if kind == *b"DAT" && !is_nodes(base) {
+                if kind == *b"DAT" && !is_nodes(base) && streamed {
                     self.emit(Rule::Img2DatName, games, at);
                 }
                 if base.len() >= 18 && (kind == *b"IPL" || kind == *b"COL") {

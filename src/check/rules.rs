@@ -405,7 +405,7 @@ rules! {
         "SA forces a NUL at byte 23 and needs the first '.' at index 20 or before: the record is skipped",
         "GR Streaming.cpp:L1124-1145";
     Img2ExtKinds = "img2.ext.kinds", [SA], Ignored, Note,
-        "an extension SA does not stream (DFF, TXD, COL, IPL, DAT, IFP, RRR, SCM)",
+        "an extension SA does not stream (DFF, TXD, COL, IPL, DAT, IFP, RRR, SCM), outside a cutscene archive",
         "GR Streaming.cpp:L1144-1185";
     Img2SizeField = "img2.size_field", [SA], Wrong, Warning,
         "the second size (u16 at +6) is set: SA uses it instead of the first",
@@ -426,7 +426,7 @@ rules! {
         "more than 475 .rrr or 82 .scm records",
         "GR VehicleRecording.cpp:L126-137; StreamedScripts.cpp:L124-127";
     Img2DatName = "img2.dat_name", [SA], Wrong, Warning,
-        "a .dat entry not named nodes0 .. nodes63",
+        "a .dat entry not named nodes0 .. nodes63, outside a cutscene archive",
         "GR Streaming.cpp:L1171-1174";
     Img2SlotNameLen = "img2.slot_name_len", [SA], Corrupt, Error,
         "an IPL or COL base name of 18 characters or more overflows its slot name",

@@ -556,6 +556,17 @@ pub fn cases() -> Vec<(Rule, Input, Input)> {
         (Rule::Img2ColNoDedupe, two("a.col", "a.col"), two("a.col", "b.col")),
         (Rule::Img2RrrScmSlots, many(83, "scm"), many(82, "scm")),
         (Rule::Img2DatName, one("nodes64.dat"), one("nodes63.dat")),
+        // The cutscene loader reads its own archive's directory: its camera .dat files are fine.
+        (
+            Rule::Img2DatName,
+            one("intro1.dat"),
+            Input::ImgNamed("cuts.img", img(&[("intro1.dat", b"x")])),
+        ),
+        (
+            Rule::Img2ExtKinds,
+            one("intro1.cut"),
+            Input::ImgNamed("cuts.img", img(&[("intro1.cut", b"x")])),
+        ),
         (Rule::Img2SlotNameLen, one(&format!("{stream_name}.col")), one(&format!("{}.col", &stream_name[1..]))),
         (Rule::Img2OffsetRange, Input::Img(far), one("a.dff")),
         (Rule::Img2DataOverlap, Input::Img(overlap), two("a.dff", "b.dff")),

@@ -209,7 +209,8 @@ at index 20 or before, or no sectors) is not decoded; a finding never names a ga
 load the container it is in. The IFPs of a cutscene archive (an archive file named `cuts.img`:
 `Checker::set_archive_name`, which the command, C, JS and Python call with the archive's name)
 get the cutscene loader's rule (`ifp.cutscene.block_name`), not the streaming one, also when
-an entry is checked alone (`cuts.img:ENTRY`).
+an entry is checked alone (`cuts.img:ENTRY`); the loader reads that archive's directory itself,
+so the streaming rules by kind (`img2.ext.kinds`, `img2.dat_name`) do not apply to it.
 
 Each finding names its rule, level, games, absolute offset (in the `.img` for an entry; in the
 `.dir` for a version 1 directory record), and the entry, animation and bone (index and name) or
