@@ -17,8 +17,8 @@ use std::time::Duration;
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use gtastream::archive::{ArchiveDecoder, ArchiveVisitor, Choice, Entry, Input};
 use gtastream::{Decoder, Flow, Keyframes, Record, Status, Visitor};
+use testkit::img::Img;
 
-const SECTOR: usize = 2048;
 const READ: usize = 64 << 10;
 
 /// Counts keyframes and records, and sums a component of each, so nothing is optimised away.
@@ -65,25 +65,13 @@ impl ArchiveVisitor for Count {
     }
 }
 
-/// A version 2 archive of `files` and the (offset, size) of each entry.
+/// A version 2 archive of `files`, in order, and each entry's (offset, size) in it.
 fn archive(files: &[Vec<u8>]) -> (Vec<u8>, Vec<(usize, usize)>) {
-    let first = (8 + 32 * files.len()).div_ceil(SECTOR);
-    let mut out = vec![0u8; first * SECTOR];
-    let mut places = Vec::new();
-    for (i, file) in files.iter().enumerate() {
-        let at = out.len();
-        let size = file.len().div_ceil(SECTOR) * SECTOR;
-        out.extend_from_slice(file);
-        out.resize(at + size, 0);
-        let record = 8 + 32 * i;
-        out[record..record + 4].copy_from_slice(&((at / SECTOR) as u32).to_le_bytes());
-        out[record + 4..record + 6].copy_from_slice(&((size / SECTOR) as u16).to_le_bytes());
-        out[record + 8..record + 8 + 8].copy_from_slice(format!("e{i:07}").as_bytes());
-        places.push((at, size));
-    }
-    out[..4].copy_from_slice(b"VER2");
-    out[4..8].copy_from_slice(&(files.len() as u32).to_le_bytes());
-    (out, places)
+    let named: Vec<(String, &[u8])> = (files.iter().enumerate())
+        .map(|(i, file)| (format!("e{i:07}"), file.as_slice()))
+        .collect();
+    let img = Img::in_order(&named);
+    (img.v2(), img.places())
 }
 
 fn mixed() -> Vec<Vec<u8>> {

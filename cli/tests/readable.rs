@@ -229,7 +229,11 @@ fn stock_shaped_files_give_no_error_by_default() {
     let cuts_path = dir.join("cuts.img");
     let out = run(&["check", "--level", "warning", cuts_path.to_str().unwrap()]);
     assert_eq!(stdout(&out).lines().count(), 1, "{}", stdout(&out));
-    assert!(stdout(&out).contains(": 0 errors, 0 warnings"), "{}", stdout(&out));
+    assert!(
+        stdout(&out).contains(": 0 errors, 0 warnings"),
+        "{}",
+        stdout(&out)
+    );
     // A cutscene archive's IFP named after another cutscene: the cutscene loader's rule.
     let mut cuts = stock::cuts_img();
     let at = cuts.windows(6).position(|w| w == b"RYDER2").unwrap();

@@ -76,14 +76,23 @@ impl Img {
 
     /// Entries placed one after the other in directory order, after room for a version 2
     /// directory of all of them.
-    pub fn in_order<N: AsRef<str>>(entries: &[(N, Vec<u8>)]) -> Img {
+    pub fn in_order<N: AsRef<str>, B: AsRef<[u8]>>(entries: &[(N, B)]) -> Img {
         let mut img = Img::default();
         let mut at = (8 + 32 * entries.len()).div_ceil(SECTOR) as u32;
         for (entry, bytes) in entries {
-            img.add_at(entry.as_ref(), at, bytes);
+            img.add_at(entry.as_ref(), at, bytes.as_ref());
             at += img.records.last().unwrap().size;
         }
         img
+    }
+
+    /// Each record's bytes in the data: (byte offset, byte length), in record order.
+    pub fn places(&self) -> Vec<(usize, usize)> {
+        let bytes = |sectors: u32| sectors as usize * SECTOR;
+        self.records
+            .iter()
+            .map(|r| (bytes(r.offset), bytes(r.size)))
+            .collect()
     }
 
     /// The version 2 file: header and records over the front of the data.
