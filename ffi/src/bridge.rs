@@ -94,6 +94,39 @@ impl<'a> Bridge<'a> {
     }
 }
 
+impl Bridge<'_> {
+    /// The records [`Visitor::record`] does not build inline: every kind through `on_record`
+    /// when it is set, else a section line through the deprecated `on_section_line`.
+    #[inline(never)]
+    fn other_record(&mut self, record: &Record<'_>) -> Flow {
+        if let Some(f) = self.callbacks.on_record {
+            // SAFETY: see the comment above the `Visitor` impl; the struct lives for the call.
+            let called = with_c_record(record, |kind, c| unsafe { f(self.user, kind, c) });
+            return called.map_or(Flow::Continue, flow);
+        }
+        // The deprecated callbacks of the first kinds, while `on_record` is not set.
+        let Record::SectionLine(line) = record else {
+            return Flow::Continue;
+        };
+        let Some(f) = self.callbacks.on_section_line else {
+            return Flow::Continue;
+        };
+        let (section, section_len) = bytes(line.section.as_bytes());
+        let (text, text_len) = bytes(line.text);
+        let c_line = gts_section_line {
+            section,
+            section_len,
+            text,
+            text_len,
+            line: line.line,
+            raw: raw(line.raw),
+            raw_len: line.raw.len(),
+        };
+        // SAFETY: see the comment above the `Visitor` impl.
+        flow(unsafe { f(self.user, &c_line) })
+    }
+}
+
 /// A callback's answer. Anything but continue and pause aborts: a callback that returns garbage
 /// stops the decoder rather than running on.
 fn flow(answer: i32) -> Flow {
@@ -321,13 +354,14 @@ impl Visitor for Bridge<'_> {
         }
     }
 
+    // Inlined into the format's record loop (binary IPL: one event per record), so that the C
+    // struct is built from the record's fields directly; the other kinds and `on_record` go
+    // through `other_record`, out of line.
+    #[inline(always)]
     fn record(&mut self, record: &Record<'_>) -> Flow {
-        if let Some(f) = self.callbacks.on_record {
-            // SAFETY: see the comment above this impl; the struct lives for the call.
-            let called = with_c_record(record, |kind, c| unsafe { f(self.user, kind, c) });
-            return called.map_or(Flow::Continue, flow);
+        if self.callbacks.on_record.is_some() {
+            return self.other_record(record);
         }
-        // The deprecated callbacks of the first kinds, while `on_record` is not set.
         match record {
             Record::Instance(instance) => {
                 let Some(f) = self.callbacks.on_instance else {
@@ -373,25 +407,7 @@ impl Visitor for Bridge<'_> {
                 // SAFETY: see the comment above this impl.
                 flow(unsafe { f(self.user, &c_car) })
             }
-            Record::SectionLine(line) => {
-                let Some(f) = self.callbacks.on_section_line else {
-                    return Flow::Continue;
-                };
-                let (section, section_len) = bytes(line.section.as_bytes());
-                let (text, text_len) = bytes(line.text);
-                let c_line = gts_section_line {
-                    section,
-                    section_len,
-                    text,
-                    text_len,
-                    line: line.line,
-                    raw: raw(line.raw),
-                    raw_len: line.raw.len(),
-                };
-                // SAFETY: see the comment above this impl.
-                flow(unsafe { f(self.user, &c_line) })
-            }
-            _ => Flow::Continue,
+            _ => self.other_record(record),
         }
     }
 

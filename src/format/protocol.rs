@@ -83,52 +83,62 @@ pub(crate) trait Step {
     /// general loop only sees cuts, skips, seeks and the end.
     #[inline]
     fn run_whole<V: Visitor>(&mut self, input: &[u8], at: u64, visitor: &mut V) -> Ran {
-        let mut used = 0;
-        loop {
-            let rest = input.get(used..).unwrap_or_default();
-            let len = match self.want() {
-                Want::Unit(size) if rest.len() >= size => size,
-                Want::Records { size, count }
-                    if size > 0 && rest.len() >= batch_bytes(size, count) =>
-                {
-                    whole(rest.len(), size.saturating_mul(count as usize), size)
-                }
-                Want::Line(max) => match line_end(&rest[..rest.len().min(max)]) {
-                    Some(end) => end + 1,
-                    None => break,
-                },
-                _ => break,
-            };
-            let unit_at = at + used as u64;
-            match self.step(&rest[..len], unit_at, visitor) {
-                Ok(stepped) => {
-                    used += stepped.consumed;
-                    if stepped.flow != Flow::Continue {
-                        return Ran {
-                            consumed: used,
-                            flow: stepped.flow,
-                            at: unit_at,
-                            error: None,
-                        };
-                    }
-                }
-                // What the steps before it used still counts: the error is at this unit.
-                Err(error) => {
+        run_units(self, input, at, visitor)
+    }
+}
+
+/// [`Step::run_whole`] as every machine has it unless it has a faster loop of its own (which
+/// may hand the units it does not take itself to this one).
+#[inline]
+pub(crate) fn run_units<M: Step + ?Sized, V: Visitor>(
+    machine: &mut M,
+    input: &[u8],
+    at: u64,
+    visitor: &mut V,
+) -> Ran {
+    let mut used = 0;
+    loop {
+        let rest = input.get(used..).unwrap_or_default();
+        let len = match machine.want() {
+            Want::Unit(size) if rest.len() >= size => size,
+            Want::Records { size, count } if size > 0 && rest.len() >= batch_bytes(size, count) => {
+                whole(rest.len(), size.saturating_mul(count as usize), size)
+            }
+            Want::Line(max) => match line_end(&rest[..rest.len().min(max)]) {
+                Some(end) => end + 1,
+                None => break,
+            },
+            _ => break,
+        };
+        let unit_at = at + used as u64;
+        match machine.step(&rest[..len], unit_at, visitor) {
+            Ok(stepped) => {
+                used += stepped.consumed;
+                if stepped.flow != Flow::Continue {
                     return Ran {
                         consumed: used,
-                        flow: Flow::Continue,
+                        flow: stepped.flow,
                         at: unit_at,
-                        error: Some(error),
-                    }
+                        error: None,
+                    };
+                }
+            }
+            // What the steps before it used still counts: the error is at this unit.
+            Err(error) => {
+                return Ran {
+                    consumed: used,
+                    flow: Flow::Continue,
+                    at: unit_at,
+                    error: Some(error),
                 }
             }
         }
-        Ran {
-            consumed: used,
-            flow: Flow::Continue,
-            at,
-            error: None,
-        }
+    }
+    Ran {
+        consumed: used,
+        flow: Flow::Continue,
+        at,
+        error: None,
     }
 }
 

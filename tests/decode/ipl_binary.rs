@@ -6,7 +6,9 @@
 
 use core::f32::consts::FRAC_PI_2;
 
-use gtastream::{Decoder, ErrorKind, Options, Progress, Status, WarningKind};
+use gtastream::{
+    Decoder, ErrorKind, Flow, Options, Progress, Record, Status, Visitor, WarningKind,
+};
 use testkit::ipl::*;
 
 /// The decoder (whole input, and through `decode_slice`) and the reference decoder all report
@@ -411,6 +413,65 @@ fn trailing_data_warns_once_at_the_first_non_zero_byte() {
         Ev::Warning(WarningKind::TrailingData, 292),
     );
     check(&file, &expected);
+}
+
+// ---- Aborts ----------------------------------------------------------------------------------
+
+/// Aborts at its record event of index `at` (from 0).
+struct AbortAtRecord {
+    at: usize,
+    records: usize,
+}
+
+impl Visitor for AbortAtRecord {
+    fn record(&mut self, _: &Record<'_>) -> Flow {
+        self.records += 1;
+        if self.records > self.at {
+            Flow::Abort
+        } else {
+            Flow::Continue
+        }
+    }
+}
+
+/// The error of a decode fed in `pieces` whose visitor aborts at record `at`, and the records
+/// it saw.
+fn abort_at_record(pieces: &[&[u8]], at: usize) -> (gtastream::Error, usize) {
+    let mut decoder = Decoder::new();
+    let mut visitor = AbortAtRecord { at, records: 0 };
+    for piece in pieces {
+        if let Err(error) = decoder.feed(piece, &mut visitor) {
+            return (error, visitor.records);
+        }
+    }
+    let error = decoder.finish(&mut visitor).unwrap_err();
+    (error, visitor.records)
+}
+
+#[test]
+fn an_abort_at_a_record_stops_at_that_record_however_the_input_is_cut() {
+    // Instances at 76, 116 and 156 (40 bytes each), cars at 196 and 244 (48 bytes each): whole
+    // records are taken in one loop, cut ones through the carry buffer; both stop at the record.
+    let file = bnry(&samples_inst(3), 76, &samples_car(2), 196);
+    assert_eq!(file.len(), 292);
+    for (at, offset) in [76, 116, 156, 196, 244].into_iter().enumerate() {
+        let mut cuts: Vec<Vec<&[u8]>> = vec![
+            vec![&file],
+            file.chunks(1).collect(),
+            file.chunks(40).collect(),
+            file.chunks(64).collect(),
+        ];
+        cuts.extend((1..file.len()).map(|cut| vec![&file[..cut], &file[cut..]]));
+        for pieces in &cuts {
+            let (error, records) = abort_at_record(pieces, at);
+            assert_eq!(
+                (error.kind, error.offset, records),
+                (ErrorKind::Aborted, offset, at + 1),
+                "abort at record {at}, pieces of {:?} bytes",
+                pieces.iter().map(|p| p.len()).collect::<Vec<_>>()
+            );
+        }
+    }
 }
 
 // ---- Seeking ---------------------------------------------------------------------------------
