@@ -1521,7 +1521,8 @@ impl<S: FnMut(&Finding)> Visitor for Checker<S> {
                 self.emit(Rule::AnpkKfrmOnZeroFrames, Games::ALL, at);
             }
             #[cfg(feature = "ipl-text")]
-            UnitKind::Line => self.text_line(unit.bytes),
+            // The text IPL rules (an IDE has none yet).
+            UnitKind::Line if self.format == Some(Format::IplText) => self.text_line(unit.bytes),
             _ => {}
         }
     }
