@@ -60,6 +60,15 @@ pub(crate) fn is_definition(text: &[u8]) -> bool {
     id && fields.next().is_some_and(|f| !number(f)) && fields.next().is_some_and(|f| !number(f))
 }
 
+/// Whether the first line of a section both formats have (`cars`, `path`) is an IDE's: its
+/// third field is a name (a car's texture dictionary, a path group's model), where every field
+/// of a text IPL's `cars` and `path` lines is a number.
+pub(crate) fn is_shared_section_line(text: &[u8]) -> bool {
+    line_fields(text)
+        .nth(2)
+        .is_some_and(|f| Scanner::new(f).float().is_none())
+}
+
 /// Whether section `section` (an index into [`SECTIONS`]) defines models.
 pub(crate) fn defines_models(section: u8) -> bool {
     matches!(section, OBJS | TOBJ | ANIM | WEAP | CARS | PEDS | HIER)

@@ -306,7 +306,7 @@ impl IplText {
                 self.line += 1;
                 return Ok(Stepped::new(unit.len(), visitor.text_line(unit)));
             }
-            let dialect = match ide::is_definition(text) {
+            let dialect = match ide::is_shared_section_line(text) {
                 true => Dialect::Ide,
                 false => Dialect::Ipl,
             };
