@@ -722,7 +722,7 @@ impl<S: Sink> Encoder<S> {
     }
 
     /// An IDE model definition: its line as stored while it still reads as the record (§9.7),
-    /// else written from its fields (docs/FORMATS.md §11).
+    /// else written from its fields (docs/FORMATS.md §12).
     #[cfg_attr(not(feature = "ipl-text"), allow(unused_variables))]
     pub fn ide_object(&mut self, object: &IdeObject<'_>) -> Result<(), EncodeError> {
         let object = &IdeObject {

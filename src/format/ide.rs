@@ -1,4 +1,4 @@
-//! Item definition files (`.ide`) of GTA III, Vice City and San Andreas (docs/FORMATS.md §11).
+//! Item definition files (`.ide`) of GTA III, Vice City and San Andreas (docs/FORMATS.md §12).
 //!
 //! Read by the text line machine of [`ipl_text`](super::ipl_text) (the games read both with
 //! the same line loader): this module has what differs, the section names and the layouts of

@@ -184,7 +184,7 @@ impl Dialect {
     }
 }
 
-/// The format a line outside any section tells (docs/FORMATS.md §11.1), if any: a section
+/// The format a line outside any section tells (docs/FORMATS.md §12.1), if any: a section
 /// name of one format only, a bare word or a placement record (text IPL), a model's definition
 /// (IDE). Sections both have are told by their first line.
 fn dialect_of(text: &[u8]) -> Option<Dialect> {

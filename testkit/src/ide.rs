@@ -1,4 +1,4 @@
-//! IDE files (docs/FORMATS.md §11) in the shapes real ones have, built in code: each game's
+//! IDE files (docs/FORMATS.md §12) in the shapes real ones have, built in code: each game's
 //! layouts of every section, and what editors and hand edits leave in them (tabs, inline
 //! comments, CRLF and CR CR LF, `' ,'` separators, no final newline, a missing or stray
 //! `end`, definitions before any section, a section no game knows).

@@ -1,4 +1,4 @@
-//! IDE files (docs/FORMATS.md §11): every field of a model definition pinned by hand-written
+//! IDE files (docs/FORMATS.md §12): every field of a model definition pinned by hand-written
 //! lines of each section and each game's layout, the lines passed through, what tells an IDE
 //! from a text IPL, warnings with their offsets, every line ending and hand edit of the real
 //! files' shapes (`testkit::ide`), chunk invariance, and the byte-for-byte round trip.

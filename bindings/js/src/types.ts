@@ -100,7 +100,7 @@ export interface Block {
   animations: number;
 }
 
-/** A frame of a model (DFF) in frame-list order (docs/FORMATS.md §11). */
+/** A frame of a model (DFF) in frame-list order (docs/FORMATS.md §12). */
 export interface ModelFrame {
   index: number;
   /** The parent frame's index; -1 for a root. */
@@ -155,7 +155,7 @@ export interface GtaDocument extends ModelParts {
   instances?: Instance[];
   cars?: Car[];
   section_lines?: SectionLine[];
-  /** An IDE file's model definitions (docs/FORMATS.md §11). */
+  /** An IDE file's model definitions (docs/FORMATS.md §12). */
   objects?: IdeObject[];
   /** A placement file's lines and records in file order, for writing it back as it is: null
    * where the lists in their order are the file (a binary IPL, instances before cars). Records
