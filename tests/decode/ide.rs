@@ -605,3 +605,20 @@ fn an_ide_is_no_placement_file_to_convert_to() {
     let mut encoder = Encoder::new(Format::IplText, Vec::new(), EncodeOptions::default()).unwrap();
     assert!(Decoder::new().decode_slice(&file, &mut encoder).is_err());
 }
+
+/// An archive names an IDE entry as the decoder reads it.
+#[test]
+fn an_archive_entry_is_named_an_ide() {
+    for (name, file) in testkit::ide::shapes() {
+        assert_eq!(
+            gtastream::archive::decoded_format(&file, true),
+            Some(Format::Ide),
+            "{name}"
+        );
+    }
+    let ipl = b"inst\n1, a, 0, 1, 2, 3, 0, 0, 0, 1, -1\nend\n";
+    assert_eq!(
+        gtastream::archive::decoded_format(ipl, true),
+        Some(Format::IplText)
+    );
+}
