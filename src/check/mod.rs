@@ -150,7 +150,7 @@ pub fn games_of(format: Format) -> Games {
     match format {
         Format::Anpk => Games::ALL,
         Format::Anp3 | Format::Anp2 => Games::SA.union(Games::MTA),
-        Format::IplText => Games::III.union(Games::VC).union(Games::SA),
+        Format::IplText | Format::Ide => Games::III.union(Games::VC).union(Games::SA),
         Format::IplBinary => Games::SA,
         Format::Anim | Format::Dff => Games::NONE,
     }
@@ -1525,7 +1525,8 @@ impl<S: FnMut(&Finding)> Visitor for Checker<S> {
                 self.emit(Rule::AnpkKfrmOnZeroFrames, Games::ALL, at);
             }
             #[cfg(feature = "ipl-text")]
-            UnitKind::Line => self.text_line(unit.bytes),
+            // The text IPL rules (an IDE has none yet).
+            UnitKind::Line if self.format == Some(Format::IplText) => self.text_line(unit.bytes),
             _ => {}
         }
     }

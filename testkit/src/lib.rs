@@ -29,6 +29,7 @@ pub mod check_cases;
 pub mod dff;
 pub mod driver;
 pub mod hostile;
+pub mod ide;
 pub mod ifp2;
 pub mod img;
 pub mod ipl;
