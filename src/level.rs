@@ -372,7 +372,10 @@ mod tests {
         assert_eq!(read_line(b"ide x").keyword, Keyword::Other);
         assert_eq!(read_line(b"\r").keyword, Keyword::Blank);
         assert_eq!(read_line(b"EXIT").path, b"");
-        assert_eq!(read_line(b"IPL,DATA\\MAPS\\A.IPL,").path, b"DATA\\MAPS\\A.IPL");
+        assert_eq!(
+            read_line(b"IPL,DATA\\MAPS\\A.IPL,").path,
+            b"DATA\\MAPS\\A.IPL"
+        );
     }
 
     #[test]

@@ -1,0 +1,361 @@
+//! `check DIR` (rules `mod.*`): whole folders built in code in a temporary directory, each
+//! rule's case that fires and its near miss that does not, and the stock shapes of the three
+//! games giving no error.
+
+use gtastream::check::folder::{check_folder, FolderOptions, FolderReport};
+use gtastream::check::{Level, Rule};
+use gtastream::Game;
+use testkit::folder::{san_andreas, stream_ipl, Folder};
+use testkit::img::Img;
+
+fn check(folder: &Folder) -> FolderReport {
+    check_folder(&folder.root, &FolderOptions::default(), &mut |_, _| {}).expect("checked")
+}
+
+/// The rules found across files (`mod.*`), with the file and the other file named.
+fn mod_rules(report: &FolderReport) -> Vec<(&'static str, String, Option<String>)> {
+    report
+        .findings
+        .iter()
+        .filter(|f| f.finding.rule.id().starts_with("mod."))
+        .map(|f| {
+            (
+                f.finding.rule.id(),
+                report.files[f.file as usize].clone(),
+                f.other.map(|o| report.files[o as usize].clone()),
+            )
+        })
+        .collect()
+}
+
+fn errors(report: &FolderReport) -> Vec<String> {
+    report
+        .findings
+        .iter()
+        .filter(|f| f.finding.level() == Level::Error)
+        .map(|f| {
+            format!(
+                "{} {}: {}",
+                report.files[f.file as usize],
+                f.finding.rule.id(),
+                f.finding
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn stock_san_andreas_has_no_error() {
+    let folder = san_andreas("stock-sa", "");
+    let report = check(&folder);
+    assert_eq!(report.game, Game::SanAndreas);
+    assert_eq!(errors(&report), Vec::<String>::new());
+    assert_eq!(mod_rules(&report), []);
+    assert!(report.unreadable.is_empty(), "{:?}", report.unreadable);
+    assert_eq!(report.entries, 6);
+    // The files in load order: the archives the game opens first, the level files, the IPL.
+    assert_eq!(
+        report.files,
+        [
+            "models/gta3.img",
+            "models/gta_int.img",
+            "data/default.dat",
+            "data/gta.dat",
+            "DATA\\MAPS\\LA\\LAE.IPL"
+        ]
+    );
+}
+
+#[test]
+fn missing_files() {
+    let folder = san_andreas("missing", "IMG MODELS\\NOWHERE.IMG\r\n");
+    folder.remove("data/maps/la/lae.ide");
+    let report = check(&folder);
+    assert_eq!(
+        mod_rules(&report),
+        [
+            ("mod.archive.missing", "data/gta.dat".into(), None),
+            ("mod.file.missing", "data/gta.dat".into(), None),
+        ]
+    );
+    let missing = report
+        .findings
+        .iter()
+        .find(|f| f.finding.rule == Rule::ModFileMissing)
+        .unwrap();
+    assert_eq!(missing.finding.context.line, Some(3));
+    assert_eq!(
+        missing.finding.offset,
+        "# gta.dat\r\nIMG MODELS\\NOWHERE.IMG\r\n".len() as u64
+    );
+    // A line after EXIT is never read: its missing file is no finding.
+    assert!(!report.files.iter().any(|f| f.contains("NOT_READ")));
+}
+
+#[test]
+fn img_lines_over_the_slots_and_after_the_first_ipl() {
+    let five: String = (0..5)
+        .map(|i| format!("IMG MODELS\\M{i}.IMG\r\n"))
+        .collect();
+    let folder = san_andreas("img-five", &five);
+    for i in 0..6 {
+        folder.write(&format!("models/m{i}.img"), &Img::default().v2());
+    }
+    assert_eq!(mod_rules(&check(&folder)), []);
+
+    let six: String = (0..6)
+        .map(|i| format!("IMG MODELS\\M{i}.IMG\r\n"))
+        .collect();
+    let folder = san_andreas("img-six", &six);
+    for i in 0..6 {
+        folder.write(&format!("models/m{i}.img"), &Img::default().v2());
+    }
+    let report = check(&folder);
+    assert_eq!(
+        mod_rules(&report),
+        [("mod.img.too_many", "data/gta.dat".into(), None)]
+    );
+    let f = &report
+        .findings
+        .iter()
+        .find(|f| f.finding.rule == Rule::ModImgTooMany)
+        .unwrap()
+        .finding;
+    assert_eq!(
+        (f.context.line, f.value, f.limit),
+        (Some(7), Some(6.0), Some(5.0))
+    );
+
+    // After the first IPL line the directories were read.
+    let folder = san_andreas("img-late", "");
+    folder.write(
+        "data/gta.dat",
+        b"IPL DATA\\MAPS\\LA\\LAE.IPL\r\nIMG MODELS\\LATE.IMG\r\nIDE DATA\\MAPS\\LA\\LAE.IDE\r\n",
+    );
+    folder.write(
+        "models/late.img",
+        &Img::default().add("lae_road.dff", b"x").v2(),
+    );
+    // Never read, so its name shadows nothing.
+    assert_eq!(
+        mod_rules(&check(&folder)),
+        [("mod.img.after_ipl", "data/gta.dat".into(), None)]
+    );
+}
+
+#[test]
+fn names_shadowed_across_archives() {
+    let folder = san_andreas("shadowed", "IMG MODELS\\MOD.IMG\r\n");
+    folder.write(
+        "models/mod.img",
+        &Img::default()
+            .add("LAE_ROAD.DFF", b"x")
+            .add("new.dff", b"y")
+            .v2(),
+    );
+    let report = check(&folder);
+    assert_eq!(
+        mod_rules(&report),
+        [(
+            "mod.name.shadowed",
+            "MODELS\\MOD.IMG".into(),
+            Some("models/gta3.img".into())
+        )]
+    );
+    let f = &report
+        .findings
+        .iter()
+        .find(|f| f.finding.rule == Rule::ModNameShadowed)
+        .unwrap()
+        .finding;
+    assert_eq!(f.context.entry.unwrap().name.as_bytes(), b"LAE_ROAD.DFF");
+    assert_eq!(f.context.entry.unwrap().index, 0);
+    assert_eq!(f.level(), Level::Warning);
+
+    // Near miss: other names only.
+    let folder = san_andreas("not-shadowed", "IMG MODELS\\MOD.IMG\r\n");
+    folder.write(
+        "models/mod.img",
+        &Img::default().add("lae_road2.dff", b"x").v2(),
+    );
+    assert_eq!(mod_rules(&check(&folder)), []);
+}
+
+#[test]
+fn stream_lods_against_the_parent_text_ipl() {
+    // lae.ipl has 4 instances: LOD 4 is past them, 3 is the last.
+    let folder = san_andreas("lod-range", "");
+    let mut img = Img::default();
+    img.add("lae_stream0.ipl", &stream_ipl(4000, &[0, 4, -1]));
+    folder.write("models/gta3.img", &img.v2());
+    let report = check(&folder);
+    assert_eq!(
+        mod_rules(&report),
+        [(
+            "mod.stream.lod_range",
+            "models/gta3.img".into(),
+            Some("DATA\\MAPS\\LA\\LAE.IPL".into())
+        )]
+    );
+    let f = &report
+        .findings
+        .iter()
+        .find(|f| f.finding.rule == Rule::ModStreamLodRange)
+        .unwrap()
+        .finding;
+    assert_eq!((f.value, f.limit), (Some(4.0), Some(4.0)));
+    assert_eq!(f.context.entry.unwrap().name.as_bytes(), b"lae_stream0.ipl");
+    assert_eq!(f.level(), Level::Error);
+
+    // A stream IPL of a parent no IPL line loads.
+    let folder = san_andreas("no-parent", "");
+    let mut img = Img::default();
+    img.add("lax_stream0.ipl", &stream_ipl(4000, &[0]))
+        .add("lay_stream0.ipl", &stream_ipl(4000, &[-1, -1]));
+    folder.write("models/gta3.img", &img.v2());
+    let report = check(&folder);
+    assert_eq!(
+        mod_rules(&report),
+        [("mod.stream.no_parent", "models/gta3.img".into(), None)]
+    );
+}
+
+#[test]
+fn streaming_slots() {
+    let with = |n: usize| {
+        let folder = san_andreas(&format!("slots-{n}"), "IMG MODELS\\NODES.IMG\r\n");
+        let mut img = Img::default();
+        for i in 0..n {
+            img.add_at(
+                &format!("nodes{i}.dat"),
+                1 + (n as u32 * 32 / 2048) + i as u32,
+                b"n",
+            );
+        }
+        folder.write("models/nodes.img", &img.v2());
+        folder
+    };
+    assert_eq!(mod_rules(&check(&with(64))), []);
+    let report = check(&with(65));
+    assert_eq!(
+        mod_rules(&report),
+        [("mod.slots.over_limit", "MODELS\\NODES.IMG".into(), None)]
+    );
+    let f = &report
+        .findings
+        .iter()
+        .find(|f| f.finding.rule == Rule::ModSlotsOverLimit)
+        .unwrap()
+        .finding;
+    assert_eq!((f.value, f.limit), (Some(65.0), Some(64.0)));
+    assert_eq!(f.context.entry.unwrap().name.as_bytes(), b"nodes64.dat");
+}
+
+#[test]
+fn vice_city_and_iii_shapes() {
+    // Vice City: gta_vc.dat, CDIMAGE lines, version 1 archives; the last CDIMAGE wins.
+    let folder = Folder::new("stock-vc");
+    folder.write("data/default.dat", b"IDE DATA\\DEFAULT.IDE\r\n");
+    folder.write("data/default.ide", b"objs\r\nend\r\n");
+    folder.write(
+        "data/gta_vc.dat",
+        b"CDIMAGE MODELS\\EXTRA.IMG\r\nIDE DATA\\MAPS\\A.IDE\r\nIPL DATA\\MAPS\\A.IPL\r\nCDIMAGE MODELS\\LATE.IMG\r\n",
+    );
+    folder.write("data/maps/a.ide", b"objs\r\nend\r\n");
+    folder.write(
+        "data/maps/a.ipl",
+        b"inst\r\n100, a, 0, 1, 2, 3, 1, 1, 1, 0, 0, 0, 1\r\nend\r\n",
+    );
+    let (dir, img) = Img::default()
+        .add("a.dff", b"x")
+        .add("a.txd", b"t")
+        .clone()
+        .v1();
+    folder
+        .write("models/gta3.dir", &dir)
+        .write("models/gta3.img", &img);
+    let (dir, img) = Img::default().add("b.dff", b"x").clone().v1();
+    folder
+        .write("models/extra.dir", &dir)
+        .write("models/extra.img", &img);
+    folder
+        .write("models/late.dir", &dir)
+        .write("models/late.img", &img);
+    let report = check(&folder);
+    assert_eq!(report.game, Game::ViceCity);
+    assert_eq!(errors(&report), Vec::<String>::new());
+    assert_eq!(
+        mod_rules(&report),
+        [("mod.img.after_ipl", "data/gta_vc.dat".into(), None)]
+    );
+
+    // GTA III reads the directories after the whole level file: a late CDIMAGE is read, and
+    // its names shadow (the last image wins there).
+    let folder = Folder::new("stock-iii");
+    folder.write(
+        "data/gta3.dat",
+        b"IDE DATA\\MAPS\\A.IDE\r\nIPL DATA\\MAPS\\A.IPL\r\nCDIMAGE MODELS\\LATE.IMG\r\n",
+    );
+    folder.write("data/maps/a.ide", b"objs\r\nend\r\n");
+    folder.write(
+        "data/maps/a.ipl",
+        b"inst\r\n100, a, 1, 2, 3, 1, 1, 1, 0, 0, 0, 1\r\nend\r\n",
+    );
+    let (dir, img) = Img::default().add("a.dff", b"x").clone().v1();
+    folder
+        .write("models/gta3.dir", &dir)
+        .write("models/gta3.img", &img);
+    folder
+        .write("models/late.dir", &dir)
+        .write("models/late.img", &img);
+    let report = check(&folder);
+    assert_eq!(report.game, Game::Iii);
+    assert_eq!(errors(&report), Vec::<String>::new());
+    assert_eq!(
+        mod_rules(&report),
+        [(
+            "mod.name.shadowed",
+            "MODELS\\LATE.IMG".into(),
+            Some("models/gta3.img".into())
+        )]
+    );
+}
+
+#[test]
+fn the_game_from_the_folder() {
+    let folder = Folder::new("no-game");
+    let error = check_folder(&folder.root, &FolderOptions::default(), &mut |_, _| {}).unwrap_err();
+    assert!(error.0.contains("no data/gta.dat"), "{error}");
+    let folder = san_andreas("two-games", "");
+    folder.write("data/gta3.dat", b"");
+    let error = check_folder(&folder.root, &FolderOptions::default(), &mut |_, _| {}).unwrap_err();
+    assert!(error.0.contains("--game"), "{error}");
+    let options = FolderOptions {
+        game: Some(Game::SanAndreas),
+        ..FolderOptions::default()
+    };
+    assert!(check_folder(&folder.root, &options, &mut |_, _| {}).is_ok());
+}
+
+#[test]
+fn a_mod_against_its_base_game() {
+    let game = san_andreas("base-game", "IMG MODELS\\MOD.IMG\r\n");
+    let mod_folder = Folder::new("mod-over-base");
+    mod_folder.write(
+        "models/MOD.img",
+        &Img::default().add("lae_road.dff", b"x").v2(),
+    );
+    let options = FolderOptions {
+        game: None,
+        base: Some(game.root.clone()),
+    };
+    let report = check_folder(&mod_folder.root, &options, &mut |_, _| {}).unwrap();
+    assert_eq!(
+        mod_rules(&report),
+        [(
+            "mod.name.shadowed",
+            "MODELS\\MOD.IMG".into(),
+            Some("models/gta3.img".into())
+        )]
+    );
+}
