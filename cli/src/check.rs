@@ -119,12 +119,19 @@ pub fn read_model(argument: &str) -> Result<Box<Skeleton>, String> {
         .map_err(|e| format!("{argument}: {e}"))
 }
 
+/// How folder inputs are checked.
+pub struct Folders {
+    /// The game folder a mod folder is checked against (`--base`).
+    pub base: Option<std::path::PathBuf>,
+}
+
 pub fn run(
     inputs: &[String],
     games: Option<Games>,
     json: bool,
     shown: Shown,
     skeleton: Option<&Skeleton>,
+    folders: &Folders,
 ) -> Result<Outcome, String> {
     let mut outcome = Outcome {
         errors: false,
@@ -134,6 +141,26 @@ pub fn run(
     let mut document = Document::new(&mut text).map_err(|e| e.to_string())?;
     let mut lines = String::new();
     for input in inputs {
+        if std::path::Path::new(input).is_dir() {
+            match crate::check_dir::check(input, games, folders.base.as_deref()) {
+                Ok(checked) => {
+                    outcome.errors |= checked.errors();
+                    outcome.unreadable |= !checked.report.unreadable.is_empty();
+                    if json {
+                        checked
+                            .write_json(&mut document)
+                            .map_err(|e| e.to_string())?;
+                    } else {
+                        checked.write_text(&mut lines, shown);
+                    }
+                }
+                Err(message) => {
+                    outcome.unreadable = true;
+                    eprintln!("gtastream: {input}: {message}");
+                }
+            }
+            continue;
+        }
         match check_input(input, games, skeleton) {
             Ok(Checked {
                 format,
