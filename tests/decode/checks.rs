@@ -261,7 +261,7 @@ animation). A binary IPL's name is read whole, of any length.
 
 `gtastream check DIR` (docs/CLI.md) checks a game or mod folder as the game loads it: the
 level files (`data/default.dat`, then `data/gta.dat` for San Andreas, `data/gta_vc.dat` for Vice
-City, `data/gta3.dat` for GTA III; their lines are read as docs/FORMATS.md §10 says), each path
+City, `data/gta3.dat` for GTA III; their lines are read as docs/FORMATS.md §12 says), each path
 resolved in any case with `\\` or `/`, the archives opened when the game reads their
 directories (San Andreas and Vice City at the first `IPL` line, GTA III after the level files;
 San Andreas opens `models/gta3.img` and `models/gta_int.img` first, III and VC
