@@ -409,45 +409,49 @@ typedef enum gts_record_kind {
      */
     GTS_RECORD_SECTION_LINE = 2,
     /**
+     * `gts_record_ide_object`.
+     */
+    GTS_RECORD_IDE_OBJECT = 3,
+    /**
      * `gts_record_rw_section`.
      */
-    GTS_RECORD_RW_SECTION = 3,
+    GTS_RECORD_RW_SECTION = 4,
     /**
      * `gts_record_dff_clump`.
      */
-    GTS_RECORD_DFF_CLUMP = 4,
+    GTS_RECORD_DFF_CLUMP = 5,
     /**
      * `gts_record_dff_frame`.
      */
-    GTS_RECORD_DFF_FRAME = 5,
+    GTS_RECORD_DFF_FRAME = 6,
     /**
      * `gts_record_dff_frame_name`.
      */
-    GTS_RECORD_DFF_FRAME_NAME = 6,
+    GTS_RECORD_DFF_FRAME_NAME = 7,
     /**
      * `gts_record_dff_hanim`.
      */
-    GTS_RECORD_DFF_HANIM = 7,
+    GTS_RECORD_DFF_HANIM = 8,
     /**
      * `gts_record_dff_hanim_node`.
      */
-    GTS_RECORD_DFF_HANIM_NODE = 8,
+    GTS_RECORD_DFF_HANIM_NODE = 9,
     /**
      * `gts_record_dff_geometry`.
      */
-    GTS_RECORD_DFF_GEOMETRY = 9,
+    GTS_RECORD_DFF_GEOMETRY = 10,
     /**
      * `gts_record_dff_skin`.
      */
-    GTS_RECORD_DFF_SKIN = 10,
+    GTS_RECORD_DFF_SKIN = 11,
     /**
      * `gts_record_dff_skin_bone`.
      */
-    GTS_RECORD_DFF_SKIN_BONE = 11,
+    GTS_RECORD_DFF_SKIN_BONE = 12,
     /**
      * `gts_record_dff_atomic`.
      */
-    GTS_RECORD_DFF_ATOMIC = 12,
+    GTS_RECORD_DFF_ATOMIC = 13,
 } gts_record_kind;
 
 /**
@@ -1993,6 +1997,134 @@ typedef struct gts_record_section_line {
      */
     size_t raw_len;
 } gts_record_section_line;
+
+/**
+ * An object definition: a line of an IDE section that defines a model (`objs`, `tobj`, `anim`,
+ * `weap`, `hier`, `cars`, `peds`), with the fields every front end needs by name; the others are
+ * in its text (docs/FORMATS.md §11).
+ *
+ * Record kind `GTS_RECORD_IDE_OBJECT`.
+ */
+typedef struct gts_record_ide_object {
+    /**
+     * The section's name (`objs`, `tobj`, `anim`, `weap`, `hier`, `cars`, `peds`).
+     * `section_len` bytes, not NUL-terminated.
+     */
+    const char *section;
+    /**
+     * Bytes of `section`.
+     */
+    size_t section_len;
+    /**
+     * The model id.
+     */
+    int32_t id;
+    /**
+     * The model's name (its `.dff` without the extension).
+     * `model_name_len` bytes, not NUL-terminated.
+     */
+    const char *model_name;
+    /**
+     * Bytes of `model_name`.
+     */
+    size_t model_name_len;
+    /**
+     * The texture dictionary's name (its `.txd` without the extension).
+     * `txd_name_len` bytes, not NUL-terminated.
+     */
+    const char *txd_name;
+    /**
+     * Bytes of `txd_name`.
+     */
+    size_t txd_name_len;
+    /**
+     * `objs`, `tobj`: the number of meshes of the layout that states it (every game); absent in
+     * San Andreas' short layout.
+     * Zero when absent.
+     */
+    int32_t mesh_count;
+    /**
+     * Whether `mesh_count` is given.
+     */
+    bool has_mesh_count;
+    /**
+     * `objs`, `tobj`, `anim`, `weap`: the draw distance (the first, with several meshes).
+     * Zero when absent.
+     */
+    float draw_distance;
+    /**
+     * Whether `draw_distance` is given.
+     */
+    bool has_draw_distance;
+    /**
+     * `objs`, `tobj`, `anim`: the flags.
+     * Zero when absent.
+     */
+    uint32_t flags;
+    /**
+     * Whether `flags` is given.
+     */
+    bool has_flags;
+    /**
+     * `tobj`: the hour the object appears.
+     * Zero when absent.
+     */
+    int32_t time_on;
+    /**
+     * Whether `time_on` is given.
+     */
+    bool has_time_on;
+    /**
+     * `tobj`: the hour it disappears.
+     * Zero when absent.
+     */
+    int32_t time_off;
+    /**
+     * Whether `time_off` is given.
+     */
+    bool has_time_off;
+    /**
+     * `anim`: the animation block (`.ifp`) it uses; `weap`: its animation.
+     * `animation_len` bytes, not NUL-terminated; NULL when absent.
+     */
+    const char *animation;
+    /**
+     * Bytes of `animation`.
+     */
+    size_t animation_len;
+    /**
+     * Whether `animation` is given.
+     */
+    bool has_animation;
+    /**
+     * The line without its line break and surrounding blanks.
+     * `text_len` bytes, not NUL-terminated.
+     */
+    const char *text;
+    /**
+     * Bytes of `text`.
+     */
+    size_t text_len;
+    /**
+     * The line's number in the file (from 1).
+     */
+    uint32_t line;
+    /**
+     * The absolute offset of the line's first byte.
+     */
+    uint64_t offset;
+    /**
+     * The record as stored (a text line with its line break), `raw_len` bytes; NULL
+     * where none was kept (a binary file). Passed back to `gts_encoder_record`, it is written
+     * as it is while it reads as these values (docs/FORMATS.md §9.7); a caller filling the
+     * struct itself sets NULL.
+     */
+    const uint8_t *raw;
+    /**
+     * Bytes of `raw`.
+     */
+    size_t raw_len;
+} gts_record_ide_object;
 
 /**
  * RenderWare: a section the reader does not interpret, skipped (its id, library version and size

@@ -40,11 +40,13 @@ pub enum Format {
     /// RenderWare model (`.dff`, a clump stream); its version is the file event's
     /// [`rw_version`](FileInfo::rw_version).
     Dff,
+    /// Item (object) definitions, `.ide` (GTA III, Vice City, San Andreas).
+    Ide,
 }
 
 impl Format {
     /// Every format, in the order of the enum.
-    pub const ALL: [Format; 7] = [
+    pub const ALL: [Format; 8] = [
         Format::Anim,
         Format::IplBinary,
         Format::IplText,
@@ -52,6 +54,7 @@ impl Format {
         Format::Anp3,
         Format::Anp2,
         Format::Dff,
+        Format::Ide,
     ];
 
     /// The format of a [`name`](Self::name), ASCII case aside (`anp3`, `BNRY`, `text`).
@@ -68,7 +71,10 @@ impl Format {
 
     /// Whether the format holds animations (else placements or a model).
     pub const fn is_animation(self) -> bool {
-        !matches!(self, Format::IplBinary | Format::IplText | Format::Dff)
+        !matches!(
+            self,
+            Format::IplBinary | Format::IplText | Format::Dff | Format::Ide
+        )
     }
 
     /// Whether the format holds placements.
@@ -86,6 +92,7 @@ impl Format {
             Format::Anp3 => "ANP3",
             Format::Anp2 => "ANP2",
             Format::Dff => "dff",
+            Format::Ide => "ide",
         }
     }
 }
@@ -423,6 +430,7 @@ mod tests {
                 Format::Anp3 => 4,
                 Format::Anp2 => 5,
                 Format::Dff => 6,
+                Format::Ide => 7,
             };
             assert_eq!(position, i);
             let name = format.name().as_bytes();

@@ -114,6 +114,6 @@ pub use package::{Animation, Bone, Package, PackageBuilder};
 #[cfg(feature = "alloc")]
 #[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
 pub use placement::{Instance, Item, Placement, PlacementBuilder, RawLine, Stored};
-pub use record::{IplCar, IplInstance, Record, RecordKind, SectionLine};
+pub use record::{IdeObject, IplCar, IplInstance, Record, RecordKind, SectionLine};
 pub use sample::{BonePose, Sampler, MAX_SAMPLE_STEPS};
 pub use summary::{AnimationSummary, Summarize, Summarizer};

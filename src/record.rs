@@ -317,6 +317,41 @@ macro_rules! for_each_record {
                 #[document(skip)]
                 line: u32,
             }
+            /// An object definition: a line of an IDE section that defines a model (`objs`,
+            /// `tobj`, `anim`, `weap`, `hier`, `cars`, `peds`), with the fields every front end
+            /// needs by name; the others are in its text (docs/FORMATS.md §11).
+            IdeObject IdeObject<'a> "ide_object" stored {
+                /// The section's name (`objs`, `tobj`, `anim`, `weap`, `hier`, `cars`, `peds`).
+                section: &'a str,
+                /// The model id.
+                id: i32,
+                /// The model's name (its `.dff` without the extension).
+                model_name: &'a [u8],
+                /// The texture dictionary's name (its `.txd` without the extension).
+                txd_name: &'a [u8],
+                /// `objs`, `tobj`: the number of meshes of the layout that states it (every
+                /// game); absent in San Andreas' short layout.
+                mesh_count: Option<i32>,
+                /// `objs`, `tobj`, `anim`, `weap`: the draw distance (the first, with several
+                /// meshes).
+                draw_distance: Option<f32>,
+                /// `objs`, `tobj`, `anim`: the flags.
+                flags: Option<u32>,
+                /// `tobj`: the hour the object appears.
+                time_on: Option<i32>,
+                /// `tobj`: the hour it disappears.
+                time_off: Option<i32>,
+                /// `anim`: the animation block (`.ifp`) it uses; `weap`: its animation.
+                animation: Option<&'a [u8]>,
+                /// The line without its line break and surrounding blanks.
+                text: &'a [u8],
+                /// The line's number in the file (from 1).
+                #[document(skip)]
+                line: u32,
+                /// The absolute offset of the line's first byte.
+                #[document(skip)]
+                offset: u64,
+            }
             /// RenderWare: a section the reader does not interpret, skipped (its id, library
             /// version and size as stored).
             RwSection RwSection "rw_section" {

@@ -26,33 +26,36 @@ pub enum gts_record_kind {
     GTS_RECORD_CAR = 1,
     /// `gts_record_section_line`.
     GTS_RECORD_SECTION_LINE = 2,
+    /// `gts_record_ide_object`.
+    GTS_RECORD_IDE_OBJECT = 3,
     /// `gts_record_rw_section`.
-    GTS_RECORD_RW_SECTION = 3,
+    GTS_RECORD_RW_SECTION = 4,
     /// `gts_record_dff_clump`.
-    GTS_RECORD_DFF_CLUMP = 4,
+    GTS_RECORD_DFF_CLUMP = 5,
     /// `gts_record_dff_frame`.
-    GTS_RECORD_DFF_FRAME = 5,
+    GTS_RECORD_DFF_FRAME = 6,
     /// `gts_record_dff_frame_name`.
-    GTS_RECORD_DFF_FRAME_NAME = 6,
+    GTS_RECORD_DFF_FRAME_NAME = 7,
     /// `gts_record_dff_hanim`.
-    GTS_RECORD_DFF_HANIM = 7,
+    GTS_RECORD_DFF_HANIM = 8,
     /// `gts_record_dff_hanim_node`.
-    GTS_RECORD_DFF_HANIM_NODE = 8,
+    GTS_RECORD_DFF_HANIM_NODE = 9,
     /// `gts_record_dff_geometry`.
-    GTS_RECORD_DFF_GEOMETRY = 9,
+    GTS_RECORD_DFF_GEOMETRY = 10,
     /// `gts_record_dff_skin`.
-    GTS_RECORD_DFF_SKIN = 10,
+    GTS_RECORD_DFF_SKIN = 11,
     /// `gts_record_dff_skin_bone`.
-    GTS_RECORD_DFF_SKIN_BONE = 11,
+    GTS_RECORD_DFF_SKIN_BONE = 12,
     /// `gts_record_dff_atomic`.
-    GTS_RECORD_DFF_ATOMIC = 12,
+    GTS_RECORD_DFF_ATOMIC = 13,
 }
 
 /// The kinds by their numbers.
-pub(crate) const KIND_NUMBERS: [gts_record_kind; 13] = [
+pub(crate) const KIND_NUMBERS: [gts_record_kind; 14] = [
     gts_record_kind::GTS_RECORD_INSTANCE,
     gts_record_kind::GTS_RECORD_CAR,
     gts_record_kind::GTS_RECORD_SECTION_LINE,
+    gts_record_kind::GTS_RECORD_IDE_OBJECT,
     gts_record_kind::GTS_RECORD_RW_SECTION,
     gts_record_kind::GTS_RECORD_DFF_CLUMP,
     gts_record_kind::GTS_RECORD_DFF_FRAME,
@@ -158,6 +161,82 @@ pub struct gts_record_section_line {
     pub text_len: usize,
     /// The line's number in the file (from 1).
     pub line: u32,
+    /// The record as stored (a text line with its line break), `raw_len` bytes; NULL
+    /// where none was kept (a binary file). Passed back to `gts_encoder_record`, it is written
+    /// as it is while it reads as these values (docs/FORMATS.md §9.7); a caller filling the
+    /// struct itself sets NULL.
+    pub raw: *const u8,
+    /// Bytes of `raw`.
+    pub raw_len: usize,
+}
+
+/// An object definition: a line of an IDE section that defines a model (`objs`, `tobj`, `anim`,
+/// `weap`, `hier`, `cars`, `peds`), with the fields every front end needs by name; the others are
+/// in its text (docs/FORMATS.md §11).
+///
+/// Record kind `GTS_RECORD_IDE_OBJECT`.
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct gts_record_ide_object {
+    /// The section's name (`objs`, `tobj`, `anim`, `weap`, `hier`, `cars`, `peds`).
+    /// `section_len` bytes, not NUL-terminated.
+    pub section: *const c_char,
+    /// Bytes of `section`.
+    pub section_len: usize,
+    /// The model id.
+    pub id: i32,
+    /// The model's name (its `.dff` without the extension).
+    /// `model_name_len` bytes, not NUL-terminated.
+    pub model_name: *const c_char,
+    /// Bytes of `model_name`.
+    pub model_name_len: usize,
+    /// The texture dictionary's name (its `.txd` without the extension).
+    /// `txd_name_len` bytes, not NUL-terminated.
+    pub txd_name: *const c_char,
+    /// Bytes of `txd_name`.
+    pub txd_name_len: usize,
+    /// `objs`, `tobj`: the number of meshes of the layout that states it (every game); absent in
+    /// San Andreas' short layout.
+    /// Zero when absent.
+    pub mesh_count: i32,
+    /// Whether `mesh_count` is given.
+    pub has_mesh_count: bool,
+    /// `objs`, `tobj`, `anim`, `weap`: the draw distance (the first, with several meshes).
+    /// Zero when absent.
+    pub draw_distance: f32,
+    /// Whether `draw_distance` is given.
+    pub has_draw_distance: bool,
+    /// `objs`, `tobj`, `anim`: the flags.
+    /// Zero when absent.
+    pub flags: u32,
+    /// Whether `flags` is given.
+    pub has_flags: bool,
+    /// `tobj`: the hour the object appears.
+    /// Zero when absent.
+    pub time_on: i32,
+    /// Whether `time_on` is given.
+    pub has_time_on: bool,
+    /// `tobj`: the hour it disappears.
+    /// Zero when absent.
+    pub time_off: i32,
+    /// Whether `time_off` is given.
+    pub has_time_off: bool,
+    /// `anim`: the animation block (`.ifp`) it uses; `weap`: its animation.
+    /// `animation_len` bytes, not NUL-terminated; NULL when absent.
+    pub animation: *const c_char,
+    /// Bytes of `animation`.
+    pub animation_len: usize,
+    /// Whether `animation` is given.
+    pub has_animation: bool,
+    /// The line without its line break and surrounding blanks.
+    /// `text_len` bytes, not NUL-terminated.
+    pub text: *const c_char,
+    /// Bytes of `text`.
+    pub text_len: usize,
+    /// The line's number in the file (from 1).
+    pub line: u32,
+    /// The absolute offset of the line's first byte.
+    pub offset: u64,
     /// The record as stored (a text line with its line break), `raw_len` bytes; NULL
     /// where none was kept (a binary file). Passed back to `gts_encoder_record`, it is written
     /// as it is while it reads as these values (docs/FORMATS.md §9.7); a caller filling the
@@ -358,7 +437,7 @@ pub struct gts_record_dff_atomic {
 
 /// Per kind, in the order of `gts_record_kind`: its core kind, its struct's size and its
 /// fields' places.
-pub(crate) const KINDS: [KindTable; 13] = [
+pub(crate) const KINDS: [KindTable; 14] = [
     KindTable {
         kind: RecordKind::Instance,
         name: c"instance",
@@ -401,6 +480,27 @@ pub(crate) const KINDS: [KindTable; 13] = [
             (c"section", offset_of!(gts_record_section_line, section), offset_of!(gts_record_section_line, section_len), NO_OFFSET),
             (c"text", offset_of!(gts_record_section_line, text), offset_of!(gts_record_section_line, text_len), NO_OFFSET),
             (c"line", offset_of!(gts_record_section_line, line), NO_OFFSET, NO_OFFSET),
+        ],
+    },
+    KindTable {
+        kind: RecordKind::IdeObject,
+        name: c"ide_object",
+        size: size_of::<gts_record_ide_object>(),
+        align: align_of::<gts_record_ide_object>(),
+        fields: &[
+            (c"section", offset_of!(gts_record_ide_object, section), offset_of!(gts_record_ide_object, section_len), NO_OFFSET),
+            (c"id", offset_of!(gts_record_ide_object, id), NO_OFFSET, NO_OFFSET),
+            (c"model_name", offset_of!(gts_record_ide_object, model_name), offset_of!(gts_record_ide_object, model_name_len), NO_OFFSET),
+            (c"txd_name", offset_of!(gts_record_ide_object, txd_name), offset_of!(gts_record_ide_object, txd_name_len), NO_OFFSET),
+            (c"mesh_count", offset_of!(gts_record_ide_object, mesh_count), NO_OFFSET, offset_of!(gts_record_ide_object, has_mesh_count)),
+            (c"draw_distance", offset_of!(gts_record_ide_object, draw_distance), NO_OFFSET, offset_of!(gts_record_ide_object, has_draw_distance)),
+            (c"flags", offset_of!(gts_record_ide_object, flags), NO_OFFSET, offset_of!(gts_record_ide_object, has_flags)),
+            (c"time_on", offset_of!(gts_record_ide_object, time_on), NO_OFFSET, offset_of!(gts_record_ide_object, has_time_on)),
+            (c"time_off", offset_of!(gts_record_ide_object, time_off), NO_OFFSET, offset_of!(gts_record_ide_object, has_time_off)),
+            (c"animation", offset_of!(gts_record_ide_object, animation), offset_of!(gts_record_ide_object, animation_len), offset_of!(gts_record_ide_object, has_animation)),
+            (c"text", offset_of!(gts_record_ide_object, text), offset_of!(gts_record_ide_object, text_len), NO_OFFSET),
+            (c"line", offset_of!(gts_record_ide_object, line), NO_OFFSET, NO_OFFSET),
+            (c"offset", offset_of!(gts_record_ide_object, offset), NO_OFFSET, NO_OFFSET),
         ],
     },
     KindTable {
@@ -583,6 +683,37 @@ pub(crate) fn with_c_record<R>(
             };
             Some(f(gts_record_kind::GTS_RECORD_SECTION_LINE, (&raw const c).cast()))
         }
+        Record::IdeObject(r) => {
+            let c = gts_record_ide_object {
+                section: c_text(FieldValue::value(&r.section)),
+                section_len: c_len(FieldValue::value(&r.section)),
+                id: c_i32(FieldValue::value(&r.id)),
+                model_name: c_text(FieldValue::value(&r.model_name)),
+                model_name_len: c_len(FieldValue::value(&r.model_name)),
+                txd_name: c_text(FieldValue::value(&r.txd_name)),
+                txd_name_len: c_len(FieldValue::value(&r.txd_name)),
+                mesh_count: c_i32(FieldValue::value(&r.mesh_count)),
+                has_mesh_count: c_has(FieldValue::value(&r.mesh_count)),
+                draw_distance: c_f32(FieldValue::value(&r.draw_distance)),
+                has_draw_distance: c_has(FieldValue::value(&r.draw_distance)),
+                flags: c_u32(FieldValue::value(&r.flags)),
+                has_flags: c_has(FieldValue::value(&r.flags)),
+                time_on: c_i32(FieldValue::value(&r.time_on)),
+                has_time_on: c_has(FieldValue::value(&r.time_on)),
+                time_off: c_i32(FieldValue::value(&r.time_off)),
+                has_time_off: c_has(FieldValue::value(&r.time_off)),
+                animation: c_text(FieldValue::value(&r.animation)),
+                animation_len: c_len(FieldValue::value(&r.animation)),
+                has_animation: c_has(FieldValue::value(&r.animation)),
+                text: c_text(FieldValue::value(&r.text)),
+                text_len: c_len(FieldValue::value(&r.text)),
+                line: c_u32(FieldValue::value(&r.line)),
+                offset: c_u64(FieldValue::value(&r.offset)),
+                raw: raw_ptr(r.raw),
+                raw_len: r.raw.len(),
+            };
+            Some(f(gts_record_kind::GTS_RECORD_IDE_OBJECT, (&raw const c).cast()))
+        }
         Record::RwSection(r) => {
             let c = gts_record_rw_section {
                 offset: c_u64(FieldValue::value(&r.offset)),
@@ -745,6 +876,42 @@ pub(crate) unsafe fn to_record<'a>(
                 unsafe { text(c.text, c.text_len) }?,
             ))?;
             set(&mut r, 2, true, Value::U32(c.line))?;
+            // SAFETY: the caller's contract.
+            set_raw(&mut r, unsafe { text(c.raw.cast(), c.raw_len) }?);
+            Ok(r)
+        }
+        gts_record_kind::GTS_RECORD_IDE_OBJECT => {
+            // SAFETY: the caller's contract.
+            let c = unsafe { &*record.cast::<gts_record_ide_object>() };
+            let mut r = Record::new(RecordKind::IdeObject);
+            set(&mut r, 0, true, Value::Text(
+                // SAFETY: the caller's contract.
+                unsafe { text(c.section, c.section_len) }?,
+            ))?;
+            set(&mut r, 1, true, Value::I32(c.id))?;
+            set(&mut r, 2, true, Value::Text(
+                // SAFETY: the caller's contract.
+                unsafe { text(c.model_name, c.model_name_len) }?,
+            ))?;
+            set(&mut r, 3, true, Value::Text(
+                // SAFETY: the caller's contract.
+                unsafe { text(c.txd_name, c.txd_name_len) }?,
+            ))?;
+            set(&mut r, 4, c.has_mesh_count, Value::I32(c.mesh_count))?;
+            set(&mut r, 5, c.has_draw_distance, Value::F32(c.draw_distance))?;
+            set(&mut r, 6, c.has_flags, Value::U32(c.flags))?;
+            set(&mut r, 7, c.has_time_on, Value::I32(c.time_on))?;
+            set(&mut r, 8, c.has_time_off, Value::I32(c.time_off))?;
+            set(&mut r, 9, c.has_animation, Value::Text(
+                // SAFETY: the caller's contract.
+                unsafe { text(c.animation, c.animation_len) }?,
+            ))?;
+            set(&mut r, 10, true, Value::Text(
+                // SAFETY: the caller's contract.
+                unsafe { text(c.text, c.text_len) }?,
+            ))?;
+            set(&mut r, 11, true, Value::U32(c.line))?;
+            set(&mut r, 12, true, Value::U64(c.offset))?;
             // SAFETY: the caller's contract.
             set_raw(&mut r, unsafe { text(c.raw.cast(), c.raw_len) }?);
             Ok(r)

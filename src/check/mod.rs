@@ -154,7 +154,7 @@ pub fn games_of(format: Format) -> Games {
     match format {
         Format::Anpk => Games::ALL,
         Format::Anp3 | Format::Anp2 => Games::SA.union(Games::MTA),
-        Format::IplText => Games::III.union(Games::VC).union(Games::SA),
+        Format::IplText | Format::Ide => Games::III.union(Games::VC).union(Games::SA),
         Format::IplBinary => Games::SA,
         Format::Anim | Format::Dff => Games::NONE,
     }

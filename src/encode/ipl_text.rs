@@ -12,9 +12,8 @@ use core::fmt::{self, Write};
 use super::{Dropped, EncodeError, Lost, Out, Sink};
 use crate::decoder::Game;
 use crate::format::fields::{line_fields, SECTIONS};
-use crate::format::ipl_text::{
-    content, is_bare_word, is_record, keyword, read_car, read_instance, starts_with_ignore_case,
-};
+use crate::format::ipl_text::{is_bare_word, is_record, keyword, read_car, read_instance};
+use crate::format::text::{content, starts_with_ignore_case};
 use crate::format::{is_text, MAGIC_SIZE};
 use crate::{IplCar, IplInstance, MAX_LINE, MAX_SECTION_NAME};
 

@@ -20,232 +20,20 @@
 //! (for their warnings; their text is not passed through), so the state stays fixed.
 
 use super::fields::{is_blank, line_fields as fields, SECTIONS};
+use super::ide;
 use super::protocol::{Step, Stepped, Want};
+use super::text::{content, starts_with_ignore_case, Scanner};
 use crate::decoder::Game;
 use crate::limits::{MAX_LINE, MAX_SECTION_NAME, SNIFF_LINES};
 use crate::{
-    Error, ErrorKind, FileInfo, Flow, Format, IplCar, IplInstance, Record, SectionLine, Unit,
-    UnitKind, Visitor, Warning, WarningKind,
+    Error, ErrorKind, FileInfo, Flow, Format, IdeObject, IplCar, IplInstance, Record, SectionLine,
+    Unit, UnitKind, Visitor, Warning, WarningKind,
 };
 
 const INST: u8 = 0;
 const CARS: u8 = 6;
 /// The open section is one the games do not know, named by a bare word.
 const UNKNOWN: u8 = u8::MAX;
-
-/// A line read as `sscanf` reads it: each conversion skips blanks, then takes the longest
-/// prefix of what follows that it accepts, which may end inside a field; the next conversion
-/// starts right there.
-struct Scanner<'a> {
-    text: &'a [u8],
-    at: usize,
-    /// Every conversion so far took a whole field (ended at a blank or the line's end).
-    whole: bool,
-}
-
-impl<'a> Scanner<'a> {
-    fn new(text: &'a [u8]) -> Self {
-        Scanner {
-            text,
-            at: 0,
-            whole: true,
-        }
-    }
-
-    #[inline]
-    fn skip_blanks(&mut self) {
-        while self.text.get(self.at).is_some_and(|&b| is_blank(b)) {
-            self.at += 1;
-        }
-    }
-
-    #[inline]
-    fn digits(&self, from: usize) -> usize {
-        self.text[from..]
-            .iter()
-            .take_while(|b| b.is_ascii_digit())
-            .count()
-    }
-
-    /// The value of `count` digits at `from`, if below 2^24 (exact in an `f32`).
-    #[inline]
-    fn small_value(&self, from: usize, count: usize, mut value: u32) -> Option<u32> {
-        for &d in &self.text[from..from + count] {
-            value = value * 10 + u32::from(d - b'0');
-            if value > 1 << 24 {
-                return None;
-            }
-        }
-        Some(value)
-    }
-
-    #[inline]
-    fn sign(&self, at: usize) -> usize {
-        usize::from(matches!(self.text.get(at), Some(b'+' | b'-')))
-    }
-
-    /// Notes whether the conversion that ended at `end` took a whole field, and moves there.
-    #[inline]
-    fn took(&mut self, end: usize) {
-        self.whole &= self.text.get(end).is_none_or(|&b| is_blank(b));
-        self.at = end;
-    }
-
-    /// `%d`: an optional sign and decimal digits. A value beyond `i32` (which the C library
-    /// leaves undefined) fails like a missing number: no value is invented.
-    #[inline]
-    fn int(&mut self) -> Option<i32> {
-        self.skip_blanks();
-        let start = self.at;
-        let digits_at = start + self.sign(start);
-        let count = self.digits(digits_at);
-        if count == 0 {
-            return None;
-        }
-        let mut value: i64 = 0;
-        for &d in &self.text[digits_at..digits_at + count] {
-            value = value * 10 + i64::from(d - b'0');
-            if value > 1 << 31 {
-                return None;
-            }
-        }
-        if self.text[start] == b'-' {
-            value = -value;
-        }
-        let value = i32::try_from(value).ok()?;
-        self.took(digits_at + count);
-        Some(value)
-    }
-
-    /// `%f`, as the C library's `strtod` reads a decimal number: an optional sign, digits with
-    /// an optional `.` (at least one digit in all), then an exponent if digits follow its `e`
-    /// (`1.62921e-007`). No `inf`, `nan` or hexadecimal forms (the games' runtime has none);
-    /// MSVC's `1.#QNAN` reads as `1.`. Rounded once to `f32`.
-    #[inline]
-    fn float(&mut self) -> Option<f32> {
-        self.float_by(true)
-    }
-
-    /// [`float`](Self::float) through the general parser alone.
-    #[cfg(test)]
-    fn float_general(&mut self) -> Option<f32> {
-        self.float_by(false)
-    }
-
-    #[inline(always)]
-    fn float_by(&mut self, short_path: bool) -> Option<f32> {
-        self.skip_blanks();
-        let start = self.at;
-        let int_at = start + self.sign(start);
-        let int_digits = self.digits(int_at);
-        let mut end = int_at + int_digits;
-        let mut frac_digits = 0;
-        if self.text.get(end) == Some(&b'.') {
-            frac_digits = self.digits(end + 1);
-            end += 1 + frac_digits;
-        }
-        if int_digits + frac_digits == 0 {
-            return None;
-        }
-        let mut exponent = None;
-        if matches!(self.text.get(end), Some(b'e' | b'E')) {
-            let exp_at = end + 1 + self.sign(end + 1);
-            let exp_digits = self.digits(exp_at);
-            if exp_digits > 0 {
-                exponent = Some((exp_at, exp_digits));
-                end = exp_at + exp_digits;
-            }
-        }
-        let short = match short_path {
-            true => self.exact(start, int_at, int_digits, frac_digits, exponent),
-            false => None,
-        };
-        let value = match short {
-            Some(value) => value,
-            // ASCII by construction; the standard parser reads every form taken above.
-            None => core::str::from_utf8(&self.text[start..end])
-                .ok()?
-                .parse()
-                .ok()?,
-        };
-        self.took(end);
-        Some(value)
-    }
-
-    /// The common short number without the general parser: digits worth less than 2^24 times
-    /// a power of ten up to 10^10, both exact in an `f32`, so that one multiplication or
-    /// division rounds correctly, as the parser does. `None` for any other number.
-    #[inline]
-    fn exact(
-        &self,
-        start: usize,
-        int_at: usize,
-        int_digits: usize,
-        frac_digits: usize,
-        exponent: Option<(usize, usize)>,
-    ) -> Option<f32> {
-        const POWERS: [f32; 11] = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10];
-        let mut mantissa = self.small_value(int_at, int_digits, 0)?;
-        if frac_digits > 0 {
-            mantissa = self.small_value(int_at + int_digits + 1, frac_digits, mantissa)?;
-        }
-        let mut power = -(frac_digits as i32);
-        if let Some((at, count)) = exponent {
-            let value = self.small_value(at, count, 0)? as i32;
-            power += if self.text[at - 1] == b'-' {
-                -value
-            } else {
-                value
-            };
-        }
-        let magnitude = mantissa as f32;
-        let scaled = match power {
-            0..=10 => magnitude * POWERS[power as usize],
-            -10..=-1 => magnitude / POWERS[(-power) as usize],
-            _ => return None,
-        };
-        Some(if self.text[start] == b'-' {
-            -scaled
-        } else {
-            scaled
-        })
-    }
-
-    /// `%s`: the next run of non-blank bytes.
-    #[inline]
-    fn word(&mut self) -> Option<&'a [u8]> {
-        self.skip_blanks();
-        let start = self.at;
-        let len = self.text[start..]
-            .iter()
-            .take_while(|&&b| !is_blank(b))
-            .count();
-        if len == 0 {
-            return None;
-        }
-        self.at = start + len;
-        Some(&self.text[start..start + len])
-    }
-
-    fn floats<const N: usize>(&mut self) -> Option<[f32; N]> {
-        let mut out = [0.0; N];
-        for value in &mut out {
-            *value = self.float()?;
-        }
-        Some(out)
-    }
-
-    /// What follows the last conversion: its index, unless it is only blanks (or a comment,
-    /// with `comments`).
-    fn rest(&mut self, comments: bool) -> Option<usize> {
-        self.skip_blanks();
-        match self.text.get(self.at) {
-            None => None,
-            Some(b'#') if comments => None,
-            Some(_) => Some(self.at),
-        }
-    }
-}
 
 /// An `inst` line in the layout of `game` (docs/FORMATS.md §4):
 /// San Andreas `"%d %s %d %f %f %f %f %f %f %f %d"` (id, model, interior, pos×3, rot×4, lod);
@@ -320,11 +108,6 @@ pub(crate) fn is_record(text: &[u8]) -> bool {
     count == 12 && car(&mut s).is_some() && s.whole
 }
 
-pub(crate) fn starts_with_ignore_case(text: &[u8], prefix: &str) -> bool {
-    text.get(..prefix.len())
-        .is_some_and(|head| head.eq_ignore_ascii_case(prefix.as_bytes()))
-}
-
 /// The section a keyword line opens, as an index into [`SECTIONS`].
 pub(crate) fn keyword(text: &[u8]) -> Option<u8> {
     let name = fields(text).next().unwrap_or_default();
@@ -359,15 +142,62 @@ pub(crate) fn is_bare_word(text: &[u8]) -> bool {
         && !word.starts_with(b"end")
 }
 
-/// The line from its first non-blank byte; empty for a blank line or a comment.
-pub(crate) fn content(unit: &[u8]) -> &[u8] {
-    let start = unit
-        .iter()
-        .position(|&b| !is_blank(b))
-        .unwrap_or(unit.len());
-    match &unit[start..] {
-        [b'#', ..] => &[],
-        text => text,
+/// The text formats the line machine reads: they share the games' line loader, sections and
+/// `end`, and differ in their sections' names and lines.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Dialect {
+    /// Item placement (text IPL).
+    Ipl,
+    /// Item definitions (IDE).
+    Ide,
+}
+
+impl Dialect {
+    fn format(self) -> Format {
+        match self {
+            Dialect::Ipl => Format::IplText,
+            Dialect::Ide => Format::Ide,
+        }
+    }
+
+    fn sections(self) -> &'static [&'static str] {
+        match self {
+            Dialect::Ipl => &SECTIONS,
+            Dialect::Ide => &ide::SECTIONS,
+        }
+    }
+
+    /// The section a line opens: text IPL's reader takes the first field in any case, the
+    /// games' IDE loaders a lower-case prefix.
+    fn keyword(self, text: &[u8]) -> Option<u8> {
+        match self {
+            Dialect::Ipl => keyword(text),
+            Dialect::Ide => ide::keyword(text),
+        }
+    }
+
+    fn is_end(self, text: &[u8]) -> bool {
+        match self {
+            Dialect::Ipl => starts_with_ignore_case(text, "end"),
+            Dialect::Ide => ide::is_end(text),
+        }
+    }
+}
+
+/// The format a line outside any section tells (docs/FORMATS.md §11.1), if any: a section
+/// name of one format only, a bare word or a placement record (text IPL), a model's definition
+/// (IDE). Sections both have are told by their first line.
+fn dialect_of(text: &[u8]) -> Option<Dialect> {
+    if keyword(text).is_some() {
+        Some(Dialect::Ipl)
+    } else if ide::keyword(text).is_some() {
+        Some(Dialect::Ide)
+    } else if is_bare_word(text) || is_record(text) {
+        Some(Dialect::Ipl)
+    } else if ide::is_definition(text) {
+        Some(Dialect::Ide)
+    } else {
+        None
     }
 }
 
@@ -393,7 +223,11 @@ enum Outcome {
 #[derive(Clone, Debug)]
 pub(crate) struct IplText {
     stage: Stage,
-    /// The open section, an index into [`SECTIONS`], or [`UNKNOWN`].
+    /// The format the text is read as (decided by the sniff).
+    dialect: Dialect,
+    /// The open section, an index into the dialect's sections ([`SECTIONS`],
+    /// [`ide::SECTIONS`]), or [`UNKNOWN`]. While sniffing: an index into [`ide::SHARED`], a
+    /// section both formats have, opened before the format was told.
     section: Option<u8>,
     /// The name of an open unknown section (a bare word: ASCII).
     unknown: [u8; MAX_SECTION_NAME],
@@ -415,6 +249,7 @@ impl IplText {
     pub(crate) fn new(game: Option<Game>) -> Self {
         IplText {
             stage: Stage::Sniff,
+            dialect: Dialect::Ipl,
             section: None,
             unknown: [0; MAX_SECTION_NAME],
             unknown_len: 0,
@@ -435,7 +270,8 @@ impl IplText {
     /// A line longer than [`MAX_LINE`] at `at`: no placement file has one.
     pub(crate) fn too_long(&self, at: u64) -> Error {
         match self.stage {
-            Stage::Sniff => Error::new(ErrorKind::BadMagic, 0),
+            // After a section name both formats have, the text is one of them.
+            Stage::Sniff if self.section.is_none() => Error::new(ErrorKind::BadMagic, 0),
             _ => Error::new(ErrorKind::Limit, at),
         }
     }
@@ -452,21 +288,59 @@ impl IplText {
         visitor: &mut V,
     ) -> Result<Stepped, Error> {
         let text = content(unit);
-        let is_placement = if unit.is_empty() {
-            // The end of input.
-            self.stray_count == 0
+        let dialect = if unit.is_empty() {
+            // The end of input (a section both formats have, left open, is text IPL's).
+            if let Some(shared) = self.section {
+                let name = ide::SHARED[usize::from(shared)];
+                self.section = SECTIONS.iter().position(|&s| s == name).map(|i| i as u8);
+            }
+            (self.stray_count == 0).then_some(self.dialect)
         } else if text.is_empty() {
             self.line += 1;
             return Ok(Stepped::new(unit.len(), visitor.text_line(unit)));
+        } else if let Some(shared) = self.section {
+            // The first line of a section both formats have tells them apart (an empty one
+            // does not).
+            if starts_with_ignore_case(text, "end") {
+                self.section = None;
+                self.line += 1;
+                return Ok(Stepped::new(unit.len(), visitor.text_line(unit)));
+            }
+            let dialect = match ide::is_definition(text) {
+                true => Dialect::Ide,
+                false => Dialect::Ipl,
+            };
+            let name = ide::SHARED[usize::from(shared)];
+            self.section = dialect
+                .sections()
+                .iter()
+                .position(|&s| s == name)
+                .map(|i| i as u8);
+            Some(dialect)
         } else {
-            keyword(text).is_some() || is_bare_word(text) || is_record(text)
+            let shared = ide::SHARED.iter().position(|&name| {
+                fields(text)
+                    .next()
+                    .is_some_and(|f| f.eq_ignore_ascii_case(name.as_bytes()))
+                    || text.starts_with(name.as_bytes())
+            });
+            if let Some(shared) = shared {
+                self.section = Some(shared as u8);
+                self.line += 1;
+                return Ok(Stepped::new(unit.len(), visitor.text_line(unit)));
+            }
+            dialect_of(text)
         };
+        let is_placement = dialect.is_some();
+        if let Some(dialect) = dialect {
+            self.dialect = dialect;
+        }
         if is_placement {
             self.stage = Stage::Replay;
             let flow = visitor.file(&FileInfo {
                 container_size: None,
                 rw_version: None,
-                format: Format::IplText,
+                format: self.dialect.format(),
                 name: None,
                 animation_count: 0,
                 instance_count: None,
@@ -501,11 +375,11 @@ impl IplText {
             return self.outside(unit, text, at, visitor);
         };
         // A section the games do not know is none to them: a section name opens its section.
-        if section == UNKNOWN && keyword(text).is_some() {
+        if section == UNKNOWN && self.dialect.keyword(text).is_some() {
             self.section = None;
             return self.outside(unit, text, at, visitor);
         }
-        if starts_with_ignore_case(text, "end") {
+        if self.dialect.is_end(text) {
             self.section = None;
             return Outcome::Silent;
         }
@@ -516,6 +390,9 @@ impl IplText {
             line: number,
             raw: unit,
         };
+        if self.dialect == Dialect::Ide {
+            return self.definition(section, unit, at, visitor);
+        }
         // The scanner reads the line from its first non-blank byte (where `text` starts).
         let text_at = at + (unit.len() - text.len()) as u64;
         let mut s = Scanner::new(text);
@@ -548,6 +425,47 @@ impl IplText {
         }
     }
 
+    /// A line of an open IDE section: a model's definition in a section that defines models
+    /// (a line the game cannot read: a warning, then the line passed through), any other line
+    /// passed through.
+    fn definition<V: Visitor>(
+        &self,
+        section: u8,
+        unit: &'_ [u8],
+        at: u64,
+        visitor: &mut V,
+    ) -> Outcome {
+        let number = self.line();
+        let text = unit.trim_ascii();
+        let name = match section {
+            UNKNOWN => {
+                // A bare word: ASCII.
+                core::str::from_utf8(&self.unknown[..usize::from(self.unknown_len)])
+                    .unwrap_or_default()
+            }
+            known => ide::SECTIONS[usize::from(known)],
+        };
+        let line = SectionLine {
+            section: name,
+            text,
+            line: number,
+            raw: unit,
+        };
+        if section == UNKNOWN || !ide::defines_models(section) {
+            return Outcome::Event(visitor.record(&Record::SectionLine(line)));
+        }
+        match ide::object(section, content(unit), self.layout) {
+            Some(object) => Outcome::Event(visitor.record(&Record::IdeObject(IdeObject {
+                text,
+                line: number,
+                offset: at,
+                raw: unit,
+                ..object
+            }))),
+            None => self.malformed(&line, at, visitor),
+        }
+    }
+
     /// A line outside any section: a section name or a bare word opens a section (no event);
     /// any other line is skipped by the game: a warning, then the line passed through with
     /// no section name (`""`).
@@ -558,7 +476,7 @@ impl IplText {
         at: u64,
         visitor: &mut V,
     ) -> Outcome {
-        if let Some(known) = keyword(text) {
+        if let Some(known) = self.dialect.keyword(text) {
             self.section = Some(known);
             return Outcome::Silent;
         }
@@ -740,80 +658,4 @@ fn guess(text: &[u8]) -> Game {
         .into_iter()
         .find(|&game| instance(&mut Scanner::new(text), game).is_some())
         .unwrap_or(Game::SanAndreas)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::Scanner;
-
-    /// The short-number path gives the standard parser's `f32` for numbers of every shape
-    /// around its bounds (digits near 2^24, powers near 10^±10, signs, MSVC exponents).
-    #[test]
-    fn short_numbers_read_as_the_standard_parser_reads_them() {
-        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
-        let mut next = |n: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % n
-        };
-        let mut text = [0u8; 40];
-        for _ in 0..200_000 {
-            let mut len = 0;
-            let mut push = |b: u8, len: &mut usize| {
-                text[*len] = b;
-                *len += 1;
-            };
-            match next(3) {
-                0 => push(b'-', &mut len),
-                1 => push(b'+', &mut len),
-                _ => {}
-            }
-            for _ in 0..next(10) {
-                push(b'0' + next(10) as u8, &mut len);
-            }
-            if next(2) == 0 {
-                push(b'.', &mut len);
-                for _ in 0..next(10) {
-                    push(b'0' + next(10) as u8, &mut len);
-                }
-            }
-            if next(3) == 0 {
-                push(b'e', &mut len);
-                if next(2) == 0 {
-                    push(b'-', &mut len);
-                }
-                for _ in 0..1 + next(3) {
-                    push(b'0' + next(10) as u8, &mut len);
-                }
-            }
-            let number = &text[..len];
-            let got = Scanner::new(number).float();
-            let mut s = Scanner::new(number);
-            // What the general parser makes of the same prefix.
-            let expected = s.float_general();
-            assert_eq!(
-                got.map(f32::to_bits),
-                expected.map(f32::to_bits),
-                "{}",
-                core::str::from_utf8(number).unwrap()
-            );
-        }
-        // At the bounds.
-        for number in [
-            &b"16777216"[..],
-            b"16777217",
-            b"1677721.7",
-            b"9999999e10",
-            b"1e-10",
-            b"1e-11",
-            b"-0",
-            b"-0.0e-000",
-            b"2.173596769e-008",
-        ] {
-            let got = Scanner::new(number).float();
-            let expected = Scanner::new(number).float_general();
-            assert_eq!(got.map(f32::to_bits), expected.map(f32::to_bits));
-        }
-    }
 }

@@ -7,12 +7,16 @@ pub(crate) mod anpk;
 pub(crate) mod bones;
 pub(crate) mod dff;
 pub(crate) mod fields;
+#[cfg(feature = "ipl-text")]
+pub(crate) mod ide;
 pub(crate) mod ifp2;
 pub(crate) mod ipl_binary;
 #[cfg(feature = "ipl-text")]
 pub(crate) mod ipl_text;
 pub(crate) mod protocol;
 pub(crate) mod stories;
+#[cfg(feature = "ipl-text")]
+pub(crate) mod text;
 pub(crate) mod track;
 
 use self::protocol::{Ran, Step, Stepped, Want};

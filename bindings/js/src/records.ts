@@ -63,6 +63,36 @@ export interface SectionLine {
 }
 
 /**
+ * An object definition: a line of an IDE section that defines a model (`objs`,
+ * `tobj`, `anim`, `weap`, `hier`, `cars`, `peds`), with the fields every front end
+ * needs by name; the others are in its text (docs/FORMATS.md §11).
+ */
+export interface IdeObject {
+  /** The section's name (`objs`, `tobj`, `anim`, `weap`, `hier`, `cars`, `peds`). */
+  section: string;
+  /** The model id. */
+  id: number;
+  /** The model's name (its `.dff` without the extension). */
+  model_name: string;
+  /** The texture dictionary's name (its `.txd` without the extension). */
+  txd_name: string;
+  /** `objs`, `tobj`: the number of meshes of the layout that states it (every game); absent in San Andreas' short layout. */
+  mesh_count: number | null;
+  /** `objs`, `tobj`, `anim`, `weap`: the draw distance (the first, with several meshes). */
+  draw_distance: number | null;
+  /** `objs`, `tobj`, `anim`: the flags. */
+  flags: number | null;
+  /** `tobj`: the hour the object appears. */
+  time_on: number | null;
+  /** `tobj`: the hour it disappears. */
+  time_off: number | null;
+  /** `anim`: the animation block (`.ifp`) it uses; `weap`: its animation. */
+  animation: string | null;
+  /** The line without its line break and surrounding blanks. */
+  text: string;
+}
+
+/**
  * RenderWare: a section the reader does not interpret, skipped (its id, library
  * version and size as stored).
  */
@@ -219,6 +249,7 @@ export interface RecordTypes {
   instance: Instance;
   car: Car;
   section_line: SectionLine;
+  ide_object: IdeObject;
   rw_section: RwSection;
   dff_clump: DffClump;
   dff_frame: DffFrame;
@@ -244,6 +275,7 @@ export const RECORD_KINDS: readonly (readonly [RecordKind, readonly (readonly [s
   ['instance', [['model_id', 'i32', false], ['model_name', 'text', true], ['interior', 'u32', false], ['position', 3, false], ['rotation', 4, false], ['scale', 3, true], ['lod', 'i32', false]]],
   ['car', [['position', 3, false], ['angle', 'f32', false], ['model_id', 'i32', false], ['primary_color', 'i32', false], ['secondary_color', 'i32', false], ['flags', 'i32', false], ['alarm_chance', 'i32', false], ['door_lock_chance', 'i32', false], ['min_delay', 'i32', false], ['max_delay', 'i32', false]]],
   ['section_line', [['section', 'text', false], ['text', 'text', false]]],
+  ['ide_object', [['section', 'text', false], ['id', 'i32', false], ['model_name', 'text', false], ['txd_name', 'text', false], ['mesh_count', 'i32', true], ['draw_distance', 'f32', true], ['flags', 'u32', true], ['time_on', 'i32', true], ['time_off', 'i32', true], ['animation', 'text', true], ['text', 'text', false]]],
   ['rw_section', [['offset', 'u64', false], ['id', 'u32', false], ['size', 'u32', false], ['version', 'u32', false], ['parent', 'u32', false]]],
   ['dff_clump', [['atomics', 'u32', false], ['lights', 'u32', true], ['cameras', 'u32', true]]],
   ['dff_frame', [['index', 'u32', false], ['rotation', 9, false], ['position', 3, false], ['parent', 'i32', false], ['flags', 'u32', false]]],

@@ -424,6 +424,35 @@ class SectionLineEvent(TypedDict):
     """The line without its line break and surrounding blanks."""
 
 @type_check_only
+class IdeObjectEvent(TypedDict):
+    """An object definition: a line of an IDE section that defines a model (`objs`,
+    `tobj`, `anim`, `weap`, `hier`, `cars`, `peds`), with the fields every front end
+    needs by name; the others are in its text (docs/FORMATS.md §11)."""
+
+    section: str
+    """The section's name (`objs`, `tobj`, `anim`, `weap`, `hier`, `cars`, `peds`)."""
+    id: int
+    """The model id."""
+    model_name: str
+    """The model's name (its `.dff` without the extension)."""
+    txd_name: str
+    """The texture dictionary's name (its `.txd` without the extension)."""
+    mesh_count: Optional[int]
+    """`objs`, `tobj`: the number of meshes of the layout that states it (every game); absent in San Andreas' short layout."""
+    draw_distance: Optional[float]
+    """`objs`, `tobj`, `anim`, `weap`: the draw distance (the first, with several meshes)."""
+    flags: Optional[int]
+    """`objs`, `tobj`, `anim`: the flags."""
+    time_on: Optional[int]
+    """`tobj`: the hour the object appears."""
+    time_off: Optional[int]
+    """`tobj`: the hour it disappears."""
+    animation: Optional[str]
+    """`anim`: the animation block (`.ifp`) it uses; `weap`: its animation."""
+    text: str
+    """The line without its line break and surrounding blanks."""
+
+@type_check_only
 class RwSectionEvent(TypedDict):
     """RenderWare: a section the reader does not interpret, skipped (its id, library
     version and size as stored)."""
@@ -569,6 +598,7 @@ _RecordEvent = Union[
     Tuple[Literal["instance"], InstanceEvent],
     Tuple[Literal["car"], CarEvent],
     Tuple[Literal["section_line"], SectionLineEvent],
+    Tuple[Literal["ide_object"], IdeObjectEvent],
     Tuple[Literal["rw_section"], RwSectionEvent],
     Tuple[Literal["dff_clump"], DffClumpEvent],
     Tuple[Literal["dff_frame"], DffFrameEvent],
