@@ -15,7 +15,7 @@ use std::string::{String, ToString};
 use std::vec::Vec;
 use std::{format, vec};
 
-use super::mods::{ModChecker, ModFinding, NameSlot, NAME_SLOTS};
+use super::mods::{model_ids, IdSlot, ModChecker, ModFinding, NameSlot, NAME_SLOTS};
 use super::{Checker, Finding};
 use crate::archive::{ArchiveDecoder, ArchiveInfo, ArchiveVisitor, ArchiveWarning, Choice, Entry};
 use crate::io::{decode_archive, decode_reader, stream_len};
@@ -162,8 +162,11 @@ pub fn check_folder(
         progress,
     };
     let mut names = vec![NameSlot::EMPTY; NAME_SLOTS];
+    let mut ids = vec![IdSlot::EMPTY; model_ids(game)];
     let mut found_mod = Vec::new();
-    let mut checker = ModChecker::new(game, &mut names, |f: &ModFinding| found_mod.push(*f));
+    let mut checker = ModChecker::new(game, &mut names, &mut ids, |f: &ModFinding| {
+        found_mod.push(*f)
+    });
     // The archives whose directories the game reads, in its order.
     let mut archives: Vec<(u32, PathBuf)> = Vec::new();
     for path in level::implicit_archives(game) {
@@ -227,10 +230,10 @@ pub fn check_folder(
                     let file = walk.file(shown);
                     archives.push((file, target));
                 }
-                Keyword::Ipl => {
+                Keyword::Ipl | Keyword::Ide => {
                     let file = walk.file(shown.clone());
                     (walk.progress)(&shown, walk.report.entries);
-                    check_text_ipl(&mut walk, &mut checker, file, &target, game);
+                    check_text(&mut walk, &mut checker, file, &target, game, dat.keyword);
                 }
                 _ => {}
             }
@@ -239,32 +242,51 @@ pub fn check_folder(
     if !directories_read {
         read_archives(&mut walk, &mut checker, &archives);
     }
+    // San Andreas loads the stream IPLs after the level files (GR `IplStore.cpp`
+    // `LoadAllRemainingIpls`, at the end of `LoadLevel`): against every IDE.
+    if game == Game::SanAndreas {
+        read_stream_ipls(&mut walk, &mut checker, &archives);
+    }
     checker.finish();
     drop(checker);
     walk.report.findings.extend(found_mod);
     Ok(walk.report)
 }
 
-fn check_text_ipl<S: FnMut(&ModFinding)>(
+/// A text IPL or an IDE a level file names: its own rules, and its records to the mod checker.
+fn check_text<S: FnMut(&ModFinding)>(
     walk: &mut Walk<'_>,
     mods: &mut ModChecker<'_, S>,
     file: u32,
     path: &Path,
     game: Game,
+    keyword: Keyword,
 ) {
     let mut findings = Vec::new();
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let mut checker = Checker::new(games_of(game), |f: &Finding| findings.push(*f));
+    // The single-file rules read an IDE as a text IPL (its sections are no IPL's): until they
+    // know IDE files, an IDE gets the rules across files only.
+    let own_rules = keyword != Keyword::Ide;
+    let mut checker = Checker::new(games_of(game), |f: &Finding| {
+        if own_rules {
+            findings.push(*f)
+        }
+    });
     checker.set_file_name(name.as_bytes());
-    mods.ipl_begin(file, name.as_bytes(), None);
+    if keyword == Keyword::Ide {
+        mods.ide_begin(file);
+    } else {
+        mods.ipl_begin(file, name.as_bytes(), None);
+    }
     let mut both = Both {
         checker,
         mods,
         file,
-        ipl: true,
+        feed: true,
+        pass: Pass::Directory,
         entries: 0,
     };
     let mut decoder = Decoder::with_options(Options {
@@ -276,7 +298,11 @@ fn check_text_ipl<S: FnMut(&ModFinding)>(
         .and_then(|mut f| {
             decode_reader(&mut decoder, &mut f, &mut both).map_err(|e| e.to_string())
         });
-    both.mods.ipl_end();
+    if keyword == Keyword::Ide {
+        both.mods.ide_end();
+    } else {
+        both.mods.ipl_end();
+    }
     let mut checker = both.checker;
     if let Err(message) = result {
         walk.report
@@ -315,7 +341,8 @@ fn read_archives<S: FnMut(&ModFinding)>(
             checker,
             mods: &mut *mods,
             file: *file,
-            ipl: false,
+            feed: false,
+            pass: Pass::Directory,
             entries: 0,
         };
         let result = read_archive(path, &mut both);
@@ -327,6 +354,29 @@ fn read_archives<S: FnMut(&ModFinding)>(
         checker.finish();
         drop(checker);
         walk.single(*file, findings);
+    }
+}
+
+/// The IPL entries of the archives, decoded again for the mod checker alone (their own rules
+/// were checked with the directory).
+fn read_stream_ipls<S: FnMut(&ModFinding)>(
+    walk: &mut Walk<'_>,
+    mods: &mut ModChecker<'_, S>,
+    archives: &[(u32, PathBuf)],
+) {
+    for (file, path) in archives {
+        let shown = walk.report.files[*file as usize].clone();
+        (walk.progress)(&shown, walk.report.entries);
+        let mut both = Both {
+            checker: Checker::new(games_of(walk.report.game), |_: &Finding| {}),
+            mods: &mut *mods,
+            file: *file,
+            feed: false,
+            pass: Pass::Ipls,
+            entries: 0,
+        };
+        // Read once already: a failure was reported then.
+        let _ = read_archive(path, &mut both);
     }
 }
 
@@ -355,13 +405,24 @@ fn read_archive<V: ArchiveVisitor>(path: &Path, visitor: &mut V) -> Result<(), S
     decode_archive(&mut decoder, dir.as_mut(), &mut img, visitor).map_err(|e| e.to_string())
 }
 
+/// Which reading of an archive.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Pass {
+    /// The directory, when the game reads it: every entry's name to the mod checker, every
+    /// entry to the single-file checker.
+    Directory,
+    /// The IPL entries, when San Andreas loads them: their placements to the mod checker.
+    Ipls,
+}
+
 /// The single-file checker and the checker across files, fed one file or archive together.
 struct Both<'m, 't, C, S> {
     checker: C,
     mods: &'m mut ModChecker<'t, S>,
     file: u32,
-    /// The entry (or file) being decoded is an IPL the mod checker follows.
-    ipl: bool,
+    /// The records of the entry (or file) being decoded go to the mod checker.
+    feed: bool,
+    pass: Pass,
     /// Archive entries seen.
     entries: u64,
 }
@@ -390,7 +451,7 @@ impl<F: FnMut(&Finding), S: FnMut(&ModFinding)> crate::Visitor for Both<'_, '_, 
     }
     fn record(&mut self, record: &Record<'_>) -> Flow {
         let flow = crate::Visitor::record(&mut self.checker, record);
-        if self.ipl {
+        if self.feed {
             let context = *self.checker.context();
             self.mods.record(record, context.offset, context.line);
         }
@@ -418,23 +479,28 @@ impl<F: FnMut(&Finding), S: FnMut(&ModFinding)> ArchiveVisitor for Both<'_, '_, 
         ArchiveVisitor::archive(&mut self.checker, info)
     }
     fn entry(&mut self, entry: &Entry<'_>) -> Choice {
-        self.entries += 1;
-        self.mods.archive_entry(self.file, entry);
+        if self.pass == Pass::Directory {
+            self.entries += 1;
+            self.mods.archive_entry(self.file, entry);
+            return ArchiveVisitor::entry(&mut self.checker, entry);
+        }
+        let ipl = entry
+            .name
+            .rsplit(|&b| b == b'.')
+            .next()
+            .is_some_and(|e| e.eq_ignore_ascii_case(b"ipl"));
+        if !ipl {
+            return Choice::Skip;
+        }
         let choice = ArchiveVisitor::entry(&mut self.checker, entry);
-        self.ipl = choice == Choice::Decode
-            && level::stem(entry.name).len() < entry.name.len()
-            && entry
-                .name
-                .rsplit(|&b| b == b'.')
-                .next()
-                .is_some_and(|e| e.eq_ignore_ascii_case(b"ipl"));
-        if self.ipl {
+        self.feed = choice == Choice::Decode;
+        if self.feed {
             self.mods.ipl_begin(self.file, entry.name, Some(entry));
         }
         choice
     }
     fn entry_end(&mut self, result: Result<(), Error>) -> Flow {
-        if core::mem::take(&mut self.ipl) {
+        if core::mem::take(&mut self.feed) {
             self.mods.ipl_end();
         }
         ArchiveVisitor::entry_end(&mut self.checker, result)

@@ -27,6 +27,32 @@ pub const PARENTS: usize = 256;
 /// Stream IPLs whose largest LOD index is kept (San Andreas has 256 IPL slots).
 pub const STREAM_IPLS: usize = 512;
 
+/// The game's model ids (`0..model_ids(game)`): the size of its model table (III and VC
+/// `MODELINFOSIZE`, GR `NUM_MODEL_INFOS`), and of the id table [`ModChecker::new`] takes.
+pub const fn model_ids(game: Game) -> usize {
+    match game {
+        Game::Iii => 5500,
+        Game::ViceCity => 6500,
+        Game::SanAndreas => 20000,
+    }
+}
+
+/// One slot of the id table: which file defined the model id, and which placed it while no
+/// definition was loaded (each the caller's file number plus one; 0: none).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct IdSlot {
+    defined: u32,
+    placed_undefined: u32,
+}
+
+impl IdSlot {
+    /// An empty slot.
+    pub const EMPTY: IdSlot = IdSlot {
+        defined: 0,
+        placed_undefined: 0,
+    };
+}
+
 /// One slot of the name table: a name's two hashes and the file (archive) that holds it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct NameSlot {
@@ -142,6 +168,8 @@ struct Current {
     context: Context,
     instances: u32,
     lod: Option<(i32, u64, Option<u32>)>,
+    /// An IDE, not an IPL.
+    ide: bool,
 }
 
 /// Checks the links between a folder's files (module documentation). Files are numbered by
@@ -151,6 +179,7 @@ pub struct ModChecker<'t, S> {
     games: Games,
     sink: S,
     names: &'t mut [NameSlot],
+    ids: &'t mut [IdSlot],
     names_used: usize,
     names_full: bool,
     archive_lines: u32,
@@ -167,8 +196,10 @@ pub struct ModChecker<'t, S> {
 
 impl<'t, S: FnMut(&ModFinding)> ModChecker<'t, S> {
     /// A checker for `game`, remembering archive entry names in `names` (all
-    /// [`NameSlot::EMPTY`]; [`NAME_SLOTS`] for a whole game), handing each finding to `sink`.
-    pub fn new(game: Game, names: &'t mut [NameSlot], sink: S) -> Self {
+    /// [`NameSlot::EMPTY`]; [`NAME_SLOTS`] for a whole game) and model ids in `ids` (all
+    /// [`IdSlot::EMPTY`]; [`model_ids`] of the game: ids past a shorter table are not
+    /// compared), handing each finding to `sink`.
+    pub fn new(game: Game, names: &'t mut [NameSlot], ids: &'t mut [IdSlot], sink: S) -> Self {
         let games = match game {
             Game::Iii => Games::III,
             Game::ViceCity => Games::VC,
@@ -179,6 +210,7 @@ impl<'t, S: FnMut(&ModFinding)> ModChecker<'t, S> {
             games,
             sink,
             names,
+            ids,
             names_used: 0,
             names_full: false,
             archive_lines: 0,
@@ -402,16 +434,120 @@ impl<'t, S: FnMut(&ModFinding)> ModChecker<'t, S> {
             context,
             instances: 0,
             lod: None,
+            ide: false,
         });
     }
 
-    /// A record of the IPL begun, with the absolute offset and line the decoder reported it
-    /// at (a [`crate::context::Context`]'s).
+    /// A record of the IPL or IDE begun, with the absolute offset and line the decoder
+    /// reported it at (a [`crate::context::Context`]'s; an IDE object carries its own).
     pub fn record(&mut self, record: &Record<'_>, offset: u64, line: Option<u32>) {
-        if let (Some(current), Record::Instance(instance)) = (self.current.as_mut(), record) {
-            current.instances += 1;
-            Self::note_lod(current, instance, offset, line);
+        match record {
+            Record::Instance(instance) => {
+                let Some(current) = self.current.as_mut() else {
+                    return;
+                };
+                current.instances += 1;
+                Self::note_lod(current, instance, offset, line);
+                let (file, mut context) = (current.file, current.context);
+                context.line = line;
+                context.offset = offset;
+                self.placed(instance.model_id, file, (offset, context));
+            }
+            Record::IdeObject(object) => {
+                let Some(current) = self.current else {
+                    return;
+                };
+                let mut context = current.context;
+                context.line = Some(object.line);
+                context.offset = object.offset;
+                self.defined(object.id, current.file, (object.offset, context));
+            }
+            _ => {}
         }
+    }
+
+    /// An IPL places model `id`: is it defined?
+    fn placed(&mut self, id: i32, file: u32, at: (u64, Context)) {
+        // Ids outside the table are the single-file rules' (`iplsa.inst.id_range`, ...).
+        let Some(slot) = usize::try_from(id).ok().and_then(|i| self.ids.get_mut(i)) else {
+            return;
+        };
+        if slot.defined != 0 {
+            return;
+        }
+        if slot.placed_undefined == 0 {
+            slot.placed_undefined = file + 1;
+        }
+        let rule = match self.game {
+            Game::SanAndreas => Rule::ModIplUndefinedId,
+            _ => Rule::ModIplUndefinedIdSkipped,
+        };
+        self.emit_value(rule, file, None, at, Some(f64::from(id)), None);
+    }
+
+    /// An IDE defines model `id`.
+    fn defined(&mut self, id: i32, file: u32, at: (u64, Context)) {
+        let limit = self.ids.len().min(model_ids(self.game));
+        let Some(index) = usize::try_from(id).ok().filter(|&i| i < limit) else {
+            if usize::try_from(id).map_or(true, |i| i >= model_ids(self.game)) {
+                let bound = Some((model_ids(self.game) - 1) as f64);
+                self.emit_value(
+                    Rule::ModIdeIdRange,
+                    file,
+                    None,
+                    at,
+                    Some(f64::from(id)),
+                    bound,
+                );
+            }
+            return;
+        };
+        let slot = self.ids[index];
+        if slot.defined != 0 {
+            let other = Some(slot.defined - 1);
+            self.emit_value(
+                Rule::ModIdeDuplicateId,
+                file,
+                other,
+                at,
+                Some(f64::from(id)),
+                None,
+            );
+        }
+        if slot.placed_undefined != 0 {
+            let other = Some(slot.placed_undefined - 1);
+            self.emit_value(
+                Rule::ModIdeDefinedAfterUse,
+                file,
+                other,
+                at,
+                Some(f64::from(id)),
+                None,
+            );
+        }
+        self.ids[index] = IdSlot {
+            defined: file + 1,
+            placed_undefined: 0,
+        };
+    }
+
+    /// An IDE file (`file`) begins; its records follow ([`record`](Self::record)), then
+    /// [`ide_end`](Self::ide_end).
+    pub fn ide_begin(&mut self, file: u32) {
+        self.current = Some(Current {
+            file,
+            key: 0,
+            parent: None,
+            context: Context::default(),
+            instances: 0,
+            lod: None,
+            ide: true,
+        });
+    }
+
+    /// The IDE begun ends.
+    pub fn ide_end(&mut self) {
+        self.current = None;
     }
 
     fn note_lod(current: &mut Current, instance: &IplInstance<'_>, offset: u64, line: Option<u32>) {
@@ -423,7 +559,7 @@ impl<'t, S: FnMut(&ModFinding)> ModChecker<'t, S> {
     /// The IPL begun ends: a text IPL's instance count is kept for its stream IPLs, a stream
     /// IPL's largest LOD index for [`finish`](Self::finish).
     pub fn ipl_end(&mut self) {
-        let Some(current) = self.current.take() else {
+        let Some(current) = self.current.take().filter(|c| !c.ide) else {
             return;
         };
         match current.parent {

@@ -660,6 +660,21 @@ rules! {
     ModStreamNoParent = "mod.stream.no_parent", [SA], Crash, Error,
         "a stream IPL with LOD indexes whose parent text IPL (lae_stream0.ipl: lae.ipl) no IPL line loads, or loads without inst lines: the LODs index a null array",
         "GR IplStore.cpp:L349, L359-361, SetupRelatedIpls L754-793";
+    ModIdeIdRange = "mod.ide.id_range", [III, VC, SA], Corrupt, Error,
+        "an IDE model id outside the game's model table (0..5499 / 0..6499 / 0..19999): the definition is written past it",
+        "III/VC config.h MODELINFOSIZE, ModelInfo.cpp AddSimpleModel (ms_modelInfoPtrs[id], unchecked); GR ModelInfo.h:L23 NUM_MODEL_INFOS, L92";
+    ModIdeDuplicateId = "mod.ide.duplicate_id", [III, VC, SA], Wrong, Warning,
+        "a model id an IDE loaded earlier defines too: the later definition replaces the earlier one (whose model info stays allocated)",
+        "III ModelInfo.cpp AddSimpleModel, AddTimeModel (ms_modelInfoPtrs[id] = the new one); VC the same; GR ModelInfo.cpp AddAtomicModel, SetModelInfo";
+    ModIplUndefinedId = "mod.ipl.undefined_id", [SA], Crash, Error,
+        "an IPL instance of a model id no IDE loaded before it defines: San Andreas keeps a null building and crashes linking the LODs (a stream IPL: when it streams in)",
+        "GR FileLoader.cpp:L2075, L1007-1010 LoadObjectInstance, LinkLods L1956-1968; IplStore.cpp:L353-368, L399";
+    ModIplUndefinedIdSkipped = "mod.ipl.undefined_id_skipped", [III, VC], Ignored, Warning,
+        "an IPL instance of a model id no IDE loaded before it defines: the object is not placed",
+        "III FileLoader.cpp LoadObjectInstance (no model info: nothing created); VC the same";
+    ModIdeDefinedAfterUse = "mod.ide.defined_after_use", [III, VC, SA], Wrong, Note,
+        "an IDE defines a model id an IPL loaded earlier placed (mod.ipl.undefined_id there): the placement came too early",
+        "III/VC, GR FileLoader.cpp LoadLevel (each line loaded in turn: an IPL sees the IDEs before it)";
 }
 
 impl Rule {

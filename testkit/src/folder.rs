@@ -63,6 +63,16 @@ pub fn sa_text_ipl(instances: &[(i32, &str, i32)]) -> Vec<u8> {
     text.into_bytes()
 }
 
+/// A San Andreas IDE of one `objs` section defining `ids` (`id, lae_mN, lae_txd, 100, 0`).
+pub fn sa_ide(ids: &[i32]) -> Vec<u8> {
+    let mut text = String::from("# built in code\r\nobjs\r\n");
+    for id in ids {
+        text.push_str(&format!("{id}, lae_m{id}, lae_txd, 100, 0\r\n"));
+    }
+    text.push_str("end\r\n");
+    text.into_bytes()
+}
+
 /// A binary stream IPL of `lods.len()` instances of model `id`, with these LOD indexes.
 pub fn stream_ipl(id: i32, lods: &[i32]) -> Vec<u8> {
     let instances: Vec<Inst> = lods
@@ -88,10 +98,7 @@ pub fn san_andreas(name: &str, extra: &str) -> Folder {
         "# gta.dat\r\n{extra}IDE DATA\\MAPS\\LA\\LAE.IDE\r\nCOLFILE 0 DATA\\MAPS\\GENERIC.COL\r\nIPL DATA\\MAPS\\LA\\LAE.IPL\r\nEXIT\r\nIPL DATA\\MAPS\\NOT_READ.IPL\r\n"
     );
     folder.write("data/gta.dat", gta.as_bytes());
-    folder.write(
-        "data/maps/la/lae.ide",
-        b"objs\r\n4000, lae_road, lae_txd, 100, 0\r\nend\r\n",
-    );
+    folder.write("data/maps/la/lae.ide", &sa_ide(&[4000, 4001, 4002, 4003]));
     folder.write("data/maps/generic.col", b"COLL");
     folder.write(
         "data/maps/la/LAe.ipl",

@@ -60,7 +60,9 @@ fn stock_san_andreas_has_no_error() {
             "models/gta3.img",
             "models/gta_int.img",
             "data/default.dat",
+            "DATA\\DEFAULT.IDE",
             "data/gta.dat",
+            "DATA\\MAPS\\LA\\LAE.IDE",
             "DATA\\MAPS\\LA\\LAE.IPL"
         ]
     );
@@ -71,11 +73,28 @@ fn missing_files() {
     let folder = san_andreas("missing", "IMG MODELS\\NOWHERE.IMG\r\n");
     folder.remove("data/maps/la/lae.ide");
     let report = check(&folder);
+    // Without its IDE, every instance of the IPL and of its stream IPLs is of no model.
+    let ipl = || {
+        (
+            "mod.ipl.undefined_id",
+            "DATA\\MAPS\\LA\\LAE.IPL".to_string(),
+            None,
+        )
+    };
+    let stream = || ("mod.ipl.undefined_id", "models/gta3.img".to_string(), None);
     assert_eq!(
         mod_rules(&report),
         [
             ("mod.archive.missing", "data/gta.dat".into(), None),
             ("mod.file.missing", "data/gta.dat".into(), None),
+            ipl(),
+            ipl(),
+            ipl(),
+            ipl(),
+            stream(),
+            stream(),
+            stream(),
+            stream(),
         ]
     );
     let missing = report
@@ -136,10 +155,34 @@ fn img_lines_over_the_slots_and_after_the_first_ipl() {
         "models/late.img",
         &Img::default().add("lae_road.dff", b"x").v2(),
     );
-    // Never read, so its name shadows nothing.
+    // Never read, so its name shadows nothing. The IDE after the IPL came too late for it.
+    let undefined = || {
+        (
+            "mod.ipl.undefined_id",
+            "DATA\\MAPS\\LA\\LAE.IPL".to_string(),
+            None,
+        )
+    };
+    let late = || {
+        (
+            "mod.ide.defined_after_use",
+            "DATA\\MAPS\\LA\\LAE.IDE".to_string(),
+            Some("DATA\\MAPS\\LA\\LAE.IPL".to_string()),
+        )
+    };
     assert_eq!(
         mod_rules(&check(&folder)),
-        [("mod.img.after_ipl", "data/gta.dat".into(), None)]
+        [
+            undefined(),
+            undefined(),
+            undefined(),
+            undefined(),
+            ("mod.img.after_ipl", "data/gta.dat".into(), None),
+            late(),
+            late(),
+            late(),
+            late(),
+        ]
     );
 }
 
@@ -261,7 +304,10 @@ fn vice_city_and_iii_shapes() {
         "data/gta_vc.dat",
         b"CDIMAGE MODELS\\EXTRA.IMG\r\nIDE DATA\\MAPS\\A.IDE\r\nIPL DATA\\MAPS\\A.IPL\r\nCDIMAGE MODELS\\LATE.IMG\r\n",
     );
-    folder.write("data/maps/a.ide", b"objs\r\nend\r\n");
+    folder.write(
+        "data/maps/a.ide",
+        b"objs\r\n100, a, a, 1, 100, 0\r\nend\r\n",
+    );
     folder.write(
         "data/maps/a.ipl",
         b"inst\r\n100, a, 0, 1, 2, 3, 1, 1, 1, 0, 0, 0, 1\r\nend\r\n",
@@ -296,7 +342,10 @@ fn vice_city_and_iii_shapes() {
         "data/gta3.dat",
         b"IDE DATA\\MAPS\\A.IDE\r\nIPL DATA\\MAPS\\A.IPL\r\nCDIMAGE MODELS\\LATE.IMG\r\n",
     );
-    folder.write("data/maps/a.ide", b"objs\r\nend\r\n");
+    folder.write(
+        "data/maps/a.ide",
+        b"objs\r\n100, a, a, 1, 100, 0\r\nend\r\n",
+    );
     folder.write(
         "data/maps/a.ipl",
         b"inst\r\n100, a, 1, 2, 3, 1, 1, 1, 0, 0, 0, 1\r\nend\r\n",
@@ -357,5 +406,82 @@ fn a_mod_against_its_base_game() {
             "MODELS\\MOD.IMG".into(),
             Some("models/gta3.img".into())
         )]
+    );
+}
+
+#[test]
+fn ide_ids_duplicated_out_of_range_and_placed_undefined() {
+    // 4001 defined again by a second IDE: the later one replaces it; 20000 is past the table.
+    let folder = san_andreas("ide-ids", "IDE DATA\\MAPS\\MORE.IDE\r\n");
+    folder.write(
+        "data/maps/more.ide",
+        &testkit::folder::sa_ide(&[5000, 4001, 20000]),
+    );
+    let report = check(&folder);
+    assert_eq!(
+        mod_rules(&report),
+        [
+            ("mod.ide.id_range", "DATA\\MAPS\\MORE.IDE".into(), None),
+            (
+                "mod.ide.duplicate_id",
+                "DATA\\MAPS\\LA\\LAE.IDE".into(),
+                Some("DATA\\MAPS\\MORE.IDE".into())
+            ),
+        ]
+    );
+    let range = &report
+        .findings
+        .iter()
+        .find(|f| f.finding.rule == Rule::ModIdeIdRange)
+        .unwrap()
+        .finding;
+    assert_eq!(
+        (range.context.line, range.value, range.limit),
+        (Some(5), Some(20000.0), Some(19999.0))
+    );
+    let dup = &report
+        .findings
+        .iter()
+        .find(|f| f.finding.rule == Rule::ModIdeDuplicateId)
+        .unwrap()
+        .finding;
+    assert_eq!((dup.context.line, dup.value), (Some(4), Some(4001.0)));
+    assert_eq!(dup.level(), Level::Warning);
+    // The IDE line's offset: after "# built in code\r\nobjs\r\n" and the line of 4000.
+    assert_eq!(
+        dup.offset,
+        ("# built in code\r\nobjs\r\n".len() + "4000, lae_m4000, lae_txd, 100, 0\r\n".len()) as u64
+    );
+
+    // An instance of an id no IDE defines: San Andreas crashes (error); near miss: 19999 defined.
+    let folder = san_andreas("ipl-undefined", "IDE DATA\\MAPS\\MORE.IDE\r\n");
+    folder.write("data/maps/more.ide", &testkit::folder::sa_ide(&[19999]));
+    folder.write(
+        "data/maps/la/LAe.ipl",
+        &testkit::folder::sa_text_ipl(&[
+            (4000, "a", -1),
+            (19999, "b", -1),
+            (4004, "c", -1),
+            (4001, "d", -1),
+        ]),
+    );
+    let report = check(&folder);
+    assert_eq!(
+        mod_rules(&report),
+        [(
+            "mod.ipl.undefined_id",
+            "DATA\\MAPS\\LA\\LAE.IPL".into(),
+            None
+        )]
+    );
+    let f = &report
+        .findings
+        .iter()
+        .find(|f| f.finding.rule == Rule::ModIplUndefinedId)
+        .unwrap()
+        .finding;
+    assert_eq!(
+        (f.context.line, f.value, f.level()),
+        (Some(5), Some(4004.0), Level::Error)
     );
 }
