@@ -248,7 +248,6 @@ pub fn check_folder(
         read_stream_ipls(&mut walk, &mut checker, &archives);
     }
     checker.finish();
-    drop(checker);
     walk.report.findings.extend(found_mod);
     Ok(walk.report)
 }
@@ -310,7 +309,6 @@ fn check_text<S: FnMut(&ModFinding)>(
             .push((walk.report.files[file as usize].clone(), message));
     }
     checker.finish();
-    drop(checker);
     walk.single(file, findings);
 }
 
@@ -352,7 +350,6 @@ fn read_archives<S: FnMut(&ModFinding)>(
             walk.report.unreadable.push((shown, message));
         }
         checker.finish();
-        drop(checker);
         walk.single(*file, findings);
     }
 }
