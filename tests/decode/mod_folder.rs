@@ -485,3 +485,68 @@ fn ide_ids_duplicated_out_of_range_and_placed_undefined() {
         (Some(5), Some(4004.0), Level::Error)
     );
 }
+
+/// Vice City: more than 7 CDIMAGE lines overflow the image slots (8 with gta3.img: 7 is the near
+/// miss); an instance of an undefined id is skipped (a warning there, not San Andreas' crash).
+#[test]
+fn vice_city_cdimage_slots_and_undefined_ids() {
+    let with = |lines: usize, ipl: &[u8]| {
+        let folder = Folder::new(&format!("vc-cdimages-{lines}"));
+        let images: String = (0..lines)
+            .map(|i| format!("CDIMAGE MODELS\\C{i}.IMG\r\n"))
+            .collect();
+        let dat = format!("{images}IDE DATA\\A.IDE\r\nIPL DATA\\A.IPL\r\n");
+        folder.write("data/gta_vc.dat", dat.as_bytes());
+        folder.write("data/a.ide", b"objs\r\n100, a, a, 1, 100, 0\r\nend\r\n");
+        folder.write("data/a.ipl", ipl);
+        let (dir, img) = Img::default().add("a.dff", b"x").clone().v1();
+        folder
+            .write("models/gta3.dir", &dir)
+            .write("models/gta3.img", &img);
+        for i in 0..lines {
+            let (dir, img) = Img::default().add(&format!("c{i}.dff"), b"x").clone().v1();
+            folder.write(&format!("models/c{i}.dir"), &dir);
+            folder.write(&format!("models/c{i}.img"), &img);
+        }
+        folder
+    };
+    let defined = b"inst\r\n100, a, 0, 1, 2, 3, 1, 1, 1, 0, 0, 0, 1\r\nend\r\n";
+    let report = check(&with(7, defined));
+    assert_eq!(report.game, Game::ViceCity);
+    assert_eq!(mod_rules(&report), []);
+    let report = check(&with(8, defined));
+    assert_eq!(
+        mod_rules(&report),
+        [("mod.cdimage.too_many", "data/gta_vc.dat".into(), None)]
+    );
+    let f = &report
+        .findings
+        .iter()
+        .find(|f| f.finding.rule == Rule::ModCdImageTooMany)
+        .unwrap()
+        .finding;
+    assert_eq!(
+        (f.context.line, f.value, f.limit, f.level()),
+        (Some(8), Some(8.0), Some(7.0), Level::Error)
+    );
+
+    let undefined = b"inst\r\n101, b, 0, 1, 2, 3, 1, 1, 1, 0, 0, 0, 1\r\nend\r\n";
+    let report = check(&with(0, undefined));
+    assert_eq!(
+        mod_rules(&report),
+        [("mod.ipl.undefined_id_skipped", "DATA\\A.IPL".into(), None)]
+    );
+    assert_eq!(errors(&report), Vec::<String>::new());
+}
+
+/// Every rule across files has its case in this module.
+#[test]
+fn every_mod_rule_has_a_case() {
+    let here = include_str!("mod_folder.rs");
+    let missing: Vec<&str> = Rule::ALL
+        .iter()
+        .map(|r| r.id())
+        .filter(|id| id.starts_with("mod.") && !here.contains(&format!("\"{id}\"")))
+        .collect();
+    assert!(missing.is_empty(), "{missing:?}");
+}
