@@ -352,6 +352,101 @@ pub fn uppercase_key(name: &[u8]) -> u32 {
     crc
 }
 
+/// What a line of San Andreas' `data/animgrp.dat` says (see [`AnimGroups`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum AnimGroupLine<'a> {
+    /// `group block type count`: a group of `count` animations from the block (`.ifp`) named.
+    Group {
+        /// The group's name.
+        name: &'a [u8],
+        /// The animation block it takes its animations from.
+        block: &'a [u8],
+        /// The model type (`man`, `bike`, ...).
+        kind: &'a [u8],
+        /// The animations the group declares (`None`: the field is no number).
+        count: Option<u32>,
+    },
+    /// An animation of the open group, its place in it (from 0), and the group's count.
+    Animation {
+        /// The animation's name.
+        name: &'a [u8],
+        /// Its place in the group (from 0).
+        index: u32,
+        /// The group's declared count: an index at or past it is written past the group's
+        /// names (San Andreas asserts only).
+        count: Option<u32>,
+    },
+    /// `end`: the group is closed.
+    End,
+    /// A comment, a blank line, or a header line of fewer than 4 fields (skipped).
+    Other,
+}
+
+/// Reads San Andreas' `data/animgrp.dat` line by line as `CAnimManager::
+/// ReadAnimAssociationDefinitions` does (GR `AnimManager.cpp`, 0x5BC910): outside a group a
+/// line is `group block type count`; inside one, each line's first word is an animation name,
+/// until `end`. Lines come from [`Lines`] (blanks and commas are separators, `#` lines and
+/// empty lines are skipped). No allocation.
+#[derive(Clone, Debug, Default)]
+pub struct AnimGroups {
+    open: bool,
+    index: u32,
+    count: Option<u32>,
+}
+
+impl AnimGroups {
+    /// A reader at the file's start.
+    pub const fn new() -> Self {
+        AnimGroups {
+            open: false,
+            index: 0,
+            count: None,
+        }
+    }
+
+    /// What one stored line says.
+    pub fn line<'a>(&mut self, stored: &'a [u8]) -> AnimGroupLine<'a> {
+        let text = trim(stored);
+        if text.is_empty() || text[0] == b'#' {
+            return AnimGroupLine::Other;
+        }
+        let mut words = text.split(|&b| blank(b)).filter(|w| !w.is_empty());
+        if self.open {
+            let Some(name) = words.next() else {
+                return AnimGroupLine::Other;
+            };
+            if name == b"end" {
+                self.open = false;
+                return AnimGroupLine::End;
+            }
+            self.index += 1;
+            return AnimGroupLine::Animation {
+                name,
+                index: self.index - 1,
+                count: self.count,
+            };
+        }
+        let (Some(name), Some(block), Some(kind), Some(count)) =
+            (words.next(), words.next(), words.next(), words.next())
+        else {
+            return AnimGroupLine::Other;
+        };
+        let count = core::str::from_utf8(count)
+            .ok()
+            .and_then(|c| c.parse().ok());
+        self.open = true;
+        self.index = 0;
+        self.count = count;
+        AnimGroupLine::Group {
+            name,
+            block,
+            kind,
+            count,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     extern crate std;
@@ -415,6 +510,32 @@ mod tests {
         lines.feed(&text, |l| got.push((l.stored.len(), l.cut)));
         lines.finish(|l| got.push((l.stored.len(), l.cut)));
         assert_eq!(got, [(MAX_DAT_LINE, true), (5, false)]);
+    }
+
+    #[test]
+    fn anim_groups() {
+        let text = b"# groups\r\ndefault, ped, man, 2\r\nwalk_civi\r\n\r\nrun_civi ignored\r\nend\r\nshort line\r\nbike, bikes, bike, x\r\nbk_x\r\nend";
+        let mut groups = AnimGroups::new();
+        let mut got = Vec::new();
+        let mut lines = Lines::new();
+        let mut each = |l: Line<'_>| got.push(std::format!("{:?}", groups.line(l.stored)));
+        for chunk in text.chunks(3) {
+            lines.feed(chunk, &mut each);
+        }
+        lines.finish(&mut each);
+        let expected = [
+            "Other",
+            "Group { name: [100, 101, 102, 97, 117, 108, 116], block: [112, 101, 100], kind: [109, 97, 110], count: Some(2) }",
+            "Animation { name: [119, 97, 108, 107, 95, 99, 105, 118, 105], index: 0, count: Some(2) }",
+            "Other",
+            "Animation { name: [114, 117, 110, 95, 99, 105, 118, 105], index: 1, count: Some(2) }",
+            "End",
+            "Other",
+            "Group { name: [98, 105, 107, 101], block: [98, 105, 107, 101, 115], kind: [98, 105, 107, 101], count: None }",
+            "Animation { name: [98, 107, 95, 120], index: 0, count: None }",
+            "End",
+        ];
+        assert_eq!(got, expected);
     }
 
     #[test]

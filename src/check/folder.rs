@@ -242,6 +242,9 @@ pub fn check_folder(
     if !directories_read {
         read_archives(&mut walk, &mut checker, &archives);
     }
+    if game == Game::SanAndreas {
+        read_animgrp(&mut walk, &mut checker);
+    }
     // San Andreas loads the stream IPLs after the level files (GR `IplStore.cpp`
     // `LoadAllRemainingIpls`, at the end of `LoadLevel`): against every IDE.
     if game == Game::SanAndreas {
@@ -250,6 +253,28 @@ pub fn check_folder(
     checker.finish();
     walk.report.findings.extend(found_mod);
     Ok(walk.report)
+}
+
+/// San Andreas' `data/animgrp.dat`, when the folder has one.
+fn read_animgrp<S: FnMut(&ModFinding)>(walk: &mut Walk<'_>, mods: &mut ModChecker<'_, S>) {
+    const ANIMGRP: &str = "data/animgrp.dat";
+    let Some(path) = walk.resolve(ANIMGRP.as_bytes()) else {
+        return;
+    };
+    let file = walk.file(ANIMGRP.to_string());
+    match fs::read(&path) {
+        Ok(bytes) => {
+            let mut groups = level::AnimGroups::new();
+            let mut lines = Lines::new();
+            let mut each = |line: level::Line<'_>| mods.animgrp_line(file, &line, &mut groups);
+            lines.feed(&bytes, &mut each);
+            lines.finish(&mut each);
+        }
+        Err(e) => walk
+            .report
+            .unreadable
+            .push((ANIMGRP.to_string(), e.to_string())),
+    }
 }
 
 /// A text IPL or an IDE a level file names: its own rules, and its records to the mod checker.

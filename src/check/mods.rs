@@ -531,6 +531,29 @@ impl<'t, S: FnMut(&ModFinding)> ModChecker<'t, S> {
         };
     }
 
+    /// A line of San Andreas' `data/animgrp.dat` (`file`), read by `groups`.
+    pub fn animgrp_line(&mut self, file: u32, line: &Line<'_>, groups: &mut level::AnimGroups) {
+        if let level::AnimGroupLine::Animation {
+            index,
+            count: Some(count),
+            ..
+        } = groups.line(line.stored)
+        {
+            if index == count {
+                let at = (
+                    line.offset,
+                    Context {
+                        line: Some(line.number),
+                        offset: line.offset,
+                        ..Context::default()
+                    },
+                );
+                let (value, limit) = (Some(f64::from(index + 1)), Some(f64::from(count)));
+                self.emit_value(Rule::ModAnimgrpTooManyNames, file, None, at, value, limit);
+            }
+        }
+    }
+
     /// An IDE file (`file`) begins; its records follow ([`record`](Self::record)), then
     /// [`ide_end`](Self::ide_end).
     pub fn ide_begin(&mut self, file: u32) {

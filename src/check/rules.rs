@@ -675,6 +675,9 @@ rules! {
     ModIdeDefinedAfterUse = "mod.ide.defined_after_use", [III, VC, SA], Wrong, Note,
         "an IDE defines a model id an IPL loaded earlier placed (mod.ipl.undefined_id there): the placement came too early",
         "III/VC, GR FileLoader.cpp LoadLevel (each line loaded in turn: an IPL sees the IDEs before it)";
+    ModAnimgrpTooManyNames = "mod.animgrp.too_many_names", [SA], Corrupt, Error,
+        "an animgrp.dat group lists more animations than its count: the names are written past the group's array",
+        "GR AnimManager.cpp ReadAnimAssociationDefinitions (0x5BC910), AddAnimAssocDefinition (0x4D3BA0: count slots), AddAnimToAssocDefinition (0x4D3C80: the next empty slot, an assert only)";
 }
 
 impl Rule {

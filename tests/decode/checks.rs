@@ -294,7 +294,8 @@ level files, as `LoadLevel` loads them (GR IplStore.cpp `LoadAllRemainingIpls`),
 are compared with every IDE. A folder of `gta3.img`'s size (16,000 entries, 250 IPLs, 10 IDEs,
 built by `examples/make_mod_folder.rs`) is checked in 0.1 s with 5.5 MB of peak memory.
 Not checked yet across files: models and TXDs in no archive and not loose, IDE `anim` sections
-naming blocks no `.ifp` provides, `animgrp.dat` (and `ped.dat`) against the blocks, the
+naming blocks no `.ifp` provides, `animgrp.dat`'s animations against the blocks (its groups
+are checked against their counts) and `ped.dat`, the
 animation and block totals over all blocks, two-hop LOD chains; an IDE's own lines get no
 single-file rules in a folder yet (the single-file checker reads IDE sections as IPL ones).
 

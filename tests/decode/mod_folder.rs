@@ -550,3 +550,37 @@ fn every_mod_rule_has_a_case() {
         .collect();
     assert!(missing.is_empty(), "{missing:?}");
 }
+
+/// animgrp.dat: a group of more names than its count (an error); its near miss, as many.
+#[test]
+fn animgrp_groups_past_their_count() {
+    let folder = san_andreas("animgrp", "");
+    folder.write(
+        "data/animgrp.dat",
+        b"# groups\r\ndefault, ped, man, 2\r\nwalk_civi\r\nrun_civi\r\nend\r\nfat, fat, man, 1\r\nfatwalk\r\nfatrun\r\nend\r\n",
+    );
+    let report = check(&folder);
+    assert_eq!(
+        mod_rules(&report),
+        [(
+            "mod.animgrp.too_many_names",
+            "data/animgrp.dat".into(),
+            None
+        )]
+    );
+    let f = &report
+        .findings
+        .iter()
+        .find(|f| f.finding.rule == Rule::ModAnimgrpTooManyNames)
+        .unwrap()
+        .finding;
+    assert_eq!(
+        (f.context.line, f.value, f.limit, f.level()),
+        (Some(8), Some(2.0), Some(1.0), Level::Error)
+    );
+    folder.write(
+        "data/animgrp.dat",
+        b"default, ped, man, 2\r\nwalk_civi\r\nrun_civi\r\nend\r\n",
+    );
+    assert_eq!(mod_rules(&check(&folder)), []);
+}
