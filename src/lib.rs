@@ -75,6 +75,7 @@ mod error;
 mod event;
 mod format;
 mod keyframe;
+pub mod level;
 mod limits;
 pub mod record;
 pub mod rig;

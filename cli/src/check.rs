@@ -31,6 +31,18 @@ each game binds it (rules skel.track.* and skel.model.*: tracks that bind to not
 the engine's table lacks, ids on an unskinned model, two tracks on one bone, translation off
 the root, root motion on the pelvis, bones no track moves). docs/SKELETON.md explains them.
 
+A folder (a game's, or a mod's shaped like one) is checked as the game loads it: its
+data/gta.dat (SA), gta_vc.dat (VC) or gta3.dat (III), after data/default.dat, line by line,
+paths in any case with either slash, the archives opened when the game reads them, every file
+and entry checked as above, and the rules across files (mod.*: missing files, IMG lines past
+the slots or after the first IPL, names two archives hold, streaming slots, stream IPL LODs
+against their parent, IDE ids out of range or defined twice, IPL instances of undefined ids).
+Each finding names the file and its line or entry, and the other file involved; then a line
+per rule, the summary and the verdict for the game. --game names the game when the folder
+holds several level files; --base DIR checks a mod folder against an installed game (paths
+are looked up in the mod folder first). JSON: each finding has \"path\", \"line\" and
+\"other\", the input \"verdict\".
+
 Text output: one line per finding,
   FILE[:ENTRY]: LEVEL RULE (GAMES) at OFFSET, animation N \"NAME\", bone M \"NAME\": reason
 except that a rule found more than 3 times in an input is one line with its count and its
@@ -119,12 +131,19 @@ pub fn read_model(argument: &str) -> Result<Box<Skeleton>, String> {
         .map_err(|e| format!("{argument}: {e}"))
 }
 
+/// How folder inputs are checked.
+pub struct Folders {
+    /// The game folder a mod folder is checked against (`--base`).
+    pub base: Option<std::path::PathBuf>,
+}
+
 pub fn run(
     inputs: &[String],
     games: Option<Games>,
     json: bool,
     shown: Shown,
     skeleton: Option<&Skeleton>,
+    folders: &Folders,
 ) -> Result<Outcome, String> {
     let mut outcome = Outcome {
         errors: false,
@@ -134,6 +153,26 @@ pub fn run(
     let mut document = Document::new(&mut text).map_err(|e| e.to_string())?;
     let mut lines = String::new();
     for input in inputs {
+        if std::path::Path::new(input).is_dir() {
+            match crate::check_dir::check(input, games, folders.base.as_deref()) {
+                Ok(checked) => {
+                    outcome.errors |= checked.errors();
+                    outcome.unreadable |= !checked.report.unreadable.is_empty();
+                    if json {
+                        checked
+                            .write_json(&mut document)
+                            .map_err(|e| e.to_string())?;
+                    } else {
+                        checked.write_text(&mut lines, shown);
+                    }
+                }
+                Err(message) => {
+                    outcome.unreadable = true;
+                    eprintln!("gtastream: {input}: {message}");
+                }
+            }
+            continue;
+        }
         match check_input(input, games, skeleton) {
             Ok(Checked {
                 format,

@@ -1,6 +1,7 @@
 //! `gtastream`: inspect GTA animation packages from the command line.
 
 mod check;
+mod check_dir;
 mod convert;
 mod dump;
 mod extract;
@@ -348,7 +349,11 @@ enum Command {
         /// skel.track.* and skel.model.* rules.
         #[arg(long, value_name = "MODEL")]
         skeleton: Option<String>,
-        /// Files, archives, ARCHIVE:ENTRY, or - for standard input.
+        /// A folder input is a mod checked against this game folder: paths are looked up in
+        /// the mod folder first, then here.
+        #[arg(long, value_name = "DIR")]
+        base: Option<std::path::PathBuf>,
+        /// Files, archives, ARCHIVE:ENTRY, game or mod folders, or - for standard input.
         #[arg(required = true)]
         inputs: Vec<String>,
     },
@@ -460,6 +465,7 @@ fn main() -> ExitCode {
             all,
             level,
             skeleton,
+            base,
             inputs,
         } => {
             let shown = check::Shown {
@@ -473,7 +479,15 @@ fn main() -> ExitCode {
                     return ExitCode::from(2);
                 }
             };
-            match check::run(inputs, check_games(game), *json, shown, model.as_deref()) {
+            let folders = check::Folders { base: base.clone() };
+            match check::run(
+                inputs,
+                check_games(game),
+                *json,
+                shown,
+                model.as_deref(),
+                &folders,
+            ) {
                 Ok(outcome) if outcome.unreadable => return ExitCode::from(2),
                 Ok(outcome) if outcome.errors => return ExitCode::FAILURE,
                 Ok(_) => return ExitCode::SUCCESS,

@@ -21,6 +21,21 @@ pub fn progress(len: u64) -> ProgressBar {
     bar
 }
 
+/// A spinner with a message (the file being read), drawn on stderr when stderr is a
+/// terminal; hidden otherwise.
+pub fn spinner() -> ProgressBar {
+    if !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new_spinner();
+    if let Ok(style) = ProgressStyle::with_template("{spinner} {elapsed} {wide_msg}") {
+        bar.set_style(style);
+    }
+    // Turning while one big archive is read.
+    bar.enable_steady_tick(std::time::Duration::from_millis(120));
+    bar
+}
+
 /// Decodes only the first entry named `wanted` (without case) into `inner`, then stops. The
 /// entry is tracked as a file of its own (its offsets count from its first byte, as in the
 /// extracted file), so that its error says where it happened.

@@ -115,6 +115,8 @@ pub struct Document<'a, W> {
     /// The games the open input was checked for, and whether they came from the file.
     checked: Games,
     from_file: bool,
+    /// A folder's verdict.
+    verdict: Option<&'static str>,
 }
 
 impl<'a, W: Write> Document<'a, W> {
@@ -128,6 +130,7 @@ impl<'a, W: Write> Document<'a, W> {
             grouping: Grouping::new(),
             checked: Games::NONE,
             from_file: false,
+            verdict: None,
         })
     }
 
@@ -159,6 +162,23 @@ impl<'a, W: Write> Document<'a, W> {
 
     /// A finding of the open input.
     pub fn finding(&mut self, f: &Finding) -> fmt::Result {
+        self.finding_at(f, None)
+    }
+
+    /// A finding of the open input when the input is a folder (`check DIR`): `at` is the
+    /// file it is in (as the level files name it) and the other file involved, written as
+    /// the extra fields `"path"`, `"line"` and `"other"`.
+    pub fn finding_in(&mut self, f: &Finding, path: &str, other: Option<&str>) -> fmt::Result {
+        self.finding_at(f, Some((path, other)))
+    }
+
+    /// The open input is a folder: its verdict for the game (`"loads"`: no error finding,
+    /// `"fails"`), written as the extra field `"verdict"`.
+    pub fn verdict(&mut self, verdict: &'static str) {
+        self.verdict = Some(verdict);
+    }
+
+    fn finding_at(&mut self, f: &Finding, at: Option<(&str, Option<&str>)>) -> fmt::Result {
         self.grouping.add(f);
         let out = &mut *self.out;
         out.write_str(if self.findings == 0 {
@@ -191,7 +211,19 @@ impl<'a, W: Write> Document<'a, W> {
         let mut text = Escaped(out);
         text.0.write_char('"')?;
         write!(text, "{}", Message(f))?;
-        text.0.write_str("\"}")
+        text.0.write_char('"')?;
+        if let Some((path, other)) = at {
+            out.write_str(", \"path\": ")?;
+            string(out, path.chars())?;
+            out.write_str(", \"line\": ")?;
+            index(out, f.context.line)?;
+            out.write_str(", \"other\": ")?;
+            match other {
+                Some(other) => string(out, other.chars())?,
+                None => out.write_str("null")?,
+            }
+        }
+        out.write_char('}')
     }
 
     /// Closes the open input and the document, with a final newline.
@@ -241,7 +273,11 @@ impl<'a, W: Write> Document<'a, W> {
         out.write_str("}}, \"games\": ")?;
         games(out, self.checked)?;
         let from = if self.from_file { "file" } else { "caller" };
-        write!(out, ", \"games_from\": \"{from}\"}}")?;
+        write!(out, ", \"games_from\": \"{from}\"")?;
+        if let Some(verdict) = self.verdict.take() {
+            write!(out, ", \"verdict\": \"{verdict}\"")?;
+        }
+        out.write_char('}')?;
         self.findings = 0;
         self.checked = Games::NONE;
         self.from_file = false;

@@ -26,8 +26,12 @@
 //! assert_eq!(errors, 0);
 //! ```
 
+#[cfg(feature = "std")]
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
+pub mod folder;
 pub mod group;
 pub mod json;
+pub mod mods;
 mod rules;
 
 use core::fmt;

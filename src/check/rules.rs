@@ -631,6 +631,53 @@ rules! {
     SkelNameBlanks = "skel.dff.name_blanks", [III, VC, SA], Ignored, Note,
         "a frame name begins or ends with a blank: the games compare frame names as stored, blanks included",
         "SA 0x4D6340 GetUppercaseKey(GetFrameNodeName) (ifp_path.md 1.5); reVC RpAnimBlend.cpp FrameFindByNameCallback";
+
+    // Whole game and mod folders (`check DIR`): the links between files, in load order.
+    ModFileMissing = "mod.file.missing", [III, VC, SA], Crash, Error,
+        "an IDE or IPL file the level file names is not there: the loader reads it through a file it never checked it opened",
+        "III/VC FileLoader.cpp LoadLevel, LoadObjectTypes, LoadScene (CFileMgr::OpenFile, then LoadLine, unchecked); SA exe LoadLine 0x536F80 on an unchecked FILE* (INU GTACHECK_RULES.md, conventions); GR FileLoader.cpp LoadLevel";
+    ModArchiveMissing = "mod.archive.missing", [III, VC, SA], Wrong, Warning,
+        "an archive or other file the level file names is not there: what it holds is never loaded",
+        "III/VC FileLoader.cpp LoadLevel (CDIMAGE, COLFILE, TEXDICTION, MODELFILE, HIERFILE); GR FileLoader.cpp LoadLevel, Streaming.cpp:L143-153 AddImageToList";
+    ModImgTooMany = "mod.img.too_many", [SA], Ignored, Warning,
+        "more than 5 IMG lines: San Andreas has 8 archive slots, gta3.img, gta_int.img and player.img take three, the rest are ignored",
+        "SA exe CStreaming::Init2 0x5B9020, 8 slots at 0x8E48D8 (INU GTACHECK_RULES.md §1); GR Streaming.cpp:L143-153 AddImageToList, FileLoader.cpp:L1379-1383";
+    ModCdImageTooMany = "mod.cdimage.too_many", [III, VC], Corrupt, Error,
+        "more than 7 CDIMAGE lines: with gta3.img they overflow the 8 image slots",
+        "III CdStream.cpp:L480-504 CdStreamAddImage (assert only), config.h MAX_CDIMAGES; VC the same";
+    ModImgAfterIpl = "mod.img.after_ipl", [VC, SA], Ignored, Warning,
+        "an IMG (CDIMAGE) line after the first IPL line: the directories were read at that IPL line, this archive is never read",
+        "GR FileLoader.cpp:L1333-1350 (CStreaming::Init2 at the first IPL line); VC FileLoader.cpp:L95-101 (CStreaming::Init)";
+    ModNameShadowed = "mod.name.shadowed", [III, VC, SA], Ignored, Warning,
+        "an entry name another archive holds too: only one is streamed (SA: the first archive in load order, gta3.img first; III, VC: the last CDIMAGE)",
+        "GR Streaming.cpp:L1188, L1220-1226, L2905-2910; III Streaming.cpp:L391-395, VC L393-397 (directories read from the last image to the first)";
+    ModSlotsOverLimit = "mod.slots.over_limit", [III, VC, SA], Crash, Error,
+        "more streamed entries of one kind across the archives than the game has slots (SA TXD 5000, COL 254 besides the generic slot, IPL 255, DAT 64, IFP 180, RRR 475, SCM 82; VC TXD 1385, COL 31, IFP 35; III TXD 850)",
+        "SA exe CStreaming::Init2 0x5B9020, ms_aInfoForModel 26316 (INU GTACHECK_RULES.md §1); GR constants.h:L7-10, Streaming.cpp:L1161-1165 (every COL record a new slot); III/VC config.h";
+    ModStreamLodRange = "mod.stream.lod_range", [SA], Crash, Error,
+        "a stream IPL's LOD index past the instances of its parent text IPL (lae_stream0.ipl: lae.ipl): read past the parent's array",
+        "GR IplStore.cpp:L361, L232-236, SetupRelatedIpls L754-793";
+    ModStreamNoParent = "mod.stream.no_parent", [SA], Crash, Error,
+        "a stream IPL with LOD indexes whose parent text IPL (lae_stream0.ipl: lae.ipl) no IPL line loads, or loads without inst lines: the LODs index a null array",
+        "GR IplStore.cpp:L349, L359-361, SetupRelatedIpls L754-793";
+    ModIdeIdRange = "mod.ide.id_range", [III, VC, SA], Corrupt, Error,
+        "an IDE model id outside the game's model table (0..5499 / 0..6499 / 0..19999): the definition is written past it",
+        "III/VC config.h MODELINFOSIZE, ModelInfo.cpp AddSimpleModel (ms_modelInfoPtrs[id], unchecked); GR ModelInfo.h:L23 NUM_MODEL_INFOS, L92";
+    ModIdeDuplicateId = "mod.ide.duplicate_id", [III, VC, SA], Wrong, Warning,
+        "a model id an IDE loaded earlier defines too: the later definition replaces the earlier one (whose model info stays allocated)",
+        "III ModelInfo.cpp AddSimpleModel, AddTimeModel (ms_modelInfoPtrs[id] = the new one); VC the same; GR ModelInfo.cpp AddAtomicModel, SetModelInfo";
+    ModIplUndefinedId = "mod.ipl.undefined_id", [SA], Crash, Error,
+        "an IPL instance of a model id no IDE loaded before it defines: San Andreas keeps a null building and crashes linking the LODs (a stream IPL: when it streams in)",
+        "GR FileLoader.cpp:L2075, L1007-1010 LoadObjectInstance, LinkLods L1956-1968; IplStore.cpp:L353-368, L399";
+    ModIplUndefinedIdSkipped = "mod.ipl.undefined_id_skipped", [III, VC], Ignored, Warning,
+        "an IPL instance of a model id no IDE loaded before it defines: the object is not placed",
+        "III FileLoader.cpp LoadObjectInstance (no model info: nothing created); VC the same";
+    ModIdeDefinedAfterUse = "mod.ide.defined_after_use", [III, VC, SA], Wrong, Note,
+        "an IDE defines a model id an IPL loaded earlier placed (mod.ipl.undefined_id there): the placement came too early",
+        "III/VC, GR FileLoader.cpp LoadLevel (each line loaded in turn: an IPL sees the IDEs before it)";
+    ModAnimgrpTooManyNames = "mod.animgrp.too_many_names", [SA], Corrupt, Error,
+        "an animgrp.dat group lists more animations than its count: the names are written past the group's array",
+        "GR AnimManager.cpp ReadAnimAssociationDefinitions (0x5BC910), AddAnimAssocDefinition (0x4D3BA0: count slots), AddAnimToAssocDefinition (0x4D3C80: the next empty slot, an assert only)";
 }
 
 impl Rule {

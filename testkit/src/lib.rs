@@ -28,6 +28,8 @@ pub mod bytes;
 pub mod check_cases;
 pub mod dff;
 pub mod driver;
+#[cfg(feature = "std")]
+pub mod folder;
 pub mod hostile;
 pub mod ide;
 pub mod ifp2;

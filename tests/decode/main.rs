@@ -29,6 +29,8 @@ mod ipl_placement;
 #[cfg(feature = "ipl-text")]
 mod ipl_text;
 mod ipl_truncation;
+#[cfg(feature = "std")]
+mod mod_folder;
 mod package;
 mod pause;
 mod record_types;

@@ -100,7 +100,7 @@ export interface Block {
   animations: number;
 }
 
-/** A frame of a model (DFF) in frame-list order (docs/FORMATS.md §12). */
+/** A frame of a model (DFF) in frame-list order (docs/FORMATS.md §11). */
 export interface ModelFrame {
   index: number;
   /** The parent frame's index; -1 for a root. */

@@ -1,0 +1,700 @@
+//! The links between the files of a game or mod folder (rules `mod.*`, docs/CHECKS.md): a
+//! [`ModChecker`] is fed what the game loads, in the game's order (the level files' lines, the
+//! archives' directory entries, the placements of each IPL), and keeps the engine's own
+//! bounded tables: the archive entry names (hashed as San Andreas keys names, `CKeyGen`'s
+//! JAMCRC of the upper-cased name, with a second hash so that two names never share a slot),
+//! counts of the streaming slots, the instance counts of the text IPLs that stream IPLs link
+//! their LODs into, and each stream IPL's largest LOD index.
+//!
+//! It never allocates: the name table is the caller's slice ([`NameSlot`], [`NAME_SLOTS`]
+//! recommended for a whole San Andreas), the rest is fixed ([`PARENTS`] text IPLs,
+//! [`STREAM_IPLS`] stream IPLs). Past a table's capacity a `check.table_full` note says what
+//! was not compared. Walking a folder (finding the files, opening the archives) is the
+//! `std` layer's ([`super::folder`]); this type takes bytes and names only.
+
+use super::{Finding, Games, Rule};
+use crate::archive::Entry;
+use crate::context::{Context, Item, Name};
+use crate::level::{self, DatLine, Keyword, Line};
+use crate::{Game, IplInstance, Record};
+
+/// Slots of the name table a whole San Andreas fills to about a quarter (gta3.img holds about
+/// 16,000 entries): 65,536 slots of 16 bytes, 1 MiB.
+pub const NAME_SLOTS: usize = 1 << 16;
+/// Text IPLs whose instance counts are kept for their stream IPLs (San Andreas has at most 40
+/// text IPLs with `inst` lines that stream IPLs can link into).
+pub const PARENTS: usize = 256;
+/// Stream IPLs whose largest LOD index is kept (San Andreas has 256 IPL slots).
+pub const STREAM_IPLS: usize = 512;
+
+/// The game's model ids (`0..model_ids(game)`): the size of its model table (III and VC
+/// `MODELINFOSIZE`, GR `NUM_MODEL_INFOS`), and of the id table [`ModChecker::new`] takes.
+pub const fn model_ids(game: Game) -> usize {
+    match game {
+        Game::Iii => 5500,
+        Game::ViceCity => 6500,
+        Game::SanAndreas => 20000,
+    }
+}
+
+/// One slot of the id table: which file defined the model id, and which placed it while no
+/// definition was loaded (each the caller's file number plus one; 0: none).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct IdSlot {
+    defined: u32,
+    placed_undefined: u32,
+}
+
+impl IdSlot {
+    /// An empty slot.
+    pub const EMPTY: IdSlot = IdSlot {
+        defined: 0,
+        placed_undefined: 0,
+    };
+}
+
+/// One slot of the name table: a name's two hashes and the file (archive) that holds it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct NameSlot {
+    key: u64,
+    file: u32,
+}
+
+impl NameSlot {
+    /// An empty slot.
+    pub const EMPTY: NameSlot = NameSlot { key: 0, file: 0 };
+}
+
+/// A finding across files: where (the file, and the finding's line or archive entry) and the
+/// other file involved.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
+pub struct ModFinding {
+    /// The rule, games, offset, line or entry, value and bound.
+    pub finding: Finding,
+    /// The file it is in: the caller's number for it (see [`ModChecker`]).
+    pub file: u32,
+    /// The other file involved (the archive that also holds a name, the parent text IPL),
+    /// by the caller's number.
+    pub other: Option<u32>,
+}
+
+/// The kinds of streamed entries with slots of their own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Txd,
+    Col,
+    Ipl,
+    Dat,
+    Ifp,
+    Rrr,
+    Scm,
+}
+
+const KINDS: [(&[u8], Kind); 7] = [
+    (b"TXD", Kind::Txd),
+    (b"COL", Kind::Col),
+    (b"IPL", Kind::Ipl),
+    (b"DAT", Kind::Dat),
+    (b"IFP", Kind::Ifp),
+    (b"RRR", Kind::Rrr),
+    (b"SCM", Kind::Scm),
+];
+
+/// The game's slots of a kind (`None`: not streamed, or no limit known).
+fn slots(game: Game, kind: Kind) -> Option<u32> {
+    match (game, kind) {
+        (Game::SanAndreas, Kind::Txd) => Some(5000),
+        // Slot 0 is the generic one.
+        (Game::SanAndreas, Kind::Col) => Some(254),
+        (Game::SanAndreas, Kind::Ipl) => Some(255),
+        (Game::SanAndreas, Kind::Dat) => Some(64),
+        (Game::SanAndreas, Kind::Ifp) => Some(180),
+        (Game::SanAndreas, Kind::Rrr) => Some(475),
+        (Game::SanAndreas, Kind::Scm) => Some(82),
+        (Game::ViceCity, Kind::Txd) => Some(1385),
+        (Game::ViceCity, Kind::Col) => Some(31),
+        (Game::ViceCity, Kind::Ifp) => Some(35),
+        (Game::Iii, Kind::Txd) => Some(850),
+        _ => None,
+    }
+}
+
+/// The kind of an entry name: its first three characters after the first `.`, any case.
+fn kind_of(name: &[u8]) -> Option<Kind> {
+    let dot = name.iter().position(|&b| b == b'.')?;
+    let ext = name.get(dot + 1..dot + 4)?;
+    KINDS
+        .iter()
+        .find(|(k, _)| ext.eq_ignore_ascii_case(k))
+        .map(|&(_, kind)| kind)
+}
+
+/// A name's key in the table: San Andreas' JAMCRC, then FNV-1a, both of the upper-cased
+/// bytes (never 0: 0 is an empty slot).
+fn name_key(name: &[u8]) -> u64 {
+    let mut fnv = 0x811c_9dc5_u32;
+    for &b in name {
+        fnv = (fnv ^ u32::from(b.to_ascii_uppercase())).wrapping_mul(0x0100_0193);
+    }
+    ((u64::from(level::uppercase_key(name)) << 32) | u64::from(fnv)).max(1)
+}
+
+/// A text IPL loaded by a level file: its name's key and how many `inst` lines it had.
+#[derive(Clone, Copy, Debug, Default)]
+struct Parent {
+    key: u64,
+    instances: u32,
+    file: u32,
+}
+
+/// A stream IPL: its parent's key and its largest LOD index, with where it is.
+#[derive(Clone, Copy, Debug)]
+struct Stream {
+    parent: u64,
+    lod: i32,
+    offset: u64,
+    context: Context,
+    file: u32,
+}
+
+/// The IPL being fed.
+#[derive(Clone, Copy, Debug)]
+struct Current {
+    file: u32,
+    key: u64,
+    /// A stream IPL (an archive entry whose name holds `_stream`): its parent's key.
+    parent: Option<u64>,
+    context: Context,
+    instances: u32,
+    lod: Option<(i32, u64, Option<u32>)>,
+    /// An IDE, not an IPL.
+    ide: bool,
+}
+
+/// Checks the links between a folder's files (module documentation). Files are numbered by
+/// the caller (an index into its own list of paths); findings name them by these numbers.
+pub struct ModChecker<'t, S> {
+    game: Game,
+    games: Games,
+    sink: S,
+    names: &'t mut [NameSlot],
+    ids: &'t mut [IdSlot],
+    names_used: usize,
+    names_full: bool,
+    archive_lines: u32,
+    seen_ipl: bool,
+    kinds: [u32; KINDS.len()],
+    parents: [Parent; PARENTS],
+    parents_len: usize,
+    streams: [Option<Stream>; STREAM_IPLS],
+    streams_len: usize,
+    tables_full: bool,
+    current: Option<Current>,
+    errors: u32,
+}
+
+impl<'t, S: FnMut(&ModFinding)> ModChecker<'t, S> {
+    /// A checker for `game`, remembering archive entry names in `names` (all
+    /// [`NameSlot::EMPTY`]; [`NAME_SLOTS`] for a whole game) and model ids in `ids` (all
+    /// [`IdSlot::EMPTY`]; [`model_ids`] of the game: ids past a shorter table are not
+    /// compared), handing each finding to `sink`.
+    pub fn new(game: Game, names: &'t mut [NameSlot], ids: &'t mut [IdSlot], sink: S) -> Self {
+        let games = match game {
+            Game::Iii => Games::III,
+            Game::ViceCity => Games::VC,
+            Game::SanAndreas => Games::SA,
+        };
+        ModChecker {
+            game,
+            games,
+            sink,
+            names,
+            ids,
+            names_used: 0,
+            names_full: false,
+            archive_lines: 0,
+            seen_ipl: false,
+            kinds: [0; KINDS.len()],
+            parents: [Parent::default(); PARENTS],
+            parents_len: 0,
+            streams: [None; STREAM_IPLS],
+            streams_len: 0,
+            tables_full: false,
+            current: None,
+            errors: 0,
+        }
+    }
+
+    /// Error findings so far.
+    pub fn errors(&self) -> u32 {
+        self.errors
+    }
+
+    /// The sink back.
+    pub fn into_sink(self) -> S {
+        self.sink
+    }
+
+    fn emit(&mut self, rule: Rule, file: u32, other: Option<u32>, at: (u64, Context)) {
+        self.emit_value(rule, file, other, at, None, None);
+    }
+
+    fn emit_value(
+        &mut self,
+        rule: Rule,
+        file: u32,
+        other: Option<u32>,
+        (offset, context): (u64, Context),
+        value: Option<f64>,
+        limit: Option<f64>,
+    ) {
+        let games = rule.games().and(self.games);
+        if games.is_empty() {
+            return;
+        }
+        if rule.level() == super::Level::Error {
+            self.errors += 1;
+        }
+        let finding = ModFinding {
+            finding: Finding {
+                rule,
+                games,
+                offset,
+                context,
+                value,
+                limit,
+                error: None,
+            },
+            file,
+            other,
+        };
+        (self.sink)(&finding);
+    }
+
+    /// A line of a level file (`file`), in order; `found`: whether the file the line names
+    /// was found (ignored for lines that name none). Returns whether the game reads what the
+    /// line names: `false` for an archive past the slots or after the first `IPL` line, and
+    /// for a file that is not there.
+    pub fn level_line(
+        &mut self,
+        file: u32,
+        line: &Line<'_>,
+        dat: &DatLine<'_>,
+        found: bool,
+    ) -> bool {
+        let at = (
+            line.offset,
+            Context {
+                line: Some(line.number),
+                offset: line.offset,
+                ..Context::default()
+            },
+        );
+        let archive = matches!(dat.keyword, Keyword::Img | Keyword::CdImage);
+        let mut read = true;
+        if archive {
+            // III and VC read CDIMAGE lines, San Andreas IMG lines.
+            let for_game = (dat.keyword == Keyword::Img) == (self.game == Game::SanAndreas);
+            if !for_game {
+                return false;
+            }
+            if self.seen_ipl && self.game != Game::Iii {
+                self.emit(Rule::ModImgAfterIpl, file, None, at);
+                read = false;
+            } else {
+                self.archive_lines += 1;
+                let (rule, slots) = match self.game {
+                    Game::SanAndreas => (Rule::ModImgTooMany, 5),
+                    _ => (Rule::ModCdImageTooMany, 7),
+                };
+                if self.archive_lines > slots {
+                    let count = f64::from(self.archive_lines);
+                    self.emit_value(rule, file, None, at, Some(count), Some(f64::from(slots)));
+                    read = false;
+                }
+            }
+        }
+        if dat.keyword == Keyword::Ipl {
+            self.seen_ipl = true;
+        }
+        if dat.keyword.names_file() && !found {
+            let rule = match dat.keyword {
+                Keyword::Ide | Keyword::Ipl => Rule::ModFileMissing,
+                _ => Rule::ModArchiveMissing,
+            };
+            self.emit(rule, file, None, at);
+            read = false;
+        }
+        read && dat.keyword.names_file()
+    }
+
+    /// An entry of the archive `file`'s directory (an archive the game reads, in the game's
+    /// order: San Andreas gta3.img, gta_int.img, then the IMG lines; III and VC gta3.img,
+    /// then the CDIMAGE lines).
+    pub fn archive_entry(&mut self, file: u32, entry: &Entry<'_>) {
+        let context = Context {
+            entry: Some(Item {
+                index: entry.index,
+                name: Name::new(entry.name),
+            }),
+            base: entry.offset,
+            offset: entry.offset,
+            ..Context::default()
+        };
+        let at = (entry.offset, context);
+        let kind = kind_of(entry.name);
+        let first = match self.register(entry.name, file) {
+            Registered::New => true,
+            Registered::Again(other) => {
+                // The same archive twice is the single-file rule's (img2.duplicate).
+                if other != file {
+                    self.emit(Rule::ModNameShadowed, file, Some(other), at);
+                }
+                false
+            }
+            Registered::Full => true,
+        };
+        let Some(kind) = kind else { return };
+        // San Andreas gives every COL record a slot of its own; other kinds one a name.
+        if !(first || (kind == Kind::Col && self.game == Game::SanAndreas)) {
+            return;
+        }
+        let i = KINDS.iter().position(|&(_, k)| k == kind).unwrap_or(0);
+        self.kinds[i] += 1;
+        if let Some(limit) = slots(self.game, kind) {
+            if self.kinds[i] == limit + 1 {
+                let value = Some(f64::from(self.kinds[i]));
+                self.emit_value(
+                    Rule::ModSlotsOverLimit,
+                    file,
+                    None,
+                    at,
+                    value,
+                    Some(f64::from(limit)),
+                );
+            }
+        }
+    }
+
+    fn register(&mut self, name: &[u8], file: u32) -> Registered {
+        let len = self.names.len();
+        if len == 0 {
+            return Registered::Full;
+        }
+        let key = name_key(name);
+        let mut i = (key % len as u64) as usize;
+        loop {
+            let slot = self.names[i];
+            if slot.key == 0 {
+                break;
+            }
+            if slot.key == key {
+                return Registered::Again(slot.file);
+            }
+            i = (i + 1) % len;
+        }
+        if self.names_used >= len / 4 * 3 {
+            if !core::mem::replace(&mut self.names_full, true) {
+                let limit = Some((len / 4 * 3) as f64);
+                self.emit_value(
+                    Rule::TableFull,
+                    file,
+                    None,
+                    (0, Context::default()),
+                    None,
+                    limit,
+                );
+            }
+            return Registered::Full;
+        }
+        self.names[i] = NameSlot { key, file };
+        self.names_used += 1;
+        Registered::New
+    }
+
+    /// An IPL begins: `file` is the text IPL a level file names, or the archive holding
+    /// `entry` (a stream IPL when its name holds `_stream`). `name` is the file's or entry's
+    /// name.
+    pub fn ipl_begin(&mut self, file: u32, name: &[u8], entry: Option<&Entry<'_>>) {
+        let mut context = Context::default();
+        let mut parent = None;
+        if let Some(entry) = entry {
+            context.entry = Some(Item {
+                index: entry.index,
+                name: Name::new(entry.name),
+            });
+            context.base = entry.offset;
+            parent = level::stream_parent(name).map(name_key);
+        }
+        self.current = Some(Current {
+            file,
+            key: name_key(level::stem(name)),
+            parent,
+            context,
+            instances: 0,
+            lod: None,
+            ide: false,
+        });
+    }
+
+    /// A record of the IPL or IDE begun, with the absolute offset and line the decoder
+    /// reported it at (a [`crate::context::Context`]'s; an IDE object carries its own).
+    pub fn record(&mut self, record: &Record<'_>, offset: u64, line: Option<u32>) {
+        match record {
+            Record::Instance(instance) => {
+                let Some(current) = self.current.as_mut() else {
+                    return;
+                };
+                current.instances += 1;
+                Self::note_lod(current, instance, offset, line);
+                let (file, mut context) = (current.file, current.context);
+                context.line = line;
+                context.offset = offset;
+                self.placed(instance.model_id, file, (offset, context));
+            }
+            Record::IdeObject(object) => {
+                let Some(current) = self.current else {
+                    return;
+                };
+                let mut context = current.context;
+                context.line = Some(object.line);
+                context.offset = object.offset;
+                self.defined(object.id, current.file, (object.offset, context));
+            }
+            _ => {}
+        }
+    }
+
+    /// An IPL places model `id`: is it defined?
+    fn placed(&mut self, id: i32, file: u32, at: (u64, Context)) {
+        // Ids outside the table are the single-file rules' (`iplsa.inst.id_range`, ...).
+        let Some(slot) = usize::try_from(id).ok().and_then(|i| self.ids.get_mut(i)) else {
+            return;
+        };
+        if slot.defined != 0 {
+            return;
+        }
+        if slot.placed_undefined == 0 {
+            slot.placed_undefined = file + 1;
+        }
+        let rule = match self.game {
+            Game::SanAndreas => Rule::ModIplUndefinedId,
+            _ => Rule::ModIplUndefinedIdSkipped,
+        };
+        self.emit_value(rule, file, None, at, Some(f64::from(id)), None);
+    }
+
+    /// An IDE defines model `id`.
+    fn defined(&mut self, id: i32, file: u32, at: (u64, Context)) {
+        let limit = self.ids.len().min(model_ids(self.game));
+        let Some(index) = usize::try_from(id).ok().filter(|&i| i < limit) else {
+            if usize::try_from(id).map_or(true, |i| i >= model_ids(self.game)) {
+                let bound = Some((model_ids(self.game) - 1) as f64);
+                self.emit_value(
+                    Rule::ModIdeIdRange,
+                    file,
+                    None,
+                    at,
+                    Some(f64::from(id)),
+                    bound,
+                );
+            }
+            return;
+        };
+        let slot = self.ids[index];
+        if slot.defined != 0 {
+            let other = Some(slot.defined - 1);
+            self.emit_value(
+                Rule::ModIdeDuplicateId,
+                file,
+                other,
+                at,
+                Some(f64::from(id)),
+                None,
+            );
+        }
+        if slot.placed_undefined != 0 {
+            let other = Some(slot.placed_undefined - 1);
+            self.emit_value(
+                Rule::ModIdeDefinedAfterUse,
+                file,
+                other,
+                at,
+                Some(f64::from(id)),
+                None,
+            );
+        }
+        self.ids[index] = IdSlot {
+            defined: file + 1,
+            placed_undefined: 0,
+        };
+    }
+
+    /// A line of San Andreas' `data/animgrp.dat` (`file`), read by `groups`.
+    pub fn animgrp_line(&mut self, file: u32, line: &Line<'_>, groups: &mut level::AnimGroups) {
+        if let level::AnimGroupLine::Animation {
+            index,
+            count: Some(count),
+            ..
+        } = groups.line(line.stored)
+        {
+            if index == count {
+                let at = (
+                    line.offset,
+                    Context {
+                        line: Some(line.number),
+                        offset: line.offset,
+                        ..Context::default()
+                    },
+                );
+                let (value, limit) = (Some(f64::from(index + 1)), Some(f64::from(count)));
+                self.emit_value(Rule::ModAnimgrpTooManyNames, file, None, at, value, limit);
+            }
+        }
+    }
+
+    /// An IDE file (`file`) begins; its records follow ([`record`](Self::record)), then
+    /// [`ide_end`](Self::ide_end).
+    pub fn ide_begin(&mut self, file: u32) {
+        self.current = Some(Current {
+            file,
+            key: 0,
+            parent: None,
+            context: Context::default(),
+            instances: 0,
+            lod: None,
+            ide: true,
+        });
+    }
+
+    /// The IDE begun ends.
+    pub fn ide_end(&mut self) {
+        self.current = None;
+    }
+
+    fn note_lod(current: &mut Current, instance: &IplInstance<'_>, offset: u64, line: Option<u32>) {
+        if instance.lod >= 0 && current.lod.is_none_or(|(lod, _, _)| instance.lod > lod) {
+            current.lod = Some((instance.lod, offset, line));
+        }
+    }
+
+    /// The IPL begun ends: a text IPL's instance count is kept for its stream IPLs, a stream
+    /// IPL's largest LOD index for [`finish`](Self::finish).
+    pub fn ipl_end(&mut self) {
+        let Some(current) = self.current.take().filter(|c| !c.ide) else {
+            return;
+        };
+        match current.parent {
+            None if current.context.entry.is_none() => {
+                if let Some(p) = self.parents[..self.parents_len]
+                    .iter_mut()
+                    .find(|p| p.key == current.key)
+                {
+                    p.instances = p.instances.max(current.instances);
+                } else if self.parents_len < PARENTS {
+                    self.parents[self.parents_len] = Parent {
+                        key: current.key,
+                        instances: current.instances,
+                        file: current.file,
+                    };
+                    self.parents_len += 1;
+                } else {
+                    self.table_full(current.file, PARENTS);
+                }
+            }
+            None => {}
+            Some(parent) => {
+                let Some((lod, offset, line)) = current.lod else {
+                    return;
+                };
+                if self.streams_len == STREAM_IPLS {
+                    self.table_full(current.file, STREAM_IPLS);
+                    return;
+                }
+                let mut context = current.context;
+                context.line = line;
+                context.offset = offset;
+                self.streams[self.streams_len] = Some(Stream {
+                    parent,
+                    lod,
+                    offset,
+                    context,
+                    file: current.file,
+                });
+                self.streams_len += 1;
+            }
+        }
+    }
+
+    fn table_full(&mut self, file: u32, limit: usize) {
+        if !core::mem::replace(&mut self.tables_full, true) {
+            let at = (0, Context::default());
+            self.emit_value(Rule::TableFull, file, None, at, None, Some(limit as f64));
+        }
+    }
+
+    /// Everything was fed: the stream IPLs' LOD indexes are compared with their parents'
+    /// instance counts.
+    pub fn finish(&mut self) {
+        for i in 0..self.streams_len {
+            let Some(stream) = self.streams[i] else {
+                continue;
+            };
+            let at = (stream.offset, stream.context);
+            let parent = self.parents[..self.parents_len]
+                .iter()
+                .find(|p| p.key == stream.parent)
+                .copied();
+            let value = Some(f64::from(stream.lod));
+            match parent {
+                Some(p) if p.instances > 0 => {
+                    if stream.lod as u32 >= p.instances {
+                        let limit = Some(f64::from(p.instances));
+                        self.emit_value(
+                            Rule::ModStreamLodRange,
+                            stream.file,
+                            Some(p.file),
+                            at,
+                            value,
+                            limit,
+                        );
+                    }
+                }
+                Some(p) => self.emit_value(
+                    Rule::ModStreamNoParent,
+                    stream.file,
+                    Some(p.file),
+                    at,
+                    value,
+                    None,
+                ),
+                None => {
+                    self.emit_value(Rule::ModStreamNoParent, stream.file, None, at, value, None)
+                }
+            }
+        }
+        self.streams_len = 0;
+    }
+}
+
+enum Registered {
+    New,
+    Again(u32),
+    Full,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kinds_and_keys() {
+        assert_eq!(kind_of(b"lae_stream0.ipl"), Some(Kind::Ipl));
+        assert_eq!(kind_of(b"a.b.txd"), None);
+        assert_eq!(kind_of(b"GENERIC.COLX"), Some(Kind::Col));
+        assert_eq!(kind_of(b"model.dff"), None);
+        assert_eq!(name_key(b"Lae.IPL"), name_key(b"LAE.ipl"));
+        assert_ne!(name_key(b"lae.ipl"), name_key(b"lae2.ipl"));
+    }
+}

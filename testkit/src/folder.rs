@@ -1,0 +1,123 @@
+//! Game and mod folders built in code in a temporary directory, for `check DIR`: the level
+//! files, text IPLs, IDEs and IMG archives of a San Andreas, Vice City or GTA III install in
+//! the shapes the games ship (upper-case paths written with `\`, files on disk in other
+//! cases, as on a Windows install copied to another system).
+
+use std::path::PathBuf;
+use std::string::String;
+use std::vec::Vec;
+
+use crate::img::Img;
+use crate::ipl::{bnry, Inst};
+
+/// A folder under the system's temporary directory, removed when dropped.
+pub struct Folder {
+    pub root: PathBuf,
+}
+
+impl Folder {
+    /// An empty folder named after `name` and the process.
+    pub fn new(name: &str) -> Folder {
+        let root = std::env::temp_dir().join(format!("gtastream-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        std::fs::create_dir_all(&root).expect("temporary folder");
+        Folder { root }
+    }
+
+    /// Writes `bytes` at `path` (`/`-separated, under the root), making its folders.
+    pub fn write(&self, path: &str, bytes: &[u8]) -> &Self {
+        let at = self.root.join(path);
+        std::fs::create_dir_all(at.parent().expect("a parent")).expect("folders");
+        std::fs::write(at, bytes).expect("a file");
+        self
+    }
+
+    /// The path of `path` under the root.
+    pub fn path(&self, path: &str) -> PathBuf {
+        self.root.join(path)
+    }
+
+    /// Removes `path`.
+    pub fn remove(&self, path: &str) -> &Self {
+        std::fs::remove_file(self.root.join(path)).expect("remove");
+        self
+    }
+}
+
+impl Drop for Folder {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.root);
+    }
+}
+
+/// A text IPL of San Andreas: one `inst` section of `instances` (`(id, name, lod)`).
+pub fn sa_text_ipl(instances: &[(i32, &str, i32)]) -> Vec<u8> {
+    let mut text = String::from("# built in code\r\ninst\r\n");
+    for (i, (id, name, lod)) in instances.iter().enumerate() {
+        text.push_str(&format!(
+            "{id}, {name}, 0, {}.5, -20.25, 10, 0, 0, 0, 1, {lod}\r\n",
+            i as f32 * 10.0
+        ));
+    }
+    text.push_str("end\r\ncull\r\nend\r\n");
+    text.into_bytes()
+}
+
+/// A San Andreas IDE of one `objs` section defining `ids` (`id, lae_mN, lae_txd, 100, 0`).
+pub fn sa_ide(ids: &[i32]) -> Vec<u8> {
+    let mut text = String::from("# built in code\r\nobjs\r\n");
+    for id in ids {
+        text.push_str(&format!("{id}, lae_m{id}, lae_txd, 100, 0\r\n"));
+    }
+    text.push_str("end\r\n");
+    text.into_bytes()
+}
+
+/// A binary stream IPL of `lods.len()` instances of model `id`, with these LOD indexes.
+pub fn stream_ipl(id: i32, lods: &[i32]) -> Vec<u8> {
+    let instances: Vec<Inst> = lods
+        .iter()
+        .enumerate()
+        .map(|(i, &lod)| Inst::binary([i as f32, 2.0, 3.0], [0.0, 0.0, 0.0, 1.0], id, 0, lod))
+        .collect();
+    bnry(&instances, 76, &[], 0)
+}
+
+/// The pieces of a San Andreas folder in the shape the game ships, small: `gta.dat` with
+/// `extra` lines before its first IPL line, `gta3.img` with models, textures, collisions and
+/// the stream IPLs of `lae.ipl`, `gta_int.img`, an IDE and the text IPL `lae.ipl` of 4
+/// instances.
+pub fn san_andreas(name: &str, extra: &str) -> Folder {
+    let folder = Folder::new(name);
+    folder.write(
+        "data/default.dat",
+        b"# default\r\nIDE DATA\\DEFAULT.IDE\r\n",
+    );
+    folder.write("data/default.ide", b"objs\r\nend\r\n");
+    let gta = format!(
+        "# gta.dat\r\n{extra}IDE DATA\\MAPS\\LA\\LAE.IDE\r\nCOLFILE 0 DATA\\MAPS\\GENERIC.COL\r\nIPL DATA\\MAPS\\LA\\LAE.IPL\r\nEXIT\r\nIPL DATA\\MAPS\\NOT_READ.IPL\r\n"
+    );
+    folder.write("data/gta.dat", gta.as_bytes());
+    folder.write("data/maps/la/lae.ide", &sa_ide(&[4000, 4001, 4002, 4003]));
+    folder.write("data/maps/generic.col", b"COLL");
+    folder.write(
+        "data/maps/la/LAe.ipl",
+        &sa_text_ipl(&[
+            (4000, "lae_road", -1),
+            (4001, "lae_roadlod", -1),
+            (4002, "x", -1),
+            (4003, "y", -1),
+        ]),
+    );
+    let mut img = Img::default();
+    img.add("lae_road.dff", &[0x10, 0, 0, 0, 0, 0, 0, 0])
+        .add("lae_txd.txd", &[0x16, 0, 0, 0])
+        .add("lae.col", b"COL3")
+        .add("lae_stream0.ipl", &stream_ipl(4000, &[0, 3, -1]))
+        .add("lae_stream1.ipl", &stream_ipl(4000, &[-1]));
+    folder.write("models/gta3.img", &img.v2());
+    let mut int = Img::default();
+    int.add("interior.dff", &[0x10, 0, 0, 0]);
+    folder.write("models/gta_int.img", &int.v2());
+    folder
+}

@@ -1,0 +1,586 @@
+//! `check DIR` (rules `mod.*`): whole folders built in code in a temporary directory, each
+//! rule's case that fires and its near miss that does not, and the stock shapes of the three
+//! games giving no error.
+
+use gtastream::check::folder::{check_folder, FolderOptions, FolderReport};
+use gtastream::check::{Level, Rule};
+use gtastream::Game;
+use testkit::folder::{san_andreas, stream_ipl, Folder};
+use testkit::img::Img;
+
+fn check(folder: &Folder) -> FolderReport {
+    check_folder(&folder.root, &FolderOptions::default(), &mut |_, _| {}).expect("checked")
+}
+
+/// The rules found across files (`mod.*`), with the file and the other file named.
+fn mod_rules(report: &FolderReport) -> Vec<(&'static str, String, Option<String>)> {
+    report
+        .findings
+        .iter()
+        .filter(|f| f.finding.rule.id().starts_with("mod."))
+        .map(|f| {
+            (
+                f.finding.rule.id(),
+                report.files[f.file as usize].clone(),
+                f.other.map(|o| report.files[o as usize].clone()),
+            )
+        })
+        .collect()
+}
+
+fn errors(report: &FolderReport) -> Vec<String> {
+    report
+        .findings
+        .iter()
+        .filter(|f| f.finding.level() == Level::Error)
+        .map(|f| {
+            format!(
+                "{} {}: {}",
+                report.files[f.file as usize],
+                f.finding.rule.id(),
+                f.finding
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn stock_san_andreas_has_no_error() {
+    let folder = san_andreas("stock-sa", "");
+    let report = check(&folder);
+    assert_eq!(report.game, Game::SanAndreas);
+    assert_eq!(errors(&report), Vec::<String>::new());
+    assert_eq!(mod_rules(&report), []);
+    assert!(report.unreadable.is_empty(), "{:?}", report.unreadable);
+    assert_eq!(report.entries, 6);
+    // The files in load order: the archives the game opens first, the level files, the IPL.
+    assert_eq!(
+        report.files,
+        [
+            "models/gta3.img",
+            "models/gta_int.img",
+            "data/default.dat",
+            "DATA\\DEFAULT.IDE",
+            "data/gta.dat",
+            "DATA\\MAPS\\LA\\LAE.IDE",
+            "DATA\\MAPS\\LA\\LAE.IPL"
+        ]
+    );
+}
+
+#[test]
+fn missing_files() {
+    let folder = san_andreas("missing", "IMG MODELS\\NOWHERE.IMG\r\n");
+    folder.remove("data/maps/la/lae.ide");
+    let report = check(&folder);
+    // Without its IDE, every instance of the IPL and of its stream IPLs is of no model.
+    let ipl = || {
+        (
+            "mod.ipl.undefined_id",
+            "DATA\\MAPS\\LA\\LAE.IPL".to_string(),
+            None,
+        )
+    };
+    let stream = || ("mod.ipl.undefined_id", "models/gta3.img".to_string(), None);
+    assert_eq!(
+        mod_rules(&report),
+        [
+            ("mod.archive.missing", "data/gta.dat".into(), None),
+            ("mod.file.missing", "data/gta.dat".into(), None),
+            ipl(),
+            ipl(),
+            ipl(),
+            ipl(),
+            stream(),
+            stream(),
+            stream(),
+            stream(),
+        ]
+    );
+    let missing = report
+        .findings
+        .iter()
+        .find(|f| f.finding.rule == Rule::ModFileMissing)
+        .unwrap();
+    assert_eq!(missing.finding.context.line, Some(3));
+    assert_eq!(
+        missing.finding.offset,
+        "# gta.dat\r\nIMG MODELS\\NOWHERE.IMG\r\n".len() as u64
+    );
+    // A line after EXIT is never read: its missing file is no finding.
+    assert!(!report.files.iter().any(|f| f.contains("NOT_READ")));
+}
+
+#[test]
+fn img_lines_over_the_slots_and_after_the_first_ipl() {
+    let five: String = (0..5)
+        .map(|i| format!("IMG MODELS\\M{i}.IMG\r\n"))
+        .collect();
+    let folder = san_andreas("img-five", &five);
+    for i in 0..6 {
+        folder.write(&format!("models/m{i}.img"), &Img::default().v2());
+    }
+    assert_eq!(mod_rules(&check(&folder)), []);
+
+    let six: String = (0..6)
+        .map(|i| format!("IMG MODELS\\M{i}.IMG\r\n"))
+        .collect();
+    let folder = san_andreas("img-six", &six);
+    for i in 0..6 {
+        folder.write(&format!("models/m{i}.img"), &Img::default().v2());
+    }
+    let report = check(&folder);
+    assert_eq!(
+        mod_rules(&report),
+        [("mod.img.too_many", "data/gta.dat".into(), None)]
+    );
+    let f = &report
+        .findings
+        .iter()
+        .find(|f| f.finding.rule == Rule::ModImgTooMany)
+        .unwrap()
+        .finding;
+    assert_eq!(
+        (f.context.line, f.value, f.limit),
+        (Some(7), Some(6.0), Some(5.0))
+    );
+
+    // After the first IPL line the directories were read.
+    let folder = san_andreas("img-late", "");
+    folder.write(
+        "data/gta.dat",
+        b"IPL DATA\\MAPS\\LA\\LAE.IPL\r\nIMG MODELS\\LATE.IMG\r\nIDE DATA\\MAPS\\LA\\LAE.IDE\r\n",
+    );
+    folder.write(
+        "models/late.img",
+        &Img::default().add("lae_road.dff", b"x").v2(),
+    );
+    // Never read, so its name shadows nothing. The IDE after the IPL came too late for it.
+    let undefined = || {
+        (
+            "mod.ipl.undefined_id",
+            "DATA\\MAPS\\LA\\LAE.IPL".to_string(),
+            None,
+        )
+    };
+    let late = || {
+        (
+            "mod.ide.defined_after_use",
+            "DATA\\MAPS\\LA\\LAE.IDE".to_string(),
+            Some("DATA\\MAPS\\LA\\LAE.IPL".to_string()),
+        )
+    };
+    assert_eq!(
+        mod_rules(&check(&folder)),
+        [
+            undefined(),
+            undefined(),
+            undefined(),
+            undefined(),
+            ("mod.img.after_ipl", "data/gta.dat".into(), None),
+            late(),
+            late(),
+            late(),
+            late(),
+        ]
+    );
+}
+
+#[test]
+fn names_shadowed_across_archives() {
+    let folder = san_andreas("shadowed", "IMG MODELS\\MOD.IMG\r\n");
+    folder.write(
+        "models/mod.img",
+        &Img::default()
+            .add("LAE_ROAD.DFF", b"x")
+            .add("new.dff", b"y")
+            .v2(),
+    );
+    let report = check(&folder);
+    assert_eq!(
+        mod_rules(&report),
+        [(
+            "mod.name.shadowed",
+            "MODELS\\MOD.IMG".into(),
+            Some("models/gta3.img".into())
+        )]
+    );
+    let f = &report
+        .findings
+        .iter()
+        .find(|f| f.finding.rule == Rule::ModNameShadowed)
+        .unwrap()
+        .finding;
+    assert_eq!(f.context.entry.unwrap().name.as_bytes(), b"LAE_ROAD.DFF");
+    assert_eq!(f.context.entry.unwrap().index, 0);
+    assert_eq!(f.level(), Level::Warning);
+
+    // Near miss: other names only.
+    let folder = san_andreas("not-shadowed", "IMG MODELS\\MOD.IMG\r\n");
+    folder.write(
+        "models/mod.img",
+        &Img::default().add("lae_road2.dff", b"x").v2(),
+    );
+    assert_eq!(mod_rules(&check(&folder)), []);
+}
+
+#[test]
+fn stream_lods_against_the_parent_text_ipl() {
+    // lae.ipl has 4 instances: LOD 4 is past them, 3 is the last.
+    let folder = san_andreas("lod-range", "");
+    let mut img = Img::default();
+    img.add("lae_stream0.ipl", &stream_ipl(4000, &[0, 4, -1]));
+    folder.write("models/gta3.img", &img.v2());
+    let report = check(&folder);
+    assert_eq!(
+        mod_rules(&report),
+        [(
+            "mod.stream.lod_range",
+            "models/gta3.img".into(),
+            Some("DATA\\MAPS\\LA\\LAE.IPL".into())
+        )]
+    );
+    let f = &report
+        .findings
+        .iter()
+        .find(|f| f.finding.rule == Rule::ModStreamLodRange)
+        .unwrap()
+        .finding;
+    assert_eq!((f.value, f.limit), (Some(4.0), Some(4.0)));
+    assert_eq!(f.context.entry.unwrap().name.as_bytes(), b"lae_stream0.ipl");
+    assert_eq!(f.level(), Level::Error);
+
+    // A stream IPL of a parent no IPL line loads.
+    let folder = san_andreas("no-parent", "");
+    let mut img = Img::default();
+    img.add("lax_stream0.ipl", &stream_ipl(4000, &[0]))
+        .add("lay_stream0.ipl", &stream_ipl(4000, &[-1, -1]));
+    folder.write("models/gta3.img", &img.v2());
+    let report = check(&folder);
+    assert_eq!(
+        mod_rules(&report),
+        [("mod.stream.no_parent", "models/gta3.img".into(), None)]
+    );
+}
+
+#[test]
+fn streaming_slots() {
+    let with = |n: usize| {
+        let folder = san_andreas(&format!("slots-{n}"), "IMG MODELS\\NODES.IMG\r\n");
+        let mut img = Img::default();
+        for i in 0..n {
+            img.add_at(
+                &format!("nodes{i}.dat"),
+                1 + (n as u32 * 32 / 2048) + i as u32,
+                b"n",
+            );
+        }
+        folder.write("models/nodes.img", &img.v2());
+        folder
+    };
+    assert_eq!(mod_rules(&check(&with(64))), []);
+    let report = check(&with(65));
+    assert_eq!(
+        mod_rules(&report),
+        [("mod.slots.over_limit", "MODELS\\NODES.IMG".into(), None)]
+    );
+    let f = &report
+        .findings
+        .iter()
+        .find(|f| f.finding.rule == Rule::ModSlotsOverLimit)
+        .unwrap()
+        .finding;
+    assert_eq!((f.value, f.limit), (Some(65.0), Some(64.0)));
+    assert_eq!(f.context.entry.unwrap().name.as_bytes(), b"nodes64.dat");
+}
+
+#[test]
+fn vice_city_and_iii_shapes() {
+    // Vice City: gta_vc.dat, CDIMAGE lines, version 1 archives; the last CDIMAGE wins.
+    let folder = Folder::new("stock-vc");
+    folder.write("data/default.dat", b"IDE DATA\\DEFAULT.IDE\r\n");
+    folder.write("data/default.ide", b"objs\r\nend\r\n");
+    folder.write(
+        "data/gta_vc.dat",
+        b"CDIMAGE MODELS\\EXTRA.IMG\r\nIDE DATA\\MAPS\\A.IDE\r\nIPL DATA\\MAPS\\A.IPL\r\nCDIMAGE MODELS\\LATE.IMG\r\n",
+    );
+    folder.write(
+        "data/maps/a.ide",
+        b"objs\r\n100, a, a, 1, 100, 0\r\nend\r\n",
+    );
+    folder.write(
+        "data/maps/a.ipl",
+        b"inst\r\n100, a, 0, 1, 2, 3, 1, 1, 1, 0, 0, 0, 1\r\nend\r\n",
+    );
+    let (dir, img) = Img::default()
+        .add("a.dff", b"x")
+        .add("a.txd", b"t")
+        .clone()
+        .v1();
+    folder
+        .write("models/gta3.dir", &dir)
+        .write("models/gta3.img", &img);
+    let (dir, img) = Img::default().add("b.dff", b"x").clone().v1();
+    folder
+        .write("models/extra.dir", &dir)
+        .write("models/extra.img", &img);
+    folder
+        .write("models/late.dir", &dir)
+        .write("models/late.img", &img);
+    let report = check(&folder);
+    assert_eq!(report.game, Game::ViceCity);
+    assert_eq!(errors(&report), Vec::<String>::new());
+    assert_eq!(
+        mod_rules(&report),
+        [("mod.img.after_ipl", "data/gta_vc.dat".into(), None)]
+    );
+
+    // GTA III reads the directories after the whole level file: a late CDIMAGE is read, and
+    // its names shadow (the last image wins there).
+    let folder = Folder::new("stock-iii");
+    folder.write(
+        "data/gta3.dat",
+        b"IDE DATA\\MAPS\\A.IDE\r\nIPL DATA\\MAPS\\A.IPL\r\nCDIMAGE MODELS\\LATE.IMG\r\n",
+    );
+    folder.write(
+        "data/maps/a.ide",
+        b"objs\r\n100, a, a, 1, 100, 0\r\nend\r\n",
+    );
+    folder.write(
+        "data/maps/a.ipl",
+        b"inst\r\n100, a, 1, 2, 3, 1, 1, 1, 0, 0, 0, 1\r\nend\r\n",
+    );
+    let (dir, img) = Img::default().add("a.dff", b"x").clone().v1();
+    folder
+        .write("models/gta3.dir", &dir)
+        .write("models/gta3.img", &img);
+    folder
+        .write("models/late.dir", &dir)
+        .write("models/late.img", &img);
+    let report = check(&folder);
+    assert_eq!(report.game, Game::Iii);
+    assert_eq!(errors(&report), Vec::<String>::new());
+    assert_eq!(
+        mod_rules(&report),
+        [(
+            "mod.name.shadowed",
+            "MODELS\\LATE.IMG".into(),
+            Some("models/gta3.img".into())
+        )]
+    );
+}
+
+#[test]
+fn the_game_from_the_folder() {
+    let folder = Folder::new("no-game");
+    let error = check_folder(&folder.root, &FolderOptions::default(), &mut |_, _| {}).unwrap_err();
+    assert!(error.0.contains("no data/gta.dat"), "{error}");
+    let folder = san_andreas("two-games", "");
+    folder.write("data/gta3.dat", b"");
+    let error = check_folder(&folder.root, &FolderOptions::default(), &mut |_, _| {}).unwrap_err();
+    assert!(error.0.contains("--game"), "{error}");
+    let options = FolderOptions {
+        game: Some(Game::SanAndreas),
+        ..FolderOptions::default()
+    };
+    assert!(check_folder(&folder.root, &options, &mut |_, _| {}).is_ok());
+}
+
+#[test]
+fn a_mod_against_its_base_game() {
+    let game = san_andreas("base-game", "IMG MODELS\\MOD.IMG\r\n");
+    let mod_folder = Folder::new("mod-over-base");
+    mod_folder.write(
+        "models/MOD.img",
+        &Img::default().add("lae_road.dff", b"x").v2(),
+    );
+    let options = FolderOptions {
+        game: None,
+        base: Some(game.root.clone()),
+    };
+    let report = check_folder(&mod_folder.root, &options, &mut |_, _| {}).unwrap();
+    assert_eq!(
+        mod_rules(&report),
+        [(
+            "mod.name.shadowed",
+            "MODELS\\MOD.IMG".into(),
+            Some("models/gta3.img".into())
+        )]
+    );
+}
+
+#[test]
+fn ide_ids_duplicated_out_of_range_and_placed_undefined() {
+    // 4001 defined again by a second IDE: the later one replaces it; 20000 is past the table.
+    let folder = san_andreas("ide-ids", "IDE DATA\\MAPS\\MORE.IDE\r\n");
+    folder.write(
+        "data/maps/more.ide",
+        &testkit::folder::sa_ide(&[5000, 4001, 20000]),
+    );
+    let report = check(&folder);
+    assert_eq!(
+        mod_rules(&report),
+        [
+            ("mod.ide.id_range", "DATA\\MAPS\\MORE.IDE".into(), None),
+            (
+                "mod.ide.duplicate_id",
+                "DATA\\MAPS\\LA\\LAE.IDE".into(),
+                Some("DATA\\MAPS\\MORE.IDE".into())
+            ),
+        ]
+    );
+    let range = &report
+        .findings
+        .iter()
+        .find(|f| f.finding.rule == Rule::ModIdeIdRange)
+        .unwrap()
+        .finding;
+    assert_eq!(
+        (range.context.line, range.value, range.limit),
+        (Some(5), Some(20000.0), Some(19999.0))
+    );
+    let dup = &report
+        .findings
+        .iter()
+        .find(|f| f.finding.rule == Rule::ModIdeDuplicateId)
+        .unwrap()
+        .finding;
+    assert_eq!((dup.context.line, dup.value), (Some(4), Some(4001.0)));
+    assert_eq!(dup.level(), Level::Warning);
+    // The IDE line's offset: after "# built in code\r\nobjs\r\n" and the line of 4000.
+    assert_eq!(
+        dup.offset,
+        ("# built in code\r\nobjs\r\n".len() + "4000, lae_m4000, lae_txd, 100, 0\r\n".len()) as u64
+    );
+
+    // An instance of an id no IDE defines: San Andreas crashes (error); near miss: 19999 defined.
+    let folder = san_andreas("ipl-undefined", "IDE DATA\\MAPS\\MORE.IDE\r\n");
+    folder.write("data/maps/more.ide", &testkit::folder::sa_ide(&[19999]));
+    folder.write(
+        "data/maps/la/LAe.ipl",
+        &testkit::folder::sa_text_ipl(&[
+            (4000, "a", -1),
+            (19999, "b", -1),
+            (4004, "c", -1),
+            (4001, "d", -1),
+        ]),
+    );
+    let report = check(&folder);
+    assert_eq!(
+        mod_rules(&report),
+        [(
+            "mod.ipl.undefined_id",
+            "DATA\\MAPS\\LA\\LAE.IPL".into(),
+            None
+        )]
+    );
+    let f = &report
+        .findings
+        .iter()
+        .find(|f| f.finding.rule == Rule::ModIplUndefinedId)
+        .unwrap()
+        .finding;
+    assert_eq!(
+        (f.context.line, f.value, f.level()),
+        (Some(5), Some(4004.0), Level::Error)
+    );
+}
+
+/// Vice City: more than 7 CDIMAGE lines overflow the image slots (8 with gta3.img: 7 is the near
+/// miss); an instance of an undefined id is skipped (a warning there, not San Andreas' crash).
+#[test]
+fn vice_city_cdimage_slots_and_undefined_ids() {
+    let with = |lines: usize, ipl: &[u8]| {
+        let folder = Folder::new(&format!("vc-cdimages-{lines}"));
+        let images: String = (0..lines)
+            .map(|i| format!("CDIMAGE MODELS\\C{i}.IMG\r\n"))
+            .collect();
+        let dat = format!("{images}IDE DATA\\A.IDE\r\nIPL DATA\\A.IPL\r\n");
+        folder.write("data/gta_vc.dat", dat.as_bytes());
+        folder.write("data/a.ide", b"objs\r\n100, a, a, 1, 100, 0\r\nend\r\n");
+        folder.write("data/a.ipl", ipl);
+        let (dir, img) = Img::default().add("a.dff", b"x").clone().v1();
+        folder
+            .write("models/gta3.dir", &dir)
+            .write("models/gta3.img", &img);
+        for i in 0..lines {
+            let (dir, img) = Img::default().add(&format!("c{i}.dff"), b"x").clone().v1();
+            folder.write(&format!("models/c{i}.dir"), &dir);
+            folder.write(&format!("models/c{i}.img"), &img);
+        }
+        folder
+    };
+    let defined = b"inst\r\n100, a, 0, 1, 2, 3, 1, 1, 1, 0, 0, 0, 1\r\nend\r\n";
+    let report = check(&with(7, defined));
+    assert_eq!(report.game, Game::ViceCity);
+    assert_eq!(mod_rules(&report), []);
+    let report = check(&with(8, defined));
+    assert_eq!(
+        mod_rules(&report),
+        [("mod.cdimage.too_many", "data/gta_vc.dat".into(), None)]
+    );
+    let f = &report
+        .findings
+        .iter()
+        .find(|f| f.finding.rule == Rule::ModCdImageTooMany)
+        .unwrap()
+        .finding;
+    assert_eq!(
+        (f.context.line, f.value, f.limit, f.level()),
+        (Some(8), Some(8.0), Some(7.0), Level::Error)
+    );
+
+    let undefined = b"inst\r\n101, b, 0, 1, 2, 3, 1, 1, 1, 0, 0, 0, 1\r\nend\r\n";
+    let report = check(&with(0, undefined));
+    assert_eq!(
+        mod_rules(&report),
+        [("mod.ipl.undefined_id_skipped", "DATA\\A.IPL".into(), None)]
+    );
+    assert_eq!(errors(&report), Vec::<String>::new());
+}
+
+/// Every rule across files has its case in this module.
+#[test]
+fn every_mod_rule_has_a_case() {
+    let here = include_str!("mod_folder.rs");
+    let missing: Vec<&str> = Rule::ALL
+        .iter()
+        .map(|r| r.id())
+        .filter(|id| id.starts_with("mod.") && !here.contains(&format!("\"{id}\"")))
+        .collect();
+    assert!(missing.is_empty(), "{missing:?}");
+}
+
+/// animgrp.dat: a group of more names than its count (an error); its near miss, as many.
+#[test]
+fn animgrp_groups_past_their_count() {
+    let folder = san_andreas("animgrp", "");
+    folder.write(
+        "data/animgrp.dat",
+        b"# groups\r\ndefault, ped, man, 2\r\nwalk_civi\r\nrun_civi\r\nend\r\nfat, fat, man, 1\r\nfatwalk\r\nfatrun\r\nend\r\n",
+    );
+    let report = check(&folder);
+    assert_eq!(
+        mod_rules(&report),
+        [(
+            "mod.animgrp.too_many_names",
+            "data/animgrp.dat".into(),
+            None
+        )]
+    );
+    let f = &report
+        .findings
+        .iter()
+        .find(|f| f.finding.rule == Rule::ModAnimgrpTooManyNames)
+        .unwrap()
+        .finding;
+    assert_eq!(
+        (f.context.line, f.value, f.limit, f.level()),
+        (Some(8), Some(2.0), Some(1.0), Level::Error)
+    );
+    folder.write(
+        "data/animgrp.dat",
+        b"default, ped, man, 2\r\nwalk_civi\r\nrun_civi\r\nend\r\n",
+    );
+    assert_eq!(mod_rules(&check(&folder)), []);
+}
