@@ -399,7 +399,7 @@ fn normalised(q: [f32; 4]) -> [f32; 4] {
 }
 
 /// The keys with `RemoveQuaternionFlips` applied.
-fn unflipped(keys: impl Iterator<Item = Keyframe>) -> impl Iterator<Item = Keyframe> {
+pub(crate) fn unflipped(keys: impl Iterator<Item = Keyframe>) -> impl Iterator<Item = Keyframe> {
     let mut previous: Option<[f32; 4]> = None;
     keys.map(move |mut key| {
         if previous.is_some_and(|p| dot(p, key.rotation) < 0.0) {
