@@ -158,15 +158,21 @@ fn main() -> ExitCode {
             ),
         ),
     ];
-    let cases = r#"[
-  {"name": "sa", "model": "sa.dff", "animation": "sa.ifp", "animations": ["walk", "idle_packed"],
-   "times": [0, 0.1, 0.2, 0.29, 0.31, 0.45, 0.6, 0.95, 1.0, 1.5], "unwritten": 1},
-  {"name": "vc", "model": "vc.dff", "animation": "vc.ifp", "animations": ["run"],
-   "times": [0, 0.1, 0.4, 0.55, 0.9, 1.2, 2.0], "unwritten": 1},
-  {"name": "iii", "model": "iii.dff", "animation": "iii.ifp", "animations": ["run"],
-   "times": [0, 0.1, 0.4, 0.55, 0.9, 1.2, 2.0], "unwritten": 1}
+    // Times every 0.05 s, past the end too; the step's own time (0.3) among them.
+    let times: Vec<String> = (0..=30).map(|i| format!("{}", i as f32 * 0.05)).collect();
+    let times = times.join(", ");
+    let cases = format!(
+        r#"[
+  {{"name": "sa", "model": "sa.dff", "animation": "sa.ifp", "animations": ["walk", "idle_packed"],
+   "tolerance": {{"idle_packed": 1e-4}}, "times": [{times}],
+   "unwritten": [["walk", 7]]}},
+  {{"name": "vc", "model": "vc.dff", "animation": "vc.ifp", "animations": ["run"],
+   "times": [{times}], "unwritten": [["run", 4]]}},
+  {{"name": "iii", "model": "iii.dff", "animation": "iii.ifp", "animations": ["run"],
+   "times": [{times}], "unwritten": [["run", 3]]}}
 ]
-"#;
+"#
+    );
     let written = std::fs::create_dir_all(out).and_then(|()| {
         for (name, bytes) in &files {
             std::fs::write(out.join(name), bytes)?;

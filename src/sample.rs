@@ -386,7 +386,7 @@ const UNIT_SLACK: f32 = 1.0 / (1 << 20) as f32;
 /// comes back with its stored bits; a zero quaternion has no direction and becomes the
 /// identity; a non-finite one (keys holding NaN or infinity: `ifp.value.nan`) is returned as
 /// computed.
-fn normalised(q: [f32; 4]) -> [f32; 4] {
+pub(crate) fn normalised(q: [f32; 4]) -> [f32; 4] {
     let sq = dot(q, q);
     if sq == 0.0 {
         return [0.0, 0.0, 0.0, 1.0];

@@ -388,7 +388,14 @@ fn write_animation(
                 continue;
             }
         };
-        let keys: Vec<Keyframe> = crate::sample::unflipped(bone.frames.iter().copied()).collect();
+        // Flips removed as at load; each key normalised as the games normalise a pose (the
+        // sampler's rule: packed keys are not unit, a unit key keeps its bits).
+        let keys: Vec<Keyframe> = crate::sample::unflipped(bone.frames.iter().copied())
+            .map(|mut k| {
+                k.rotation = crate::sample::normalised(k.rotation);
+                k
+            })
+            .collect();
         let (times, steps) = match key_times(&keys) {
             Ok(t) => t,
             Err(reason) => {
