@@ -132,7 +132,7 @@ impl fmt::Display for ExportError {
     }
 }
 
-impl std::error::Error for ExportError {}
+impl core::error::Error for ExportError {}
 
 /// The animations of an animation file held in memory (ANP3, ANP2, ANPK, Stories; an
 /// archive entry's bytes) as glTF on `skeleton`.
@@ -578,5 +578,44 @@ fn base64(data: &[u8], out: &mut String) {
                 out.push('=');
             }
         }
+    }
+}
+
+impl Export {
+    /// What was written and left out, as the front ends hand it over (the JavaScript and
+    /// Python `toGltf`/`to_gltf` results): `{"animations": n, "empty": [name, ...],
+    /// "unwritten": [{"animation", "track", "name", "bone_id", "reason", "message", "key"?,
+    /// "by"?}, ...]}`, `reason` the stable [`Reason::name`].
+    pub fn report(&self) -> Value {
+        let unwritten: Vec<Value> = self
+            .unwritten
+            .iter()
+            .map(|u| {
+                let mut entry = Map::new();
+                entry.insert("animation".into(), json!(u.animation));
+                entry.insert("track".into(), json!(u.track));
+                entry.insert("name".into(), json!(u.name));
+                entry.insert("bone_id".into(), json!(u.bone_id));
+                entry.insert("reason".into(), json!(u.reason.name()));
+                entry.insert("message".into(), json!(alloc::format!("{}", u.reason)));
+                match u.reason {
+                    Reason::Overridden { by } => {
+                        entry.insert("by".into(), json!(by));
+                    }
+                    Reason::DecreasingTime { key }
+                    | Reason::StepCollision { key }
+                    | Reason::NotFinite { key } => {
+                        entry.insert("key".into(), json!(key));
+                    }
+                    Reason::Unbound(_) => {}
+                }
+                Value::Object(entry)
+            })
+            .collect();
+        json!({
+            "animations": self.animations,
+            "empty": self.empty,
+            "unwritten": unwritten,
+        })
     }
 }

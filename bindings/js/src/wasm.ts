@@ -24,7 +24,8 @@ export class DecodeError extends Error {
   readonly kind: string;
   /** What the kind means, in words. */
   readonly reason: string;
-  /** Absolute byte offset of the unit that failed. */
+  /** Absolute byte offset of the unit that failed; NaN for an error of no place in the file
+   * (an animation asked for that the file lacks). */
   readonly offset: number;
   /** The animation (0-based index) being decoded, null outside one or where not tracked. */
   readonly animation: number | null;
@@ -34,7 +35,8 @@ export class DecodeError extends Error {
   readonly line: number | null;
 
   constructor(kind: string, reason: string, offset: number, context?: ErrorContext) {
-    super(context?.message ?? `${reason} at offset ${offset}`);
+    super(context?.message
+      ?? (Number.isNaN(offset) ? reason : `${reason} at offset ${offset}`));
     this.name = 'DecodeError';
     this.kind = kind;
     this.reason = reason;
@@ -74,6 +76,8 @@ export interface Exports {
     model: number, modelLen: number, time: number, looped: number, game: number): number;
   gts_check_skeleton_json(ptr: number, len: number, name: number, nameLen: number, games: number,
     model: number, modelLen: number): number;
+  gts_gltf(ptr: number, len: number, model: number, modelLen: number, names: number,
+    namesLen: number, game: number, glb: number): number;
   gts_sample_json(ptr: number, len: number, name: number, nameLen: number, time: number,
     looped: number): number;
   gts_summaries_json(ptr: number, len: number): number;
