@@ -49,7 +49,7 @@ export interface GltfResult extends GltfReport {
  * The animations of `data` (an IFP or Stories file, or an archive entry's bytes) as glTF on the
  * skeleton of `model` (a DFF): a node per frame, a skin where the model has one, an animation
  * per IFP animation with its keys as stored. Throws a {@link DecodeError} where either file does
- * not decode (kind `not_found` for an animation the file lacks).
+ * not decode (kind `not_found`, as `sample()`'s, for an animation the file lacks).
  */
 export function toGltf(data: Uint8Array | ArrayBuffer, model: Uint8Array | ArrayBuffer,
   options: GltfOptions = {}): GltfResult {

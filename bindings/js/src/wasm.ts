@@ -24,8 +24,7 @@ export class DecodeError extends Error {
   readonly kind: string;
   /** What the kind means, in words. */
   readonly reason: string;
-  /** Absolute byte offset of the unit that failed; NaN for an error of no place in the file
-   * (an animation asked for that the file lacks). */
+  /** Absolute byte offset of the unit that failed. */
   readonly offset: number;
   /** The animation (0-based index) being decoded, null outside one or where not tracked. */
   readonly animation: number | null;
@@ -35,8 +34,7 @@ export class DecodeError extends Error {
   readonly line: number | null;
 
   constructor(kind: string, reason: string, offset: number, context?: ErrorContext) {
-    super(context?.message
-      ?? (Number.isNaN(offset) ? reason : `${reason} at offset ${offset}`));
+    super(context?.message ?? `${reason} at offset ${offset}`);
     this.name = 'DecodeError';
     this.kind = kind;
     this.reason = reason;

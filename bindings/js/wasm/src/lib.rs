@@ -1707,7 +1707,7 @@ pub unsafe extern "C" fn gts_check_skeleton_json(
 /// (`gtastream::gltf::export`): the animations named in the `names_len` bytes at `names`
 /// (each name followed by a NUL; none: all). The file (`glb`: binary, else `.gltf` JSON) goes
 /// to `output`, then the report (`Export::report`, JSON) to `text`. Returns 0, or 1 after
-/// reporting the error (`not_found` for an animation the file lacks).
+/// reporting the error (`not_found`, at offset 0, for an animation the file lacks).
 ///
 /// # Safety
 /// Each pointer points to as many readable bytes as its length says; names are UTF-8.
@@ -1754,15 +1754,25 @@ pub unsafe extern "C" fn gts_gltf(
             report_error(e);
             1
         }
+        // As the sampler reports a name it lacks: `not_found` at offset 0, the name in the
+        // message.
         Err(missing @ ExportError::NoAnimation(_)) => {
-            let (name, reason) = ("not_found", alloc::format!("{missing}"));
-            // SAFETY: the import reads the two strings during the call.
-            error(
+            let kind = gtastream::ErrorKind::NotFound;
+            let (name, reason) = (kind.name(), kind.reason());
+            let message = alloc::format!("{missing}");
+            let none = f64::NAN;
+            // SAFETY: the import reads the three strings during the call.
+            failure(
                 name.as_ptr(),
                 name.len(),
                 reason.as_ptr(),
                 reason.len(),
-                f64::NAN,
+                0.0,
+                none,
+                none,
+                none,
+                message.as_ptr(),
+                message.len(),
             );
             1
         }
