@@ -19,7 +19,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
 
 import {
-  addEntries, check, convert, decode, decodeEntry, ls, removeEntries, sample,
+  addEntries, check, convert, decode, decodeEntry, ls, removeEntries, sample, toGltf,
 } from '../dist/index.js';
 import {
   anp3, bigAnp3, imgVer1, imgVer2, repo, sampleAnp3, sampleBnry, sampleTextIpl,
@@ -223,7 +223,9 @@ const url = `http://127.0.0.1:${server.address().port}/`;
 
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  // WebGL (the 3D view) by SwiftShader, on the CPU.
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--use-angle=swiftshader',
+    '--enable-unsafe-swiftshader', '--disable-quic', '--no-first-run',
     '--disable-background-networking', '--disable-component-update', '--disable-sync'],
 });
 const problems = [];
@@ -492,6 +494,57 @@ try {
   });
   assert.ok((await page.textContent('#model-counts')).includes(`${model.skin.bones} bones`));
   await page.screenshot({ path: join(out, 'web-inspector-model.png'), fullPage: true });
+
+  // Issue 33: an animation file opened with a model plays on its skeleton in 3D (the glTF of
+  // toGltf, posed by three.js): each frame where the sampler puts it at a time; tracks that bind
+  // to nothing marked; the shown animation saved as .glb; a model used from the page before.
+  await page.setInputFiles('#file', [
+    { name: 'walk.ifp', mimeType: 'application/octet-stream', buffer: walk },
+    { name: 'ped.dff', mimeType: 'application/octet-stream', buffer: dff }]);
+  await page.waitForFunction(() => ['ready', 'failed'].includes(document.body.dataset.view),
+    null, { timeout: 60000 });
+  assert.equal(await page.evaluate(() => document.body.dataset.view), 'ready',
+    await page.textContent('#unbound'));
+  assert.equal(await page.textContent('#format'), 'ANP3');
+  const shown = toGltf(walk, dff);
+  assert.ok((await page.textContent('#unbound')).startsWith(
+    `${shown.animations} animations on ped.dff`), await page.textContent('#unbound'));
+  assert.equal(await page.evaluate(() => window.gtastreamView.drawn), true, 'WebGL draws');
+  const played = doc.animations[0].name;
+  for (const time of [0, 0.3, 0.71]) {
+    await page.$eval('#pose-time', (input, t) => {
+      input.value = String(t);
+      input.dispatchEvent(new Event('input'));
+    }, time);
+    const drawn = await page.evaluate(() => Array.from({ length: window.gtastreamView.frames },
+      (_, i) => window.gtastreamView.framePosition(i)));
+    const pose = sample(walk, played, time, { skeleton: dff, loop: true });
+    assert.equal(drawn.length, pose.frames.length);
+    pose.frames.forEach((f, i) => {
+      const at = f.matrix.slice(12, 15);
+      for (let k = 0; k < 3; k++) {
+        assert.ok(Math.abs(drawn[i][k] - at[k]) < 1e-4,
+          `${played} at ${time}: frame ${i} drawn at ${drawn[i]}, the sampler says ${at}`);
+      }
+    });
+  }
+  const rows = await page.$$eval('#bones tbody tr', (r) => r.map((row) => row.classList
+    .contains('unbound')));
+  const left = shown.unwritten.filter((u) => u.animation === played).map((u) => u.track);
+  assert.deepEqual(rows.flatMap((red, i) => (red ? [i] : [])), left);
+  await page.screenshot({ path: join(out, 'web-inspector-3d.png'), fullPage: true });
+  const [glb] = await Promise.all([page.waitForEvent('download'), page.click('#save-glb')]);
+  assert.equal(glb.suggestedFilename(), `${played}.glb`);
+  assert.deepEqual(readFileSync(await glb.path()),
+    Buffer.from(toGltf(walk, dff, { animations: [played] }).bytes));
+  // Another file closes the view; a model opened alone, "Use for animations", then an
+  // animation file: on that model.
+  await load('ped.dff', dff);
+  assert.equal(await page.isVisible('#view3d'), false);
+  await page.click('#model-use');
+  await load('walk.ifp', walk);
+  await page.waitForFunction(() => document.body.dataset.view === 'ready', null,
+    { timeout: 60000 });
 
   // A broken file: the error with its kind and offset.
   await load('broken.ifp', walk.subarray(0, 100));
