@@ -132,7 +132,7 @@ fn main() -> ExitCode {
         return ExitCode::from(2);
     };
     let out = Path::new(&out);
-    let files: [(&str, Vec<u8>); 6] = [
+    let files: [(&str, Vec<u8>); 7] = [
         ("sa.dff", dff::sa_skin().bytes()),
         ("sa.ifp", sa()),
         ("vc.dff", dff::vc_ped().bytes()),
@@ -149,6 +149,9 @@ fn main() -> ExitCode {
                 true,
             ),
         ),
+        // The stock-shaped ped.ifp (330 animations, keys at one time): validated, and what
+        // the conversion speed is measured on.
+        ("ped.ifp", testkit::stock::sa_ped().build()),
         ("iii.dff", dff::gta3_ped().bytes()),
         (
             "iii.ifp",
@@ -166,6 +169,8 @@ fn main() -> ExitCode {
   {{"name": "sa", "model": "sa.dff", "animation": "sa.ifp", "animations": ["walk", "idle_packed"],
    "tolerance": {{"idle_packed": 1e-4}}, "times": [{times}],
    "unwritten": [["walk", 7]]}},
+  {{"name": "sa_ped", "model": "sa.dff", "animation": "ped.ifp",
+   "animations": ["anim_000", "anim_001", "anim_329"], "times": [{times}], "unwritten": []}},
   {{"name": "vc", "model": "vc.dff", "animation": "vc.ifp", "animations": ["run"],
    "times": [{times}], "unwritten": [["run", 4]]}},
   {{"name": "iii", "model": "iii.dff", "animation": "iii.ifp", "animations": ["run"],
