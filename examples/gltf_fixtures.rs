@@ -6,8 +6,12 @@
 //! with the animations and times to compare.
 //!
 //! ```text
-//! cargo run --features alloc --example gltf_fixtures -- OUT_DIR
+//! cargo run --features gltf --example gltf_fixtures -- OUT_DIR
+//! cargo run --release --features gltf --example gltf_fixtures -- --speed
 //! ```
+//!
+//! `--speed` times the conversion of the stock-shaped `ped.ifp` (330 animations) on the SA
+//! skin instead (docs/ANIMATION.md, "glTF").
 
 use std::path::Path;
 use std::process::ExitCode;
@@ -126,7 +130,32 @@ fn anpk(names: &[(&str, i32)], ids: bool) -> Vec<u8> {
     testkit::anpk::bytes(&package("gltf", vec![anim("run", bones)]))
 }
 
+/// Prints the time of `export` and of the `.glb` of the stock-shaped `ped.ifp`.
+fn speed() {
+    use gtastream::gltf::export::{export, Options};
+    let ifp = testkit::stock::sa_ped().build();
+    let skeleton = gtastream::rig::read_skeleton(&dff::sa_skin().bytes()).expect("a model");
+    let runs = 20;
+    let mut best = f64::INFINITY;
+    let mut size = 0;
+    for _ in 0..runs {
+        let start = std::time::Instant::now();
+        let e = export(&ifp, &skeleton, &Options::default()).expect("exports");
+        size = e.to_glb().len();
+        best = best.min(start.elapsed().as_secs_f64());
+    }
+    println!(
+        "ped.ifp ({} bytes, 330 animations) to .glb ({size} bytes): best of {runs} {:.1} ms",
+        ifp.len(),
+        best * 1e3
+    );
+}
+
 fn main() -> ExitCode {
+    if std::env::args().nth(1).as_deref() == Some("--speed") {
+        speed();
+        return ExitCode::SUCCESS;
+    }
     let Some(out) = std::env::args().nth(1) else {
         eprintln!("usage: gltf_fixtures OUT_DIR");
         return ExitCode::from(2);

@@ -5,7 +5,7 @@
 //   root equals the frame's model-space matrix of `gtastream sample --skeleton --json`
 //   (within 1e-5).
 // Inputs: GTASTREAM_CLI (the gtastream binary) and GLTF_FIXTURES (the folder that
-// `cargo run --features alloc --example gltf_fixtures -- DIR` writes, with cases.json).
+// `cargo run --features gltf --example gltf_fixtures -- DIR` writes, with cases.json).
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
