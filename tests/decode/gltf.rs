@@ -969,3 +969,27 @@ fn step_collisions_and_values_that_are_not_finite_are_reported() {
         "key 3: time collides with the raised step before it"
     );
 }
+
+/// A frame whose matrix is not finite (a hostile model) leaves its node at glTF's defaults:
+/// the document stays JSON numbers only.
+#[test]
+fn a_frame_that_is_not_finite_keeps_the_defaults() {
+    let mut model = sa_ped();
+    model.frames[2].position = [f32::NAN, 0.0, 1.0];
+    model.frames[3].rotation[0] = f32::INFINITY;
+    let (g, _) = gltf(&idle(&model, false), &model.skeleton());
+    let nodes = g.doc["nodes"].as_array().unwrap();
+    assert!(nodes[frame_node(2)].get("translation").is_none());
+    assert!(nodes[frame_node(2)].get("rotation").is_some());
+    assert!(nodes[frame_node(3)].get("rotation").is_none());
+    for node in nodes {
+        for part in ["translation", "rotation", "scale"] {
+            if let Some(values) = node.get(part) {
+                assert!(
+                    values.as_array().unwrap().iter().all(Value::is_number),
+                    "{node}"
+                );
+            }
+        }
+    }
+}
