@@ -587,18 +587,29 @@ document.addEventListener('drop', (e) => {
 });
 
 /** Asks the worker for the pose at the player's time (one request at a time; a newer time
- * waits for the answer). */
+ * waits for the answer), and poses the 3D view at once. */
 function requestPose() {
   if (selected.animation < 0) return;
+  showInView();
   if (player.pending) {
     player.dirty = true;
     return;
   }
   player.pending = true;
   player.dirty = false;
-  model.view?.show(result.animations[selected.animation].name, player.time);
   send({ type: 'pose', animation: selected.animation, time: player.time,
     loop: $('pose-loop').checked });
+}
+
+/** The 3D view at the player's time. Looped, the length itself is the start again, as the
+ * sampler wraps it (each bone on its own keys there; the glTF's channels only by the
+ * animation's length, docs/ANIMATION.md). */
+function showInView() {
+  const a = result?.animations?.[selected.animation];
+  if (!model.view || !a) return;
+  const wrapped = $('pose-loop').checked && player.length > 0 && player.time >= player.length
+    ? player.time % player.length : player.time;
+  model.view.show(a.name, wrapped);
 }
 
 function showPose({ animation, time, pose, error }) {
@@ -682,7 +693,7 @@ async function showView({ bytes, report }) {
       + (left ? `; ${left} tracks bind to no frame of it (marked in red in the bones table)` : '')
       + (view.drawn ? '' : '; this browser has no WebGL: nothing is drawn');
     markUnbound();
-    if (selected.animation >= 0) view.show(result.animations[selected.animation].name, player.time);
+    showInView();
     document.body.dataset.view = 'ready';
   } catch (e) {
     $('unbound').textContent = `Cannot show in 3D: ${e.message}`;
