@@ -40,6 +40,10 @@ const ticked = new Set();
 let selected = { animation: -1, bone: -1 };
 /** The pose player: the time shown, whether it plays, and one pose request at a time. */
 const player = { time: 0, length: 0, playing: false, pending: false, dirty: false, last: 0 };
+/** The model the animations play on in 3D (its name; the worker keeps its bytes), the 3D view
+ * of the file shown (viewer.js; also `window.gtastreamView`, for the tests and the console),
+ * and what its glTF left out. */
+const model = { name: null, view: null, report: null };
 
 function cell(row, text) {
   const td = document.createElement('td');
@@ -102,7 +106,13 @@ function setControls() {
 
 /** Opens the first file, or an IMG archive's `.img` and `.dir` given together. */
 function open(fileList) {
-  const files = [...(fileList ?? [])];
+  let files = [...(fileList ?? [])];
+  // A model given with other files is the one their animations play on in 3D.
+  const dff = files.length > 1 ? files.find((f) => /\.dff$/i.test(f.name)) : undefined;
+  if (dff) {
+    files = files.filter((f) => f !== dff);
+    useModel(dff.name, { type: 'model-file', file: dff });
+  }
   const file = files.find((f) => !/\.dir$/i.test(f.name)) ?? files[0];
   if (!file) return;
   status(`Decoding ${file.name}…`);
@@ -118,6 +128,7 @@ function open(fileList) {
   ticked.clear();
   archiveMessage();
   setControls();
+  closeView();
   send({ type: 'open', files: files.length > 1 ? files : [file] });
 }
 
@@ -128,6 +139,7 @@ function openEntry(index) {
   status(`Decoding ${entry.name}…`);
   document.body.dataset.state = 'decoding';
   stopPlayer();
+  closeView();
   send({ type: 'entry', index });
 }
 
@@ -175,6 +187,19 @@ worker.onmessage = ({ data }) => {
     player.pending = false;
     if (data.animation === selected.animation) showPose(data);
     if (player.dirty) requestPose();
+  } else if (data.type === 'gltf') {
+    showView(data);
+  } else if (data.type === 'gltf-failed') {
+    document.body.dataset.view = 'failed';
+    $('unbound').textContent = `Cannot play on ${model.name}: ${data.message}`;
+    $('unbound').classList.add('error');
+  } else if (data.type === 'gltf-saved') {
+    const link = document.createElement('a');
+    link.href = URL.createObjectURL(new Blob([data.bytes], { type: 'model/gltf-binary' }));
+    link.download = `${data.animation}.glb`;
+    link.click();
+    setTimeout(() => URL.revokeObjectURL(link.href), 60000);
+    status(`Saved ${data.animation}.glb (${data.bytes.length} bytes).`);
   } else if (data.type === 'bone' && data.animation === selected.animation
     && data.bone === selected.bone) {
     plotBone(data.frames, data.translation);
@@ -220,6 +245,10 @@ function show(r) {
   } else if (animated) {
     $('animation-section').hidden = false;
     showAnimations(r);
+    if (model.name) {
+      document.body.dataset.view = 'loading';
+      send({ type: 'gltf' });
+    }
   } else if (r.format === 'ide') {
     showDefinitions(r);
   } else {
@@ -329,6 +358,7 @@ function pickAnimation(index) {
   requestPose();
   fill($('bones'), a.bones.map((b, i) => [i, b.name ?? '–', b.id ?? b.key ?? '–', b.type,
     b.frames, seconds(b.duration)]), (bone) => pickBone(index, bone));
+  markUnbound();
   pickBone(index, 0);
 }
 
@@ -572,9 +602,10 @@ document.addEventListener('drop', (e) => {
 });
 
 /** Asks the worker for the pose at the player's time (one request at a time; a newer time
- * waits for the answer). */
+ * waits for the answer), and poses the 3D view at once. */
 function requestPose() {
   if (selected.animation < 0) return;
+  showInView();
   if (player.pending) {
     player.dirty = true;
     return;
@@ -583,6 +614,17 @@ function requestPose() {
   player.dirty = false;
   send({ type: 'pose', animation: selected.animation, time: player.time,
     loop: $('pose-loop').checked });
+}
+
+/** The 3D view at the player's time. Looped, the length itself is the start again, as the
+ * sampler wraps it (each bone on its own keys there; the glTF's channels only by the
+ * animation's length, docs/ANIMATION.md). */
+function showInView() {
+  const a = result?.animations?.[selected.animation];
+  if (!model.view || !a) return;
+  const wrapped = $('pose-loop').checked && player.length > 0 && player.time >= player.length
+    ? player.time % player.length : player.time;
+  model.view.show(a.name, wrapped);
 }
 
 function showPose({ animation, time, pose, error }) {
@@ -603,7 +645,7 @@ function showPose({ animation, time, pose, error }) {
 
 function tick(now) {
   if (!player.playing) return;
-  const step = (now - player.last) / 1000;
+  const step = ((now - player.last) / 1000) * Number($('pose-speed').value);
   player.last = now;
   let t = player.time + step;
   if (t >= player.length) {
@@ -641,3 +683,76 @@ $('pose-time').addEventListener('input', () => {
   requestPose();
 });
 $('pose-loop').addEventListener('change', requestPose);
+
+/** Makes `name` the model animations play on (`message` hands its bytes to the worker). */
+function useModel(name, message) {
+  model.name = name;
+  send(message);
+  $('model-name').textContent = `on ${name}`;
+}
+
+/** The 3D view of the file shown: created from the glTF the worker wrote (three.js is loaded
+ * the first time), or the reason it cannot be. */
+async function showView({ bytes, report }) {
+  closeView();
+  try {
+    const { createViewer } = await import('./viewer.js');
+    const view = await createViewer($('view3d'), bytes);
+    model.view = view;
+    model.report = report;
+    window.gtastreamView = view;
+    $('view3d').hidden = !view.drawn;
+    $('save-glb').hidden = false;
+    const left = report.unwritten.length;
+    $('unbound').textContent = `${report.animations} animations on ${model.name}`
+      + (left ? `; ${left} tracks bind to no frame of it (marked in red in the bones table)` : '')
+      + (view.drawn ? '' : '; this browser has no WebGL: nothing is drawn');
+    markUnbound();
+    showInView();
+    document.body.dataset.view = 'ready';
+  } catch (e) {
+    $('unbound').textContent = `Cannot show in 3D: ${e.message}`;
+    $('unbound').classList.add('error');
+    document.body.dataset.view = 'failed';
+  }
+}
+
+/** No 3D view (another file is opened). */
+function closeView() {
+  model.view?.dispose();
+  model.view = null;
+  model.report = null;
+  window.gtastreamView = null;
+  $('view3d').hidden = true;
+  $('save-glb').hidden = true;
+  $('unbound').textContent = '';
+  $('unbound').classList.remove('error');
+  delete document.body.dataset.view;
+}
+
+/** Marks the rows of the bones table whose track binds to no frame of the model. */
+function markUnbound() {
+  const a = result?.animations?.[selected.animation];
+  const left = (model.report?.unwritten ?? []).filter((u) => a && u.animation === a.name);
+  [...$('bones').tBodies[0].rows].forEach((row, i) => {
+    const u = left.find((x) => x.track === i);
+    row.classList.toggle('unbound', u !== undefined);
+    row.title = u ? u.message : '';
+  });
+}
+
+$('model-file').addEventListener('change', (e) => {
+  const file = e.target.files[0];
+  if (!file) return;
+  useModel(file.name, { type: 'model-file', file });
+  document.body.dataset.view = 'loading';
+  send({ type: 'gltf' });
+});
+$('model-use').addEventListener('click', () => {
+  useModel($('entry-name').textContent !== '–' ? $('entry-name').textContent
+    : $('file-name').textContent, { type: 'model-use' });
+  status(`${model.name} is the model animations play on.`);
+});
+$('save-glb').addEventListener('click', () => {
+  if (selected.animation >= 0) send({ type: 'gltf-save', animation: selected.animation });
+});

@@ -7,7 +7,7 @@
 import {
   addEntriesBlob, ArchiveError, check, DecodeError, EncodeError, convert, decode, decodeStream,
   init,
-  lsBlob, removeEntriesBlob, sample, summaries,
+  lsBlob, removeEntriesBlob, sample, summaries, toGltf,
 } from './gtastream/index.js';
 
 let animations = [];
@@ -21,6 +21,8 @@ let edits = Promise.resolve();
 let opened = null;
 /** Its bytes, once a pose is asked for (the sampler reads the file from memory). */
 let openedBytes = null;
+/** The model the animations play on in 3D: its bytes (a promise: read as it is given). */
+let model = null;
 
 /** Files up to this size are also checked against the games' loading rules (the check reads
  * the file into memory; the decoding above does not). */
@@ -246,6 +248,24 @@ self.onmessage = async ({ data }) => {
     } catch (e) {
       self.postMessage({ type: 'pose', animation: data.animation, time: data.time,
         error: e instanceof DecodeError ? `${e.reason} (${e.kind})` : String(e) });
+    }
+  } else if (data.type === 'model-file') {
+    model = data.file.arrayBuffer().then((b) => new Uint8Array(b));
+  } else if (data.type === 'model-use') {
+    model = opened.arrayBuffer().then((b) => new Uint8Array(b));
+  } else if (data.type === 'gltf' || data.type === 'gltf-save') {
+    if (!model || !opened) return;
+    const a = animations[data.animation];
+    try {
+      openedBytes ??= new Uint8Array(await opened.arrayBuffer());
+      const written = toGltf(openedBytes, await model,
+        data.type === 'gltf-save' ? { animations: [a.name] } : {});
+      const { bytes, ...report } = written;
+      self.postMessage(data.type === 'gltf' ? { type: 'gltf', bytes, report }
+        : { type: 'gltf-saved', bytes, animation: a.name }, [bytes.buffer]);
+    } catch (e) {
+      const kind = e instanceof DecodeError ? ` (${e.kind})` : '';
+      self.postMessage({ type: 'gltf-failed', message: `${e.message}${kind}` });
     }
   } else if (data.type === 'bone') {
     const b = animations[data.animation]?.bones[data.bone];

@@ -1,6 +1,8 @@
 // npm run build: the WebAssembly module (cargo, wasm32-unknown-unknown, the size profile of
 // wasm/Cargo.toml), the JavaScript and types (tsc), all in dist/; then a copy of dist/ for the
-// inspector page (web/gtastream/, not committed), so that web/ can be served as it is.
+// inspector page (web/gtastream/, not committed), and the parts of three.js its 3D view loads
+// (web/vendor/three/, from the devDependency, not committed), so that web/ can be served as it
+// is.
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, cpSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -27,4 +29,14 @@ for (const licence of ['LICENSE-MIT', 'LICENSE-APACHE']) {
 
 rmSync(web, { recursive: true, force: true });
 cpSync(dist, web, { recursive: true, filter: (path) => !path.endsWith('.d.ts') });
+// three.js for the inspector's 3D view (web/viewer.js; web/index.html's import map).
+const three = join(root, 'node_modules', 'three');
+const vendor = join(root, '..', '..', 'web', 'vendor', 'three');
+rmSync(vendor, { recursive: true, force: true });
+for (const file of ['LICENSE', 'build/three.module.js', 'build/three.core.js',
+  'examples/jsm/loaders/GLTFLoader.js', 'examples/jsm/controls/OrbitControls.js',
+  'examples/jsm/utils/BufferGeometryUtils.js', 'examples/jsm/utils/SkeletonUtils.js']) {
+  mkdirSync(dirname(join(vendor, file)), { recursive: true });
+  copyFileSync(join(three, file), join(vendor, file));
+}
 console.log(`gtastream.wasm: ${statSync(join(dist, 'gtastream.wasm')).size} bytes`);

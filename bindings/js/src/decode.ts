@@ -130,7 +130,8 @@ export function sample(data: Uint8Array | ArrayBuffer, animation: string, time: 
 }
 
 /** The games' numbers of the module's binding (`--game` of `sample --skeleton`). */
-const GAME_NUMBERS = { iii: 1, vc: 2, sa: 3, mta: 4 } as const;
+/** The module's numbers of the games whose binding applies (wasm/src/lib.rs `host`). */
+export const GAME_NUMBERS = { iii: 1, vc: 2, sa: 3, mta: 4 } as const;
 
 /**
  * Each animation's summary, in the file's order: its length by the games' rule, the bones it

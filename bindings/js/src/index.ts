@@ -14,6 +14,9 @@ export {
 } from './check.js';
 export { decode, decodeJson, sample, summaries } from './decode.js';
 export {
+  type GltfOptions, type GltfReport, type GltfResult, type GltfUnwritten, toGltf,
+} from './gltf.js';
+export {
   type AnimationInfo, type BoneInfo, type Callbacks, Decoder, type DecoderOptions,
   type DecodeStreamOptions, decodeStream, type FileInfo, type Flow, type Progress, type Status,
   type StreamSource,

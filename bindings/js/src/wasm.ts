@@ -74,6 +74,8 @@ export interface Exports {
     model: number, modelLen: number, time: number, looped: number, game: number): number;
   gts_check_skeleton_json(ptr: number, len: number, name: number, nameLen: number, games: number,
     model: number, modelLen: number): number;
+  gts_gltf(ptr: number, len: number, model: number, modelLen: number, names: number,
+    namesLen: number, game: number, glb: number): number;
   gts_sample_json(ptr: number, len: number, name: number, nameLen: number, time: number,
     looped: number): number;
   gts_summaries_json(ptr: number, len: number): number;

@@ -15,6 +15,7 @@ mod archive;
 mod document;
 mod events;
 mod from_document;
+mod gltf;
 mod load;
 mod numbers;
 mod records;
@@ -245,6 +246,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(write::write, m)?)?;
     m.add_function(wrap_pyfunction!(write::convert, m)?)?;
     m.add_function(wrap_pyfunction!(sample::sample, m)?)?;
+    m.add_function(wrap_pyfunction!(gltf::to_gltf, m)?)?;
     m.add_class::<load::Package>()?;
     m.add_class::<load::Animation>()?;
     m.add_class::<load::Bone>()?;

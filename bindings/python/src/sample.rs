@@ -10,7 +10,7 @@ use pyo3::types::{IntoPyDict, PyDict, PyList};
 use crate::{decode_error, latin1, with_bytes};
 
 /// A game's binding by the name `check --game` takes.
-fn host(game: &str) -> PyResult<gtastream::rig::Host> {
+pub(crate) fn host(game: &str) -> PyResult<gtastream::rig::Host> {
     use gtastream::rig::Host;
     match game {
         "iii" => Ok(Host::Iii),

@@ -3,7 +3,7 @@ import IFPReaderDefault from '../../dist/ifp-reader.js';
 import {
   type ArchiveListing, type Callbacks, type CheckInput, DecodeError, Decoder, EncodeError,
   type GtaDocument, IFPReader, type DffFrame, type PoseOnModel, type Progress, check, convert,
-  decode, decodeEntry, decodeStream, ls, lsBlob, sample,
+  decode, decodeEntry, decodeStream, type GltfResult, ls, lsBlob, sample, toGltf,
 } from '../../dist/index.js';
 
 /** A model and a skeleton: the DFF document, the record callbacks, sample and check on it. */
@@ -21,7 +21,9 @@ export function models(dff: Uint8Array, anim: Uint8Array): number {
   const pose: PoseOnModel = sample(anim, 'walk', 0.5, { skeleton: dff, game: 'sa' });
   const bound = pose.bones.filter((b) => b.frame !== null).length + pose.frames[0].matrix.length;
   const findings = check(anim, { skeleton: dff }).inputs[0].findings.length;
-  return bones + frames.length + bound + findings + (doc.skin?.bones ?? 0);
+  const gltf: GltfResult = toGltf(anim, dff, { animations: ['walk'], game: 'vc', json: false });
+  const left = gltf.unwritten.filter((u) => u.reason === 'no_such_id' && u.key === undefined);
+  return gltf.bytes.length + left.length + bones + frames.length + bound + findings + (doc.skin?.bones ?? 0);
 }
 
 export async function usage(bytes: Uint8Array, file: Blob): Promise<number> {

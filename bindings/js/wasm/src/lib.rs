@@ -1701,6 +1701,84 @@ pub unsafe extern "C" fn gts_check_skeleton_json(
     0
 }
 
+/// The animations of the `len` bytes at `ptr` (an IFP or Stories file, or an archive entry's
+/// bytes) as glTF 2.0 on the model in the `model_len` bytes at `model`, bound as `game` binds
+/// (see [`host`]), as `gtastream convert --to glb|gltf --skeleton MODEL` writes them
+/// (`gtastream::gltf::export`): the animations named in the `names_len` bytes at `names`
+/// (each name followed by a NUL; none: all). The file (`glb`: binary, else `.gltf` JSON) goes
+/// to `output`, then the report (`Export::report`, JSON) to `text`. Returns 0, or 1 after
+/// reporting the error (`not_found`, at offset 0, for an animation the file lacks).
+///
+/// # Safety
+/// Each pointer points to as many readable bytes as its length says; names are UTF-8.
+#[no_mangle]
+#[allow(clippy::too_many_arguments)] // the C ABI: one pointer and length per input
+pub unsafe extern "C" fn gts_gltf(
+    ptr: *const u8,
+    len: usize,
+    model: *const u8,
+    model_len: usize,
+    names: *const u8,
+    names_len: usize,
+    game: u32,
+    glb: u32,
+) -> u32 {
+    use gtastream::gltf::export::{export, ExportError, Options};
+    let skeleton = match model_skeleton(core::slice::from_raw_parts(model, model_len)) {
+        Ok(skeleton) => skeleton,
+        Err(rc) => return rc,
+    };
+    let names = core::slice::from_raw_parts(names, names_len);
+    let animations = (names.split(|&b| b == 0))
+        .filter(|n| !n.is_empty())
+        .map(|n| String::from_utf8_lossy(n).into_owned())
+        .collect();
+    let options = Options {
+        host: host(game),
+        animations,
+    };
+    let data = core::slice::from_raw_parts(ptr, len);
+    match export(data, &skeleton, &options) {
+        Ok(export) => {
+            let file = if glb != 0 {
+                export.to_glb()
+            } else {
+                export.to_gltf()
+            };
+            output(file.as_ptr(), file.len());
+            let report = alloc::string::ToString::to_string(&export.report());
+            text(report.as_ptr(), report.len());
+            0
+        }
+        Err(ExportError::Decode(e)) => {
+            report_error(e);
+            1
+        }
+        // As the sampler reports a name it lacks: `not_found` at offset 0, the name in the
+        // message.
+        Err(missing @ ExportError::NoAnimation(_)) => {
+            let kind = gtastream::ErrorKind::NotFound;
+            let (name, reason) = (kind.name(), kind.reason());
+            let message = alloc::format!("{missing}");
+            let none = f64::NAN;
+            // SAFETY: the import reads the three strings during the call.
+            failure(
+                name.as_ptr(),
+                name.len(),
+                reason.as_ptr(),
+                reason.len(),
+                0.0,
+                none,
+                none,
+                none,
+                message.as_ptr(),
+                message.len(),
+            );
+            1
+        }
+    }
+}
+
 /// Bytes of an entry's start that [`gts_text_is_placement`] reads.
 #[no_mangle]
 pub extern "C" fn gts_format_head_size() -> u32 {

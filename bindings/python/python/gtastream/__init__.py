@@ -14,6 +14,8 @@ The decoding is done by the Rust library gtastream; this package adds no format 
 - ``sample(data, animation, time, loop=False)`` gives the games' pose at a time (the structure
   ``gtastream sample --json`` prints), or, for many times, numpy arrays (docs/ANIMATION.md).
 - ``convert(data, format)`` gives the bytes ``gtastream convert --to FORMAT`` writes.
+- ``to_gltf(data, skeleton)`` gives an animation file's animations as glTF 2.0 on a model's
+  skeleton (the ``.glb`` ``gtastream convert --to glb --skeleton MODEL`` writes).
 - ``write_archive(entries)`` builds an IMG archive in memory; ``img_new``, ``img_add``,
   ``img_remove`` and ``img_rebuild`` make and edit archives on disk as ``gtastream img``
   does (written beside, checked, renamed); :class:`ArchiveError` says why one cannot be.
@@ -41,6 +43,7 @@ from ._native import (
     img_remove,
     load,
     sample,
+    to_gltf,
     write,
     write_archive,
 )
@@ -65,6 +68,7 @@ __all__ = [
     "img_remove",
     "load",
     "sample",
+    "to_gltf",
     "write",
     "write_archive",
 ]

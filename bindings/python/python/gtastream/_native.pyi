@@ -39,6 +39,7 @@ __all__ = [
     "img_remove",
     "load",
     "sample",
+    "to_gltf",
     "write",
     "write_archive",
 ]
@@ -121,6 +122,25 @@ def sample(
     "frames": every frame of the model in model space ({"index", "name", "matrix": 16 numbers,
     column-major}), bound as ``game`` ("iii", "vc", "sa", "mta"; None: the files' default)
     binds. ValueError where ``skeleton`` is no model.
+    """
+
+def to_gltf(
+    data: _Bytes,
+    skeleton: _Bytes,
+    animations: Optional[List[str]] = None,
+    game: Optional[str] = None,
+    json: bool = False,
+) -> Dict[str, Any]:
+    """The animations of ``data`` as glTF 2.0 on the skeleton of ``skeleton`` (a model's DFF
+    bytes): the bytes ``gtastream convert --to glb --skeleton MODEL`` writes (``json``: the
+    ``.gltf`` of ``--to gltf``; docs/ANIMATION.md, "glTF").
+
+    Returns {"bytes", "animations" (how many it holds), "empty" (animations left out: no track
+    to write), "unwritten": [{"animation", "track", "name", "bone_id", "reason", "message",
+    "key"?, "by"?}]}, the object JavaScript's ``toGltf`` gives. ``animations``: the names to
+    write (any case; None: all); ``game``: "iii", "vc", "sa" or "mta" (None: the files'
+    default binding). Raises DecodeError ("not_found" for an animation the file lacks, or a
+    decoding error), ValueError where ``skeleton`` is no model.
     """
 
 def decode(data: _Bytes) -> Dict[str, Any]:
