@@ -83,6 +83,9 @@ pub mod skeleton;
 mod summary;
 
 pub mod encode;
+#[cfg(feature = "gltf")]
+#[cfg_attr(docsrs, doc(cfg(feature = "gltf")))]
+pub mod gltf;
 #[cfg(feature = "std")]
 #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 pub mod io;
