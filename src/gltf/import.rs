@@ -21,6 +21,7 @@ use core::fmt;
 use serde::Deserialize;
 use serde_json::Value;
 
+use super::{step_time, NodeExtras, SamplerExtras};
 use crate::check::{games_of, Checker, Finding, Games, Level};
 use crate::encode::{on_packed_steps, BoneHeader, EncodeError, EncodeOptions, Encoder};
 use crate::rig::{frame_by_name, Skeleton, SA_BONE_NAMES, VC_BONE_NAMES};
@@ -219,6 +220,7 @@ struct SamplerDef {
     input: u64,
     output: u64,
     interpolation: Option<String>,
+    extras: Option<Value>,
 }
 
 /// A glTF file read whole: its JSON and its buffers.
@@ -704,38 +706,23 @@ fn map_node(
         };
         return Ok(Some((target, MappedBy::Map)));
     }
-    let extras = gltf.root.nodes[node]
+    let ours = gltf.root.nodes[node]
         .extras
         .as_ref()
-        .and_then(|e| e.get(super::EXTRAS_KEY));
-    if let Some(ours) = extras {
-        match ours.get("bone_id") {
-            Some(Value::Number(n)) => {
-                let id = n
-                    .as_i64()
-                    .and_then(|i| i32::try_from(i).ok())
-                    .ok_or_else(|| {
-                        ImportError::new(
-                            ImportErrorKind::Unmapped,
-                            format!("node {node} ({name}): extras bone_id {n} is not an i32"),
-                        )
-                    })?;
-                let target = BoneTarget {
-                    name: name_for_id(format, id).unwrap_or_else(|| name.clone()),
-                    bone_id: Some(id),
-                };
-                return Ok(Some((target, MappedBy::Extras)));
-            }
+        .and_then(NodeExtras::from_json);
+    if let Some(ours) = ours {
+        let target = match ours.bone_id {
+            Some(id) => BoneTarget {
+                name: name_for_id(format, id).unwrap_or_else(|| name.clone()),
+                bone_id: Some(id),
+            },
             // A frame without an id (GTA III): bound by its name.
-            Some(Value::Null) => {
-                let target = BoneTarget {
-                    name: name.clone(),
-                    bone_id: None,
-                };
-                return Ok(Some((target, MappedBy::Extras)));
-            }
-            _ => {}
-        }
+            None => BoneTarget {
+                name: name.clone(),
+                bone_id: None,
+            },
+        };
+        return Ok(Some((target, MappedBy::Extras)));
     }
     if let Some(target) = skeleton_frame(options.skeleton, &name) {
         return Ok(Some((target, MappedBy::Skeleton)));
@@ -1345,21 +1332,42 @@ fn curve(
             ),
         );
     }
-    for (k, &t) in input.values.iter().enumerate() {
+    // The steps the export marked: their stored time is the key before's (mod.rs).
+    let steps = s
+        .extras
+        .as_ref()
+        .map(SamplerExtras::from_json)
+        .unwrap_or_default()
+        .steps;
+    let mut times = input.values;
+    for k in 0..times.len() {
+        let t = times[k];
         if !t.is_finite() || t < 0.0 {
-            return fail(
-                ImportErrorKind::Key,
-                format!("{}: key {k} has time {t}", at()),
-            );
+            return fail(ImportErrorKind::Key, format!("{}: key {k} has time {t}", at()));
         }
-        if k > 0 && t <= input.values[k - 1] {
+        if k > 0 && steps.contains(&(k as u32)) {
+            if t != step_time(times[k - 1]) {
+                return fail(
+                    ImportErrorKind::Key,
+                    format!(
+                        "{}: key {k} is marked a step but its time {t} s is not the one after key {}'s {} s",
+                        at(),
+                        k - 1,
+                        times[k - 1]
+                    ),
+                );
+            }
+            times[k] = times[k - 1];
+            continue;
+        }
+        if k > 0 && t <= times[k - 1] {
             return fail(
                 ImportErrorKind::Key,
                 format!(
                     "{}: key {k} at {t} s does not come after key {} at {} s (glTF's times increase strictly)",
                     at(),
                     k - 1,
-                    input.values[k - 1]
+                    times[k - 1]
                 ),
             );
         }
@@ -1377,7 +1385,7 @@ fn curve(
     }
     Ok(Curve {
         interpolation,
-        times: input.values,
+        times,
         values: output.values,
         components,
         input: s.input,
