@@ -239,7 +239,10 @@ fn u32_at(bytes: &[u8], at: usize) -> Option<u32> {
 }
 
 /// The JSON chunk and the BIN chunk (if any) of a GLB, with the JSON's offset.
-fn glb_chunks(bytes: &[u8]) -> Result<(&[u8], usize, Option<&[u8]>), ImportError> {
+/// A GLB's JSON chunk, its offset, and its BIN chunk if any.
+type Chunks<'a> = (&'a [u8], usize, Option<&'a [u8]>);
+
+fn glb_chunks(bytes: &[u8]) -> Result<Chunks<'_>, ImportError> {
     use ImportErrorKind::Glb;
     let version = u32_at(bytes, 4).ok_or(ImportError::at(Glb, 0, "header cut short"))?;
     if version != 2 {
@@ -940,6 +943,9 @@ pub struct Imported {
     pub report: Vec<BoneReport>,
 }
 
+/// Each track of an animation with its keyframes.
+type Keyed<'t> = Vec<(&'t Track, Vec<Keyframe>)>;
+
 /// A bone's tracks in an animation, before writing.
 struct Track {
     node: usize,
@@ -1091,20 +1097,23 @@ pub fn import(gltf: &Gltf, options: &ImportOptions<'_>) -> Result<Imported, Impo
 
     // The checker's rules, on the bytes written.
     let mut findings = Vec::new();
-    let mut checker = Checker::with_games(options.games, |f: &Finding| findings.push(*f));
-    if let Some(file) = &options.file_name {
-        checker.set_file_name(file.as_bytes());
-    }
-    if let Err(e) = Decoder::new().decode_slice(&bytes, &mut checker) {
-        return fail(
-            ImportErrorKind::Encode,
-            format!("the output does not read back: {e}"),
-        );
-    }
-    checker.finish();
-    let checked = (checker.games(), checker.games_from_file());
-    let errors = checker.errors();
-    drop(checker);
+    let (checked, errors) = {
+        let mut checker = Checker::with_games(options.games, |f: &Finding| findings.push(*f));
+        if let Some(file) = &options.file_name {
+            checker.set_file_name(file.as_bytes());
+        }
+        if let Err(e) = Decoder::new().decode_slice(&bytes, &mut checker) {
+            return fail(
+                ImportErrorKind::Encode,
+                format!("the output does not read back: {e}"),
+            );
+        }
+        checker.finish();
+        (
+            (checker.games(), checker.games_from_file()),
+            checker.errors(),
+        )
+    };
     if errors > 0 {
         let first = findings
             .iter()
@@ -1183,26 +1192,19 @@ fn tracks(
                 continue;
             }
         };
-        if !by_node.contains_key(&node) {
-            match map_node(gltf, node, options)? {
-                Some((target, _)) => {
-                    by_node.insert(
-                        node,
-                        Track {
-                            node,
-                            target,
-                            rotation: None,
-                            translation: None,
-                        },
-                    );
+        if let std::collections::btree_map::Entry::Vacant(slot) = by_node.entry(node) {
+            let Some((target, _)) = map_node(gltf, node, options)? else {
+                if !unmapped.contains(&node) {
+                    unmapped.push(node);
                 }
-                None => {
-                    if !unmapped.contains(&node) {
-                        unmapped.push(node);
-                    }
-                    continue;
-                }
-            }
+                continue;
+            };
+            slot.insert(Track {
+                node,
+                target,
+                rotation: None,
+                translation: None,
+            });
         }
         let curve = curve(gltf, animation, channel.sampler, rotation, &|| {
             format!(
@@ -1343,7 +1345,10 @@ fn curve(
     for k in 0..times.len() {
         let t = times[k];
         if !t.is_finite() || t < 0.0 {
-            return fail(ImportErrorKind::Key, format!("{}: key {k} has time {t}", at()));
+            return fail(
+                ImportErrorKind::Key,
+                format!("{}: key {k} has time {t}", at()),
+            );
         }
         if k > 0 && steps.contains(&(k as u32)) {
             if t != step_time(times[k - 1]) {
@@ -1399,7 +1404,7 @@ fn keyframes<'t>(
     animation: &str,
     tracks: &'t [Track],
     options: &ImportOptions<'_>,
-) -> Result<Vec<(&'t Track, Vec<Keyframe>)>, ImportError> {
+) -> Result<Keyed<'t>, ImportError> {
     let end = tracks
         .iter()
         .flat_map(|t| [&t.rotation, &t.translation])
@@ -1520,7 +1525,7 @@ fn key(
 fn report(
     gltf: &Gltf,
     package: &Package,
-    written: &[(String, Vec<(&Track, Vec<Keyframe>)>)],
+    written: &[(String, Keyed<'_>)],
 ) -> Result<Vec<BoneReport>, ImportError> {
     let mut out = Vec::new();
     for (animation, tracks) in written {
@@ -1565,14 +1570,7 @@ fn report(
                         .unwrap_or([0.0, 0.0, 0.0, 1.0]);
                     let want = key(track, time, rest, |c, t| c.sample(t, c.components == 4));
                     let q = normalised(&want.rotation);
-                    let dot: f32 = q
-                        .iter()
-                        .zip(pose.rotation)
-                        .map(|(a, b)| a * b)
-                        .sum::<f32>()
-                        .abs()
-                        .min(1.0);
-                    let angle = 2.0 * dot.acos().to_degrees();
+                    let angle = angle_between(&q, &pose.rotation);
                     rows[i].angle = rows[i].angle.max(angle);
                     if let (Some(t), Some(_)) = (pose.translation, &track.translation) {
                         let d = (0..3)
@@ -1592,4 +1590,22 @@ fn report(
         out.extend(rows);
     }
     Ok(out)
+}
+
+/// The angle in degrees between two rotations given as unit quaternions, from the chord
+/// between them (exact near 0, where `acos` of the dot product is not).
+fn angle_between(a: &[f32], b: &[f32; 4]) -> f32 {
+    let dot: f64 = a
+        .iter()
+        .zip(b)
+        .map(|(x, y)| f64::from(*x) * f64::from(*y))
+        .sum();
+    let sign = if dot < 0.0 { -1.0 } else { 1.0 };
+    let chord = a
+        .iter()
+        .zip(b)
+        .map(|(x, y)| (f64::from(*x) - sign * f64::from(*y)).powi(2))
+        .sum::<f64>()
+        .sqrt();
+    (4.0 * (chord / 2.0).min(1.0).asin()).to_degrees() as f32
 }
