@@ -386,7 +386,7 @@ const UNIT_SLACK: f32 = 1.0 / (1 << 20) as f32;
 /// comes back with its stored bits; a zero quaternion has no direction and becomes the
 /// identity; a non-finite one (keys holding NaN or infinity: `ifp.value.nan`) is returned as
 /// computed.
-fn normalised(q: [f32; 4]) -> [f32; 4] {
+pub(crate) fn normalised(q: [f32; 4]) -> [f32; 4] {
     let sq = dot(q, q);
     if sq == 0.0 {
         return [0.0, 0.0, 0.0, 1.0];
@@ -399,7 +399,7 @@ fn normalised(q: [f32; 4]) -> [f32; 4] {
 }
 
 /// The keys with `RemoveQuaternionFlips` applied.
-fn unflipped(keys: impl Iterator<Item = Keyframe>) -> impl Iterator<Item = Keyframe> {
+pub(crate) fn unflipped(keys: impl Iterator<Item = Keyframe>) -> impl Iterator<Item = Keyframe> {
     let mut previous: Option<[f32; 4]> = None;
     keys.map(move |mut key| {
         if previous.is_some_and(|p| dot(p, key.rotation) < 0.0) {

@@ -58,12 +58,28 @@ Examples:
   gtastream convert --to text gta3.img:countn2_stream0.ipl countn2.ipl
   gtastream convert --to text sector_stream0.ipl sector.ipl";
 
+/// What `convert` writes: a format of the encoder, or glTF on a model.
+#[derive(Clone, Copy, Debug)]
+pub enum To {
+    Format(Format),
+    Gltf(crate::gltf::Container),
+}
+
+/// The target of `--to`, in any case.
+pub fn parse_target(name: &str) -> Result<To, String> {
+    match name.to_ascii_lowercase().as_str() {
+        "gltf" => Ok(To::Gltf(crate::gltf::Container::Gltf)),
+        "glb" => Ok(To::Gltf(crate::gltf::Container::Glb)),
+        _ => parse_format(name).map(To::Format),
+    }
+}
+
 /// A target format from its name, in any case.
 pub fn parse_format(name: &str) -> Result<Format, String> {
     Format::named(name.as_bytes())
         .filter(|f| f.is_writable())
         .ok_or_else(|| {
-            format!("`{name}` is not a format gtastream writes (anp3, anp2, anpk, bnry, text)")
+            format!("`{name}` is not a format gtastream writes (anp3, anp2, anpk, bnry, text, gltf, glb)")
         })
 }
 

@@ -4,6 +4,7 @@ mod check;
 mod convert;
 mod dump;
 mod extract;
+mod gltf;
 mod img;
 mod info;
 mod json;
@@ -380,9 +381,17 @@ enum Command {
     },
     #[command(about = convert::ABOUT, long_about = convert::LONG_ABOUT)]
     Convert {
-        /// The output format: anp3, anp2, anpk, bnry or text (any case).
-        #[arg(long, value_parser = convert::parse_format)]
-        to: gtastream::Format,
+        /// The output format: anp3, anp2, anpk, bnry, text, or gltf / glb (glTF 2.0 on the
+        /// model of --skeleton) (any case).
+        #[arg(long, value_parser = convert::parse_target)]
+        to: convert::To,
+        /// To gltf/glb: the model whose skeleton the animations play on (a DFF file or
+        /// ARCHIVE:ENTRY).
+        #[arg(long, value_name = "MODEL")]
+        skeleton: Option<String>,
+        /// To gltf/glb: an animation to write, by name (repeat for several; default: all).
+        #[arg(long, value_name = "NAME")]
+        animation: Vec<String>,
         /// ANP3/ANP2: write every bone packed, rounding values to the packed steps.
         #[arg(long)]
         quantize: bool,
@@ -496,7 +505,25 @@ fn main() -> ExitCode {
             sample::run(file, animation, *time, *looped, *json, on)
         }
         Command::Convert {
-            to,
+            to: convert::To::Gltf(container),
+            skeleton,
+            animation,
+            game,
+            input,
+            output,
+            ..
+        } => convert_gltf(
+            *container,
+            skeleton.as_deref(),
+            animation,
+            game,
+            input,
+            output,
+        ),
+        Command::Convert {
+            to: convert::To::Format(to),
+            skeleton,
+            animation,
             quantize,
             normalise,
             drop_text_sections,
@@ -512,7 +539,12 @@ fn main() -> ExitCode {
                 games: check_games(game),
                 refuse: *check,
             };
-            convert::run(input, output, *to, options, check).map(|warnings| eprint!("{warnings}"))
+            if skeleton.is_some() || !animation.is_empty() {
+                Err("--skeleton and --animation go with --to gltf or glb".into())
+            } else {
+                convert::run(input, output, *to, options, check)
+                    .map(|warnings| eprint!("{warnings}"))
+            }
         }
     };
     match result {
@@ -545,6 +577,30 @@ fn check_games(named: &[CheckGame]) -> Option<gtastream::check::Games> {
 }
 
 /// The message for a failure concerning `path`.
+/// `convert --to gltf|glb`: a model is needed, and at most one game (the binding's).
+fn convert_gltf(
+    container: gltf::Container,
+    skeleton: Option<&str>,
+    animations: &[String],
+    games: &[CheckGame],
+    input: &str,
+    output: &Path,
+) -> Result<(), String> {
+    let Some(skeleton) = skeleton else {
+        return Err("--to gltf/glb needs --skeleton MODEL.dff (the model to play on)".into());
+    };
+    if games.len() > 1 {
+        return Err("--to gltf/glb takes one --game (the game whose binding applies)".into());
+    }
+    let request = gltf::Request {
+        container,
+        skeleton,
+        animations,
+        host: games.first().map(|g| g.host()),
+    };
+    gltf::run(input, output, request).map(|lines| eprint!("{lines}"))
+}
+
 fn failed(path: &str, what: impl std::fmt::Display) -> String {
     format!("{path}: {what}")
 }
