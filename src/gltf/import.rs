@@ -1158,7 +1158,7 @@ fn encode_error(error: &EncodeError, at: &str) -> ImportError {
 }
 
 /// The tracks of animation `a`: each channel's node mapped to a bone, channels grouped per
-/// bone, in node order.
+/// bone, in the order of each bone's first channel.
 fn tracks(
     gltf: &Gltf,
     a: usize,
@@ -1168,6 +1168,8 @@ fn tracks(
     let animation = &gltf.root.animations[a];
     let name = gltf.animation_name(a);
     let mut by_node: BTreeMap<usize, Track> = BTreeMap::new();
+    // The bones in the order of their first channel (an export's track order).
+    let mut order = Vec::new();
     let mut unmapped = Vec::new();
     for (c, channel) in animation.channels.iter().enumerate() {
         let at = || format!("animation `{name}`, channel {c}");
@@ -1199,6 +1201,7 @@ fn tracks(
                 }
                 continue;
             };
+            order.push(node);
             slot.insert(Track {
                 node,
                 target,
@@ -1239,7 +1242,10 @@ fn tracks(
             gltf.node_name(node)
         ));
     }
-    let tracks: Vec<Track> = by_node.into_values().collect();
+    let tracks: Vec<Track> = order
+        .iter()
+        .filter_map(|node| by_node.remove(node))
+        .collect();
     for (i, t) in tracks.iter().enumerate() {
         if let Some(other) = tracks[..i].iter().find(|o| same_bone(&o.target, &t.target)) {
             return fail(
