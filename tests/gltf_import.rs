@@ -450,3 +450,112 @@ fn hostile_containers_and_json_are_clear_errors() {
         .unwrap();
     assert_eq!(error.kind, ImportErrorKind::Uri);
 }
+
+/// IFP → glTF (the export) → IFP: a rotation per bone `b` and key `k`.
+fn turn(b: usize, k: usize) -> [f32; 4] {
+    testkit::rig::quaternion(
+        [
+            1.0 + b as f32 * 0.4,
+            0.5 - k as f32 * 0.3,
+            0.25 + (b % 3) as f32,
+        ],
+        0.15 + 0.3 * k as f32 + 0.05 * b as f32,
+    )
+}
+
+/// `ifp` exported on `model`, as a GLB, read back.
+fn exported(ifp: &[u8], model: &[u8]) -> gtastream::gltf::import::Gltf {
+    let skeleton = gtastream::rig::read_skeleton(model).unwrap();
+    let export = gtastream::gltf::export::export(
+        ifp,
+        &skeleton,
+        &gtastream::gltf::export::Options::default(),
+    )
+    .unwrap();
+    assert!(export.unwritten.is_empty());
+    read(&export.to_glb(), &mut no_files).unwrap()
+}
+
+#[test]
+fn sa_packed_round_trip_through_gltf_gives_the_same_bytes() {
+    use testkit::ifp2::{p3, p4, AnimSpec, BoneSpec, FileSpec};
+    let packed = |b: usize, k: usize| turn(b, k).map(|c| (c * 4096.0).round() as i16);
+    let ticks = [0i16, 15, 18, 18, 60];
+    let root = ticks
+        .iter()
+        .enumerate()
+        .map(|(k, &t)| p4(packed(0, k), t, [100 * k as i16, -50, 1024]))
+        .collect();
+    let mut bones = vec![BoneSpec::new("Root", 4, 0, root)];
+    for (b, (name, id)) in [
+        ("Pelvis", 1),
+        ("Spine", 2),
+        ("Head", 5),
+        ("R UpperArm", 22),
+        ("L Thigh", 41),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let frames = ticks
+            .iter()
+            .enumerate()
+            .map(|(k, &t)| p3(packed(b + 1, k), t))
+            .collect();
+        bones.push(BoneSpec::new(name, 3, id, frames));
+    }
+    let ifp = FileSpec::anp3("ped", vec![AnimSpec::new("walk", bones)]).build();
+    let gltf = exported(&ifp, &testkit::dff::sa_skin().bytes());
+    // The export normalises each key as the games do, off the packed steps: --quantize rounds
+    // them back to the very integers stored.
+    let mut options = ImportOptions::new(Format::Anp3, "ped");
+    options.quantize = true;
+    let out = import(&gltf, &options).unwrap();
+    // The same file written clean (the test kit fills name tails with 0xCD).
+    let mut clean = Package::parse(&ifp).unwrap();
+    clean.normalise();
+    assert_eq!(out.bytes, gtastream::encode::write(&clean).unwrap());
+}
+
+#[test]
+fn vc_float_round_trip_through_gltf_gives_the_same_bytes() {
+    use testkit::anpk::{anim, bone, bytes, kf, package};
+    let times = [0.0, 0.4, 0.7, 0.7, 1.2];
+    let bones = [("Root", 0), ("Spine", 2), ("Head", 5), ("R UpperArm", 22)]
+        .iter()
+        .enumerate()
+        .map(|(b, &(name, id))| {
+            let moves = b == 0;
+            let keys = times
+                .iter()
+                .enumerate()
+                .map(|(k, &t)| {
+                    let at = if moves {
+                        [0.2 * k as f32, 0.0, 0.9]
+                    } else {
+                        [0.0; 3]
+                    };
+                    kf(t, turn(b, k), at, [1.0; 3])
+                })
+                .collect();
+            bone(
+                name,
+                Some(id),
+                if moves {
+                    FrameType::Krt0
+                } else {
+                    FrameType::Kr00
+                },
+                keys,
+            )
+        })
+        .collect();
+    let ifp = bytes(&package("ped", vec![anim("run", bones)]));
+    let gltf = exported(&ifp, &testkit::dff::vc_ped().bytes());
+    let out = import(&gltf, &ImportOptions::new(Format::Anpk, "ped")).unwrap();
+    assert_eq!(
+        Package::parse(&out.bytes).unwrap(),
+        Package::parse(&ifp).unwrap()
+    );
+    assert_eq!(out.bytes, ifp);
+}

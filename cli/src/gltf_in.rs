@@ -41,7 +41,9 @@ fn load_beside(folder: &Path, uri: &str) -> Result<Vec<u8>, String> {
         .components()
         .all(|c| matches!(c, Component::Normal(_) | Component::CurDir));
     if uri.contains("://") || !plain {
-        return Err("only a file beside the glTF is read (no absolute path, `..` or scheme)".into());
+        return Err(
+            "only a file beside the glTF is read (no absolute path, `..` or scheme)".into(),
+        );
     }
     let path = folder.join(relative);
     let size = std::fs::metadata(&path).map_err(|e| e.to_string())?.len();
@@ -63,7 +65,9 @@ pub fn run(input: &str, output: &Path, request: Request<'_>) -> Result<String, S
     let skeleton = match request.skeleton {
         Some(model) => {
             let data = crate::target::read_bytes(model).map_err(|e| failed(model, e))?;
-            Some(Box::new(read_skeleton(&data).map_err(|e| failed(model, e))?))
+            Some(Box::new(
+                read_skeleton(&data).map_err(|e| failed(model, e))?,
+            ))
         }
         None => None,
     };
