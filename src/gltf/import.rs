@@ -770,7 +770,10 @@ impl Interpolation {
 /// in-tangent, value, out-tangent triples).
 struct Curve {
     interpolation: Interpolation,
+    /// The key times written: a marked step's second key back at its first key's time.
     times: Vec<f32>,
+    /// The key times as the glTF holds them (strictly increasing), for sampling it.
+    gltf_times: Vec<f32>,
     values: Vec<f32>,
     components: usize,
     /// The accessor of the times (two channels on one accessor share their keys).
@@ -791,16 +794,16 @@ impl Curve {
     /// The value at `t` as glTF defines it (clamped outside the keys); rotations slerped
     /// (LINEAR) or normalised (CUBICSPLINE).
     fn sample(&self, t: f32, rotation: bool) -> Vec<f32> {
-        let last = self.times.len() - 1;
-        if t <= self.times[0] {
+        let last = self.gltf_times.len() - 1;
+        if t <= self.gltf_times[0] {
             return self.key(0).to_vec();
         }
-        if t >= self.times[last] {
+        if t >= self.gltf_times[last] {
             return self.key(last).to_vec();
         }
         // The interval [k, k + 1] holding t.
-        let k = self.times.partition_point(|&x| x <= t) - 1;
-        let (t0, t1) = (self.times[k], self.times[k + 1]);
+        let k = self.gltf_times.partition_point(|&x| x <= t) - 1;
+        let (t0, t1) = (self.gltf_times[k], self.gltf_times[k + 1]);
         let dt = t1 - t0;
         let f = if dt > 0.0 { (t - t0) / dt } else { 0.0 };
         match self.interpolation {
@@ -1347,6 +1350,7 @@ fn curve(
         .map(SamplerExtras::from_json)
         .unwrap_or_default()
         .steps;
+    let gltf_times = input.values.clone();
     let mut times = input.values;
     for k in 0..times.len() {
         let t = times[k];
@@ -1397,6 +1401,7 @@ fn curve(
     Ok(Curve {
         interpolation,
         times,
+        gltf_times,
         values: output.values,
         components,
         input: s.input,
