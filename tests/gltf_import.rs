@@ -559,3 +559,41 @@ fn vc_float_round_trip_through_gltf_gives_the_same_bytes() {
     );
     assert_eq!(out.bytes, ifp);
 }
+
+/// What the fuzz target (fuzz/fuzz_targets/gltf.rs) runs, over an exported GLB cut at every
+/// length and with bytes changed: errors, never a panic.
+#[test]
+fn cut_and_changed_glbs_are_errors_not_panics() {
+    let ifp = testkit::ifp2::anp3_packed().build();
+    let skeleton = gtastream::rig::read_skeleton(&testkit::dff::sa_skin().bytes()).unwrap();
+    let export = gtastream::gltf::export::export(
+        &ifp,
+        &skeleton,
+        &gtastream::gltf::export::Options::default(),
+    )
+    .unwrap();
+    let glb = export.to_glb();
+    let run = |bytes: &[u8]| {
+        if let Ok(gltf) = read(bytes, &mut no_files) {
+            for format in [Format::Anp3, Format::Anpk] {
+                let mut options = ImportOptions::new(format, "fuzz");
+                options.quantize = true;
+                options.resample = Some(60);
+                options.report = true;
+                let _ = import(&gltf, &options);
+            }
+        }
+    };
+    for len in (0..glb.len()).step_by(7) {
+        run(&glb[..len]);
+    }
+    let mut changed = glb.clone();
+    for at in (0..glb.len()).step_by(17) {
+        let old = changed[at];
+        for new in [b'9', b'-', b'"', 0xFF] {
+            changed[at] = new;
+            run(&changed);
+        }
+        changed[at] = old;
+    }
+}

@@ -34,6 +34,14 @@ pub const MAX_FILE: usize = 256 << 20;
 /// Keys a resampled track may have (18 minutes at 60 Hz): a clip's end time read from the
 /// file cannot make the work unbounded.
 pub const MAX_RESAMPLED_KEYS: usize = 1 << 16;
+/// Values (floats) an import reads from accessors in all, and keyframes it writes in all
+/// (2²⁵, 2²² — a stock `ped.ifp` holds about 10⁵ keys): memory stays bounded however often
+/// channels share an accessor or how many tracks are resampled.
+pub const MAX_VALUES: usize = 1 << 25;
+/// See [`MAX_VALUES`].
+pub const MAX_KEYS: usize = 1 << 22;
+/// Bone poses `--report` computes in all, each a walk over a bone's keys (2²⁴).
+pub const MAX_REPORT_WORK: u64 = 1 << 24;
 /// The highest `--resample` rate, in keys a second.
 pub const MAX_RESAMPLE_RATE: u32 = 1000;
 
@@ -227,6 +235,9 @@ struct SamplerDef {
 pub struct Gltf {
     root: Root,
     buffers: Vec<Vec<u8>>,
+    /// Values read from accessors by the running import (channels may share an accessor, so
+    /// the buffers alone do not bound it): at most [`MAX_VALUES`].
+    values_read: core::cell::Cell<usize>,
 }
 
 const GLB_MAGIC: &[u8; 4] = b"glTF";
@@ -430,7 +441,11 @@ pub fn read(
         }
         buffers.push(data);
     }
-    Ok(Gltf { root, buffers })
+    Ok(Gltf {
+        root,
+        buffers,
+        values_read: core::cell::Cell::new(0),
+    })
 }
 
 impl Gltf {
@@ -551,6 +566,17 @@ impl Gltf {
         let _ = end;
         // In range: the count is bounded by the buffer's bytes.
         let count = a.count as usize;
+        let read = self.values_read.get().saturating_add(count * components);
+        if read > MAX_VALUES {
+            return fail(
+                ImportErrorKind::Limit,
+                format!(
+                    "{}: the channels read more than {MAX_VALUES} values in all",
+                    what()
+                ),
+            );
+        }
+        self.values_read.set(read);
         let mut values = Vec::with_capacity(count * components);
         for e in 0..count {
             let at = start as usize + e * stride as usize;
@@ -999,6 +1025,7 @@ pub fn import(gltf: &Gltf, options: &ImportOptions<'_>) -> Result<Imported, Impo
         return fail(ImportErrorKind::NotFound, "the file has no animation");
     }
     let games = options.games.unwrap_or(games_of(options.format));
+    gltf.values_read.set(0);
     let mut notes = Vec::new();
     let mut animations = Vec::with_capacity(chosen.len());
     for &a in &chosen {
@@ -1016,9 +1043,10 @@ pub fn import(gltf: &Gltf, options: &ImportOptions<'_>) -> Result<Imported, Impo
         .file(Some(options.block.as_bytes()))
         .map_err(|e| encode_error(&e, &format!("block `{}`", options.block)))?;
     let mut written = Vec::new();
+    let mut keys = 0;
     for (a, tracks) in &animations {
         let name = &names[*a];
-        let keyed = keyframes(gltf, name, tracks, options)?;
+        let keyed = keyframes(gltf, name, tracks, options, &mut keys)?;
         // IFP2: packed where every value of the animation lies on the steps (San Andreas
         // reads one class of frames per animation: ifp.ifp2.mixed_frame_classes); floats
         // otherwise, which MTA misreads (mta.ifp.float_frames): refused for it.
@@ -1415,6 +1443,7 @@ fn keyframes<'t>(
     animation: &str,
     tracks: &'t [Track],
     options: &ImportOptions<'_>,
+    keys: &mut usize,
 ) -> Result<Keyed<'t>, ImportError> {
     let end = tracks
         .iter()
@@ -1434,7 +1463,7 @@ fn keyframes<'t>(
         };
         let node = &gltf.root.nodes[track.node];
         let rest = node.rotation.unwrap_or([0.0, 0.0, 0.0, 1.0]);
-        let frames = match options.resample {
+        let frames: Vec<Keyframe> = match options.resample {
             Some(rate) => {
                 // Every key on the rate's grid, up to the first at or past the clip's end.
                 let steps = (f64::from(end) * f64::from(rate)).ceil();
@@ -1504,6 +1533,13 @@ fn keyframes<'t>(
                     .collect()
             }
         };
+        *keys = keys.saturating_add(frames.len());
+        if *keys > MAX_KEYS {
+            return fail(
+                ImportErrorKind::Limit,
+                format!("{}: more than {MAX_KEYS} keys in all", at()),
+            );
+        }
         out.push((track, frames));
     }
     Ok(out)
@@ -1559,6 +1595,16 @@ fn report(
         times.extend((0..=grid).map(|k| k as f32 / 60.0));
         times.sort_by(f32::total_cmp);
         times.dedup();
+        let keys: usize = tracks.iter().map(|(_, frames)| frames.len()).sum();
+        if times.len() as u64 * keys as u64 > MAX_REPORT_WORK {
+            return fail(
+                ImportErrorKind::Limit,
+                format!(
+                    "--report: animation `{animation}` has {keys} keys sampled at {} times, above {MAX_REPORT_WORK} steps",
+                    times.len()
+                ),
+            );
+        }
         let mut rows: Vec<BoneReport> = tracks
             .iter()
             .map(|(t, _)| BoneReport {
