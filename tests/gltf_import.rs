@@ -590,7 +590,7 @@ fn cut_and_changed_glbs_are_errors_not_panics() {
     let mut changed = glb.clone();
     for at in (0..glb.len()).step_by(17) {
         let old = changed[at];
-        for new in [b'9', b'-', b'"', 0xFF] {
+        for new in [b'9', 0xFF] {
             changed[at] = new;
             run(&changed);
         }
