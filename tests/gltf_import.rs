@@ -597,3 +597,60 @@ fn cut_and_changed_glbs_are_errors_not_panics() {
         changed[at] = old;
     }
 }
+
+/// The conversion speed on a stock-sized package (330 animations of the SA skin's 32 bones, 31
+/// packed keys each, the root moving: about 330 000 keys), both ways. Run in release:
+/// `cargo test --release --features gltf --test gltf_import -- --ignored --nocapture speed`.
+#[test]
+#[ignore]
+fn speed_on_a_stock_sized_package() {
+    use std::time::Instant;
+    use testkit::ifp2::{p3, p4, AnimSpec, BoneSpec, FileSpec};
+    let ids: Vec<i32> = testkit::dff::SA_BONES.iter().map(|b| b.0).collect();
+    let animations = (0..330)
+        .map(|a| {
+            let bones = ids
+                .iter()
+                .enumerate()
+                .map(|(b, &id)| {
+                    let frames = (0..31)
+                        .map(|k| {
+                            let q = turn(b + a % 7, k % 5).map(|c| (c * 4096.0).round() as i16);
+                            let t = 2 * k as i16;
+                            if b == 0 {
+                                p4(q, t, [10 * k as i16, 0, 1024])
+                            } else {
+                                p3(q, t)
+                            }
+                        })
+                        .collect();
+                    let name = testkit::dff::SA_BONES[b].1.trim();
+                    BoneSpec::new(name, if b == 0 { 4 } else { 3 }, id, frames)
+                })
+                .collect();
+            AnimSpec::new(&format!("anim_{a:03}"), bones)
+        })
+        .collect();
+    let ifp = FileSpec::anp3("ped", animations).build();
+    let skeleton = gtastream::rig::read_skeleton(&testkit::dff::sa_skin().bytes()).unwrap();
+    let options = gtastream::gltf::export::Options::default();
+    let start = Instant::now();
+    let export = gtastream::gltf::export::export(&ifp, &skeleton, &options).unwrap();
+    let glb = export.to_glb();
+    let to_gltf = start.elapsed();
+    let start = Instant::now();
+    let gltf = read(&glb, &mut no_files).unwrap();
+    let mut import_options = ImportOptions::new(Format::Anp3, "ped");
+    import_options.quantize = true;
+    let out = import(&gltf, &import_options).unwrap();
+    let from_gltf = start.elapsed();
+    assert_eq!(out.package.animations.len(), 330);
+    println!(
+        "{} bytes of ANP3 ({} keys) -> {} bytes of GLB in {:?}; back to ANP3 (checked) in {:?}",
+        ifp.len(),
+        330 * 32 * 31,
+        glb.len(),
+        to_gltf,
+        from_gltf
+    );
+}
