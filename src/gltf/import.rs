@@ -702,22 +702,13 @@ fn standard_by_name(format: Format, name: &str) -> Option<BoneTarget> {
     })
 }
 
-/// How a node was mapped (for the notes).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum MappedBy {
-    Map,
-    Extras,
-    Skeleton,
-    Table,
-}
-
 /// The bone a node drives: by the user's map, the node's `extras.gtastream.bone_id`, the
 /// skeleton's frame names, or the standard bone-name table, in that order.
 fn map_node(
     gltf: &Gltf,
     node: usize,
     options: &ImportOptions<'_>,
-) -> Result<Option<(BoneTarget, MappedBy)>, ImportError> {
+) -> Result<Option<BoneTarget>, ImportError> {
     let format = options.format;
     let name = gltf.node_name(node);
     if let Some(to) = options.bone_map.and_then(|m| m.get(&name)) {
@@ -733,7 +724,7 @@ fn map_node(
                     bone_id: None,
                 }),
         };
-        return Ok(Some((target, MappedBy::Map)));
+        return Ok(Some(target));
     }
     let ours = gltf.root.nodes[node]
         .extras
@@ -751,12 +742,12 @@ fn map_node(
                 bone_id: None,
             },
         };
-        return Ok(Some((target, MappedBy::Extras)));
+        return Ok(Some(target));
     }
     if let Some(target) = skeleton_frame(options.skeleton, &name) {
-        return Ok(Some((target, MappedBy::Skeleton)));
+        return Ok(Some(target));
     }
-    Ok(standard_by_name(format, &name).map(|t| (t, MappedBy::Table)))
+    Ok(standard_by_name(format, &name))
 }
 
 /// The frame of that name in the skeleton: its name, and its HAnim id where it has one.
@@ -1226,7 +1217,7 @@ fn tracks(
             }
         };
         if let std::collections::btree_map::Entry::Vacant(slot) = by_node.entry(node) {
-            let Some((target, _)) = map_node(gltf, node, options)? else {
+            let Some(target) = map_node(gltf, node, options)? else {
                 if !unmapped.contains(&node) {
                     unmapped.push(node);
                 }
