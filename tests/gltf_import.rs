@@ -654,3 +654,36 @@ fn speed_on_a_stock_sized_package() {
         from_gltf
     );
 }
+
+#[test]
+fn skeleton_frame_names_map_nodes_the_tables_do_not_know() {
+    // A cutscene ped's facial bones (ids 5001..) are known to the model only.
+    let model = testkit::dff::cutscene_ped().bytes();
+    let skeleton = gtastream::rig::read_skeleton(&model).unwrap();
+    let mut b = Builder::default();
+    let face = b.node("FACE03");
+    let pelvis = b.node("Pelvis");
+    let t = b.floats(&[0.0, 0.5], "SCALAR", 1);
+    let q = b.floats(&[0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0], "VEC4", 4);
+    b.channel(face, "rotation", t, q, "LINEAR");
+    b.channel(pelvis, "rotation", t, q, "LINEAR");
+    let gltf = read(&b.gltf("talk"), &mut no_files).unwrap();
+    let without = import(&gltf, &ImportOptions::new(Format::Anp3, "talk")).unwrap();
+    assert!(without.notes.iter().any(|n| n.contains("node 0 (FACE03)")));
+    let mut options = ImportOptions::new(Format::Anp3, "talk");
+    options.skeleton = Some(&skeleton);
+    let out = import(&gltf, &options).unwrap();
+    let bones: Vec<_> = out.package.animations[0]
+        .bones
+        .iter()
+        .map(|b| (b.name.clone().unwrap(), b.bone_id))
+        .collect();
+    // The frame's HAnim id; ` Pelvis` matched with its blank aside, named as SA names id 1.
+    assert_eq!(
+        bones,
+        [
+            ("face03".to_string(), Some(5004)),
+            ("Pelvis".to_string(), Some(1))
+        ]
+    );
+}

@@ -26,7 +26,7 @@ use crate::check::{games_of, Checker, Finding, Games, Level};
 use crate::encode::{on_packed_steps, BoneHeader, EncodeError, EncodeOptions, Encoder};
 use crate::rig::{frame_by_name, Skeleton, SA_BONE_NAMES, VC_BONE_NAMES};
 use crate::skeleton::{by_id, by_name, BONES};
-use crate::{Decoder, Format, FrameType, Keyframe, Package};
+use crate::{name_matches, Decoder, Format, FrameType, Keyframe, Package};
 
 /// Bytes a `.gltf`, a `.glb` or one buffer may have (a stock-sized package of 330 animations
 /// exported with its skeleton is a few MB).
@@ -717,7 +717,7 @@ fn map_node(
                 name: name_for_id(format, *id).unwrap_or_else(|| name.clone()),
                 bone_id: Some(*id),
             },
-            MapTo::Name(to) => skeleton_frame(options.skeleton, to)
+            MapTo::Name(to) => skeleton_frame(options.skeleton, format, to)
                 .or_else(|| standard_by_name(format, to))
                 .unwrap_or(BoneTarget {
                     name: to.clone(),
@@ -744,21 +744,36 @@ fn map_node(
         };
         return Ok(Some(target));
     }
-    if let Some(target) = skeleton_frame(options.skeleton, &name) {
+    if let Some(target) = skeleton_frame(options.skeleton, format, &name) {
         return Ok(Some(target));
     }
     Ok(standard_by_name(format, &name))
 }
 
 /// The frame of that name in the skeleton: its name, and its HAnim id where it has one.
-fn skeleton_frame(skeleton: Option<&Skeleton>, name: &str) -> Option<BoneTarget> {
+fn skeleton_frame(skeleton: Option<&Skeleton>, format: Format, name: &str) -> Option<BoneTarget> {
     let skeleton = skeleton?;
-    let frame = &skeleton.frames()[usize::from(frame_by_name(skeleton, name.as_bytes())?)];
+    // The engine's own match first (case aside); then blanks aside too, as tools that strip
+    // the leading space of SA's ` Pelvis` write it.
+    let index = frame_by_name(skeleton, name.as_bytes())
+        .map(usize::from)
+        .or_else(|| {
+            skeleton.frames().iter().position(|f| {
+                f.name
+                    .as_ref()
+                    .is_some_and(|n| name_matches(n.as_bytes(), name.as_bytes()))
+            })
+        })?;
+    let frame = &skeleton.frames()[index];
+    let stored = frame.name.as_ref().map_or_else(
+        || name.to_string(),
+        |n| String::from_utf8_lossy(n.as_bytes()).trim().to_string(),
+    );
     Some(BoneTarget {
-        name: frame.name.as_ref().map_or_else(
-            || name.to_string(),
-            |n| String::from_utf8_lossy(n.as_bytes()).trim().to_string(),
-        ),
+        name: frame
+            .node_id
+            .and_then(|id| name_for_id(format, id))
+            .unwrap_or(stored),
         bone_id: frame.node_id,
     })
 }
@@ -793,8 +808,6 @@ struct Curve {
     gltf_times: Vec<f32>,
     values: Vec<f32>,
     components: usize,
-    /// The accessor of the times (two channels on one accessor share their keys).
-    input: u64,
 }
 
 impl Curve {
@@ -1423,7 +1436,6 @@ fn curve(
         gltf_times,
         values: output.values,
         components,
-        input: s.input,
     })
 }
 
@@ -1494,7 +1506,7 @@ fn keyframes<'t>(
                 }
                 let times = match (&track.rotation, &track.translation) {
                     (Some(r), Some(t)) => {
-                        if r.input != t.input && r.times != t.times {
+                        if r.times != t.times {
                             let k = r
                                 .times
                                 .iter()
