@@ -6,8 +6,12 @@
 //! with the animations and times to compare.
 //!
 //! ```text
-//! cargo run --features alloc --example gltf_fixtures -- OUT_DIR
+//! cargo run --features gltf --example gltf_fixtures -- OUT_DIR
+//! cargo run --release --features gltf --example gltf_fixtures -- --speed
 //! ```
+//!
+//! `--speed` times the conversion of the stock-shaped `ped.ifp` (330 animations) on the SA
+//! skin instead (docs/ANIMATION.md, "glTF").
 
 use std::path::Path;
 use std::process::ExitCode;
@@ -126,13 +130,38 @@ fn anpk(names: &[(&str, i32)], ids: bool) -> Vec<u8> {
     testkit::anpk::bytes(&package("gltf", vec![anim("run", bones)]))
 }
 
+/// Prints the time of `export` and of the `.glb` of the stock-shaped `ped.ifp`.
+fn speed() {
+    use gtastream::gltf::export::{export, Options};
+    let ifp = testkit::stock::sa_ped().build();
+    let skeleton = gtastream::rig::read_skeleton(&dff::sa_skin().bytes()).expect("a model");
+    let runs = 20;
+    let mut best = f64::INFINITY;
+    let mut size = 0;
+    for _ in 0..runs {
+        let start = std::time::Instant::now();
+        let e = export(&ifp, &skeleton, &Options::default()).expect("exports");
+        size = e.to_glb().len();
+        best = best.min(start.elapsed().as_secs_f64());
+    }
+    println!(
+        "ped.ifp ({} bytes, 330 animations) to .glb ({size} bytes): best of {runs} {:.1} ms",
+        ifp.len(),
+        best * 1e3
+    );
+}
+
 fn main() -> ExitCode {
+    if std::env::args().nth(1).as_deref() == Some("--speed") {
+        speed();
+        return ExitCode::SUCCESS;
+    }
     let Some(out) = std::env::args().nth(1) else {
         eprintln!("usage: gltf_fixtures OUT_DIR");
         return ExitCode::from(2);
     };
     let out = Path::new(&out);
-    let files: [(&str, Vec<u8>); 6] = [
+    let files: [(&str, Vec<u8>); 7] = [
         ("sa.dff", dff::sa_skin().bytes()),
         ("sa.ifp", sa()),
         ("vc.dff", dff::vc_ped().bytes()),
@@ -149,6 +178,9 @@ fn main() -> ExitCode {
                 true,
             ),
         ),
+        // The stock-shaped ped.ifp (330 animations, keys at one time): validated, and what
+        // the conversion speed is measured on.
+        ("ped.ifp", testkit::stock::sa_ped().build()),
         ("iii.dff", dff::gta3_ped().bytes()),
         (
             "iii.ifp",
@@ -166,6 +198,8 @@ fn main() -> ExitCode {
   {{"name": "sa", "model": "sa.dff", "animation": "sa.ifp", "animations": ["walk", "idle_packed"],
    "tolerance": {{"idle_packed": 1e-4}}, "times": [{times}],
    "unwritten": [["walk", 7]]}},
+  {{"name": "sa_ped", "model": "sa.dff", "animation": "ped.ifp",
+   "animations": ["anim_000", "anim_001", "anim_329"], "times": [{times}], "unwritten": []}},
   {{"name": "vc", "model": "vc.dff", "animation": "vc.ifp", "animations": ["run"],
    "times": [{times}], "unwritten": [["run", 4]]}},
   {{"name": "iii", "model": "iii.dff", "animation": "iii.ifp", "animations": ["run"],

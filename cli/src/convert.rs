@@ -48,6 +48,12 @@ one (an ANP3 of float frames crashes MTA: --quantize; packed frames in ANP2 are 
 San Andreas: write ANP3). --check refuses
 the output when a finding is an error: OUT is left as it was and the status is 1.
 
+--to gltf or glb writes the animations as glTF 2.0 on the skeleton of the model named
+with --skeleton (a DFF, or ARCHIVE:ENTRY): a node per frame, a channel per track that drives
+a frame, keys as stored (docs/ANIMATION.md, \"glTF\"); --animation NAME (repeatable) picks
+animations; --game (one) the game whose binding applies. The tracks that bind to nothing are
+lines on stderr, not written.
+
 IN may be an entry of an IMG archive (ARCHIVE:ENTRY, name in any case) or - for standard
 input; those are read into memory. OUT - writes to standard output (once the whole output
 is made: nothing is written on a failure).
@@ -56,7 +62,8 @@ Examples:
   gtastream convert --to anp3 ped.ifp ped_sa.ifp
   gtastream convert --to anp3 ped.ifp - | xxd | head
   gtastream convert --to text gta3.img:countn2_stream0.ipl countn2.ipl
-  gtastream convert --to text sector_stream0.ipl sector.ipl";
+  gtastream convert --to text sector_stream0.ipl sector.ipl
+  gtastream convert --to glb --skeleton player.dff ped.ifp ped.glb";
 
 /// What `convert` writes: a format of the encoder, or glTF on a model.
 #[derive(Clone, Copy, Debug)]

@@ -70,15 +70,15 @@ pub fn run(input: &str, output: &Path, request: Request<'_>) -> Result<String, S
         let name = u.name.as_deref().unwrap_or("-");
         let id = u.bone_id.map_or("-".to_owned(), |id| id.to_string());
         lines += &format!(
-            "{input}: animation {:?}: track {} ({name:?}, bone id {id}) not written: {}\n",
+            "gtastream: {input}: animation {:?}: track {} ({name:?}, bone id {id}) not written: {}\n",
             u.animation, u.track, u.reason
         );
     }
     for name in &export.empty {
-        lines += &format!("{input}: animation {name:?}: no track to write, left out\n");
+        lines += &format!("gtastream: {input}: animation {name:?}: no track to write, left out\n");
     }
     lines += &format!(
-        "{}: {} animations written, {} tracks not written\n",
+        "gtastream: {}: {} animations written, {} tracks not written\n",
         output.display(),
         export.animations,
         export.unwritten.len()

@@ -15,6 +15,8 @@ mod context;
 mod dff;
 mod encode_roundtrip;
 mod errors;
+#[cfg(feature = "gltf")]
+mod gltf;
 mod hostile_counts;
 mod hostile_markers;
 mod hostile_offsets;

@@ -5,7 +5,7 @@
 //   root equals the frame's model-space matrix of `gtastream sample --skeleton --json`
 //   (within 1e-5).
 // Inputs: GTASTREAM_CLI (the gtastream binary) and GLTF_FIXTURES (the folder that
-// `cargo run --features alloc --example gltf_fixtures -- DIR` writes, with cases.json).
+// `cargo run --features gltf --example gltf_fixtures -- DIR` writes, with cases.json).
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -75,19 +75,24 @@ for (const c of cases) {
       // between them.
       const tolerance = c.tolerance?.[name] ?? TOLERANCE;
       let largest = 0;
+      // A fresh scene for each animation: every node starts at its bind pose, and the nodes
+      // the clip does not animate keep it.
+      const gltf = await load(glb);
+      const clip = gltf.animations.find((a) => a.name === name);
+      assert.ok(clip, `${c.name}: no glTF animation named ${name}`);
+      const mixer = new THREE.AnimationMixer(gltf.scene);
+      const action = mixer.clipAction(clip);
+      action.setLoop(THREE.LoopOnce, 1);
+      action.clampWhenFinished = true;
+      action.play();
+      const { byFrame, root } = frames(gltf.scene);
       for (const time of c.times) {
-        // A fresh scene for each pose: every node starts at its bind pose.
-        const gltf = await load(glb);
-        const clip = gltf.animations.find((a) => a.name === name);
-        assert.ok(clip, `${c.name}: no glTF animation named ${name}`);
-        const mixer = new THREE.AnimationMixer(gltf.scene);
-        const action = mixer.clipAction(clip);
-        action.setLoop(THREE.LoopOnce, 1);
-        action.clampWhenFinished = true;
-        action.play();
-        mixer.setTime(time);
+        // Played once, clamped at the end (as the games hold the last keys when not looped).
+        action.enabled = true;
+        action.paused = false;
+        action.time = time;
+        mixer.update(0);
         gltf.scene.updateMatrixWorld(true);
-        const { byFrame, root } = frames(gltf.scene);
         const below = new THREE.Matrix4().copy(root.matrixWorld).invert();
         const doc = JSON.parse(
           gtastream(['sample', '--json', '--skeleton', c.model, '--animation', name, '--time', String(time), c.animation]),
@@ -125,10 +130,8 @@ test('the tracks that bind to nothing are reported on stderr, not written', () =
       assert.match(run.stderr, new RegExp(`animation "${animation}": track ${track} .*not written`));
     }
     const doc = JSON.parse(fs.readFileSync(file, 'utf8'));
-    assert.deepEqual(
-      doc.animations.map((a) => a.name),
-      c.animations,
-    );
+    const names = doc.animations.map((a) => a.name);
+    for (const name of c.animations) assert.ok(names.includes(name), name);
     // No channel targets a node twice with one path, and every target is a frame node.
     for (const a of doc.animations) {
       const targets = a.channels.map((ch) => `${ch.target.node}/${ch.target.path}`);
