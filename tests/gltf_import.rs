@@ -687,3 +687,14 @@ fn skeleton_frame_names_map_nodes_the_tables_do_not_know() {
         ]
     );
 }
+
+#[test]
+fn the_stock_shaped_ped_comes_back_byte_for_byte_steps_included() {
+    // 330 animations, 770 bones with two keys at one time (testkit::stock).
+    let ifp = testkit::stock::sa_ped().build();
+    let gltf = exported(&ifp, &testkit::dff::sa_skin().bytes());
+    let out = import(&gltf, &ImportOptions::new(Format::Anp3, "ped")).unwrap();
+    let mut clean = Package::parse(&ifp).unwrap();
+    clean.normalise();
+    assert_eq!(out.bytes, gtastream::encode::write(&clean).unwrap());
+}
