@@ -264,6 +264,25 @@ fn keys_off_the_packed_steps_are_refused_naming_the_key() {
     assert!(error.message.contains("node 1 (mixamorig:Hips)"), "{error}");
     assert!(error.message.contains("key 1 "), "{error}");
     assert!(error.message.contains("--quantize"), "{error}");
+    // ANP2 is refused the same way; with --quantize it is packed and checked too.
+    let mut anp2 = ImportOptions::new(Format::Anp2, "walk");
+    anp2.bone_map = Some(&map);
+    assert_eq!(import(&gltf, &anp2).unwrap_err().kind, ImportErrorKind::Key);
+    anp2.quantize = true;
+    let out = import(&gltf, &anp2).unwrap();
+    assert!(check_errors(&out.bytes, None).is_empty());
+    assert_eq!(Package::parse(&out.bytes).unwrap().format, Format::Anp2);
+    // For GTA III alone, ANPK bones carry no id (its 48-byte ANIM chunks).
+    let mut iii = ImportOptions::new(Format::Anpk, "walk");
+    iii.bone_map = Some(&map);
+    iii.games = Some(Games::III);
+    let out = import(&gltf, &iii).unwrap();
+    let ids: Vec<_> = out.package.animations[0]
+        .bones
+        .iter()
+        .map(|b| b.bone_id)
+        .collect();
+    assert_eq!(ids, [None, None]);
     // For San Andreas alone, float frames hold the keys exactly.
     options.games = Some(Games::SA);
     let out = import(&gltf, &options).unwrap();

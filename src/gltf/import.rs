@@ -1048,6 +1048,7 @@ pub fn import(gltf: &Gltf, options: &ImportOptions<'_>) -> Result<Imported, Impo
         .map_err(|e| encode_error(&e, &format!("block `{}`", options.block)))?;
     let mut written = Vec::new();
     let mut keys = 0;
+    let iii_only = options.format == Format::Anpk && games == Games::III;
     for (a, tracks) in &animations {
         let name = &names[*a];
         let keyed = keyframes(gltf, name, tracks, options, &mut keys)?;
@@ -1099,7 +1100,8 @@ pub fn import(gltf: &Gltf, options: &ImportOptions<'_>) -> Result<Imported, Impo
         for (track, frames) in &keyed {
             let header = BoneHeader {
                 name: Some(track.target.name.as_bytes()),
-                bone_id: track.target.bone_id,
+                // GTA III binds by name and reads the 48-byte ANIM chunk of bones without id.
+                bone_id: track.target.bone_id.filter(|_| !iii_only),
                 bone_key: None,
                 frame_type: if track.translation.is_some() {
                     FrameType::Ifp2RotTrans
