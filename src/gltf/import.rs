@@ -1673,3 +1673,24 @@ fn angle_between(a: &[f32], b: &[f32; 4]) -> f32 {
     );
     (4.0 * libm::asin((chord / 2.0).min(1.0))).to_degrees() as f32
 }
+
+impl Imported {
+    /// What was written besides the bytes, as the front ends hand it over (the JavaScript and
+    /// Python `fromGltf`/`from_gltf` results): `{"animations": n, "notes": [line, ...],
+    /// "report": [{"animation", "bone", "node", "angle", "position"}, ...]}`.
+    pub fn summary(&self) -> serde_json::Value {
+        let report: Vec<serde_json::Value> = (self.report.iter())
+            .map(|r| {
+                serde_json::json!({
+                    "animation": r.animation, "bone": r.bone, "node": r.node,
+                    "angle": r.angle, "position": r.position,
+                })
+            })
+            .collect();
+        serde_json::json!({
+            "animations": self.package.animations.len(),
+            "notes": self.notes,
+            "report": report,
+        })
+    }
+}
