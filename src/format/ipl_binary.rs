@@ -289,21 +289,20 @@ impl Step for IplBinary {
     /// 0.9 % more instructions (out of line, 0.5 %).
     #[inline(never)]
     fn run_whole<V: Visitor>(&mut self, input: &[u8], at: u64, visitor: &mut V) -> Ran {
-        let mut used = 0;
+        let mut rest = input;
         loop {
-            let rest = input.get(used..).unwrap_or_default();
-            let unit_at = at + used as u64;
+            let unit_at = at + (input.len() - rest.len()) as u64;
             let flow = match self.stage {
-                Stage::Instances => match rest.first_chunk::<INSTANCE>() {
-                    Some(r) => {
-                        used += INSTANCE;
+                Stage::Instances => match rest.split_first_chunk::<INSTANCE>() {
+                    Some((r, tail)) => {
+                        rest = tail;
                         self.instance(r, unit_at, visitor)
                     }
                     None => break,
                 },
-                Stage::Cars => match rest.first_chunk::<CAR>() {
-                    Some(r) => {
-                        used += CAR;
+                Stage::Cars => match rest.split_first_chunk::<CAR>() {
+                    Some((r, tail)) => {
+                        rest = tail;
                         self.car(r, unit_at, visitor)
                     }
                     None => break,
@@ -311,14 +310,14 @@ impl Step for IplBinary {
                 _ => {
                     let ran = run_units(self, rest, unit_at, visitor);
                     return Ran {
-                        consumed: used + ran.consumed,
+                        consumed: input.len() - rest.len() + ran.consumed,
                         ..ran
                     };
                 }
             };
             if flow != Flow::Continue {
                 return Ran {
-                    consumed: used,
+                    consumed: input.len() - rest.len(),
                     flow,
                     at: unit_at,
                     error: None,
@@ -326,7 +325,7 @@ impl Step for IplBinary {
             }
         }
         Ran {
-            consumed: used,
+            consumed: input.len() - rest.len(),
             flow: Flow::Continue,
             at,
             error: None,
