@@ -632,7 +632,6 @@ fn findings(file: &[u8]) -> Vec<(&'static str, Vec<&'static str>, Option<f64>)> 
         .decode_slice(file, &mut checker)
         .expect("the file decodes");
     checker.finish();
-    drop(checker);
     found
         .iter()
         .map(|f| {
@@ -689,7 +688,6 @@ fn an_ide_names_its_games() {
         Decoder::new().decode_slice(file, &mut checker).unwrap();
         checker.finish();
         let games = checker.games();
-        drop(checker);
         (games, found)
     };
     let sa = Games::SA;
