@@ -203,7 +203,9 @@ summary line ends with `games from the file`; JSON: `\"games\"` and `\"games_fro
 ANP3 and ANP2 are SA and MTA; ANPK is decided at its first `ANIM` chunk (44 bytes, with a bone
 id: VC, SA and MTA; 48 bytes: III; before it, all four); a binary IPL and an IMG version 2 are
 SA; a text IPL is III, VC and SA, narrowed to the game its first `inst` line is written for (11
-fields SA, 12 III, 13 VC) and by the sections only some games read; an IMG version 1 is III and
+fields SA, 12 III, 13 VC) and by the sections only some games read; an IDE is III, VC and SA,
+narrowed by its definitions (San Andreas' short `objs`/`tobj` layout and `anim`: SA; `weap`:
+VC and SA; an id past a game's model table: the games whose table holds it); an IMG version 1 is III and
 VC, VC alone from its first `.col` record. `--game` chooses the games instead (`\"games_from\":
 \"caller\"`; text: `games named`). From Rust, `Checker::from_file` and `Checker::games`; the C API, JS and Python
 take the games from the file when given none. A record the game skips (a name without its `.`

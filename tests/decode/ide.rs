@@ -622,3 +622,86 @@ fn an_archive_entry_is_named_an_ide() {
         Some(Format::IplText)
     );
 }
+
+/// The rules of `check` on a file's definitions: (rule id, games) of each finding.
+fn findings(file: &[u8]) -> Vec<(&'static str, Vec<&'static str>, Option<f64>)> {
+    use gtastream::check::{Checker, Finding, Games};
+    let mut found = Vec::new();
+    let mut checker = Checker::new(Games::ALL, |f: &Finding| found.push(*f));
+    Decoder::new()
+        .decode_slice(file, &mut checker)
+        .expect("the file decodes");
+    checker.finish();
+    found
+        .iter()
+        .map(|f| {
+            let games = Games::EACH
+                .iter()
+                .filter(|(g, _)| f.games.contains(*g))
+                .map(|&(_, name)| name)
+                .collect();
+            (f.rule.id(), games, f.value)
+        })
+        .collect()
+}
+
+#[test]
+fn ids_past_each_games_model_table_and_long_names_are_found() {
+    let line = |id: i32, name: &str| format!("objs\n{id}, {name}, generic, 100, 0\nend\n");
+    // Near misses: the last id of GTA III's table, a 23-byte name.
+    assert_eq!(findings(line(5499, &"m".repeat(23)).as_bytes()), []);
+    assert_eq!(
+        findings(line(5500, "m").as_bytes()),
+        [("ide.id.range", vec!["iii"], Some(5500.0))]
+    );
+    assert_eq!(
+        findings(line(6500, "m").as_bytes()),
+        [
+            ("ide.id.range", vec!["iii"], Some(6500.0)),
+            ("ide.id.range", vec!["vc"], Some(6500.0))
+        ]
+    );
+    assert_eq!(findings(line(19999, "m").as_bytes()).len(), 2);
+    let all = findings(line(-1, "m").as_bytes());
+    assert_eq!(
+        all.iter().map(|f| f.1.clone()).collect::<Vec<_>>(),
+        [["iii"], ["vc"], ["sa"]]
+    );
+    assert_eq!(
+        findings(line(100, &"m".repeat(24)).as_bytes()),
+        [("ide.name.length", vec!["iii", "vc", "sa"], Some(24.0))]
+    );
+    // The real files' shapes give none.
+    for (name, file) in testkit::ide::shapes() {
+        assert_eq!(findings(&file), [], "{name}");
+    }
+}
+
+/// With the games from the file, a definition tells which games the file is for: an SA or VC
+/// file's ids give no finding for the earlier games.
+#[test]
+fn an_ide_names_its_games() {
+    use gtastream::check::{Checker, Finding, Games};
+    let games_of = |file: &[u8]| {
+        let mut found = 0;
+        let mut checker = Checker::from_file(|_: &Finding| found += 1);
+        Decoder::new().decode_slice(file, &mut checker).unwrap();
+        checker.finish();
+        let games = checker.games();
+        (games, found)
+    };
+    let sa = Games::SA;
+    let vc_sa = Games::VC.union(Games::SA);
+    let all = Games::III.union(vc_sa);
+    assert_eq!(games_of(b"objs\n18000, m, t, 300, 0\nend\n"), (sa, 0));
+    assert_eq!(games_of(b"objs\n6000, m, t, 1, 300, 0\nend\n"), (vc_sa, 0));
+    assert_eq!(
+        games_of(b"weap\n259, m, t, unarmed, 1, 50\nend\n"),
+        (vc_sa, 0)
+    );
+    assert_eq!(games_of(b"anim\n3394, m, t, anim, 150, 0\nend\n"), (sa, 0));
+    assert_eq!(games_of(b"objs\n100, m, t, 1, 300, 0\nend\n"), (all, 0));
+    // Past every table: all three, each its finding.
+    assert_eq!(games_of(b"objs\n20000, m, t, 300, 0\nend\n"), (sa, 1));
+    assert_eq!(games_of(b"hier\n20000, m, t\nend\n"), (all, 3));
+}
