@@ -43,6 +43,12 @@ pub const fn model_ids(game: Game) -> usize {
 pub struct IdSlot {
     defined: u32,
     placed_undefined: u32,
+    /// A map object's (`objs`, `tobj`, `anim`) model and texture dictionary keys
+    /// (`name.dff`, `name.txd`; 0: not a map object) and its line, for [`ModChecker::finish`].
+    model: u64,
+    txd: u64,
+    line: u32,
+    offset: u64,
 }
 
 impl IdSlot {
@@ -50,6 +56,10 @@ impl IdSlot {
     pub const EMPTY: IdSlot = IdSlot {
         defined: 0,
         placed_undefined: 0,
+        model: 0,
+        txd: 0,
+        line: 0,
+        offset: 0,
     };
 }
 
@@ -138,6 +148,18 @@ fn name_key(name: &[u8]) -> u64 {
         fnv = (fnv ^ u32::from(b.to_ascii_uppercase())).wrapping_mul(0x0100_0193);
     }
     ((u64::from(level::uppercase_key(name)) << 32) | u64::from(fnv)).max(1)
+}
+
+/// The key of `stem` + `ext` (`lae_road` + `.dff`), as [`name_key`] of the whole name.
+fn file_key(stem: &[u8], ext: &[u8]) -> u64 {
+    let mut whole = [0u8; 64];
+    let len = stem.len() + ext.len();
+    if len > whole.len() {
+        return 0;
+    }
+    whole[..stem.len()].copy_from_slice(stem);
+    whole[stem.len()..len].copy_from_slice(ext);
+    name_key(&whole[..len])
 }
 
 /// A text IPL loaded by a level file: its name's key and how many `inst` lines it had.
@@ -461,6 +483,18 @@ impl<'t, S: FnMut(&ModFinding)> ModChecker<'t, S> {
                 context.line = Some(object.line);
                 context.offset = object.offset;
                 self.defined(object.id, current.file, (object.offset, context));
+                let map_object = matches!(object.section, "objs" | "tobj" | "anim");
+                if let Some(slot) = usize::try_from(object.id)
+                    .ok()
+                    .and_then(|i| self.ids.get_mut(i))
+                {
+                    if slot.defined == current.file + 1 && map_object {
+                        slot.model = file_key(object.model_name, b".dff");
+                        slot.txd = file_key(object.txd_name, b".txd");
+                        slot.line = object.line;
+                        slot.offset = object.offset;
+                    }
+                }
             }
             _ => {}
         }
@@ -527,7 +561,7 @@ impl<'t, S: FnMut(&ModFinding)> ModChecker<'t, S> {
         }
         self.ids[index] = IdSlot {
             defined: file + 1,
-            placed_undefined: 0,
+            ..IdSlot::EMPTY
         };
     }
 
@@ -634,9 +668,50 @@ impl<'t, S: FnMut(&ModFinding)> ModChecker<'t, S> {
         }
     }
 
-    /// Everything was fed: the stream IPLs' LOD indexes are compared with their parents'
-    /// instance counts.
+    /// Whether a name's key is in the table (an archive the game reads holds it).
+    fn holds(&self, key: u64) -> bool {
+        let len = self.names.len();
+        if len == 0 || key == 0 {
+            return true;
+        }
+        let mut i = (key % len as u64) as usize;
+        loop {
+            match self.names[i].key {
+                0 => return false,
+                k if k == key => return true,
+                _ => i = (i + 1) % len,
+            }
+        }
+    }
+
+    /// Everything was fed: the map objects' models and texture dictionaries are looked up in
+    /// the archives (San Andreas), and the stream IPLs' LOD indexes compared with their
+    /// parents' instance counts.
     pub fn finish(&mut self) {
+        // A full name table cannot say a name is missing.
+        if self.game == Game::SanAndreas && !self.names_full {
+            for id in 0..self.ids.len() {
+                let slot = self.ids[id];
+                if slot.model == 0 || (self.holds(slot.model) && self.holds(slot.txd)) {
+                    continue;
+                }
+                let context = Context {
+                    line: Some(slot.line),
+                    offset: slot.offset,
+                    ..Context::default()
+                };
+                let at = (slot.offset, context);
+                let value = Some(id as f64);
+                self.emit_value(
+                    Rule::ModIdeModelNotStreamed,
+                    slot.defined - 1,
+                    None,
+                    at,
+                    value,
+                    None,
+                );
+            }
+        }
         for i in 0..self.streams_len {
             let Some(stream) = self.streams[i] else {
                 continue;

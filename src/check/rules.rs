@@ -678,6 +678,9 @@ rules! {
     ModAnimgrpTooManyNames = "mod.animgrp.too_many_names", [SA], Corrupt, Error,
         "an animgrp.dat group lists more animations than its count: the names are written past the group's array",
         "GR AnimManager.cpp ReadAnimAssociationDefinitions (0x5BC910), AddAnimAssocDefinition (0x4D3BA0: count slots), AddAnimToAssocDefinition (0x4D3C80: the next empty slot, an assert only)";
+    ModIdeModelNotStreamed = "mod.ide.model_not_streamed", [SA], Wrong, Warning,
+        "a map object (objs, tobj, anim) whose model (.dff) or texture dictionary (.txd) no archive the game reads holds: it has no place to stream from and is never drawn",
+        "GR Streaming.cpp:L1146-1152 (a .dff is matched to its IDE model by name), StreamingInfo.h:L59 (no CD position: nothing to load)";
 }
 
 impl Rule {

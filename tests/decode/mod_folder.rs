@@ -52,7 +52,7 @@ fn stock_san_andreas_has_no_error() {
     assert_eq!(errors(&report), Vec::<String>::new());
     assert_eq!(mod_rules(&report), []);
     assert!(report.unreadable.is_empty(), "{:?}", report.unreadable);
-    assert_eq!(report.entries, 6);
+    assert_eq!(report.entries, 10);
     // The files in load order: the archives the game opens first, the level files, the IPL.
     assert_eq!(
         report.files,
@@ -418,6 +418,7 @@ fn ide_ids_duplicated_out_of_range_and_placed_undefined() {
         &testkit::folder::sa_ide(&[5000, 4001, 20000]),
     );
     let report = check(&folder);
+    // 5000's model is in no archive; 4001's is (the later definition, lae_m4001, too).
     assert_eq!(
         mod_rules(&report),
         [
@@ -427,7 +428,22 @@ fn ide_ids_duplicated_out_of_range_and_placed_undefined() {
                 "DATA\\MAPS\\LA\\LAE.IDE".into(),
                 Some("DATA\\MAPS\\MORE.IDE".into())
             ),
+            (
+                "mod.ide.model_not_streamed",
+                "DATA\\MAPS\\MORE.IDE".into(),
+                None
+            ),
         ]
+    );
+    let f = &report
+        .findings
+        .iter()
+        .find(|f| f.finding.rule == Rule::ModIdeModelNotStreamed)
+        .unwrap()
+        .finding;
+    assert_eq!(
+        (f.context.line, f.value, f.level()),
+        (Some(3), Some(5000.0), Level::Warning)
     );
     let range = &report
         .findings
@@ -454,8 +470,15 @@ fn ide_ids_duplicated_out_of_range_and_placed_undefined() {
     );
 
     // An instance of an id no IDE defines: San Andreas crashes (error); near miss: 19999 defined.
-    let folder = san_andreas("ipl-undefined", "IDE DATA\\MAPS\\MORE.IDE\r\n");
+    let folder = san_andreas(
+        "ipl-undefined",
+        "IMG MODELS\\MORE.IMG\r\nIDE DATA\\MAPS\\MORE.IDE\r\n",
+    );
     folder.write("data/maps/more.ide", &testkit::folder::sa_ide(&[19999]));
+    folder.write(
+        "models/more.img",
+        &Img::default().add("LAE_M19999.DFF", b"d").v2(),
+    );
     folder.write(
         "data/maps/la/LAe.ipl",
         &testkit::folder::sa_text_ipl(&[
