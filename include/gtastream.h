@@ -265,6 +265,11 @@ typedef enum gts_format {
      * Text item placement (GTA III, Vice City, San Andreas).
      */
     GTS_FORMAT_IPL_TEXT = 6,
+    /**
+     * Item (object) definitions, `.ide` (GTA III, Vice City, San Andreas): `ide_object` and
+     * `section_line` records.
+     */
+    GTS_FORMAT_IDE = 7,
 } gts_format;
 
 /**
@@ -766,7 +771,7 @@ typedef struct gts_file_info {
     enum gts_format format;
     /**
      * The format's short name, a static NUL-terminated string: "ANP3", "ANP2", "ANPK", "ANIM",
-     * "bnry" or "text".
+     * "bnry", "text" or "ide".
      */
     const char *format_name;
     /**
@@ -2001,7 +2006,7 @@ typedef struct gts_record_section_line {
 /**
  * An object definition: a line of an IDE section that defines a model (`objs`, `tobj`, `anim`,
  * `weap`, `hier`, `cars`, `peds`), with the fields every front end needs by name; the others are
- * in its text (docs/FORMATS.md §11).
+ * in its text (docs/FORMATS.md §12).
  *
  * Record kind `GTS_RECORD_IDE_OBJECT`.
  */
@@ -2978,7 +2983,7 @@ size_t GTS_CALL gts_encoder_size(void);
 
 /**
  * Sets up an encoder in `*encoder` writing `format` (a `gts_format`: ANP3, ANP2, ANPK,
- * IPL_BINARY or IPL_TEXT) to `*sink` (copied), with `flags` (`GTS_ENCODE_QUANTIZE` or 0).
+ * IPL_BINARY, IPL_TEXT or IDE) to `*sink` (copied), with `flags` (`GTS_ENCODE_QUANTIZE` or 0).
  * `size_of_encoder` must be `sizeof *encoder`.
  *
  * Then give it the events in the decoder's order: `gts_encoder_file`, per animation

@@ -899,11 +899,12 @@ pub const FORMAT_HEAD_SIZE: usize = SNIFF_LINES * (MAX_LINE + 2);
 /// the entry ends there). Text whose first lines are all blank or comments past `head` stays
 /// text. No allocation.
 pub fn decoded_format(head: &[u8], whole: bool) -> Option<Format> {
-    /// Stops at the file event: the decoder has taken the input for its format.
-    struct Recognised(bool);
+    /// Stops at the file event: the decoder has taken the input for its format (text: a
+    /// text IPL or an IDE, §12.1).
+    struct Recognised(Option<Format>);
     impl Visitor for Recognised {
-        fn file(&mut self, _: &crate::FileInfo<'_>) -> Flow {
-            self.0 = true;
+        fn file(&mut self, info: &crate::FileInfo<'_>) -> Flow {
+            self.0 = Some(info.format);
             Flow::Abort
         }
     }
@@ -912,15 +913,15 @@ pub fn decoded_format(head: &[u8], whole: bool) -> Option<Format> {
         return Some(sniffed);
     }
     let mut decoder = Decoder::new();
-    let mut recognised = Recognised(false);
+    let mut recognised = Recognised(None);
     let fed = decoder.feed(head, &mut recognised);
     let result = match fed {
-        Ok(_) if whole && !recognised.0 => decoder.finish(&mut recognised),
+        Ok(_) if whole && recognised.0.is_none() => decoder.finish(&mut recognised),
         other => other.map(|_| ()),
     };
     match result {
         Err(error) if error.kind == ErrorKind::BadMagic => None,
-        _ => Some(sniffed),
+        _ => Some(recognised.0.unwrap_or(sniffed)),
     }
 }
 

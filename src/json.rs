@@ -72,7 +72,9 @@ where
         return model.model.write_json(out).map_err(|_| JsonError::Write);
     }
 
-    let parts: &[(&str, Part)] = if format.is_some_and(|f| !f.is_animation()) {
+    let parts: &[(&str, Part)] = if format == Some(Format::Ide) {
+        &[("objects", Part::Objects), ("section_lines", Part::Lines)]
+    } else if format.is_some_and(|f| !f.is_animation()) {
         &[
             ("instances", Part::Instances),
             ("cars", Part::Cars),
@@ -156,6 +158,8 @@ enum Part {
     Instances,
     Cars,
     Lines,
+    /// IDE: the model definitions.
+    Objects,
     /// Placement files: the lines and records in file order.
     Stored,
     /// ANLF: its blocks.
@@ -236,6 +240,7 @@ struct Open {
     instances: u32,
     cars: u32,
     lines: u32,
+    objects: u32,
     /// The blocks pass: the open block's animations.
     animations: u32,
     translation: bool,
@@ -444,6 +449,7 @@ impl<W: Write> Visitor for Pass<'_, W> {
             RecordKind::Instance => Part::Instances,
             RecordKind::Car => Part::Cars,
             RecordKind::SectionLine => Part::Lines,
+            RecordKind::IdeObject => Part::Objects,
             _ => return Flow::Continue,
         };
         if self.part == Part::Head {
@@ -458,6 +464,7 @@ impl<W: Write> Visitor for Pass<'_, W> {
                 let index = bump(match part {
                     Part::Instances => &mut open.instances,
                     Part::Cars => &mut open.cars,
+                    Part::Objects => &mut open.objects,
                     _ => &mut open.lines,
                 });
                 open.stored(out, kind.schema().name, Some(index), record.raw())

@@ -319,7 +319,7 @@ macro_rules! for_each_record {
             }
             /// An object definition: a line of an IDE section that defines a model (`objs`,
             /// `tobj`, `anim`, `weap`, `hier`, `cars`, `peds`), with the fields every front end
-            /// needs by name; the others are in its text (docs/FORMATS.md §11).
+            /// needs by name; the others are in its text (docs/FORMATS.md §12).
             IdeObject IdeObject<'a> "ide_object" stored {
                 /// The section's name (`objs`, `tobj`, `anim`, `weap`, `hier`, `cars`, `peds`).
                 section: &'a str,

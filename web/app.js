@@ -94,6 +94,7 @@ function setControls() {
   const failed = document.body.dataset.state === 'failed';
   $('back').hidden = !(archiveResult && (r === null ? failed : r.entry));
   const targets = !r || r.entries ? [] : ['bnry', 'text'].includes(r.format) ? ['bnry', 'text']
+    : r.format === 'ide' ? ['ide']
     : r.format === null || r.model ? [] : ['ANP3', 'ANP2', 'ANPK'];
   $('save-tools').hidden = targets.length === 0;
   $('save-format').replaceChildren(...targets.map((t) => new Option(t, t)));
@@ -109,7 +110,8 @@ function open(fileList) {
   stopPlayer();
   result = null;
   for (const id of ['summary', 'verdict-section', 'warnings-section', 'findings-section',
-    'animation-section', 'placement-section', 'archive-section', 'model-section']) {
+    'animation-section', 'placement-section', 'definition-section', 'archive-section',
+    'model-section']) {
     $(id).hidden = true;
   }
   $('file-name').textContent = file.name;
@@ -146,7 +148,7 @@ worker.onmessage = ({ data }) => {
     // A download of the converted bytes, named after the file with the format's extension.
     const base = ($('entry-name').textContent !== '–' ? $('entry-name').textContent
       : $('file-name').textContent).replace(/\.[^.]*$/, '');
-    const extension = { ANP3: 'ifp', ANP2: 'ifp', ANPK: 'ifp', bnry: 'ipl', text: 'ipl' }[data.format];
+    const extension = { ANP3: 'ifp', ANP2: 'ifp', ANPK: 'ifp', bnry: 'ipl', text: 'ipl', ide: 'ide' }[data.format];
     const link = document.createElement('a');
     link.href = URL.createObjectURL(new Blob([data.bytes], { type: 'application/octet-stream' }));
     link.download = `${base}.${data.format.toLowerCase()}.${extension}`;
@@ -192,8 +194,8 @@ function show(r) {
   status(e ? `Edited: ${e.added} added, ${e.replaced} replaced, ${e.removed} removed (not saved:`
     + ' "Save a copy" downloads it).' : 'Decoded.');
   archiveMessage();
-  for (const id of ['animation-section', 'placement-section', 'archive-section',
-    'model-section']) {
+  for (const id of ['animation-section', 'placement-section', 'definition-section',
+    'archive-section', 'model-section']) {
     $(id).hidden = true;
   }
   $('entry-name').textContent = r.entry ?? '–';
@@ -210,7 +212,7 @@ function show(r) {
   // findings after them.
   showVerdict(r.check);
   showFindings(r.check);
-  const animated = r.format !== 'bnry' && r.format !== 'text';
+  const animated = !['bnry', 'text', 'ide'].includes(r.format);
   if (r.entries) {
     showArchive(r);
   } else if (r.model) {
@@ -218,6 +220,8 @@ function show(r) {
   } else if (animated) {
     $('animation-section').hidden = false;
     showAnimations(r);
+  } else if (r.format === 'ide') {
+    showDefinitions(r);
   } else {
     showPlacements(r);
   }
@@ -475,6 +479,17 @@ function editArchive(message, what) {
   status(`${what}…`);
   document.body.dataset.state = 'decoding';
   send(message);
+}
+
+/** An IDE: its sections (definitions and other lines in each) and its definitions. */
+function showDefinitions(r) {
+  $('definition-section').hidden = false;
+  const sections = Object.entries(r.sections);
+  $('definition-counts').textContent = `${plural(r.objects.length, 'definition')}`
+    + (sections.length ? ` in ${sections.map(([s, n]) => `${s || '(outside)'} (${n})`).join(', ')}` : '');
+  fill($('definitions'), r.objects.slice(0, SHOWN_ROWS));
+  $('definitions-more').textContent = r.objects.length > SHOWN_ROWS
+    ? `First ${SHOWN_ROWS} of ${r.objects.length} shown.` : '';
 }
 
 function showPlacements(r) {

@@ -123,7 +123,11 @@ async function decodeFile(file, name = file.name) {
   const started = performance.now();
   const result = { file: name, format: null, name: null, size: file.size, warnings: [],
     animations: [],
-    instances: [], cars: [], lines: 0 };
+    instances: [], cars: [], lines: 0, objects: [], sections: {} };
+  // An IDE: each section's definitions and other lines.
+  const inSection = (section) => {
+    result.sections[section] = (result.sections[section] ?? 0) + 1;
+  };
   animations = [];
   let animation;
   let bone;
@@ -152,8 +156,13 @@ async function decodeFile(file, name = file.name) {
     car(c) {
       result.cars.push([c.model_id, ...c.position, c.angle]);
     },
-    sectionLine() {
+    sectionLine(line) {
       result.lines++;
+      inSection(line.section);
+    },
+    ideObject(o) {
+      result.objects.push([o.section, o.id, o.model_name, o.txd_name]);
+      inSection(o.section);
     },
     warning(w) {
       result.warnings.push(w);

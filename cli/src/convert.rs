@@ -23,8 +23,8 @@ pub const ABOUT: &str = "Write a file in another format (lossless unless --quant
 
 pub const LONG_ABOUT: &str = "\
 Write a file in another format: ANP3, ANP2 or ANPK for animations (from any animation
-format, Stories .anim included), bnry or text for item placements (from either). Format
-names may be given in any case.
+format, Stories .anim included), bnry or text for item placements (from either), ide for
+item definitions (from an IDE). Format names may be given in any case.
 
 Nothing is rounded or cut: a name too long for its field, a value the target cannot hold
 exactly, a placement line the target has no place for, ends the command with one line on

@@ -24,6 +24,8 @@ pub struct Summary {
     instances: u64,
     cars: u64,
     section_lines: u64,
+    /// IDE files: model definitions.
+    objects: u64,
     warnings: Vec<Warning>,
     /// Where each warning came: its animation and bone (issue 22: context in every message).
     places: Vec<Context>,
@@ -168,6 +170,10 @@ impl Visitor for Summary {
                 self.section_lines += 1;
                 Flow::Continue
             }
+            Record::IdeObject(_object) => {
+                self.objects += 1;
+                Flow::Continue
+            }
             record => self.model.record(record),
         }
     }
@@ -197,7 +203,7 @@ fn packages(summary: &Summary) -> String {
 impl Summary {
     /// Whether the file is a text IPL (whose warnings name lines).
     pub fn is_text(&self) -> bool {
-        self.format == Some(Format::IplText)
+        matches!(self.format, Some(Format::IplText | Format::Ide))
     }
 
     /// The offsets of the warnings, in order.
@@ -241,6 +247,9 @@ pub fn report(path: &str, summary: &Summary, seeks: u64, lines: &[u32]) -> Strin
         let _ = writeln!(out, "  geometries:  {}", m.geometries);
         let _ = writeln!(out, "  atomics:     {}", m.atomics);
         let _ = writeln!(out, "  skipped:     {} sections", m.skipped_sections);
+    } else if summary.format == Some(Format::Ide) {
+        let _ = writeln!(out, "  objects:     {}", summary.objects);
+        let _ = writeln!(out, "  other lines: {}", summary.section_lines);
     } else if summary.format.is_some_and(|f| f.is_placement()) {
         let _ = writeln!(out, "  instances:   {}", summary.instances);
         let _ = writeln!(out, "  cars:        {}", summary.cars);

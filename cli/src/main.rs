@@ -385,7 +385,7 @@ enum Command {
     },
     #[command(about = convert::ABOUT, long_about = convert::LONG_ABOUT)]
     Convert {
-        /// The output format: anp3, anp2, anpk, bnry or text (any case).
+        /// The output format: anp3, anp2, anpk, bnry, text or ide (any case).
         #[arg(long, value_parser = convert::parse_format)]
         to: gtastream::Format,
         /// ANP3/ANP2: write every bone packed, rounding values to the packed steps.

@@ -453,6 +453,7 @@ pub(crate) fn format(format: Format) -> gts_format {
         Format::Anim => gts_format::GTS_FORMAT_ANIM,
         Format::IplBinary => gts_format::GTS_FORMAT_IPL_BINARY,
         Format::IplText => gts_format::GTS_FORMAT_IPL_TEXT,
+        Format::Ide => gts_format::GTS_FORMAT_IDE,
         _ => gts_format::GTS_FORMAT_UNKNOWN,
     }
 }
@@ -466,6 +467,7 @@ pub(crate) fn format_name(format: Format) -> &'static CStr {
         Format::Anim => c_text!(Format::Anim.name()),
         Format::IplBinary => c_text!(Format::IplBinary.name()),
         Format::IplText => c_text!(Format::IplText.name()),
+        Format::Ide => c_text!(Format::Ide.name()),
         _ => c"unknown",
     }
 }

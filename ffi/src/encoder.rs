@@ -177,7 +177,7 @@ pub extern "C" fn gts_encoder_size() -> usize {
 }
 
 /// Sets up an encoder in `*encoder` writing `format` (a `gts_format`: ANP3, ANP2, ANPK,
-/// IPL_BINARY or IPL_TEXT) to `*sink` (copied), with `flags` (`GTS_ENCODE_QUANTIZE` or 0).
+/// IPL_BINARY, IPL_TEXT or IDE) to `*sink` (copied), with `flags` (`GTS_ENCODE_QUANTIZE` or 0).
 /// `size_of_encoder` must be `sizeof *encoder`.
 ///
 /// Then give it the events in the decoder's order: `gts_encoder_file`, per animation
@@ -223,6 +223,7 @@ pub unsafe extern "C" fn gts_encoder_init(
                 3 => Format::Anpk,
                 5 => Format::IplBinary,
                 6 => Format::IplText,
+                7 => Format::Ide,
                 _ => return Err(gts_status::GTS_ERR_UNSUPPORTED_FORMAT),
             };
             let options = EncodeOptions::quantize(flags & GTS_ENCODE_QUANTIZE != 0)

@@ -172,7 +172,7 @@ pub struct gts_record_section_line {
 
 /// An object definition: a line of an IDE section that defines a model (`objs`, `tobj`, `anim`,
 /// `weap`, `hier`, `cars`, `peds`), with the fields every front end needs by name; the others are
-/// in its text (docs/FORMATS.md §11).
+/// in its text (docs/FORMATS.md §12).
 ///
 /// Record kind `GTS_RECORD_IDE_OBJECT`.
 #[repr(C)]

@@ -239,7 +239,7 @@ unsafe extern "C" fn on_file(user: *mut c_void, info: *const gts_file_info) -> i
     let i = unsafe { &*info };
     let name = unsafe { CStr::from_ptr(i.format_name) };
     let r = rec(user);
-    r.check(name.to_bytes().len() == 4, "format name");
+    r.check(matches!(name.to_bytes().len(), 3 | 4), "format name");
     r.push(Ev::File {
         format: i.format,
         name: optional(i.name, i.name_len, i.has_name),

@@ -201,6 +201,9 @@ pub enum gts_format {
     GTS_FORMAT_IPL_BINARY = 5,
     /// Text item placement (GTA III, Vice City, San Andreas).
     GTS_FORMAT_IPL_TEXT = 6,
+    /// Item (object) definitions, `.ide` (GTA III, Vice City, San Andreas): `ide_object` and
+    /// `section_line` records.
+    GTS_FORMAT_IDE = 7,
 }
 
 /// How a bone's keyframes are stored. The IFP version 2 values are the stored `frameType`.
@@ -294,7 +297,7 @@ pub struct gts_file_info {
     /// The format, from the magic.
     pub format: gts_format,
     /// The format's short name, a static NUL-terminated string: "ANP3", "ANP2", "ANPK", "ANIM",
-    /// "bnry" or "text".
+    /// "bnry", "text" or "ide".
     pub format_name: *const c_char,
     /// The package name: `name_len` bytes, not NUL-terminated. NULL if `!has_name`.
     pub name: *const c_char,

@@ -20,8 +20,8 @@
 use std::ffi::{c_void, CStr};
 use std::mem::size_of;
 
-use gtastream::{Record, 
-    AnimationInfo, BoneInfo, Decoder, FileInfo, Flow, Keyframes, Options, Visitor, Warning,
+use gtastream::{
+    AnimationInfo, BoneInfo, Decoder, FileInfo, Flow, Keyframes, Options, Record, Visitor, Warning,
 };
 use gtastream_capi::*;
 use gtastream_fuzz::harness::Plan;
@@ -114,16 +114,16 @@ impl Visitor for Core {
     fn record(&mut self, record: &Record<'_>) -> Flow {
         match record {
             Record::Instance(i) => {
-        let p = i.position.map(bits);
-        self.mark(format!("instance {} {p:?} {:?}", i.model_id, i.model_name))
-    }
+                let p = i.position.map(bits);
+                self.mark(format!("instance {} {p:?} {:?}", i.model_id, i.model_name))
+            }
             Record::Car(c) => {
-        let p = c.position.map(bits);
-        self.mark(format!("car {} {p:?} {}", c.model_id, c.flags))
-    }
+                let p = c.position.map(bits);
+                self.mark(format!("car {} {p:?} {}", c.model_id, c.flags))
+            }
             Record::SectionLine(l) => {
-        self.mark(format!("line {:?} {:?}", l.section.as_bytes(), l.text))
-    }
+                self.mark(format!("line {:?} {:?}", l.section.as_bytes(), l.text))
+            }
             _ => Flow::Continue,
         }
     }

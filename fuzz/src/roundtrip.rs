@@ -3,7 +3,7 @@
 //! the input, nothing panics; when the encoder succeeds, its output decodes cleanly, keeps
 //! every keyframe (exactly, or on the packed steps with `quantize`; scale only in ANPK), every
 //! placement record, and writes back to the very same bytes. Written to its own format
-//! (`ANP3`, `ANP2`, `ANPK` and `ANLF`, binary and text IPL) without `quantize`, a file that the
+//! (`ANP3`, `ANP2`, `ANPK` and `ANLF`, binary and text IPL, IDE) without `quantize`, a file that the
 //! encoder writes comes out byte for byte (§9.7; a binary IPL whose sections lie apart is
 //! refused instead).
 
@@ -39,6 +39,8 @@ fn placements(events: &[Ev]) -> (Vec<Ev>, Vec<Ev>) {
             ..i.clone()
         })),
         Ev::Car(_) => Some(e.clone()),
+        // An IDE's definitions, whole (an IDE is written only as an IDE).
+        Ev::Model(record) if record.starts_with("IdeObject") => Some(e.clone()),
         _ => None,
     });
     let lines = events.iter().filter(|e| matches!(e, Ev::Line { .. }));
@@ -68,10 +70,7 @@ impl Visitor for Exact {
 }
 
 fn written_back_exactly(data: &[u8], format: Format) -> bool {
-    let mut exact = Exact {
-        format,
-        kept: true,
-    };
+    let mut exact = Exact { format, kept: true };
     let decoded = Decoder::new().decode_slice(data, &mut exact).is_ok();
     decoded && exact.kept
 }
@@ -97,6 +96,24 @@ fn decode_in_pieces<V: Visitor>(
         }
     }
     decoder.finish(visitor).map_err(|e| e.kind)
+}
+
+/// The text target is the source's own text format: an IDE is written as an IDE (its
+/// definitions have no place in a text IPL).
+fn text_format(data: &[u8]) -> Format {
+    struct First(Option<Format>);
+    impl Visitor for First {
+        fn file(&mut self, info: &FileInfo<'_>) -> Flow {
+            self.0 = Some(info.format);
+            Flow::Abort
+        }
+    }
+    let mut first = First(None);
+    let _ = Decoder::new().decode_slice(data, &mut first);
+    match first.0 {
+        Some(Format::Ide) => Format::Ide,
+        _ => Format::IplText,
+    }
 }
 
 fn encode(data: &[u8], to: Format, quantize: bool, piece: usize, ahead: bool) -> Option<Vec<u8>> {
@@ -130,7 +147,10 @@ pub fn check(input: &[u8]) -> bool {
     let Some((&options, data)) = input.split_first() else {
         return false;
     };
-    let to = TARGETS[usize::from(options & 7) % TARGETS.len()];
+    let to = match TARGETS[usize::from(options & 7) % TARGETS.len()] {
+        Format::IplText => text_format(data),
+        to => to,
+    };
     let ahead = options & 7 >= 5;
     let quantize = options & 8 != 0;
     let piece = match options >> 4 {
@@ -141,7 +161,10 @@ pub fn check(input: &[u8]) -> bool {
         return false;
     };
     if !quantize && written_back_exactly(data, to) {
-        assert!(written == data, "written back to its own format, the bytes changed");
+        assert!(
+            written == data,
+            "written back to its own format, the bytes changed"
+        );
     }
     let before = events(data, "the source decoded once");
     let after = events(&written, "the output decodes");
@@ -165,7 +188,13 @@ pub fn check(input: &[u8]) -> bool {
                 // (A bone without translation keeps zeros, which quantize to themselves.)
             }
             // Quantizing keeps a NaN a NaN, not its payload: any NaN stands for any other.
-            let nan = |v: u32| if f32::from_bits(v).is_nan() { f32::NAN.to_bits() } else { v };
+            let nan = |v: u32| {
+                if f32::from_bits(v).is_nan() {
+                    f32::NAN.to_bits()
+                } else {
+                    v
+                }
+            };
             assert_eq!(a.map(nan), want.map(nan));
         }
     } else {

@@ -788,6 +788,43 @@ impl<S: FnMut(&Finding)> Checker<S> {
         self.bone.keys += 1;
     }
 
+    /// The rules of an IDE definition: its id within each game's model table, its names
+    /// within the loader's buffers.
+    fn definition(&mut self, object: &crate::IdeObject<'_>) {
+        /// The model tables' sizes (III, VC, SA; docs/CHECKS.md `ide.id.range`).
+        const TABLES: [(Games, i32); 3] =
+            [(Games::III, 5500), (Games::VC, 6500), (Games::SA, 20000)];
+        /// The loaders' `char[24]` name buffers.
+        const NAME: usize = 24;
+        let at = object.offset;
+        let id = object.id;
+        // What the line tells of the game the file is for, when that comes from the file: San
+        // Andreas' short layout and `anim`; `weap` (Vice City and San Andreas); an id only a
+        // later game's table holds.
+        let short = object.mesh_count.is_none() && matches!(object.section, "objs" | "tobj");
+        if short || object.section == "anim" {
+            self.narrow(Games::SA);
+        } else if object.section == "weap" {
+            self.narrow(Games::VC.union(Games::SA));
+        }
+        let holding = TABLES
+            .iter()
+            .filter(|&&(_, size)| (0..size).contains(&id))
+            .fold(Games::NONE, |games, &(game, _)| games.union(game));
+        self.narrow(holding);
+        for (game, size) in TABLES {
+            if !(0..size).contains(&id) {
+                let (value, limit) = (Some(f64::from(id)), Some(f64::from(size)));
+                self.emit_value(Rule::IdeIdRange, game, at, value, limit);
+            }
+        }
+        let longest = object.model_name.len().max(object.txd_name.len());
+        if longest >= NAME {
+            let (value, limit) = (Some(longest as f64), Some(NAME as f64 - 1.0));
+            self.emit_value(Rule::IdeNameLength, Games::ALL, at, value, limit);
+        }
+    }
+
     /// The text IPL rules of one line (lines come only from the text decoder).
     #[cfg(feature = "ipl-text")]
     fn text_line(&mut self, text: &[u8]) {
@@ -1498,6 +1535,10 @@ impl<S: FnMut(&Finding)> Visitor for Checker<S> {
                 }
                 Flow::Continue
             }
+            Record::IdeObject(object) => {
+                self.definition(object);
+                Flow::Continue
+            }
             _ => Flow::Continue,
         }
     }
@@ -1525,7 +1566,8 @@ impl<S: FnMut(&Finding)> Visitor for Checker<S> {
                 self.emit(Rule::AnpkKfrmOnZeroFrames, Games::ALL, at);
             }
             #[cfg(feature = "ipl-text")]
-            UnitKind::Line => self.text_line(unit.bytes),
+            // The text IPL rules (an IDE has none yet).
+            UnitKind::Line if self.format == Some(Format::IplText) => self.text_line(unit.bytes),
             _ => {}
         }
     }

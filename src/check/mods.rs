@@ -522,18 +522,8 @@ impl<'t, S: FnMut(&ModFinding)> ModChecker<'t, S> {
     /// An IDE defines model `id`.
     fn defined(&mut self, id: i32, file: u32, at: (u64, Context)) {
         let limit = self.ids.len().min(model_ids(self.game));
+        // Ids outside the game's table are the single-file rule's (`ide.id.range`).
         let Some(index) = usize::try_from(id).ok().filter(|&i| i < limit) else {
-            if usize::try_from(id).map_or(true, |i| i >= model_ids(self.game)) {
-                let bound = Some((model_ids(self.game) - 1) as f64);
-                self.emit_value(
-                    Rule::ModIdeIdRange,
-                    file,
-                    None,
-                    at,
-                    Some(f64::from(id)),
-                    bound,
-                );
-            }
             return;
         };
         let slot = self.ids[index];

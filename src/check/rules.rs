@@ -508,6 +508,12 @@ rules! {
     IplsaCars = "iplsa.cars", [SA], Ignored, Note,
         "a car generator of a model neither -1 nor 400..630: dropped",
         "GR FileLoader.cpp:L310-330; TheCarGenerators.cpp";
+    IdeIdRange = "ide.id.range", [III, VC, SA], Corrupt, Error,
+        "a model id below 0 or past the game's model table (III 5500, VC 6500, SA 20000): its pointer is written outside the table",
+        "III config.h:L15, ModelInfo.cpp:L127; VC config.h:L15, ModelInfo.cpp:L124; GR ModelInfo.h:L23, ModelInfo.cpp:L120";
+    IdeNameLength = "ide.name.length", [III, VC, SA], Corrupt, Error,
+        "a model or texture dictionary name of 24 bytes or more: sscanf's %s overruns the loader's char[24] on the stack",
+        "III FileLoader.cpp:L1091; VC FileLoader.cpp:L709; GR FileLoader.cpp:L925-926";
     Ipl3ZoneFields = "ipl3.zone.fields", [III, VC], Ignored, Note,
         "a zone line of other than 9 fields: dropped",
         "III FileLoader.cpp:L1611";
@@ -660,9 +666,6 @@ rules! {
     ModStreamNoParent = "mod.stream.no_parent", [SA], Crash, Error,
         "a stream IPL with LOD indexes whose parent text IPL (lae_stream0.ipl: lae.ipl) no IPL line loads, or loads without inst lines: the LODs index a null array",
         "GR IplStore.cpp:L349, L359-361, SetupRelatedIpls L754-793";
-    ModIdeIdRange = "mod.ide.id_range", [III, VC, SA], Corrupt, Error,
-        "an IDE model id outside the game's model table (0..5499 / 0..6499 / 0..19999): the definition is written past it",
-        "III/VC config.h MODELINFOSIZE, ModelInfo.cpp AddSimpleModel (ms_modelInfoPtrs[id], unchecked); GR ModelInfo.h:L23 NUM_MODEL_INFOS, L92";
     ModIdeDuplicateId = "mod.ide.duplicate_id", [III, VC, SA], Wrong, Warning,
         "a model id an IDE loaded earlier defines too: the later definition replaces the earlier one (whose model info stays allocated)",
         "III ModelInfo.cpp AddSimpleModel, AddTimeModel (ms_modelInfoPtrs[id] = the new one); VC the same; GR ModelInfo.cpp AddAtomicModel, SetModelInfo";

@@ -12,10 +12,14 @@ use core::fmt::{self, Write};
 use super::{Dropped, EncodeError, Lost, Out, Sink};
 use crate::decoder::Game;
 use crate::format::fields::{line_fields, SECTIONS};
+use crate::format::ide;
 use crate::format::ipl_text::{is_bare_word, is_record, keyword, read_car, read_instance};
 use crate::format::text::{content, starts_with_ignore_case};
 use crate::format::{is_text, MAGIC_SIZE};
-use crate::{IplCar, IplInstance, MAX_LINE, MAX_SECTION_NAME};
+use crate::{IdeObject, IplCar, IplInstance, MAX_LINE, MAX_SECTION_NAME};
+
+/// IDE sections whose lines pass through as text (the others define models).
+const IDE_PASSED: [&str; 4] = ["path", "2dfx", "txdp", "tanm"];
 
 /// Sections whose lines pass through as text (`inst` and `cars` have events of their own).
 const PASSED: [&str; 11] = [
@@ -156,26 +160,43 @@ impl Name {
         &self.buf[..usize::from(self.len)]
     }
 
-    /// A section the games do not know.
-    fn is_unknown(&self) -> bool {
-        keyword(self.as_bytes()).is_none()
+    /// A section the games do not know (`ide`: in an IDE file).
+    fn is_unknown(&self, ide: bool) -> bool {
+        section_of(ide, self.as_bytes()).is_none()
+    }
+}
+
+/// The section the line `text` (a line's content) opens, by name: text IPL's sections
+/// (`ide`: an IDE file's), read as the decoder reads their names.
+fn section_of(ide: bool, text: &[u8]) -> Option<&'static str> {
+    match ide {
+        false => keyword(text).map(|k| SECTIONS[usize::from(k)]),
+        true => ide::keyword(text).map(|k| ide::SECTIONS[usize::from(k)]),
+    }
+}
+
+/// Whether the line `text` closes a section (`ide`: in an IDE file).
+fn is_end(ide: bool, text: &[u8]) -> bool {
+    match ide {
+        false => starts_with_ignore_case(text, "end"),
+        true => ide::is_end(text),
     }
 }
 
 /// The section a reader is in after the line `raw`, from `section` (docs/FORMATS.md §4.6): a
 /// section name opens its section outside any (or in one the games do not know), a bare word
 /// outside any opens an unknown one, `end...` closes. Other lines leave it.
-fn after(section: Option<Name>, raw: &[u8]) -> Option<Name> {
+fn after(ide: bool, section: Option<Name>, raw: &[u8]) -> Option<Name> {
     let text = content(raw);
     if text.is_empty() {
         return section;
     }
-    let open = keyword(text).map(|k| Name::new(SECTIONS[usize::from(k)].as_bytes()));
+    let open = section_of(ide, text).map(|name| Name::new(name.as_bytes()));
     match section {
         None if open.is_some() => open,
         None if is_bare_word(text) => Some(Name::new(line_fields(text).next().unwrap_or_default())),
-        Some(name) if name.is_unknown() && open.is_some() => open,
-        Some(_) if starts_with_ignore_case(text, "end") => None,
+        Some(name) if name.is_unknown(ide) && open.is_some() => open,
+        Some(_) if is_end(ide, text) => None,
         other => other,
     }
 }
@@ -224,8 +245,25 @@ fn same_car(a: &IplCar<'_>, b: &IplCar<'_>) -> bool {
         && a.ints() == b.ints()
 }
 
+/// The same definition, field by field (floats bit for bit; the line's text aside).
+fn same_object(a: &IdeObject<'_>, b: &IdeObject<'_>) -> bool {
+    let bits = |d: Option<f32>| d.map(f32::to_bits);
+    a.section == b.section
+        && a.id == b.id
+        && a.model_name == b.model_name
+        && a.txd_name == b.txd_name
+        && a.mesh_count == b.mesh_count
+        && bits(a.draw_distance) == bits(b.draw_distance)
+        && a.flags == b.flags
+        && a.time_on == b.time_on
+        && a.time_off == b.time_off
+        && a.animation == b.animation
+}
+
 #[derive(Debug)]
 pub(crate) struct Text {
+    /// Writes an IDE file (else a text IPL).
+    ide: bool,
     started: bool,
     /// The section a reader of the output is in.
     out: Option<Name>,
@@ -247,8 +285,9 @@ pub(crate) struct Text {
 }
 
 impl Text {
-    pub(crate) fn new() -> Self {
+    pub(crate) fn new(ide: bool) -> Self {
         Text {
+            ide,
             started: false,
             out: None,
             src: None,
@@ -259,6 +298,11 @@ impl Text {
             lines: 0,
             dropped: Dropped::default(),
         }
+    }
+
+    /// Whether the encoder writes an IDE file.
+    pub(crate) fn is_ide(&self) -> bool {
+        self.ide
     }
 
     pub(crate) fn file(&mut self) -> Result<(), EncodeError> {
@@ -337,12 +381,15 @@ impl Text {
         self.lines += 1;
         self.unterminated = !raw.ends_with(b"\n");
         self.crlf = raw.ends_with(b"\r\n") || (self.crlf && self.unterminated);
-        self.src = after(src, raw);
+        self.src = after(self.ide, src, raw);
         self.out = self.src;
         if !self.decided {
             let text = content(raw);
             self.decided = !text.is_empty()
-                && (keyword(text).is_some() || is_bare_word(text) || is_record(text));
+                && match self.ide {
+                    false => keyword(text).is_some() || is_bare_word(text) || is_record(text),
+                    true => ide::keyword(text).is_some() || ide::is_definition(text),
+                };
         }
         Ok(())
     }
@@ -447,6 +494,122 @@ impl Text {
         self.put(out, &mut line, raw)
     }
 
+    /// An IDE model definition: as stored while its line still reads as it; else written from
+    /// its fields, with the fields its line has that the record does not name (a car's
+    /// handling, a second draw distance) taken from its text, and refused unless the line
+    /// written reads back as the record.
+    pub(crate) fn object<S: Sink>(
+        &mut self,
+        out: &mut Out<S>,
+        object: &IdeObject<'_>,
+    ) -> Result<(), EncodeError> {
+        // Read back as San Andreas reads, which takes every game's layouts.
+        let game = None;
+        let section = ide::keyword(object.section.as_bytes())
+            .filter(|&k| ide::SECTIONS[usize::from(k)] == object.section)
+            .filter(|&k| ide::defines_models(k))
+            .ok_or(EncodeError::NotRepresentable(Lost::Line))?;
+        let raw = object.raw;
+        if is_line(raw)
+            && raw.trim_ascii() == object.text
+            && self.in_source(object.section.as_bytes())
+            && ide::object(section, content(raw), game).is_some_and(|r| same_object(&r, object))
+        {
+            return self.stored(out, raw);
+        }
+        let lost = EncodeError::NotRepresentable(Lost::Line);
+        let plain = |name: &[u8]| {
+            !name.is_empty() && name.iter().all(|&b| b > b' ' && b != b',' && b != 0x7f)
+        };
+        if !plain(object.model_name)
+            || !plain(object.txd_name)
+            || !object.animation.is_none_or(plain)
+        {
+            return Err(EncodeError::NotRepresentable(Lost::ModelName));
+        }
+        let stored: [&[u8]; 24] = {
+            let mut fields = [&[][..]; 24];
+            for (slot, field) in fields.iter_mut().zip(line_fields(object.text)) {
+                *slot = field;
+            }
+            fields
+        };
+        let stored_count = line_fields(object.text).count().min(stored.len());
+        let mut line = Line::new();
+        line.int(object.id)?;
+        line.sep()?;
+        line.bytes(object.model_name)?;
+        line.sep()?;
+        line.bytes(object.txd_name)?;
+        // The index of the first stored field the record does not replace.
+        let mut rest = 3;
+        match object.section {
+            "objs" | "tobj" => {
+                let distance = object.draw_distance.ok_or(lost)?;
+                match object.mesh_count {
+                    Some(meshes) => {
+                        line.int(meshes)?;
+                        line.float(distance)?;
+                        // Further distances as the line had them (else the first again).
+                        for i in 1..meshes.clamp(1, 3) as usize {
+                            match stored.get(4 + i).filter(|_| 4 + i < stored_count) {
+                                Some(field) => {
+                                    line.sep()?;
+                                    line.bytes(field)?;
+                                }
+                                None => line.float(distance)?,
+                            }
+                        }
+                        rest = 5 + meshes.clamp(1, 3) as usize;
+                    }
+                    None => {
+                        line.float(distance)?;
+                        rest = 4;
+                    }
+                }
+                line.int(object.flags.ok_or(lost)? as i32)?;
+                rest += 1;
+                if object.section == "tobj" {
+                    line.int(object.time_on.ok_or(lost)?)?;
+                    line.int(object.time_off.ok_or(lost)?)?;
+                    rest += 2;
+                }
+            }
+            "anim" => {
+                line.sep()?;
+                line.bytes(object.animation.ok_or(lost)?)?;
+                line.float(object.draw_distance.ok_or(lost)?)?;
+                line.int(object.flags.ok_or(lost)? as i32)?;
+                rest = 6;
+            }
+            "weap" => {
+                line.sep()?;
+                line.bytes(object.animation.ok_or(lost)?)?;
+                match stored.get(4).filter(|_| stored_count > 4) {
+                    Some(field) => {
+                        line.sep()?;
+                        line.bytes(field)?;
+                    }
+                    None => line.int(1)?,
+                }
+                line.float(object.draw_distance.ok_or(lost)?)?;
+                rest = 6;
+            }
+            _ => {}
+        }
+        for field in stored.iter().take(stored_count).skip(rest) {
+            line.sep()?;
+            line.bytes(field)?;
+        }
+        let written = &line.buf[..line.len];
+        if !ide::object(section, written, game).is_some_and(|r| same_object(&r, object)) {
+            return Err(lost);
+        }
+        self.open(out, object.section.as_bytes())?;
+        self.decided = true;
+        self.put(out, &mut line, raw)
+    }
+
     /// A line of a passed-through section: as stored (`raw`) while it holds `text` in the
     /// source's section; else written as given. Either way it must read back as the same line
     /// of the same section (a stored line is no exception: it is refused where the text would
@@ -462,20 +625,26 @@ impl Text {
         if !self.started {
             return Err(EncodeError::OutOfOrder);
         }
+        let ide = self.ide;
         let name = section.as_bytes();
         let outside = name.is_empty();
-        let unknown = !outside && keyword(name).is_none();
+        let unknown = !outside && section_of(ide, name).is_none();
+        let opens = section_of(ide, text).is_some();
+        let decides = match ide {
+            false => is_record(text),
+            true => ide::is_definition(text),
+        };
         let changed = text.is_empty()
             || text.trim_ascii().len() != text.len()
             || text.starts_with(b"#")
-            || (!outside && text.get(..3).is_some_and(|t| t.eq_ignore_ascii_case(b"end")))
+            || (!outside && is_end(ide, text))
             || text.iter().any(|&b| b == b'\n' || b == b'\r')
             // Outside a section: a line that would open one, or that a reader would skip
             // before knowing the text is a placement file.
-            || (outside && (keyword(text).is_some() || is_bare_word(text)))
+            || (outside && (opens || is_bare_word(text)))
             // In a section the games do not know, a section name opens its section.
-            || (unknown && keyword(text).is_some())
-            || (outside && !self.decided && !is_record(text));
+            || (unknown && opens)
+            || (outside && !self.decided && !decides);
         if changed {
             // Refused with or without a stored line: one that holds this text would read back
             // as something else too (a section header, an `end`, a comment), not as this line.
@@ -486,7 +655,11 @@ impl Text {
         }
         // Written from its text: only in a section passed through (a record section's line
         // that is no record comes back only as stored).
-        let name = match PASSED.iter().find(|s| s.eq_ignore_ascii_case(section)) {
+        let passed: &[&str] = match ide {
+            false => &PASSED,
+            true => &IDE_PASSED,
+        };
+        let name = match passed.iter().find(|s| s.eq_ignore_ascii_case(section)) {
             Some(known) => known.as_bytes(),
             None if outside || (unknown && is_bare_word(name)) => name,
             None => return Err(EncodeError::NotRepresentable(Lost::Line)),
@@ -553,7 +726,10 @@ impl Text {
             self.enter(out, None)?;
         } else if out.pos == 0 {
             // An empty input is not a text file (§8.1): a comment makes it one.
-            out.put(b"# no placements\n")?;
+            out.put(match self.ide {
+                false => b"# no placements\n",
+                true => b"# no definitions\n",
+            })?;
         }
         Ok(())
     }

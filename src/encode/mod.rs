@@ -35,6 +35,7 @@ pub use sink::{Sink, SinkError, SliceSink};
 use crate::bone_names::stories_bone_name;
 use crate::format::fields::c_name;
 use crate::format::fields::SECTIONS;
+use crate::record::IdeObject;
 use crate::{
     AnimationInfo, BoneInfo, FileInfo, Flow, Format, FrameType, IplCar, IplInstance, Keyframe,
     Keyframes, Record, Visitor, Warning, WarningKind,
@@ -357,7 +358,9 @@ impl<S: Sink> Encoder<S> {
             Format::Anpk => Kind::Anpk(anpk::Anpk::new()),
             Format::IplBinary => Kind::Bnry(ipl_binary::Bnry::new()),
             #[cfg(feature = "ipl-text")]
-            Format::IplText => Kind::Text(ipl_text::Text::new()),
+            Format::IplText => Kind::Text(ipl_text::Text::new(false)),
+            #[cfg(feature = "ipl-text")]
+            Format::Ide => Kind::Text(ipl_text::Text::new(true)),
             format => return Err(EncodeError::UnsupportedFormat(format)),
         };
         Ok(Encoder {
@@ -713,8 +716,24 @@ impl<S: Sink> Encoder<S> {
             Record::SectionLine(line) => {
                 self.section_line_stored(line.section, line.text, line.line, line.raw)
             }
+            Record::IdeObject(object) => self.ide_object(object),
             _ => self.run(|_, _, _| Err(EncodeError::OutOfOrder)),
         }
+    }
+
+    /// An IDE model definition: its line as stored while it still reads as the record (§9.7),
+    /// else written from its fields (docs/FORMATS.md §12).
+    #[cfg_attr(not(feature = "ipl-text"), allow(unused_variables))]
+    pub fn ide_object(&mut self, object: &IdeObject<'_>) -> Result<(), EncodeError> {
+        let object = &IdeObject {
+            raw: self.own(object.raw),
+            ..*object
+        };
+        self.run(|kind, out, _| match kind {
+            #[cfg(feature = "ipl-text")]
+            Kind::Text(e) if e.is_ide() => e.object(out, object).map(|()| None),
+            _ => Err(EncodeError::OutOfOrder),
+        })
     }
 
     /// A line of a text IPL section without an event of its own (`section` lower case).
@@ -890,7 +909,10 @@ pub(crate) fn flow(result: Result<(), EncodeError>) -> Flow {
 /// business and are ignored; an encoding error aborts the decoder.
 impl<S: Sink> Visitor for Encoder<S> {
     fn file(&mut self, info: &FileInfo<'_>) -> Flow {
-        if info.format.is_animation() != self.format.is_animation() {
+        let ide = |format| format == Format::Ide;
+        if info.format.is_animation() != self.format.is_animation()
+            || ide(info.format) != ide(self.format)
+        {
             let error = EncodeError::CannotConvert(info.format, self.format);
             return flow(Err(self.fail(error)));
         }
@@ -920,6 +942,10 @@ impl<S: Sink> Visitor for Encoder<S> {
                     .and_then(|()| Encoder::instance(self, instance)),
             ),
             Record::Car(car) => flow(self.settle_outside().and_then(|()| Encoder::car(self, car))),
+            Record::IdeObject(object) => flow(
+                self.settle_outside()
+                    .and_then(|()| Encoder::ide_object(self, object)),
+            ),
             Record::SectionLine(line) => {
                 // A line outside any section (`""`) is the one last warned of, passed on.
                 let settled = if line.section.is_empty() {
@@ -947,7 +973,7 @@ impl<S: Sink> Visitor for Encoder<S> {
         // one the output would lose without a word if the decoder does not pass it on (a text
         // IPL written back with its stored lines has every line: §9.7).
         let settled = self.settle_outside();
-        let kept = self.format == Format::IplText && self.keeps_stored();
+        let kept = matches!(self.format, Format::IplText | Format::Ide) && self.keeps_stored();
         if warning.kind == WarningKind::LineOutsideSection && !kept {
             self.outside = warning.offset;
         }

@@ -1,4 +1,4 @@
-//! Item definition files (`.ide`) of GTA III, Vice City and San Andreas (docs/FORMATS.md §11).
+//! Item definition files (`.ide`) of GTA III, Vice City and San Andreas (docs/FORMATS.md §12).
 //!
 //! Read by the text line machine of [`ipl_text`](super::ipl_text) (the games read both with
 //! the same line loader): this module has what differs, the section names and the layouts of
@@ -58,6 +58,15 @@ pub(crate) fn is_definition(text: &[u8]) -> bool {
     };
     let id = Scanner::new(first).int().is_some() && first.iter().all(u8::is_ascii_digit);
     id && fields.next().is_some_and(|f| !number(f)) && fields.next().is_some_and(|f| !number(f))
+}
+
+/// Whether the first line of a section both formats have (`cars`, `path`) is an IDE's: its
+/// third field is a name (a car's texture dictionary, a path group's model), where every field
+/// of a text IPL's `cars` and `path` lines is a number.
+pub(crate) fn is_shared_section_line(text: &[u8]) -> bool {
+    line_fields(text)
+        .nth(2)
+        .is_some_and(|f| Scanner::new(f).float().is_none())
 }
 
 /// Whether section `section` (an index into [`SECTIONS`]) defines models.

@@ -184,7 +184,7 @@ impl Dialect {
     }
 }
 
-/// The format a line outside any section tells (docs/FORMATS.md §11.1), if any: a section
+/// The format a line outside any section tells (docs/FORMATS.md §12.1), if any: a section
 /// name of one format only, a bare word or a placement record (text IPL), a model's definition
 /// (IDE). Sections both have are told by their first line.
 fn dialect_of(text: &[u8]) -> Option<Dialect> {
@@ -306,7 +306,7 @@ impl IplText {
                 self.line += 1;
                 return Ok(Stepped::new(unit.len(), visitor.text_line(unit)));
             }
-            let dialect = match ide::is_definition(text) {
+            let dialect = match ide::is_shared_section_line(text) {
                 true => Dialect::Ide,
                 false => Dialect::Ipl,
             };

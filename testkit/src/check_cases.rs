@@ -320,6 +320,8 @@ pub fn cases() -> Vec<(Rule, Input, Input)> {
             "inst\n1, name, 0, {x}, 0, 0, 1, 1, 1, 0, 0, 0, 1\nend\n"
         ))
     };
+    // An IDE checked for `games`.
+    let ide = |text: &str, games: Games| Input::FileFor("x.ide", text.as_bytes().to_vec(), games);
     let sa_section = |section: &str, line: &str| {
         text(&format!("inst\n{good_sa}\nend\n{section}\n{line}\nend\n"))
     };
@@ -634,6 +636,16 @@ pub fn cases() -> Vec<(Rule, Input, Input)> {
             Rule::IplsaCars,
             sa_section("cars", "0, 0, 0, 0, 399, -1, -1, 0, 0, 0, 0, 0"),
             sa_section("cars", "0, 0, 0, 0, 400, -1, -1, 0, 0, 0, 0, 0"),
+        ),
+        (
+            Rule::IdeIdRange,
+            ide("objs\n5500, m, t, 1, 100, 0\nend\n", Games::III),
+            ide("objs\n5499, m, t, 1, 100, 0\nend\n", Games::III),
+        ),
+        (
+            Rule::IdeNameLength,
+            ide("hier\n1, abcdefghijklmnopqrstuvwx, t\nend\n", Games::ALL),
+            ide("hier\n1, abcdefghijklmnopqrstuvw, t\nend\n", Games::ALL),
         ),
         (Rule::Ipl3ZoneFields, iii_section("zone", &fields(8)), iii_section("zone", &fields(9))),
         (Rule::IplsaZoneFields, sa_section("zone", &fields(9)), sa_section("zone", &fields(10))),

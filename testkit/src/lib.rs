@@ -31,6 +31,7 @@ pub mod driver;
 #[cfg(feature = "std")]
 pub mod folder;
 pub mod hostile;
+pub mod ide;
 pub mod ifp2;
 pub mod img;
 pub mod ipl;

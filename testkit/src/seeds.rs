@@ -329,7 +329,16 @@ pub fn files() -> Vec<(String, Vec<u8>)> {
     all.extend(stories_seeds());
     all.extend(bnry_seeds());
     all.extend(text_seeds());
+    all.extend(ide_seeds());
     all
+}
+
+/// IDE files of every shape of [`crate::ide::shapes`].
+fn ide_seeds() -> Vec<(String, Vec<u8>)> {
+    crate::ide::shapes()
+        .into_iter()
+        .map(|(name, file)| (format!("ide-{name}"), file))
+        .collect()
 }
 
 /// Models: every DFF shape of [`crate::dff::shapes`] (skins of each layout, peds and vehicles

@@ -203,7 +203,9 @@ summary line ends with `games from the file`; JSON: `\"games\"` and `\"games_fro
 ANP3 and ANP2 are SA and MTA; ANPK is decided at its first `ANIM` chunk (44 bytes, with a bone
 id: VC, SA and MTA; 48 bytes: III; before it, all four); a binary IPL and an IMG version 2 are
 SA; a text IPL is III, VC and SA, narrowed to the game its first `inst` line is written for (11
-fields SA, 12 III, 13 VC) and by the sections only some games read; an IMG version 1 is III and
+fields SA, 12 III, 13 VC) and by the sections only some games read; an IDE is III, VC and SA,
+narrowed by its definitions (San Andreas' short `objs`/`tobj` layout and `anim`: SA; `weap`:
+VC and SA; an id past a game's model table: the games whose table holds it); an IMG version 1 is III and
 VC, VC alone from its first `.col` record. `--game` chooses the games instead (`\"games_from\":
 \"caller\"`; text: `games named`). From Rust, `Checker::from_file` and `Checker::games`; the C API, JS and Python
 take the games from the file when given none. A record the game skips (a name without its `.`
@@ -263,7 +265,7 @@ animation). A binary IPL's name is read whole, of any length.
 
 `gtastream check DIR` (docs/CLI.md) checks a game or mod folder as the game loads it: the
 level files (`data/default.dat`, then `data/gta.dat` for San Andreas, `data/gta_vc.dat` for Vice
-City, `data/gta3.dat` for GTA III; their lines are read as docs/FORMATS.md §12 says), each path
+City, `data/gta3.dat` for GTA III; their lines are read as docs/FORMATS.md §13 says), each path
 resolved in any case with `\\` or `/`, the archives opened when the game reads their
 directories (San Andreas and Vice City at the first `IPL` line, GTA III after the level files;
 San Andreas opens `models/gta3.img` and `models/gta_int.img` first, III and VC
@@ -298,8 +300,7 @@ Not checked yet across files: models and TXDs of other than map objects (vehicle
 weapons) and loose ones (`MODELFILE`), IDE `anim` sections
 naming blocks no `.ifp` provides, `animgrp.dat`'s animations against the blocks (its groups
 are checked against their counts) and `ped.dat`, the
-animation and block totals over all blocks, two-hop LOD chains; an IDE's own lines get no
-single-file rules in a folder yet (the single-file checker reads IDE sections as IPL ones).
+animation and block totals over all blocks, two-hop LOD chains.
 
 ## Changed by the executable
 

@@ -20,6 +20,7 @@ mod hostile_markers;
 mod hostile_offsets;
 mod hostile_replay;
 mod hostile_truncation;
+mod ide;
 mod ifp2_bytes;
 mod ifp2_sloppy;
 mod ipl_binary;

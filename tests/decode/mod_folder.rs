@@ -422,7 +422,6 @@ fn ide_ids_duplicated_out_of_range_and_placed_undefined() {
     assert_eq!(
         mod_rules(&report),
         [
-            ("mod.ide.id_range", "DATA\\MAPS\\MORE.IDE".into(), None),
             (
                 "mod.ide.duplicate_id",
                 "DATA\\MAPS\\LA\\LAE.IDE".into(),
@@ -445,16 +444,14 @@ fn ide_ids_duplicated_out_of_range_and_placed_undefined() {
         (f.context.line, f.value, f.level()),
         (Some(3), Some(5000.0), Level::Warning)
     );
-    let range = &report
+    // 20000 is past the table: the single-file rule's, on the IDE's line.
+    let range = report
         .findings
         .iter()
-        .find(|f| f.finding.rule == Rule::ModIdeIdRange)
-        .unwrap()
-        .finding;
-    assert_eq!(
-        (range.context.line, range.value, range.limit),
-        (Some(5), Some(20000.0), Some(19999.0))
-    );
+        .find(|f| f.finding.rule == Rule::IdeIdRange)
+        .unwrap();
+    assert_eq!(report.files[range.file as usize], "DATA\\MAPS\\MORE.IDE");
+    assert_eq!(range.finding.level(), Level::Error);
     let dup = &report
         .findings
         .iter()

@@ -133,7 +133,7 @@ class Buffers {
 }
 
 /** A stored line's item by the number `gts_write` reads. */
-const items = ['instance', 'car', 'section_line', 'text'];
+const items = ['instance', 'car', 'section_line', 'text', 'ide_object'];
 
 /** Each kind's fields by its name (records.ts, generated from the core's declarations). */
 const FIELDS = new Map(RECORD_KINDS);
@@ -175,7 +175,7 @@ function toBuffers(doc: GtaDocument): Buffers {
   }
   // The records' float fields go in the same f32 values.
   for (const [kind, list] of [['instance', doc.instances], ['car', doc.cars],
-    ['section_line', doc.section_lines]] as const) {
+    ['section_line', doc.section_lines], ['ide_object', doc.objects]] as const) {
     for (const record of list ?? []) {
       const values = record as unknown as Record<string, unknown>;
       for (const [name, code, optional] of FIELDS.get(kind) ?? []) {
@@ -227,6 +227,7 @@ function toBuffers(doc: GtaDocument): Buffers {
   writeRecords(w, 'instance', doc.instances ?? []);
   writeRecords(w, 'car', doc.cars ?? []);
   writeRecords(w, 'section_line', doc.section_lines ?? []);
+  writeRecords(w, 'ide_object', doc.objects ?? []);
   const stored = doc.stored ?? null;
   w.number(stored ? stored.length : -1);
   for (const s of stored ?? []) {

@@ -65,7 +65,7 @@ export interface SectionLine {
 /**
  * An object definition: a line of an IDE section that defines a model (`objs`,
  * `tobj`, `anim`, `weap`, `hier`, `cars`, `peds`), with the fields every front end
- * needs by name; the others are in its text (docs/FORMATS.md §11).
+ * needs by name; the others are in its text (docs/FORMATS.md §12).
  */
 export interface IdeObject {
   /** The section's name (`objs`, `tobj`, `anim`, `weap`, `hier`, `cars`, `peds`). */

@@ -3,12 +3,12 @@
 
 // The record kinds' objects (Instance, Car, SectionLine, the DFF records, ...) follow from the
 // core's declarations: records.ts is generated (tests/decode/record_types.rs).
-import type { Car, Instance, SectionLine } from './records.js';
+import type { Car, IdeObject, Instance, SectionLine } from './records.js';
 
 export type * from './records.js';
 
 /** The file formats, by the name the command-line tool prints. */
-export type Format = 'ANP3' | 'ANP2' | 'ANPK' | 'ANIM' | 'bnry' | 'text' | 'dff';
+export type Format = 'ANP3' | 'ANP2' | 'ANPK' | 'ANIM' | 'bnry' | 'text' | 'dff' | 'ide';
 
 export interface Warning {
   /** Stable name (`size_mismatch`, `trailing_data`, ...). */
@@ -81,8 +81,8 @@ export interface AnimationSummary {
 
 /** A line or record of a placement file as stored (docs/FORMATS.md §10). */
 export interface StoredLine {
-  item: 'instance' | 'car' | 'section_line' | 'text';
-  /** Its index in `instances`, `cars` or `section_lines`; null for `text` (a blank line, a
+  item: 'instance' | 'car' | 'section_line' | 'text' | 'ide_object';
+  /** Its index in `instances`, `cars`, `section_lines` or `objects`; null for `text` (a blank line, a
    * comment, a section name, `end`). */
   index: number | null;
   /** A text IPL's line as stored, with its line break, one character per byte (Latin-1);
@@ -100,7 +100,7 @@ export interface Block {
   animations: number;
 }
 
-/** A frame of a model (DFF) in frame-list order (docs/FORMATS.md §11). */
+/** A frame of a model (DFF) in frame-list order (docs/FORMATS.md §12). */
 export interface ModelFrame {
   index: number;
   /** The parent frame's index; -1 for a root. */
@@ -139,7 +139,8 @@ export interface ModelDocument extends Required<ModelParts> {
 /** The whole decoded file. A model (`format` `dff`) has only the keys of {@link ModelParts}
  * (see {@link ModelDocument}: no `warnings`, `raw` or `trailing`). Animation files have `animations` (and an `ANLF`'s `blocks` and
  * `container_size`); placement files `instances`, `cars`, `section_lines` (the lines of
- * sections kept as text) and `stored` (the file's order). */
+ * sections kept as text) and `stored` (the file's order); IDE files (`format` `ide`)
+ * `objects`, `section_lines` and `stored`. */
 export interface GtaDocument extends ModelParts {
   format: Format | null;
   name: string | null;
@@ -154,6 +155,8 @@ export interface GtaDocument extends ModelParts {
   instances?: Instance[];
   cars?: Car[];
   section_lines?: SectionLine[];
+  /** An IDE file's model definitions (docs/FORMATS.md §12). */
+  objects?: IdeObject[];
   /** A placement file's lines and records in file order, for writing it back as it is: null
    * where the lists in their order are the file (a binary IPL, instances before cars). Records
    * beyond it are written after it; an entry whose record is gone is skipped. */

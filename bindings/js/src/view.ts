@@ -324,19 +324,25 @@ export function toDocument(buffers: Buffers, boneFrames: Keyframe[][]): GtaDocum
     }
     return Object.assign(doc, { animations, blocks, container_size });
   }
-  const instances = readRecords(r, 'instance');
-  const cars = readRecords(r, 'car');
-  const section_lines = readRecords(r, 'section_line');
-  let stored: StoredLine[] | null = null;
-  const count = r.number();
-  if (count >= 0) {
-    stored = new Array<StoredLine>(count);
+  const readStored = (): StoredLine[] | null => {
+    const count = r.number();
+    if (count < 0) return null;
+    const stored = new Array<StoredLine>(count);
     for (let i = 0; i < count; i++) {
       const item = items[r.number()];
       stored[i] = { item, index: r.optNumber(), raw: r.name() };
     }
+    return stored;
+  };
+  if (doc.format === 'ide') {
+    const objects = readRecords(r, 'ide_object');
+    const section_lines = readRecords(r, 'section_line');
+    return Object.assign(doc, { objects, section_lines, stored: readStored() });
   }
-  return Object.assign(doc, { instances, cars, section_lines, stored });
+  const instances = readRecords(r, 'instance');
+  const cars = readRecords(r, 'car');
+  const section_lines = readRecords(r, 'section_line');
+  return Object.assign(doc, { instances, cars, section_lines, stored: readStored() });
 }
 
 /** Each kind's fields by its name (records.ts, generated from the core's declarations). */
@@ -362,7 +368,7 @@ export function readRecords<K extends RecordKind>(r: Reader, kind: K): RecordTyp
 }
 
 /** A stored line's item by the module's number for it. */
-const items: StoredLine['item'][] = ['instance', 'car', 'section_line', 'text'];
+const items: StoredLine['item'][] = ['instance', 'car', 'section_line', 'text', 'ide_object'];
 
 /** The listing `gtastream ls --json` prints. */
 export function toListing(buffers: Buffers): ArchiveListing {

@@ -22,6 +22,8 @@ export function gather() {
             atomics: [], geometries: [] });
         } else if (info.format === 'bnry' || info.format === 'text') {
           Object.assign(doc, { instances: [], cars: [], section_lines: [] });
+        } else if (info.format === 'ide') {
+          Object.assign(doc, { objects: [], section_lines: [] });
         } else {
           doc.animations = [];
         }
@@ -82,6 +84,9 @@ export function gather() {
     },
     sectionLine(line) {
       doc.section_lines.push(line);
+    },
+    ideObject(object) {
+      doc.objects.push(object);
     },
     warning(warning) {
       doc.warnings.push(warning);

@@ -311,3 +311,19 @@ test('an ANLF: its blocks and size; written back as it is, each block with its a
   assert.equal(decode(sampleAnp3()).blocks, null);
   assert.equal(decode(sampleAnp3()).container_size, null);
 });
+
+test('an IDE: decode() lists its definitions, write() brings it back and writes an edited one anew', () => {
+  const text = 'objs\r\n1337, box, generic, 100, 0\r\n1338, box2, generic, 1, 30, 4\r\nend\r\n'
+    + 'txdp\r\ngeneric, parent\r\nend\r\n';
+  const bytes = new TextEncoder().encode(text);
+  const doc = decode(bytes);
+  assert.equal(doc.format, 'ide');
+  assert.deepEqual(doc.objects.map((o) => [o.section, o.id, o.model_name, o.txd_name, o.mesh_count,
+    o.draw_distance, o.flags]), [['objs', 1337, 'box', 'generic', null, 100, 0],
+    ['objs', 1338, 'box2', 'generic', 1, 30, 4]]);
+  assert.deepEqual(doc.section_lines.map((l) => [l.section, l.text]), [['txdp', 'generic, parent']]);
+  assert.deepEqual(write(doc), bytes);
+  doc.objects[1].id = 1400;
+  assert.equal(new TextDecoder().decode(write(doc)),
+    text.replace('1338, box2, generic, 1, 30, 4', '1400, box2, generic, 1, 30, 4'));
+});

@@ -41,6 +41,8 @@ pub struct Document<'py> {
     instances: Bound<'py, PyList>,
     cars: Bound<'py, PyList>,
     lines: Bound<'py, PyList>,
+    /// IDE files: the model definitions.
+    objects: Bound<'py, PyList>,
     /// Placement files: the lines and records in file order (docs/FORMATS.md §10); a binary
     /// IPL's only from its first instance after a car (before, the lists are the file).
     stored: Option<Bound<'py, PyList>>,
@@ -87,6 +89,7 @@ impl<'py> Document<'py> {
             instances: PyList::empty(py),
             cars: PyList::empty(py),
             lines: PyList::empty(py),
+            objects: PyList::empty(py),
             stored: None,
             blocks: None,
             block_start: 0,
@@ -136,7 +139,10 @@ impl<'py> Document<'py> {
         doc.set_item(intern!(py, "format"), self.format.map(|f| f.name()))?;
         doc.set_item(intern!(py, "name"), self.name)?;
         doc.set_item(intern!(py, "warnings"), self.warnings)?;
-        if self.format.is_some_and(|f| !f.is_animation()) {
+        if self.format == Some(Format::Ide) {
+            doc.set_item(intern!(py, "objects"), self.objects)?;
+            doc.set_item(intern!(py, "section_lines"), self.lines)?;
+        } else if self.format.is_some_and(|f| !f.is_animation()) {
             doc.set_item(intern!(py, "instances"), self.instances)?;
             doc.set_item(intern!(py, "cars"), self.cars)?;
             doc.set_item(intern!(py, "section_lines"), self.lines)?;
@@ -148,7 +154,9 @@ impl<'py> Document<'py> {
         if self.format.is_some_and(|f| !f.is_animation()) {
             // Only a binary IPL of instances then cars has None (a text IPL always a list).
             let stored = match self.stored {
-                None if self.format == Some(Format::IplText) => Some(PyList::empty(py)),
+                None if matches!(self.format, Some(Format::IplText | Format::Ide)) => {
+                    Some(PyList::empty(py))
+                }
                 stored => stored,
             };
             doc.set_item(intern!(py, "stored"), stored)?;
@@ -459,13 +467,17 @@ impl Visitor for Document<'_> {
             return model.record(record);
         }
         match record {
-            Record::Instance(_) | Record::Car(_) | Record::SectionLine(_) => self.run(|d| {
+            Record::Instance(_)
+            | Record::Car(_)
+            | Record::SectionLine(_)
+            | Record::IdeObject(_) => self.run(|d| {
                 let py = d.py;
                 let numbers = &mut d.numbers;
                 let dict = crate::records::record_dict(py, record, |v| numbers.owned(py, v))?;
                 let (name, list) = match record {
                     Record::Instance(_) => ("instance", &d.instances),
                     Record::Car(_) => ("car", &d.cars),
+                    Record::IdeObject(_) => ("ide_object", &d.objects),
                     _ => ("section_line", &d.lines),
                 };
                 list.append(dict)?;

@@ -174,11 +174,24 @@ fn placements(
     encoder: &mut Encoder<Vec<u8>>,
 ) -> PyResult<()> {
     let fail = |error| encode_error(py, error);
-    let instances = list(doc, intern!(py, "instances"))?;
-    let cars = list(doc, intern!(py, "cars"))?;
-    let lines = list(doc, intern!(py, "section_lines"))?;
+    // The lists of the document's records (an IDE's: objects and section lines), by the name
+    // of their stored items.
+    const LISTS: [(&str, &str, RecordKind); 4] = [
+        ("instance", "instances", RecordKind::Instance),
+        ("car", "cars", RecordKind::Car),
+        ("ide_object", "objects", RecordKind::IdeObject),
+        ("section_line", "section_lines", RecordKind::SectionLine),
+    ];
+    let mut lists = Vec::with_capacity(LISTS.len());
+    for (_, key, _) in LISTS {
+        let items = match optional(doc, &PyString::new(py, key))?.filter(|l| !l.is_none()) {
+            Some(l) => l.try_iter()?.collect::<PyResult<Vec<_>>>()?,
+            None => Vec::new(),
+        };
+        lists.push(items);
+    }
     // The next of each list that no stored item has named.
-    let (mut next_instance, mut next_car, mut next_line) = (0, 0, 0);
+    let mut next = [0; LISTS.len()];
     let stored_items = optional(doc, intern!(py, "stored"))?.filter(|s| !s.is_none());
     if let Some(items) = stored_items {
         for entry in items.try_iter()? {
@@ -186,44 +199,26 @@ fn placements(
             let kind: String = item(&entry, intern!(py, "item"))?.extract()?;
             let index: Option<usize> = item(&entry, intern!(py, "index"))?.extract()?;
             let raw = name(py, &item(&entry, intern!(py, "raw"))?)?.unwrap_or_default();
-            match (kind.as_str(), index) {
-                ("text", _) => encoder.text_line(&raw).map_err(fail)?,
-                ("instance", Some(i)) if i < instances.len() => {
-                    record(py, RecordKind::Instance, &instances[i], &raw, encoder)?;
-                    next_instance = next_instance.max(i + 1);
-                }
-                ("car", Some(i)) if i < cars.len() => {
-                    record(py, RecordKind::Car, &cars[i], &raw, encoder)?;
-                    next_car = next_car.max(i + 1);
-                }
-                ("section_line", Some(i)) if i < lines.len() => {
-                    record(py, RecordKind::SectionLine, &lines[i], &raw, encoder)?;
-                    next_line = next_line.max(i + 1);
-                }
-                // A record or line removed since.
-                ("instance" | "car" | "section_line", _) => {}
-                _ => return Err(invalid(format!("{kind:?} is not a stored item"))),
+            if kind == "text" {
+                encoder.text_line(&raw).map_err(fail)?;
+                continue;
+            }
+            let Some(l) = LISTS.iter().position(|&(item, _, _)| item == kind) else {
+                return Err(invalid(format!("{kind:?} is not a stored item")));
+            };
+            // A record or line removed since has no item left.
+            if let Some(i) = index.filter(|&i| i < lists[l].len()) {
+                record(py, LISTS[l].2, &lists[l][i], &raw, encoder)?;
+                next[l] = next[l].max(i + 1);
             }
         }
     }
-    for i in &instances[next_instance..] {
-        record(py, RecordKind::Instance, i, &[], encoder)?;
-    }
-    for c in &cars[next_car..] {
-        record(py, RecordKind::Car, c, &[], encoder)?;
-    }
-    for line in &lines[next_line..] {
-        record(py, RecordKind::SectionLine, line, &[], encoder)?;
+    for (l, items) in lists.iter().enumerate() {
+        for r in &items[next[l]..] {
+            record(py, LISTS[l].2, r, &[], encoder)?;
+        }
     }
     Ok(())
-}
-
-/// The items of the document's list `key`.
-fn list<'py>(
-    doc: &Bound<'py, PyAny>,
-    key: &Bound<'py, PyString>,
-) -> PyResult<Vec<Bound<'py, PyAny>>> {
-    item(doc, key)?.try_iter()?.collect()
 }
 
 /// A record's dict into the encoder, with its line as stored.

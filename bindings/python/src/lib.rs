@@ -120,8 +120,9 @@ pub(crate) fn with_bytes<R>(
 /// Decodes a whole file held in memory into the structure `gtastream dump --json` prints.
 ///
 /// Returns a dict with "format", "name", "warnings" and either "animations" (animation
-/// files) or "instances", "cars" and "section_lines" (placement files), then the units as
-/// stored: "raw", "trailing", and "stored" (placement files) or "blocks" and
+/// files) or "instances", "cars" and "section_lines" (placement files) or "objects" and
+/// "section_lines" (item definitions, IDE), then the units as stored: "raw", "trailing",
+/// and "stored" (placement and IDE files) or "blocks" and
 /// "container_size" (an ANLF's: docs/FORMATS.md §10). NaN and infinities
 /// are None; numbers are as JSON reads them (a whole-number float such as a time of 1.0
 /// comes as the int 1, as `json.loads` gives it for the command's output). Raises

@@ -541,6 +541,12 @@ fn build(py: Python<'_>, mut collected: Collector) -> PyResult<Py<PyAny>> {
              model's document",
         ));
     }
+    if format == gtastream::Format::Ide {
+        return Err(pyo3::exceptions::PyValueError::new_err(
+            "item definitions (IDE): load() reads animation and placement files; decode() \
+             gives an IDE's document",
+        ));
+    }
     if format.is_animation() {
         let animations = animations
             .into_iter()

@@ -598,7 +598,7 @@ pub fn write(
 }
 
 /// Converts a whole file held in memory (bytes-like) to `format` ("anp3", "anp2", "anpk",
-/// "bnry", "text"), the decoder's events straight into the encoder: the bytes
+/// "bnry", "text", "ide"), the decoder's events straight into the encoder: the bytes
 /// `gtastream convert --to FORMAT [--quantize] [--normalise]` writes. To its own format an
 /// unedited file comes back byte for byte (docs/FORMATS.md §9.7) unless `normalise=True`,
 /// which writes the clean file; `drop_text_sections=True` drops the lines a binary IPL has no

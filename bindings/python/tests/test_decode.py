@@ -8,7 +8,7 @@ import pytest
 import gtastream
 from formats import ifp2
 
-FORMATS = {"ANP3", "ANP2", "ANPK", "ANIM", "bnry", "text", "dff"}
+FORMATS = {"ANP3", "ANP2", "ANPK", "ANIM", "bnry", "text", "dff", "ide"}
 def cli_document(cli, path, *flags):
     """The command's JSON as json.loads reads it, or its error message when it fails."""
     run = cli("dump", "--json", *flags, path)
@@ -53,7 +53,7 @@ def test_every_seed_matches_dump_json(seeds, cli, tmp_path):
                 seen.add(("stored", expected["format"]))
             if expected.get("blocks"):
                 seen.add("blocks")
-    assert seen == FORMATS | {("stored", "text"), ("stored", "bnry"), "blocks"}
+    assert seen == FORMATS | {("stored", "text"), ("stored", "bnry"), ("stored", "ide"), "blocks"}
 
 
 def test_cut_and_damaged_seeds_fail_where_the_command_fails(seeds, cli, tmp_path):

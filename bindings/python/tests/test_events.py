@@ -32,6 +32,8 @@ def rebuild(events):
                                skin=None, atomics=[], geometries=[])
                 elif payload["format"] in ("bnry", "text"):
                     doc.update(instances=[], cars=[], section_lines=[])
+                elif payload["format"] == "ide":
+                    doc.update(objects=[], section_lines=[])
                 else:
                     doc["animations"] = []
         elif name == "warning":
@@ -61,6 +63,8 @@ def rebuild(events):
             doc["cars"].append(payload)
         elif name == "section_line":
             doc["section_lines"].append(payload)
+        elif name == "ide_object":
+            doc["objects"].append(payload)
         elif name == "dff_frame":
             doc["frames"].append({"index": payload["index"], "parent": payload["parent"],
                                   "name": None, "rotation": payload["rotation"],

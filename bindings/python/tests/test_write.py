@@ -336,8 +336,8 @@ def test_an_unedited_document_is_written_back_byte_for_byte(seeds):
         except gtastream.DecodeError:
             continue
         # Stories files and models are not written; NaN bits are not kept.
-        if doc["format"] not in ("ANIM", "dff") and not holds_none(
-                doc["animations" if "animations" in doc else "instances"]):
+        lists = [key for key in ("animations", "instances", "objects") if key in doc]
+        if doc["format"] not in ("ANIM", "dff") and not holds_none(doc[lists[0]]):
             files[name] = data
     exact = 0
     kept = set()
@@ -364,7 +364,7 @@ def test_an_unedited_document_is_written_back_byte_for_byte(seeds):
                 kept.add(doc["format"])
     assert exact > 8
     # The layouts the document holds were among them.
-    assert kept == {"blocks", "text", "bnry"}, kept
+    assert kept == {"blocks", "text", "bnry", "ide"}, kept
 
 
 def test_the_sloppy_files_keep_their_units():
@@ -540,3 +540,22 @@ def test_a_loaded_package_keeps_its_units_too():
     at = 36 + 36 + 36 + 16 + 10  # as in test_an_edited_value_changes_its_own_bytes_only
     changed = [i for i, (a, b) in enumerate(zip(data, written)) if a != b]
     assert len(written) == len(data) and changed and set(changed) <= {at, at + 1}
+
+
+IDE = (b"objs\r\n1337, box, generic, 100, 0\r\n1338, box2, generic, 1, 30, 4\r\nend\r\n"
+       b"txdp\r\ngeneric, parent\r\nend\r\n")
+
+
+def test_an_ide_lists_its_definitions_and_comes_back():
+    doc = gtastream.decode(IDE)
+    assert doc["format"] == "ide"
+    assert [(o["section"], o["id"], o["model_name"], o["txd_name"], o["mesh_count"],
+             o["draw_distance"], o["flags"]) for o in doc["objects"]] == [
+        ("objs", 1337, "box", "generic", None, 100, 0),
+        ("objs", 1338, "box2", "generic", 1, 30, 4)]
+    assert [(line["section"], line["text"]) for line in doc["section_lines"]] == [
+        ("txdp", "generic, parent")]
+    assert gtastream.write(doc) == IDE
+    assert gtastream.convert(IDE, "ide") == IDE
+    doc["objects"][1]["id"] = 1400
+    assert gtastream.write(doc) == IDE.replace(b"1338, box2", b"1400, box2")

@@ -165,8 +165,11 @@ pub struct Document {
     instances: Part,
     cars: Part,
     lines: Part,
+    /// An IDE file's model definitions.
+    objects: Part,
     /// A placement file's lines and records in file order (`stored`): per entry the item
-    /// (0 instance, 1 car, 2 section line, 3 text), its index (NaN for text) and its line.
+    /// (0 instance, 1 car, 2 section line, 3 text, 4 IDE object), its index (NaN for text)
+    /// and its line.
     stored: Part,
     /// A car came before an instance: a binary IPL's lists in their order are not the file.
     cars_first: bool,
@@ -214,6 +217,7 @@ impl Document {
             instances: Part::default(),
             cars: Part::default(),
             lines: Part::default(),
+            objects: Part::default(),
             stored: Part::default(),
             cars_first: false,
             blocks: Part::default(),
@@ -273,7 +277,12 @@ impl Document {
             // A binary IPL's records in the lists' order (instances, then cars) are the file.
             let in_order = self.format == Some(Format::IplBinary) && !self.cars_first;
             let stored = self.stored.null_if(in_order);
-            alloc::vec![self.warnings, self.instances, self.cars, self.lines, stored]
+            if self.format == Some(Format::Ide) {
+                // An IDE: its definitions and other lines.
+                alloc::vec![self.warnings, self.objects, self.lines, stored]
+            } else {
+                alloc::vec![self.warnings, self.instances, self.cars, self.lines, stored]
+            }
         } else {
             let mut blocks = self.blocks.null_if(self.container_size.is_none());
             // The container's size follows the blocks.
@@ -556,6 +565,12 @@ impl Visitor for Document {
                 self.keep(2, self.lines.count, record.raw());
                 self.lines.count += 1.0;
                 self.push_record(|d| &mut d.lines, record);
+                Flow::Continue
+            }
+            Record::IdeObject(_) => {
+                self.keep(4, self.objects.count, record.raw());
+                self.objects.count += 1.0;
+                self.push_record(|d| &mut d.objects, record);
                 Flow::Continue
             }
             _ => Flow::Continue,
@@ -910,15 +925,19 @@ fn write_document<S: gtastream::encode::Sink>(
     let instances = r.list(|r| r.record(RecordKind::Instance))?;
     let cars = r.list(|r| r.record(RecordKind::Car))?;
     let lines = r.list(|r| r.record(RecordKind::SectionLine))?;
+    let objects = r.list(|r| r.record(RecordKind::IdeObject))?;
     let stored = r.list(|r| Ok((r.int(), r.opt_int(), r.name()?.unwrap_or_default())))?;
+    // By the stored items' numbers (3, text, has no list).
     let lists = [
         instances.unwrap_or_default(),
         cars.unwrap_or_default(),
         lines.unwrap_or_default(),
+        Vec::new(),
+        objects.unwrap_or_default(),
     ];
     // The file's lines and records in their stored order (as `encode::placement` replays a
     // `Placement`), then those the document has beyond them.
-    let mut written = [0; 3];
+    let mut written = [0; 5];
     for (item, index, raw) in stored.unwrap_or_default() {
         let Some(i) = index.and_then(|i| usize::try_from(i).ok()) else {
             if item == 3 {
@@ -955,8 +974,8 @@ fn write_document<S: gtastream::encode::Sink>(
 /// `bytes`) hold the format, name, raw and trailing; an ANLF's blocks (each its name, raw and
 /// count of animations) and container size; the animations, each with its name, raw and bones;
 /// each bone with its name, id, key, frame type, raw, contents (bit 0 translation, bit 1 scale)
-/// and frame count; then the instances, cars and section lines as [`Document::finish`] gives
-/// them, and the stored order (each entry its item, index and line); each part after its count
+/// and frame count; then the instances, cars, section lines and IDE objects, and the stored
+/// order (each entry its item, index and line); each part after its count
 /// (-1: null). `values` hold the keyframes' floats (f32: time, rotation, then translation and
 /// scale as the contents say). The events go to the encoder as the decoder gave them: each
 /// ANLF block its own file event; a placement file's records, section lines and text lines in
