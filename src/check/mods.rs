@@ -1,16 +1,19 @@
 //! The links between the files of a game or mod folder (rules `mod.*`, docs/CHECKS.md): a
 //! [`ModChecker`] is fed what the game loads, in the game's order (the level files' lines, the
-//! archives' directory entries, the placements of each IPL), and keeps the engine's own
-//! bounded tables: the archive entry names (hashed as San Andreas keys names, `CKeyGen`'s
-//! JAMCRC of the upper-cased name, with a second hash so that two names never share a slot),
-//! counts of the streaming slots, the instance counts of the text IPLs that stream IPLs link
-//! their LODs into, and each stream IPL's largest LOD index.
+//! archives' directory entries, the definitions of each IDE and the placements of each IPL),
+//! and keeps the engine's own bounded tables: the archive entry names (hashed as San Andreas
+//! keys names, `CKeyGen`'s JAMCRC of the upper-cased name, with a second hash so that two names
+//! never share a key), the model ids (up to the game's model limit: which IDE defined each,
+//! which IPL placed it before any did, a map object's model and texture names), counts of the
+//! streaming slots, the instance counts of the text IPLs that stream IPLs link their LODs into,
+//! and each stream IPL's largest LOD index.
 //!
-//! It never allocates: the name table is the caller's slice ([`NameSlot`], [`NAME_SLOTS`]
-//! recommended for a whole San Andreas), the rest is fixed ([`PARENTS`] text IPLs,
-//! [`STREAM_IPLS`] stream IPLs). Past a table's capacity a `check.table_full` note says what
-//! was not compared. Walking a folder (finding the files, opening the archives) is the
-//! `std` layer's ([`super::folder`]); this type takes bytes and names only.
+//! It never allocates: the name and id tables are the caller's slices ([`NameSlot`],
+//! [`NAME_SLOTS`] recommended for a whole San Andreas; [`IdSlot`], [`model_ids`]), the rest is
+//! fixed ([`PARENTS`] text IPLs, [`STREAM_IPLS`] stream IPLs). Past a table's capacity a
+//! `check.table_full` note says what was not compared. Walking a folder (finding the files,
+//! opening the archives) is the `std` layer's (`check::folder`); this type takes lines,
+//! entries and records only.
 
 use super::{Finding, Games, Rule};
 use crate::archive::Entry;
