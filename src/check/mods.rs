@@ -51,6 +51,8 @@ pub struct IdSlot {
     model: u64,
     txd: u64,
     line: u32,
+    /// Defined after the directories were read (San Andreas: after the first IPL line).
+    late: bool,
     offset: u64,
 }
 
@@ -62,6 +64,7 @@ impl IdSlot {
         model: 0,
         txd: 0,
         line: 0,
+        late: false,
         offset: 0,
     };
 }
@@ -496,6 +499,7 @@ impl<'t, S: FnMut(&ModFinding)> ModChecker<'t, S> {
                         slot.txd = file_key(object.txd_name, b".txd");
                         slot.line = object.line;
                         slot.offset = object.offset;
+                        slot.late = self.seen_ipl;
                     }
                 }
             }
@@ -685,7 +689,8 @@ impl<'t, S: FnMut(&ModFinding)> ModChecker<'t, S> {
         if self.game == Game::SanAndreas && !self.names_full {
             for id in 0..self.ids.len() {
                 let slot = self.ids[id];
-                if slot.model == 0 || (self.holds(slot.model) && self.holds(slot.txd)) {
+                let streamed = !slot.late && self.holds(slot.model) && self.holds(slot.txd);
+                if slot.model == 0 || streamed {
                     continue;
                 }
                 let context = Context {

@@ -682,8 +682,8 @@ rules! {
         "an animgrp.dat group lists more animations than its count: the names are written past the group's array",
         "GR AnimManager.cpp ReadAnimAssociationDefinitions (0x5BC910), AddAnimAssocDefinition (0x4D3BA0: count slots), AddAnimToAssocDefinition (0x4D3C80: the next empty slot, an assert only)";
     ModIdeModelNotStreamed = "mod.ide.model_not_streamed", [SA], Wrong, Warning,
-        "a map object (objs, tobj, anim) whose model (.dff) or texture dictionary (.txd) no archive the game reads holds: it has no place to stream from and is never drawn",
-        "GR Streaming.cpp:L1146-1152 (a .dff is matched to its IDE model by name), StreamingInfo.h:L59 (no CD position: nothing to load)";
+        "a map object (objs, tobj, anim) whose model (.dff) or texture dictionary (.txd) no archive the game reads holds, or whose IDE line comes after the first IPL line (the directories were read without it): it has no place to stream from and is never drawn",
+        "GR Streaming.cpp:L1146-1152 (a .dff is matched to its IDE model by name when the directory is read, else it goes to the extra objects), StreamingInfo.h:L59 (no CD position: nothing to load); FileLoader.cpp:L1333-1350 (directories read at the first IPL line)";
 }
 
 impl Rule {

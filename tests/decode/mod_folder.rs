@@ -155,11 +155,19 @@ fn img_lines_over_the_slots_and_after_the_first_ipl() {
         "models/late.img",
         &Img::default().add("lae_road.dff", b"x").v2(),
     );
-    // Never read, so its name shadows nothing. The IDE after the IPL came too late for it.
+    // Never read, so its name shadows nothing. The IDE after the IPL came too late for it, and
+    // for the directories: its models, although in gta_int.img, never stream.
     let undefined = || {
         (
             "mod.ipl.undefined_id",
             "DATA\\MAPS\\LA\\LAE.IPL".to_string(),
+            None,
+        )
+    };
+    let not_streamed = || {
+        (
+            "mod.ide.model_not_streamed",
+            "DATA\\MAPS\\LA\\LAE.IDE".to_string(),
             None,
         )
     };
@@ -182,6 +190,10 @@ fn img_lines_over_the_slots_and_after_the_first_ipl() {
             late(),
             late(),
             late(),
+            not_streamed(),
+            not_streamed(),
+            not_streamed(),
+            not_streamed(),
         ]
     );
 }
