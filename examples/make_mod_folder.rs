@@ -15,11 +15,12 @@ fn main() {
         std::fs::write(at, bytes).unwrap();
     };
     write("data/default.dat", b"IDE DATA\\DEFAULT.IDE\r\n");
-    write("data/default.ide", &sa_ide(&[1]));
-    // 10 IDEs of 1,500 ids each; 50 text IPLs of 100 instances, each with 4 stream IPLs.
+    write("data/default.ide", &sa_ide(&[]));
+    // 10 IDEs of 1,200 ids each (models lae_mID.dff, textures lae_txd.txd); 50 text IPLs of 100
+    // instances, each with 4 stream IPLs.
     let mut gta = String::new();
     for i in 0..10 {
-        let ids: Vec<i32> = (0..1500).map(|k| 4000 + i * 1500 + k).collect();
+        let ids: Vec<i32> = (0..1200).map(|k| 4000 + i * 1200 + k).collect();
         write(&format!("data/maps/m{i}.ide"), &sa_ide(&ids));
         writeln!(gta, "IDE DATA\\MAPS\\M{i}.IDE\r").unwrap();
     }
@@ -59,12 +60,13 @@ fn main() {
     let mut k = 0;
     while n < 16_000 {
         // About the mix of the game's gta3.img: within its TXD and COL slots.
-        let ext = match k {
-            0..200 => "col",
-            200..3200 => "txd",
-            _ => "dff",
+        let name = match k {
+            0 => "lae_txd.txd".to_string(),
+            1..200 => format!("m{k}.col"),
+            200..3200 => format!("m{k}.txd"),
+            _ => format!("lae_m{}.dff", 4000 + k - 3200),
         };
-        add(&mut img, &format!("m{k}.{ext}"), &[0x10, 0, 0, 0]);
+        add(&mut img, &name, &[0x10, 0, 0, 0]);
         n += 1;
         k += 1;
     }

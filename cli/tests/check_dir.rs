@@ -22,7 +22,7 @@ fn stock_folder_loads() {
     let text = stdout(&out);
     assert!(text.contains(&format!("{dir}: 0 errors")), "{text}");
     assert!(
-        text.contains("7 files, 6 archive entries, game from the folder"),
+        text.contains("7 files, 10 archive entries, game from the folder"),
         "{text}"
     );
     assert!(

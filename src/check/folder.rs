@@ -291,14 +291,7 @@ fn check_text<S: FnMut(&ModFinding)>(
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    // The single-file rules read an IDE as a text IPL (its sections are no IPL's): until they
-    // know IDE files, an IDE gets the rules across files only.
-    let own_rules = keyword != Keyword::Ide;
-    let mut checker = Checker::new(games_of(game), |f: &Finding| {
-        if own_rules {
-            findings.push(*f)
-        }
-    });
+    let mut checker = Checker::new(games_of(game), |f: &Finding| findings.push(*f));
     checker.set_file_name(name.as_bytes());
     if keyword == Keyword::Ide {
         mods.ide_begin(file);

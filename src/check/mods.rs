@@ -1,16 +1,19 @@
 //! The links between the files of a game or mod folder (rules `mod.*`, docs/CHECKS.md): a
 //! [`ModChecker`] is fed what the game loads, in the game's order (the level files' lines, the
-//! archives' directory entries, the placements of each IPL), and keeps the engine's own
-//! bounded tables: the archive entry names (hashed as San Andreas keys names, `CKeyGen`'s
-//! JAMCRC of the upper-cased name, with a second hash so that two names never share a slot),
-//! counts of the streaming slots, the instance counts of the text IPLs that stream IPLs link
-//! their LODs into, and each stream IPL's largest LOD index.
+//! archives' directory entries, the definitions of each IDE and the placements of each IPL),
+//! and keeps the engine's own bounded tables: the archive entry names (hashed as San Andreas
+//! keys names, `CKeyGen`'s JAMCRC of the upper-cased name, with a second hash so that two names
+//! never share a key), the model ids (up to the game's model limit: which IDE defined each,
+//! which IPL placed it before any did, a map object's model and texture names), counts of the
+//! streaming slots, the instance counts of the text IPLs that stream IPLs link their LODs into,
+//! and each stream IPL's largest LOD index.
 //!
-//! It never allocates: the name table is the caller's slice ([`NameSlot`], [`NAME_SLOTS`]
-//! recommended for a whole San Andreas), the rest is fixed ([`PARENTS`] text IPLs,
-//! [`STREAM_IPLS`] stream IPLs). Past a table's capacity a `check.table_full` note says what
-//! was not compared. Walking a folder (finding the files, opening the archives) is the
-//! `std` layer's ([`super::folder`]); this type takes bytes and names only.
+//! It never allocates: the name and id tables are the caller's slices ([`NameSlot`],
+//! [`NAME_SLOTS`] recommended for a whole San Andreas; [`IdSlot`], [`model_ids`]), the rest is
+//! fixed ([`PARENTS`] text IPLs, [`STREAM_IPLS`] stream IPLs). Past a table's capacity a
+//! `check.table_full` note says what was not compared. Walking a folder (finding the files,
+//! opening the archives) is the `std` layer's (`check::folder`); this type takes lines,
+//! entries and records only.
 
 use super::{Finding, Games, Rule};
 use crate::archive::Entry;
@@ -43,6 +46,14 @@ pub const fn model_ids(game: Game) -> usize {
 pub struct IdSlot {
     defined: u32,
     placed_undefined: u32,
+    /// A map object's (`objs`, `tobj`, `anim`) model and texture dictionary keys
+    /// (`name.dff`, `name.txd`; 0: not a map object) and its line, for [`ModChecker::finish`].
+    model: u64,
+    txd: u64,
+    line: u32,
+    /// Defined after the directories were read (San Andreas: after the first IPL line).
+    late: bool,
+    offset: u64,
 }
 
 impl IdSlot {
@@ -50,6 +61,11 @@ impl IdSlot {
     pub const EMPTY: IdSlot = IdSlot {
         defined: 0,
         placed_undefined: 0,
+        model: 0,
+        txd: 0,
+        line: 0,
+        late: false,
+        offset: 0,
     };
 }
 
@@ -138,6 +154,18 @@ fn name_key(name: &[u8]) -> u64 {
         fnv = (fnv ^ u32::from(b.to_ascii_uppercase())).wrapping_mul(0x0100_0193);
     }
     ((u64::from(level::uppercase_key(name)) << 32) | u64::from(fnv)).max(1)
+}
+
+/// The key of `stem` + `ext` (`lae_road` + `.dff`), as [`name_key`] of the whole name.
+fn file_key(stem: &[u8], ext: &[u8]) -> u64 {
+    let mut whole = [0u8; 64];
+    let len = stem.len() + ext.len();
+    if len > whole.len() {
+        return 0;
+    }
+    whole[..stem.len()].copy_from_slice(stem);
+    whole[stem.len()..len].copy_from_slice(ext);
+    name_key(&whole[..len])
 }
 
 /// A text IPL loaded by a level file: its name's key and how many `inst` lines it had.
@@ -461,6 +489,19 @@ impl<'t, S: FnMut(&ModFinding)> ModChecker<'t, S> {
                 context.line = Some(object.line);
                 context.offset = object.offset;
                 self.defined(object.id, current.file, (object.offset, context));
+                let map_object = matches!(object.section, "objs" | "tobj" | "anim");
+                if let Some(slot) = usize::try_from(object.id)
+                    .ok()
+                    .and_then(|i| self.ids.get_mut(i))
+                {
+                    if slot.defined == current.file + 1 && map_object {
+                        slot.model = file_key(object.model_name, b".dff");
+                        slot.txd = file_key(object.txd_name, b".txd");
+                        slot.line = object.line;
+                        slot.offset = object.offset;
+                        slot.late = self.seen_ipl;
+                    }
+                }
             }
             _ => {}
         }
@@ -488,18 +529,8 @@ impl<'t, S: FnMut(&ModFinding)> ModChecker<'t, S> {
     /// An IDE defines model `id`.
     fn defined(&mut self, id: i32, file: u32, at: (u64, Context)) {
         let limit = self.ids.len().min(model_ids(self.game));
+        // Ids outside the game's table are the single-file rule's (`ide.id.range`).
         let Some(index) = usize::try_from(id).ok().filter(|&i| i < limit) else {
-            if usize::try_from(id).map_or(true, |i| i >= model_ids(self.game)) {
-                let bound = Some((model_ids(self.game) - 1) as f64);
-                self.emit_value(
-                    Rule::ModIdeIdRange,
-                    file,
-                    None,
-                    at,
-                    Some(f64::from(id)),
-                    bound,
-                );
-            }
             return;
         };
         let slot = self.ids[index];
@@ -527,7 +558,7 @@ impl<'t, S: FnMut(&ModFinding)> ModChecker<'t, S> {
         }
         self.ids[index] = IdSlot {
             defined: file + 1,
-            placed_undefined: 0,
+            ..IdSlot::EMPTY
         };
     }
 
@@ -634,9 +665,51 @@ impl<'t, S: FnMut(&ModFinding)> ModChecker<'t, S> {
         }
     }
 
-    /// Everything was fed: the stream IPLs' LOD indexes are compared with their parents'
-    /// instance counts.
+    /// Whether a name's key is in the table (an archive the game reads holds it).
+    fn holds(&self, key: u64) -> bool {
+        let len = self.names.len();
+        if len == 0 || key == 0 {
+            return true;
+        }
+        let mut i = (key % len as u64) as usize;
+        loop {
+            match self.names[i].key {
+                0 => return false,
+                k if k == key => return true,
+                _ => i = (i + 1) % len,
+            }
+        }
+    }
+
+    /// Everything was fed: the map objects' models and texture dictionaries are looked up in
+    /// the archives (San Andreas), and the stream IPLs' LOD indexes compared with their
+    /// parents' instance counts.
     pub fn finish(&mut self) {
+        // A full name table cannot say a name is missing.
+        if self.game == Game::SanAndreas && !self.names_full {
+            for id in 0..self.ids.len() {
+                let slot = self.ids[id];
+                let streamed = !slot.late && self.holds(slot.model) && self.holds(slot.txd);
+                if slot.model == 0 || streamed {
+                    continue;
+                }
+                let context = Context {
+                    line: Some(slot.line),
+                    offset: slot.offset,
+                    ..Context::default()
+                };
+                let at = (slot.offset, context);
+                let value = Some(id as f64);
+                self.emit_value(
+                    Rule::ModIdeModelNotStreamed,
+                    slot.defined - 1,
+                    None,
+                    at,
+                    value,
+                    None,
+                );
+            }
+        }
         for i in 0..self.streams_len {
             let Some(stream) = self.streams[i] else {
                 continue;

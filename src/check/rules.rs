@@ -666,9 +666,6 @@ rules! {
     ModStreamNoParent = "mod.stream.no_parent", [SA], Crash, Error,
         "a stream IPL with LOD indexes whose parent text IPL (lae_stream0.ipl: lae.ipl) no IPL line loads, or loads without inst lines: the LODs index a null array",
         "GR IplStore.cpp:L349, L359-361, SetupRelatedIpls L754-793";
-    ModIdeIdRange = "mod.ide.id_range", [III, VC, SA], Corrupt, Error,
-        "an IDE model id outside the game's model table (0..5499 / 0..6499 / 0..19999): the definition is written past it",
-        "III/VC config.h MODELINFOSIZE, ModelInfo.cpp AddSimpleModel (ms_modelInfoPtrs[id], unchecked); GR ModelInfo.h:L23 NUM_MODEL_INFOS, L92";
     ModIdeDuplicateId = "mod.ide.duplicate_id", [III, VC, SA], Wrong, Warning,
         "a model id an IDE loaded earlier defines too: the later definition replaces the earlier one (whose model info stays allocated)",
         "III ModelInfo.cpp AddSimpleModel, AddTimeModel (ms_modelInfoPtrs[id] = the new one); VC the same; GR ModelInfo.cpp AddAtomicModel, SetModelInfo";
@@ -684,6 +681,9 @@ rules! {
     ModAnimgrpTooManyNames = "mod.animgrp.too_many_names", [SA], Corrupt, Error,
         "an animgrp.dat group lists more animations than its count: the names are written past the group's array",
         "GR AnimManager.cpp ReadAnimAssociationDefinitions (0x5BC910), AddAnimAssocDefinition (0x4D3BA0: count slots), AddAnimToAssocDefinition (0x4D3C80: the next empty slot, an assert only)";
+    ModIdeModelNotStreamed = "mod.ide.model_not_streamed", [SA], Wrong, Warning,
+        "a map object (objs, tobj, anim) whose model (.dff) or texture dictionary (.txd) no archive the game reads holds, or whose IDE line comes after the first IPL line (the directories were read without it): it has no place to stream from and is never drawn",
+        "GR Streaming.cpp:L1146-1152 (a .dff is matched to its IDE model by name when the directory is read, else it goes to the extra objects), StreamingInfo.h:L59 (no CD position: nothing to load); FileLoader.cpp:L1333-1350 (directories read at the first IPL line)";
 }
 
 impl Rule {

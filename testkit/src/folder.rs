@@ -84,9 +84,9 @@ pub fn stream_ipl(id: i32, lods: &[i32]) -> Vec<u8> {
 }
 
 /// The pieces of a San Andreas folder in the shape the game ships, small: `gta.dat` with
-/// `extra` lines before its first IPL line, `gta3.img` with models, textures, collisions and
-/// the stream IPLs of `lae.ipl`, `gta_int.img`, an IDE and the text IPL `lae.ipl` of 4
-/// instances.
+/// `extra` lines before its first IPL line, `gta3.img` with a model, a collision and the
+/// stream IPLs of `lae.ipl`, `gta_int.img` with the models and texture dictionary of the IDE
+/// (ids 4000 to 4003), and the text IPL `lae.ipl` of 4 instances.
 pub fn san_andreas(name: &str, extra: &str) -> Folder {
     let folder = Folder::new(name);
     folder.write(
@@ -111,13 +111,17 @@ pub fn san_andreas(name: &str, extra: &str) -> Folder {
     );
     let mut img = Img::default();
     img.add("lae_road.dff", &[0x10, 0, 0, 0, 0, 0, 0, 0])
-        .add("lae_txd.txd", &[0x16, 0, 0, 0])
         .add("lae.col", b"COL3")
         .add("lae_stream0.ipl", &stream_ipl(4000, &[0, 3, -1]))
         .add("lae_stream1.ipl", &stream_ipl(4000, &[-1]));
     folder.write("models/gta3.img", &img.v2());
     let mut int = Img::default();
-    int.add("interior.dff", &[0x10, 0, 0, 0]);
+    // The IDE's models and textures (in gta_int.img, which the tests leave as it is).
+    int.add("interior.dff", &[0x10, 0, 0, 0])
+        .add("lae_txd.txd", &[0x16, 0, 0, 0]);
+    for id in 4000..4004 {
+        int.add(&format!("lae_m{id}.dff"), &[0x10, 0, 0, 0]);
+    }
     folder.write("models/gta_int.img", &int.v2());
     folder
 }

@@ -286,8 +286,9 @@ allocates. Its tables are the engine's own, fixed in size:
 - streaming slots: one counter per kind (TXD, COL, IPL, DAT, IFP, RRR, SCM), against the
   game's slots (San Andreas: SA exe `CStreaming::Init2` 0x5B9020, INU GTACHECK_RULES.md §1);
 - model ids: the caller's table of `check::mods::model_ids(game)` slots (5,500 / 6,500 /
-  20,000, the games' model tables) of 8 bytes (160 KB for San Andreas): which IDE defined the id,
-  and which IPL placed it before any did;
+  20,000, the games' model tables) of 40 bytes (800 KB for San Andreas): which IDE defined the
+  id, which IPL placed it before any did, and a map object's model and texture dictionary keys
+  and line (looked up in the name table at the end: `mod.ide.model_not_streamed`);
 - text IPLs that stream IPLs link their LODs into: `check::mods::PARENTS` (256) names with their
   instance counts; stream IPLs: `check::mods::STREAM_IPLS` (512), each with its largest LOD index.
 
@@ -295,12 +296,12 @@ Past a table's capacity a `check.table_full` note says what was not compared. Th
 keeps the list of file names and the findings. San Andreas' stream IPLs are read after the
 level files, as `LoadLevel` loads them (GR IplStore.cpp `LoadAllRemainingIpls`), so their ids
 are compared with every IDE. A folder of `gta3.img`'s size (16,000 entries, 250 IPLs, 10 IDEs,
-built by `examples/make_mod_folder.rs`) is checked in 0.1 s with 5.5 MB of peak memory.
-Not checked yet across files: models and TXDs in no archive and not loose, IDE `anim` sections
+built by `examples/make_mod_folder.rs`) is checked in 0.15 s with 6 MB of peak memory.
+Not checked yet across files: models and TXDs of other than map objects (vehicles, peds,
+weapons) and loose ones (`MODELFILE`), IDE `anim` sections
 naming blocks no `.ifp` provides, `animgrp.dat`'s animations against the blocks (its groups
 are checked against their counts) and `ped.dat`, the
-animation and block totals over all blocks, two-hop LOD chains; an IDE's own lines get no
-single-file rules in a folder yet (the single-file checker reads IDE sections as IPL ones).
+animation and block totals over all blocks, two-hop LOD chains.
 
 ## Changed by the executable
 

@@ -52,7 +52,7 @@ fn stock_san_andreas_has_no_error() {
     assert_eq!(errors(&report), Vec::<String>::new());
     assert_eq!(mod_rules(&report), []);
     assert!(report.unreadable.is_empty(), "{:?}", report.unreadable);
-    assert_eq!(report.entries, 6);
+    assert_eq!(report.entries, 10);
     // The files in load order: the archives the game opens first, the level files, the IPL.
     assert_eq!(
         report.files,
@@ -155,11 +155,19 @@ fn img_lines_over_the_slots_and_after_the_first_ipl() {
         "models/late.img",
         &Img::default().add("lae_road.dff", b"x").v2(),
     );
-    // Never read, so its name shadows nothing. The IDE after the IPL came too late for it.
+    // Never read, so its name shadows nothing. The IDE after the IPL came too late for it, and
+    // for the directories: its models, although in gta_int.img, never stream.
     let undefined = || {
         (
             "mod.ipl.undefined_id",
             "DATA\\MAPS\\LA\\LAE.IPL".to_string(),
+            None,
+        )
+    };
+    let not_streamed = || {
+        (
+            "mod.ide.model_not_streamed",
+            "DATA\\MAPS\\LA\\LAE.IDE".to_string(),
             None,
         )
     };
@@ -182,6 +190,10 @@ fn img_lines_over_the_slots_and_after_the_first_ipl() {
             late(),
             late(),
             late(),
+            not_streamed(),
+            not_streamed(),
+            not_streamed(),
+            not_streamed(),
         ]
     );
 }
@@ -418,27 +430,40 @@ fn ide_ids_duplicated_out_of_range_and_placed_undefined() {
         &testkit::folder::sa_ide(&[5000, 4001, 20000]),
     );
     let report = check(&folder);
+    // 5000's model is in no archive; 4001's is (the later definition, lae_m4001, too).
     assert_eq!(
         mod_rules(&report),
         [
-            ("mod.ide.id_range", "DATA\\MAPS\\MORE.IDE".into(), None),
             (
                 "mod.ide.duplicate_id",
                 "DATA\\MAPS\\LA\\LAE.IDE".into(),
                 Some("DATA\\MAPS\\MORE.IDE".into())
             ),
+            (
+                "mod.ide.model_not_streamed",
+                "DATA\\MAPS\\MORE.IDE".into(),
+                None
+            ),
         ]
     );
-    let range = &report
+    let f = &report
         .findings
         .iter()
-        .find(|f| f.finding.rule == Rule::ModIdeIdRange)
+        .find(|f| f.finding.rule == Rule::ModIdeModelNotStreamed)
         .unwrap()
         .finding;
     assert_eq!(
-        (range.context.line, range.value, range.limit),
-        (Some(5), Some(20000.0), Some(19999.0))
+        (f.context.line, f.value, f.level()),
+        (Some(3), Some(5000.0), Level::Warning)
     );
+    // 20000 is past the table: the single-file rule's, on the IDE's line.
+    let range = report
+        .findings
+        .iter()
+        .find(|f| f.finding.rule == Rule::IdeIdRange)
+        .unwrap();
+    assert_eq!(report.files[range.file as usize], "DATA\\MAPS\\MORE.IDE");
+    assert_eq!(range.finding.level(), Level::Error);
     let dup = &report
         .findings
         .iter()
@@ -454,8 +479,15 @@ fn ide_ids_duplicated_out_of_range_and_placed_undefined() {
     );
 
     // An instance of an id no IDE defines: San Andreas crashes (error); near miss: 19999 defined.
-    let folder = san_andreas("ipl-undefined", "IDE DATA\\MAPS\\MORE.IDE\r\n");
+    let folder = san_andreas(
+        "ipl-undefined",
+        "IMG MODELS\\MORE.IMG\r\nIDE DATA\\MAPS\\MORE.IDE\r\n",
+    );
     folder.write("data/maps/more.ide", &testkit::folder::sa_ide(&[19999]));
+    folder.write(
+        "models/more.img",
+        &Img::default().add("LAE_M19999.DFF", b"d").v2(),
+    );
     folder.write(
         "data/maps/la/LAe.ipl",
         &testkit::folder::sa_text_ipl(&[

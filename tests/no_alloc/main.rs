@@ -13,5 +13,6 @@ mod dff;
 mod encode;
 mod ifp2;
 mod ipl;
+mod mods;
 mod rig;
 mod sample;
