@@ -1671,3 +1671,71 @@ fn angle_between(a: &[f32], b: &[f32; 4]) -> f32 {
         .sqrt();
     (4.0 * (chord / 2.0).min(1.0).asin()).to_degrees() as f32
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn base64_by_hand() {
+        assert_eq!(base64("TWFu").unwrap(), b"Man");
+        assert_eq!(base64("TWE=").unwrap(), b"Ma");
+        assert_eq!(base64("TQ==").unwrap(), b"M");
+        assert_eq!(base64("TQ").unwrap(), b"M");
+        assert_eq!(base64("-_8=").unwrap(), [0xFB, 0xFF]);
+        assert_eq!(base64(""), Some(Vec::new()));
+        assert_eq!(base64("TW*u"), None);
+    }
+
+    #[test]
+    fn percent_escapes_by_hand() {
+        assert_eq!(percent_decode("walk%20cycle.bin"), "walk cycle.bin");
+        assert_eq!(percent_decode("a%2"), "a%2");
+        assert_eq!(percent_decode("a%zz"), "a%zz");
+        assert_eq!(percent_decode("%41%42"), "AB");
+    }
+
+    /// A GLB of `chunks` (size, type, bytes), its declared length `length`.
+    fn glb(length: u32, chunks: &[(u32, u32, &[u8])]) -> Vec<u8> {
+        let mut out = b"glTF".to_vec();
+        out.extend_from_slice(&2u32.to_le_bytes());
+        out.extend_from_slice(&length.to_le_bytes());
+        for &(size, kind, bytes) in chunks {
+            out.extend_from_slice(&size.to_le_bytes());
+            out.extend_from_slice(&kind.to_le_bytes());
+            out.extend_from_slice(bytes);
+        }
+        out
+    }
+
+    #[test]
+    fn glb_chunks_by_hand() {
+        let json = b"{}  ";
+        let file = glb(
+            12 + 8 + 4 + 8 + 4,
+            &[(4, CHUNK_JSON, json), (4, CHUNK_BIN, &[1, 2, 3, 4])],
+        );
+        let (text, at, bin) = glb_chunks(&file).unwrap();
+        assert_eq!((text, at, bin), (&json[..], 20, Some(&[1u8, 2, 3, 4][..])));
+        // Version 1 (the header's field at 4).
+        let mut v1 = file.clone();
+        v1[4] = 1;
+        assert_eq!(glb_chunks(&v1).unwrap_err().offset, Some(4));
+        // The declared length past the end (the field at 8).
+        let long = glb(1000, &[(4, CHUNK_JSON, json)]);
+        assert_eq!(glb_chunks(&long).unwrap_err().offset, Some(8));
+        // A chunk running past the end: its header's offset.
+        let cut = glb(12 + 8 + 4, &[(8, CHUNK_JSON, json)]);
+        assert_eq!(glb_chunks(&cut).unwrap_err().offset, Some(12));
+        // BIN first.
+        let bin_first = glb(12 + 8 + 4, &[(4, CHUNK_BIN, json)]);
+        let error = glb_chunks(&bin_first).unwrap_err();
+        assert_eq!((error.kind, error.offset), (ImportErrorKind::Glb, Some(12)));
+        // An unknown chunk after the JSON is skipped.
+        let odd = glb(
+            12 + 8 + 4 + 8 + 4,
+            &[(4, CHUNK_JSON, json), (4, 7, &[0; 4])],
+        );
+        assert_eq!(glb_chunks(&odd).unwrap().2, None);
+    }
+}
