@@ -557,14 +557,13 @@ impl Gltf {
             .byte_offset
             .checked_add(a.byte_offset)
             .ok_or_else(out_of_range)?;
-        let end = (a.count - 1)
+        // The last element ends inside the view: the count is bounded by the buffer's bytes.
+        (a.count - 1)
             .checked_mul(stride)
             .and_then(|s| s.checked_add(start))
             .and_then(|s| s.checked_add(element as u64))
             .filter(|&e| e <= view_end)
             .ok_or_else(out_of_range)?;
-        let _ = end;
-        // In range: the count is bounded by the buffer's bytes.
         let count = a.count as usize;
         let read = self.values_read.get().saturating_add(count * components);
         if read > MAX_VALUES {
