@@ -250,13 +250,16 @@ fn nodes(skeleton: &Skeleton) -> Vec<Value> {
             node.insert("children".into(), json!(children));
         }
         let (translation, rotation, scale) = bind_trs(frame);
-        if translation != [0.0; 3] {
+        // A part that is not finite (a hostile frame) is left at glTF's default: JSON has no
+        // NaN, and a document with `null` there is no glTF.
+        let finite = |v: &[f32]| v.iter().all(|c| c.is_finite());
+        if translation != [0.0; 3] && finite(&translation) {
             node.insert("translation".into(), json!(translation));
         }
-        if rotation != [0.0, 0.0, 0.0, 1.0] {
+        if rotation != [0.0, 0.0, 0.0, 1.0] && finite(&rotation) {
             node.insert("rotation".into(), json!(rotation));
         }
-        if scale != [1.0; 3] {
+        if scale != [1.0; 3] && finite(&scale) {
             node.insert("scale".into(), json!(scale));
         }
         let extras = NodeExtras {

@@ -927,3 +927,69 @@ fn the_gltf_poses_every_frame_as_the_sampler_does() {
         assert!(poses > 20);
     }
 }
+
+/// What glTF cannot hold is reported with the key: a stored time equal to a raised step's, a
+/// value that is not finite.
+#[test]
+fn step_collisions_and_values_that_are_not_finite_are_reported() {
+    let model = sa_ped();
+    let q = [0.0, 0.0, 0.0, 1.0];
+    let raised = step_time(0.25);
+    let bones = vec![
+        BoneSpec::new(
+            " Pelvis",
+            1,
+            1,
+            vec![f1(q, 0.0), f1(q, 0.25), f1(q, 0.25), f1(q, raised)],
+        ),
+        BoneSpec::new(
+            " Spine",
+            1,
+            2,
+            vec![f1(q, 0.0), f1([f32::NAN, 0.0, 0.0, 1.0], 1.0)],
+        ),
+        BoneSpec::new(" Head", 1, 5, vec![f1(q, 0.0), f1(q, f32::INFINITY)]),
+        BoneSpec::new("Root", 1, 0, vec![f1(q, 0.0), f1(q, 1.0)]),
+    ];
+    let ifp = FileSpec::anp3("ped", vec![AnimSpec::new("a", bones)]).build();
+    let (g, e) = gltf(&ifp, &model.skeleton());
+    let reported: Vec<(u32, Reason)> = e.unwritten.iter().map(|u| (u.track, u.reason)).collect();
+    assert_eq!(
+        reported,
+        [
+            (0, Reason::StepCollision { key: 3 }),
+            (1, Reason::NotFinite { key: 1 }),
+            (2, Reason::NotFinite { key: 1 }),
+        ]
+    );
+    assert_eq!(g.animation("a")["channels"].as_array().unwrap().len(), 1);
+    assert_eq!(Reason::StepCollision { key: 3 }.name(), "step_collision");
+    assert_eq!(
+        Reason::StepCollision { key: 3 }.to_string(),
+        "key 3: time collides with the raised step before it"
+    );
+}
+
+/// A frame whose matrix is not finite (a hostile model) leaves its node at glTF's defaults:
+/// the document stays JSON numbers only.
+#[test]
+fn a_frame_that_is_not_finite_keeps_the_defaults() {
+    let mut model = sa_ped();
+    model.frames[2].position = [f32::NAN, 0.0, 1.0];
+    model.frames[3].rotation[0] = f32::INFINITY;
+    let (g, _) = gltf(&idle(&model, false), &model.skeleton());
+    let nodes = g.doc["nodes"].as_array().unwrap();
+    assert!(nodes[frame_node(2)].get("translation").is_none());
+    assert!(nodes[frame_node(2)].get("rotation").is_some());
+    assert!(nodes[frame_node(3)].get("rotation").is_none());
+    for node in nodes {
+        for part in ["translation", "rotation", "scale"] {
+            if let Some(values) = node.get(part) {
+                assert!(
+                    values.as_array().unwrap().iter().all(Value::is_number),
+                    "{node}"
+                );
+            }
+        }
+    }
+}
