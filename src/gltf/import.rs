@@ -1394,14 +1394,16 @@ fn curve(
             );
         }
         if k > 0 && steps.contains(&(k as u32)) {
-            if t != step_time(times[k - 1]) {
+            // Raised one f32 step above the key before as written (a run of keys at one
+            // time climbs one step each).
+            if t != step_time(gltf_times[k - 1]) {
                 return fail(
                     ImportErrorKind::Key,
                     format!(
                         "{}: key {k} is marked a step but its time {t} s is not the one after key {}'s {} s",
                         at(),
                         k - 1,
-                        times[k - 1]
+                        gltf_times[k - 1]
                     ),
                 );
             }
