@@ -300,11 +300,13 @@ fn anpk_holds_every_float_exactly_and_marked_steps_come_back() {
     b.nodes[root]["children"] = json!([spine]);
     // The export's extras: frame 2, bone id 2.
     b.nodes[spine]["extras"] = json!({"gtastream": {"frame": 2, "bone_id": 2}});
-    let step = f32::from_bits(0.5f32.to_bits() + 1);
-    let input = b.floats(&[0.0, 0.5, step, 1.0], "SCALAR", 1);
+    // Three keys at 0.5 s, written one f32 step apart each and marked.
+    let step = |n: u32| f32::from_bits(0.5f32.to_bits() + n);
+    let input = b.floats(&[0.0, 0.5, step(1), step(2), 1.0], "SCALAR", 1);
     let q = [
         quat([0.0, 0.0, 1.0], 0.1),
         quat([0.0, 0.0, 1.0], 0.3),
+        quat([0.0, 0.0, 1.0], 0.5),
         quat([0.0, 0.0, 1.0], 0.7),
         quat([0.0, 0.0, 1.0], 0.9),
     ];
@@ -312,7 +314,7 @@ fn anpk_holds_every_float_exactly_and_marked_steps_come_back() {
     let output = b.floats(&values, "VEC4", 4);
     b.channel(spine, "rotation", input, output, "LINEAR");
     b.sampler_extras
-        .push((0, json!({"gtastream": {"steps": [2]}})));
+        .push((0, json!({"gtastream": {"steps": [2, 3]}})));
     let gltf = read(&b.gltf("idle"), &mut no_files).unwrap();
     let out = import(&gltf, &ImportOptions::new(Format::Anpk, "idle")).unwrap();
     assert!(check_errors(&out.bytes, None).is_empty());
@@ -324,7 +326,7 @@ fn anpk_holds_every_float_exactly_and_marked_steps_come_back() {
     );
     assert_eq!(bone.frame_type, FrameType::Kr00);
     let times: Vec<f32> = bone.frames.iter().map(|k| k.time).collect();
-    assert_eq!(times, [0.0, 0.5, 0.5, 1.0]);
+    assert_eq!(times, [0.0, 0.5, 0.5, 0.5, 1.0]);
     for (k, frame) in bone.frames.iter().enumerate() {
         assert_eq!(frame.rotation, q[k], "key {k}: ANPK's conjugation undone");
     }

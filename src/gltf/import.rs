@@ -557,14 +557,13 @@ impl Gltf {
             .byte_offset
             .checked_add(a.byte_offset)
             .ok_or_else(out_of_range)?;
-        let end = (a.count - 1)
+        // The last element ends inside the view: the count is bounded by the buffer's bytes.
+        (a.count - 1)
             .checked_mul(stride)
             .and_then(|s| s.checked_add(start))
             .and_then(|s| s.checked_add(element as u64))
             .filter(|&e| e <= view_end)
             .ok_or_else(out_of_range)?;
-        let _ = end;
-        // In range: the count is bounded by the buffer's bytes.
         let count = a.count as usize;
         let read = self.values_read.get().saturating_add(count * components);
         if read > MAX_VALUES {
@@ -1395,14 +1394,16 @@ fn curve(
             );
         }
         if k > 0 && steps.contains(&(k as u32)) {
-            if t != step_time(times[k - 1]) {
+            // Raised one f32 step above the key before as written (a run of keys at one
+            // time climbs one step each).
+            if t != step_time(gltf_times[k - 1]) {
                 return fail(
                     ImportErrorKind::Key,
                     format!(
                         "{}: key {k} is marked a step but its time {t} s is not the one after key {}'s {} s",
                         at(),
                         k - 1,
-                        times[k - 1]
+                        gltf_times[k - 1]
                     ),
                 );
             }
@@ -1692,5 +1693,73 @@ impl Imported {
             "notes": self.notes,
             "report": report,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn base64_by_hand() {
+        assert_eq!(base64("TWFu").unwrap(), b"Man");
+        assert_eq!(base64("TWE=").unwrap(), b"Ma");
+        assert_eq!(base64("TQ==").unwrap(), b"M");
+        assert_eq!(base64("TQ").unwrap(), b"M");
+        assert_eq!(base64("-_8=").unwrap(), [0xFB, 0xFF]);
+        assert_eq!(base64(""), Some(Vec::new()));
+        assert_eq!(base64("TW*u"), None);
+    }
+
+    #[test]
+    fn percent_escapes_by_hand() {
+        assert_eq!(percent_decode("walk%20cycle.bin"), "walk cycle.bin");
+        assert_eq!(percent_decode("a%2"), "a%2");
+        assert_eq!(percent_decode("a%zz"), "a%zz");
+        assert_eq!(percent_decode("%41%42"), "AB");
+    }
+
+    /// A GLB of `chunks` (size, type, bytes), its declared length `length`.
+    fn glb(length: u32, chunks: &[(u32, u32, &[u8])]) -> Vec<u8> {
+        let mut out = b"glTF".to_vec();
+        out.extend_from_slice(&2u32.to_le_bytes());
+        out.extend_from_slice(&length.to_le_bytes());
+        for &(size, kind, bytes) in chunks {
+            out.extend_from_slice(&size.to_le_bytes());
+            out.extend_from_slice(&kind.to_le_bytes());
+            out.extend_from_slice(bytes);
+        }
+        out
+    }
+
+    #[test]
+    fn glb_chunks_by_hand() {
+        let json = b"{}  ";
+        let file = glb(
+            12 + 8 + 4 + 8 + 4,
+            &[(4, CHUNK_JSON, json), (4, CHUNK_BIN, &[1, 2, 3, 4])],
+        );
+        let (text, at, bin) = glb_chunks(&file).unwrap();
+        assert_eq!((text, at, bin), (&json[..], 20, Some(&[1u8, 2, 3, 4][..])));
+        // Version 1 (the header's field at 4).
+        let mut v1 = file.clone();
+        v1[4] = 1;
+        assert_eq!(glb_chunks(&v1).unwrap_err().offset, Some(4));
+        // The declared length past the end (the field at 8).
+        let long = glb(1000, &[(4, CHUNK_JSON, json)]);
+        assert_eq!(glb_chunks(&long).unwrap_err().offset, Some(8));
+        // A chunk running past the end: its header's offset.
+        let cut = glb(12 + 8 + 4, &[(8, CHUNK_JSON, json)]);
+        assert_eq!(glb_chunks(&cut).unwrap_err().offset, Some(12));
+        // BIN first.
+        let bin_first = glb(12 + 8 + 4, &[(4, CHUNK_BIN, json)]);
+        let error = glb_chunks(&bin_first).unwrap_err();
+        assert_eq!((error.kind, error.offset), (ImportErrorKind::Glb, Some(12)));
+        // An unknown chunk after the JSON is skipped.
+        let odd = glb(
+            12 + 8 + 4 + 8 + 4,
+            &[(4, CHUNK_JSON, json), (4, 7, &[0; 4])],
+        );
+        assert_eq!(glb_chunks(&odd).unwrap().2, None);
     }
 }
