@@ -81,7 +81,8 @@ export interface CheckDocument {
   inputs: CheckInput[];
 }
 
-const GAME_BITS: Record<CheckGame, number> = { iii: 1, vc: 2, sa: 4, mta: 8 };
+/** The module's bits of the games checked (wasm/src/lib.rs `gts_check_json`). */
+export const GAME_BITS: Record<CheckGame, number> = { iii: 1, vc: 2, sa: 4, mta: 8 };
 
 /**
  * Checks a file (or an IMG archive: version 2, or version 1's `.img` with `options.dir`) against the games' loading rules: the document

@@ -14,7 +14,8 @@ export {
 } from './check.js';
 export { decode, decodeJson, sample, summaries } from './decode.js';
 export {
-  type GltfOptions, type GltfReport, type GltfResult, type GltfUnwritten, toGltf,
+  fromGltf, type FromGltfOptions, type FromGltfResult, type GltfBoneReport, type GltfOptions,
+  type GltfReport, type GltfResult, type GltfUnwritten, toGltf,
 } from './gltf.js';
 export {
   type AnimationInfo, type BoneInfo, type Callbacks, Decoder, type DecoderOptions,

@@ -76,6 +76,10 @@ export interface Exports {
     model: number, modelLen: number): number;
   gts_gltf(ptr: number, len: number, model: number, modelLen: number, names: number,
     namesLen: number, game: number, glb: number): number;
+  gts_from_gltf(ptr: number, len: number, format: number, formatLen: number, block: number,
+    blockLen: number, names: number, namesLen: number, model: number, modelLen: number,
+    map: number, mapLen: number, resample: number, quantize: number, games: number,
+    report: number): number;
   gts_sample_json(ptr: number, len: number, name: number, nameLen: number, time: number,
     looped: number): number;
   gts_summaries_json(ptr: number, len: number): number;

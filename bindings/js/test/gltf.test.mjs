@@ -1,6 +1,7 @@
-// toGltf() against the command-line tool: the bytes `gtastream convert --to glb|gltf --skeleton`
-// writes, for every DFF fixture (GTASTREAM_FIXTURES: the fuzz seeds, testkit's DFF shapes) and
-// each game's binding; the tracks left out as the tool reports them; errors as the tool's.
+// toGltf() and fromGltf() against the command-line tool: the bytes `gtastream convert --to
+// glb|gltf --skeleton` writes, for every DFF fixture (GTASTREAM_FIXTURES: the fuzz seeds,
+// testkit's DFF shapes) and each game's binding, the tracks left out as the tool reports them;
+// and back, the IFP `convert --to anp3|anpk IN.glb` writes; errors as the tool's.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -8,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 
-import { DecodeError, decode, toGltf } from '../dist/index.js';
+import { DecodeError, EncodeError, decode, fromGltf, toGltf } from '../dist/index.js';
 import { allFixtures, cli, sampleAnp3 } from './fixtures.mjs';
 
 const models = allFixtures().filter(([name]) => name.startsWith('dff-'));
@@ -74,4 +75,47 @@ test('toGltf() errors: an animation the file lacks, a file that is no model', ()
   });
   assert.throws(() => toGltf(ifp, ifp), (e) => e instanceof DecodeError && e.kind === 'not_model');
   assert.throws(() => toGltf(new Uint8Array([1, 2, 3]), model), DecodeError);
+});
+
+test('fromGltf() writes the bytes of `convert --to anp3|anpk IN.glb OUT.ifp`', () => {
+  let written = 0;
+  for (const [name, model] of models) {
+    const path = join(dir, name);
+    writeFileSync(path, model);
+    const glb = toGltf(ifp, model).bytes;
+    if (toGltf(ifp, model).animations === 0) continue;
+    const input = join(dir, 'in.glb');
+    writeFileSync(input, glb);
+    for (const format of ['anp3', 'anpk']) {
+      const out = join(dir, `back.${format}.ifp`);
+      const printed = tool('convert', '--to', format, '--skeleton', path, '--block', 'ped',
+        '--quantize', '--report', input, out);
+      if (printed.status !== 0) {
+        // The tool refused: so does fromGltf, with the same message.
+        assert.throws(() => fromGltf(glb, { format, skeleton: model, quantize: true }),
+          (e) => e instanceof EncodeError && printed.stderr.includes(e.message), printed.stderr);
+        continue;
+      }
+      const got = fromGltf(glb, { format, skeleton: model, block: 'ped', quantize: true,
+        report: true });
+      assert.deepEqual(Buffer.from(got.bytes), readFileSync(out), `${name} ${format}`);
+      assert.equal(got.animations, decode(got.bytes).animations.length);
+      for (const row of got.report) {
+        assert.ok(printed.stderr.includes(`bone ${JSON.stringify(row.bone)}`), printed.stderr);
+      }
+      written++;
+    }
+  }
+  assert.ok(written > 0, 'some model takes the animations back');
+});
+
+test('fromGltf() errors: not glTF, an unknown format, a key the target cannot hold', () => {
+  assert.throws(() => fromGltf(new TextEncoder().encode('{"asset": 3')),
+    (e) => e instanceof EncodeError && e.kind === 'json');
+  assert.throws(() => fromGltf(new Uint8Array([0x67, 0x6c, 0x54, 0x46, 2, 0, 0, 0])),
+    (e) => e instanceof EncodeError && e.kind === 'glb');
+  const [, model] = models.find(([name]) => name.includes('sa_skin')) ?? models[0];
+  assert.throws(() => fromGltf(toGltf(ifp, model).bytes, { format: 'bnry' }), RangeError);
+  assert.throws(() => fromGltf(toGltf(ifp, model).bytes, { skeleton: ifp }),
+    (e) => e instanceof DecodeError && e.kind === 'not_model');
 });

@@ -247,6 +247,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(write::convert, m)?)?;
     m.add_function(wrap_pyfunction!(sample::sample, m)?)?;
     m.add_function(wrap_pyfunction!(gltf::to_gltf, m)?)?;
+    m.add_function(wrap_pyfunction!(gltf::from_gltf, m)?)?;
     m.add_class::<load::Package>()?;
     m.add_class::<load::Animation>()?;
     m.add_class::<load::Bone>()?;

@@ -57,3 +57,46 @@ def test_to_gltf_picks_animations_and_reports_errors(models):
         gtastream.to_gltf(ANIM, ANIM)
     with pytest.raises(ValueError):
         gtastream.to_gltf(ANIM, data, game="gta4")
+
+
+def test_from_gltf_is_what_convert_writes(models, cli, tmp_path):
+    written = 0
+    for name, data in models.items():
+        model = tmp_path / name
+        model.write_bytes(data)
+        exported = gtastream.to_gltf(ANIM, data)
+        if not exported["animations"]:
+            continue
+        glb = tmp_path / "in.glb"
+        glb.write_bytes(exported["bytes"])
+        for fmt in ("anp3", "anpk"):
+            out = tmp_path / f"back.{fmt}.ifp"
+            run = cli("convert", "--to", fmt, "--skeleton", model, "--block", "ped",
+                      "--quantize", glb, out)
+            if run.returncode != 0:
+                with pytest.raises(gtastream.EncodeError) as refused:
+                    gtastream.from_gltf(exported["bytes"], fmt, skeleton=data, quantize=True)
+                assert str(refused.value) in run.stderr
+                continue
+            got = gtastream.from_gltf(exported["bytes"], fmt, skeleton=data, quantize=True,
+                                      report=True)
+            assert got["bytes"] == out.read_bytes(), (name, fmt)
+            assert set(got) == {"bytes", "animations", "notes", "report"}
+            assert got["animations"] == len(gtastream.decode(got["bytes"])["animations"])
+            written += 1
+    assert written > 0
+
+
+def test_from_gltf_errors(models):
+    with pytest.raises(gtastream.EncodeError) as bad:
+        gtastream.from_gltf(b'{"asset": 3')
+    assert bad.value.kind == "json"
+    data = next(iter(models.values()))
+    glb = gtastream.to_gltf(ANIM, data)["bytes"]
+    with pytest.raises(ValueError):
+        gtastream.from_gltf(glb, "bnry")
+    with pytest.raises(ValueError):
+        gtastream.from_gltf(glb, games=["gta4"])
+    with pytest.raises(gtastream.EncodeError) as unmapped:
+        gtastream.from_gltf(glb, bone_map="no equals sign")
+    assert unmapped.value.kind == "bone_map"

@@ -3,7 +3,7 @@ import IFPReaderDefault from '../../dist/ifp-reader.js';
 import {
   type ArchiveListing, type Callbacks, type CheckInput, DecodeError, Decoder, EncodeError,
   type GtaDocument, IFPReader, type DffFrame, type PoseOnModel, type Progress, check, convert,
-  decode, decodeEntry, decodeStream, type GltfResult, ls, lsBlob, sample, toGltf,
+  decode, decodeEntry, decodeStream, type FromGltfResult, fromGltf, type GltfResult, ls, lsBlob, sample, toGltf,
 } from '../../dist/index.js';
 
 /** A model and a skeleton: the DFF document, the record callbacks, sample and check on it. */
@@ -23,6 +23,9 @@ export function models(dff: Uint8Array, anim: Uint8Array): number {
   const findings = check(anim, { skeleton: dff }).inputs[0].findings.length;
   const gltf: GltfResult = toGltf(anim, dff, { animations: ['walk'], game: 'vc', json: false });
   const left = gltf.unwritten.filter((u) => u.reason === 'no_such_id' && u.key === undefined);
+  const back: FromGltfResult = fromGltf(gltf.bytes, { format: 'anpk', skeleton: dff,
+    boneMap: 'mixamorig:Hips = Pelvis', resample: 60, games: ['vc'], report: true });
+  void back.report.map((r) => r.angle + r.position);
   return gltf.bytes.length + left.length + bones + frames.length + bound + findings + (doc.skin?.bones ?? 0);
 }
 

@@ -1779,6 +1779,105 @@ pub unsafe extern "C" fn gts_gltf(
     }
 }
 
+/// A `.glb` or `.gltf` (buffers as data URIs: nothing beside it is read here) in the `len`
+/// bytes at `ptr` written as the IFP format named by the `format_len` bytes at `format`
+/// (anp3, anp2, anpk), as `gtastream convert --to FORMAT IN.glb OUT.ifp` writes it
+/// (`gtastream::gltf::import`): the block named by the `block_len` bytes at `block`; the
+/// animations named in the `names_len` bytes at `names` (each followed by a NUL; none: all);
+/// nodes mapped by the model in the `model_len` bytes at `model` (0: none) and the bone map
+/// text in the `map_len` bytes at `map` (0: none); keys resampled at `resample` a second (0:
+/// kept), `quantize`d, checked for `games` (bits as [`gts_check_json`]; 0: every game that
+/// loads the format), and with `report` each bone's largest difference. The file goes to
+/// `output`, then `Imported::summary` (JSON) to `text`. Returns 0; 1 after reporting the
+/// error to `encode_error` (the import's kind: `glb`, `json`, `key`, `unmapped`, `check`, ...)
+/// or a model that is no skeleton to `error`; 2 when the format is not one it writes.
+///
+/// # Safety
+/// Each pointer points to as many readable bytes as its length says; texts are UTF-8.
+#[no_mangle]
+#[allow(clippy::too_many_arguments)] // the C ABI: one pointer and length per input
+pub unsafe extern "C" fn gts_from_gltf(
+    ptr: *const u8,
+    len: usize,
+    format: *const u8,
+    format_len: usize,
+    block: *const u8,
+    block_len: usize,
+    names: *const u8,
+    names_len: usize,
+    model: *const u8,
+    model_len: usize,
+    map: *const u8,
+    map_len: usize,
+    resample: u32,
+    quantize: u32,
+    games: u32,
+    report: u32,
+) -> u32 {
+    use gtastream::check::Games;
+    use gtastream::gltf::import::{import, read, BoneMap, ImportError, ImportOptions};
+    use gtastream::Format;
+    let text_of = |p: *const u8, n: usize| {
+        String::from_utf8_lossy(core::slice::from_raw_parts(p, n)).into_owned()
+    };
+    let Some(format) = Format::named(core::slice::from_raw_parts(format, format_len))
+        .filter(|f| matches!(f, Format::Anp3 | Format::Anp2 | Format::Anpk))
+    else {
+        return 2;
+    };
+    let failed = |e: ImportError| {
+        let (kind, message) = (e.kind.name(), alloc::format!("{e}"));
+        // SAFETY: the import reads the two strings during the call.
+        unsafe { encode_error(kind.as_ptr(), kind.len(), message.as_ptr(), message.len()) };
+        1
+    };
+    let skeleton = match model_len {
+        0 => None,
+        n => match model_skeleton(core::slice::from_raw_parts(model, n)) {
+            Ok(skeleton) => Some(skeleton),
+            Err(rc) => return rc,
+        },
+    };
+    let bone_map = match map_len {
+        0 => None,
+        n => match BoneMap::parse(&text_of(map, n)) {
+            Ok(m) => Some(m),
+            Err(e) => return failed(e),
+        },
+    };
+    let data = core::slice::from_raw_parts(ptr, len);
+    let mut beside = |uri: &str| {
+        Err(alloc::format!(
+            "`{uri}`: a buffer beside the file is not read here (give a .glb, or a .gltf with its buffers embedded)"
+        ))
+    };
+    let gltf = match read(data, &mut beside) {
+        Ok(gltf) => gltf,
+        Err(e) => return failed(e),
+    };
+    let block = text_of(block, block_len);
+    let mut options = ImportOptions::new(format, &block);
+    options.animations = (core::slice::from_raw_parts(names, names_len).split(|&b| b == 0))
+        .filter(|n| !n.is_empty())
+        .map(|n| String::from_utf8_lossy(n).into_owned())
+        .collect();
+    options.skeleton = skeleton.as_deref();
+    options.bone_map = bone_map.as_ref();
+    options.resample = (resample != 0).then_some(resample);
+    options.quantize = quantize != 0;
+    options.games = (games != 0).then(|| Games::from_bits(games as u8));
+    options.report = report != 0;
+    match import(&gltf, &options) {
+        Ok(imported) => {
+            output(imported.bytes.as_ptr(), imported.bytes.len());
+            let summary = alloc::string::ToString::to_string(&imported.summary());
+            text(summary.as_ptr(), summary.len());
+            0
+        }
+        Err(e) => failed(e),
+    }
+}
+
 /// Bytes of an entry's start that [`gts_text_is_placement`] reads.
 #[no_mangle]
 pub extern "C" fn gts_format_head_size() -> u32 {

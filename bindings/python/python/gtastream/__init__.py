@@ -15,7 +15,8 @@ The decoding is done by the Rust library gtastream; this package adds no format 
   ``gtastream sample --json`` prints), or, for many times, numpy arrays (docs/ANIMATION.md).
 - ``convert(data, format)`` gives the bytes ``gtastream convert --to FORMAT`` writes.
 - ``to_gltf(data, skeleton)`` gives an animation file's animations as glTF 2.0 on a model's
-  skeleton (the ``.glb`` ``gtastream convert --to glb --skeleton MODEL`` writes).
+  skeleton (the ``.glb`` ``gtastream convert --to glb --skeleton MODEL`` writes);
+  ``from_gltf(glb)`` the IFP ``gtastream convert --to anp3 IN.glb OUT.ifp`` writes.
 - ``write_archive(entries)`` builds an IMG archive in memory; ``img_new``, ``img_add``,
   ``img_remove`` and ``img_rebuild`` make and edit archives on disk as ``gtastream img``
   does (written beside, checked, renamed); :class:`ArchiveError` says why one cannot be.
@@ -37,6 +38,7 @@ from ._native import (
     decode,
     convert,
     events,
+    from_gltf,
     img_add,
     img_new,
     img_rebuild,
@@ -62,6 +64,7 @@ __all__ = [
     "decode",
     "convert",
     "events",
+    "from_gltf",
     "img_add",
     "img_new",
     "img_rebuild",

@@ -33,6 +33,7 @@ __all__ = [
     "convert",
     "decode",
     "events",
+    "from_gltf",
     "img_add",
     "img_new",
     "img_rebuild",
@@ -141,6 +142,34 @@ def to_gltf(
     write (any case; None: all); ``game``: "iii", "vc", "sa" or "mta" (None: the files'
     default binding). Raises DecodeError ("not_found" for an animation the file lacks, or a
     decoding error), ValueError where ``skeleton`` is no model.
+    """
+
+def from_gltf(
+    data: _Bytes,
+    format: str = "anp3",
+    block: str = "ped",
+    animations: Optional[List[str]] = None,
+    skeleton: Optional[_Bytes] = None,
+    bone_map: Optional[str] = None,
+    resample: Optional[int] = None,
+    quantize: bool = False,
+    games: Optional[List[str]] = None,
+    report: bool = False,
+) -> Dict[str, Any]:
+    """A ``.glb`` (or a ``.gltf`` with its buffers embedded) written as an IFP (``format``:
+    "anp3", "anp2" or "anpk"), the bytes ``gtastream convert --to FORMAT IN.glb OUT.ifp``
+    writes (docs/ANIMATION.md, "From glTF").
+
+    Returns {"bytes", "animations" (how many it holds), "notes" (what was skipped or changed,
+    a line each), "report": [{"animation", "bone", "node", "angle" (degrees), "position"
+    (metres)}] (with ``report``)}, the object JavaScript's ``fromGltf`` gives. Nodes are mapped
+    by ``bone_map`` (the text of a map file: ``glTF-name = GTA name|id`` a line), gtastream's
+    node extras, the frame names of ``skeleton`` (a model's DFF bytes) and the standard bone
+    names; keys are kept exactly unless ``resample`` (keys a second) or ``quantize``; the output
+    is checked for ``games`` ("iii", "vc", "sa", "mta"; None: every game that loads it).
+    Raises EncodeError (``kind``: "glb", "json", "key", "unmapped", "check", ...; the message
+    names the animation, node or key), ValueError for another format or a skeleton that is no
+    model.
     """
 
 def decode(data: _Bytes) -> Dict[str, Any]:
