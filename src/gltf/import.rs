@@ -659,6 +659,8 @@ impl BoneMap {
         Ok(BoneMap { entries })
     }
 
+    /// The entry for a node: its name as written, in any case, or as three.js's loaders
+    /// rename nodes (a Mixamo rig's `mixamorig:Hips` comes out of three.js as `mixamorigHips`).
     fn get(&self, name: &str) -> Option<&MapTo> {
         let exact = self.entries.iter().find(|(n, _)| n == name);
         exact
@@ -667,8 +669,21 @@ impl BoneMap {
                     .iter()
                     .find(|(n, _)| n.eq_ignore_ascii_case(name))
             })
+            .or_else(|| {
+                let wanted = three_js_name(name);
+                (self.entries.iter()).find(|(n, _)| three_js_name(n).eq_ignore_ascii_case(&wanted))
+            })
             .map(|(_, to)| to)
     }
+}
+
+/// A node's name as three.js's loaders give it (`PropertyBinding.sanitizeNodeName`): blanks
+/// become `_`, and `[ ] . : /` (its track path syntax) are removed.
+fn three_js_name(name: &str) -> String {
+    (name.chars())
+        .filter(|c| !matches!(c, '[' | ']' | '.' | ':' | '/'))
+        .map(|c| if c.is_whitespace() { '_' } else { c })
+        .collect()
 }
 
 /// The name a target writes for a bone id: the engine's table name (San Andreas' for IFP2,
