@@ -239,7 +239,7 @@ fn report<S: Sink>(input: &str, encoder: &Encoder<S>) -> String {
 /// The checker's report on the written bytes (its error and warning lines, grouped as
 /// `check` groups them, and the summary line; nothing when nothing is found), and how many
 /// findings are errors.
-fn check_output(
+pub(crate) fn check_output(
     written: &[u8],
     output: &Path,
     games: Option<Games>,

@@ -5,6 +5,7 @@ mod convert;
 mod dump;
 mod extract;
 mod gltf;
+mod gltf_in;
 mod img;
 mod info;
 mod json;
@@ -385,13 +386,29 @@ enum Command {
         /// model of --skeleton) (any case).
         #[arg(long, value_parser = convert::parse_target)]
         to: convert::To,
-        /// To gltf/glb: the model whose skeleton the animations play on (a DFF file or
-        /// ARCHIVE:ENTRY).
+        /// To gltf/glb: the model whose skeleton the animations play on; from glTF: the
+        /// model whose frame names map the glTF's nodes (a DFF file or ARCHIVE:ENTRY).
         #[arg(long, value_name = "MODEL")]
         skeleton: Option<String>,
-        /// To gltf/glb: an animation to write, by name (repeat for several; default: all).
+        /// To gltf/glb, or from glTF: an animation to write, by name (repeat for several;
+        /// default: all).
         #[arg(long, value_name = "NAME")]
         animation: Vec<String>,
+        /// From glTF: the block (package) name written; default OUT's stem.
+        #[arg(long, value_name = "NAME")]
+        block: Option<String>,
+        /// From glTF: a map of node names to bones, one `glTF-name = GTA name|id` a line.
+        #[arg(long, value_name = "FILE")]
+        bone_map: Option<PathBuf>,
+        /// From glTF: sample every track at this many keys a second (LINEAR; STEP and
+        /// CUBICSPLINE channels need it, and so do rotation and translation keys at
+        /// different times).
+        #[arg(long, value_name = "RATE")]
+        resample: Option<u32>,
+        /// From glTF: per bone, the largest angle and position difference between the glTF's
+        /// pose and the written file's over the clip.
+        #[arg(long)]
+        report: bool,
         /// ANP3/ANP2: write every bone packed, rounding values to the packed steps.
         #[arg(long)]
         quantize: bool,
@@ -524,6 +541,10 @@ fn main() -> ExitCode {
             to: convert::To::Format(to),
             skeleton,
             animation,
+            block,
+            bone_map,
+            resample,
+            report,
             quantize,
             normalise,
             drop_text_sections,
@@ -539,8 +560,28 @@ fn main() -> ExitCode {
                 games: check_games(game),
                 refuse: *check,
             };
-            if skeleton.is_some() || !animation.is_empty() {
-                Err("--skeleton and --animation go with --to gltf or glb".into())
+            if gltf_in::is_gltf(input) {
+                if *normalise || *drop_text_sections {
+                    Err("--normalise and --drop-text-sections do not apply to a glTF input".into())
+                } else {
+                    // The output is always checked: an error finding refuses it.
+                    let request = gltf_in::Request {
+                        to: *to,
+                        skeleton: skeleton.as_deref(),
+                        animations: animation,
+                        block: block.as_deref(),
+                        bone_map: bone_map.as_deref(),
+                        resample: *resample,
+                        quantize: *quantize,
+                        games: check_games(game),
+                        report: *report,
+                    };
+                    gltf_in::run(input, output, request).map(|lines| eprint!("{lines}"))
+                }
+            } else if skeleton.is_some() || !animation.is_empty() {
+                Err("--skeleton and --animation go with --to gltf or glb, or a glTF input".into())
+            } else if block.is_some() || bone_map.is_some() || resample.is_some() || *report {
+                Err("--block, --bone-map, --resample and --report go with a glTF input".into())
             } else {
                 convert::run(input, output, *to, options, check)
                     .map(|warnings| eprint!("{warnings}"))

@@ -20,6 +20,7 @@ fn main() -> std::io::Result<()> {
         ("archive", archive_inputs()),
         ("roundtrip", roundtrip_inputs()),
         ("dff", seeds::dff_inputs()),
+        ("gltf", gltf_inputs()),
     ];
     for (target, inputs) in targets {
         let out = dir.join(target);
@@ -83,5 +84,38 @@ fn archive_inputs() -> Vec<(String, Vec<u8>)> {
         input.extend_from_slice(&data);
         out.push(("v1".into(), input));
     }
+    out
+}
+
+/// The `gltf` target: the export's glTF and GLB of a San Andreas package on an SA skin and of
+/// a Vice City one on a VC ped (the shapes the import reads back), and a three.js-like glTF of
+/// a Mixamo-named rig whose buffer is a file beside it.
+fn gltf_inputs() -> Vec<(String, Vec<u8>)> {
+    use gtastream::gltf::export::{export, Options};
+    use gtastream::rig::read_skeleton;
+    let mut out = Vec::new();
+    let pairs = [
+        ("sa", testkit::ifp2::anp3_packed().build(), testkit::dff::sa_skin().bytes()),
+        ("sa_all", testkit::ifp2::anp3_all_types().build(), testkit::dff::sa_skin().bytes()),
+    ];
+    for (name, ifp, model) in pairs {
+        let Ok(skeleton) = read_skeleton(&model) else {
+            continue;
+        };
+        if let Ok(export) = export(&ifp, &skeleton, &Options::default()) {
+            out.push((format!("{name}.gltf"), export.to_gltf()));
+            out.push((format!("{name}.glb"), export.to_glb()));
+        }
+    }
+    let three = br#"{"asset":{"version":"2.0","generator":"THREE.GLTFExporter"},
+"nodes":[{"name":"mixamorig:Hips","children":[1]},{"name":"mixamorig:LeftUpLeg"}],
+"buffers":[{"byteLength":48,"uri":"walk.bin"}],
+"bufferViews":[{"buffer":0,"byteLength":8},{"buffer":0,"byteOffset":8,"byteLength":32}],
+"accessors":[{"bufferView":0,"componentType":5126,"count":2,"type":"SCALAR"},
+{"bufferView":1,"componentType":5126,"count":2,"type":"VEC4"}],
+"animations":[{"name":"Walk","channels":[{"sampler":0,"target":{"node":0,"path":"rotation"}},
+{"sampler":1,"target":{"node":1,"path":"rotation"}}],
+"samplers":[{"input":0,"output":1},{"input":0,"output":1,"interpolation":"STEP"}]}]}"#;
+    out.push(("three_mixamo.gltf".into(), three.to_vec()));
     out
 }

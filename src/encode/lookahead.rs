@@ -58,15 +58,8 @@ impl Visitor for Plan {
     fn keyframes(&mut self, frames: Keyframes<'_>) -> Flow {
         self.frames = true;
         if self.packable {
-            let exact = |v: f32, scale: f32| pack(v, scale, false).is_ok();
-            self.packable = frames.iter().all(|k| {
-                k.rotation.iter().all(|&q| exact(q, PACKED_ROTATION_SCALE))
-                    && exact(k.time, PACKED_TIME_SCALE)
-                    && (!self.translation
-                        || k.translation
-                            .iter()
-                            .all(|&t| exact(t, PACKED_TRANSLATION_SCALE)))
-            });
+            let translation = self.translation;
+            self.packable = frames.iter().all(|k| on_packed_steps(&k, translation));
         }
         Flow::Continue
     }
@@ -75,6 +68,22 @@ impl Visitor for Plan {
         self.ended = true;
         Flow::Pause
     }
+}
+
+/// Whether every value of `frame` (its translation only if `translation`) lies exactly on the
+/// packed IFP2 steps, so that a packed bone holds it bit for bit (§9.2).
+pub(crate) fn on_packed_steps(frame: &crate::Keyframe, translation: bool) -> bool {
+    let exact = |v: f32, scale: f32| pack(v, scale, false).is_ok();
+    frame
+        .rotation
+        .iter()
+        .all(|&q| exact(q, PACKED_ROTATION_SCALE))
+        && exact(frame.time, PACKED_TIME_SCALE)
+        && (!translation
+            || frame
+                .translation
+                .iter()
+                .all(|&t| exact(t, PACKED_TRANSLATION_SCALE)))
 }
 
 /// A [`Visitor`] that feeds an encoder like the encoder itself does, except that for an IFP2

@@ -25,6 +25,8 @@ mod sink;
 mod package;
 
 pub use error::{EncodeError, EncodeErrorKind, LineAt, Lost, NameTooLong};
+#[cfg(feature = "gltf")]
+pub(crate) use lookahead::on_packed_steps;
 pub use lookahead::{Lookahead, ReadAt};
 #[cfg(feature = "alloc")]
 pub use package::{anpk, ifp2, placement, write};

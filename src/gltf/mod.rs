@@ -20,6 +20,7 @@ use serde_json::{json, Value};
 use crate::rig::{rotation_quaternion, Frame};
 
 pub mod export;
+pub mod import;
 
 /// The key of gtastream's object in a glTF `extras`.
 pub const EXTRAS_KEY: &str = "gtastream";
