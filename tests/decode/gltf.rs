@@ -1112,11 +1112,8 @@ fn slerp_jumps_are_written_as_steps_and_key_zero_as_the_next_key() {
                 pose.rotation
             );
             if let Some(t) = pose.translation {
-                for c in 0..3 {
-                    assert!(
-                        (local[node].0[c] - f64::from(t[c])).abs() <= 1e-5,
-                        "t={time}"
-                    );
+                for (got, want) in local[node].0.iter().zip(t) {
+                    assert!((got - f64::from(want)).abs() <= 1e-5, "t={time}");
                 }
             }
         }
