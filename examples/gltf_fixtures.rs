@@ -2,8 +2,9 @@
 //! Vice City and GTA III, a model built in code (the test kit's DFF shapes: an SA skin, a VC
 //! skin whose frame list is not in node order, a GTA III ped of named unskinned frames) and an
 //! animation file whose tracks turn and move its bones, with a step (two keys at one time),
-//! a flipped quaternion and a track that binds to nothing; and `cases.json`, which names them
-//! with the animations and times to compare.
+//! a flipped quaternion and a track that binds to nothing; packed keys whose slerp jumps to
+//! the next key (`jumps.ifp`); and `cases.json`, which names them with the animations and
+//! times to compare.
 //!
 //! ```text
 //! cargo run --features gltf --example gltf_fixtures -- OUT_DIR
@@ -102,6 +103,37 @@ fn sa() -> Vec<u8> {
     FileSpec::anp3("gltf", vec![walk, idle]).build()
 }
 
+/// Packed keys shaped as the stock `walk` (types 3/4, w exactly 4096 on consecutive keys):
+/// divided by 4096 their dot product reaches 1 although they are about 1° apart, so the
+/// games' slerp returns the next key over the whole interval — from key 0 (the Root, the
+/// Spine) and later (the Root's keys 1→2, the Spine's 2→3), with a step (the Root at 40
+/// ticks) and a tail of keys ~10° apart.
+fn jumps() -> Vec<u8> {
+    let root = vec![
+        p4([0, 0, 0, 4096], 0, [0, 0, 1024]),
+        p4([20, 0, 0, 4096], 10, [100, 0, 1024]),
+        p4([40, 0, 0, 4096], 20, [200, 50, 1024]),
+        p4([400, 0, 0, 4076], 40, [300, 50, 1000]),
+        p4([400, 0, 300, 4065], 40, [300, 60, 1000]),
+        p4([300, 0, 500, 4054], 60, [0, 60, 1000]),
+    ];
+    let spine = vec![
+        p3([0, 0, 0, 4096], 0),
+        p3([0, 0, 41, 4096], 10),
+        p3([0, 0, -50, 4096], 20),
+        p3([0, 0, -60, 4096], 30),
+        p3([0, 0, -300, 4085], 60),
+    ];
+    let walk = AnimSpec::new(
+        "walk_packed",
+        vec![
+            BoneSpec::new("Root", 4, 0, root),
+            BoneSpec::new(" Spine", 3, 2, spine),
+        ],
+    );
+    FileSpec::anp3("gltf", vec![walk]).build()
+}
+
 /// ANPK tracks on `names` (with ids where `ids` gives them): the first moves (KRT0).
 fn anpk(names: &[(&str, i32)], ids: bool) -> Vec<u8> {
     let times = [0.0, 0.4, 0.7, 1.2];
@@ -161,7 +193,7 @@ fn main() -> ExitCode {
         return ExitCode::from(2);
     };
     let out = Path::new(&out);
-    let files: [(&str, Vec<u8>); 7] = [
+    let files: [(&str, Vec<u8>); 8] = [
         ("sa.dff", dff::sa_skin().bytes()),
         ("sa.ifp", sa()),
         ("vc.dff", dff::vc_ped().bytes()),
@@ -181,6 +213,7 @@ fn main() -> ExitCode {
         // The stock-shaped ped.ifp (330 animations, keys at one time): validated, and what
         // the conversion speed is measured on.
         ("ped.ifp", testkit::stock::sa_ped().build()),
+        ("jumps.ifp", jumps()),
         ("iii.dff", dff::gta3_ped().bytes()),
         (
             "iii.ifp",
@@ -193,15 +226,29 @@ fn main() -> ExitCode {
     // Times every 0.05 s, past the end too; the step's own time (0.3) among them.
     let times: Vec<String> = (0..=30).map(|i| format!("{}", i as f32 * 0.05)).collect();
     let times = times.join(", ");
+    // The jumps' file: every 0.05 s, at each jump's key (10, 20, 30 ticks) and just after
+    // each key; the step's own time (40 ticks) left out, as a viewer may take either side.
+    let mut jump_times: Vec<f32> = (0..=22).map(|i| i as f32 * 0.05).collect();
+    for ticks in [10.0f32, 20.0, 30.0] {
+        jump_times.push(ticks / 60.0);
+    }
+    for ticks in [10.0f32, 20.0, 30.0, 40.0] {
+        jump_times.push(ticks / 60.0 + 1e-4);
+    }
+    let jump_times: Vec<String> = jump_times.iter().map(|t| format!("{t}")).collect();
+    let jump_times = jump_times.join(", ");
     let cases = format!(
         r#"[
   {{"name": "sa", "model": "sa.dff", "animation": "sa.ifp", "animations": ["walk", "idle_packed"],
-   "tolerance": {{"idle_packed": 1e-4}}, "times": [{times}],
+   "tolerance": {{"idle_packed": 5e-5}}, "times": [{times}],
    "unwritten": [["walk", 7]]}},
   {{"name": "sa_ped", "model": "sa.dff", "animation": "ped.ifp",
    "animations": ["anim_000", "anim_001", "anim_329"], "times": [{times}], "unwritten": []}},
   {{"name": "vc", "model": "vc.dff", "animation": "vc.ifp", "animations": ["run"],
    "times": [{times}], "unwritten": [["run", 4]]}},
+  {{"name": "sa_jumps", "model": "sa.dff", "animation": "jumps.ifp",
+   "animations": ["walk_packed"], "tolerance": {{"walk_packed": 5e-5}}, "times": [{jump_times}],
+   "unwritten": []}},
   {{"name": "iii", "model": "iii.dff", "animation": "iii.ifp", "animations": ["run"],
    "times": [{times}], "unwritten": [["run", 3]]}}
 ]

@@ -415,18 +415,32 @@ fn dot(a: [f32; 4], b: [f32; 4]) -> f32 {
     a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3]
 }
 
-/// `CalcDeltas` and `CQuaternion::Slerp(q_b, q_a, theta, invSin, f)`.
-fn slerp(qb: [f32; 4], qa: [f32; 4], f: f32) -> [f32; 4] {
-    use core::f32::consts::PI;
+/// `CalcDeltas`' angle between keys B and A, `acos(min(q_A·q_B, 1))`; `None` where it is 0,
+/// and `CQuaternion::Slerp` returns q_A whatever the fraction.
+fn slerp_angle(qb: [f32; 4], qa: [f32; 4]) -> Option<f32> {
     let mut cos = dot(qa, qb);
     // Not `min`, which would turn a NaN into 1.
     if cos > 1.0 {
         cos = 1.0;
     }
     let theta = libm::acosf(cos);
-    if theta == 0.0 {
+    (theta != 0.0).then_some(theta)
+}
+
+/// Whether the games' slerp from key B to key A (flip-free, as stored) returns q_A at every
+/// fraction, B's own time included: the dot product reaches 1, which packed keys (not unit)
+/// do for keys about 1° apart. The glTF export writes these jumps as steps.
+#[cfg_attr(not(feature = "gltf"), allow(dead_code))]
+pub(crate) fn slerp_returns_second(qb: [f32; 4], qa: [f32; 4]) -> bool {
+    slerp_angle(qb, qa).is_none()
+}
+
+/// `CalcDeltas` and `CQuaternion::Slerp(q_b, q_a, theta, invSin, f)`.
+fn slerp(qb: [f32; 4], qa: [f32; 4], f: f32) -> [f32; 4] {
+    use core::f32::consts::PI;
+    let Some(theta) = slerp_angle(qb, qa) else {
         return qa;
-    }
+    };
     let inv_sin = 1.0 / libm::sinf(theta);
     let (w1, w2) = if theta > PI / 2.0 {
         let theta = PI - theta;

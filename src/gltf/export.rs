@@ -414,31 +414,37 @@ fn write_animation(
             unwritten(Reason::NotFinite { key: key as u32 });
             continue;
         }
+        let stored: Vec<Keyframe> = crate::sample::unflipped(bone.frames.iter().copied()).collect();
+        let (written, times, extras) = with_jumps(&stored, &keys, &times, &steps);
         let input = out.floats(&times, "SCALAR", true);
-        let rotations: Vec<f32> = keys.iter().flat_map(|k| k.rotation).collect();
-        let extras = SamplerExtras { steps }.to_json();
+        let rotations: Vec<f32> = written.iter().flat_map(|k| k.rotation).collect();
         let node = frame_node(frame);
-        let sampler = |output: usize| {
+        let sampler = |output: usize, extras: Option<Value>| {
             let mut s = Map::new();
             s.insert("input".into(), json!(input));
             s.insert("output".into(), json!(output));
             s.insert("interpolation".into(), json!("LINEAR"));
-            if let Some(extras) = &extras {
-                s.insert("extras".into(), extras.clone());
+            if let Some(extras) = extras {
+                s.insert("extras".into(), extras);
             }
             Value::Object(s)
         };
         let output = out.floats(&rotations, "VEC4", false);
         channels
             .push(json!({"sampler": samplers.len(), "target": {"node": node, "path": "rotation"}}));
-        samplers.push(sampler(output));
+        samplers.push(sampler(output, extras.to_json()));
         if has_translation {
-            let translations: Vec<f32> = keys.iter().flat_map(|k| k.translation).collect();
+            let translations: Vec<f32> = written.iter().flat_map(|k| k.translation).collect();
             let output = out.floats(&translations, "VEC3", false);
             channels.push(
                 json!({"sampler": samplers.len(), "target": {"node": node, "path": "translation"}}),
             );
-            samplers.push(sampler(output));
+            // The same keys (one input): the jumps listed, key 0's rotation none of its business.
+            let extras = SamplerExtras {
+                first: None,
+                ..extras
+            };
+            samplers.push(sampler(output, extras.to_json()));
         }
     }
     if channels.is_empty() {
@@ -473,6 +479,55 @@ fn key_times(keys: &[Keyframe]) -> Result<(Vec<f32>, Vec<u32>), Reason> {
         }
     }
     Ok((times, steps))
+}
+
+/// The keys to write, their times and the sampler's extras, where the games' slerp jumps
+/// (docs/ANIMATION.md, "glTF"): over an interval B → A whose stored keys' slerp returns q_A
+/// ([`crate::sample::slerp_returns_second`]), the games show q_A from just after t_B (at t_B
+/// itself the interval before ends on q_B). For B ≥ 1 a key with q_A's rotation (and B's
+/// translation, where the games still are) is inserted at [`step_time`]`(t_B)`; for B = 0,
+/// where f = 0 at t_0 gives q_A too, key 0 takes q_A's rotation and its own goes to `first`.
+/// Nothing is written where the values are already equal, nor in an interval without a time
+/// strictly between its keys (a step: never sampled inside).
+///
+/// `stored`: the keys flip-free as the sampler slerps them; `keys`: the same normalised (the
+/// values written); `times`, `steps`: [`key_times`]'.
+fn with_jumps(
+    stored: &[Keyframe],
+    keys: &[Keyframe],
+    times: &[f32],
+    steps: &[u32],
+) -> (Vec<Keyframe>, Vec<f32>, SamplerExtras) {
+    let mut written = Vec::with_capacity(keys.len());
+    let mut written_times = Vec::with_capacity(keys.len());
+    let mut extras = SamplerExtras::default();
+    for (k, key) in keys.iter().enumerate() {
+        if steps.contains(&(k as u32)) {
+            extras.steps.push(written.len() as u32);
+        }
+        written.push(*key);
+        written_times.push(times[k]);
+        let Some(next) = keys.get(k + 1) else {
+            continue;
+        };
+        if next.rotation == key.rotation
+            || !crate::sample::slerp_returns_second(stored[k].rotation, stored[k + 1].rotation)
+        {
+            continue;
+        }
+        if k == 0 {
+            extras.first = Some(key.rotation);
+            written[0].rotation = next.rotation;
+        } else if step_time(times[k]) < times[k + 1] {
+            extras.jumps.push(written.len() as u32);
+            written.push(Keyframe {
+                rotation: next.rotation,
+                ..*key
+            });
+            written_times.push(step_time(times[k]));
+        }
+    }
+    (written, written_times, extras)
 }
 
 /// The accessors, buffer views and buffer being written.

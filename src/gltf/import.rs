@@ -820,6 +820,11 @@ struct Curve {
     times: Vec<f32>,
     /// The key times as the glTF holds them (strictly increasing), for sampling it.
     gltf_times: Vec<f32>,
+    /// The glTF key of each key in `times`: the keys the export inserted where the games'
+    /// slerp jumps are left out.
+    stored: Vec<usize>,
+    /// Key 0's stored rotation, where the export wrote key 1's there (a jump at key 0).
+    first: Option<Vec<f32>>,
     values: Vec<f32>,
     components: usize,
 }
@@ -833,6 +838,14 @@ impl Curve {
             _ => k * n,
         };
         &self.values[at..at + n]
+    }
+
+    /// The value of stored key `k` (key `k` of `times`).
+    fn stored_key(&self, k: usize) -> Vec<f32> {
+        match &self.first {
+            Some(first) if k == 0 => first.clone(),
+            _ => self.key(self.stored[k]).to_vec(),
+        }
     }
 
     /// The value at `t` as glTF defines it (clamped outside the keys); rotations slerped
@@ -1391,13 +1404,17 @@ fn curve(
             ),
         );
     }
-    // The steps the export marked: their stored time is the key before's (mod.rs).
-    let steps = s
+    // The steps the export marked: their stored time is the key before's; the keys it
+    // inserted where the games' slerp jumps, and key 0's stored rotation (mod.rs).
+    let SamplerExtras {
+        steps,
+        jumps,
+        first,
+    } = s
         .extras
         .as_ref()
         .map(SamplerExtras::from_json)
-        .unwrap_or_default()
-        .steps;
+        .unwrap_or_default();
     let gltf_times = input.values.clone();
     let mut times = input.values;
     for k in 0..times.len() {
@@ -1448,10 +1465,19 @@ fn curve(
             ),
         );
     }
+    // The jump keys are no stored key (a LINEAR curve's only: the export writes no other).
+    let linear = interpolation == Interpolation::Linear;
+    let stored: Vec<usize> = (0..keys)
+        .filter(|&k| !(linear && k >= 2 && jumps.contains(&(k as u32))))
+        .collect();
+    let times = stored.iter().map(|&k| times[k]).collect();
+    let first = first.filter(|_| rotation && linear).map(|q| q.to_vec());
     Ok(Curve {
         interpolation,
         times,
         gltf_times,
+        stored,
+        first,
         values: output.values,
         components,
     })
@@ -1550,7 +1576,7 @@ fn keyframes<'t>(
                     (None, None) => unreachable!("a track has a channel"),
                 };
                 (0..times.len())
-                    .map(|k| key(track, times[k], rest, |c, _| c.key(k).to_vec()))
+                    .map(|k| key(track, times[k], rest, |c, _| c.stored_key(k)))
                     .collect()
             }
         };

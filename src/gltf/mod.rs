@@ -13,7 +13,10 @@
 //! - a step (two keys at one time) is written with the second key's time raised to the next
 //!   `f32` ([`step_time`]) and the key's index listed in its sampler's `extras`
 //!   ([`SamplerExtras`]: `{"gtastream": {"steps": [k, ...]}}`), so that reading restores the
-//!   stored time exactly.
+//!   stored time exactly;
+//! - where the games' slerp jumps to the next key (packed keys whose dot product reaches 1),
+//!   a key is inserted just after the jump's start, or key 0 takes key 1's rotation, listed in
+//!   the same `extras` (`"jumps"`, `"first"`), so that reading drops and restores them.
 
 use serde_json::{json, Value};
 
@@ -73,38 +76,76 @@ impl NodeExtras {
     }
 }
 
-/// What gtastream writes in an animation sampler's `extras`: the keys whose time was raised
-/// by [`step_time`] because the stored time equals the key before it.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// What gtastream writes in an animation sampler's `extras` (docs/ANIMATION.md, "glTF"): the
+/// keys whose time was raised by [`step_time`] because the stored time equals the key before
+/// it, the keys inserted where the games' slerp jumps to the next key, and key 0's stored
+/// rotation where the first interval jumps.
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct SamplerExtras {
     /// Indices (into the sampler's keys, ascending, each ≥ 1) of the raised keys: key `k`'s
     /// stored time is key `k − 1`'s.
     pub steps: alloc::vec::Vec<u32>,
+    /// Indices (into the sampler's keys, ascending, each ≥ 2) of the keys written after a key
+    /// B whose interval to the next stored key A jumps (the games show q_A from just after
+    /// t_B): at [`step_time`]`(t_B)`, with A's rotation and B's translation. They are no
+    /// stored key; reading drops them.
+    pub jumps: alloc::vec::Vec<u32>,
+    /// Key 0's stored rotation (`x, y, z, w`, normalised as written) where the first
+    /// interval jumps: the sampler's key 0 holds key 1's rotation, which the games show there.
+    pub first: Option<[f32; 4]>,
 }
 
 impl SamplerExtras {
-    /// `{"gtastream": {"steps": [k, ...]}}`; `None` without steps (nothing to write).
+    /// `{"gtastream": {"steps": [k, ...], "jumps": [k, ...], "first": [x, y, z, w]}}`, each
+    /// part only where it has something; `None` when none has (nothing to write).
     pub fn to_json(&self) -> Option<Value> {
-        if self.steps.is_empty() {
+        let mut ours = serde_json::Map::new();
+        if !self.steps.is_empty() {
+            ours.insert("steps".into(), json!(self.steps));
+        }
+        if !self.jumps.is_empty() {
+            ours.insert("jumps".into(), json!(self.jumps));
+        }
+        if let Some(first) = self.first {
+            ours.insert("first".into(), json!(first));
+        }
+        if ours.is_empty() {
             return None;
         }
-        Some(json!({ EXTRAS_KEY: { "steps": self.steps } }))
+        Some(json!({ EXTRAS_KEY: ours }))
     }
 
-    /// The steps of a sampler's `extras` (none where it holds no gtastream object).
+    /// The extras of a sampler's `extras` (empty where it holds no gtastream object; a `first`
+    /// that is not four numbers is `None`).
     pub fn from_json(extras: &Value) -> SamplerExtras {
-        let steps = extras
-            .get(EXTRAS_KEY)
-            .and_then(|o| o.get("steps"))
+        let ours = extras.get(EXTRAS_KEY);
+        let indices = |name: &str| -> alloc::vec::Vec<u32> {
+            ours.and_then(|o| o.get(name))
+                .and_then(Value::as_array)
+                .map(|a| {
+                    a.iter()
+                        .filter_map(Value::as_u64)
+                        .filter_map(|k| u32::try_from(k).ok())
+                        .collect()
+                })
+                .unwrap_or_default()
+        };
+        let first = ours
+            .and_then(|o| o.get("first"))
             .and_then(Value::as_array)
-            .map(|a| {
-                a.iter()
-                    .filter_map(Value::as_u64)
-                    .filter_map(|k| u32::try_from(k).ok())
-                    .collect()
-            })
-            .unwrap_or_default();
-        SamplerExtras { steps }
+            .filter(|a| a.len() == 4)
+            .and_then(|a| {
+                let mut q = [0.0f32; 4];
+                for (c, v) in q.iter_mut().zip(a) {
+                    *c = v.as_f64()? as f32;
+                }
+                Some(q)
+            });
+        SamplerExtras {
+            steps: indices("steps"),
+            jumps: indices("jumps"),
+            first,
+        }
     }
 }
 

@@ -510,7 +510,10 @@ fn channels_keep_the_keys_as_stored_flips_removed_and_steps_raised_by_one_ulp() 
     );
     assert_eq!(
         SamplerExtras::from_json(&step["extras"]),
-        SamplerExtras { steps: vec![2] }
+        SamplerExtras {
+            steps: vec![2],
+            ..SamplerExtras::default()
+        }
     );
     assert_eq!(step["extras"], json!({"gtastream": {"steps": [2]}}));
     assert!(sampler(0).get("extras").is_none());
@@ -992,4 +995,145 @@ fn a_frame_that_is_not_finite_keeps_the_defaults() {
             }
         }
     }
+}
+
+/// A walk-like ANP3 of packed keys (types 3/4) whose w is exactly 4096 on consecutive keys:
+/// divided by 4096 their dot product reaches 1 although they are about 1° apart, and the
+/// games' slerp returns the next key over the whole interval — at key 0 (the Root, the Neck)
+/// and later (the Root's keys 1→2, the Neck's 2→3), with a step (the Root's 3→4 at 40 ticks).
+fn packed_jumps() -> Vec<u8> {
+    use testkit::ifp2::p4;
+    let root = vec![
+        p4([0, 0, 0, 4096], 0, [0, 0, 1024]),
+        p4([20, 0, 0, 4096], 10, [100, 0, 1024]),
+        p4([40, 0, 0, 4096], 20, [200, 50, 1024]),
+        p4([400, 0, 0, 4076], 40, [300, 50, 1000]),
+        p4([400, 0, 300, 4065], 40, [300, 60, 1000]),
+        p4([300, 0, 500, 4054], 60, [0, 60, 1000]),
+    ];
+    let neck = vec![
+        p3([0, 0, 0, 4096], 0),
+        p3([0, 0, 41, 4096], 10),
+        p3([0, 0, -50, 4096], 20),
+        p3([0, 0, -60, 4096], 30),
+        p3([0, 0, -300, 4085], 60),
+    ];
+    let bones = vec![
+        BoneSpec::new("Root", 4, 0, root),
+        BoneSpec::new("Neck", 3, 4, neck),
+    ];
+    FileSpec::anp3("ped", vec![AnimSpec::new("walk", bones)]).build()
+}
+
+/// The largest component difference between two rotations (either sign of the quaternion).
+fn rotation_distance(a: [f64; 4], b: [f32; 4]) -> f64 {
+    let d = |sign: f64| {
+        (0..4)
+            .map(|i| (a[i] - sign * f64::from(b[i])).abs())
+            .fold(0.0, f64::max)
+    };
+    d(1.0).min(d(-1.0))
+}
+
+#[test]
+fn slerp_jumps_are_written_as_steps_and_key_zero_as_the_next_key() {
+    use gtastream::Sampler;
+    let model = sa_ped();
+    let skeleton = model.skeleton();
+    let ifp = packed_jumps();
+    let (g, e) = gltf(&ifp, &skeleton);
+    assert!(e.unwritten.is_empty(), "{:?}", e.unwritten);
+    let a = g.animation("walk");
+    let channels = a["channels"].as_array().unwrap();
+    let sampler = |i: usize| &a["samplers"][channels[i]["sampler"].as_u64().unwrap() as usize];
+    let after = |ticks: f32| step_time(ticks / 60.0);
+    // The Root: key 0 holds key 1's rotation, a key after key 1 (index 2) holds key 2's, the
+    // step (stored key 4, written 5) raised; its translation sampler lists the same keys.
+    let root = SamplerExtras::from_json(&sampler(0)["extras"]);
+    assert_eq!(root.steps, [5]);
+    assert_eq!(root.jumps, [2]);
+    assert_eq!(root.first, Some([0.0, 0.0, 0.0, 1.0]));
+    assert_eq!(
+        g.accessor(&sampler(0)["input"]),
+        [
+            0.0,
+            10.0 / 60.0,
+            after(10.0),
+            20.0 / 60.0,
+            40.0 / 60.0,
+            after(40.0),
+            1.0
+        ]
+    );
+    let rotations = g.accessor(&sampler(0)["output"]);
+    assert_eq!(rotations[0..4], rotations[4..8]);
+    assert_eq!(rotations[8..12], rotations[12..16]);
+    assert_ne!(rotations[4..8], rotations[8..12]);
+    // The inserted key keeps key 1's translation (the games' f is 0 there).
+    let translations = g.accessor(&sampler(1)["output"]);
+    assert_eq!(translations[3..6], translations[6..9]);
+    assert_eq!(
+        SamplerExtras::from_json(&sampler(1)["extras"]),
+        SamplerExtras {
+            first: None,
+            ..root
+        }
+    );
+    // The Neck: key 0 as key 1, a key after key 2 (index 3) with key 3's rotation.
+    assert_eq!(
+        sampler(2)["extras"],
+        json!({"gtastream": {"jumps": [3], "first": [0.0, 0.0, 0.0, 1.0]}})
+    );
+    let neck = g.accessor(&sampler(2)["output"]);
+    assert_eq!(neck[0..4], neck[4..8]);
+    assert_eq!(neck[12..16], neck[16..20]);
+
+    // Evaluated as glTF LINEAR, each channel is the sampler's pose: at 0, at each key's time,
+    // one f32 after it, a little after it, and on a grid. (Without the jumps written: 1.0e-2.)
+    let sampled = Sampler::<8>::new(&ifp, b"walk").unwrap();
+    let mut times: Vec<f32> = (0..=120).map(|i| i as f32 / 120.0).collect();
+    for ticks in [0.0f32, 10.0, 20.0, 30.0, 40.0, 60.0] {
+        let t = ticks / 60.0;
+        times.extend([t, step_time(t), t + 1e-4]);
+    }
+    // The keys' own non-unit slerp, normalised afterwards, stays (a few 1e-6 here).
+    let mut worst = 0.0f64;
+    for &time in times.iter().filter(|&&t| t <= 1.0) {
+        let local = g.local(Some("walk"), time);
+        for (bone, id) in [(0usize, 0), (1, 4)] {
+            let pose = sampled.bone_pose(bone, time, false).unwrap().unwrap();
+            let node = frame_node(model.frame_of(id).unwrap() as u16);
+            let d = rotation_distance(local[node].1, pose.rotation);
+            worst = worst.max(d);
+            assert!(
+                d <= 1e-5,
+                "bone {bone} t={time}: {:?} {:?}",
+                local[node].1,
+                pose.rotation
+            );
+            if let Some(t) = pose.translation {
+                for (got, want) in local[node].0.iter().zip(t) {
+                    assert!((got - f64::from(want)).abs() <= 1e-5, "t={time}");
+                }
+            }
+        }
+    }
+    eprintln!("packed jumps: largest rotation difference glTF vs sampler {worst:e}");
+}
+
+#[test]
+fn packed_jumps_come_back_from_gltf_as_stored() {
+    use gtastream::gltf::import::{import, read, ImportOptions};
+    let ifp = packed_jumps();
+    let skeleton = sa_ped().skeleton();
+    let e = export(&ifp, &skeleton, &Options::default()).unwrap();
+    let document = read(&e.to_glb(), &mut |uri: &str| Err(format!("no file {uri}"))).unwrap();
+    // The export normalises each key as the games do: --quantize rounds them back to the
+    // integers stored (key 0's too, restored from `first`).
+    let mut options = ImportOptions::new(gtastream::Format::Anp3, "ped");
+    options.quantize = true;
+    let out = import(&document, &options).unwrap();
+    let mut clean = gtastream::Package::parse(&ifp).unwrap();
+    clean.normalise();
+    assert_eq!(out.bytes, gtastream::encode::write(&clean).unwrap());
 }
