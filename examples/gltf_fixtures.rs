@@ -103,37 +103,6 @@ fn sa() -> Vec<u8> {
     FileSpec::anp3("gltf", vec![walk, idle]).build()
 }
 
-/// Packed keys shaped as the stock `walk` (types 3/4, w exactly 4096 on consecutive keys):
-/// divided by 4096 their dot product reaches 1 although they are about 1° apart, so the
-/// games' slerp returns the next key over the whole interval — from key 0 (the Root, the
-/// Spine) and later (the Root's keys 1→2, the Spine's 2→3), with a step (the Root at 40
-/// ticks) and a tail of keys ~10° apart.
-fn jumps() -> Vec<u8> {
-    let root = vec![
-        p4([0, 0, 0, 4096], 0, [0, 0, 1024]),
-        p4([20, 0, 0, 4096], 10, [100, 0, 1024]),
-        p4([40, 0, 0, 4096], 20, [200, 50, 1024]),
-        p4([400, 0, 0, 4076], 40, [300, 50, 1000]),
-        p4([400, 0, 300, 4065], 40, [300, 60, 1000]),
-        p4([300, 0, 500, 4054], 60, [0, 60, 1000]),
-    ];
-    let spine = vec![
-        p3([0, 0, 0, 4096], 0),
-        p3([0, 0, 41, 4096], 10),
-        p3([0, 0, -50, 4096], 20),
-        p3([0, 0, -60, 4096], 30),
-        p3([0, 0, -300, 4085], 60),
-    ];
-    let walk = AnimSpec::new(
-        "walk_packed",
-        vec![
-            BoneSpec::new("Root", 4, 0, root),
-            BoneSpec::new(" Spine", 3, 2, spine),
-        ],
-    );
-    FileSpec::anp3("gltf", vec![walk]).build()
-}
-
 /// ANPK tracks on `names` (with ids where `ids` gives them): the first moves (KRT0).
 fn anpk(names: &[(&str, i32)], ids: bool) -> Vec<u8> {
     let times = [0.0, 0.4, 0.7, 1.2];
@@ -213,7 +182,10 @@ fn main() -> ExitCode {
         // The stock-shaped ped.ifp (330 animations, keys at one time): validated, and what
         // the conversion speed is measured on.
         ("ped.ifp", testkit::stock::sa_ped().build()),
-        ("jumps.ifp", jumps()),
+        (
+            "jumps.ifp",
+            testkit::stock::packed_jumps("gltf", "walk_packed", (" Spine", 2)),
+        ),
         ("iii.dff", dff::gta3_ped().bytes()),
         (
             "iii.ifp",

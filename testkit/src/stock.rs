@@ -187,3 +187,31 @@ pub fn cuts_img() -> Vec<u8> {
     }
     img.v2()
 }
+
+/// Packed keys shaped as the stock `walk` (types 3/4, w exactly 4096 on consecutive keys):
+/// divided by 4096 their dot product reaches 1 although they are about 1° apart, so the games'
+/// slerp returns the next key over the whole interval: from key 0 (the Root and the `second`
+/// bone, name and id) and later (the Root's keys 1→2, the second's 2→3), with a step (the
+/// Root's 3→4 at 40 ticks) and a tail of keys ~10° apart. One animation in one package.
+pub fn packed_jumps(package: &str, animation: &str, second: (&str, i32)) -> Vec<u8> {
+    let root = vec![
+        p4([0, 0, 0, 4096], 0, [0, 0, 1024]),
+        p4([20, 0, 0, 4096], 10, [100, 0, 1024]),
+        p4([40, 0, 0, 4096], 20, [200, 50, 1024]),
+        p4([400, 0, 0, 4076], 40, [300, 50, 1000]),
+        p4([400, 0, 300, 4065], 40, [300, 60, 1000]),
+        p4([300, 0, 500, 4054], 60, [0, 60, 1000]),
+    ];
+    let other = vec![
+        p3([0, 0, 0, 4096], 0),
+        p3([0, 0, 41, 4096], 10),
+        p3([0, 0, -50, 4096], 20),
+        p3([0, 0, -60, 4096], 30),
+        p3([0, 0, -300, 4085], 60),
+    ];
+    let bones = vec![
+        BoneSpec::new("Root", 4, 0, root),
+        BoneSpec::new(second.0, 3, second.1, other),
+    ];
+    FileSpec::anp3(package, vec![AnimSpec::new(animation, bones)]).build()
+}

@@ -997,34 +997,6 @@ fn a_frame_that_is_not_finite_keeps_the_defaults() {
     }
 }
 
-/// A walk-like ANP3 of packed keys (types 3/4) whose w is exactly 4096 on consecutive keys:
-/// divided by 4096 their dot product reaches 1 although they are about 1° apart, and the
-/// games' slerp returns the next key over the whole interval — at key 0 (the Root, the Neck)
-/// and later (the Root's keys 1→2, the Neck's 2→3), with a step (the Root's 3→4 at 40 ticks).
-fn packed_jumps() -> Vec<u8> {
-    use testkit::ifp2::p4;
-    let root = vec![
-        p4([0, 0, 0, 4096], 0, [0, 0, 1024]),
-        p4([20, 0, 0, 4096], 10, [100, 0, 1024]),
-        p4([40, 0, 0, 4096], 20, [200, 50, 1024]),
-        p4([400, 0, 0, 4076], 40, [300, 50, 1000]),
-        p4([400, 0, 300, 4065], 40, [300, 60, 1000]),
-        p4([300, 0, 500, 4054], 60, [0, 60, 1000]),
-    ];
-    let neck = vec![
-        p3([0, 0, 0, 4096], 0),
-        p3([0, 0, 41, 4096], 10),
-        p3([0, 0, -50, 4096], 20),
-        p3([0, 0, -60, 4096], 30),
-        p3([0, 0, -300, 4085], 60),
-    ];
-    let bones = vec![
-        BoneSpec::new("Root", 4, 0, root),
-        BoneSpec::new("Neck", 3, 4, neck),
-    ];
-    FileSpec::anp3("ped", vec![AnimSpec::new("walk", bones)]).build()
-}
-
 /// The largest component difference between two rotations (either sign of the quaternion).
 fn rotation_distance(a: [f64; 4], b: [f32; 4]) -> f64 {
     let d = |sign: f64| {
@@ -1040,7 +1012,7 @@ fn slerp_jumps_are_written_as_steps_and_key_zero_as_the_next_key() {
     use gtastream::Sampler;
     let model = sa_ped();
     let skeleton = model.skeleton();
-    let ifp = packed_jumps();
+    let ifp = testkit::stock::packed_jumps("ped", "walk", ("Neck", 4));
     let (g, e) = gltf(&ifp, &skeleton);
     assert!(e.unwritten.is_empty(), "{:?}", e.unwritten);
     let a = g.animation("walk");
@@ -1124,7 +1096,7 @@ fn slerp_jumps_are_written_as_steps_and_key_zero_as_the_next_key() {
 #[test]
 fn packed_jumps_come_back_from_gltf_as_stored() {
     use gtastream::gltf::import::{import, read, ImportOptions};
-    let ifp = packed_jumps();
+    let ifp = testkit::stock::packed_jumps("ped", "walk", ("Neck", 4));
     let skeleton = sa_ped().skeleton();
     let e = export(&ifp, &skeleton, &Options::default()).unwrap();
     let document = read(&e.to_glb(), &mut |uri: &str| Err(format!("no file {uri}"))).unwrap();
