@@ -1,6 +1,6 @@
 // IMG archives held in memory: the listing of `gtastream ls --json` and the document of one
 // entry (`gtastream dump --json ARCHIVE:ENTRY`), both written by the module.
-import type { ArchiveListing, GtaDocument, Keyframe, ModelCounts } from './types.js';
+import type { ArchiveListing, Format, GtaDocument, Keyframe, ModelCounts } from './types.js';
 import { type Buffers, buffersOf, keyframes, newTimes, toDocument, toListing } from './view.js';
 import { DecodeError, type Exports, type Sink, wasm, withSink } from './wasm.js';
 
@@ -281,8 +281,9 @@ function textHeads(listing: ArchiveListing): [number, number][] {
 }
 
 /** The listing with its text entries settled from their first bytes (`heads`, in the order of
- * {@link textHeads}) as {@link ls} and the command-line tool settle them: text that is no
- * placement file (a readme) has no format. */
+ * {@link textHeads}) as {@link ls} and the command-line tool settle them: a text IPL stays
+ * `text`, an item definition file is `ide`, text the decoder does not read (a readme) has no
+ * format. */
 function settleText(listing: ArchiveListing, heads: Uint8Array[]): ArchiveListing {
   const module = wasm();
   const size = module.gts_format_head_size();
@@ -293,7 +294,10 @@ function settleText(listing: ArchiveListing, heads: Uint8Array[]): ArchiveListin
     try {
       new Uint8Array(module.memory.buffer, ptr, head.length).set(head);
       const whole = entry.size <= size && head.length === entry.size ? 1 : 0;
-      if (module.gts_text_is_placement(ptr, head.length, whole) === 0) entry.format = null;
+      let format: Format | null = null;
+      withSink(module, { text: (name) => (format = name as Format) },
+        () => module.gts_text_format(ptr, head.length, whole));
+      entry.format = format;
     } finally {
       module.gts_free(ptr, head.length);
     }

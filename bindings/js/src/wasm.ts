@@ -62,7 +62,7 @@ export interface Exports {
   memory: WebAssembly.Memory;
   gts_alloc(len: number): number;
   gts_format_head_size(): number;
-  gts_text_is_placement(ptr: number, len: number, whole: number): number;
+  gts_text_format(ptr: number, len: number, whole: number): number;
   gts_model_counts_json(ptr: number, len: number): number;
   gts_free(ptr: number, len: number): void;
   gts_json(ptr: number, len: number, canSeek: number): number;

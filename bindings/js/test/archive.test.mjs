@@ -191,9 +191,10 @@ test('lsBlob() of entries far apart reads only their first bytes', async () => {
     assert.equal(listing.entries.length, entries.length, format);
     assert.ok(bytes < img.length / 100, `${format}: ${bytes} of ${img.length} bytes read`);
     // A slice for each entry's first bytes, and few for the directory; text entries get a second
-    // for their first lines (whether they are placements, as the tool settles them), models one
-    // for their counts (formats null may have been text).
-    const second = listing.entries.filter((e) => ['text', 'dff', null].includes(e.format)).length;
+    // for their first lines (a placement, item definitions or neither, as the tool settles
+    // them), models one for their counts (formats null may have been text).
+    const second = listing.entries.filter((e) => ['text', 'ide', 'dff', null].includes(e.format))
+      .length;
     assert.ok(read.length <= entries.length + second + 3, `${format}: ${read.length} slices`);
   }
 });

@@ -1878,22 +1878,30 @@ pub unsafe extern "C" fn gts_from_gltf(
     }
 }
 
-/// Bytes of an entry's start that [`gts_text_is_placement`] reads.
+/// Bytes of an entry's start that [`gts_text_format`] reads.
 #[no_mangle]
 pub extern "C" fn gts_format_head_size() -> u32 {
     gtastream::archive::FORMAT_HEAD_SIZE as u32
 }
 
-/// Whether an entry of text (listed as `text`) that starts with the `len` bytes at `ptr` is a
-/// placement file as the decoder reads it (`whole`: the entry ends there): the listing read in
-/// pieces settles its text entries with this, as the command-line tool does.
+/// The format of an entry of text (listed as `text`) that starts with the `len` bytes at
+/// `ptr`, as the decoder reads it (`whole`: the entry ends there): its name (`text`, `ide`)
+/// handed to `text` and 1, or 0 for text the decoder does not read (a readme). The listing
+/// read in pieces settles its text entries with this, as the command-line tool does.
 ///
 /// # Safety
 /// `ptr` points to `len` readable bytes.
 #[no_mangle]
-pub unsafe extern "C" fn gts_text_is_placement(ptr: *const u8, len: usize, whole: u32) -> u32 {
+pub unsafe extern "C" fn gts_text_format(ptr: *const u8, len: usize, whole: u32) -> u32 {
     let head = core::slice::from_raw_parts(ptr, len);
-    u32::from(gtastream::archive::decoded_format(head, whole != 0).is_some())
+    match gtastream::archive::decoded_format(head, whole != 0) {
+        Some(format) => {
+            let name = format.name();
+            text(name.as_ptr(), name.len());
+            1
+        }
+        None => 0,
+    }
 }
 
 /// The counts of the model in the `len` bytes at `ptr` (a whole DFF entry), as an archive
