@@ -512,7 +512,7 @@ rules! {
         "a model id below 0 or past the game's model table (III 5500, VC 6500, SA 20000): its pointer is written outside the table",
         "III config.h:L15, ModelInfo.cpp:L127; VC config.h:L15, ModelInfo.cpp:L124; GR ModelInfo.h:L23, ModelInfo.cpp:L120";
     IdeNameLength = "ide.name.length", [III, VC, SA], Corrupt, Error,
-        "a model or texture dictionary name of 24 bytes or more: sscanf's %s overruns the loader's char[24] on the stack",
+        "a model or texture dictionary name of 24 bytes or more: sscanf's %s overruns the loader's 24-byte buffer on the stack",
         "III FileLoader.cpp:L1091; VC FileLoader.cpp:L709; GR FileLoader.cpp:L925-926";
     Ipl3ZoneFields = "ipl3.zone.fields", [III, VC], Ignored, Note,
         "a zone line of other than 9 fields: dropped",
