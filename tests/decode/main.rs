@@ -22,6 +22,8 @@ mod hostile_markers;
 mod hostile_offsets;
 mod hostile_replay;
 mod hostile_truncation;
+// IDE is read by the text machine; its tests write files back too.
+#[cfg(all(feature = "ipl-text", feature = "alloc"))]
 mod ide;
 mod ifp2_bytes;
 mod ifp2_sloppy;
