@@ -95,8 +95,16 @@ fn gltf_inputs() -> Vec<(String, Vec<u8>)> {
     use gtastream::rig::read_skeleton;
     let mut out = Vec::new();
     let pairs = [
-        ("sa", testkit::ifp2::anp3_packed().build(), testkit::dff::sa_skin().bytes()),
-        ("sa_all", testkit::ifp2::anp3_all_types().build(), testkit::dff::sa_skin().bytes()),
+        (
+            "sa",
+            testkit::ifp2::anp3_packed().build(),
+            testkit::dff::sa_skin().bytes(),
+        ),
+        (
+            "sa_all",
+            testkit::ifp2::anp3_all_types().build(),
+            testkit::dff::sa_skin().bytes(),
+        ),
     ];
     for (name, ifp, model) in pairs {
         let Ok(skeleton) = read_skeleton(&model) else {

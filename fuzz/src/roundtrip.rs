@@ -209,6 +209,13 @@ pub fn check(input: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     /// Every seed file, every target, whole and in pieces, with and without quantize.
+    /// Found by the fuzzer in CI: a `path` section (both formats have one) whose line reads
+    /// as neither, fed in 7-byte pieces.
+    #[test]
+    fn a_path_line_of_neither_format_in_pieces() {
+        super::check(b"4pathinst\x0a\x2200iLn7657e-08( 2.173596769e-008\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xfd\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff, 1e, +.5, -0., 0, 1))))))))\xf4\x0a");
+    }
+
     #[test]
     fn seeds_pass() {
         let (mut written, mut all) = (0, 0);

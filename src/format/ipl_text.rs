@@ -318,11 +318,11 @@ impl IplText {
                 .map(|i| i as u8);
             Some(dialect)
         } else {
+            // Undecided only where both formats read the line as that section: its first word
+            // is the name in lower case. Text IPL alone reads `PATH` (any case, the whole
+            // word); an IDE alone reads `pathinst` (a lower-case prefix): those decide.
             let shared = ide::SHARED.iter().position(|&name| {
-                fields(text)
-                    .next()
-                    .is_some_and(|f| f.eq_ignore_ascii_case(name.as_bytes()))
-                    || text.starts_with(name.as_bytes())
+                fields(text).next() == Some(name.as_bytes()) && text.starts_with(name.as_bytes())
             });
             if let Some(shared) = shared {
                 self.section = Some(shared as u8);

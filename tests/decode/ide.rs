@@ -402,6 +402,21 @@ fn what_tells_an_ide_from_a_text_ipl() {
         Some(Format::IplText)
     );
     assert_eq!(format(b"path\n1, 100, lamppost1\nend\n"), Some(Format::Ide));
+    // Only where both formats read the header as that section: text IPL alone reads `PATH`
+    // (any case, the whole word), an IDE alone `pathinst` (a lower-case prefix).
+    let ipl_line = b"1.0, 2.0, 3.0, 0, 400, -1, -1, 0, 0, 0, 0, 0\nend\n";
+    assert_eq!(
+        format(&[b"CARS\n".as_slice(), ipl_line].concat()),
+        Some(Format::IplText)
+    );
+    assert_eq!(
+        format(&[b"carsx\n".as_slice(), ipl_line].concat()),
+        Some(Format::Ide)
+    );
+    assert_eq!(
+        format(b"pathinst\n\"00iLn7657e-08( 2.1\n"),
+        Some(Format::Ide)
+    );
     // Empty, they tell nothing: the next section does.
     assert_eq!(format(b"cars\nend\nobjs\nend\n"), Some(Format::Ide));
     assert_eq!(format(b"cars\nend\n"), Some(Format::IplText));
