@@ -137,6 +137,16 @@ fn slots(game: Game, kind: Kind) -> Option<u32> {
 }
 
 /// The kind of an entry name: its first three characters after the first `.`, any case.
+/// Where a finding on a level file's line is: the line's offset, and the line in its context.
+fn at_line(line: &Line<'_>) -> (u64, Context) {
+    let context = Context {
+        line: Some(line.number),
+        offset: line.offset,
+        ..Context::default()
+    };
+    (line.offset, context)
+}
+
 fn kind_of(name: &[u8]) -> Option<Kind> {
     let dot = name.iter().position(|&b| b == b'.')?;
     let ext = name.get(dot + 1..dot + 4)?;
@@ -311,14 +321,7 @@ impl<'t, S: FnMut(&ModFinding)> ModChecker<'t, S> {
         dat: &DatLine<'_>,
         found: bool,
     ) -> bool {
-        let at = (
-            line.offset,
-            Context {
-                line: Some(line.number),
-                offset: line.offset,
-                ..Context::default()
-            },
-        );
+        let at = at_line(line);
         let archive = matches!(dat.keyword, Keyword::Img | Keyword::CdImage);
         let mut read = true;
         if archive {
@@ -571,14 +574,7 @@ impl<'t, S: FnMut(&ModFinding)> ModChecker<'t, S> {
         } = groups.line(line.stored)
         {
             if index == count {
-                let at = (
-                    line.offset,
-                    Context {
-                        line: Some(line.number),
-                        offset: line.offset,
-                        ..Context::default()
-                    },
-                );
+                let at = at_line(line);
                 let (value, limit) = (Some(f64::from(index + 1)), Some(f64::from(count)));
                 self.emit_value(Rule::ModAnimgrpTooManyNames, file, None, at, value, limit);
             }
