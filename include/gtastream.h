@@ -187,7 +187,7 @@
  * Version of the binary interface this header describes: compare with `gts_abi_version()` when
  * loading the shared library. It changes whenever a struct grows or a function is added.
  */
-#define GTS_ABI_VERSION 5
+#define GTS_ABI_VERSION 6
 
 /**
  * Longest name a callback gets, in bytes (package, animation, bone and model names; a longer
@@ -270,6 +270,11 @@ typedef enum gts_format {
      * `section_line` records.
      */
     GTS_FORMAT_IDE = 7,
+    /**
+     * RenderWare model (`.dff`, a clump stream): its frames as `on_record` records; the
+     * clump's version is `gts_file_info.rw_version`. `gts_skeleton_read` builds the skeleton.
+     */
+    GTS_FORMAT_DFF = 8,
 } gts_format;
 
 /**
@@ -771,7 +776,7 @@ typedef struct gts_file_info {
     enum gts_format format;
     /**
      * The format's short name, a static NUL-terminated string: "ANP3", "ANP2", "ANPK", "ANIM",
-     * "bnry", "text" or "ide".
+     * "bnry", "text", "ide" or "dff".
      */
     const char *format_name;
     /**
@@ -827,6 +832,15 @@ typedef struct gts_file_info {
      * Whether the file is a block of an `ANLF`.
      */
     bool has_container_size;
+    /**
+     * DFF: the clump's RenderWare library id as stored (`0x1803FFFF`: 3.6.0.3); 0 if
+     * `!has_rw_version`. Not read by `gts_encoder_file`.
+     */
+    uint32_t rw_version;
+    /**
+     * Whether `rw_version` is known (DFF).
+     */
+    bool has_rw_version;
 } gts_file_info;
 
 /**

@@ -195,6 +195,8 @@ impl Visitor for Bridge<'_> {
             raw_len: info.raw.len(),
             container_size: info.container_size.unwrap_or(0),
             has_container_size: info.container_size.is_some(),
+            rw_version: info.rw_version.unwrap_or(0),
+            has_rw_version: info.rw_version.is_some(),
         };
         // SAFETY: see the comment above this impl.
         flow(unsafe { f(self.user, &c_info) })
@@ -470,8 +472,14 @@ pub(crate) fn format(format: Format) -> gts_format {
         Format::IplBinary => gts_format::GTS_FORMAT_IPL_BINARY,
         Format::IplText => gts_format::GTS_FORMAT_IPL_TEXT,
         Format::Ide => gts_format::GTS_FORMAT_IDE,
+        Format::Dff => gts_format::GTS_FORMAT_DFF,
         _ => gts_format::GTS_FORMAT_UNKNOWN,
     }
+}
+
+/// The core's format of a C `gts_format` value, read as an integer (C may store any).
+pub(crate) fn format_from_code(code: u32) -> Option<Format> {
+    Format::ALL.into_iter().find(|&f| format(f) as u32 == code)
 }
 
 /// The format's short name (`Format::name`), NUL-terminated.
@@ -484,6 +492,7 @@ pub(crate) fn format_name(format: Format) -> &'static CStr {
         Format::IplBinary => c_text!(Format::IplBinary.name()),
         Format::IplText => c_text!(Format::IplText.name()),
         Format::Ide => c_text!(Format::Ide.name()),
+        Format::Dff => c_text!(Format::Dff.name()),
         _ => c"unknown",
     }
 }

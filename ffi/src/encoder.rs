@@ -7,12 +7,12 @@ use core::mem::size_of;
 use core::ptr::addr_of;
 
 use gtastream_core::encode::{BoneHeader, EncodeError, EncodeOptions, Encoder, Sink, SinkError};
-use gtastream_core::{Format, FrameType, IplCar, IplInstance, Keyframe};
+use gtastream_core::{FrameType, IplCar, IplInstance, Keyframe};
 
 use crate::records::{to_record, KINDS};
 use crate::records_glue::{kind_of, RecordKindArg};
 
-use crate::bridge::warning_kind;
+use crate::bridge::{format_from_code, warning_kind};
 use crate::handle::{status, Handle, Object, Sticky};
 use crate::types::{
     gts_animation_info, gts_bone_info, gts_file_info, gts_ipl_car, gts_ipl_instance, gts_keyframe,
@@ -217,15 +217,9 @@ pub unsafe extern "C" fn gts_encoder_init(
             if sink.write.is_none() || sink.patch.is_none() {
                 return Err(gts_status::GTS_ERR_INVALID_ARGUMENT);
             }
-            let format = match format {
-                1 => Format::Anp3,
-                2 => Format::Anp2,
-                3 => Format::Anpk,
-                5 => Format::IplBinary,
-                6 => Format::IplText,
-                7 => Format::Ide,
-                _ => return Err(gts_status::GTS_ERR_UNSUPPORTED_FORMAT),
-            };
+            let format = format_from_code(format)
+                .filter(|f| f.is_writable())
+                .ok_or(gts_status::GTS_ERR_UNSUPPORTED_FORMAT)?;
             let options = EncodeOptions::quantize(flags & GTS_ENCODE_QUANTIZE != 0)
                 .with_normalise(flags & GTS_ENCODE_NORMALISE != 0)
                 .with_drop_text_sections(flags & GTS_ENCODE_DROP_TEXT_SECTIONS != 0);
@@ -256,15 +250,7 @@ pub unsafe extern "C" fn gts_encoder_file(
         event(encoder, |e| {
             let info = arg(info)?;
             // Read as an integer: a value C put there need not be an enumerator.
-            let source = match addr_of!(info.format).cast::<u32>().read() {
-                1 => Some(Format::Anp3),
-                2 => Some(Format::Anp2),
-                3 => Some(Format::Anpk),
-                4 => Some(Format::Anim),
-                5 => Some(Format::IplBinary),
-                6 => Some(Format::IplText),
-                _ => None,
-            };
+            let source = format_from_code(addr_of!(info.format).cast::<u32>().read());
             if let Some(source) = source {
                 if source.is_animation() != e.format().is_animation() {
                     return Err(EncodeError::CannotConvert(source, e.format()).into());
@@ -610,6 +596,7 @@ pub unsafe extern "C" fn gts_encoder_warnings(
 pub(crate) mod tests {
     use super::*;
     use crate::types::{gts_format, gts_frame_type};
+    use gtastream_core::Format;
 
     pub(crate) struct Buf {
         pub(crate) bytes: Vec<u8>,
@@ -715,6 +702,8 @@ pub(crate) mod tests {
             raw_len: 0,
             container_size: 0,
             has_container_size: false,
+            rw_version: 0,
+            has_rw_version: false,
         }
     }
 

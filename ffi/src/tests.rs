@@ -16,7 +16,9 @@ use gtastream_core::{
     Visitor, Warning, WarningKind,
 };
 
-use crate::bridge::{format, frame_type, keyframe, warning_kind, STATUSES};
+use crate::bridge::{
+    format, format_from_code, format_name, frame_type, keyframe, warning_kind, STATUSES,
+};
 use crate::*;
 
 mod contract;
@@ -2323,4 +2325,19 @@ fn record_kinds_and_fields_are_numbered_as_declared() {
         assert_eq!(gts_record_size(bad), 0);
         assert_eq!(gts_record_field_count(bad), 0);
     }
+}
+
+/// Every format the core names has its own C value and the core's name: a DFF's `on_file`
+/// once said `GTS_FORMAT_UNKNOWN`, "unknown" (the `capi` fuzz target's find).
+#[test]
+fn every_format_has_its_c_value_and_name() {
+    for f in gtastream_core::Format::ALL {
+        assert_ne!(format(f), gts_format::GTS_FORMAT_UNKNOWN, "{f:?}");
+        assert_eq!(format_from_code(format(f) as u32), Some(f));
+        assert_eq!(format_name(f).to_str(), Ok(f.name()));
+    }
+    assert_eq!(
+        format_from_code(gts_format::GTS_FORMAT_UNKNOWN as u32),
+        None
+    );
 }

@@ -20,7 +20,7 @@ pub const GTS_KEYFRAME_BATCH: usize = 64;
 
 /// Version of the binary interface this header describes: compare with `gts_abi_version()` when
 /// loading the shared library. It changes whenever a struct grows or a function is added.
-pub const GTS_ABI_VERSION: u32 = 5;
+pub const GTS_ABI_VERSION: u32 = 6;
 
 /// Longest name a callback gets, in bytes (package, animation, bone and model names; a longer
 /// one is the error `GTS_ERR_LIMIT`): `char name[GTS_MAX_NAME + 1]` holds any of them with a NUL.
@@ -204,6 +204,9 @@ pub enum gts_format {
     /// Item (object) definitions, `.ide` (GTA III, Vice City, San Andreas): `ide_object` and
     /// `section_line` records.
     GTS_FORMAT_IDE = 7,
+    /// RenderWare model (`.dff`, a clump stream): its frames as `on_record` records; the
+    /// clump's version is `gts_file_info.rw_version`. `gts_skeleton_read` builds the skeleton.
+    GTS_FORMAT_DFF = 8,
 }
 
 /// How a bone's keyframes are stored. The IFP version 2 values are the stored `frameType`.
@@ -297,7 +300,7 @@ pub struct gts_file_info {
     /// The format, from the magic.
     pub format: gts_format,
     /// The format's short name, a static NUL-terminated string: "ANP3", "ANP2", "ANPK", "ANIM",
-    /// "bnry", "text" or "ide".
+    /// "bnry", "text", "ide" or "dff".
     pub format_name: *const c_char,
     /// The package name: `name_len` bytes, not NUL-terminated. NULL if `!has_name`.
     pub name: *const c_char,
@@ -328,6 +331,11 @@ pub struct gts_file_info {
     pub container_size: u32,
     /// Whether the file is a block of an `ANLF`.
     pub has_container_size: bool,
+    /// DFF: the clump's RenderWare library id as stored (`0x1803FFFF`: 3.6.0.3); 0 if
+    /// `!has_rw_version`. Not read by `gts_encoder_file`.
+    pub rw_version: u32,
+    /// Whether `rw_version` is known (DFF).
+    pub has_rw_version: bool,
 }
 
 /// An animation begins.

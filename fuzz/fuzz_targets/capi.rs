@@ -75,12 +75,13 @@ impl Core {
 impl Visitor for Core {
     fn file(&mut self, i: &FileInfo<'_>) -> Flow {
         self.mark(format!(
-            "file {} {:?} {} {:?} {:?}",
+            "file {} {:?} {} {:?} {:?} {:?}",
             i.format.name(),
             i.name,
             i.animation_count,
             i.instance_count,
-            i.car_count
+            i.car_count,
+            i.rw_version
         ))
     }
     fn animation(&mut self, i: &AnimationInfo<'_>) -> Flow {
@@ -231,9 +232,10 @@ unsafe extern "C" fn on_file(user: *mut c_void, i: *const gts_file_info) -> i32 
     let name = unsafe { optional(i.name, i.name_len, i.has_name) };
     let instances = i.has_instance_count.then_some(i.instance_count);
     let cars = i.has_car_count.then_some(i.car_count);
+    let rw_version = i.has_rw_version.then_some(i.rw_version);
     let format = unsafe { text(i.format_name) };
     h.mark(format!(
-        "file {format} {:?} {} {instances:?} {cars:?}",
+        "file {format} {:?} {} {instances:?} {cars:?} {rw_version:?}",
         name.as_deref(),
         i.animation_count
     ))
