@@ -33,6 +33,7 @@ pub mod group;
 pub mod json;
 pub mod mods;
 mod rules;
+pub mod walk;
 
 use core::fmt;
 

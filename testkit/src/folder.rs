@@ -125,3 +125,81 @@ pub fn san_andreas(name: &str, extra: &str) -> Folder {
     folder.write("models/gta_int.img", &int.v2());
     folder
 }
+
+/// A folder's files held in memory, reached as [`gtastream::check::walk::ModFiles`]: the
+/// way a host with its own file system (the C API's callbacks, a browser's dropped folder)
+/// serves the walk. Paths match in any case with either slash; opening and reading never
+/// allocate.
+pub struct MemFiles {
+    files: Vec<(Vec<u8>, Vec<u8>)>,
+}
+
+impl MemFiles {
+    /// Every file under `folder`'s root, read now.
+    pub fn read(folder: &Folder) -> MemFiles {
+        fn walk(root: &std::path::Path, at: &std::path::Path, files: &mut Vec<(Vec<u8>, Vec<u8>)>) {
+            for entry in std::fs::read_dir(at).expect("a folder").flatten() {
+                let path = entry.path();
+                if path.is_dir() {
+                    walk(root, &path, files);
+                } else {
+                    let name = path.strip_prefix(root).expect("under the root");
+                    let name = name.to_string_lossy().replace('\\', "/").into_bytes();
+                    files.push((name, std::fs::read(&path).expect("a file")));
+                }
+            }
+        }
+        let mut files = Vec::new();
+        walk(&folder.root, &folder.root, &mut files);
+        MemFiles { files }
+    }
+}
+
+/// Whether `wanted` (as a level file writes it) names `stored`: any case, either slash, a
+/// leading `./` or `\` aside.
+fn names(wanted: &[u8], stored: &[u8]) -> bool {
+    let slash = |b: u8| {
+        if b == b'\\' {
+            b'/'
+        } else {
+            b.to_ascii_lowercase()
+        }
+    };
+    let mut wanted = wanted;
+    while let [b'.', b'/' | b'\\', rest @ ..] | [b'/' | b'\\', rest @ ..] = wanted {
+        wanted = rest;
+    }
+    wanted.len() == stored.len()
+        && wanted
+            .iter()
+            .zip(stored)
+            .all(|(&a, &b)| slash(a) == slash(b))
+}
+
+impl gtastream::check::walk::ModFiles for MemFiles {
+    type File = usize;
+    type Error = core::convert::Infallible;
+
+    fn open(&mut self, path: &[u8]) -> Option<usize> {
+        self.files.iter().position(|(name, _)| names(path, name))
+    }
+
+    fn len(&mut self, file: &mut usize) -> Result<u64, Self::Error> {
+        Ok(self.files[*file].1.len() as u64)
+    }
+
+    fn read_at(
+        &mut self,
+        file: &mut usize,
+        offset: u64,
+        buf: &mut [u8],
+    ) -> Result<usize, Self::Error> {
+        let bytes = &self.files[*file].1;
+        let from = usize::try_from(offset)
+            .unwrap_or(usize::MAX)
+            .min(bytes.len());
+        let len = buf.len().min(bytes.len() - from);
+        buf[..len].copy_from_slice(&bytes[from..len + from]);
+        Ok(len)
+    }
+}

@@ -3,13 +3,49 @@
 //! games giving no error.
 
 use gtastream::check::folder::{check_folder, FolderOptions, FolderReport};
+use gtastream::check::mods::{model_ids, IdSlot, NameSlot, NAME_SLOTS};
+use gtastream::check::walk::{walk, WalkEvent};
 use gtastream::check::{Level, Rule};
 use gtastream::Game;
-use testkit::folder::{san_andreas, stream_ipl, Folder};
+use testkit::folder::{san_andreas, stream_ipl, Folder, MemFiles};
 use testkit::img::Img;
 
+/// The folder checked on disk; the same walk over its files held in memory (as a host with
+/// its own file system serves them) must tell the same files, findings and failures.
 fn check(folder: &Folder) -> FolderReport {
-    check_folder(&folder.root, &FolderOptions::default(), &mut |_, _| {}).expect("checked")
+    let report =
+        check_folder(&folder.root, &FolderOptions::default(), &mut |_, _| {}).expect("checked");
+    let mut files = MemFiles::read(folder);
+    let (mut paths, mut findings, mut unreadable) = (Vec::new(), Vec::new(), Vec::new());
+    let mut names = vec![NameSlot::EMPTY; NAME_SLOTS];
+    let mut ids = vec![IdSlot::EMPTY; model_ids(report.game)];
+    let summary = walk(
+        &mut files,
+        report.game,
+        &mut names,
+        &mut ids,
+        |event| match event {
+            WalkEvent::File { path, .. } => paths.push(String::from_utf8_lossy(path).into_owned()),
+            WalkEvent::Finding(f) => findings.push(*f),
+            WalkEvent::Unreadable { file, reason } => {
+                unreadable.push((paths[file as usize].clone(), reason.to_string()))
+            }
+            _ => {}
+        },
+    )
+    .expect("walked in memory");
+    assert_eq!(paths, report.files);
+    assert_eq!(findings, report.findings);
+    assert_eq!(unreadable, report.unreadable);
+    assert_eq!(summary.entries, report.entries);
+    assert_eq!(
+        summary.errors as usize,
+        findings
+            .iter()
+            .filter(|f| f.finding.level() == Level::Error)
+            .count()
+    );
+    report
 }
 
 /// The rules found across files (`mod.*`), with the file and the other file named.

@@ -105,3 +105,50 @@ fn checking_a_folder_does_not_allocate() {
         ]
     );
 }
+
+/// The whole walk over a folder (its files held in memory, as a host serves them): level
+/// files, archives, IDEs, text and stream IPLs, `animgrp.dat`, with findings of both kinds.
+#[test]
+fn walking_a_folder_does_not_allocate() {
+    use gtastream::check::walk::{walk, WalkEvent};
+    use testkit::folder::{sa_ide, san_andreas, MemFiles};
+
+    let folder = san_andreas(
+        "no-alloc-walk",
+        "IDE DATA\\MAPS\\TWICE.IDE\r\nIMG MODELS\\MISSING.IMG\r\n",
+    );
+    folder.write("data/maps/twice.ide", &sa_ide(&[4000]));
+    folder.write(
+        "data/animgrp.dat",
+        b"default, ped, man, 1\r\nwalk\r\nrun\r\nend\r\n",
+    );
+    let mut files = MemFiles::read(&folder);
+    let mut names = vec![NameSlot::EMPTY; 1024];
+    let mut ids = vec![IdSlot::EMPTY; model_ids(Game::SanAndreas)];
+    let mut rules = Vec::with_capacity(64);
+    let mut paths = 0;
+    let (allocations, summary) = testkit::alloc_count::allocations(|| {
+        walk(
+            &mut files,
+            Game::SanAndreas,
+            &mut names,
+            &mut ids,
+            |event| match event {
+                WalkEvent::Finding(f) => rules.push(f.finding.rule.id()),
+                WalkEvent::File { .. } => paths += 1,
+                _ => {}
+            },
+        )
+    });
+    assert_eq!(allocations, 0);
+    let summary = summary.expect("walked");
+    assert_eq!(summary.files, paths);
+    assert!(summary.entries > 0);
+    for rule in [
+        "mod.archive.missing",
+        "mod.ide.duplicate_id",
+        "mod.animgrp.too_many_names",
+    ] {
+        assert!(rules.contains(&rule), "{rule} in {rules:?}");
+    }
+}
