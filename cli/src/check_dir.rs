@@ -6,7 +6,7 @@ use std::path::Path;
 
 use gtastream::check::folder::{check_folder, FolderOptions, FolderReport};
 use gtastream::check::group::Grouping;
-use gtastream::check::json::Document;
+use gtastream::check::json::{Document, FolderTail};
 use gtastream::check::mods::ModFinding;
 use gtastream::check::{Games, Level};
 use gtastream::Game;
@@ -148,14 +148,6 @@ impl Checked {
         let _ = writeln!(out, "{input}: {}: {}", game_name(game), self.verdict_text());
     }
 
-    fn verdict(&self) -> &'static str {
-        if self.errors() {
-            "fails"
-        } else {
-            "loads"
-        }
-    }
-
     fn verdict_text(&self) -> &'static str {
         if self.errors() {
             "fails: an error finding crashes the game or corrupts its memory"
@@ -184,7 +176,16 @@ impl Checked {
             document.finding_in(&f.finding, path, other)?;
         }
         document.checked(games_of(self.report.game), self.from_folder);
-        document.verdict(self.verdict());
-        Ok(())
+        document.folder_end(FolderTail {
+            game: self.report.game,
+            errors: self.errors(),
+            files: self.report.files.len() as u32,
+            entries: self.report.entries,
+            unreadable: self
+                .report
+                .unreadable
+                .iter()
+                .map(|(path, why)| (path.as_str(), why.as_str())),
+        })
     }
 }

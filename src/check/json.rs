@@ -117,6 +117,25 @@ pub struct Document<'a, W> {
     from_file: bool,
     /// A folder's verdict.
     verdict: Option<&'static str>,
+    /// The open input was closed ([`Document::folder_end`]).
+    closed: bool,
+}
+
+/// What `check DIR` adds to its input's object: `"game"`, `"verdict"` (`"loads"`: no error
+/// finding, `"fails"`), `"files"` and `"entries"` read, and `"unreadable"`: the files named
+/// that could not be read, `[{"path": PATH, "reason": TEXT}]`.
+#[derive(Clone, Copy, Debug)]
+pub struct FolderTail<U> {
+    /// The game checked.
+    pub game: crate::Game,
+    /// Whether an error finding was made.
+    pub errors: bool,
+    /// Files numbered by the walk.
+    pub files: u32,
+    /// Archive entries read.
+    pub entries: u64,
+    /// `(path, reason)` of each file that could not be read.
+    pub unreadable: U,
 }
 
 impl<'a, W: Write> Document<'a, W> {
@@ -131,6 +150,7 @@ impl<'a, W: Write> Document<'a, W> {
             checked: Games::NONE,
             from_file: false,
             verdict: None,
+            closed: false,
         })
     }
 
@@ -148,6 +168,7 @@ impl<'a, W: Write> Document<'a, W> {
         }
         self.out.write_str(", \"findings\": [")?;
         self.inputs += 1;
+        self.closed = false;
         self.findings = 0;
         self.grouping.clear();
         Ok(())
@@ -172,10 +193,37 @@ impl<'a, W: Write> Document<'a, W> {
         self.finding_at(f, Some((path, other)))
     }
 
-    /// The open input is a folder: its verdict for the game (`"loads"`: no error finding,
-    /// `"fails"`), written as the extra field `"verdict"`.
-    pub fn verdict(&mut self, verdict: &'static str) {
-        self.verdict = Some(verdict);
+    /// Closes the open input, a folder (`check DIR`), with the fields of [`FolderTail`].
+    pub fn folder_end<'t, U: Iterator<Item = (&'t str, &'t str)>>(
+        &mut self,
+        tail: FolderTail<U>,
+    ) -> fmt::Result {
+        self.verdict = Some(if tail.errors { "fails" } else { "loads" });
+        self.close_open(|out| {
+            write!(
+                out,
+                ", \"game\": \"{}\", \"files\": {}, \"entries\": {}, \"unreadable\": [",
+                super::walk::games_of(tail.game)
+                    .names()
+                    .next()
+                    .unwrap_or(""),
+                tail.files,
+                tail.entries
+            )?;
+            for (i, (path, reason)) in tail.unreadable.enumerate() {
+                out.write_str(if i == 0 {
+                    "{\"path\": "
+                } else {
+                    ", {\"path\": "
+                })?;
+                string(out, path.chars())?;
+                out.write_str(", \"reason\": ")?;
+                string(out, reason.chars())?;
+                out.write_char('}')?;
+            }
+            out.write_char(']')
+        })?;
+        Ok(())
     }
 
     fn finding_at(&mut self, f: &Finding, at: Option<(&str, Option<&str>)>) -> fmt::Result {
@@ -234,9 +282,15 @@ impl<'a, W: Write> Document<'a, W> {
     }
 
     fn close_input(&mut self) -> fmt::Result {
-        if self.inputs == 0 {
+        self.close_open(|_| Ok(()))
+    }
+
+    /// Closes the open input (once), with `extra` fields before its closing brace.
+    fn close_open(&mut self, extra: impl FnOnce(&mut W) -> fmt::Result) -> fmt::Result {
+        if self.inputs == 0 || self.closed {
             return Ok(());
         }
+        self.closed = true;
         let out = &mut *self.out;
         out.write_str(if self.findings == 0 { "]" } else { "\n  ]" })?;
         out.write_str(", \"groups\": [")?;
@@ -277,6 +331,7 @@ impl<'a, W: Write> Document<'a, W> {
         if let Some(verdict) = self.verdict.take() {
             write!(out, ", \"verdict\": \"{verdict}\"")?;
         }
+        extra(out)?;
         out.write_char('}')?;
         self.findings = 0;
         self.checked = Games::NONE;
@@ -367,4 +422,90 @@ fn string(out: &mut impl Write, text: impl Iterator<Item = char>) -> fmt::Result
         escape(out, c)?;
     }
     out.write_char('"')
+}
+
+/// Why [`write_folder_document`] wrote nothing.
+#[cfg(feature = "alloc")]
+#[derive(Debug)]
+pub enum FolderDocumentError {
+    /// The folder cannot be walked (no level file, or several games').
+    Walk(super::walk::WalkError),
+    /// The output failed.
+    Write(fmt::Error),
+}
+
+#[cfg(feature = "alloc")]
+impl fmt::Display for FolderDocumentError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FolderDocumentError::Walk(error) => error.fmt(f),
+            FolderDocumentError::Write(error) => error.fmt(f),
+        }
+    }
+}
+
+/// The document of `check DIR` for the folder `files` holds (feature `alloc`: the walk's
+/// tables, 1 MiB of names and the game's model ids, and the paths that name the findings'
+/// files are on the heap): one input named `name`, format `"DIR"`, each finding with
+/// `"path"`, `"line"` and `"other"`, and the [`FolderTail`] fields. `game`: `None` to take
+/// the game from the folder's level file ([`find_game`](super::walk::find_game)). What
+/// `gtastream check --json DIR` prints, and the bindings' folder checks return.
+#[cfg(feature = "alloc")]
+pub fn write_folder_document<F: super::walk::ModFiles>(
+    out: &mut impl Write,
+    files: &mut F,
+    name: &str,
+    game: Option<crate::Game>,
+) -> Result<(), FolderDocumentError> {
+    use alloc::string::{String, ToString};
+    use alloc::vec;
+    use alloc::vec::Vec;
+
+    use super::mods::{model_ids, IdSlot, NameSlot, NAME_SLOTS};
+    use super::walk::{find_game, games_of, walk, WalkEvent};
+
+    let from_folder = game.is_none();
+    let game = match game {
+        Some(game) => game,
+        None => find_game(files).map_err(FolderDocumentError::Walk)?,
+    };
+    let mut names = vec![NameSlot::EMPTY; NAME_SLOTS];
+    let mut ids = vec![IdSlot::EMPTY; model_ids(game)];
+    let mut document = Document::new(out).map_err(FolderDocumentError::Write)?;
+    document
+        .input(name, Some("DIR"))
+        .map_err(FolderDocumentError::Write)?;
+    let mut paths: Vec<String> = Vec::new();
+    let mut unreadable: Vec<(u32, String)> = Vec::new();
+    let mut written = Ok(());
+    let summary = walk(files, game, &mut names, &mut ids, |event| match event {
+        WalkEvent::File { path, .. } => paths.push(String::from_utf8_lossy(path).into_owned()),
+        WalkEvent::Finding(f) if written.is_ok() => {
+            let path = paths.get(f.file as usize).map_or("?", String::as_str);
+            let other = f
+                .other
+                .and_then(|o| paths.get(o as usize))
+                .map(String::as_str);
+            written = document.finding_in(&f.finding, path, other);
+        }
+        WalkEvent::Unreadable { file, reason } => unreadable.push((file, reason.to_string())),
+        _ => {}
+    })
+    .map_err(FolderDocumentError::Walk)?;
+    written.map_err(FolderDocumentError::Write)?;
+    document.checked(games_of(game), from_folder);
+    let unreadable = unreadable.iter().map(|(file, reason)| {
+        let path = paths.get(*file as usize).map_or("?", String::as_str);
+        (path, reason.as_str())
+    });
+    document
+        .folder_end(FolderTail {
+            game,
+            errors: summary.errors > 0,
+            files: summary.files,
+            entries: summary.entries,
+            unreadable,
+        })
+        .map_err(FolderDocumentError::Write)?;
+    document.end().map_err(FolderDocumentError::Write)
 }
