@@ -239,9 +239,19 @@ impl<F: ModFiles, E: FnMut(WalkEvent<'_>)> Walk<'_, '_, F, E> {
     /// beside it.
     fn archive(&mut self, file: u32, path: &[u8], mut img: F::File) -> Option<Archive<F::File>> {
         let mut head = [0u8; 4];
-        let v2 = match self.files.read_at(&mut img, 0, &mut head) {
-            Ok(4) => &head == b"VER2",
-            Ok(_) => false,
+        let mut got = 0;
+        let read = loop {
+            match self.files.read_at(&mut img, got as u64, &mut head[got..]) {
+                Ok(0) => break Ok(()),
+                Ok(len) => got = (got + len).min(head.len()),
+                Err(error) => break Err(error),
+            }
+            if got == head.len() {
+                break Ok(());
+            }
+        };
+        let v2 = match read {
+            Ok(()) => &head == b"VER2",
             Err(error) => {
                 self.unreadable(file, &Failure::Read(error));
                 return None;

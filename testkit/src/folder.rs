@@ -132,6 +132,8 @@ pub fn san_andreas(name: &str, extra: &str) -> Folder {
 /// allocate.
 pub struct MemFiles {
     files: Vec<(Vec<u8>, Vec<u8>)>,
+    /// Most bytes one read gives (a host whose reads come short).
+    most: usize,
 }
 
 impl MemFiles {
@@ -151,7 +153,18 @@ impl MemFiles {
         }
         let mut files = Vec::new();
         walk(&folder.root, &folder.root, &mut files);
-        MemFiles { files }
+        MemFiles {
+            files,
+            most: usize::MAX,
+        }
+    }
+
+    /// The same files, each read giving at most `most` bytes (at least 1).
+    pub fn with_reads_of(self, most: usize) -> MemFiles {
+        MemFiles {
+            most: most.max(1),
+            ..self
+        }
     }
 }
 
@@ -198,7 +211,7 @@ impl gtastream::check::walk::ModFiles for MemFiles {
         let from = usize::try_from(offset)
             .unwrap_or(usize::MAX)
             .min(bytes.len());
-        let len = buf.len().min(bytes.len() - from);
+        let len = buf.len().min(bytes.len() - from).min(self.most);
         buf[..len].copy_from_slice(&bytes[from..len + from]);
         Ok(len)
     }

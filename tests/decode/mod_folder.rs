@@ -11,40 +11,45 @@ use testkit::folder::{san_andreas, stream_ipl, Folder, MemFiles};
 use testkit::img::Img;
 
 /// The folder checked on disk; the same walk over its files held in memory (as a host with
-/// its own file system serves them) must tell the same files, findings and failures.
+/// its own file system serves them), whole or in short reads of any size, must tell the same
+/// files, findings and failures.
 fn check(folder: &Folder) -> FolderReport {
     let report =
         check_folder(&folder.root, &FolderOptions::default(), &mut |_, _| {}).expect("checked");
-    let mut files = MemFiles::read(folder);
-    let (mut paths, mut findings, mut unreadable) = (Vec::new(), Vec::new(), Vec::new());
-    let mut names = vec![NameSlot::EMPTY; NAME_SLOTS];
-    let mut ids = vec![IdSlot::EMPTY; model_ids(report.game)];
-    let summary = walk(
-        &mut files,
-        report.game,
-        &mut names,
-        &mut ids,
-        |event| match event {
-            WalkEvent::File { path, .. } => paths.push(String::from_utf8_lossy(path).into_owned()),
-            WalkEvent::Finding(f) => findings.push(*f),
-            WalkEvent::Unreadable { file, reason } => {
-                unreadable.push((paths[file as usize].clone(), reason.to_string()))
-            }
-            _ => {}
-        },
-    )
-    .expect("walked in memory");
-    assert_eq!(paths, report.files);
-    assert_eq!(findings, report.findings);
-    assert_eq!(unreadable, report.unreadable);
-    assert_eq!(summary.entries, report.entries);
-    assert_eq!(
-        summary.errors as usize,
-        findings
-            .iter()
-            .filter(|f| f.finding.level() == Level::Error)
-            .count()
-    );
+    for most in [usize::MAX, 1, 7, 600] {
+        let mut files = MemFiles::read(folder).with_reads_of(most);
+        let (mut paths, mut findings, mut unreadable) = (Vec::new(), Vec::new(), Vec::new());
+        let mut names = vec![NameSlot::EMPTY; NAME_SLOTS];
+        let mut ids = vec![IdSlot::EMPTY; model_ids(report.game)];
+        let summary = walk(
+            &mut files,
+            report.game,
+            &mut names,
+            &mut ids,
+            |event| match event {
+                WalkEvent::File { path, .. } => {
+                    paths.push(String::from_utf8_lossy(path).into_owned())
+                }
+                WalkEvent::Finding(f) => findings.push(*f),
+                WalkEvent::Unreadable { file, reason } => {
+                    unreadable.push((paths[file as usize].clone(), reason.to_string()))
+                }
+                _ => {}
+            },
+        )
+        .expect("walked in memory");
+        assert_eq!(paths, report.files, "reads of {most}");
+        assert_eq!(findings, report.findings, "reads of {most}");
+        assert_eq!(unreadable, report.unreadable, "reads of {most}");
+        assert_eq!(summary.entries, report.entries);
+        assert_eq!(
+            summary.errors as usize,
+            findings
+                .iter()
+                .filter(|f| f.finding.level() == Level::Error)
+                .count()
+        );
+    }
     report
 }
 
