@@ -700,6 +700,8 @@ mod animations {
         img: Vec<u8>,
         internal: &'a [(&'a str, &'a str)],
         decode: bool,
+        /// animgrp.dat after the archives (the checker compares at the end: any order).
+        animgrp_last: bool,
     }
 
     /// The findings of the animation rules (`mod.ide.anim_block_missing`, `mod.animgrp.*`,
@@ -711,11 +713,16 @@ mod animations {
         let mut mods = ModChecker::new(g.game, &mut names, &mut ids, |f: &ModFinding| {
             found.push(*f)
         });
-        let mut groups = AnimGroups::new();
-        let mut lines = Lines::new();
-        let mut each = |line: Line<'_>| mods.animgrp_line(ANIMGRP, &line, &mut groups);
-        lines.feed(g.animgrp, &mut each);
-        lines.finish(&mut each);
+        let animgrp = |mods: &mut ModChecker<'_, _>| {
+            let mut groups = AnimGroups::new();
+            let mut lines = Lines::new();
+            let mut each = |line: Line<'_>| mods.animgrp_line(ANIMGRP, &line, &mut groups);
+            lines.feed(g.animgrp, &mut each);
+            lines.finish(&mut each);
+        };
+        if !g.animgrp_last {
+            animgrp(&mut mods);
+        }
         mods.block_begin(PED, None, Some(b"ped"));
         for name in g.ped {
             mods.block_animation(name.as_bytes());
@@ -749,6 +756,9 @@ mod animations {
         ArchiveDecoder::new(g.img.len() as u64)
             .decode_slice(&g.img, &mut feed)
             .unwrap();
+        if g.animgrp_last {
+            animgrp(&mut mods);
+        }
         mods.finish();
         found
             .into_iter()
@@ -830,6 +840,7 @@ end\r\n";
             img: sa_archive(true),
             internal: &[("doors", "DOORS"), ("crate", "box")],
             decode: true,
+            animgrp_last: false,
         };
         let found = run(&game);
         assert_eq!(
@@ -874,6 +885,13 @@ end\r\n";
                 ),
             ]
         );
+        // animgrp.dat read after the blocks: the same findings.
+        let last = Feeding {
+            animgrp_last: true,
+            img: game.img.clone(),
+            ..game
+        };
+        assert_eq!(summary(&run(&last)), summary(&found));
         // The missing animation names the archive whose file filled the block.
         assert_eq!(found[3].other, Some(IMG));
         // The IDE line's offset: after "anim\r\n" and three lines.
@@ -955,6 +973,7 @@ end\r\n";
             img,
             internal: &[],
             decode: false,
+            animgrp_last: false,
         };
         let found = run(&game(blocks(35)));
         assert_eq!(
@@ -993,6 +1012,7 @@ end\r\n";
             img,
             internal: &[],
             decode: true,
+            animgrp_last: false,
         };
         let empty = Img::default().v2();
         let found = run(&game(Game::SanAndreas, &names, empty.clone()));
