@@ -16,9 +16,8 @@
 //! [`ANIMATIONS`] animations' keys, [`ANIM_GROUPS`] animgrp.dat groups with
 //! [`ANIM_GROUP_NAMES`] of their animations' names, [`ANIM_OBJECT_BLOCKS`] blocks IDE `anim`
 //! objects name). Past a table's capacity a `check.table_full` note says what was not
-//! compared. Walking a folder (finding the files,
-//! opening the archives) is the `std` layer's (`check::folder`); this type takes lines,
-//! entries and records only.
+//! compared. Walking a folder (finding the files, opening the archives) is the `std` layer's
+//! (`check::folder`); this type takes lines, entries, records and animation names only.
 
 use super::{Finding, Games, Rule};
 use crate::archive::Entry;
