@@ -6,14 +6,18 @@
 //! never share a key), the model ids (up to the game's model limit: which IDE defined each,
 //! which IPL placed it before any did, a map object's model and texture names), counts of the
 //! streaming slots, the instance counts of the text IPLs that stream IPLs link their LODs into,
-//! and each stream IPL's largest LOD index.
+//! each stream IPL's largest LOD index, and the animation blocks (`anim/ped.ifp` and the
+//! archives' `.ifp` entries, with their animations' keys) that IDE `anim` objects and
+//! `data/animgrp.dat` groups name.
 //!
 //! It never allocates: the name and id tables are the caller's slices ([`NameSlot`],
 //! [`NAME_SLOTS`] recommended for a whole San Andreas; [`IdSlot`], [`model_ids`]), the rest is
-//! fixed ([`PARENTS`] text IPLs, [`STREAM_IPLS`] stream IPLs). Past a table's capacity a
-//! `check.table_full` note says what was not compared. Walking a folder (finding the files,
-//! opening the archives) is the `std` layer's (`check::folder`); this type takes lines,
-//! entries and records only.
+//! fixed ([`PARENTS`] text IPLs, [`STREAM_IPLS`] stream IPLs, [`ANIM_BLOCKS`] animation blocks,
+//! [`ANIMATIONS`] animations' keys, [`ANIM_GROUPS`] animgrp.dat groups with
+//! [`ANIM_GROUP_NAMES`] of their animations' names, [`ANIM_OBJECT_BLOCKS`] blocks IDE `anim`
+//! objects name). Past a table's capacity a `check.table_full` note says what was not
+//! compared. Walking a folder (finding the files, opening the archives) is the `std` layer's
+//! (`check::folder`); this type takes lines, entries, records and animation names only.
 
 use super::{Finding, Games, Rule};
 use crate::archive::Entry;
@@ -29,6 +33,26 @@ pub const NAME_SLOTS: usize = 1 << 16;
 pub const PARENTS: usize = 256;
 /// Stream IPLs whose largest LOD index is kept (San Andreas has 256 IPL slots).
 pub const STREAM_IPLS: usize = 512;
+/// Animation blocks kept: San Andreas has 180 (Vice City 35), the table is filled past them.
+pub const ANIM_BLOCKS: usize = 256;
+/// Animations whose keys are kept, with their block: San Andreas holds 2500 (Vice City 450).
+pub const ANIMATIONS: usize = 4096;
+/// `data/animgrp.dat` groups kept: San Andreas reads up to 27 besides its 118 built-in ones.
+pub const ANIM_GROUPS: usize = 64;
+/// Animation names of the `data/animgrp.dat` groups kept (with their lines).
+pub const ANIM_GROUP_NAMES: usize = 1024;
+/// Distinct animation blocks IDE `anim` objects name, each with the first object naming it.
+pub const ANIM_OBJECT_BLOCKS: usize = 256;
+
+/// The games' tables of animations and of animation blocks (III and VC `NUMANIMATIONS`,
+/// `NUMANIMBLOCKS`; GR `AnimManager.h` `ms_aAnimations`, `NUM_ANIM_BLOCKS`).
+const fn anim_limits(game: Game) -> (u32, u32) {
+    match game {
+        Game::Iii => (250, 2),
+        Game::ViceCity => (450, 35),
+        Game::SanAndreas => (2500, 180),
+    }
+}
 
 /// The game's model ids (`0..model_ids(game)`): the size of its model table (III and VC
 /// `MODELINFOSIZE`, GR `NUM_MODEL_INFOS`), and of the id table [`ModChecker::new`] takes.
@@ -136,17 +160,26 @@ fn slots(game: Game, kind: Kind) -> Option<u32> {
     }
 }
 
-/// The kind of an entry name: its first three characters after the first `.`, any case.
 /// Where a finding on a level file's line is: the line's offset, and the line in its context.
 fn at_line(line: &Line<'_>) -> (u64, Context) {
-    let context = Context {
-        line: Some(line.number),
-        offset: line.offset,
-        ..Context::default()
-    };
-    (line.offset, context)
+    At::of(line).place()
 }
 
+/// Where a finding on an archive entry is: the entry's offset, and the entry in its context.
+fn at_entry(entry: &Entry<'_>) -> (u64, Context) {
+    let context = Context {
+        entry: Some(Item {
+            index: entry.index,
+            name: Name::new(entry.name),
+        }),
+        base: entry.offset,
+        offset: entry.offset,
+        ..Context::default()
+    };
+    (entry.offset, context)
+}
+
+/// The kind of an entry name: its first three characters after the first `.`, any case.
 fn kind_of(name: &[u8]) -> Option<Kind> {
     let dot = name.iter().position(|&b| b == b'.')?;
     let ext = name.get(dot + 1..dot + 4)?;
@@ -210,6 +243,83 @@ struct Current {
     ide: bool,
 }
 
+/// An animation block the game registers: by its name (the archive entry's stem, `ped`, or
+/// the name inside a file that matches none), with the animations the file that fills it
+/// holds (a range of the animation table).
+#[derive(Clone, Copy, Debug, Default)]
+struct Block {
+    key: u64,
+    /// Registered when the directories are read (`ped`, an archive's `.ifp`): what IDE
+    /// `anim` objects can find.
+    listed: bool,
+    /// A file filled it: its animations are `first..first + count` of the table.
+    read: bool,
+    /// Some of its animations did not fit the table: its names are not compared.
+    partial: bool,
+    first: u32,
+    count: u32,
+    /// The file that filled it.
+    file: u32,
+}
+
+/// A line of a text file, where a finding on it is (its number and its first byte's offset).
+#[derive(Clone, Copy, Debug)]
+struct At {
+    line: u32,
+    offset: u64,
+}
+
+impl At {
+    fn of(line: &Line<'_>) -> At {
+        At {
+            line: line.number,
+            offset: line.offset,
+        }
+    }
+
+    fn place(self) -> (u64, Context) {
+        let context = Context {
+            line: Some(self.line),
+            offset: self.offset,
+            ..Context::default()
+        };
+        (self.offset, context)
+    }
+}
+
+/// A `data/animgrp.dat` group: its block's key and where it is.
+#[derive(Clone, Copy, Debug)]
+struct AnimGroup {
+    block: u64,
+    file: u32,
+    at: At,
+}
+
+/// An animation a group lists: its group, its name's key (the game's), and its line.
+#[derive(Clone, Copy, Debug)]
+struct GroupName {
+    group: u16,
+    key: u32,
+    at: At,
+}
+
+/// A block IDE `anim` objects name: the first object naming it.
+#[derive(Clone, Copy, Debug)]
+struct ObjectBlock {
+    key: u64,
+    file: u32,
+    id: i32,
+    at: At,
+}
+
+/// The animation file being fed: its block (`None`: its animations go nowhere) and where.
+#[derive(Clone, Copy, Debug)]
+struct OpenBlock {
+    block: Option<usize>,
+    file: u32,
+    at: (u64, Context),
+}
+
 /// Checks the links between a folder's files (module documentation). Files are numbered by
 /// the caller (an index into its own list of paths); findings name them by these numbers.
 pub struct ModChecker<'t, S> {
@@ -230,6 +340,26 @@ pub struct ModChecker<'t, S> {
     tables_full: bool,
     current: Option<Current>,
     errors: u32,
+    blocks: [Block; ANIM_BLOCKS],
+    blocks_len: usize,
+    /// A block did not fit: a name not found may be one of those.
+    blocks_full: bool,
+    /// Blocks registered from archives (not counting `ped`): none, and the folder holds no
+    /// archive with animations (a mod folder without `gta3.img`), so nothing is missing.
+    archive_blocks: u32,
+    animations: [u32; ANIMATIONS],
+    animations_len: usize,
+    /// Animations of every block together, as the game reserves them.
+    animations_total: u32,
+    open_block: Option<OpenBlock>,
+    groups: [Option<AnimGroup>; ANIM_GROUPS],
+    groups_len: usize,
+    group_names: [Option<GroupName>; ANIM_GROUP_NAMES],
+    group_names_len: usize,
+    /// The group being read from animgrp.dat is not kept (the table was full).
+    group_dropped: bool,
+    object_blocks: [Option<ObjectBlock>; ANIM_OBJECT_BLOCKS],
+    object_blocks_len: usize,
 }
 
 impl<'t, S: FnMut(&ModFinding)> ModChecker<'t, S> {
@@ -261,7 +391,35 @@ impl<'t, S: FnMut(&ModFinding)> ModChecker<'t, S> {
             tables_full: false,
             current: None,
             errors: 0,
+            blocks: [Block::default(); ANIM_BLOCKS],
+            blocks_len: 0,
+            blocks_full: false,
+            archive_blocks: 0,
+            animations: [0; ANIMATIONS],
+            animations_len: 0,
+            animations_total: 0,
+            open_block: None,
+            groups: [None; ANIM_GROUPS],
+            groups_len: 0,
+            group_names: [None; ANIM_GROUP_NAMES],
+            group_names_len: 0,
+            group_dropped: false,
+            object_blocks: [None; ANIM_OBJECT_BLOCKS],
+            object_blocks_len: 0,
         }
+        .with_ped_block()
+    }
+
+    /// Every game registers `ped` first (GR `AnimManager.cpp` `Initialise`, III and VC
+    /// `LoadAnimFiles`).
+    fn with_ped_block(mut self) -> Self {
+        self.blocks[0] = Block {
+            key: name_key(b"ped"),
+            listed: true,
+            ..Block::default()
+        };
+        self.blocks_len = 1;
+        self
     }
 
     /// Error findings so far.
@@ -364,16 +522,7 @@ impl<'t, S: FnMut(&ModFinding)> ModChecker<'t, S> {
     /// order: San Andreas gta3.img, gta_int.img, then the IMG lines; III and VC gta3.img,
     /// then the CDIMAGE lines).
     pub fn archive_entry(&mut self, file: u32, entry: &Entry<'_>) {
-        let context = Context {
-            entry: Some(Item {
-                index: entry.index,
-                name: Name::new(entry.name),
-            }),
-            base: entry.offset,
-            offset: entry.offset,
-            ..Context::default()
-        };
-        let at = (entry.offset, context);
+        let at = at_entry(entry);
         let kind = kind_of(entry.name);
         let first = match self.register(entry.name, file) {
             Registered::New => true,
@@ -505,6 +654,17 @@ impl<'t, S: FnMut(&ModFinding)> ModChecker<'t, S> {
                         slot.late = self.seen_ipl;
                     }
                 }
+                // The blocks are looked up once, at the first IPL line: an object defined
+                // later is not streamed at all (mod.ide.model_not_streamed).
+                if object.section == "anim" && !self.seen_ipl {
+                    if let Some(block) = object.animation {
+                        let at = At {
+                            line: object.line,
+                            offset: object.offset,
+                        };
+                        self.object_block(block, current.file, object.id, at);
+                    }
+                }
             }
             _ => {}
         }
@@ -565,20 +725,259 @@ impl<'t, S: FnMut(&ModFinding)> ModChecker<'t, S> {
         };
     }
 
-    /// A line of San Andreas' `data/animgrp.dat` (`file`), read by `groups`.
+    /// A line of San Andreas' `data/animgrp.dat` (`file`), read by `groups`. Its groups'
+    /// blocks and animations are compared with the blocks read by [`finish`](Self::finish).
     pub fn animgrp_line(&mut self, file: u32, line: &Line<'_>, groups: &mut level::AnimGroups) {
-        if let level::AnimGroupLine::Animation {
-            index,
-            count: Some(count),
-            ..
-        } = groups.line(line.stored)
+        match groups.line(line.stored) {
+            level::AnimGroupLine::Group { block, .. } => {
+                self.group_dropped = self.groups_len == ANIM_GROUPS;
+                if self.group_dropped {
+                    self.table_full(file, ANIM_GROUPS);
+                    return;
+                }
+                self.groups[self.groups_len] = Some(AnimGroup {
+                    block: name_key(block),
+                    file,
+                    at: At::of(line),
+                });
+                self.groups_len += 1;
+            }
+            level::AnimGroupLine::Animation { name, index, count } => {
+                let Some(count) = count else { return };
+                if index == count {
+                    let at = at_line(line);
+                    let (value, limit) = (Some(f64::from(index + 1)), Some(f64::from(count)));
+                    self.emit_value(Rule::ModAnimgrpTooManyNames, file, None, at, value, limit);
+                }
+                // Names past the count are not the group's (the rule above).
+                if index >= count || self.group_dropped || self.groups_len == 0 {
+                    return;
+                }
+                if self.group_names_len == ANIM_GROUP_NAMES {
+                    self.table_full(file, ANIM_GROUP_NAMES);
+                    return;
+                }
+                self.group_names[self.group_names_len] = Some(GroupName {
+                    group: (self.groups_len - 1) as u16,
+                    key: level::uppercase_key(name),
+                    at: At::of(line),
+                });
+                self.group_names_len += 1;
+            }
+            _ => {}
+        }
+    }
+
+    /// An IDE `anim` object (model `id`) names the animation block `name` (`null`: none).
+    fn object_block(&mut self, name: &[u8], file: u32, id: i32, at: At) {
+        // `null` in any case names no block (SA exe SetAnimFile compares with _stricmp).
+        if name.eq_ignore_ascii_case(b"null") {
+            return;
+        }
+        let key = name_key(name);
+        let known = self.object_blocks[..self.object_blocks_len]
+            .iter()
+            .flatten()
+            .any(|b| b.key == key);
+        if known {
+            return;
+        }
+        if self.object_blocks_len == ANIM_OBJECT_BLOCKS {
+            self.table_full(file, ANIM_OBJECT_BLOCKS);
+            return;
+        }
+        self.object_blocks[self.object_blocks_len] = Some(ObjectBlock { key, file, id, at });
+        self.object_blocks_len += 1;
+    }
+
+    /// An animation file the game loads begins (`file`): `anim/ped.ifp` (`entry` `None`,
+    /// block `ped`) or an archive's `.ifp` entry, registered under the entry's name without
+    /// its extension as San Andreas and Vice City do when they read the directories (an
+    /// archive the game reads). `internal` is the block name inside the file (`None`:
+    /// unknown): a name other than the block's fills a block of that name instead. Its
+    /// animations follow ([`block_animation`](Self::block_animation)), then
+    /// [`block_end`](Self::block_end).
+    pub fn block_begin(&mut self, file: u32, entry: Option<&Entry<'_>>, internal: Option<&[u8]>) {
+        self.open_block = None;
+        let at = entry.map_or((0, Context::default()), at_entry);
+        let name: &[u8] = match entry {
+            // III streams no animation files (re3 Streaming.cpp LoadCdDirectory: DFF, TXD).
+            Some(_) if self.game == Game::Iii => return,
+            Some(entry) => {
+                self.archive_blocks += 1;
+                level::stem(entry.name)
+            }
+            None => b"ped",
+        };
+        let listed = self.find_or_add_block(name, true, file, at);
+        // The file fills the block of its own name (GR AnimManager.cpp L591-618).
+        let target = match internal {
+            Some(inner) if name_key(inner) != name_key(name) => {
+                self.find_or_add_block(inner, false, file, at)
+            }
+            _ => listed,
+        };
+        let block = target.and_then(|i| {
+            let block = &mut self.blocks[i];
+            if block.read && block.count > 0 {
+                // San Andreas keeps the first file's animations (the first archive's entry
+                // is the one streamed); III and VC stream the last archive's.
+                if self.game == Game::SanAndreas {
+                    return None;
+                }
+                self.animations_total -= block.count;
+            }
+            *block = Block {
+                read: true,
+                partial: false,
+                first: self.animations_len as u32,
+                count: 0,
+                file,
+                ..*block
+            };
+            Some(i)
+        });
+        self.open_block = Some(OpenBlock { block, file, at });
+    }
+
+    /// The block named `name`, registered (`listed`: from a directory) if new.
+    fn find_or_add_block(
+        &mut self,
+        name: &[u8],
+        listed: bool,
+        file: u32,
+        at: (u64, Context),
+    ) -> Option<usize> {
+        let key = name_key(name);
+        if let Some(i) = self.blocks[..self.blocks_len]
+            .iter()
+            .position(|b| b.key == key)
         {
-            if index == count {
-                let at = at_line(line);
-                let (value, limit) = (Some(f64::from(index + 1)), Some(f64::from(count)));
-                self.emit_value(Rule::ModAnimgrpTooManyNames, file, None, at, value, limit);
+            self.blocks[i].listed |= listed;
+            return Some(i);
+        }
+        if self.blocks_len == ANIM_BLOCKS {
+            self.blocks_full = true;
+            self.table_full(file, ANIM_BLOCKS);
+            return None;
+        }
+        self.blocks[self.blocks_len] = Block {
+            key,
+            listed,
+            ..Block::default()
+        };
+        self.blocks_len += 1;
+        let limit = anim_limits(self.game).1;
+        if self.blocks_len as u32 == limit + 1 {
+            let (value, limit) = (Some(self.blocks_len as f64), Some(f64::from(limit)));
+            self.emit_value(Rule::ModAnimBlocksOverLimit, file, None, at, value, limit);
+        }
+        Some(self.blocks_len - 1)
+    }
+
+    /// An animation of the file begun.
+    pub fn block_animation(&mut self, name: &[u8]) {
+        let Some(OpenBlock {
+            block: Some(i),
+            file,
+            at: (offset, mut context),
+        }) = self.open_block
+        else {
+            return;
+        };
+        let block = &mut self.blocks[i];
+        block.count += 1;
+        let index = block.count - 1;
+        if self.animations_len < ANIMATIONS && !block.partial {
+            self.animations[self.animations_len] = level::uppercase_key(name);
+            self.animations_len += 1;
+        } else if !core::mem::replace(&mut block.partial, true) {
+            self.table_full(file, ANIMATIONS);
+        }
+        self.animations_total += 1;
+        let limit = anim_limits(self.game).0;
+        if self.animations_total == limit + 1 {
+            context.animation = Some(Item {
+                index,
+                name: Name::new(name),
+            });
+            let (value, limit) = (
+                Some(f64::from(self.animations_total)),
+                Some(f64::from(limit)),
+            );
+            self.emit_value(
+                Rule::ModAnimsOverLimit,
+                file,
+                None,
+                (offset, context),
+                value,
+                limit,
+            );
+        }
+    }
+
+    /// The animation file begun ends.
+    pub fn block_end(&mut self) {
+        self.open_block = None;
+    }
+
+    /// The block of `key`, if registered.
+    fn block(&self, key: u64) -> Option<&Block> {
+        self.blocks[..self.blocks_len].iter().find(|b| b.key == key)
+    }
+
+    /// The IDE `anim` objects' blocks and the animgrp.dat groups against the blocks read.
+    fn finish_animations(&mut self) {
+        // Without a block from an archive the folder has none of the game's (a mod folder
+        // without gta3.img): a block not found may be there.
+        let missing_known = self.archive_blocks > 0 && !self.blocks_full;
+        for i in 0..self.object_blocks_len {
+            let Some(object) = self.object_blocks[i] else {
+                continue;
+            };
+            let found = self.block(object.key).is_some_and(|b| b.listed);
+            if missing_known && !found {
+                let value = Some(f64::from(object.id));
+                let rule = Rule::ModIdeAnimBlockMissing;
+                self.emit_value(rule, object.file, None, object.at.place(), value, None);
             }
         }
+        let mut names = 0;
+        for g in 0..self.groups_len {
+            let Some(group) = self.groups[g] else {
+                continue;
+            };
+            let block = self.block(group.block).copied();
+            if block.is_none() && missing_known {
+                self.emit(
+                    Rule::ModAnimgrpBlockMissing,
+                    group.file,
+                    None,
+                    group.at.place(),
+                );
+            }
+            while names < self.group_names_len {
+                let Some(name) = self.group_names[names].filter(|n| usize::from(n.group) == g)
+                else {
+                    break;
+                };
+                names += 1;
+                // Only a block read whole is compared.
+                let Some(block) = block.filter(|b| b.read && !b.partial) else {
+                    continue;
+                };
+                let first = block.first as usize;
+                let keys = &self.animations[first..first + block.count as usize];
+                if !keys.contains(&name.key) {
+                    let other = Some(block.file);
+                    let rule = Rule::ModAnimgrpAnimationMissing;
+                    self.emit_value(rule, group.file, other, name.at.place(), None, None);
+                }
+            }
+        }
+        self.object_blocks_len = 0;
+        self.groups_len = 0;
+        self.group_names_len = 0;
     }
 
     /// An IDE file (`file`) begins; its records follow ([`record`](Self::record)), then
@@ -677,10 +1076,12 @@ impl<'t, S: FnMut(&ModFinding)> ModChecker<'t, S> {
         }
     }
 
-    /// Everything was fed: the map objects' models and texture dictionaries are looked up in
-    /// the archives (San Andreas), and the stream IPLs' LOD indexes compared with their
-    /// parents' instance counts.
+    /// Everything was fed: the blocks IDE `anim` objects and animgrp.dat groups name are
+    /// looked up, with the groups' animations, in the blocks read; the map objects' models
+    /// and texture dictionaries are looked up in the archives (San Andreas), and the stream
+    /// IPLs' LOD indexes compared with their parents' instance counts.
     pub fn finish(&mut self) {
+        self.finish_animations();
         // A full name table cannot say a name is missing.
         if self.game == Game::SanAndreas && !self.names_full {
             for id in 0..self.ids.len() {

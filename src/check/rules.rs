@@ -684,6 +684,21 @@ rules! {
     ModIdeModelNotStreamed = "mod.ide.model_not_streamed", [SA], Wrong, Warning,
         "a map object (objs, tobj, anim) whose model (.dff) or texture dictionary (.txd) no archive the game reads holds, or whose IDE line comes after the first IPL line (the directories were read without it): it has no place to stream from and is never drawn",
         "GR Streaming.cpp:L1146-1152 (a .dff is matched to its IDE model by name when the directory is read, else it goes to the extra objects), StreamingInfo.h:L59 (no CD position: nothing to load); FileLoader.cpp:L1333-1350 (directories read at the first IPL line)";
+    ModIdeAnimBlockMissing = "mod.ide.anim_block_missing", [SA], Wrong, Warning,
+        "an IDE anim object whose animation block (its .ifp) neither anim/ped.ifp nor an archive the game reads provides (named at the first object naming it): its animation file index becomes -1, no block streams with it and it stands still",
+        "GR FileLoader.cpp LoadAnimatedClumpObject (0x5B40C0), L1357-1362 (ConvertAnimFileIndex after CStreaming::Init2 at the first IPL line); ClumpModelInfo.cpp ConvertAnimFileIndex (0x4C5250), CreateInstance L103-107; AnimManager.cpp GetAnimationBlockIndex (0x4D3990: -1, names in any case); Streaming.cpp:L1176, L353-360 (no block requested for -1)";
+    ModAnimgrpBlockMissing = "mod.animgrp.block_missing", [SA], Crash, Warning,
+        "an animgrp.dat group whose block neither anim/ped.ifp nor an archive the game reads provides: the group is never created, and a ped that uses it reads its null association array",
+        "GR AnimManager.cpp CreateAnimAssocGroups (0x4D3CC0: a group whose block is not found or not loaded is skipped), GetAnimationBlock (0x4D3940); AnimBlendAssocGroup.cpp GetAnimation(AnimationId) (0x4CE090: the array unchecked), CopyAnimation (0x4CE130)";
+    ModAnimgrpAnimationMissing = "mod.animgrp.animation_missing", [SA], Crash, Error,
+        "an animation an animgrp.dat group lists that its block lacks (names compared by their upper-cased keys, as the game does): when the block loads (ped: at start-up) the group's association is made from a null animation",
+        "GR AnimBlendAssocGroup.cpp CreateAssociations (0x4CE6E0, L146-165) from AnimManager.cpp CreateAnimAssocGroups (0x4D3CC0); AnimManager.cpp GetAnimation (0x4D42F0, 0x4D39F0: CKeyGen::GetUppercaseKey of the name against each animation's key); AnimBlendStaticAssociation.cpp:L29-43 Init (reads the null animation's sequences)";
+    ModAnimsOverLimit = "mod.anims.over_limit", [III, VC, SA], Corrupt, Error,
+        "more animations in anim/ped.ifp and the archives' .ifp blocks together than the game's table holds (III 250, VC 450, SA 2500): a streamed block keeps its range after it unloads, so loading them all writes past the table (SA: into the block table after it)",
+        "GR AnimManager.h (ms_aAnimations[2500] at 0xB4EA40, ms_aAnimBlocks at 0xB5D4A0), AnimManager.cpp L591-618 (FirstAnimIdx = ms_numAnimations, kept while NumAnims is set), L833, L921; III config.h NUMANIMATIONS, AnimManager.cpp L829-836; VC AnimManager.cpp L1315 (an assert only)";
+    ModAnimBlocksOverLimit = "mod.anim_blocks.over_limit", [VC, SA], Corrupt, Error,
+        "more animation blocks than the game's table holds (VC 35, SA 180): ped, each .ifp name of the archives the game reads, and each block name inside a file that matches none; the next block is written past the table",
+        "GR AnimManager.h:L20 NUM_ANIM_BLOCKS, AnimManager.cpp Initialise L61 (ped first), RegisterAnimBlock (0x4D3E50) L331-341, L604 (ms_aAnimBlocks[ms_numAnimBlocks++] unchecked), Streaming.cpp:L1176; VC AnimManager.cpp L1057, L1304, Streaming.cpp L456-459";
 }
 
 impl Rule {

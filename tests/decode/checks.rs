@@ -291,6 +291,18 @@ allocates. Its tables are the engine's own, fixed in size:
   and line (looked up in the name table at the end: `mod.ide.model_not_streamed`);
 - text IPLs that stream IPLs link their LODs into: `check::mods::PARENTS` (256) names with their
   instance counts; stream IPLs: `check::mods::STREAM_IPLS` (512), each with its largest LOD index.
+- animation blocks: `check::mods::ANIM_BLOCKS` (256; San Andreas has 180, Vice City 35),
+  registered as the games do (`ped` first, then each archive `.ifp` entry's name without its
+  extension, and the block name inside a file that matches none), each with the range of its
+  animations' keys (`CKeyGen::GetUppercaseKey`) in a table of `check::mods::ANIMATIONS`
+  (4,096; San Andreas holds 2,500): `mod.anim_blocks.over_limit`, `mod.anims.over_limit`;
+- `data/animgrp.dat`: `check::mods::ANIM_GROUPS` (64) groups with their blocks, and
+  `check::mods::ANIM_GROUP_NAMES` (1,024) of their animation names with their lines, compared
+  with the blocks at the end (`mod.animgrp.block_missing`, `mod.animgrp.animation_missing`:
+  only a block whose file was read is compared); IDE `anim` objects:
+  `check::mods::ANIM_OBJECT_BLOCKS` (256) distinct blocks with the first object naming each
+  (`mod.ide.anim_block_missing`). A block is only missing when the archives read held at
+  least one `.ifp` (a mod folder without `gta3.img` is not short of the game's blocks).
 
 Past a table's capacity a `check.table_full` note says what was not compared. The walk itself
 keeps the list of file names and the findings. San Andreas' stream IPLs are read after the
@@ -298,10 +310,9 @@ level files, as `LoadLevel` loads them (GR IplStore.cpp `LoadAllRemainingIpls`),
 are compared with every IDE. A folder of `gta3.img`'s size (16,000 entries, 250 IPLs, 10 IDEs,
 built by `examples/make_mod_folder.rs`) is checked in 0.15 s with 6 MB of peak memory.
 Not checked yet across files: models and TXDs of other than map objects (vehicles, peds,
-weapons) and loose ones (`MODELFILE`), IDE `anim` sections
-naming blocks no `.ifp` provides, `animgrp.dat`'s animations against the blocks (its groups
-are checked against their counts) and `ped.dat`, the
-animation and block totals over all blocks, two-hop LOD chains.
+weapons) and loose ones (`MODELFILE`), the animation blocks vehicles, weapons and peds name,
+`ped.dat`, the animation groups built into III and VC, cutscene animations (`anim/cuts.img`),
+two-hop LOD chains.
 
 ## Changed by the executable
 

@@ -657,3 +657,444 @@ fn animgrp_groups_past_their_count() {
     );
     assert_eq!(mod_rules(&check(&folder)), []);
 }
+
+/// The animation rules fed as the walk feeds them (the game's order: animgrp.dat at start-up,
+/// anim/ped.ifp, the IDEs, then the archives' directories with their `.ifp` entries), each
+/// `.ifp` entry's block name inside the file from `internal` (stem, name).
+mod animations {
+    use gtastream::archive::{ArchiveDecoder, ArchiveVisitor, Choice, Entry};
+    use gtastream::check::mods::{model_ids, IdSlot, ModChecker, ModFinding, NameSlot};
+    use gtastream::check::Level;
+    use gtastream::level::{AnimGroups, Line, Lines};
+    use gtastream::{AnimationInfo, Decoder, Flow, Game, Options, Record, Visitor};
+    use testkit::ifp2::{AnimSpec, BoneSpec, FileSpec};
+    use testkit::img::Img;
+
+    const ANIMGRP: u32 = 0;
+    const PED: u32 = 1;
+    const IDE: u32 = 2;
+    const IMG: u32 = 3;
+
+    struct Feed<'m, 't, S> {
+        mods: &'m mut ModChecker<'t, S>,
+        file: u32,
+        internal: &'m [(&'m str, &'m str)],
+        /// Decode the `.ifp` entries (else only their names are registered).
+        decode: bool,
+        open: bool,
+    }
+
+    impl<S: FnMut(&ModFinding)> Visitor for Feed<'_, '_, S> {
+        fn record(&mut self, record: &Record<'_>) -> Flow {
+            self.mods.record(record, 0, None);
+            Flow::Continue
+        }
+        fn animation(&mut self, info: &AnimationInfo<'_>) -> Flow {
+            self.mods.block_animation(info.name);
+            Flow::Continue
+        }
+    }
+
+    impl<S: FnMut(&ModFinding)> ArchiveVisitor for Feed<'_, '_, S> {
+        fn entry(&mut self, entry: &Entry<'_>) -> Choice {
+            self.mods.archive_entry(self.file, entry);
+            let name = String::from_utf8_lossy(entry.name).to_lowercase();
+            let Some(stem) = name.strip_suffix(".ifp") else {
+                return Choice::Skip;
+            };
+            let internal = self
+                .internal
+                .iter()
+                .find(|(s, _)| *s == stem)
+                .map(|(_, i)| i.as_bytes());
+            self.mods.block_begin(self.file, Some(entry), internal);
+            if self.decode {
+                self.open = true;
+                Choice::Decode
+            } else {
+                self.mods.block_end();
+                Choice::Skip
+            }
+        }
+        fn entry_end(&mut self, _: Result<(), gtastream::Error>) -> Flow {
+            if std::mem::take(&mut self.open) {
+                self.mods.block_end();
+            }
+            Flow::Continue
+        }
+    }
+
+    /// An ANP3 file of block `name` holding animations of these names.
+    fn ifp(name: &str, animations: &[&str]) -> Vec<u8> {
+        let animations = animations
+            .iter()
+            .map(|a| AnimSpec::new(a, vec![BoneSpec::packed("root", &[0, 4])]))
+            .collect();
+        FileSpec::anp3(name, animations).build()
+    }
+
+    struct Feeding<'a> {
+        game: Game,
+        animgrp: &'a [u8],
+        ped: &'a [&'a str],
+        ide: &'a [u8],
+        img: Vec<u8>,
+        internal: &'a [(&'a str, &'a str)],
+        decode: bool,
+        /// animgrp.dat after the archives (the checker compares at the end: any order).
+        animgrp_last: bool,
+    }
+
+    /// The findings of the animation rules (`mod.ide.anim_block_missing`, `mod.animgrp.*`,
+    /// `mod.anims.over_limit`, `mod.anim_blocks.over_limit`).
+    fn run(g: &Feeding<'_>) -> Vec<ModFinding> {
+        let mut names = vec![NameSlot::EMPTY; 1024];
+        let mut ids = vec![IdSlot::EMPTY; model_ids(g.game)];
+        let mut found = Vec::new();
+        let mut mods = ModChecker::new(g.game, &mut names, &mut ids, |f: &ModFinding| {
+            found.push(*f)
+        });
+        let animgrp = |mods: &mut ModChecker<'_, _>| {
+            let mut groups = AnimGroups::new();
+            let mut lines = Lines::new();
+            let mut each = |line: Line<'_>| mods.animgrp_line(ANIMGRP, &line, &mut groups);
+            lines.feed(g.animgrp, &mut each);
+            lines.finish(&mut each);
+        };
+        if !g.animgrp_last {
+            animgrp(&mut mods);
+        }
+        mods.block_begin(PED, None, Some(b"ped"));
+        for name in g.ped {
+            mods.block_animation(name.as_bytes());
+        }
+        mods.block_end();
+        let options = Options {
+            game: Some(g.game),
+            ..Options::default()
+        };
+        mods.ide_begin(IDE);
+        let mut feed = Feed {
+            mods: &mut mods,
+            file: IDE,
+            internal: g.internal,
+            decode: g.decode,
+            open: false,
+        };
+        if !g.ide.is_empty() {
+            Decoder::with_options(options)
+                .decode_slice(g.ide, &mut feed)
+                .unwrap();
+        }
+        mods.ide_end();
+        let mut feed = Feed {
+            mods: &mut mods,
+            file: IMG,
+            internal: g.internal,
+            decode: g.decode,
+            open: false,
+        };
+        ArchiveDecoder::new(g.img.len() as u64)
+            .decode_slice(&g.img, &mut feed)
+            .unwrap();
+        if g.animgrp_last {
+            animgrp(&mut mods);
+        }
+        mods.finish();
+        found
+            .into_iter()
+            .filter(|f| {
+                let id = f.finding.rule.id();
+                id.starts_with("mod.anim") || id == "mod.ide.anim_block_missing"
+            })
+            .collect()
+    }
+
+    /// A finding's rule, file, line, value and level.
+    type Summary = (&'static str, u32, Option<u32>, Option<f64>, Level);
+
+    fn summary(found: &[ModFinding]) -> Vec<Summary> {
+        found
+            .iter()
+            .map(|f| {
+                (
+                    f.finding.rule.id(),
+                    f.file,
+                    f.finding.context.line,
+                    f.finding.value,
+                    f.finding.level(),
+                )
+            })
+            .collect()
+    }
+
+    const IDE_TEXT: &[u8] = b"anim\r\n\
+5000, door1, doors_txd, Doors, 100, 0\r\n\
+5001, door2, doors_txd, null, 100, 0\r\n\
+5002, door3, doors_txd, NULL, 100, 0\r\n\
+5003, thing, thing_txd, missingblk, 100, 0\r\n\
+5004, thing2, thing_txd, MissingBlk, 100, 0\r\n\
+5005, crate1, crate_txd, box, 100, 0\r\n\
+end\r\n";
+
+    const ANIMGRP_TEXT: &[u8] = b"ped_group, ped, man, 2\r\n\
+walk_civi\r\n\
+RUN_CIVI\r\n\
+end\r\n\
+doors_group, doors, man, 3\r\n\
+open\r\n\
+shut\r\n\
+close\r\n\
+end\r\n\
+crate_group, crate, man, 1\r\n\
+anything\r\n\
+end\r\n\
+gone_group, nosuchblk, man, 1\r\n\
+x\r\n\
+end\r\n\
+too, ped, man, 1\r\n\
+walk_civi\r\n\
+fly_civi\r\n\
+end\r\n";
+
+    fn sa_archive(with_blocks: bool) -> Vec<u8> {
+        let mut img = Img::default();
+        img.add("door1.dff", &[0x10, 0, 0, 0]);
+        if with_blocks {
+            img.add("doors.ifp", &ifp("DOORS", &["OPEN", "close"]))
+                .add("crate.ifp", &ifp("box", &["lift"]));
+        }
+        img.v2()
+    }
+
+    /// IDE `anim` objects and animgrp.dat groups against the blocks: a block no file
+    /// provides (warnings), a group's animation its block lacks (an error, naming the archive);
+    /// the near misses: names in another case, `null` in any case, a group whose block's file
+    /// fills another block (not compared), names past the group's count.
+    #[test]
+    fn blocks_and_animations_named_across_files() {
+        let game = Feeding {
+            game: Game::SanAndreas,
+            animgrp: ANIMGRP_TEXT,
+            ped: &["walk_civi", "run_civi"],
+            ide: IDE_TEXT,
+            img: sa_archive(true),
+            internal: &[("doors", "DOORS"), ("crate", "box")],
+            decode: true,
+            animgrp_last: false,
+        };
+        let found = run(&game);
+        assert_eq!(
+            summary(&found),
+            [
+                (
+                    "mod.animgrp.too_many_names",
+                    ANIMGRP,
+                    Some(18),
+                    Some(2.0),
+                    Level::Error
+                ),
+                (
+                    "mod.ide.anim_block_missing",
+                    IDE,
+                    Some(5),
+                    Some(5003.0),
+                    Level::Warning
+                ),
+                // `box` is the block inside crate.ifp: made when it streams, after the IDEs'
+                // blocks were looked up.
+                (
+                    "mod.ide.anim_block_missing",
+                    IDE,
+                    Some(7),
+                    Some(5005.0),
+                    Level::Warning
+                ),
+                (
+                    "mod.animgrp.animation_missing",
+                    ANIMGRP,
+                    Some(7),
+                    None,
+                    Level::Error
+                ),
+                (
+                    "mod.animgrp.block_missing",
+                    ANIMGRP,
+                    Some(13),
+                    None,
+                    Level::Warning
+                ),
+            ]
+        );
+        // animgrp.dat read after the blocks: the same findings.
+        let last = Feeding {
+            animgrp_last: true,
+            img: game.img.clone(),
+            ..game
+        };
+        assert_eq!(summary(&run(&last)), summary(&found));
+        // The missing animation names the archive whose file filled the block.
+        assert_eq!(found[3].other, Some(IMG));
+        // The IDE line's offset: after "anim\r\n" and three lines.
+        let offset = b"anim\r\n".len()
+            + IDE_TEXT
+                .split(|&b| b == b'\n')
+                .skip(1)
+                .take(3)
+                .map(|l| l.len() + 1)
+                .sum::<usize>();
+        assert_eq!(found[1].finding.offset, offset as u64);
+
+        // A folder with no block of its own archives (a mod folder without gta3.img): no
+        // block is missing; ped's groups are still compared.
+        let without = Feeding {
+            img: sa_archive(false),
+            ..game
+        };
+        let found = run(&without);
+        assert_eq!(
+            summary(&found),
+            [(
+                "mod.animgrp.too_many_names",
+                ANIMGRP,
+                Some(18),
+                Some(2.0),
+                Level::Error
+            )]
+        );
+        let missing_walk = Feeding {
+            ped: &["run_civi"],
+            ..without
+        };
+        // Both groups of ped list walk_civi.
+        assert_eq!(
+            summary(&run(&missing_walk))[1..],
+            [
+                (
+                    "mod.animgrp.animation_missing",
+                    ANIMGRP,
+                    Some(2),
+                    None,
+                    Level::Error
+                ),
+                (
+                    "mod.animgrp.animation_missing",
+                    ANIMGRP,
+                    Some(17),
+                    None,
+                    Level::Error
+                ),
+            ]
+        );
+        // Every name there: no finding beyond the count's.
+        let all = Feeding {
+            animgrp: b"doors_group, doors, man, 3\r\nopen\r\nCLOSE\r\nend\r\n",
+            ide: b"anim\r\n5000, door1, doors_txd, doors, 100, 0\r\nend\r\n",
+            ..game
+        };
+        assert_eq!(summary(&run(&all)), []);
+    }
+
+    /// Blocks past the game's table (Vice City 35: ped and 35 archive blocks), and its near
+    /// miss (ped and 34), where the streaming slots (35 `.ifp` entries) are not yet full.
+    #[test]
+    fn blocks_over_the_limit() {
+        let blocks = |n: usize| {
+            let mut img = Img::default();
+            for i in 0..n {
+                img.add(&format!("block{i}.ifp"), &[0u8; 4]);
+            }
+            img.v2()
+        };
+        let game = |img| Feeding {
+            game: Game::ViceCity,
+            animgrp: b"",
+            ped: &["walk_civi"],
+            ide: b"",
+            img,
+            internal: &[],
+            decode: false,
+            animgrp_last: false,
+        };
+        let found = run(&game(blocks(35)));
+        assert_eq!(
+            summary(&found),
+            [(
+                "mod.anim_blocks.over_limit",
+                IMG,
+                None,
+                Some(36.0),
+                Level::Error
+            )]
+        );
+        let entry = found[0].finding.context.entry.unwrap();
+        assert_eq!((entry.index, found[0].finding.limit), (34, Some(35.0)));
+        assert_eq!(summary(&run(&game(blocks(34)))), []);
+        // A name already registered (any case) is no new block.
+        let mut img = Img::default();
+        for i in 0..34 {
+            img.add(&format!("block{i}.ifp"), &[0u8; 4]);
+        }
+        img.add("BLOCK0.IFP", &[0u8; 4]).add("Ped.ifp", &[0u8; 4]);
+        assert_eq!(summary(&run(&game(img.v2()))), []);
+    }
+
+    /// Animations past the game's table, all blocks together (San Andreas 2500, III 250),
+    /// and the near misses; III streams no `.ifp` entries, so an archive's do not count.
+    #[test]
+    fn animations_over_the_limit() {
+        let names: Vec<String> = (0..2501).map(|i| format!("a{i}")).collect();
+        let names: Vec<&str> = names.iter().map(String::as_str).collect();
+        let game = |game, ped, img| Feeding {
+            game,
+            animgrp: b"",
+            ped,
+            ide: b"",
+            img,
+            internal: &[],
+            decode: true,
+            animgrp_last: false,
+        };
+        let empty = Img::default().v2();
+        let found = run(&game(Game::SanAndreas, &names, empty.clone()));
+        assert_eq!(
+            summary(&found),
+            [(
+                "mod.anims.over_limit",
+                PED,
+                None,
+                Some(2501.0),
+                Level::Error
+            )]
+        );
+        let animation = found[0].finding.context.animation.unwrap();
+        assert_eq!(
+            (animation.index, animation.name.as_bytes()),
+            (2500, &b"a2500"[..])
+        );
+        assert_eq!(found[0].finding.limit, Some(2500.0));
+        assert_eq!(
+            summary(&run(&game(Game::SanAndreas, &names[..2500], empty.clone()))),
+            []
+        );
+        // ped's 2499 and an archive block's 2: past the table.
+        let mut img = Img::default();
+        img.add("two.ifp", &ifp("two", &["x", "y"]));
+        let found = run(&game(Game::SanAndreas, &names[..2499], img.v2()));
+        assert_eq!(
+            summary(&found),
+            [(
+                "mod.anims.over_limit",
+                IMG,
+                None,
+                Some(2501.0),
+                Level::Error
+            )]
+        );
+        assert_eq!(
+            summary(&run(&game(Game::Iii, &names[..251], empty.clone()))),
+            [("mod.anims.over_limit", PED, None, Some(251.0), Level::Error)]
+        );
+        assert_eq!(summary(&run(&game(Game::Iii, &names[..250], img.v2()))), []);
+    }
+}

@@ -1,6 +1,6 @@
 //! The checker across files and the level file readers never allocate: level lines, archive
-//! entries, IDE definitions and IPL placements fed in the game's order, with findings of
-//! several `mod.*` rules, the tables the caller's.
+//! entries, IDE definitions, IPL placements and animation blocks fed in the game's order, with
+//! findings of several `mod.*` rules, the tables the caller's.
 #![cfg(feature = "ipl-text")]
 
 use gtastream::archive::{ArchiveDecoder, ArchiveVisitor, Choice, Entry};
@@ -86,6 +86,10 @@ fn checking_a_folder_does_not_allocate() {
             )
             .unwrap();
         mods.ipl_end();
+        // anim/ped.ifp without the group's `walk`.
+        mods.block_begin(6, None, Some(b"ped"));
+        mods.block_animation(b"run_x");
+        mods.block_end();
         let mut groups = AnimGroups::new();
         let mut lines = Lines::new();
         let mut each = |line: gtastream::level::Line<'_>| mods.animgrp_line(5, &line, &mut groups);
@@ -101,6 +105,7 @@ fn checking_a_folder_does_not_allocate() {
             "mod.ide.duplicate_id",
             "mod.ipl.undefined_id",
             "mod.animgrp.too_many_names",
+            "mod.animgrp.animation_missing",
             "mod.ide.model_not_streamed",
         ]
     );
