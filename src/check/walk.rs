@@ -444,14 +444,7 @@ impl<F: ModFiles, E: FnMut(WalkEvent<'_>)> Walk<'_, '_, F, E> {
             self.reading(archive.file);
             let mut checker = file_checker(self.each, self.game, archive.file);
             checker.set_archive_name(&archive.name[..archive.name_len]);
-            let mut both = Both {
-                checker,
-                mods: &mut *mods,
-                file: archive.file,
-                feed: false,
-                pass: Pass::Directory,
-                entries: 0,
-            };
+            let mut both = Both::new(checker, &mut *mods, archive.file, Pass::Directory);
             let result = self.decode_archive(archive, &mut both);
             self.entries += both.entries;
             let mut checker = both.checker;
@@ -472,14 +465,8 @@ impl<F: ModFiles, E: FnMut(WalkEvent<'_>)> Walk<'_, '_, F, E> {
     ) {
         for archive in archives.iter_mut().flatten() {
             self.reading(archive.file);
-            let mut both = Both {
-                checker: Checker::new(games_of(self.game), |_: &Finding| {}),
-                mods: &mut *mods,
-                file: archive.file,
-                feed: false,
-                pass: Pass::Ipls,
-                entries: 0,
-            };
+            let checker = Checker::new(games_of(self.game), |_: &Finding| {});
+            let mut both = Both::new(checker, &mut *mods, archive.file, Pass::Ipls);
             // Read once already: a failure was reported then.
             let _ = self.decode_archive(archive, &mut both);
         }
@@ -504,19 +491,37 @@ impl<F: ModFiles, E: FnMut(WalkEvent<'_>)> Walk<'_, '_, F, E> {
         } else {
             mods.ipl_begin(number, name, None);
         }
-        let mut both = Both {
-            checker,
-            mods: &mut *mods,
-            file: number,
-            feed: true,
-            pass: Pass::Directory,
-            entries: 0,
-        };
+        let mut both = Both::new(checker, &mut *mods, number, Pass::Directory);
+        both.feed = true;
         let result = self.decode_file(number, &mut file, &mut both);
         if keyword == Keyword::Ide {
             both.mods.ide_end();
         } else {
             both.mods.ipl_end();
+        }
+        let mut checker = both.checker;
+        if let Err(error) = result {
+            checker.failed(error);
+        }
+        checker.finish();
+    }
+
+    /// `anim/ped.ifp`, the block `ped` every game loads at start: its own rules, and its
+    /// animations to the mod checker.
+    fn read_ped_ifp<S: FnMut(&ModFinding)>(&mut self, mods: &mut ModChecker<'_, S>) {
+        const PED_IFP: &[u8] = b"anim/ped.ifp";
+        let Some(mut handle) = self.files.open(PED_IFP) else {
+            return;
+        };
+        let number = self.number(PED_IFP);
+        self.reading(number);
+        let mut checker = file_checker(self.each, self.game, number);
+        checker.set_file_name(level::file_name(PED_IFP));
+        let mut both = Both::new(checker, &mut *mods, number, Pass::Directory);
+        both.block = Block::Loose;
+        let result = self.decode_file(number, &mut handle, &mut both);
+        if let Block::Begun = both.block {
+            both.mods.block_end();
         }
         let mut checker = both.checker;
         if let Err(error) = result {
@@ -631,6 +636,7 @@ pub fn walk<F: ModFiles>(
     if !directories_read {
         walk.read_directories(&mut mods, &mut archives);
     }
+    walk.read_ped_ifp(&mut mods);
     if game == Game::SanAndreas {
         walk.read_animgrp(&mut mods);
         walk.read_stream_ipls(&mut mods, &mut archives);
@@ -641,6 +647,13 @@ pub fn walk<F: ModFiles>(
         entries: walk.entries,
         errors: errors.get(),
     })
+}
+
+/// Whether `name`'s extension (after its last `.`) is `extension`, in any case.
+fn has_extension(name: &[u8], extension: &[u8]) -> bool {
+    name.rsplit(|&b| b == b'.')
+        .next()
+        .is_some_and(|e| e.eq_ignore_ascii_case(extension))
 }
 
 /// Which reading of an archive.
@@ -663,13 +676,83 @@ struct Both<'m, 't, C, S> {
     pass: Pass,
     /// Archive entries seen.
     entries: u64,
+    /// The animation block being read.
+    block: Block,
+}
+
+impl<'m, 't, C, S: FnMut(&ModFinding)> Both<'m, 't, C, S> {
+    fn new(checker: C, mods: &'m mut ModChecker<'t, S>, file: u32, pass: Pass) -> Self {
+        Both {
+            checker,
+            mods,
+            file,
+            feed: false,
+            pass,
+            entries: 0,
+            block: Block::None,
+        }
+    }
+}
+
+/// An animation file (a block of the game's animations) being decoded: its block is begun
+/// at its `file` event, which names the block inside the file.
+#[derive(Clone, Copy, Debug)]
+enum Block {
+    None,
+    /// `anim/ped.ifp`, before its `file` event.
+    Loose,
+    /// An archive's `.ifp` entry, before its `file` event: the entry, its name in `name`.
+    Entry {
+        index: u32,
+        name: [u8; 24],
+        name_len: u8,
+        offset: u64,
+        size: u64,
+        declared_size: u64,
+        format: Option<crate::Format>,
+        record: [u8; crate::archive::RECORD_SIZE as usize],
+    },
+    /// Begun: its animations go to the mod checker.
+    Begun,
 }
 
 impl<F: FnMut(&Finding), S: FnMut(&ModFinding)> crate::Visitor for Both<'_, '_, Checker<F>, S> {
     fn file(&mut self, info: &crate::FileInfo<'_>) -> Flow {
+        match self.block {
+            Block::Loose => {
+                self.mods.block_begin(self.file, None, info.name);
+                self.block = Block::Begun;
+            }
+            Block::Entry {
+                index,
+                name,
+                name_len,
+                offset,
+                size,
+                declared_size,
+                format,
+                record,
+            } => {
+                let entry = Entry {
+                    index,
+                    name: &name[..usize::from(name_len)],
+                    offset,
+                    size,
+                    declared_size,
+                    format,
+                    record,
+                };
+                self.mods.block_begin(self.file, Some(&entry), info.name);
+                self.block = Block::Begun;
+            }
+            Block::None | Block::Begun => {}
+        }
         crate::Visitor::file(&mut self.checker, info)
     }
     fn animation(&mut self, info: &crate::AnimationInfo<'_>) -> Flow {
+        if let Block::Begun = self.block {
+            self.mods.block_animation(info.name);
+        }
         crate::Visitor::animation(&mut self.checker, info)
     }
     fn bone(&mut self, info: &crate::BoneInfo<'_>) -> Flow {
@@ -720,14 +803,26 @@ impl<F: FnMut(&Finding), S: FnMut(&ModFinding)> ArchiveVisitor for Both<'_, '_, 
         if self.pass == Pass::Directory {
             self.entries += 1;
             self.mods.archive_entry(self.file, entry);
-            return ArchiveVisitor::entry(&mut self.checker, entry);
+            let choice = ArchiveVisitor::entry(&mut self.checker, entry);
+            // The archive's animation files: blocks the game streams.
+            if choice == Choice::Decode && has_extension(entry.name, b"ifp") {
+                let mut name = [0u8; 24];
+                let name_len = entry.name.len().min(name.len());
+                name[..name_len].copy_from_slice(&entry.name[..name_len]);
+                self.block = Block::Entry {
+                    index: entry.index,
+                    name,
+                    name_len: name_len as u8,
+                    offset: entry.offset,
+                    size: entry.size,
+                    declared_size: entry.declared_size,
+                    format: entry.format,
+                    record: entry.record,
+                };
+            }
+            return choice;
         }
-        let ipl = entry
-            .name
-            .rsplit(|&b| b == b'.')
-            .next()
-            .is_some_and(|e| e.eq_ignore_ascii_case(b"ipl"));
-        if !ipl {
+        if !has_extension(entry.name, b"ipl") {
             return Choice::Skip;
         }
         let choice = ArchiveVisitor::entry(&mut self.checker, entry);
@@ -738,8 +833,11 @@ impl<F: FnMut(&Finding), S: FnMut(&ModFinding)> ArchiveVisitor for Both<'_, '_, 
         choice
     }
     fn entry_end(&mut self, result: Result<(), Error>) -> Flow {
-        if core::mem::take(&mut self.feed) {
+        if self.pass == Pass::Ipls && core::mem::take(&mut self.feed) {
             self.mods.ipl_end();
+        }
+        if let Block::Begun = core::mem::replace(&mut self.block, Block::None) {
+            self.mods.block_end();
         }
         ArchiveVisitor::entry_end(&mut self.checker, result)
     }

@@ -1098,3 +1098,71 @@ end\r\n";
         assert_eq!(summary(&run(&game(Game::Iii, &names[..250], img.v2()))), []);
     }
 }
+
+/// The animation rules through the whole walk: `anim/ped.ifp` and the archives' `.ifp`
+/// entries are read as blocks (the block inside a file named by its `file` event), the IDE's
+/// `anim` objects and `animgrp.dat` compared with them.
+#[test]
+fn animation_blocks_through_the_walk() {
+    use testkit::ifp2::{AnimSpec, BoneSpec, FileSpec};
+    let ifp = |name: &str, animations: &[&str]| {
+        let animations = animations
+            .iter()
+            .map(|a| AnimSpec::new(a, vec![BoneSpec::packed("root", &[0, 4])]))
+            .collect();
+        FileSpec::anp3(name, animations).build()
+    };
+    let folder = san_andreas("anim-walk", "IDE DATA\\MAPS\\ANIMATED.IDE\r\n");
+    folder.write("anim/ped.ifp", &ifp("ped", &["walk", "run"]));
+    let mut img = Img::default();
+    img.add("lae_road.dff", &[0x10, 0, 0, 0, 0, 0, 0, 0])
+        .add("GANGS.IFP", &ifp("gangs", &["hiya"]))
+        .add("lae_stream0.ipl", &stream_ipl(4000, &[0, 3, -1]));
+    folder.write("models/gta3.img", &img.v2());
+    // 4100 names a block no file provides; 4101 one gta3.img holds (in another case).
+    folder.write(
+        "data/maps/animated.ide",
+        b"anim\r\n4100, door, lae_txd, nosuchblock, 100, 0\r\n4101, gate, lae_txd, Gangs, 100, 0\r\nend\r\n",
+    );
+    folder.write(
+        "data/animgrp.dat",
+        b"player, ped, man, 3\r\nWALK\r\nrun\r\nsprint\r\nend\r\ngang, gangs, man, 1\r\nhiya\r\nend\r\n",
+    );
+    let report = check(&folder);
+    let found: Vec<_> = mod_rules(&report)
+        .into_iter()
+        .filter(|(rule, _, _)| rule.contains("anim"))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            (
+                "mod.ide.anim_block_missing",
+                "DATA\\MAPS\\ANIMATED.IDE".to_string(),
+                None
+            ),
+            (
+                "mod.animgrp.animation_missing",
+                "data/animgrp.dat".to_string(),
+                Some("anim/ped.ifp".to_string())
+            ),
+        ],
+        "{found:?}"
+    );
+    assert!(report.files.contains(&"anim/ped.ifp".to_string()));
+    // The near misses: every animation there and every block named, no finding.
+    folder.write(
+        "data/maps/animated.ide",
+        b"anim\r\n4101, gate, lae_txd, Gangs, 100, 0\r\nend\r\n",
+    );
+    folder.write(
+        "data/animgrp.dat",
+        b"player, ped, man, 2\r\nWALK\r\nrun\r\nend\r\ngang, gangs, man, 1\r\nhiya\r\nend\r\n",
+    );
+    let report = check(&folder);
+    let anim_rules: Vec<_> = mod_rules(&report)
+        .into_iter()
+        .filter(|(rule, _, _)| rule.contains("anim"))
+        .collect();
+    assert_eq!(anim_rules, []);
+}
