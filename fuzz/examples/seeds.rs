@@ -21,6 +21,7 @@ fn main() -> std::io::Result<()> {
         ("roundtrip", roundtrip_inputs()),
         ("dff", seeds::dff_inputs()),
         ("gltf", gltf_inputs()),
+        ("walk", testkit::folder::walk_inputs()),
     ];
     for (target, inputs) in targets {
         let out = dir.join(target);

@@ -216,3 +216,156 @@ impl gtastream::check::walk::ModFiles for MemFiles {
         Ok(len)
     }
 }
+
+/// Where one file of a folder ends in [`MemFiles::to_bytes`]: each file is its path, a
+/// newline, its bytes.
+pub const FILE_MARK: &[u8] = b"\xffFILE";
+
+impl MemFiles {
+    /// Files from `(path, bytes)` pairs.
+    pub fn new(files: Vec<(Vec<u8>, Vec<u8>)>) -> MemFiles {
+        MemFiles {
+            files,
+            most: usize::MAX,
+        }
+    }
+
+    /// The files as one input of the `walk` fuzz target: each `FILE_MARK`, path, `\n`, bytes.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::new();
+        for (path, bytes) in &self.files {
+            out.extend_from_slice(FILE_MARK);
+            out.extend_from_slice(path);
+            out.push(b'\n');
+            out.extend_from_slice(bytes);
+        }
+        out
+    }
+
+    /// The files of an input written by [`to_bytes`](Self::to_bytes) (any bytes: what is not
+    /// a file is left out).
+    pub fn from_bytes(input: &[u8]) -> MemFiles {
+        let mut files = Vec::new();
+        let mut rest = input;
+        while let Some(at) = find(rest, FILE_MARK) {
+            rest = &rest[at + FILE_MARK.len()..];
+            let end = find(rest, FILE_MARK).unwrap_or(rest.len());
+            let piece = &rest[..end];
+            if let Some(newline) = piece.iter().position(|&b| b == b'\n') {
+                files.push((piece[..newline].to_vec(), piece[newline + 1..].to_vec()));
+            }
+            rest = &rest[end..];
+        }
+        MemFiles::new(files)
+    }
+}
+
+fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+    haystack.windows(needle.len()).position(|w| w == needle)
+}
+
+/// The `walk` fuzz target's check (replayed by the test suite): a folder from any bytes
+/// ([`MemFiles::from_bytes`] after a first byte choosing the game and the host's read size)
+/// is walked without a panic, to the same events however short the host's reads, every
+/// finding naming files already numbered, the summary counting what was told.
+pub fn check_walk(input: &[u8]) {
+    use gtastream::check::mods::{model_ids, IdSlot, NameSlot};
+    use gtastream::check::walk::{find_game, walk, WalkEvent};
+    use gtastream::Game;
+
+    let Some((&choice, rest)) = input.split_first() else {
+        return;
+    };
+    let run = |most: usize| {
+        let mut files = MemFiles::from_bytes(rest).with_reads_of(most);
+        let game = match choice % 4 {
+            0 => match find_game(&mut files) {
+                Ok(game) => game,
+                Err(_) => return None,
+            },
+            1 => Game::Iii,
+            2 => Game::ViceCity,
+            _ => Game::SanAndreas,
+        };
+        // A small name table: a full one is a note, and the walk goes on.
+        let mut names = vec![NameSlot::EMPTY; 256];
+        let mut ids = vec![IdSlot::EMPTY; model_ids(game)];
+        let mut told = Vec::new();
+        let (mut numbered, mut errors) = (0u32, 0u32);
+        let summary = walk(&mut files, game, &mut names, &mut ids, |event| {
+            match event {
+                WalkEvent::File { file, .. } => {
+                    assert_eq!(file, numbered, "files numbered in order");
+                    numbered += 1;
+                }
+                WalkEvent::Finding(f) => {
+                    assert!(f.file < numbered, "a finding names a file not yet numbered");
+                    assert!(f.other.is_none_or(|o| o < numbered));
+                    errors += u32::from(f.finding.level() == gtastream::check::Level::Error);
+                }
+                WalkEvent::Reading { file, .. } | WalkEvent::Unreadable { file, .. } => {
+                    assert!(file < numbered);
+                }
+                _ => {}
+            }
+            told.push(format!("{event:?}"));
+        });
+        if let Ok(summary) = summary {
+            assert_eq!(summary.files, numbered);
+            assert_eq!(summary.errors, errors);
+        }
+        Some((told, summary))
+    };
+    let whole = run(usize::MAX);
+    let most = 1 + usize::from(choice >> 2) % 61;
+    assert_eq!(run(most), whole, "events differ in reads of {most} bytes");
+}
+
+/// Seeds of the `walk` fuzz target: folders of each game's shape (with findings of several
+/// rules, and clean), each for the game its level file shows and in reads of a few bytes.
+pub fn walk_inputs() -> Vec<(String, Vec<u8>)> {
+    let ifp = |name: &str, animations: &[&str]| {
+        let animations = animations
+            .iter()
+            .map(|a| {
+                crate::ifp2::AnimSpec::new(a, vec![crate::ifp2::BoneSpec::packed("root", &[0, 4])])
+            })
+            .collect();
+        crate::ifp2::FileSpec::anp3(name, animations).build()
+    };
+    let stock = san_andreas("walk-seed-stock", "");
+    let findings = san_andreas(
+        "walk-seed-findings",
+        "IDE DATA\\MAPS\\TWICE.IDE\r\nIMG MODELS\\MISSING.IMG\r\nIPL DATA\\MAPS\\EARLY.IPL\r\n",
+    );
+    findings.write("data/maps/twice.ide", &sa_ide(&[4000, 4100]));
+    findings.write("data/maps/early.ipl", &sa_text_ipl(&[(4200, "nowhere", 5)]));
+    findings.write("anim/ped.ifp", &ifp("ped", &["walk", "run"]));
+    findings.write(
+        "data/animgrp.dat",
+        b"player, ped, man, 2\r\nwalk\r\nsprint\r\nrun\r\nend\r\n",
+    );
+    let iii = Folder::new("walk-seed-iii");
+    iii.write(
+        "data/gta3.dat",
+        b"IDE DATA\\A.IDE\r\nCDIMAGE MODELS\\X.IMG\r\nIPL DATA\\A.IPL\r\n",
+    );
+    iii.write("data/a.ide", b"objs\r\n100, a, a, 1, 100, 0\r\nend\r\n");
+    iii.write("data/a.ipl", b"inst\r\n100, a, 0, 0, 0, 1, 1, 1, 0, 0, 0, 1\r\n101, b, 0, 0, 0, 1, 1, 1, 0, 0, 0, 1\r\nend\r\n");
+    let mut img = Img::default();
+    img.add("a.dff", &[0x10, 0, 0, 0]);
+    let (dir, data) = img.v1();
+    iii.write("models/x.img", &data);
+    iii.write("models/x.dir", &dir);
+    let mut out = Vec::new();
+    for (name, folder) in [("stock", &stock), ("findings", &findings), ("iii", &iii)] {
+        let bytes = MemFiles::read(folder).to_bytes();
+        // The game from the folder (reads of 1 and of 5 bytes), and named (SA, III).
+        for (tag, choice) in [("found", 0u8), ("reads5", 16), ("sa", 3), ("iii", 1)] {
+            let mut input = vec![choice];
+            input.extend_from_slice(&bytes);
+            out.push((format!("walk-{name}-{tag}"), input));
+        }
+    }
+    out
+}

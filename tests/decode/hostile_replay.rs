@@ -263,3 +263,22 @@ fn seeds_with_a_byte_changed_pass_the_check_checks() {
 fn all_seeds() -> Vec<(String, Vec<u8>)> {
     [seeds::files(), seeds::dff_seeds()].concat()
 }
+
+/// The `walk` fuzz target's seeds, and each with its level file cut short and a byte of each
+/// file changed, pass its checks (`testkit::folder::check_walk`).
+#[test]
+fn walk_seeds_and_their_damage_pass_the_walk_checks() {
+    for (name, input) in testkit::folder::walk_inputs() {
+        testkit::folder::check_walk(&input);
+        let step = input.len() / 12 + 1;
+        for cut in (1..input.len()).step_by(step) {
+            testkit::folder::check_walk(&input[..cut]);
+        }
+        for at in (1..input.len()).step_by(step - 1) {
+            let mut damaged = input.clone();
+            damaged[at] ^= 0xff;
+            testkit::folder::check_walk(&damaged);
+        }
+        assert!(input.len() > 100, "{name}");
+    }
+}
