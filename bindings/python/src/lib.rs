@@ -14,6 +14,7 @@ use pyo3::types::{PyBytes, PyDict, PyMemoryView};
 mod archive;
 mod document;
 mod events;
+mod folder;
 mod from_document;
 mod gltf;
 mod load;
@@ -97,8 +98,13 @@ pub(crate) fn with_bytes<R>(
     data: &Bound<'_, PyAny>,
     f: impl FnOnce(&[u8]) -> PyResult<R>,
 ) -> PyResult<R> {
+    f(bytes_of(data)?.as_bytes())
+}
+
+/// A bytes-like object as `bytes`: itself, or one copy of its buffer (see [`with_bytes`]).
+pub(crate) fn bytes_of<'py>(data: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyBytes>> {
     if let Ok(bytes) = data.cast::<PyBytes>() {
-        return f(bytes.as_bytes());
+        return Ok(bytes.clone());
     }
     let view = data
         .py()
@@ -112,10 +118,9 @@ pub(crate) fn with_bytes<R>(
                     .map_or_else(|_| "?".to_string(), |n| n.to_string())
             ))
         })?;
-    let copy = view
+    Ok(view
         .call_method0(pyo3::intern!(data.py(), "tobytes"))?
-        .cast_into::<PyBytes>()?;
-    f(copy.as_bytes())
+        .cast_into::<PyBytes>()?)
 }
 
 /// Decodes a whole file held in memory into the structure `gtastream dump --json` prints.
@@ -254,6 +259,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<load::Placement>()?;
     m.add_class::<events::EventReader>()?;
     archive::register(m)?;
+    folder::register(m)?;
     m.add("DECODER_SIZE", gtastream::DECODER_SIZE)?;
     Ok(())
 }

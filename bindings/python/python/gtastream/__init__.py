@@ -6,6 +6,10 @@ The decoding is done by the Rust library gtastream; this package adds no format 
 - ``decode(data)`` gives the structure ``gtastream dump --json`` prints, as a dict.
 - ``check(data, name=None, games=None)`` gives what ``gtastream check --json`` prints, as a
   dict: the findings of the games' loading rules (docs/CHECKS.md).
+- ``check_folder(folder, game=None, base=None)`` gives what ``gtastream check --json DIR``
+  prints: a game or mod folder (a path, or a mapping of relative paths to bytes, or a
+  callable that opens a path) checked as the game loads it; :class:`FolderError` says why a
+  folder cannot be checked at all.
 - ``load(path_or_bytes)`` gives a :class:`Package` (animation files), each bone's keyframes
   as numpy arrays, or a :class:`Placement` (IPL files) with numpy columns.
 - ``events(f)`` streams the decoder's events from a binary file object in constant memory.
@@ -32,9 +36,11 @@ from ._native import (
     DecodeError,
     EncodeError,
     EventReader,
+    FolderError,
     Package,
     Placement,
     check,
+    check_folder,
     decode,
     convert,
     events,
@@ -58,9 +64,11 @@ __all__ = [
     "DecodeError",
     "EncodeError",
     "EventReader",
+    "FolderError",
     "Package",
     "Placement",
     "check",
+    "check_folder",
     "decode",
     "convert",
     "events",

@@ -3,10 +3,12 @@
 import os
 from typing import (
     Any,
+    Callable,
     Dict,
     Iterator,
     List,
     Literal,
+    Mapping,
     Optional,
     Protocol,
     Tuple,
@@ -27,9 +29,11 @@ __all__ = [
     "DecodeError",
     "EncodeError",
     "EventReader",
+    "FolderError",
     "Package",
     "Placement",
     "check",
+    "check_folder",
     "convert",
     "decode",
     "events",
@@ -268,6 +272,87 @@ def check(
     ``check --skeleton MODEL`` does (rules ``skel.*``); a DFF alone gets its skeleton report.
     ``dir`` (a version 1 archive's ``.dir`` bytes): ``data`` is its ``.img``, checked as
     ``gtastream check NAME.img`` with the ``.dir`` beside (format "VER1")."""
+
+class FolderError(Exception):
+    """A folder cannot be checked at all (``check_folder``); the message is ``NAME: reason``."""
+
+    kind: Literal["no_game", "several_games", "no_level_file"]
+    """Why: no data/gta.dat, data/gta_vc.dat or data/gta3.dat ("no_game"), the level files of
+    several games are there and no ``game`` was named ("several_games"), the named game's
+    level file is not there ("no_level_file")."""
+    reason: str
+    """The reason in words, e.g. "no data/gta3.dat"."""
+
+@type_check_only
+class CheckFolderFindingDict(CheckFindingDict):
+    """A finding of a folder: also its file, line and the other file involved."""
+
+    path: str
+    """The file, as the level file writes it (``DATA\\MAPS\\LA\\LAE.IPL``) or as the game
+    names it (``models/gta3.img``); an archive entry's name is in ``entry``."""
+    line: Optional[int]
+    """The line of a text file (from 1), else None."""
+    other: Optional[str]
+    """The other file of a finding across files (the archive that also holds a name, ...)."""
+
+@type_check_only
+class CheckUnreadableDict(TypedDict):
+    path: str
+    reason: str
+
+@type_check_only
+class CheckFolderInputDict(TypedDict):
+    """The folder as one input of format "DIR": its findings, grouped and counted, then the
+    game checked, the verdict, the files numbered, the archive entries read and the files that
+    were there but could not be read."""
+
+    file: str
+    format: Literal["DIR"]
+    findings: List[CheckFolderFindingDict]
+    groups: List[CheckGroupDict]
+    summary: CheckSummaryDict
+    games: List[_Game]
+    games_from: Literal["file", "caller"]
+    """"file" when the folder's level file told the game, "caller" when ``game`` named it."""
+    verdict: Literal["loads", "fails"]
+    game: Literal["iii", "vc", "sa"]
+    files: int
+    entries: int
+    unreadable: List[CheckUnreadableDict]
+
+@type_check_only
+class CheckFolderDict(TypedDict):
+    inputs: List[CheckFolderInputDict]
+
+_Folder = Union[
+    str,
+    "os.PathLike[str]",
+    Mapping[str, _Bytes],
+    Mapping[bytes, _Bytes],
+    Callable[[str], Optional[_Bytes]],
+]
+
+def check_folder(
+    folder: _Folder,
+    *,
+    game: Optional[str] = None,
+    base: Optional[_Folder] = None,
+    name: Optional[str] = None,
+) -> CheckFolderDict:
+    """Check a game or mod folder as the game loads it (docs/CHECKS.md, "Whole folders"): the
+    document ``gtastream check --json DIR`` prints, as a dict (one input of format "DIR",
+    findings with "path", "line" and "other", then "verdict", "game", "files", "entries",
+    "unreadable").
+
+    ``folder``: a path to the folder, or the host's own files: a mapping of relative paths to
+    bytes (matched as the games match them: any case, ``\\`` or ``/``; a value is read only
+    when the walk opens its file), or a callable given each path as the level file writes it
+    (``DATA\\MAPS\\LA\\LAE.IDE``, ``models/gta3.img``) that returns its bytes or None.
+    ``game``: "sa", "vc" or "iii" (None: the folder's level file decides). ``base``: a game
+    folder (the same kinds) the folder is checked against, a path looked up in ``folder``
+    first. ``name``: the input's "file" (default: the path as given, "" for a host's files).
+    Raises FolderError where the folder cannot be checked at all, OSError where a path is no
+    folder, ValueError for another game, and what the host's mapping or callable raised."""
 
 def load(source: Union[str, "os.PathLike[str]", _Bytes]) -> Union["Package", "Placement"]:
     """Decode a whole file (a path, or its bytes) into a Package (animation files) or a
