@@ -286,11 +286,14 @@ impl<F: ModFiles, E: FnMut(WalkEvent<'_>)> Walk<'_, '_, F, E> {
 
     /// Decodes an archive into `visitor`, to the end; a decode error is returned, a read error
     /// reported.
-    fn decode_archive<V: ArchiveVisitor>(
+    fn decode_archive(
         &mut self,
         archive: &mut Archive<F::File>,
-        visitor: &mut V,
+        // Through `dyn`: one copy of the archive's and the entries' decoders serves every
+        // pass (a module's size, the WebAssembly one's above all).
+        mut visitor: &mut dyn ArchiveVisitor,
     ) -> Result<(), Error> {
+        let visitor = &mut visitor;
         let result: Result<Result<(), Error>, Failure<F::Error>> = (|| {
             let data_len = self.files.len(&mut archive.img).map_err(Failure::Read)?;
             let mut decoder = match archive.dir.as_mut() {
@@ -350,12 +353,13 @@ impl<F: ModFiles, E: FnMut(WalkEvent<'_>)> Walk<'_, '_, F, E> {
 
     /// Decodes a loose file into `visitor`, to the end; a decode error is returned, a read
     /// error reported.
-    fn decode_file<V: crate::Visitor>(
+    fn decode_file(
         &mut self,
         number: u32,
         file: &mut F::File,
-        visitor: &mut V,
+        mut visitor: &mut dyn crate::Visitor,
     ) -> Result<(), Error> {
+        let visitor = &mut visitor;
         let mut decoder = Decoder::with_options(Options {
             game: Some(self.game),
             ..Options::default()
