@@ -286,14 +286,11 @@ impl<F: ModFiles, E: FnMut(WalkEvent<'_>)> Walk<'_, '_, F, E> {
 
     /// Decodes an archive into `visitor`, to the end; a decode error is returned, a read error
     /// reported.
-    fn decode_archive(
+    fn decode_archive<V: ArchiveVisitor>(
         &mut self,
         archive: &mut Archive<F::File>,
-        // Through `dyn`: one copy of the archive's and the entries' decoders serves every
-        // pass (a module's size, the WebAssembly one's above all).
-        mut visitor: &mut dyn ArchiveVisitor,
+        visitor: &mut V,
     ) -> Result<(), Error> {
-        let visitor = &mut visitor;
         let result: Result<Result<(), Error>, Failure<F::Error>> = (|| {
             let data_len = self.files.len(&mut archive.img).map_err(Failure::Read)?;
             let mut decoder = match archive.dir.as_mut() {
@@ -353,13 +350,12 @@ impl<F: ModFiles, E: FnMut(WalkEvent<'_>)> Walk<'_, '_, F, E> {
 
     /// Decodes a loose file into `visitor`, to the end; a decode error is returned, a read
     /// error reported.
-    fn decode_file(
+    fn decode_file<V: crate::Visitor>(
         &mut self,
         number: u32,
         file: &mut F::File,
-        mut visitor: &mut dyn crate::Visitor,
+        visitor: &mut V,
     ) -> Result<(), Error> {
-        let visitor = &mut visitor;
         let mut decoder = Decoder::with_options(Options {
             game: Some(self.game),
             ..Options::default()
