@@ -97,7 +97,7 @@ function setControls() {
   // (With nothing shown: once the file opened after the archive failed, not while it decodes.)
   const failed = document.body.dataset.state === 'failed';
   $('back').hidden = !(archiveResult && (r === null ? failed : r.entry));
-  const targets = !r || r.entries ? [] : ['bnry', 'text'].includes(r.format) ? ['bnry', 'text']
+  const targets = !r || r.entries || r.input ? [] : ['bnry', 'text'].includes(r.format) ? ['bnry', 'text']
     : r.format === 'ide' ? ['ide']
     : r.format === null || r.model ? [] : ['ANP3', 'ANP2', 'ANPK'];
   $('save-tools').hidden = targets.length === 0;
@@ -119,17 +119,60 @@ function open(fileList) {
   document.body.dataset.state = 'decoding';
   stopPlayer();
   result = null;
-  for (const id of ['summary', 'verdict-section', 'warnings-section', 'findings-section',
-    'animation-section', 'placement-section', 'definition-section', 'archive-section',
-    'model-section']) {
-    $(id).hidden = true;
-  }
+  for (const id of SECTIONS) $(id).hidden = true;
   $('file-name').textContent = file.name;
   ticked.clear();
   archiveMessage();
   setControls();
   closeView();
   send({ type: 'open', files: files.length > 1 ? files : [file] });
+}
+
+/** The sections of a file or folder shown, hidden while another one is read. */
+const SECTIONS = ['summary', 'verdict-section', 'warnings-section', 'findings-section',
+  'animation-section', 'placement-section', 'definition-section', 'archive-section',
+  'model-section', 'folder-section'];
+
+/** Checks a game or mod folder (`gtastream check DIR`): `files` its files as [path under it,
+ * File], `name` its own name. */
+function openFolder(files, name) {
+  status(`Checking the folder ${name}…`);
+  document.body.dataset.state = 'decoding';
+  stopPlayer();
+  result = null;
+  archiveResult = null;
+  for (const id of SECTIONS) $(id).hidden = true;
+  $('file-name').textContent = name;
+  ticked.clear();
+  archiveMessage();
+  setControls();
+  closeView();
+  send({ type: 'folder', files, name });
+}
+
+/** A picked folder's files (`webkitRelativePath`: its name, then the path under it). */
+function pickedFolder(fileList) {
+  const files = [...(fileList ?? [])];
+  if (!files.length) return;
+  const name = files[0].webkitRelativePath.split('/')[0] || 'folder';
+  openFolder(files.map((f) => [f.webkitRelativePath.split('/').slice(1).join('/') || f.name, f]),
+    name);
+}
+
+/** Every file under a dropped folder's entry, as [path under it, File]. */
+async function folderFiles(directory, prefix = '') {
+  const files = [];
+  const reader = directory.createReader();
+  // readEntries gives the entries in batches, until an empty one.
+  for (;;) {
+    const batch = await new Promise((resolve, reject) => reader.readEntries(resolve, reject));
+    if (!batch.length) return files;
+    for (const entry of batch) {
+      const path = `${prefix}${entry.name}`;
+      if (entry.isDirectory) files.push(...await folderFiles(entry, `${path}/`));
+      else files.push([path, await new Promise((resolve, reject) => entry.file(resolve, reject))]);
+    }
+  }
 }
 
 /** Opens entry `index` of the archive shown. */
@@ -146,6 +189,13 @@ function openEntry(index) {
 worker.onmessage = ({ data }) => {
   if (data.type === 'opened') {
     show(data.result);
+  } else if (data.type === 'folder-checked') {
+    showFolder(data.result);
+  } else if (data.type === 'failed' && data.folder) {
+    status(`Cannot check the folder: ${data.error.message}`, true);
+    result = null;
+    document.body.dataset.state = 'failed';
+    setControls();
   } else if (data.type === 'failed') {
     const e = data.error;
     const img = /\.img$/i.test($('file-name').textContent)
@@ -220,7 +270,7 @@ function show(r) {
     + ' "Save a copy" downloads it).' : 'Decoded.');
   archiveMessage();
   for (const id of ['animation-section', 'placement-section', 'definition-section',
-    'archive-section', 'model-section']) {
+    'archive-section', 'model-section', 'folder-section']) {
     $(id).hidden = true;
   }
   $('entry-name').textContent = r.entry ?? '–';
@@ -257,6 +307,36 @@ function show(r) {
   document.body.dataset.state = 'done';
 }
 
+/** A folder checked (`gtastream check DIR`): the verdict for its game, the counts, the findings
+ * per rule with their file, line or entry and the other file, the files not read. */
+function showFolder(r) {
+  result = r;
+  const input = r.input;
+  for (const id of SECTIONS) $(id).hidden = true;
+  $('file-name').textContent = r.name;
+  $('entry-name').textContent = '–';
+  setControls();
+  $('summary').hidden = false;
+  $('format').textContent = 'DIR';
+  $('package').textContent = '–';
+  $('size').textContent = `${r.given} files given`;
+  $('time').textContent = `${(r.seconds * 1000).toFixed(0)} ms`;
+  showVerdict(input);
+  showFindings(input);
+  $('folder-section').hidden = false;
+  $('folder-counts').textContent = `${GAME_NAMES[input.game] ?? input.game}: `
+    + `${plural(input.files, 'file')} and ${input.entries} archive `
+    + `${input.entries === 1 ? 'entry' : 'entries'} read, `
+    + `${plural(input.unreadable.length, 'file')} not read`;
+  $('unreadable-section').hidden = input.unreadable.length === 0;
+  fill($('unreadable'), input.unreadable.map((u) => [u.path, u.reason]));
+  status('Checked.');
+  document.body.dataset.state = 'done';
+}
+
+/** Where a finding in a folder is: its file, then its line or archive entry. */
+const place = (f) => `${f.path}${f.line !== null ? `:${f.line}` : ''}${f.entry ? `:${f.entry}` : ''}`;
+
 const GAME_NAMES = { iii: 'GTA III', vc: 'Vice City', sa: 'San Andreas', mta: 'MTA' };
 const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
@@ -275,11 +355,18 @@ function showVerdict(checked) {
   }
   const s = checked.summary;
   const games = checked.games.map((g) => GAME_NAMES[g] ?? g).join(', ') || 'no game';
-  const whence = checked.games_from === 'file' ? 'the games this file is for, as it says'
-    : 'the games chosen';
+  const folder = checked.format === 'DIR';
+  const whence = folder ? (checked.games_from === 'file' ? 'the game of the folder\'s level file'
+    : 'the game chosen')
+    : checked.games_from === 'file' ? 'the games this file is for, as it says'
+      : 'the games chosen';
   const counts = `${plural(s.errors, 'error')}, ${plural(s.warnings, 'warning')}, `
     + `${plural(s.notes, 'note')}`;
-  verdict.textContent = s.errors > 0 ? `Errors: ${counts}. Checked for ${games} (${whence}).`
+  // A folder's verdict is the tool's: an error finding fails the game.
+  verdict.textContent = folder ? `${checked.verdict === 'fails'
+    ? 'Fails: an error finding crashes the game or corrupts its memory'
+    : 'Loads: no error finding'} (${counts}). Checked for ${games} (${whence}).`
+    : s.errors > 0 ? `Errors: ${counts}. Checked for ${games} (${whence}).`
     : s.warnings > 0 ? `Loads, with warnings: ${counts}. Checked for ${games} (${whence}).`
       : `Loads: ${counts}. Checked for ${games} (${whence}).`;
   verdict.className = s.errors > 0 ? 'errors' : s.warnings > 0 ? 'warnings' : 'clean';
@@ -306,7 +393,8 @@ function showFindings(checked) {
     const rule = document.createElement('code');
     rule.textContent = g.rule;
     const first = checked.findings[g.first];
-    const where = first.entry ? `${first.entry}: ` : '';
+    const folder = checked.format === 'DIR';
+    const where = folder ? `${place(first)}: ` : first.entry ? `${first.entry}: ` : '';
     line.append(level, ' ', rule, ` (${g.games.join(', ')}) ${g.spread}`
       + `${g.count === 1 ? ': ' : '; first: '}${where}${first.message}`);
     group.appendChild(line);
@@ -314,10 +402,17 @@ function showFindings(checked) {
     group.addEventListener('toggle', () => {
       if (!group.open || group.querySelector('table')) return;
       const table = document.createElement('table');
-      table.innerHTML = '<thead><tr><th>Offset</th><th>Entry</th><th>Where and why</th></tr>'
-        + '</thead><tbody></tbody>';
-      fill(table, checked.findings.filter((f) => f.rule === g.rule).map((f) =>
-        [`${f.offset} (0x${f.offset.toString(16)})`, f.entry ?? '', f.message]));
+      const found = checked.findings.filter((f) => f.rule === g.rule);
+      const offset = (f) => `${f.offset} (0x${f.offset.toString(16)})`;
+      if (folder) {
+        table.innerHTML = '<thead><tr><th>File</th><th>Offset</th><th>Where and why</th>'
+          + '<th>Other file</th></tr></thead><tbody></tbody>';
+        fill(table, found.map((f) => [place(f), offset(f), f.message, f.other ?? '']));
+      } else {
+        table.innerHTML = '<thead><tr><th>Offset</th><th>Entry</th><th>Where and why</th></tr>'
+          + '</thead><tbody></tbody>';
+        fill(table, found.map((f) => [offset(f), f.entry ?? '', f.message]));
+      }
       group.appendChild(table);
     });
     return group;
@@ -570,6 +665,7 @@ function drawMap(r) {
 }
 
 $('file').addEventListener('change', (e) => open(e.target.files));
+$('folder').addEventListener('change', (e) => pickedFolder(e.target.files));
 $('back').addEventListener('click', () => archiveResult && show(archiveResult));
 $('save').addEventListener('click', () => {
   status(`Converting to ${$('save-format').value}…`);
@@ -598,6 +694,15 @@ document.addEventListener('dragleave', () => document.body.classList.remove('dra
 document.addEventListener('drop', (e) => {
   e.preventDefault();
   document.body.classList.remove('dragging');
+  // A dropped folder is walked (its entries are to be taken now, during the event).
+  const folder = [...(e.dataTransfer.items ?? [])].map((item) => item.webkitGetAsEntry?.())
+    .find((entry) => entry?.isDirectory);
+  if (folder) {
+    status(`Reading the folder ${folder.name}…`);
+    folderFiles(folder).then((files) => openFolder(files, folder.name),
+      (error) => status(`Cannot read the folder ${folder.name}: ${error.message}`, true));
+    return;
+  }
   open(e.dataTransfer.files);
 });
 

@@ -1,12 +1,12 @@
-// Decodes the file (or lists the IMG archive) off the page's thread with the package's streaming
-// decoders (constant memory; a File is read in pieces with Blob.slice, seeks included), and keeps
-// what the page shows: summaries are posted at once, a bone's keyframes when the page asks for
-// them. An archive's entry is opened as a slice of the archive: nothing else of it is read.
+// Decodes the file (or lists the IMG archive, or checks a folder) off the page's thread with
+// the package's streaming decoders (constant memory; a File is read in pieces with Blob.slice,
+// seeks included), and keeps what the page shows: summaries are posted at once, a bone's
+// keyframes when the page asks for them. An archive's entry is opened as a slice of the archive: nothing else of it is read.
 // An archive is edited (entries added or replaced, removed) into new Blobs, read by slices from
 // the one opened: the file opened is never changed; "save a copy" downloads the new Blobs.
 import {
-  addEntriesBlob, ArchiveError, check, DecodeError, EncodeError, convert, decode, decodeStream,
-  init,
+  addEntriesBlob, ArchiveError, check, checkFolder, DecodeError, EncodeError, convert, decode,
+  decodeStream, folderFromFiles, init,
   lsBlob, removeEntriesBlob, sample, summaries, toGltf,
 } from './gtastream/index.js';
 
@@ -208,6 +208,18 @@ self.onmessage = async ({ data }) => {
         ? { kind: e.kind, reason: e.reason, offset: e.offset, message: e.message }
         : { message: String(e && e.message ? e.message : e) };
       self.postMessage({ type: 'failed', error, entry: data.type === 'entry' });
+    }
+  } else if (data.type === 'folder') {
+    // A game or mod folder (`gtastream check DIR`): its files ([path under it, File]) read in
+    // slices with FileReaderSync as the walk asks for them, never an archive whole.
+    try {
+      const started = performance.now();
+      const [input] = checkFolder(folderFromFiles(data.files), { name: data.name }).inputs;
+      self.postMessage({ type: 'folder-checked', result: { name: data.name, input,
+        given: data.files.length, seconds: (performance.now() - started) / 1000 } });
+    } catch (e) {
+      self.postMessage({ type: 'failed', folder: true,
+        error: { message: String(e && e.message ? e.message : e) } });
     }
   } else if (data.type === 'archive-add' || data.type === 'archive-remove') {
     const edit = data.type === 'archive-add'

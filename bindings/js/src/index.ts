@@ -12,6 +12,11 @@ export {
   check, type CheckCounts, type CheckDocument, type CheckFinding, type CheckGame, type CheckGroup,
   type CheckInput, checkJson, type CheckOptions, type CheckSummary,
 } from './check.js';
+export {
+  checkFolder, type CheckFolderDocument, type CheckFolderFinding, type CheckFolderInput,
+  checkFolderJson, type CheckFolderOptions, type FolderFile, type FolderGame, folderFromDirectory,
+  folderFromFiles, folderKey, type FolderSource, type UnreadableFile,
+} from './folder.js';
 export { decode, decodeJson, sample, summaries } from './decode.js';
 export {
   fromGltf, type FromGltfOptions, type FromGltfResult, type GltfBoneReport, type GltfOptions,

@@ -72,6 +72,7 @@ export interface Exports {
   ): number;
   gts_sample_skeleton_json(ptr: number, len: number, name: number, nameLen: number,
     model: number, modelLen: number, time: number, looped: number, game: number): number;
+  gts_check_folder_json(name: number, nameLen: number, game: number): number;
   gts_check_skeleton_json(ptr: number, len: number, name: number, nameLen: number, games: number,
     model: number, modelLen: number): number;
   gts_gltf(ptr: number, len: number, model: number, modelLen: number, names: number,
@@ -167,6 +168,19 @@ export interface Sink {
   /** An archive cannot be written as asked: the kind's stable name, the message, the entry's
    * index and its name (one character per byte). */
   archiveError?(kind: string, message: string, index: number, entry: string): void;
+  /** The folder a check walks (`gts_check_folder_json`): opens the file at `path` (as a level
+   * file writes it: UTF-8 bytes, either slash, any case), a handle or -1 when there is none. */
+  folderOpen?(path: Uint8Array): number;
+  /** The open file's length; -1 when it cannot be told (`folderWhy` then says why). */
+  folderLen?(handle: number): number;
+  /** Reads at most `into.length` bytes at `offset` into `into` (a view of the module's
+   * memory, valid during the call only): how many (0 only at the end), or -1 on failure. */
+  folderReadAt?(handle: number, offset: number, into: Uint8Array): number;
+  folderClose?(handle: number): void;
+  /** Why the last length or read failed. */
+  folderWhy?(): string;
+  /** The folder cannot be checked at all: why (the library's message). */
+  folderFailed?(message: string): void;
 }
 
 let instance: Exports | undefined;
@@ -296,6 +310,26 @@ const imports = {
       index: number, entry: number, entryLen: number) {
       sink.archiveError?.(latin1(kind, kindLen), utf8.decode(bytes(message, messageLen)), index,
         latin1(entry, entryLen));
+    },
+    folder_open(path: number, len: number) {
+      return sink.folderOpen?.(bytes(path, len).slice()) ?? -1;
+    },
+    folder_len(handle: number) {
+      return sink.folderLen?.(handle) ?? -1;
+    },
+    folder_read_at(handle: number, offset: number, ptr: number, len: number) {
+      // The sink runs nothing of the module: its memory stays where the view is.
+      return sink.folderReadAt?.(handle, offset, bytes(ptr, len)) ?? -1;
+    },
+    folder_close(handle: number) {
+      sink.folderClose?.(handle);
+    },
+    folder_why(ptr: number, len: number) {
+      const why = sink.folderWhy?.() ?? 'no folder is being read';
+      return new TextEncoder().encodeInto(why, bytes(ptr, len)).written;
+    },
+    folder_failed(message: number, len: number) {
+      sink.folderFailed?.(utf8.decode(bytes(message, len)));
     },
   },
 };

@@ -4,16 +4,18 @@
 // broken file, IMG archives (VER2, and a version 1 .img with its .dir; entries opened by a click,
 // the filter, back to the listing; files added, entries removed, a copy saved), a 4 MiB package while the page's thread keeps running, and
 // a sparse 1 GiB VER2 archive (listed and its entry opened from slices; deleted after), and a
-// gta3.img-shaped archive of 16000 entries (listed from slices; deleted after). Saves a screenshot to
+// gta3.img-shaped archive of 16000 entries (listed from slices; deleted after), and a game folder
+// built in code picked through the folder input (as `gtastream check DIR`). Saves a screenshot to
 // target/web-inspector.png. Needs `npm run build` first (it copies the package into web/).
 //   node test/browser.mjs    (CHROMIUM=/path/to/chromium to use another binary)
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import {
   closeSync, ftruncateSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeFileSync,
   writeSync,
 } from 'node:fs';
 import { createServer } from 'node:http';
-import { extname, join, normalize } from 'node:path';
+import { basename, extname, join, normalize } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 import { chromium } from 'playwright-core';
@@ -22,8 +24,9 @@ import {
   addEntries, check, convert, decode, decodeEntry, ls, removeEntries, sample, toGltf,
 } from '../dist/index.js';
 import {
-  anp3, bigAnp3, imgVer1, imgVer2, repo, sampleAnp3, sampleBnry, sampleTextIpl,
+  anp3, bigAnp3, cli, imgVer1, imgVer2, repo, sampleAnp3, sampleBnry, sampleTextIpl,
 } from './fixtures.mjs';
+import { saWithFindings, writeFolder } from './folders.mjs';
 
 const root = fileURLToPath(repo);
 const web = join(root, 'web');
@@ -123,6 +126,71 @@ async function checkView(page, load, texts) {
   assert.equal(await page.isVisible('#verdict-section'), true);
   assert.deepEqual(await shownRules(page), v1.groups.map((g) => g.rule));
   console.log(`check view tests: ${((Date.now() - started) / 1000).toFixed(2)} s`);
+}
+
+/** Issue 34: a game or mod folder picked through the folder input (webkitdirectory) is checked
+ * in the worker, its files read in slices with FileReaderSync, and the page shows what
+ * `gtastream check --json DIR` says: the verdict for the game, the counts, the findings per rule
+ * with their file and line or entry and the other file, the files not read. */
+async function folderView(page, texts) {
+  const started = Date.now();
+  const root = writeFolder(saWithFindings(), 'web-folder');
+  try {
+    let printed;
+    try {
+      printed = execFileSync(cli(), ['check', '--json', root], { encoding: 'utf8' });
+    } catch (e) {
+      printed = e.stdout;
+    }
+    const [expected] = JSON.parse(printed).inputs;
+    await page.setInputFiles('#folder', root);
+    await page.waitForFunction(() => document.body.dataset.state === 'failed'
+      || (document.body.dataset.state === 'done'
+        && document.getElementById('format').textContent === 'DIR'), null, { timeout: 60000 });
+    assert.equal(await page.evaluate(() => document.body.dataset.state), 'done',
+      await page.textContent('#status'));
+    assert.equal(await page.textContent('#file-name'), basename(root));
+    assert.equal(expected.verdict, 'fails');
+    const verdict = await page.textContent('#verdict');
+    assert.match(verdict, /^Fails: an error finding/);
+    const { summary } = expected;
+    assert.match(verdict, new RegExp(`\\b${summary.errors} errors, ${summary.warnings} warnings`));
+    assert.match(verdict, /San Andreas \(the game of the folder's level file\)/);
+    assert.equal(await page.textContent('#folder-counts'), `San Andreas: ${expected.files} files `
+      + `and ${expected.entries} archive entries read, ${expected.unreadable.length} file not read`);
+    assert.deepEqual(await page.$$eval('#unreadable tbody tr', (rows) =>
+      rows.map((r) => [...r.cells].map((c) => c.textContent))),
+    expected.unreadable.map((u) => [u.path, u.reason]));
+    // One line per rule, as the tool groups them; opened, each finding with its place.
+    assert.deepEqual(await shownRules(page), expected.groups.map((g) => g.rule));
+    const place = (f) => `${f.path}${f.line !== null ? `:${f.line}` : ''}${f.entry ? `:${f.entry}` : ''}`;
+    const lines = await texts('#findings summary');
+    expected.groups.forEach((g, i) => {
+      assert.ok(lines[i].includes(`${place(expected.findings[g.first])}: `), lines[i]);
+    });
+    for (const g of expected.groups) {
+      const selector = `#findings details[data-rule="${g.rule}"]`;
+      await page.click(`${selector} summary`);
+      await page.waitForFunction((s) => document.querySelectorAll(`${s} tbody tr`).length > 0,
+        selector);
+      assert.deepEqual(await page.$$eval(`${selector} tbody tr`, (rows) =>
+        rows.map((r) => [...r.cells].map((c) => c.textContent))),
+      expected.findings.filter((f) => f.rule === g.rule).map((f) =>
+        [place(f), `${f.offset} (0x${f.offset.toString(16)})`, f.message, f.other ?? '']));
+    }
+    assert.ok(expected.findings.some((f) => f.other !== null && f.line === null));
+    assert.ok(expected.findings.some((f) => f.line !== null));
+    await page.screenshot({ path: join(out, 'web-inspector-folder.png'), fullPage: true });
+    // Opening a file after the folder shows the file alone.
+    await page.setInputFiles('#file', { name: 'walk.ifp', mimeType: 'application/octet-stream',
+      buffer: Buffer.from(sampleAnp3()) });
+    await page.waitForFunction(() => document.body.dataset.state === 'done'
+      && document.getElementById('format').textContent === 'ANP3', null, { timeout: 60000 });
+    assert.equal(await page.isHidden('#folder-section'), true);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+  console.log(`folder view tests: ${((Date.now() - started) / 1000).toFixed(2)} s`);
 }
 
 /** Issue 31: after a failure the controls follow what is shown (no "Save as" of the file that
@@ -505,6 +573,7 @@ try {
 
   await checkView(page, load, texts);
   await controlsAfterFailure(page, load, texts, waitDone);
+  await folderView(page, texts);
 
   // 4 MiB: decoded in the worker while the page's own thread keeps ticking. Given as a path, so
   // that the browser reads it as a user's file.

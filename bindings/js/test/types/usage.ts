@@ -1,9 +1,12 @@
 // Compiled (not run) by `npm test`: the README's uses type-check against dist/*.d.ts.
 import IFPReaderDefault from '../../dist/ifp-reader.js';
 import {
-  type ArchiveListing, type Callbacks, type CheckInput, DecodeError, Decoder, EncodeError,
+  type ArchiveListing, type Callbacks, type CheckFolderDocument, type CheckFolderFinding,
+  type CheckFolderInput, type CheckInput, checkFolder, checkFolderJson, DecodeError, Decoder, EncodeError,
   type GtaDocument, IFPReader, type DffFrame, type PoseOnModel, type Progress, check, convert,
-  decode, decodeEntry, decodeStream, type FromGltfResult, fromGltf, type GltfResult, ls, lsBlob, sample, toGltf,
+  decode, decodeEntry, decodeStream, type FolderFile, folderFromDirectory, folderFromFiles,
+  type FolderSource, type FromGltfResult, fromGltf, type GltfResult, ls, lsBlob, sample, toGltf,
+  type UnreadableFile,
 } from '../../dist/index.js';
 
 /** A model and a skeleton: the DFF document, the record callbacks, sample and check on it. */
@@ -67,4 +70,23 @@ export async function usage(bytes: Uint8Array, file: Blob): Promise<number> {
   const entry: GtaDocument | undefined = first && decodeEntry(bytes, first.name);
   return (entry?.animations?.length ?? 0) + (first?.size ?? 0) + (doc.animations?.length ?? 0)
     + (q?.[3] ?? 0) + reader.packageName.length;
+}
+
+/** A game or mod folder (`check DIR`): from a directory in Node, from a worker's dropped files,
+ * and from a source of one's own. */
+export async function folders(root: string, dropped: [string, File][]): Promise<number> {
+  const fromDisk: CheckFolderDocument = checkFolder(await folderFromDirectory(root), { game: 'sa' });
+  const input: CheckFolderInput | undefined = fromDisk.inputs[0];
+  const finding: CheckFolderFinding | undefined = input?.findings[0];
+  const where = `${finding?.path}:${finding?.line ?? finding?.entry ?? ''} ${finding?.other ?? ''}`;
+  const unreadable: UnreadableFile[] = input?.unreadable ?? [];
+  const text: string = checkFolderJson(folderFromFiles(dropped), { name: 'mod' });
+  const bytes = new Uint8Array(8);
+  const own: FolderSource = {
+    open: (path: string): FolderFile | null => (path === 'data/gta.dat'
+      ? { size: bytes.length, read: (offset, length) => bytes.subarray(offset, offset + length) }
+      : null),
+  };
+  const loads = checkFolder(own).inputs[0]?.verdict === 'loads';
+  return where.length + unreadable.length + text.length + (loads ? 1 : 0) + (input?.entries ?? 0);
 }

@@ -131,6 +131,22 @@ extern "C" {
         entry: *const u8,
         entry_len: usize,
     );
+
+    // The folder `gts_check_folder_json` walks, served by JavaScript (its `FolderSource`).
+    /// Opens the file at the `len` bytes of `path` as a level file writes it (either slash,
+    /// any case, relative to the folder): a handle, or -1 when there is no such file.
+    fn folder_open(path: *const u8, len: usize) -> i32;
+    /// The open file's length in bytes.
+    fn folder_len(handle: i32) -> f64;
+    /// Reads up to `len` bytes at `offset` into `ptr`: how many (0 only at the end), or -1
+    /// when the read failed ([`folder_why`] then tells why).
+    fn folder_read_at(handle: i32, offset: f64, ptr: *mut u8, len: usize) -> i32;
+    /// The file is no longer used.
+    fn folder_close(handle: i32);
+    /// Why the last read failed, as UTF-8 in at most `len` bytes at `ptr`: how many.
+    fn folder_why(ptr: *mut u8, len: usize) -> usize;
+    /// The folder cannot be checked at all (no level file, those of several games): why.
+    fn folder_failed(message: *const u8, len: usize);
 }
 
 /// Floats per keyframe handed to `keyframes`: time, rotation (x, y, z, w), translation (3),
@@ -1920,4 +1936,103 @@ pub unsafe extern "C" fn gts_model_counts_json(ptr: *const u8, len: usize) -> u3
     };
     out.flush();
     0
+}
+
+/// A file of the folder JavaScript serves, closed when dropped.
+struct HostFile(i32);
+
+impl Drop for HostFile {
+    fn drop(&mut self) {
+        // SAFETY: a plain call; the handle is JavaScript's.
+        unsafe { folder_close(self.0) }
+    }
+}
+
+/// Why JavaScript could not read a file: its own message.
+struct HostError(String);
+
+impl fmt::Display for HostError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl HostError {
+    /// The message of the read that just failed.
+    fn last() -> HostError {
+        let mut why = [0u8; 256];
+        // SAFETY: the import writes at most `why.len()` bytes into it.
+        let len = unsafe { folder_why(why.as_mut_ptr(), why.len()) }.min(why.len());
+        HostError(String::from_utf8_lossy(&why[..len]).into_owned())
+    }
+}
+
+/// The folder's files, through the `folder_*` imports.
+struct HostFolder;
+
+impl gtastream::check::walk::ModFiles for HostFolder {
+    type File = HostFile;
+    type Error = HostError;
+
+    fn open(&mut self, path: &[u8]) -> Option<HostFile> {
+        // SAFETY: the import reads the path during the call.
+        let handle = unsafe { folder_open(path.as_ptr(), path.len()) };
+        (handle >= 0).then_some(HostFile(handle))
+    }
+
+    fn len(&mut self, file: &mut HostFile) -> Result<u64, HostError> {
+        // SAFETY: a plain call.
+        let len = unsafe { folder_len(file.0) };
+        if len >= 0.0 {
+            Ok(len as u64)
+        } else {
+            Err(HostError::last())
+        }
+    }
+
+    fn read_at(
+        &mut self,
+        file: &mut HostFile,
+        offset: u64,
+        buf: &mut [u8],
+    ) -> Result<usize, HostError> {
+        // SAFETY: the import writes at most `buf.len()` bytes into it.
+        let read = unsafe { folder_read_at(file.0, offset as f64, buf.as_mut_ptr(), buf.len()) };
+        usize::try_from(read)
+            .map(|n| n.min(buf.len()))
+            .map_err(|_| HostError::last())
+    }
+}
+
+/// `gtastream check --json DIR` (written by the library: `write_folder_document`) of the
+/// folder JavaScript serves through the `folder_*` imports, named by the `name_len` bytes at
+/// `name`, for `game` (1 III, 2 VC, 3 SA; 0: the game whose level file the folder has); the
+/// document goes to `text`. Returns 0, or 1 after telling `folder_failed` why the folder
+/// cannot be checked (the text handed over so far, if any, is then to be dropped).
+///
+/// # Safety
+/// `name` points to `name_len` bytes of UTF-8.
+#[no_mangle]
+pub unsafe extern "C" fn gts_check_folder_json(name: *const u8, name_len: usize, game: u32) -> u32 {
+    use gtastream::check::json::write_folder_document;
+    use gtastream::Game;
+    let name = core::str::from_utf8(core::slice::from_raw_parts(name, name_len)).unwrap_or("");
+    let game = match game {
+        1 => Some(Game::Iii),
+        2 => Some(Game::ViceCity),
+        3 => Some(Game::SanAndreas),
+        _ => None,
+    };
+    let mut out = Pieces(String::with_capacity(TEXT_PIECE));
+    match write_folder_document(&mut out, &mut HostFolder, name, game) {
+        Ok(()) => {
+            out.flush();
+            0
+        }
+        Err(e) => {
+            let message = alloc::format!("{e}");
+            folder_failed(message.as_ptr(), message.len());
+            1
+        }
+    }
 }
