@@ -13,9 +13,9 @@ use gtastream_core::check::mods::ModFinding;
 use gtastream_core::check::walk::{self, WalkEvent};
 use gtastream_core::check::Level;
 use gtastream_core::Game;
-use testkit::folder::{sa_ide, san_andreas, Folder, MemFiles};
-use testkit::img::Img;
+use testkit::folder::{Folder, MemFiles};
 
+use super::fixtures::folders::{folders, iii, unique};
 use crate::*;
 
 /// The host: files in memory, matched as a level file names them (any case, either slash).
@@ -308,114 +308,12 @@ fn check_core(folder: &Folder, game: Game) -> (Told, (u32, u64, u32)) {
     (told, (summary.files, summary.entries, summary.errors))
 }
 
-/// A folder name of its own: the tests run at once in one process, and a folder is removed
-/// when dropped.
-fn unique(name: &str) -> String {
-    use std::sync::atomic::{AtomicUsize, Ordering};
-    static NEXT: AtomicUsize = AtomicUsize::new(0);
-    format!("{name}-{}", NEXT.fetch_add(1, Ordering::Relaxed))
-}
-
 fn c_game(game: Game) -> gts_game {
     match game {
         Game::Iii => gts_game::GTS_GAME_III,
         Game::ViceCity => gts_game::GTS_GAME_VC,
         Game::SanAndreas => gts_game::GTS_GAME_SA,
     }
-}
-
-/// San Andreas with findings of several rules (a name shadowed, an id defined twice, an id
-/// past the table, a model in no archive) and a version 1 archive without its `.dir`.
-fn san_andreas_with_findings() -> Folder {
-    let folder = san_andreas(
-        &unique("capi-findings"),
-        "IMG MODELS\\MOD.IMG\r\nIMG MODELS\\OLD.IMG\r\nIDE DATA\\MAPS\\MORE.IDE\r\nIDE DATA\\NOWHERE.IDE\r\n",
-    );
-    folder.write(
-        "models/mod.img",
-        &Img::default()
-            .add("LAE_ROAD.DFF", b"x")
-            .add("new.dff", b"y")
-            .v2(),
-    );
-    let (_dir, img) = Img::default().add("old.dff", b"x").clone().v1();
-    folder.write("models/old.img", &img);
-    folder.write("data/maps/more.ide", &sa_ide(&[5000, 4001, 20000]));
-    folder
-}
-
-fn vice_city() -> Folder {
-    let folder = Folder::new(&unique("capi-vc"));
-    folder.write("data/default.dat", b"IDE DATA\\DEFAULT.IDE\r\n");
-    folder.write("data/default.ide", b"objs\r\nend\r\n");
-    folder.write(
-        "data/gta_vc.dat",
-        b"CDIMAGE MODELS\\EXTRA.IMG\r\nIDE DATA\\MAPS\\A.IDE\r\nIPL DATA\\MAPS\\A.IPL\r\nCDIMAGE MODELS\\LATE.IMG\r\n",
-    );
-    folder.write(
-        "data/maps/a.ide",
-        b"objs\r\n100, a, a, 1, 100, 0\r\nend\r\n",
-    );
-    folder.write(
-        "data/maps/a.ipl",
-        b"inst\r\n100, a, 0, 1, 2, 3, 1, 1, 1, 0, 0, 0, 1\r\n7000, b, 0, 1, 2, 3, 1, 1, 1, 0, 0, 0, 1\r\nend\r\n",
-    );
-    let (dir, img) = Img::default()
-        .add("a.dff", b"x")
-        .add("a.txd", b"t")
-        .clone()
-        .v1();
-    folder
-        .write("models/gta3.dir", &dir)
-        .write("models/gta3.img", &img);
-    let (dir, img) = Img::default().add("b.dff", b"x").clone().v1();
-    folder
-        .write("models/extra.dir", &dir)
-        .write("models/extra.img", &img);
-    folder
-        .write("models/late.dir", &dir)
-        .write("models/late.img", &img);
-    folder
-}
-
-fn iii() -> Folder {
-    let folder = Folder::new(&unique("capi-iii"));
-    folder.write(
-        "data/gta3.dat",
-        b"IDE DATA\\MAPS\\A.IDE\r\nIPL DATA\\MAPS\\A.IPL\r\nCDIMAGE MODELS\\LATE.IMG\r\n",
-    );
-    folder.write(
-        "data/maps/a.ide",
-        b"objs\r\n100, a, a, 1, 100, 0\r\nend\r\n",
-    );
-    folder.write(
-        "data/maps/a.ipl",
-        b"inst\r\n100, a, 1, 2, 3, 1, 1, 1, 0, 0, 0, 1\r\nend\r\n",
-    );
-    let (dir, img) = Img::default().add("a.dff", b"x").clone().v1();
-    folder
-        .write("models/gta3.dir", &dir)
-        .write("models/gta3.img", &img);
-    folder
-        .write("models/late.dir", &dir)
-        .write("models/late.img", &img);
-    folder
-}
-
-/// The folders compared: under Miri, which interprets every step, two small ones.
-fn folders() -> Vec<(Folder, Game)> {
-    if cfg!(miri) {
-        return vec![
-            (san_andreas_with_findings(), Game::SanAndreas),
-            (iii(), Game::Iii),
-        ];
-    }
-    vec![
-        (san_andreas(&unique("capi-clean"), ""), Game::SanAndreas),
-        (san_andreas_with_findings(), Game::SanAndreas),
-        (vice_city(), Game::ViceCity),
-        (iii(), Game::Iii),
-    ]
 }
 
 #[test]
