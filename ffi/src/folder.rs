@@ -117,7 +117,6 @@ pub const GTS_MOD_TABLES_ALIGN: usize = 8;
 
 const _: () = assert!(align_of::<NameSlot>() <= GTS_MOD_TABLES_ALIGN);
 const _: () = assert!(align_of::<IdSlot>() <= GTS_MOD_TABLES_ALIGN);
-const _: () = assert!(size_of::<NameSlot>().is_multiple_of(GTS_MOD_TABLES_ALIGN));
 
 /// The game a `gts_game` names; `Ok(None)`: `GTS_GAME_AUTO`.
 fn game_arg(game: GameArg) -> Result<Option<Game>, gts_status> {
@@ -147,10 +146,11 @@ fn walk_status(error: WalkError) -> gts_status {
     }
 }
 
-/// Bytes of the name table, then of the id table, for `game`.
+/// Bytes of the name table (rounded up so that the id table after it starts aligned), then
+/// of the id table, for `game`.
 fn table_bytes(game: Game) -> (usize, usize) {
     (
-        NAME_SLOTS * size_of::<NameSlot>(),
+        (NAME_SLOTS * size_of::<NameSlot>()).next_multiple_of(GTS_MOD_TABLES_ALIGN),
         model_ids(game) * size_of::<IdSlot>(),
     )
 }
@@ -474,10 +474,9 @@ pub unsafe extern "C" fn gts_mod_check(
         if tables_len < names_len + ids_len {
             return Err(gts_status::GTS_ERR_INVALID_ARGUMENT);
         }
-        let names = names_len / size_of::<NameSlot>();
-        let ids = ids_len / size_of::<IdSlot>();
+        let (names, ids) = (NAME_SLOTS, model_ids(game));
         // SAFETY: `tables` is aligned to GTS_MOD_TABLES_ALIGN (checked), which suits both slot
-        // types, and the names' bytes are a multiple of it, so the ids start aligned; both
+        // types, and `names_len` is a multiple of it, so the ids start aligned; both
         // tables lie in the `tables_len` writable bytes the caller gives for this call only
         // (checked above) and do not overlap. Every slot is written before the slices are
         // made, so no uninitialised byte is read.
