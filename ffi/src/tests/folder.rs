@@ -322,7 +322,12 @@ fn mod_check_from_c_tells_what_the_core_walk_tells() {
     let mut unreadable = 0;
     for (folder, game) in folders() {
         let (expected, (files, entries, errors)) = check_core(&folder, game);
-        for named in [c_game(game), gts_game::GTS_GAME_AUTO] {
+        // Under Miri, one walk per folder: the game's name changes no unsafe code.
+        let games = if cfg!(miri) { 1 } else { 2 };
+        for named in [gts_game::GTS_GAME_AUTO, c_game(game)]
+            .into_iter()
+            .take(games)
+        {
             let mut host = Host::new(&folder);
             let (status, told, summary) = check_c(&mut host, named);
             assert_eq!(status, gts_status::GTS_OK, "{game:?}");
@@ -351,8 +356,10 @@ fn mod_check_from_c_tells_what_the_core_walk_tells() {
         assert_eq!(host.opened, host.closed);
     }
     // The folders show findings of several rules and an unreadable archive.
-    assert!(rules.len() >= 4, "{rules:?}");
-    assert!(unreadable >= 1);
+    if !cfg!(miri) {
+        assert!(rules.len() >= 4, "{rules:?}");
+        assert!(unreadable >= 1);
+    }
 }
 
 /// What `gtastream check DIR` reports (the core's `check_folder` on disk) is what the C host
