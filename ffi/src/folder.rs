@@ -112,7 +112,7 @@ pub struct gts_mod_summary {
 }
 
 /// The alignment the tables given to `gts_mod_check` need (their address a multiple of it):
-/// `malloc`'s memory has it, and so has a static or automatic `uint64_t` array.
+/// `malloc`'s memory has it (a static array: `_Alignas(8)` in C11, `alignas(8)` in C++).
 pub const GTS_MOD_TABLES_ALIGN: usize = 8;
 
 const _: () = assert!(align_of::<NameSlot>() <= GTS_MOD_TABLES_ALIGN);
