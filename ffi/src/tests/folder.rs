@@ -549,3 +549,114 @@ fn mod_check_host_failures_and_panics() {
     assert!(host.opened > 0);
     assert_eq!(host.opened, host.closed);
 }
+
+/// A JSON string of `text`, escaped as the CLI's document escapes it.
+fn json_string(text: impl Iterator<Item = char>) -> String {
+    let mut out = String::from("\"");
+    for c in text {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if (c as u32) < 0x20 => write!(out, "\\u{:04x}", c as u32).unwrap(),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// The finding objects and the folder's fields of `gtastream check --json DIR`, written from
+/// nothing but what the C host was told.
+fn json_of(told: &Told, summary: Summary) -> (Vec<String>, String) {
+    let path = |file: u32| json_string(told.files[file as usize].1.chars());
+    let index = |i: i64| {
+        if i < 0 {
+            "null".to_string()
+        } else {
+            i.to_string()
+        }
+    };
+    let findings = told
+        .findings
+        .iter()
+        .map(|(file, other, rule, level, games, offset, line, entry, animation, bone, message)| {
+            let mut info = core::mem::MaybeUninit::<gts_rule>::uninit();
+            assert_eq!(unsafe { gts_rule_info(*rule, info.as_mut_ptr()) }, gts_status::GTS_OK);
+            let id = unsafe { CStr::from_ptr(info.assume_init().id) }.to_str().unwrap();
+            let severity = ["note", "warning", "error"][*level as usize];
+            let games: Vec<String> = ["iii", "vc", "sa", "mta"]
+                .iter()
+                .enumerate()
+                .filter(|(bit, _)| games & (1 << bit) != 0)
+                .map(|(_, name)| format!("\"{name}\""))
+                .collect();
+            let entry = entry
+                .as_ref()
+                .map_or("null".into(), |e| json_string(e.bytes().map(char::from)));
+            format!(
+                "    {{\"rule\": \"{id}\", \"severity\": \"{severity}\", \"games\": [{}], \"offset\": {offset}, \"entry\": {entry}, \"animation\": {}, \"bone\": {}, \"message\": {}, \"path\": {}, \"line\": {}, \"other\": {}}}",
+                games.join(", "),
+                index(*animation),
+                index(*bone),
+                json_string(message.chars()),
+                path(*file),
+                if *line == 0 { "null".into() } else { line.to_string() },
+                other.map_or("null".into(), path),
+            )
+        })
+        .collect();
+    let (game, files, entries, _) = summary;
+    let game = ["", "iii", "vc", "sa"][game as usize];
+    let unreadable: Vec<String> = told
+        .unreadable
+        .iter()
+        .map(|(file, why)| {
+            format!(
+                "{{\"path\": {}, \"reason\": {}}}",
+                path(*file),
+                json_string(why.chars())
+            )
+        })
+        .collect();
+    let tail = format!(
+        "\"game\": \"{game}\", \"files\": {files}, \"entries\": {entries}, \"unreadable\": [{}]",
+        unreadable.join(", ")
+    );
+    (findings, tail)
+}
+
+/// The document `gtastream check --json DIR` prints (the core's `write_folder_document`, the
+/// same code) holds the findings and folder fields the C host can write from its callbacks:
+/// one structure everywhere.
+#[cfg(not(miri))]
+#[test]
+fn mod_check_from_c_gives_the_json_of_check_dir() {
+    use gtastream_core::check::folder::DirFiles;
+    use gtastream_core::check::json::write_folder_document;
+    for (folder, game) in folders() {
+        let mut document = String::new();
+        let mut files = DirFiles::new(&folder.root, None);
+        write_folder_document(&mut document, &mut files, "DIR", None).unwrap();
+        let mut host = Host::new(&folder);
+        let (status, told, summary) = check_c(&mut host, gts_game::GTS_GAME_AUTO);
+        assert_eq!(status, gts_status::GTS_OK);
+        let (findings, tail) = json_of(&told, summary.unwrap());
+        let listed: Vec<&str> = document
+            .lines()
+            // The findings (the groups' lines, which also start so, name no path).
+            .filter(|l| l.starts_with("    {\"rule\"") && l.contains("\"path\": "))
+            .map(|l| l.trim_end_matches(','))
+            .collect();
+        assert_eq!(listed, findings, "{game:?}\n{document}");
+        assert!(document.contains(&tail), "{game:?}: {tail}\n{document}");
+        let verdict = if summary.unwrap().3 > 0 {
+            "fails"
+        } else {
+            "loads"
+        };
+        assert!(
+            document.contains(&format!("\"verdict\": \"{verdict}\"")),
+            "{document}"
+        );
+    }
+}
