@@ -21,7 +21,8 @@ use crate::*;
 /// The host: files in memory, matched as a level file names them (any case, either slash).
 struct Host {
     files: Vec<(Vec<u8>, Vec<u8>)>,
-    /// Reads of the file of this name fail with this status.
+    /// Reads of the file of this name fail with this status (0: they say they read one byte
+    /// more than asked for).
     failing: Option<(&'static [u8], c_int)>,
     opened: usize,
     closed: usize,
@@ -108,6 +109,7 @@ unsafe extern "C" fn read_at(
     let (name, bytes) = &host.files[index(file)];
     if let Some((failing, status)) = host.failing {
         if name.as_slice() == failing {
+            unsafe { read.write(len + 1) };
             return status;
         }
     }
@@ -539,6 +541,18 @@ fn mod_check_host_failures_and_panics() {
         )]
     );
     assert_eq!(host.opened, host.closed);
+    // A read that says it gave more bytes than the buffer holds is a failure too.
+    let mut host = Host::new(&folder);
+    host.failing = Some((b"data/maps/a.ipl", 0));
+    let (status, told, _) = check_c(&mut host, gts_game::GTS_GAME_III);
+    assert_eq!(status, gts_status::GTS_OK);
+    assert_eq!(
+        told.unreadable,
+        [(
+            ipl,
+            "read error: the host's read gave more bytes than asked for".to_string()
+        )]
+    );
 
     // A panic inside the walk stops at the boundary, every open file closed.
     let mut host = Host::new(&folder);
