@@ -139,6 +139,12 @@
 #define GTS_ENCODE_DROP_TEXT_SECTIONS 4
 
 /**
+ * The alignment the tables given to `gts_mod_check` need (their address a multiple of it):
+ * `malloc`'s memory has it (a static array: `_Alignas(8)` in C11, `alignas(8)` in C++).
+ */
+#define GTS_MOD_TABLES_ALIGN 8
+
+/**
  * `gts_track_binding::unbound`: a later track binds to the same frame and wins.
  */
 #define GTS_UNBOUND_OVERRIDDEN 1
@@ -679,6 +685,19 @@ typedef enum gts_status {
      * The same entry name twice (the editing layer's check).
      */
     GTS_ERR_DUPLICATE_NAME = 408,
+    /**
+     * Folder checking (500..599, `gts_mod_check`): no level file of any game in the folder
+     * (`data/gta.dat`, `data/gta_vc.dat`, `data/gta3.dat`).
+     */
+    GTS_ERR_NO_GAME = 500,
+    /**
+     * The level files of several games are in the folder: name the game.
+     */
+    GTS_ERR_SEVERAL_GAMES = 501,
+    /**
+     * The level file of the game named is not in the folder.
+     */
+    GTS_ERR_NO_LEVEL_FILE = 502,
 } gts_status;
 
 /**
@@ -712,6 +731,30 @@ typedef enum gts_archive_warning_kind {
 } gts_archive_warning_kind;
 
 /**
+ * Text IPL: the game a file is for, which fixes the layout of its `inst` lines
+ * (`gts_decoder_set_game`).
+ */
+typedef enum gts_game {
+    /**
+     * Decided by the file: the first `inst` line that has 11, 12 or 13 fields and reads whole
+     * in that layout (the default).
+     */
+    GTS_GAME_AUTO = 0,
+    /**
+     * GTA III: 12 fields (`id name x y z sx sy sz rx ry rz rw`).
+     */
+    GTS_GAME_III = 1,
+    /**
+     * Vice City: 13 fields (`id name interior x y z sx sy sz rx ry rz rw`).
+     */
+    GTS_GAME_VC = 2,
+    /**
+     * San Andreas: 11 fields (`id name interior x y z rx ry rz rw lod`).
+     */
+    GTS_GAME_SA = 3,
+} gts_game;
+
+/**
  * The type of a record's field, as `gts_record_field_info` describes it.
  */
 typedef enum gts_field_type {
@@ -741,30 +784,6 @@ typedef enum gts_field_type {
      */
     GTS_FIELD_TEXT = 5,
 } gts_field_type;
-
-/**
- * Text IPL: the game a file is for, which fixes the layout of its `inst` lines
- * (`gts_decoder_set_game`).
- */
-typedef enum gts_game {
-    /**
-     * Decided by the file: the first `inst` line that has 11, 12 or 13 fields and reads whole
-     * in that layout (the default).
-     */
-    GTS_GAME_AUTO = 0,
-    /**
-     * GTA III: 12 fields (`id name x y z sx sy sz rx ry rz rw`).
-     */
-    GTS_GAME_III = 1,
-    /**
-     * Vice City: 13 fields (`id name interior x y z sx sy sz rx ry rz rw`).
-     */
-    GTS_GAME_VC = 2,
-    /**
-     * San Andreas: 11 fields (`id name interior x y z rx ry rz rw lod`).
-     */
-    GTS_GAME_SA = 3,
-} gts_game;
 
 /**
  * The file was recognised: the first event.
@@ -1553,6 +1572,121 @@ typedef struct gts_encoder {
      */
     uint64_t opaque[GTS_ENCODER_WORDS];
 } gts_encoder;
+
+/**
+ * The host's file system, as the walk reaches it. `user` is passed to each function; the
+ * functions are called on the caller's thread during `gts_mod_check` and `gts_mod_find_game`
+ * only.
+ */
+typedef struct gts_mod_files {
+    /**
+     * Opens the file at `path` (`len` bytes, also NUL-terminated) as a level file writes it:
+     * either slash, any case, relative to the game's folder (`DATA\MAPS\LA\LAE.IDE`,
+     * `models/gta3.img`), resolved as the games on Windows resolve it (each component in any
+     * case). Returns a handle of the host's choice, or NULL when there is no such file.
+     */
+    void *(GTS_CALL *open)(void *user, const char *path, size_t len);
+    /**
+     * Writes the length in bytes of the open `file` to `*length`; returns 0, or any other
+     * value for a failure (the file is then reported unreadable).
+     */
+    int (GTS_CALL *length)(void *user, void *file, uint64_t *length);
+    /**
+     * Reads up to `len` bytes of `file` from `offset` into `buffer` and writes how many to
+     * `*bytes_read` (0 only at the end of the file); returns 0, or any other value for a failure
+     * (as is writing more than `len` to `*bytes_read`).
+     */
+    int (GTS_CALL *read_at)(void *user,
+                   void *file,
+                   uint64_t offset,
+                   uint8_t *buffer,
+                   size_t len,
+                   size_t *bytes_read);
+    /**
+     * Closes a file `open` returned; called once for each.
+     */
+    void (GTS_CALL *close)(void *user, void *file);
+    /**
+     * Passed to each function.
+     */
+    void *user;
+} gts_mod_files;
+
+/**
+ * A finding of a folder check: the finding (`finding.line` is the line in `file`;
+ * `finding.entry` the archive entry) and the files it concerns, by the numbers `on_file`
+ * gave them. Valid during the callback only.
+ */
+typedef struct gts_mod_finding {
+    /**
+     * The rule, level, games, offset, place and message, as `gts_check_memory` gives them.
+     */
+    struct gts_finding finding;
+    /**
+     * The file it is in.
+     */
+    uint32_t file;
+    /**
+     * The other file involved (the archive that also holds a name, the parent text IPL),
+     * when `has_other`.
+     */
+    uint32_t other;
+    /**
+     * Whether `other` names a file.
+     */
+    bool has_other;
+} gts_mod_finding;
+
+/**
+ * What a folder check tells the host, in order; `user` is passed to each. Any may be NULL.
+ */
+typedef struct gts_mod_callbacks {
+    /**
+     * A file gets its number (findings name files by number, from 0, in this order): its
+     * path as the level file writes it (`len` bytes, also NUL-terminated), or as the game
+     * names it (`models/gta3.img`).
+     */
+    void (GTS_CALL *on_file)(void *user, uint32_t file, const char *path, size_t len);
+    /**
+     * The file is being read; `entries`: the archive entries read so far (progress).
+     */
+    void (GTS_CALL *on_reading)(void *user, uint32_t file, uint64_t entries);
+    /**
+     * A finding, of one file or across files.
+     */
+    void (GTS_CALL *on_finding)(void *user, const struct gts_mod_finding *finding);
+    /**
+     * A file the level files name, which is there, could not be read: why (`len` bytes,
+     * also NUL-terminated).
+     */
+    void (GTS_CALL *on_unreadable)(void *user, uint32_t file, const char *reason, size_t len);
+    /**
+     * Passed to each callback.
+     */
+    void *user;
+} gts_mod_callbacks;
+
+/**
+ * What a folder check did.
+ */
+typedef struct gts_mod_summary {
+    /**
+     * The game checked: the one named, or the one the folder's level file shows.
+     */
+    enum gts_game game;
+    /**
+     * Files numbered (`on_file` calls).
+     */
+    uint32_t files;
+    /**
+     * Archive entries read.
+     */
+    uint64_t entries;
+    /**
+     * Error findings: 0 means the game loads the folder ("loads"), more that it fails.
+     */
+    uint32_t errors;
+} gts_mod_summary;
 
 /**
  * A field of a record kind's struct, for hosts that read any kind generically (a binding, a
@@ -3161,6 +3295,62 @@ uint64_t GTS_CALL gts_encoder_written(struct gts_encoder *encoder);
  * Pointers: `first` is NULL or points to a writable `gts_warning`.
  */
 uint32_t GTS_CALL gts_encoder_warnings(struct gts_encoder *encoder, struct gts_warning *first);
+
+/**
+ * Bytes of the tables `gts_mod_check` needs for `game` (`GTS_GAME_AUTO`: for any game, the
+ * largest), about 2 MiB for San Andreas; 0 for a value that is no `gts_game`. The memory is
+ * the host's (static, or `malloc`ed: aligned to `GTS_MOD_TABLES_ALIGN`), its contents need no
+ * setting up, and it can be reused for the next check.
+ */
+size_t GTS_CALL gts_mod_tables_size(gts_game game);
+
+/**
+ * Writes the game the folder `files` holds to `*game`: the one whose level file is there
+ * (`data/gta.dat`: San Andreas, `data/gta_vc.dat`: Vice City, `data/gta3.dat`: GTA III).
+ *
+ * Returns `GTS_OK`; `GTS_ERR_NO_GAME` (no level file of any game), `GTS_ERR_SEVERAL_GAMES`
+ * (the level files of several games: the host names the game); `GTS_ERR_INVALID_ARGUMENT`
+ * (NULL or misaligned pointer, a NULL function in `files`); `GTS_ERR_PANIC`.
+ *
+ * Pointers: `files` points to a `gts_mod_files` whose functions are of the declared types;
+ * `game` points to a writable `gts_game`.
+ */
+enum gts_status GTS_CALL gts_mod_find_game(const struct gts_mod_files *files, enum gts_game *game);
+
+/**
+ * Checks the game or mod folder `files` holds, as `game` loads it (`gtastream check DIR`):
+ * finds the level files (`data/default.dat`, then `data/gta.dat`, `data/gta_vc.dat` or
+ * `data/gta3.dat`), reads their lines in order, the archives, IDEs and IPLs they name and
+ * every archive entry, and checks each file's own rules and the rules across files
+ * (docs/CHECKS.md, `mod.*`). `game` is a `GTS_GAME_*`, or `GTS_GAME_AUTO` for the game whose
+ * level file the folder has (as `gts_mod_find_game`). Each file, finding and unreadable file
+ * goes to `callbacks` (NULL: none) as the walk meets it; the findings and their order are
+ * those of `gtastream check --json DIR`. `*summary` (if not NULL) receives the game, the
+ * counts and the errors.
+ *
+ * `tables` is the host's memory for the walk's name and id tables: at least
+ * `gts_mod_tables_size(game)` bytes (of the game found, for `GTS_GAME_AUTO`), aligned to
+ * `GTS_MOD_TABLES_ALIGN`, not used by anything else during the call; its contents before the
+ * call do not matter. The library allocates nothing.
+ *
+ * Returns `GTS_OK` (findings are not statuses: `summary->errors`); `GTS_ERR_NO_GAME`,
+ * `GTS_ERR_SEVERAL_GAMES` (`GTS_GAME_AUTO` only), `GTS_ERR_NO_LEVEL_FILE` (the folder cannot
+ * be walked; nothing was called back but `files`); `GTS_ERR_INVALID_ARGUMENT` (NULL or
+ * misaligned pointer, a NULL function in `files`, a value that is no `gts_game`, `tables`
+ * too small); `GTS_ERR_PANIC` (every file opened was closed).
+ *
+ * Pointers: `files` points to a `gts_mod_files` whose functions are of the declared types;
+ * `tables` points to `tables_len` writable bytes; `callbacks` is NULL or points to a
+ * `gts_mod_callbacks` whose non-NULL members are functions of the declared types; `summary`
+ * is NULL or points to a writable `gts_mod_summary`. The functions and callbacks are called
+ * on this thread, during the call only.
+ */
+enum gts_status GTS_CALL gts_mod_check(const struct gts_mod_files *files,
+                                       gts_game game,
+                                       void *tables,
+                                       size_t tables_len,
+                                       const struct gts_mod_callbacks *callbacks,
+                                       struct gts_mod_summary *summary);
 
 /**
  * Record kinds there are: `gts_record_kind` numbers them from 0 to this count less one.

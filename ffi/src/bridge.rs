@@ -796,6 +796,21 @@ pub(crate) const STATUSES: &[(gts_status, &CStr, &CStr)] = {
         archive_write_row!(GTS_ERR_WRITER_STATE),
         archive_write_row!(GTS_ERR_ARCHIVE_SINK),
         archive_write_row!(GTS_ERR_DUPLICATE_NAME),
+        (
+            GTS_ERR_NO_GAME,
+            c"GTS_ERR_NO_GAME",
+            c"no data/gta.dat, data/gta_vc.dat or data/gta3.dat (a game or mod folder has one)",
+        ),
+        (
+            GTS_ERR_SEVERAL_GAMES,
+            c"GTS_ERR_SEVERAL_GAMES",
+            c"the level files of several games are here: choose the game",
+        ),
+        (
+            GTS_ERR_NO_LEVEL_FILE,
+            c"GTS_ERR_NO_LEVEL_FILE",
+            c"the level file of the game named is not in the folder",
+        ),
     ]
 };
 

@@ -47,6 +47,7 @@ pub const GTS_LEVEL_ERROR: c_int = 2;
 
 /// A finding, valid during the callback only (its strings live on the library's stack).
 #[repr(C)]
+#[derive(Clone, Copy)]
 pub struct gts_finding {
     /// The rule's number (`gts_rule_info`).
     pub rule: u32,
@@ -192,13 +193,13 @@ pub unsafe extern "C" fn gts_check_memory(
 }
 
 /// Text in a fixed buffer, NUL-terminated, cut at its capacity.
-struct Text<const N: usize> {
+pub(crate) struct Text<const N: usize> {
     bytes: [u8; N],
     len: usize,
 }
 
 impl<const N: usize> Text<N> {
-    fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Text {
             bytes: [0; N],
             len: 0,
@@ -214,8 +215,13 @@ impl<const N: usize> Text<N> {
         text
     }
 
-    fn ptr(&self) -> *const c_char {
+    pub(crate) fn ptr(&self) -> *const c_char {
         self.bytes.as_ptr().cast()
+    }
+
+    /// Bytes written, without the NUL.
+    pub(crate) fn len(&self) -> usize {
+        self.len
     }
 }
 
@@ -234,6 +240,13 @@ impl<const N: usize> Write for Text<N> {
 
 pub(crate) fn report(f: &Finding, on_finding: FindingFn, user: *mut c_void) {
     let Some(callback) = on_finding else { return };
+    // SAFETY: the caller's callback, called with its user pointer and a finding that lives
+    // for the call, as documented.
+    with_c_finding(f, |finding| unsafe { callback(user, finding) });
+}
+
+/// `f` as a `gts_finding` (its strings on this stack), given to `then`.
+pub(crate) fn with_c_finding(f: &Finding, then: impl FnOnce(&gts_finding)) {
     let c = &f.context;
     let entry = c.entry.map(|e| Text::<{ CONTEXT_NAME + 1 }>::name(&e.name));
     let animation = c
@@ -255,9 +268,7 @@ pub(crate) fn report(f: &Finding, on_finding: FindingFn, user: *mut c_void) {
         line: c.line.unwrap_or(0),
         message: message.ptr(),
     };
-    // SAFETY: the caller's callback, called with its user pointer and a finding that lives
-    // for the call, as documented.
-    unsafe { callback(user, &finding) };
+    then(&finding);
 }
 
 #[cfg(test)]

@@ -24,6 +24,7 @@ use crate::*;
 mod contract;
 #[path = "../tests/fixtures/mod.rs"]
 mod fixtures;
+mod folder;
 mod lengths;
 mod skeleton;
 

@@ -181,6 +181,13 @@ pub enum gts_status {
     GTS_ERR_ARCHIVE_SINK = 407,
     /// The same entry name twice (the editing layer's check).
     GTS_ERR_DUPLICATE_NAME = 408,
+    /// Folder checking (500..599, `gts_mod_check`): no level file of any game in the folder
+    /// (`data/gta.dat`, `data/gta_vc.dat`, `data/gta3.dat`).
+    GTS_ERR_NO_GAME = 500,
+    /// The level files of several games are in the folder: name the game.
+    GTS_ERR_SEVERAL_GAMES = 501,
+    /// The level file of the game named is not in the folder.
+    GTS_ERR_NO_LEVEL_FILE = 502,
 }
 
 /// The file formats, recognised by their magic.

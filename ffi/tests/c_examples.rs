@@ -954,6 +954,8 @@ fn check_examples(bin: &Path) {
     }
     assert!(findings > 10, "{findings}");
 
+    check_folder_example(bin);
+
     // Conversion to ANP3 through the C encoder: the same bytes as the Rust encoder's.
     let dir = bin.join("converted");
     std::fs::create_dir_all(&dir).expect("output directory");
@@ -1000,6 +1002,79 @@ fn check_examples(bin: &Path) {
 
 /// Example 10 (skeleton.c): a model's skeleton, an animation bound, posed and checked, as the
 /// core gives them; for a skinned SA model and an unskinned one.
+/// What `check_folder DIR` prints, from the report of `gtastream check DIR` (the core's
+/// `check_folder`, which the CLI prints): each finding with its path, entry, line, rule and
+/// message and the other file, the files not read, the summary; and its exit code.
+fn expected_check_folder(dir: &Path) -> (String, i32) {
+    use gtastream::check::folder::{check_folder, FolderOptions};
+    use gtastream::check::json::write_message;
+    use gtastream::check::Level;
+    use gtastream::Game;
+    let report = check_folder(dir, &FolderOptions::default(), &mut |_, _| {}).expect("a game");
+    let mut out = String::new();
+    let mut errors = 0;
+    for m in &report.findings {
+        let f = &m.finding;
+        out.push_str(&report.files[m.file as usize]);
+        if let Some(entry) = f.context.entry {
+            let _ = write!(out, ":{}", String::from_utf8_lossy(entry.name.as_bytes()));
+        }
+        if let Some(line) = f.context.line.filter(|&l| l > 0) {
+            let _ = write!(out, ":{line}");
+        }
+        let _ = write!(out, ": {} {}: ", f.level().name(), f.rule.id());
+        let _ = write_message(&mut out, f);
+        if let Some(other) = m.other {
+            let _ = write!(out, "; other file: {}", report.files[other as usize]);
+        }
+        out.push('\n');
+        errors += u32::from(f.level() == Level::Error);
+    }
+    for (path, why) in &report.unreadable {
+        let _ = writeln!(out, "{path}: not read: {why}");
+    }
+    let game = match report.game {
+        Game::Iii => "iii",
+        Game::ViceCity => "vc",
+        Game::SanAndreas => "sa",
+    };
+    let _ = writeln!(
+        out,
+        "{game}: {} files, {} archive entries, {errors} errors: {}",
+        report.files.len(),
+        report.entries,
+        if errors > 0 { "fails" } else { "loads" }
+    );
+    (out, i32::from(errors > 0))
+}
+
+/// `check_folder` (the C API's folder check over `fopen`/`opendir`) on folders built in code
+/// (paths in the level files in other cases than on disk) reports what `check DIR` reports.
+fn check_folder_example(bin: &Path) {
+    let mut findings = 0;
+    let mut failing = 0;
+    for (folder, _) in fixtures::folders::folders() {
+        let (code, out, err) = run(bin, "check_folder", &[&folder.root], None);
+        let (expected, expected_code) = expected_check_folder(&folder.root);
+        assert_eq!(
+            out,
+            expected,
+            "check_folder {}: {err}",
+            folder.root.display()
+        );
+        assert_eq!(code, expected_code, "check_folder: {err}");
+        findings += out.lines().count() - 1;
+        failing += code;
+    }
+    assert!(findings > 5 && failing > 0, "{findings} findings");
+    // A folder of no game: a usage error, the library's reason.
+    let empty = fixtures::folders::unique("c-no-game");
+    let empty = testkit::folder::Folder::new(&empty);
+    let (code, out, err) = run(bin, "check_folder", &[&empty.root], None);
+    assert_eq!((code, out.as_str()), (2, ""));
+    assert!(err.contains("no data/gta.dat"), "{err}");
+}
+
 fn check_skeleton_example(bin: &Path) {
     use gtastream_core::check::{Games, Level};
     use gtastream_core::rig::{self, Binding, Host};
