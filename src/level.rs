@@ -1,5 +1,6 @@
 //! The games' level files: `default.dat` and `gta3.dat` (GTA III), `gta_vc.dat` (Vice City),
-//! `gta.dat` (San Andreas), read line by line as the games read them (docs/FORMATS.md §13).
+//! `gta.dat` (San Andreas), read line by line as the games read them, and the data
+//! files `animgrp.dat` ([`AnimGroups`]) and `ped.dat` ([`PedDat`]) (docs/FORMATS.md §13).
 //!
 //! Each line is kept as stored; [`read_line`] says what the game makes of it: its keyword
 //! (`IDE`, `IPL`, `IMG`, `CDIMAGE`, `COLFILE`, ...) and the path after it. [`Lines`] cuts a

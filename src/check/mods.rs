@@ -8,7 +8,8 @@
 //! streaming slots, the instance counts of the text IPLs that stream IPLs link their LODs into,
 //! each stream IPL's largest LOD index, and the animation blocks (`anim/ped.ifp` and the
 //! archives' `.ifp` entries, with their animations' keys) that IDE `anim` objects and
-//! `data/animgrp.dat` groups name.
+//! `data/animgrp.dat` groups name; `data/ped.dat`'s lines are checked as they come
+//! ([`ModChecker::peddat_line`]).
 //!
 //! It never allocates: the name and id tables are the caller's slices ([`NameSlot`],
 //! [`NAME_SLOTS`] recommended for a whole San Andreas; [`IdSlot`], [`model_ids`]), the rest is

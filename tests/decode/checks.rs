@@ -309,6 +309,8 @@ size:
   `check::mods::ANIM_OBJECT_BLOCKS` (256) distinct blocks with the first object naming each
   (`mod.ide.anim_block_missing`). A block is only missing when the archives read held at
   least one `.ifp` (a mod folder without `gta3.img` is not short of the game's blocks).
+- `data/ped.dat` (every game): read line by line (`level::PedDat`), nothing kept but the
+  current type and the bytes read (`mod.peddat.*`).
 
 Past a table's capacity a `check.table_full` note says what was not compared. The walk itself
 keeps the list of file names and the findings. San Andreas' stream IPLs are read after the
