@@ -727,7 +727,7 @@ impl PedDat {
 
     /// The bytes of the file up to the end of the last line read (without its line break),
     /// as the game's text-mode read counts them (`\r\n` one byte; a cut line's length taken
-    /// from where the next one starts).
+    /// from where the next one starts, so a `\r\n` after it counts two).
     pub const fn text_bytes(&self) -> u64 {
         self.text_end
     }
@@ -953,6 +953,13 @@ mod tests {
             ]
         );
         assert_eq!(bytes, text.len() as u64);
+        // A cut line's length is where the next one starts (with its line break: a CR LF
+        // after it counts two bytes); a lone CR one.
+        let mut text = vec![b'#'; MAX_DAT_LINE + 88];
+        text.extend(b"\r\nCOP\rPLAYER1");
+        let (got, bytes) = ped_dat_lines(crate::Game::Iii, &text);
+        assert_eq!(got.len(), 3);
+        assert_eq!(bytes, MAX_DAT_LINE as u64 + 88 + 2 + 3 + 1 + 7);
         assert_eq!(ped_type(crate::Game::Iii, b"GANG10"), None);
         assert_eq!(ped_flag(crate::Game::ViceCity, b"DEADPEDS"), Some(1 << 25));
         assert_eq!(ped_flag(crate::Game::SanAndreas, b"DEADPEDS"), None);

@@ -1170,6 +1170,20 @@ fn animation_blocks_through_the_walk() {
 /// A folder of `game` (its level file and nothing else; San Andreas: the kit's folder) with
 /// `ped` as its `data/ped.dat`, checked: the `mod.peddat.*` findings with their lines.
 fn ped_dat(game: Game, ped: &[u8]) -> Vec<(&'static str, Option<u32>)> {
+    let report = ped_dat_report(game, ped);
+    report
+        .findings
+        .iter()
+        .filter(|f| f.finding.rule.id().starts_with("mod.peddat."))
+        .map(|f| {
+            assert_eq!(report.files[f.file as usize], "data/ped.dat");
+            (f.finding.rule.id(), f.finding.context.line)
+        })
+        .collect()
+}
+
+/// The folder of [`ped_dat`], its whole report.
+fn ped_dat_report(game: Game, ped: &[u8]) -> FolderReport {
     let name = format!("peddat-{game:?}");
     let folder = match game {
         Game::SanAndreas => san_andreas(&name, ""),
@@ -1189,14 +1203,6 @@ fn ped_dat(game: Game, ped: &[u8]) -> Vec<(&'static str, Option<u32>)> {
     assert_eq!(report.game, game);
     assert!(report.files.iter().any(|f| f == "data/ped.dat"));
     report
-        .findings
-        .iter()
-        .filter(|f| f.finding.rule.id().starts_with("mod.peddat."))
-        .map(|f| {
-            assert_eq!(report.files[f.file as usize], "data/ped.dat");
-            (f.finding.rule.id(), f.finding.context.line)
-        })
-        .collect()
 }
 
 /// A ped.dat of III and VC's stock shape: type lines of five numbers, `Threat` and `Avoid`
@@ -1267,6 +1273,25 @@ fn ped_dat_iii_and_vice_city() {
         assert_eq!(
             ped_dat(game, &over),
             [("mod.peddat.file_too_big", Some(164))]
+        );
+        // Where: the line's first byte on disk, the bytes the game counts, the most it holds.
+        let report = ped_dat_report(game, &over);
+        let f = &report.findings[0].finding;
+        assert_eq!(
+            (f.offset, f.value, f.limit, f.level()),
+            (163 * 101, Some(16384.0), Some(16383.0), Level::Error)
+        );
+        let text = [PED_DAT_III, &line(300)].concat();
+        let report = ped_dat_report(game, &text);
+        let f = &report.findings[0].finding;
+        assert_eq!(
+            (f.rule, f.offset, f.value, f.limit),
+            (
+                Rule::ModPeddatLineTooLong,
+                PED_DAT_III.len() as u64,
+                Some(300.0),
+                Some(255.0)
+            )
         );
     }
 }
