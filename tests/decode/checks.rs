@@ -272,10 +272,11 @@ directories (San Andreas and Vice City at the first `IPL` line, GTA III after th
 San Andreas opens `models/gta3.img` and `models/gta_int.img` first, III and VC
 `models/gta3.img`; the archives' `.ifp` entries and `anim/ped.ifp` are the animation blocks,
 `data/animgrp.dat` San Andreas' animation groups, `data/ped.dat` every game's ped types), every
-file and archive entry checked with the rules above, and the rules `mod.*` applied across files,
-each finding naming its file (as the level file writes it), its line or archive entry, and the
-other file involved. `--base DIR` checks a mod folder against an installed game (paths are
-looked up in the mod folder first). From Rust: `check::walk::walk` is the walk, in the core: it never allocates, holds at most 8
+file and archive entry checked with the
+rules above, and the rules `mod.*` applied across files, each finding naming its file (as the
+level file writes it), its line or archive entry, and the other file involved. `--base DIR`
+checks a mod folder against an installed game (paths are looked up in the mod folder first).
+From Rust: `check::walk::walk` is the walk, in the core: it never allocates, holds at most 8
 archives, a level file and one other file open, and reaches the files through the caller's
 `check::walk::ModFiles` (open a path as a level file writes it, its length, a read at an
 offset), so a host with its own file system, the C API's callbacks or a browser's dropped
