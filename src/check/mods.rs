@@ -794,6 +794,7 @@ impl<'t, S: FnMut(&ModFinding)> ModChecker<'t, S> {
         let long_word = |word: &[u8]| word.len() >= WORD;
         let too_long = match read {
             level::PedDatLine::Type { name, .. } => Some(name).filter(|w| long_word(w)),
+            // SA splits the names with strtok in place: only III and VC copy them.
             level::PedDatLine::Relation { keyword, names, .. } => core::iter::once(keyword)
                 .chain(names.filter(|_| !sa))
                 .find(|w| long_word(w)),
