@@ -1,5 +1,6 @@
 //! The games' level files: `default.dat` and `gta3.dat` (GTA III), `gta_vc.dat` (Vice City),
-//! `gta.dat` (San Andreas), read line by line as the games read them (docs/FORMATS.md §13).
+//! `gta.dat` (San Andreas), read line by line as the games read them, and the data
+//! files `animgrp.dat` ([`AnimGroups`]) and `ped.dat` ([`PedDat`]) (docs/FORMATS.md §13).
 //!
 //! Each line is kept as stored; [`read_line`] says what the game makes of it: its keyword
 //! (`IDE`, `IPL`, `IMG`, `CDIMAGE`, `COLFILE`, ...) and the path after it. [`Lines`] cuts a
@@ -447,6 +448,342 @@ impl AnimGroups {
     }
 }
 
+/// The ped type names `data/ped.dat` type lines select, in the game's order (the index is
+/// the game's `ePedType`; `None`: a slot no name selects). GTA III and Vice City share one list
+/// (re3 and reVC `PedType.h` `ePedType`, `PedType.cpp` `FindPedType` L126-152, the same in
+/// both branches); San Andreas' is the table at 0x8D23B8 (GR `Enums/ePedType.h` L6-45,
+/// L120-154).
+const PED_TYPES_III_VC: [Option<&str>; 23] = [
+    Some("PLAYER1"),
+    Some("PLAYER2"),
+    Some("PLAYER3"),
+    Some("PLAYER4"),
+    Some("CIVMALE"),
+    Some("CIVFEMALE"),
+    Some("COP"),
+    Some("GANG1"),
+    Some("GANG2"),
+    Some("GANG3"),
+    Some("GANG4"),
+    Some("GANG5"),
+    Some("GANG6"),
+    Some("GANG7"),
+    Some("GANG8"),
+    Some("GANG9"),
+    Some("EMERGENCY"),
+    Some("FIREMAN"),
+    Some("CRIMINAL"),
+    None,
+    Some("PROSTITUTE"),
+    Some("SPECIAL"),
+    None,
+];
+
+const PED_TYPES_SA: [Option<&str>; 32] = [
+    Some("PLAYER1"),
+    Some("PLAYER2"),
+    Some("PLAYER_NETWORK"),
+    Some("PLAYER_UNUSED"),
+    Some("CIVMALE"),
+    Some("CIVFEMALE"),
+    Some("COP"),
+    Some("GANG1"),
+    Some("GANG2"),
+    Some("GANG3"),
+    Some("GANG4"),
+    Some("GANG5"),
+    Some("GANG6"),
+    Some("GANG7"),
+    Some("GANG8"),
+    Some("GANG9"),
+    Some("GANG10"),
+    Some("DEALER"),
+    Some("MEDIC"),
+    Some("FIREMAN"),
+    Some("CRIMINAL"),
+    Some("BUM"),
+    Some("PROSTITUTE"),
+    Some("SPECIAL"),
+    Some("MISSION1"),
+    Some("MISSION2"),
+    Some("MISSION3"),
+    Some("MISSION4"),
+    Some("MISSION5"),
+    Some("MISSION6"),
+    Some("MISSION7"),
+    Some("MISSION8"),
+];
+
+/// The flag names GTA III and Vice City's `FindPedFlag` knows, with their bits (re3 and reVC
+/// `PedType.h` `PED_FLAG_*`, `PedType.cpp` L154-184). San Andreas has no list of its own: a
+/// name's flag is its type's bit.
+const PED_FLAGS_III_VC: [(&str, u32); 26] = [
+    ("PLAYER1", 1 << 0),
+    ("PLAYER2", 1 << 1),
+    ("PLAYER3", 1 << 2),
+    ("PLAYER4", 1 << 3),
+    ("CIVMALE", 1 << 4),
+    ("CIVFEMALE", 1 << 5),
+    ("COP", 1 << 6),
+    ("GANG1", 1 << 7),
+    ("GANG2", 1 << 8),
+    ("GANG3", 1 << 9),
+    ("GANG4", 1 << 10),
+    ("GANG5", 1 << 11),
+    ("GANG6", 1 << 12),
+    ("GANG7", 1 << 13),
+    ("GANG8", 1 << 14),
+    ("GANG9", 1 << 15),
+    ("EMERGENCY", 1 << 16),
+    ("PROSTITUTE", 1 << 17),
+    ("CRIMINAL", 1 << 18),
+    ("SPECIAL", 1 << 19),
+    ("GUN", 1 << 20),
+    ("COP_CAR", 1 << 21),
+    ("FAST_CAR", 1 << 22),
+    ("EXPLOSION", 1 << 23),
+    ("FIREMAN", 1 << 24),
+    ("DEADPEDS", 1 << 25),
+];
+
+/// The ped types of `game`'s table (III, VC 23, SA 32): a type line of an unknown name selects
+/// index [`ped_type_count`] in III and VC (past the table), the last one (`MISSION8`) in SA.
+pub const fn ped_type_count(game: crate::Game) -> u8 {
+    match game {
+        crate::Game::SanAndreas => PED_TYPES_SA.len() as u8,
+        _ => PED_TYPES_III_VC.len() as u8,
+    }
+}
+
+/// The index of the ped type `name` (exactly, case-sensitively, as the games' `strcmp`) in
+/// `game`'s table; `None`: no type of that name.
+pub fn ped_type(game: crate::Game, name: &[u8]) -> Option<u8> {
+    let names: &[Option<&str>] = match game {
+        crate::Game::SanAndreas => &PED_TYPES_SA,
+        _ => &PED_TYPES_III_VC,
+    };
+    names
+        .iter()
+        .position(|n| n.is_some_and(|n| n.as_bytes() == name))
+        .map(|i| i as u8)
+}
+
+/// The flag a name in a relation line adds (III, VC `FindPedFlag`; SA its type's bit,
+/// `GetPedFlag(FindPedType(name))`); `None`: no type or flag of that name (III, VC add
+/// nothing; SA reads the name as `MISSION8`).
+pub fn ped_flag(game: crate::Game, name: &[u8]) -> Option<u32> {
+    match game {
+        crate::Game::SanAndreas => ped_type(game, name).map(|i| 1u32 << i),
+        _ => PED_FLAGS_III_VC
+            .iter()
+            .find(|(n, _)| n.as_bytes() == name)
+            .map(|&(_, flag)| flag),
+    }
+}
+
+/// Which relation a `data/ped.dat` line sets for the current type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum PedRelation {
+    /// `Threat` (III, VC).
+    Threat,
+    /// `Avoid` (III, VC).
+    Avoid,
+    /// `Hate` (SA).
+    Hate,
+    /// `Dislike` (SA).
+    Dislike,
+    /// `Like` (SA).
+    Like,
+    /// `Respect` (SA).
+    Respect,
+}
+
+impl PedRelation {
+    /// The keyword as the games spell it.
+    pub const fn text(self) -> &'static str {
+        match self {
+            PedRelation::Threat => "Threat",
+            PedRelation::Avoid => "Avoid",
+            PedRelation::Hate => "Hate",
+            PedRelation::Dislike => "Dislike",
+            PedRelation::Like => "Like",
+            PedRelation::Respect => "Respect",
+        }
+    }
+
+    /// The relation a line's first word selects: III and VC compare the whole word
+    /// (`strcmp`, re3 `PedType.cpp` L83, L96); San Andreas its first 4 or 7 bytes, in the
+    /// order Hate, Dislike, Like, Respect (GR `PedType.cpp` L62-76, 0x608B30), so that
+    /// `Hate:` is a `Hate` line there.
+    fn of(game: crate::Game, word: &[u8]) -> Option<PedRelation> {
+        match game {
+            crate::Game::SanAndreas => [
+                PedRelation::Hate,
+                PedRelation::Dislike,
+                PedRelation::Like,
+                PedRelation::Respect,
+            ]
+            .into_iter()
+            .find(|r| word.starts_with(r.text().as_bytes())),
+            _ => [PedRelation::Threat, PedRelation::Avoid]
+                .into_iter()
+                .find(|r| word == r.text().as_bytes()),
+        }
+    }
+}
+
+/// The words of a line (between blanks and commas), without allocating.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Words<'a> {
+    rest: &'a [u8],
+}
+
+impl<'a> Iterator for Words<'a> {
+    type Item = &'a [u8];
+
+    fn next(&mut self) -> Option<&'a [u8]> {
+        let start = self.rest.iter().position(|&b| !blank(b))?;
+        let rest = &self.rest[start..];
+        let end = rest.iter().position(|&b| blank(b)).unwrap_or(rest.len());
+        self.rest = &rest[end..];
+        Some(&rest[..end])
+    }
+}
+
+/// What a line of `data/ped.dat` says (see [`PedDat`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum PedDatLine<'a> {
+    /// A type line (`NAME f1 f2 f3 f4 f5` in III and VC, `NAME` in SA): the type the relation
+    /// lines after it set.
+    Type {
+        /// The first word.
+        name: &'a [u8],
+        /// Its index in the game's table (`None`: no type of that name).
+        index: Option<u8>,
+        /// The index the game writes: `index`, or for an unknown name [`ped_type_count`] in
+        /// III and VC (past the table), `MISSION8` in SA.
+        target: u8,
+        /// III, VC: the five numbers after the name as `sscanf` `%f` reads them (the first
+        /// that is no number ends them); SA reads none.
+        values: [Option<f32>; 5],
+    },
+    /// A relation line: its keyword and the type names after it.
+    Relation {
+        /// Which relation.
+        relation: PedRelation,
+        /// The first word as stored (San Andreas matches a prefix of it).
+        keyword: &'a [u8],
+        /// The names after the keyword.
+        names: Words<'a>,
+        /// The index the game writes (see `Type`'s `target`): before any type line, past
+        /// the table in III and VC, `MISSION8` in SA.
+        target: u8,
+        /// A type line came before it.
+        after_type: bool,
+    },
+    /// A comment or a blank line (skipped).
+    Other,
+}
+
+/// Reads `data/ped.dat` line by line as the games do: GTA III and Vice City's
+/// `CPedType::LoadPedData` (re3, reVC `PedType.cpp` L43-124: the file loaded into 16 KiB,
+/// lines cut at `\n` into 256 bytes, `\r`, `,` and tab blanked, `#` lines skipped; `Threat`
+/// and `Avoid` lines, any other line a type line), San Andreas' (GR `PedType.cpp` L40-84,
+/// 0x608B30: lines from `CFileLoader::LoadLine`, `Hate`, `Dislike`, `Like`, `Respect` lines,
+/// any other line a type line). Lines come from [`Lines`]. The file is opened in text mode, so
+/// [`text_bytes`](Self::text_bytes) counts a `\r\n` as one byte, as the game's buffer holds
+/// it. No allocation.
+#[derive(Clone, Debug)]
+pub struct PedDat {
+    game: crate::Game,
+    target: u8,
+    after_type: bool,
+    /// `\r\n` line breaks before the current line.
+    crlf: u64,
+    /// The previous line's offset and stored length (`None`: cut, its length unknown).
+    previous: Option<(u64, Option<usize>)>,
+    text_end: u64,
+}
+
+impl PedDat {
+    /// A reader at the start of `game`'s file.
+    pub const fn new(game: crate::Game) -> Self {
+        let target = match game {
+            // SA starts at MISSION8 (GR PedType.cpp L42); III and VC at NUM_PEDTYPES (L55).
+            crate::Game::SanAndreas => ped_type_count(game) - 1,
+            _ => ped_type_count(game),
+        };
+        PedDat {
+            game,
+            target,
+            after_type: false,
+            crlf: 0,
+            previous: None,
+            text_end: 0,
+        }
+    }
+
+    /// The bytes of the file up to the end of the last line read (without its line break),
+    /// as the game's text-mode read counts them (`\r\n` one byte; a cut line's length taken
+    /// from where the next one starts, so a `\r\n` after it counts two).
+    pub const fn text_bytes(&self) -> u64 {
+        self.text_end
+    }
+
+    /// What one line says.
+    pub fn line<'a>(&mut self, line: &Line<'a>) -> PedDatLine<'a> {
+        if let Some((offset, Some(len))) = self.previous {
+            if line.offset == offset + len as u64 + 2 {
+                self.crlf += 1;
+            }
+        }
+        self.previous = Some((line.offset, (!line.cut).then_some(line.stored.len())));
+        self.text_end = line.offset - self.crlf + line.stored.len() as u64;
+        let text = trim(line.stored);
+        if text.is_empty() || text[0] == b'#' {
+            return PedDatLine::Other;
+        }
+        let mut words = Words { rest: text };
+        let Some(first) = words.next() else {
+            return PedDatLine::Other;
+        };
+        if let Some(relation) = PedRelation::of(self.game, first) {
+            return PedDatLine::Relation {
+                relation,
+                keyword: first,
+                names: words,
+                target: self.target,
+                after_type: self.after_type,
+            };
+        }
+        let index = ped_type(self.game, first);
+        self.target = match (index, self.game) {
+            (Some(i), _) => i,
+            (None, crate::Game::SanAndreas) => ped_type_count(self.game) - 1,
+            (None, _) => ped_type_count(self.game),
+        };
+        self.after_type = true;
+        let mut values = [None; 5];
+        if self.game != crate::Game::SanAndreas {
+            let mut scanner = crate::format::text::Scanner::new(words.rest);
+            for value in &mut values {
+                *value = scanner.float();
+                if value.is_none() {
+                    break;
+                }
+            }
+        }
+        PedDatLine::Type {
+            name: first,
+            index,
+            target: self.target,
+            values,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     extern crate std;
@@ -536,6 +873,96 @@ mod tests {
             "End",
         ];
         assert_eq!(got, expected);
+    }
+
+    fn ped_dat_lines(game: crate::Game, text: &[u8]) -> (Vec<std::string::String>, u64) {
+        let mut ped = PedDat::new(game);
+        let mut got = Vec::new();
+        let mut lines = Lines::new();
+        let mut each = |l: Line<'_>| {
+            got.push(match ped.line(&l) {
+                PedDatLine::Type {
+                    name,
+                    index,
+                    target,
+                    values,
+                } => std::format!(
+                    "type {} {index:?} {target} {values:?}",
+                    std::str::from_utf8(name).unwrap()
+                ),
+                PedDatLine::Relation {
+                    relation,
+                    names,
+                    target,
+                    after_type,
+                    ..
+                } => {
+                    let flags: Vec<_> = names.map(|n| ped_flag(game, n)).collect();
+                    std::format!("{} {flags:?} {target} {after_type}", relation.text())
+                }
+                PedDatLine::Other => "other".into(),
+            })
+        };
+        for chunk in text.chunks(3) {
+            lines.feed(chunk, &mut each);
+        }
+        lines.finish(&mut each);
+        (got, ped.text_bytes())
+    }
+
+    #[test]
+    fn ped_dat_iii_and_vc() {
+        let text = b"# types\r\nThreat COP\r\nPLAYER1\t1.0, 2.5 1e1 x 4\r\n\r\nThreat COP GUN nobody\r\nAvoid\r\nThreat: COP\r\nthreat COP\r\nCOP 1 2 3 4 5";
+        for game in [crate::Game::Iii, crate::Game::ViceCity] {
+            let (got, bytes) = ped_dat_lines(game, text);
+            assert_eq!(
+                got,
+                [
+                    "other",
+                    "Threat [Some(64)] 23 false",
+                    "type PLAYER1 Some(0) 0 [Some(1.0), Some(2.5), Some(10.0), None, None]",
+                    "other",
+                    "Threat [Some(64), Some(1048576), None] 0 true",
+                    "Avoid [] 0 true",
+                    // A colon makes another word: a type line of no known type.
+                    "type Threat: None 23 [None, None, None, None, None]",
+                    "type threat None 23 [None, None, None, None, None]",
+                    "type COP Some(6) 6 [Some(1.0), Some(2.0), Some(3.0), Some(4.0), Some(5.0)]",
+                ]
+            );
+            // Text mode: each CR LF is one byte.
+            assert_eq!(bytes, text.len() as u64 - 8);
+        }
+    }
+
+    #[test]
+    fn ped_dat_san_andreas() {
+        let text = b"Hate PLAYER1\nPLAYER1 1.0\nHate: GANG10 MISSION8 GUN\nDislikes COP\nLike\nRespect BUM\nNOBODY\nLike COP";
+        let (got, bytes) = ped_dat_lines(crate::Game::SanAndreas, text);
+        assert_eq!(
+            got,
+            [
+                "Hate [Some(1)] 31 false",
+                "type PLAYER1 Some(0) 0 [None, None, None, None, None]",
+                "Hate [Some(65536), Some(2147483648), None] 0 true",
+                "Dislike [Some(64)] 0 true",
+                "Like [] 0 true",
+                "Respect [Some(2097152)] 0 true",
+                "type NOBODY None 31 [None, None, None, None, None]",
+                "Like [Some(64)] 31 true",
+            ]
+        );
+        assert_eq!(bytes, text.len() as u64);
+        // A cut line's length is where the next one starts (with its line break: a CR LF
+        // after it counts two bytes); a lone CR one.
+        let mut text = vec![b'#'; MAX_DAT_LINE + 88];
+        text.extend(b"\r\nCOP\rPLAYER1");
+        let (got, bytes) = ped_dat_lines(crate::Game::Iii, &text);
+        assert_eq!(got.len(), 3);
+        assert_eq!(bytes, MAX_DAT_LINE as u64 + 88 + 2 + 3 + 1 + 7);
+        assert_eq!(ped_type(crate::Game::Iii, b"GANG10"), None);
+        assert_eq!(ped_flag(crate::Game::ViceCity, b"DEADPEDS"), Some(1 << 25));
+        assert_eq!(ped_flag(crate::Game::SanAndreas, b"DEADPEDS"), None);
     }
 
     #[test]

@@ -8,7 +8,8 @@
 //! streaming slots, the instance counts of the text IPLs that stream IPLs link their LODs into,
 //! each stream IPL's largest LOD index, and the animation blocks (`anim/ped.ifp` and the
 //! archives' `.ifp` entries, with their animations' keys) that IDE `anim` objects and
-//! `data/animgrp.dat` groups name.
+//! `data/animgrp.dat` groups name; `data/ped.dat`'s lines are checked as they come
+//! ([`ModChecker::peddat_line`]).
 //!
 //! It never allocates: the name and id tables are the caller's slices ([`NameSlot`],
 //! [`NAME_SLOTS`] recommended for a whole San Andreas; [`IdSlot`], [`model_ids`]), the rest is
@@ -763,6 +764,69 @@ impl<'t, S: FnMut(&ModFinding)> ModChecker<'t, S> {
                     at: At::of(line),
                 });
                 self.group_names_len += 1;
+            }
+            _ => {}
+        }
+    }
+
+    /// A line of `data/ped.dat` (`file`), read by `ped` (the game's reader, rules
+    /// `mod.peddat.*`): names the game does not know, a relation before any type, and the
+    /// fixed buffers III and VC copy the file, its lines and its words into.
+    pub fn peddat_line(&mut self, file: u32, line: &Line<'_>, ped: &mut level::PedDat) {
+        // III, VC: the file in 16 KiB, each line in 256 bytes, each word in 32 (re3
+        // PedType.cpp L47-48, L56); SA copies only a line's first word, into 32 bytes.
+        const BUFFER: u64 = 16 * 1024;
+        const LINE: usize = 256;
+        const WORD: usize = 32;
+        let read = ped.line(line);
+        let sa = self.game == Game::SanAndreas;
+        let at = || at_line(line);
+        let end = ped.text_bytes();
+        let start = end - line.stored.len() as u64;
+        if !sa && end >= BUFFER && start <= BUFFER {
+            let (value, limit) = (Some(end as f64), Some((BUFFER - 1) as f64));
+            self.emit_value(Rule::ModPeddatFileTooBig, file, None, at(), value, limit);
+        }
+        if !sa && (line.cut || line.stored.len() >= LINE) {
+            let (value, limit) = (Some(line.stored.len() as f64), Some((LINE - 1) as f64));
+            self.emit_value(Rule::ModPeddatLineTooLong, file, None, at(), value, limit);
+        }
+        let long_word = |word: &[u8]| word.len() >= WORD;
+        let too_long = match read {
+            level::PedDatLine::Type { name, .. } => Some(name).filter(|w| long_word(w)),
+            // SA splits the names with strtok in place: only III and VC copy them.
+            level::PedDatLine::Relation { keyword, names, .. } => core::iter::once(keyword)
+                .chain(names.filter(|_| !sa))
+                .find(|w| long_word(w)),
+            _ => None,
+        };
+        if let Some(word) = too_long {
+            let (value, limit) = (Some(word.len() as f64), Some((WORD - 1) as f64));
+            self.emit_value(Rule::ModPeddatWordTooLong, file, None, at(), value, limit);
+        }
+        match read {
+            level::PedDatLine::Type { index: None, .. } => {
+                let rule = match sa {
+                    true => Rule::ModPeddatUnknownTypeMission8,
+                    false => Rule::ModPeddatUnknownType,
+                };
+                self.emit(rule, file, None, at());
+            }
+            level::PedDatLine::Relation {
+                names, after_type, ..
+            } => {
+                if !after_type {
+                    let rule = match sa {
+                        true => Rule::ModPeddatRelationBeforeTypeMission8,
+                        false => Rule::ModPeddatRelationBeforeType,
+                    };
+                    self.emit(rule, file, None, at());
+                }
+                for name in names {
+                    if level::ped_flag(self.game, name).is_none() {
+                        self.emit(Rule::ModPeddatUnknownName, file, None, at());
+                    }
+                }
             }
             _ => {}
         }

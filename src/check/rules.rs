@@ -699,6 +699,30 @@ rules! {
     ModAnimBlocksOverLimit = "mod.anim_blocks.over_limit", [VC, SA], Corrupt, Error,
         "more animation blocks than the game's table holds (VC 35, SA 180): ped, each .ifp name of the archives the game reads, and each block name inside a file that matches none; the next block is written past the table",
         "GR AnimManager.h:L20 NUM_ANIM_BLOCKS, AnimManager.cpp Initialise L61 (ped first), RegisterAnimBlock (0x4D3E50) L331-341, L604 (ms_aAnimBlocks[ms_numAnimBlocks++] unchecked), Streaming.cpp:L1176; VC AnimManager.cpp L1057, L1304, Streaming.cpp L456-459";
+    ModPeddatUnknownType = "mod.peddat.unknown_type", [III, VC], Corrupt, Error,
+        "a ped.dat type line whose first word names no ped type (names compared exactly, case included; a keyword with a colon, `Threat:`, is such a line): FindPedType returns NUM_PEDTYPES and the line's values are written through the pointer past the type table",
+        "re3 PedType.cpp:L109-118 (type line), L126-152 FindPedType (0x4EEC10: Error, then NUM_PEDTYPES), PedType.h ePedType; reVC (miami) PedType.cpp the same lines";
+    ModPeddatRelationBeforeType = "mod.peddat.relation_before_type", [III, VC], Corrupt, Error,
+        "a ped.dat Threat or Avoid line before any type line: the current type is still NUM_PEDTYPES and the flags are written through the pointer past the type table",
+        "re3 PedType.cpp:L55 (type = NUM_PEDTYPES), L83-108 (ms_apPedType[type]->m_threats, m_avoid); reVC (miami) PedType.cpp the same lines";
+    ModPeddatUnknownTypeMission8 = "mod.peddat.unknown_type_mission8", [SA], Wrong, Warning,
+        "a ped.dat type line whose first word names no ped type: San Andreas reads it as MISSION8, so the relation lines after it replace MISSION8's",
+        "GR PedType.cpp:L79-81 (pedType = FindPedType), L107-122 FindPedType (0x608790: MISSION8 for an unknown name), Enums/ePedType.h:L120-154 (the names at 0x8D23B8)";
+    ModPeddatRelationBeforeTypeMission8 = "mod.peddat.relation_before_type_mission8", [SA], Wrong, Warning,
+        "a ped.dat Hate, Dislike, Like or Respect line before any type line: San Andreas starts at MISSION8 and sets its relations",
+        "GR PedType.cpp:L42 (pedType = PED_TYPE_MISSION8), L62-77 (0x608B30)";
+    ModPeddatUnknownName = "mod.peddat.unknown_name", [III, VC, SA], Wrong, Warning,
+        "a name in a ped.dat relation line (Threat, Avoid; SA Hate, Dislike, Like, Respect) that is no ped type or flag the game knows: III and VC add no flag for it, San Andreas reads it as MISSION8",
+        "re3 PedType.cpp:L154-184 FindPedFlag (0x4EEF40: 0 for an unknown name); reVC (miami) the same; GR PedType.cpp:L52-58, L107-122 FindPedType (0x608790), L125-133 GetPedFlag (0x608830)";
+    ModPeddatLineTooLong = "mod.peddat.line_too_long", [III, VC], Corrupt, Error,
+        "a ped.dat line of 256 bytes or more (a CR LF counted as one byte, as the text-mode read gives it): it is copied into a 256-byte stack buffer with no bound, and its final NUL written past it",
+        "re3 PedType.cpp:L47 (char line[256]), L64-71 (no bound on linelen); FileMgr.cpp:L93-107 (text mode: CR LF read as LF); reVC (miami) the same lines";
+    ModPeddatFileTooBig = "mod.peddat.file_too_big", [III, VC], Corrupt, Error,
+        "a ped.dat of 16384 bytes or more (a CR LF counted as one byte): LoadFile keeps reading 16 KiB pieces into the 16 KiB buffer while they fill it, and writes its final NUL past the buffer",
+        "re3 PedType.cpp:L56-59 (new char[16 * 1024], LoadFile(..., 16 * 1024, \"r\")), FileMgr.cpp:L243-264 LoadFile (reads while 0x4000 bytes come, assert only, buf[len] = 0); reVC (miami) the same lines";
+    ModPeddatWordTooLong = "mod.peddat.word_too_long", [III, VC, SA], Corrupt, Error,
+        "a ped.dat word of 32 bytes or more that the game copies with sscanf %s into a 32-byte stack buffer (III, VC: a line's first word and the names of Threat and Avoid lines; SA: the first word)",
+        "re3 PedType.cpp:L48 (char word[32]), L81, L86, L99, L110 (sscanf %s); reVC (miami) the same lines; GR PedType.cpp:L48-49 (char buf[32], sscanf %s, 0x608B30)";
 }
 
 impl Rule {

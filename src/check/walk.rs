@@ -398,7 +398,7 @@ impl<F: ModFiles, E: FnMut(WalkEvent<'_>)> Walk<'_, '_, F, E> {
         }
     }
 
-    /// Reads a file line by line (a level file, `animgrp.dat`); a read error is reported.
+    /// Reads a file line by line (a level file, `animgrp.dat`, `ped.dat`); a read error is reported.
     fn lines(
         &mut self,
         number: u32,
@@ -530,6 +530,21 @@ impl<F: ModFiles, E: FnMut(WalkEvent<'_>)> Walk<'_, '_, F, E> {
         checker.finish();
     }
 
+    /// `data/ped.dat` (every game), when the folder has one.
+    fn read_ped_dat<S: FnMut(&ModFinding)>(&mut self, mods: &mut ModChecker<'_, S>) {
+        const PED_DAT: &[u8] = b"data/ped.dat";
+        let Some(mut handle) = self.files.open(PED_DAT) else {
+            return;
+        };
+        let file = self.number(PED_DAT);
+        self.reading(file);
+        let mut ped = level::PedDat::new(self.game);
+        self.lines(file, &mut handle, |_, line| {
+            mods.peddat_line(file, &line, &mut ped);
+            true
+        });
+    }
+
     /// San Andreas' `data/animgrp.dat`, when the folder has one.
     fn read_animgrp<S: FnMut(&ModFinding)>(&mut self, mods: &mut ModChecker<'_, S>) {
         const ANIMGRP: &[u8] = b"data/animgrp.dat";
@@ -637,6 +652,7 @@ pub fn walk<F: ModFiles>(
         walk.read_directories(&mut mods, &mut archives);
     }
     walk.read_ped_ifp(&mut mods);
+    walk.read_ped_dat(&mut mods);
     if game == Game::SanAndreas {
         walk.read_animgrp(&mut mods);
         walk.read_stream_ipls(&mut mods, &mut archives);

@@ -15,7 +15,8 @@ pub(crate) mod ipl_binary;
 pub(crate) mod ipl_text;
 pub(crate) mod protocol;
 pub(crate) mod stories;
-#[cfg(feature = "ipl-text")]
+// The numbers of `data/ped.dat` (`level::PedDat`) are read with it in every build.
+#[cfg_attr(not(feature = "ipl-text"), allow(dead_code))]
 pub(crate) mod text;
 pub(crate) mod track;
 

@@ -345,12 +345,20 @@ pub fn walk_inputs() -> Vec<(String, Vec<u8>)> {
         "data/animgrp.dat",
         b"player, ped, man, 2\r\nwalk\r\nsprint\r\nrun\r\nend\r\n",
     );
+    findings.write(
+        "data/ped.dat",
+        b"Hate COP\r\nPLAYER1\r\nHate: GANG1 NOBODY\r\n",
+    );
     let iii = Folder::new("walk-seed-iii");
     iii.write(
         "data/gta3.dat",
         b"IDE DATA\\A.IDE\r\nCDIMAGE MODELS\\X.IMG\r\nIPL DATA\\A.IPL\r\n",
     );
     iii.write("data/a.ide", b"objs\r\n100, a, a, 1, 100, 0\r\nend\r\n");
+    iii.write(
+        "data/ped.dat",
+        b"PLAYER1 1.0 1.0 1.0 1.0 1.0\r\nThreat COP GUN\r\nAvoid\r\nThreat: COP\r\n",
+    );
     iii.write("data/a.ipl", b"inst\r\n100, a, 0, 0, 0, 1, 1, 1, 0, 0, 0, 1\r\n101, b, 0, 0, 0, 1, 1, 1, 0, 0, 0, 1\r\nend\r\n");
     let mut img = Img::default();
     img.add("a.dff", &[0x10, 0, 0, 0]);

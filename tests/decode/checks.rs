@@ -271,7 +271,8 @@ resolved in any case with `\\` or `/`, the archives opened when the game reads t
 directories (San Andreas and Vice City at the first `IPL` line, GTA III after the level files;
 San Andreas opens `models/gta3.img` and `models/gta_int.img` first, III and VC
 `models/gta3.img`; the archives' `.ifp` entries and `anim/ped.ifp` are the animation blocks,
-`data/animgrp.dat` San Andreas' animation groups), every file and archive entry checked with the
+`data/animgrp.dat` San Andreas' animation groups, `data/ped.dat` every game's ped types), every
+file and archive entry checked with the
 rules above, and the rules `mod.*` applied across files, each finding naming its file (as the
 level file writes it), its line or archive entry, and the other file involved. `--base DIR`
 checks a mod folder against an installed game (paths are looked up in the mod folder first).
@@ -309,6 +310,8 @@ size:
   `check::mods::ANIM_OBJECT_BLOCKS` (256) distinct blocks with the first object naming each
   (`mod.ide.anim_block_missing`). A block is only missing when the archives read held at
   least one `.ifp` (a mod folder without `gta3.img` is not short of the game's blocks).
+- `data/ped.dat` (every game): read line by line (`level::PedDat`), nothing kept but the
+  current type and the bytes read (`mod.peddat.*`).
 
 Past a table's capacity a `check.table_full` note says what was not compared. The walk itself
 keeps the list of file names and the findings. San Andreas' stream IPLs are read after the

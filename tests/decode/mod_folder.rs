@@ -1166,3 +1166,180 @@ fn animation_blocks_through_the_walk() {
         .collect();
     assert_eq!(anim_rules, []);
 }
+
+/// A folder of `game` (its level file and nothing else; San Andreas: the kit's folder) with
+/// `ped` as its `data/ped.dat`, checked: the `mod.peddat.*` findings with their lines.
+fn ped_dat(game: Game, ped: &[u8]) -> Vec<(&'static str, Option<u32>)> {
+    let report = ped_dat_report(game, ped);
+    report
+        .findings
+        .iter()
+        .filter(|f| f.finding.rule.id().starts_with("mod.peddat."))
+        .map(|f| {
+            assert_eq!(report.files[f.file as usize], "data/ped.dat");
+            (f.finding.rule.id(), f.finding.context.line)
+        })
+        .collect()
+}
+
+/// The folder of [`ped_dat`], its whole report.
+fn ped_dat_report(game: Game, ped: &[u8]) -> FolderReport {
+    let name = format!("peddat-{game:?}");
+    let folder = match game {
+        Game::SanAndreas => san_andreas(&name, ""),
+        Game::ViceCity => {
+            let folder = Folder::new(&name);
+            folder.write("data/gta_vc.dat", b"# level\r\n");
+            folder
+        }
+        Game::Iii => {
+            let folder = Folder::new(&name);
+            folder.write("data/gta3.dat", b"# level\r\n");
+            folder
+        }
+    };
+    folder.write("data/ped.dat", ped);
+    let report = check(&folder);
+    assert_eq!(report.game, game);
+    assert!(report.files.iter().any(|f| f == "data/ped.dat"));
+    report
+}
+
+/// A ped.dat of III and VC's stock shape: type lines of five numbers, `Threat` and `Avoid`
+/// lines of type and flag names (empty ones too), comments, tabs, CR LF.
+const PED_DAT_III: &[u8] = b"# ped types\r\n#\r\nPLAYER1\t1.0\t1.0\t1.0\t1.0\t1.0\r\nThreat\tGANG1, COP_CAR\r\nAvoid\r\n\r\nCOP\t1.0\t1.0\t1.0\t1.0\t1.0\r\nThreat\tCRIMINAL GUN EXPLOSION\r\nAvoid\tDEADPEDS\r\nPROSTITUTE 1 1 1 1 1\r\nThreat\r\nAvoid\r\n";
+
+/// ped.dat in GTA III and Vice City: each rule's case and its near miss.
+#[test]
+fn ped_dat_iii_and_vice_city() {
+    for game in [Game::Iii, Game::ViceCity] {
+        // The stock shape: nothing.
+        assert_eq!(ped_dat(game, PED_DAT_III), []);
+        // Threat before any type line: written past the type table.
+        let text = [&b"Threat COP\r\n"[..], PED_DAT_III].concat();
+        assert_eq!(
+            ped_dat(game, &text),
+            [("mod.peddat.relation_before_type", Some(1))]
+        );
+        // A keyword with a colon, a lower-case type, a San Andreas type: no type of that name;
+        // a name no list knows in a Threat line (its near miss: the flags GUN and DEADPEDS).
+        let text = [
+            PED_DAT_III,
+            b"Threat: COP\r\ncop 1 1 1 1 1\r\nGANG10 1 1 1 1 1\r\nCOP 1 1 1 1 1\r\nThreat GUN NOBODY DEADPEDS\r\n",
+        ]
+        .concat();
+        assert_eq!(
+            ped_dat(game, &text),
+            [
+                ("mod.peddat.unknown_type", Some(13)),
+                ("mod.peddat.unknown_type", Some(14)),
+                ("mod.peddat.unknown_type", Some(15)),
+                ("mod.peddat.unknown_name", Some(17)),
+            ]
+        );
+        // A line of 256 bytes (a comment too is copied whole); its near miss, 255 bytes
+        // followed by CR LF (the CR is not the line's in text mode).
+        let line = |len: usize| [&b"#"[..], &vec![b'x'; len - 1], b"\r\n"].concat();
+        let text = [PED_DAT_III, &line(255), &line(256)].concat();
+        assert_eq!(
+            ped_dat(game, &text),
+            [("mod.peddat.line_too_long", Some(14))]
+        );
+        // A word of 32 bytes: copied into 32; its near miss, 31 (a name no list knows).
+        let text = [
+            PED_DAT_III,
+            format!("Threat {}\r\nAvoid {}\r\n", "N".repeat(31), "N".repeat(32)).as_bytes(),
+        ]
+        .concat();
+        assert_eq!(
+            ped_dat(game, &text),
+            [
+                ("mod.peddat.unknown_name", Some(13)),
+                ("mod.peddat.word_too_long", Some(14)),
+                ("mod.peddat.unknown_name", Some(14)),
+            ]
+        );
+        // 16384 bytes as text mode reads them: past the 16 KiB buffer. Its near miss: 16383
+        // bytes, 16383 + 163 on disk (every CR LF is one byte).
+        let comments = |last: usize| {
+            let mut text = [&b"#"[..], &[b'x'; 98], b"\r\n"].concat().repeat(163);
+            text.extend([&b"#"[..], &vec![b'x'; last - 1]].concat());
+            text
+        };
+        let under = comments(16383 - 163 * 100);
+        assert_eq!(under.len(), 16383 + 163);
+        assert_eq!(ped_dat(game, &under), []);
+        let over = comments(16384 - 163 * 100);
+        assert_eq!(
+            ped_dat(game, &over),
+            [("mod.peddat.file_too_big", Some(164))]
+        );
+        // Where: the line's first byte on disk, the bytes the game counts, the most it holds.
+        let report = ped_dat_report(game, &over);
+        let f = &report.findings[0].finding;
+        assert_eq!(
+            (f.offset, f.value, f.limit, f.level()),
+            (163 * 101, Some(16384.0), Some(16383.0), Level::Error)
+        );
+        let text = [PED_DAT_III, &line(300)].concat();
+        let report = ped_dat_report(game, &text);
+        let f = &report.findings[0].finding;
+        assert_eq!(
+            (f.rule, f.offset, f.value, f.limit),
+            (
+                Rule::ModPeddatLineTooLong,
+                PED_DAT_III.len() as u64,
+                Some(300.0),
+                Some(255.0)
+            )
+        );
+    }
+}
+
+/// ped.dat in San Andreas: its relation lines (`Hate` and the others, a prefix is enough),
+/// unknown names read as MISSION8 (warnings), only the first word copied.
+#[test]
+fn ped_dat_san_andreas() {
+    let stock: &[u8] = b"# ped relations\r\nPLAYER1\r\nHate\tGANG1 GANG2\r\nDislike\r\nLike\r\nRespect\r\nGANG10\r\nHate PLAYER1 COP\r\nDislike\tMISSION8\r\nLike GANG10\r\nRespect\tGANG10\r\n";
+    assert_eq!(ped_dat(Game::SanAndreas, stock), []);
+    // A colon after the keyword, a line past 255 bytes, a file past 16 KiB: San Andreas
+    // reads them (lines from LoadLine, no 16 KiB buffer).
+    let mut text = [
+        stock,
+        b"Hate: COP\r\n",
+        format!("Like {}\r\n", " COP".repeat(80)).as_bytes(),
+    ]
+    .concat();
+    text.extend(b"#\r\n".repeat(6000));
+    assert_eq!(ped_dat(Game::SanAndreas, &text), []);
+    // A relation before any type line, an unknown type, a name no type has.
+    let text = [
+        &b"Hate COP\r\n"[..],
+        stock,
+        b"NOBODY\r\nHate COP NOBODY GUN\r\n",
+    ]
+    .concat();
+    assert_eq!(
+        ped_dat(Game::SanAndreas, &text),
+        [
+            ("mod.peddat.relation_before_type_mission8", Some(1)),
+            ("mod.peddat.unknown_type_mission8", Some(13)),
+            ("mod.peddat.unknown_name", Some(14)),
+            ("mod.peddat.unknown_name", Some(14)),
+        ]
+    );
+    // A first word of 32 bytes; its near miss, a name of 32 after Hate (not copied).
+    let text = [
+        stock,
+        format!("Hate {}\r\n{}\r\n", "N".repeat(32), "N".repeat(32)).as_bytes(),
+    ]
+    .concat();
+    assert_eq!(
+        ped_dat(Game::SanAndreas, &text),
+        [
+            ("mod.peddat.unknown_name", Some(12)),
+            ("mod.peddat.word_too_long", Some(13)),
+            ("mod.peddat.unknown_type_mission8", Some(13)),
+        ]
+    );
+}

@@ -5,7 +5,7 @@
 
 use gtastream::archive::{ArchiveDecoder, ArchiveVisitor, Choice, Entry};
 use gtastream::check::mods::{model_ids, IdSlot, ModChecker, ModFinding, NameSlot};
-use gtastream::level::{read_line, AnimGroups, Lines};
+use gtastream::level::{read_line, AnimGroups, Lines, PedDat};
 use gtastream::{Decoder, Flow, Game, Options, Record, Visitor};
 
 struct Feed<'m, 't, S> {
@@ -33,6 +33,7 @@ fn checking_a_folder_does_not_allocate() {
     let ide = b"objs\r\n4000, a, a, 100, 0\r\n4000, b, b, 100, 0\r\nend\r\n";
     let ipl = b"inst\r\n4000, a, 0, 1, 2, 3, 0, 0, 0, 1, -1\r\n4001, b, 0, 1, 2, 3, 0, 0, 0, 1, -1\r\nend\r\n";
     let animgrp = b"default, ped, man, 1\r\nwalk\r\nrun\r\nend\r\n";
+    let ped_dat = b"Hate COP\r\nPLAYER1\r\nHate GANG1 NOBODY\r\n";
     let mut img = vec![0u8; 2048];
     img[..8].copy_from_slice(b"VER2\x01\0\0\0");
     img[8..16].copy_from_slice(&[1, 0, 0, 0, 1, 0, 0, 0]);
@@ -95,6 +96,11 @@ fn checking_a_folder_does_not_allocate() {
         let mut each = |line: gtastream::level::Line<'_>| mods.animgrp_line(5, &line, &mut groups);
         lines.feed(animgrp, &mut each);
         lines.finish(&mut each);
+        let mut ped = PedDat::new(Game::SanAndreas);
+        let mut lines = Lines::new();
+        let mut each = |line: gtastream::level::Line<'_>| mods.peddat_line(7, &line, &mut ped);
+        lines.feed(ped_dat, &mut each);
+        lines.finish(&mut each);
         mods.finish();
     });
     assert_eq!(allocations, 0);
@@ -105,6 +111,8 @@ fn checking_a_folder_does_not_allocate() {
             "mod.ide.duplicate_id",
             "mod.ipl.undefined_id",
             "mod.animgrp.too_many_names",
+            "mod.peddat.relation_before_type_mission8",
+            "mod.peddat.unknown_name",
             "mod.animgrp.animation_missing",
             "mod.ide.model_not_streamed",
         ]
@@ -112,7 +120,7 @@ fn checking_a_folder_does_not_allocate() {
 }
 
 /// The whole walk over a folder (its files held in memory, as a host serves them): level
-/// files, archives, IDEs, text and stream IPLs, `animgrp.dat`, with findings of both kinds.
+/// files, archives, IDEs, text and stream IPLs, `animgrp.dat`, `ped.dat`, with findings of both kinds.
 #[test]
 fn walking_a_folder_does_not_allocate() {
     use gtastream::check::walk::{walk, WalkEvent};
@@ -127,6 +135,7 @@ fn walking_a_folder_does_not_allocate() {
         "data/animgrp.dat",
         b"default, ped, man, 1\r\nwalk\r\nrun\r\nend\r\n",
     );
+    folder.write("data/ped.dat", b"PLAYER1\r\nHate COP NOBODY\r\n");
     let mut files = MemFiles::read(&folder);
     let mut names = vec![NameSlot::EMPTY; 1024];
     let mut ids = vec![IdSlot::EMPTY; model_ids(Game::SanAndreas)];
@@ -153,6 +162,7 @@ fn walking_a_folder_does_not_allocate() {
         "mod.archive.missing",
         "mod.ide.duplicate_id",
         "mod.animgrp.too_many_names",
+        "mod.peddat.unknown_name",
     ] {
         assert!(rules.contains(&rule), "{rule} in {rules:?}");
     }
