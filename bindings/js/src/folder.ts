@@ -232,6 +232,14 @@ export function folderFromFiles(files: Iterable<readonly [string, Uint8Array | B
   };
 }
 
+/**
+ * A mod folder over the game folder it is checked against (`gtastream check --base BASE
+ * MOD`): each path is looked up in `mod` first, then in `base`.
+ */
+export function folderOver(mod: FolderSource, base: FolderSource): FolderSource {
+  return { open: (path) => mod.open(path) ?? base.open(path) };
+}
+
 /** The parts of Node's `fs` and `path` read here. */
 interface NodeFs {
   existsSync(path: string): boolean;

@@ -15,7 +15,7 @@ export {
 export {
   checkFolder, type CheckFolderDocument, type CheckFolderFinding, type CheckFolderInput,
   checkFolderJson, type CheckFolderOptions, type FolderFile, type FolderGame, folderFromDirectory,
-  folderFromFiles, folderKey, type FolderSource, type UnreadableFile,
+  folderFromFiles, folderKey, folderOver, type FolderSource, type UnreadableFile,
 } from './folder.js';
 export { decode, decodeJson, sample, summaries } from './decode.js';
 export {

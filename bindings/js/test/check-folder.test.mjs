@@ -6,7 +6,9 @@ import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { test } from 'node:test';
 
-import { checkFolder, checkFolderJson, folderFromDirectory, folderFromFiles } from '../dist/index.js';
+import {
+  checkFolder, checkFolderJson, folderFromDirectory, folderFromFiles, folderOver,
+} from '../dist/index.js';
 import { cli } from './fixtures.mjs';
 import { iii, sanAndreas, saWithFindings, viceCity, writeFolder } from './folders.mjs';
 
@@ -70,6 +72,32 @@ for (const [label, make] of shapes) {
     }
   });
 }
+
+test('folderOver: a mod folder over its game, as `gtastream check --base GAME MOD`', async () => {
+  // The mod: its own gta.dat naming a new IDE and archive; the rest is the game's.
+  const game = sanAndreas();
+  const mod = new Map([
+    ['data/gta.dat', new TextEncoder().encode(
+      'IMG MODELS\\MOD.IMG\r\nIDE DATA\\MAPS\\MOD.IDE\r\nIDE DATA\\MAPS\\LA\\LAE.IDE\r\n'
+      + 'IPL DATA\\MAPS\\LA\\LAE.IPL\r\n')],
+    ['data/maps/mod.ide', new TextEncoder().encode('objs\r\n4000, twice, twice, 100, 0\r\nend\r\n')],
+    ['models/mod.img', game.get('models/gta_int.img')],
+  ]);
+  const [gameRoot, modRoot] = [writeFolder(game, 'over-game'), writeFolder(mod, 'over-mod')];
+  try {
+    const expected = printed(['--base', gameRoot, modRoot]);
+    const doc = JSON.parse(expected);
+    assert.ok(doc.inputs[0].findings.some((f) => f.rule === 'mod.ide.duplicate_id'), expected);
+    const over = folderOver(folderFromFiles(mod), folderFromFiles(game));
+    assert.equal(checkFolderJson(over, { name: modRoot }), expected, 'from memory');
+    const onDisk = folderOver(await folderFromDirectory(modRoot),
+      await folderFromDirectory(gameRoot));
+    assert.equal(checkFolderJson(onDisk, { name: modRoot }), expected, 'from the directories');
+  } finally {
+    rmSync(gameRoot, { recursive: true, force: true });
+    rmSync(modRoot, { recursive: true, force: true });
+  }
+});
 
 test('checkFolder: the findings name their file, line, entry and other file', () => {
   const [input] = checkFolder(folderFromFiles(saWithFindings()), { name: 'mod' }).inputs;
