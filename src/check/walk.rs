@@ -1,6 +1,6 @@
 //! A game or mod folder walked as the game loads it, through the caller's files: the core of
-//! `check DIR` for every front end (the `std` folder of [`super::folder`], the C API's file
-//! callbacks, the browser's dropped folder). No allocation: the tables are the caller's
+//! `check DIR` for every front end (the file system's `check::folder`, feature `std`; the C
+//! API's file callbacks; the browser's dropped folder). No allocation: the tables are the caller's
 //! ([`ModChecker::new`]), the buffers are on the stack, at most [`ARCHIVES`] archives (with
 //! their `.dir`), a level file and one text file are open at once.
 //!
