@@ -126,6 +126,71 @@ pub fn san_andreas(name: &str, extra: &str) -> Folder {
     folder
 }
 
+/// A Vice City folder in the shape the game ships, small: `gta_vc.dat` with a `CDIMAGE` line
+/// before the first IPL line and one after it (never read: the directories were read at the
+/// IPL line), version 1 archives (`gta3.img` with the IDE's model and textures, `extra.img`
+/// and `late.img` holding `b.dff`), one IDE and one text IPL placing its object.
+pub fn vice_city(name: &str) -> Folder {
+    let folder = Folder::new(name);
+    folder.write("data/default.dat", b"IDE DATA\\DEFAULT.IDE\r\n");
+    folder.write("data/default.ide", b"objs\r\nend\r\n");
+    folder.write(
+        "data/gta_vc.dat",
+        b"CDIMAGE MODELS\\EXTRA.IMG\r\nIDE DATA\\MAPS\\A.IDE\r\nIPL DATA\\MAPS\\A.IPL\r\nCDIMAGE MODELS\\LATE.IMG\r\n",
+    );
+    folder.write(
+        "data/maps/a.ide",
+        b"objs\r\n100, a, a, 1, 100, 0\r\nend\r\n",
+    );
+    folder.write(
+        "data/maps/a.ipl",
+        b"inst\r\n100, a, 0, 1, 2, 3, 1, 1, 1, 0, 0, 0, 1\r\nend\r\n",
+    );
+    let (dir, img) = Img::default()
+        .add("a.dff", b"x")
+        .add("a.txd", b"t")
+        .clone()
+        .v1();
+    folder
+        .write("models/gta3.dir", &dir)
+        .write("models/gta3.img", &img);
+    let (dir, img) = Img::default().add("b.dff", b"x").clone().v1();
+    folder
+        .write("models/extra.dir", &dir)
+        .write("models/extra.img", &img);
+    folder
+        .write("models/late.dir", &dir)
+        .write("models/late.img", &img);
+    folder
+}
+
+/// A GTA III folder in the shape the game ships, small: `gta3.dat` with a `CDIMAGE` line after
+/// the IPL line (III reads the directories after the level file: it is read), version 1
+/// archives `gta3.img` and `late.img` both holding `a.dff`, one IDE and one text IPL.
+pub fn gta3(name: &str) -> Folder {
+    let folder = Folder::new(name);
+    folder.write(
+        "data/gta3.dat",
+        b"IDE DATA\\MAPS\\A.IDE\r\nIPL DATA\\MAPS\\A.IPL\r\nCDIMAGE MODELS\\LATE.IMG\r\n",
+    );
+    folder.write(
+        "data/maps/a.ide",
+        b"objs\r\n100, a, a, 1, 100, 0\r\nend\r\n",
+    );
+    folder.write(
+        "data/maps/a.ipl",
+        b"inst\r\n100, a, 1, 2, 3, 1, 1, 1, 0, 0, 0, 1\r\nend\r\n",
+    );
+    let (dir, img) = Img::default().add("a.dff", b"x").clone().v1();
+    folder
+        .write("models/gta3.dir", &dir)
+        .write("models/gta3.img", &img);
+    folder
+        .write("models/late.dir", &dir)
+        .write("models/late.img", &img);
+    folder
+}
+
 /// A folder's files held in memory, reached as [`gtastream::check::walk::ModFiles`]: the
 /// way a host with its own file system (the C API's callbacks, a browser's dropped folder)
 /// serves the walk. Paths match in any case with either slash; opening and reading never
@@ -189,12 +254,25 @@ fn names(wanted: &[u8], stored: &[u8]) -> bool {
             .all(|(&a, &b)| slash(a) == slash(b))
 }
 
+impl MemFiles {
+    /// The number of the file a level file names `path` (any case, either slash).
+    pub fn find(&self, path: &[u8]) -> Option<usize> {
+        self.files.iter().position(|(name, _)| names(path, name))
+    }
+
+    /// File `number`'s path (as stored, `/`-separated) and bytes.
+    pub fn file(&self, number: usize) -> (&[u8], &[u8]) {
+        let (name, bytes) = &self.files[number];
+        (name, bytes)
+    }
+}
+
 impl gtastream::check::walk::ModFiles for MemFiles {
     type File = usize;
     type Error = core::convert::Infallible;
 
     fn open(&mut self, path: &[u8]) -> Option<usize> {
-        self.files.iter().position(|(name, _)| names(path, name))
+        self.find(path)
     }
 
     fn len(&mut self, file: &mut usize) -> Result<u64, Self::Error> {

@@ -7,7 +7,7 @@ use gtastream::check::mods::{model_ids, IdSlot, NameSlot, NAME_SLOTS};
 use gtastream::check::walk::{walk, WalkEvent};
 use gtastream::check::{Level, Rule};
 use gtastream::Game;
-use testkit::folder::{san_andreas, stream_ipl, Folder, MemFiles};
+use testkit::folder::{gta3, san_andreas, stream_ipl, vice_city, Folder, MemFiles};
 use testkit::img::Img;
 
 /// The folder checked on disk; the same walk over its files held in memory (as a host with
@@ -350,36 +350,7 @@ fn streaming_slots() {
 #[test]
 fn vice_city_and_iii_shapes() {
     // Vice City: gta_vc.dat, CDIMAGE lines, version 1 archives; the last CDIMAGE wins.
-    let folder = Folder::new("stock-vc");
-    folder.write("data/default.dat", b"IDE DATA\\DEFAULT.IDE\r\n");
-    folder.write("data/default.ide", b"objs\r\nend\r\n");
-    folder.write(
-        "data/gta_vc.dat",
-        b"CDIMAGE MODELS\\EXTRA.IMG\r\nIDE DATA\\MAPS\\A.IDE\r\nIPL DATA\\MAPS\\A.IPL\r\nCDIMAGE MODELS\\LATE.IMG\r\n",
-    );
-    folder.write(
-        "data/maps/a.ide",
-        b"objs\r\n100, a, a, 1, 100, 0\r\nend\r\n",
-    );
-    folder.write(
-        "data/maps/a.ipl",
-        b"inst\r\n100, a, 0, 1, 2, 3, 1, 1, 1, 0, 0, 0, 1\r\nend\r\n",
-    );
-    let (dir, img) = Img::default()
-        .add("a.dff", b"x")
-        .add("a.txd", b"t")
-        .clone()
-        .v1();
-    folder
-        .write("models/gta3.dir", &dir)
-        .write("models/gta3.img", &img);
-    let (dir, img) = Img::default().add("b.dff", b"x").clone().v1();
-    folder
-        .write("models/extra.dir", &dir)
-        .write("models/extra.img", &img);
-    folder
-        .write("models/late.dir", &dir)
-        .write("models/late.img", &img);
+    let folder = vice_city("stock-vc");
     let report = check(&folder);
     assert_eq!(report.game, Game::ViceCity);
     assert_eq!(errors(&report), Vec::<String>::new());
@@ -390,26 +361,7 @@ fn vice_city_and_iii_shapes() {
 
     // GTA III reads the directories after the whole level file: a late CDIMAGE is read, and
     // its names shadow (the last image wins there).
-    let folder = Folder::new("stock-iii");
-    folder.write(
-        "data/gta3.dat",
-        b"IDE DATA\\MAPS\\A.IDE\r\nIPL DATA\\MAPS\\A.IPL\r\nCDIMAGE MODELS\\LATE.IMG\r\n",
-    );
-    folder.write(
-        "data/maps/a.ide",
-        b"objs\r\n100, a, a, 1, 100, 0\r\nend\r\n",
-    );
-    folder.write(
-        "data/maps/a.ipl",
-        b"inst\r\n100, a, 1, 2, 3, 1, 1, 1, 0, 0, 0, 1\r\nend\r\n",
-    );
-    let (dir, img) = Img::default().add("a.dff", b"x").clone().v1();
-    folder
-        .write("models/gta3.dir", &dir)
-        .write("models/gta3.img", &img);
-    folder
-        .write("models/late.dir", &dir)
-        .write("models/late.img", &img);
+    let folder = gta3("stock-iii");
     let report = check(&folder);
     assert_eq!(report.game, Game::Iii);
     assert_eq!(errors(&report), Vec::<String>::new());

@@ -20,7 +20,7 @@ use crate::*;
 
 /// The host: files in memory, matched as a level file names them (any case, either slash).
 struct Host {
-    files: Vec<(Vec<u8>, Vec<u8>)>,
+    files: MemFiles,
     /// Reads of the file of this name fail with this status (0: they say they read one byte
     /// more than asked for).
     failing: Option<(&'static [u8], c_int)>,
@@ -30,24 +30,8 @@ struct Host {
 
 impl Host {
     fn new(folder: &Folder) -> Host {
-        fn read(root: &std::path::Path, at: &std::path::Path, files: &mut Vec<(Vec<u8>, Vec<u8>)>) {
-            let mut entries: Vec<_> = std::fs::read_dir(at).unwrap().flatten().collect();
-            entries.sort_by_key(|e| e.path());
-            for entry in entries {
-                let path = entry.path();
-                if path.is_dir() {
-                    read(root, &path, files);
-                } else {
-                    let name = path.strip_prefix(root).unwrap().to_string_lossy();
-                    let name = name.replace('\\', "/").into_bytes();
-                    files.push((name, std::fs::read(&path).unwrap()));
-                }
-            }
-        }
-        let mut files = Vec::new();
-        read(&folder.root, &folder.root, &mut files);
         Host {
-            files,
+            files: MemFiles::read(folder),
             failing: None,
             opened: 0,
             closed: 0,
@@ -55,20 +39,7 @@ impl Host {
     }
 
     fn find(&self, wanted: &[u8]) -> Option<usize> {
-        let fold = |b: &u8| {
-            if *b == b'\\' {
-                b'/'
-            } else {
-                b.to_ascii_lowercase()
-            }
-        };
-        let mut wanted = wanted;
-        while let [b'.', b'/' | b'\\', rest @ ..] | [b'/' | b'\\', rest @ ..] = wanted {
-            wanted = rest;
-        }
-        self.files.iter().position(|(name, _)| {
-            name.len() == wanted.len() && name.iter().map(fold).eq(wanted.iter().map(fold))
-        })
+        self.files.find(wanted)
     }
 }
 
@@ -93,7 +64,7 @@ unsafe extern "C" fn open(user: *mut c_void, path: *const c_char, len: usize) ->
 
 unsafe extern "C" fn length(user: *mut c_void, file: *mut c_void, out: *mut u64) -> c_int {
     let host = unsafe { &mut *user.cast::<Host>() };
-    unsafe { out.write(host.files[index(file)].1.len() as u64) };
+    unsafe { out.write(host.files.file(index(file)).1.len() as u64) };
     0
 }
 
@@ -106,9 +77,9 @@ unsafe extern "C" fn read_at(
     read: *mut usize,
 ) -> c_int {
     let host = unsafe { &mut *user.cast::<Host>() };
-    let (name, bytes) = &host.files[index(file)];
+    let (name, bytes) = host.files.file(index(file));
     if let Some((failing, status)) = host.failing {
-        if name.as_slice() == failing {
+        if name == failing {
             unsafe { read.write(len + 1) };
             return status;
         }
