@@ -21,7 +21,7 @@ use crate::archive::{
     ArchiveDecoder, ArchiveInfo, ArchiveVisitor, ArchiveWarning, Choice, Entry, Input,
 };
 use crate::level::{self, read_line, Keyword, Lines, MAX_DAT_LINE};
-use crate::{Decoder, Error, Flow, Game, Options, Record, Status};
+use crate::{Decoder, Error, ErrorKind, Flow, Game, Options, Record, Status};
 
 /// Archives open at once: the games' image slots (III and VC `MAX_CDIMAGES`, San Andreas'
 /// eight slots); the level files' archive lines past them are not read (`mod.img.too_many`,
@@ -500,8 +500,13 @@ impl<F: ModFiles, E: FnMut(WalkEvent<'_>)> Walk<'_, '_, F, E> {
             both.mods.ipl_end();
         }
         let mut checker = both.checker;
-        if let Err(error) = result {
-            checker.failed(error);
+        match result {
+            // An empty IDE or IPL has no format to tell, yet the games read it as no line at
+            // all (re3 FileLoader.cpp LoadObjectTypes, LoadScene: the LoadLine loop ends at
+            // once; GR FileLoader.cpp the same): nothing to report.
+            Err(error) if error.kind == ErrorKind::Empty => {}
+            Err(error) => checker.failed(error),
+            Ok(()) => {}
         }
         checker.finish();
     }

@@ -347,6 +347,41 @@ fn streaming_slots() {
     assert_eq!(f.context.entry.unwrap().name.as_bytes(), b"nodes64.dat");
 }
 
+/// An empty IDE or IPL (a real SA-MP folder ships `SAMP/CUSTOM.ide` of 0 bytes): the games'
+/// loaders read no line from it (re3 FileLoader.cpp LoadObjectTypes and LoadScene: the
+/// `CFileMgr::ReadLine` loop ends at once; GR FileLoader.cpp LoadObjectTypes and LoadScene the
+/// same), so it is no finding, while a file of one byte that is not text still is.
+#[test]
+fn empty_ide_and_ipl_load_as_nothing() {
+    let folder = san_andreas(
+        "empty-text",
+        "IDE DATA\\MAPS\\EMPTY.IDE\r\nIPL DATA\\MAPS\\EMPTY.IPL\r\n",
+    );
+    folder.write("data/maps/empty.ide", b"");
+    folder.write("data/maps/empty.ipl", b"");
+    let report = check(&folder);
+    assert_eq!(errors(&report), Vec::<String>::new());
+    // The only findings: `lae.ide` now comes after an IPL line, too late for the directories.
+    let rules = mod_rules(&report);
+    assert_eq!(rules.len(), 4);
+    assert!(rules.iter().all(|r| r.0 == "mod.ide.model_not_streamed"));
+    assert!(report.files.iter().any(|f| f == "DATA\\MAPS\\EMPTY.IDE"));
+    assert!(report.files.iter().any(|f| f == "DATA\\MAPS\\EMPTY.IPL"));
+
+    // Near miss: a byte that is no text is still a file that does not decode.
+    folder.write("data/maps/empty.ide", &[0]);
+    let report = check(&folder);
+    assert_eq!(
+        report
+            .findings
+            .iter()
+            .filter(|f| f.finding.rule == Rule::DecodeFailed)
+            .map(|f| report.files[f.file as usize].as_str())
+            .collect::<Vec<_>>(),
+        ["DATA\\MAPS\\EMPTY.IDE"]
+    );
+}
+
 #[test]
 fn vice_city_and_iii_shapes() {
     // Vice City: gta_vc.dat, CDIMAGE lines, version 1 archives; the last CDIMAGE wins.
