@@ -912,7 +912,12 @@ impl<S: FnMut(&Finding)> Checker<S> {
                     self.emit_value(Rule::IplvcInstFields, games, at, Some(n), None);
                 }
                 if count < 11 {
-                    self.emit_value(Rule::IplsaInstFields, games, at, Some(n), None);
+                    // Fewer fields can still fill all eleven conversions (an empty name).
+                    let reads = scanned(text, SA_INST_CONVERSIONS);
+                    if reads < 11 {
+                        let v = Some(reads as f64);
+                        self.emit_value(Rule::IplsaInstFields, games, at, v, None);
+                    }
                 }
                 let name = fields(text).nth(1).unwrap_or_default();
                 if name.len() >= 24 {
@@ -1279,6 +1284,62 @@ fn stem(name: &[u8]) -> &[u8] {
 /// A number written with a decimal comma (`8149,5`) in a line whose fields are separated by
 /// `, `: a digit, a comma, a digit.
 #[cfg(feature = "ipl-text")]
+/// San Andreas' inst conversions: `%d %s %d %f %f %f %f %f %f %f %d` (GR FileLoader.cpp
+/// LoadObjectInstance, 0x538090).
+const SA_INST_CONVERSIONS: &[u8] = b"dsdfffffffd";
+
+/// How many of `conversions` (`d`, `s`, `f`) `sscanf` fills from `text`, with commas and
+/// control characters as blanks (GR FileLoader.cpp LoadLine). A field split where `%d` stops
+/// at a decimal point feeds the next conversion: `3425, , 0, 0.76` fills four.
+fn scanned(text: &[u8], conversions: &[u8]) -> usize {
+    let blank = |b: &u8| *b <= b' ' || *b == b',';
+    let digits = |t: &[u8]| t.iter().take_while(|b| b.is_ascii_digit()).count();
+    let sign = |t: &[u8]| usize::from(matches!(t.first(), Some(b'+' | b'-')));
+    let mut rest = text;
+    for (done, kind) in conversions.iter().enumerate() {
+        let start = rest.iter().position(|b| !blank(b)).unwrap_or(rest.len());
+        rest = &rest[start..];
+        let len = match kind {
+            b's' => rest.iter().take_while(|b| !blank(b)).count(),
+            b'd' => {
+                let s = sign(rest);
+                match digits(&rest[s..]) {
+                    0 => 0,
+                    d => s + d,
+                }
+            }
+            _ => {
+                let s = sign(rest);
+                let whole = digits(&rest[s..]);
+                let mut len = s + whole;
+                let mut mantissa = whole;
+                if rest.get(len) == Some(&b'.') {
+                    let fraction = digits(&rest[len + 1..]);
+                    mantissa += fraction;
+                    len += 1 + fraction;
+                }
+                if mantissa == 0 {
+                    0
+                } else {
+                    if matches!(rest.get(len), Some(b'e' | b'E')) {
+                        let s = sign(&rest[len + 1..]);
+                        let e = digits(&rest[len + 1 + s..]);
+                        if e > 0 {
+                            len += 1 + s + e;
+                        }
+                    }
+                    len
+                }
+            }
+        };
+        if len == 0 {
+            return done;
+        }
+        rest = &rest[len..];
+    }
+    conversions.len()
+}
+
 fn decimal_comma(text: &[u8]) -> bool {
     let digit_comma_digit = text
         .windows(3)

@@ -550,6 +550,34 @@ fn real_shapes_get_the_games_they_are_for() {
     assert_eq!(games_of(vc_text.as_bytes(), "a.ipl"), Games::VC);
 }
 
+/// A real SA stream IPL source (Project Props `sfs_stream9.ipl`) has inst lines with an empty
+/// name: `3425, , 0, 0.76, -1222.97, 139.482, 0, 0, 0.70710677, -0.707107, -1` is ten fields,
+/// yet San Andreas reads all eleven (GR FileLoader.cpp LoadObjectInstance `sscanf` of
+/// `%d %s %d %f %f %f %f %f %f %f %d`, on the line LoadLine made blank for commas): `%s` takes
+/// `0`, `%d` the `0` of `0.76`, `%f` the `.76`. No stack garbage: no `iplsa.inst.fields`.
+#[test]
+fn an_empty_inst_name_is_scanned_as_the_game_does() {
+    let sa = |line: &str| {
+        let text = format!("inst\n1, name, 0, 0, 0, 0, 0, 0, 0, 1, -1\n{line}\nend\n");
+        check_for(text.as_bytes(), "a.ipl", Games::SA)
+    };
+    let empty_name = sa("3425, , 0, 0.76, -1222.97, 139.482, 0, 0, 0.70710677, -0.707107, -1");
+    assert!(!fires(&empty_name, Rule::IplsaInstFields), "{empty_name:?}");
+    // Near misses: the split needs a decimal point where `%d` stops; without one, or with
+    // a field really missing, the last conversion reads stack garbage.
+    for line in [
+        "3425, , 0, 1, -1222.97, 139.482, 0, 0, 0.70710677, -0.707107, -1",
+        "3425, name, 0, 0.76, -1222.97, 139.482, 0, 0, 0.7, -0.7",
+    ] {
+        let found = sa(line);
+        let fields = found
+            .iter()
+            .find(|f| f.rule == Rule::IplsaInstFields)
+            .unwrap_or_else(|| panic!("{line}: {found:?}"));
+        assert_eq!(fields.value, Some(10.0), "{line}");
+    }
+}
+
 /// A version 2 record the game skips (a name without its '.', no sectors) is not decoded; an
 /// archive's findings never name a game that cannot load it.
 #[test]
