@@ -361,6 +361,8 @@ pub struct Checker<S> {
     decided: bool,
     /// The archive being read is a cutscene archive (`cuts.img`).
     cutscene_archive: bool,
+    /// The loose file is named `.ide` or `.ipl`: a text file the games read line by line.
+    text_by_name: bool,
     /// The decoder reported the current bone's name as a repeat.
     name_repeat: bool,
     bone_ids: [i16; BONE_ID_TABLE],
@@ -397,6 +399,7 @@ impl<S: FnMut(&Finding)> Checker<S> {
             loaded_before: Games::NONE,
             decided: false,
             cutscene_archive: false,
+            text_by_name: false,
             name_repeat: false,
             bone_ids: [0; BONE_ID_TABLE],
             bone_id_count: 0,
@@ -439,6 +442,9 @@ impl<S: FnMut(&Finding)> Checker<S> {
     /// [`set_archive_name`](Self::set_archive_name).
     pub fn set_file_name(&mut self, name: &[u8]) {
         self.set_stem(name);
+        let extension = name.rsplit(|&b| b == b'.').next().unwrap_or_default();
+        self.text_by_name = name.contains(&b'.')
+            && (extension.eq_ignore_ascii_case(b"ide") || extension.eq_ignore_ascii_case(b"ipl"));
     }
 
     /// The archive's file name (a path's last part), before it is decoded: `cuts.img` is a
@@ -508,6 +514,12 @@ impl<S: FnMut(&Finding)> Checker<S> {
     /// The decoder stopped with `error` (a loose file; an entry's error comes through
     /// [`ArchiveVisitor::entry_end`]): a finding for it, with what was decoded before.
     pub fn failed(&mut self, error: Error) {
+        // An empty loose IDE or IPL has no format to tell, yet the games read it as no line
+        // at all (re3 FileLoader.cpp LoadObjectTypes, LoadScene: the LoadLine loop ends at
+        // once; GR FileLoader.cpp the same).
+        if error.kind == ErrorKind::Empty && self.text_by_name && self.archive.is_none() {
+            return;
+        }
         let rule = match (error.kind, self.format) {
             (ErrorKind::UnknownFrameType, Some(Format::Anpk)) => Some(Rule::AnpkKfrmUnknown),
             (ErrorKind::UnknownFrameType, Some(Format::Anp3 | Format::Anp2)) => {

@@ -578,6 +578,21 @@ fn an_empty_inst_name_is_scanned_as_the_game_does() {
     }
 }
 
+/// An empty loose IDE or IPL (a real SA-MP folder ships `SAMP/CUSTOM.ide` of 0 bytes): the
+/// games read no line from it, so `check FILE` finds nothing; an empty animation or model
+/// still does not decode.
+#[test]
+fn an_empty_ide_or_ipl_is_no_finding() {
+    for name in ["CUSTOM.ide", "x.IPL"] {
+        let found = check(b"", name);
+        assert_eq!(found, [], "{name}");
+    }
+    for name in ["ped.ifp", "a.dff", "ide", "x.ide.txt"] {
+        let found = check(b"", name);
+        assert!(fires(&found, Rule::DecodeFailed), "{name}: {found:?}");
+    }
+}
+
 /// A version 2 record the game skips (a name without its '.', no sectors) is not decoded; an
 /// archive's findings never name a game that cannot load it.
 #[test]
