@@ -204,8 +204,28 @@ struct Archive<T> {
     file: u32,
     name: [u8; 64],
     name_len: usize,
+    /// Its path as [`same_path`] compares it.
+    path: [u8; 128],
+    path_len: usize,
     img: T,
     dir: Option<T>,
+}
+
+/// Whether two paths name one file as the games resolve them (any case, either slash, a
+/// leading `./` or slash aside); paths past 128 bytes are never the same.
+fn same_path(a: &[u8], b: &[u8]) -> bool {
+    fn trimmed(mut path: &[u8]) -> &[u8] {
+        while let [b'.', b'/' | b'\\', rest @ ..] | [b'/' | b'\\', rest @ ..] = path {
+            path = rest;
+        }
+        path
+    }
+    let fold = |b: &u8| match b {
+        b'\\' => b'/',
+        b => b.to_ascii_lowercase(),
+    };
+    let (a, b) = (trimmed(a), trimmed(b));
+    a.len() <= 128 && a.len() == b.len() && a.iter().map(fold).eq(b.iter().map(fold))
 }
 
 /// The walk's state: the caller's files and sink (shared with the checkers' sinks), the
@@ -285,10 +305,19 @@ impl<F: ModFiles, E: FnMut(WalkEvent<'_>)> Walk<'_, '_, F, E> {
         let whole = level::file_name(path);
         let name_len = whole.len().min(name.len());
         name[..name_len].copy_from_slice(&whole[..name_len]);
+        let mut stored = [0u8; 128];
+        let path_len = path.len().min(stored.len());
+        stored[..path_len].copy_from_slice(&path[..path_len]);
         Some(Archive {
             file,
             name,
             name_len,
+            path: stored,
+            path_len: if path.len() > stored.len() {
+                0
+            } else {
+                path_len
+            },
             img,
             dir,
         })
@@ -637,6 +666,15 @@ pub fn walk<F: ModFiles>(
                 return true;
             };
             match dat.keyword {
+                // An archive already open (stock San Andreas' gta.dat names
+                // `MODELS\GTA_INT.IMG`, which the game opened first): its names are the
+                // same file's, each registered once (GR Streaming.cpp:L1220-1226, the first
+                // wins); nothing more to read or to report.
+                Keyword::Img | Keyword::CdImage
+                    if archives[..opened]
+                        .iter()
+                        .flatten()
+                        .any(|a| a.path_len > 0 && same_path(&a.path[..a.path_len], dat.path)) => {}
                 Keyword::Img | Keyword::CdImage if opened < ARCHIVES => {
                     let number = walk.number(dat.path);
                     if let Some(archive) = walk.archive(number, dat.path, target) {

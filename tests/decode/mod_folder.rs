@@ -1330,3 +1330,23 @@ fn ped_dat_san_andreas() {
         ]
     );
 }
+
+/// Stock San Andreas' gta.dat names `MODELS\GTA_INT.IMG`, the archive the game opened first:
+/// the same file's names are not shadowed by themselves. A copy under another name is.
+#[test]
+fn an_img_line_naming_an_archive_already_open_shadows_nothing() {
+    let folder = san_andreas("img-line-gta-int", "IMG MODELS\\GTA_INT.IMG\r\n");
+    let report = check(&folder);
+    assert_eq!(mod_rules(&report), []);
+    assert_eq!(errors(&report), Vec::<String>::new());
+
+    let folder = san_andreas("img-line-copy", "IMG MODELS\\GTA_INT2.IMG\r\n");
+    let copy = std::fs::read(folder.path("models/gta_int.img")).expect("the archive");
+    folder.write("models/gta_int2.img", &copy);
+    let report = check(&folder);
+    let shadowed = mod_rules(&report)
+        .into_iter()
+        .filter(|(rule, _, _)| *rule == "mod.name.shadowed")
+        .count();
+    assert_eq!(shadowed, 6, "{:?}", mod_rules(&report));
+}
