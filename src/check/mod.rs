@@ -1293,16 +1293,15 @@ fn stem(name: &[u8]) -> &[u8] {
     }
 }
 
-/// A number written with a decimal comma (`8149,5`) in a line whose fields are separated by
-/// `, `: a digit, a comma, a digit.
-#[cfg(feature = "ipl-text")]
 /// San Andreas' inst conversions: `%d %s %d %f %f %f %f %f %f %f %d` (GR FileLoader.cpp
 /// LoadObjectInstance, 0x538090).
+#[cfg(feature = "ipl-text")]
 const SA_INST_CONVERSIONS: &[u8] = b"dsdfffffffd";
 
 /// How many of `conversions` (`d`, `s`, `f`) `sscanf` fills from `text`, with commas and
 /// control characters as blanks (GR FileLoader.cpp LoadLine). A field split where `%d` stops
 /// at a decimal point feeds the next conversion: `3425, , 0, 0.76` fills four.
+#[cfg(feature = "ipl-text")]
 fn scanned(text: &[u8], conversions: &[u8]) -> usize {
     let blank = |b: &u8| *b <= b' ' || *b == b',';
     let digits = |t: &[u8]| t.iter().take_while(|b| b.is_ascii_digit()).count();
@@ -1352,6 +1351,9 @@ fn scanned(text: &[u8], conversions: &[u8]) -> usize {
     conversions.len()
 }
 
+/// A number written with a decimal comma (`8149,5`) in a line whose fields are separated by
+/// `, `: a digit, a comma, a digit.
+#[cfg(feature = "ipl-text")]
 fn decimal_comma(text: &[u8]) -> bool {
     let digit_comma_digit = text
         .windows(3)
